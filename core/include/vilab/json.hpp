@@ -1,0 +1,33 @@
+// Reading JSON input with errors that name the field ("params.masses[1]: must be
+// positive, got -2"). Used by the scenario parser for the CLI, the JS API and links.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+#include "vilab/types.hpp"
+
+namespace vilab {
+
+using Json = nlohmann::json;
+
+// Short description of a JSON value for messages; long strings are cut.
+std::string describeJson(const Json& v);
+// Formats a number for messages with up to 6 significant digits.
+std::string formatNumber(double x);
+
+// A finite number; strings such as "NaN" (how the JS API encodes non-finite
+// numbers) are rejected with their text.
+double readNumber(const Json& v, const std::string& field);
+double readNumberInRange(const Json& v, const std::string& field, double min, double max, bool minExclusive);
+std::vector<double> readNumbers(const Json& v, const std::string& field, int minCount, int maxCount);
+// An array of `count` arrays of `width` numbers each.
+std::vector<std::vector<double>> readRows(const Json& v, const std::string& field, int count, int width);
+void requireObject(const Json& v, const std::string& field);
+void rejectUnknownKeys(const Json& obj, const std::string& field, std::initializer_list<const char*> allowed);
+std::string joinField(const std::string& parent, const std::string& key);
+
+}  // namespace vilab

@@ -1,0 +1,183 @@
+// Pendulum-like systems: n bobs hung from the origin by rigid massless links,
+// gravity along −z. Link i joins bob i−1 (the anchor at the origin for i = 0) to
+// bob i. The planar pendulum (n = 1, motion in the x–z plane), the spherical
+// pendulum (n = 1), the double spherical pendulum (n = 2) and the chain (n ≤ 64)
+// are all this model; they differ in validation, presets and which constraint
+// treatments apply.
+//
+// Three ways to constrain it (seed 002):
+//  - ChainCartesian: q ∈ R^{3n}, L = Σ ½ m_i |ẋ_i|² − V, constraints by multipliers;
+//  - ChainAngles: generalized coordinates, two spherical angles per link;
+//  - ChainPenalty: q ∈ R^{3n} unconstrained, with a stiff penalty potential.
+//
+// Potential V = Σ m_i g (z_i + Σ_{j≤i} l_j): zero in the rest state (all links
+// hanging straight down), so the energy of any motion is positive.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "vilab/ad.hpp"
+
+namespace vilab {
+
+struct ChainModel {
+  std::vector<double> masses;
+  std::vector<double> lengths;
+  double g = 9.81;
+  bool planar = false;  // the planar pendulum: motion confined to the x–z plane
+
+  int bobs() const { return static_cast<int>(masses.size()); }
+  // Height of bob i above its rest position, minus z_i: Σ_{j≤i} l_j.
+  double restDepth(int i) const {
+    double d = 0;
+    for (int j = 0; j <= i; ++j) d += lengths[j];
+    return d;
+  }
+  double potential(const double* x) const {
+    double V = 0;
+    for (int i = 0; i < bobs(); ++i) V += masses[i] * g * (x[3 * i + 2] + restDepth(i));
+    return V;
+  }
+};
+
+// Link constraint in length units: g_i = (|d_i|² − l_i²) / (2 l_i) ≈ |d_i| − l_i,
+// with d_i = x_i − x_{i−1}. Quadratic, so its Jacobian rows are ±d_iᵀ / l_i.
+template <class S>
+S linkConstraint(const Vec<S, 3>& d, double length) {
+  return (d.squaredNorm() - length * length) / (2 * length);
+}
+
+// Physical constraint residual: max_i | |d_i| − l_i |, in metres.
+inline double linkLengthError(const ChainModel& m, const double* x) {
+  double worst = 0;
+  Vec3 prev = Vec3::Zero();
+  for (int i = 0; i < m.bobs(); ++i) {
+    const Vec3 xi(x[3 * i], x[3 * i + 1], x[3 * i + 2]);
+    const double err = std::abs((xi - prev).norm() - m.lengths[i]);
+    worst = std::max(worst, err);
+    prev = xi;
+  }
+  return worst;
+}
+
+// Vertical angular momentum J_z = Σ (x_i × p_i)·e_z (the rotation-about-z symmetry).
+inline double verticalAngularMomentum(int bobs, const double* x, const double* p) {
+  double J = 0;
+  for (int i = 0; i < bobs; ++i) J += x[3 * i] * p[3 * i + 1] - x[3 * i + 1] * p[3 * i];
+  return J;
+}
+
+// ---- Multipliers, q ∈ R^{3n} --------------------------------------------------
+template <int Bobs>
+struct ChainCartesian {
+  static constexpr int N = 3 * Bobs;
+  static constexpr int C = Bobs;
+  ChainModel model;
+
+  template <class S>
+  S lagrangian(const Vec<S, N>& q, const Vec<S, N>& v) const {
+    S L = S(0.0);
+    for (int i = 0; i < Bobs; ++i) {
+      const double m = model.masses[i];
+      L += 0.5 * m * v.template segment<3>(3 * i).squaredNorm();
+      L -= m * model.g * (q[3 * i + 2] + model.restDepth(i));
+    }
+    return L;
+  }
+  template <class S>
+  Vec<S, C> constraints(const Vec<S, N>& q) const {
+    Vec<S, C> out;
+    for (int i = 0; i < Bobs; ++i) {
+      Vec<S, 3> d = q.template segment<3>(3 * i);
+      if (i > 0) d -= q.template segment<3>(3 * (i - 1));
+      out[i] = linkConstraint<S>(d, model.lengths[i]);
+    }
+    return out;
+  }
+};
+
+// ---- Penalty: the links become stiff springs ---------------------------------
+// L = Σ ½ m_i |ẋ_i|² − V − (μ/2) Σ g_i², with g_i the link constraint above (seed 002:
+// the constraint is replaced by a spring of stiffness μ). No multipliers.
+template <int Bobs>
+struct ChainPenalty {
+  static constexpr int N = 3 * Bobs;
+  static constexpr int C = 0;
+  ChainCartesian<Bobs> rigid;
+  double stiffness = 1e4;
+
+  template <class S>
+  S lagrangian(const Vec<S, N>& q, const Vec<S, N>& v) const {
+    const Vec<S, Bobs> g = rigid.constraints(q);
+    return rigid.lagrangian(q, v) - (0.5 * stiffness) * g.squaredNorm();
+  }
+  template <class S>
+  Vec<S, 0> constraints(const Vec<S, N>&) const {
+    return Vec<S, 0>();
+  }
+};
+
+// ---- Generalized coordinates: spherical angles per link -----------------------
+// Link direction e(θ, φ) = (sin θ cos φ, sin θ sin φ, −cos θ): θ from the downward
+// vertical, φ the azimuth about z from +x. The planar pendulum uses θ alone (φ = 0,
+// θ signed). Rotation about z shifts every φ_i, a linear action, so the midpoint
+// L_d is invariant and J_z = Σ p_{φ_i} is conserved exactly (discrete Noether).
+//
+// Poles: at θ_i = 0 or π the chart is singular. The φ-row of the mass matrix
+// vanishes (m l² sin²θ), φ̇ = p_φ / (m l² sin²θ) blows up for motion passing near the
+// vertical, and the Newton matrix loses rank. Expect growing energy errors and
+// refused steps ("singular Newton matrix") on trajectories that pass close to the
+// straight-down configuration with little angular momentum about z.
+template <int Links, bool Planar = false>
+struct ChainAngles {
+  static constexpr int PerLink = Planar ? 1 : 2;
+  static constexpr int N = PerLink * Links;
+  static constexpr int C = 0;
+  ChainModel model;
+
+  // Bob positions and velocities from (u, u̇).
+  template <class S>
+  void cartesian(const Vec<S, N>& u, const Vec<S, N>& du, Vec<S, 3 * Links>& x, Vec<S, 3 * Links>& v) const {
+    Vec<S, 3> xPrev = Vec<S, 3>::Constant(S(0.0)), vPrev = Vec<S, 3>::Constant(S(0.0));
+    for (int i = 0; i < Links; ++i) {
+      const double l = model.lengths[i];
+      const S th = u[PerLink * i], dth = du[PerLink * i];
+      const S sth = math::sin(th), cth = math::cos(th);
+      Vec<S, 3> e, de;
+      if constexpr (Planar) {
+        e << sth, S(0.0), -cth;
+        de << cth * dth, S(0.0), sth * dth;
+      } else {
+        const S ph = u[2 * i + 1], dph = du[2 * i + 1];
+        const S sph = math::sin(ph), cph = math::cos(ph);
+        e << sth * cph, sth * sph, -cth;
+        de << cth * cph * dth - sth * sph * dph, cth * sph * dth + sth * cph * dph, sth * dth;
+      }
+      xPrev += l * e;
+      vPrev += l * de;
+      x.template segment<3>(3 * i) = xPrev;
+      v.template segment<3>(3 * i) = vPrev;
+    }
+  }
+
+  template <class S>
+  S lagrangian(const Vec<S, N>& u, const Vec<S, N>& du) const {
+    Vec<S, 3 * Links> x, v;
+    cartesian(u, du, x, v);
+    S L = S(0.0);
+    for (int i = 0; i < Links; ++i) {
+      const double m = model.masses[i];
+      L += 0.5 * m * v.template segment<3>(3 * i).squaredNorm();
+      L -= m * model.g * (x[3 * i + 2] + model.restDepth(i));
+    }
+    return L;
+  }
+  template <class S>
+  Vec<S, 0> constraints(const Vec<S, N>&) const {
+    return Vec<S, 0>();
+  }
+};
+
+}  // namespace vilab

@@ -1,0 +1,29 @@
+#include "common.hpp"
+
+namespace vilab {
+
+IntegratorEntry alphaIntegrator() {
+  IntegratorEntry e;
+  e.id = "alpha";
+  e.title = "α-family (variational)";
+  e.family = "variational";
+  e.order = 1;
+  e.conserves = {"symplectic form", "momentum map", "constraints", "energy (bounded, no drift)"};
+  e.systems = multiplierSystems();
+  e.summary = "Lu's generating-function family L_d = h L((1−α)q_k + α q_{k+1}, v): first order unless α = ½.";
+  e.docs =
+      "Evaluating the Lagrangian at the point (1−α)q_k + αq_{k+1} still gives a discrete Lagrangian, so the method is "
+      "symplectic and conserves the momentum map for every α. It is first order unless α = ½ (the midpoint rule, "
+      "order 2): a symmetric quadrature point is what buys the second order, not the variational structure.";
+  e.equations =
+      "L_d(q_k,q_{k+1}) = h\\,L\\!\\left((1-\\alpha)q_k+\\alpha q_{k+1},\\tfrac{q_{k+1}-q_k}{h}\\right)\\\\"
+      "p_k + D_1L_d + Dg(q_k)^{\\mathsf T}\\lambda_k = 0,\\quad g(q_{k+1})=0,\\quad p_{k+1} = D_2L_d";
+  e.citation = "J. Lu, Conserving integrators by generating function, eq. 4";
+  e.options = {numberOption("alpha", "α", "", "quadrature point; order 2 only at α = ½", 0.25, 0, 1, false)};
+  e.make = [](const SystemInstance& sys, const Scenario& s) {
+    return makeMultiplierVariational(sys, s, DiscreteRule::alphaFamily(s.options["alpha"].get<double>()));
+  };
+  return e;
+}
+
+}  // namespace vilab

@@ -1,0 +1,303 @@
+// Registry entries of the pendulum-like systems: pendulum, spherical pendulum,
+// double spherical pendulum and chain (one model, systems/chain.hpp).
+#include "vilab/detmath.hpp"
+#include "vilab/registry.hpp"
+#include "vilab/steppers.hpp"
+
+namespace vilab {
+
+void projectChainState(const ChainModel& m, VecX& x, VecX& v, const std::string& positionsField,
+                       const std::string& velocitiesField) {
+  Vec3 prev = Vec3::Zero(), prevNew = Vec3::Zero(), vPrev = Vec3::Zero(), vPrevNew = Vec3::Zero();
+  for (int i = 0; i < m.bobs(); ++i) {
+    const std::string at = "[" + std::to_string(i) + "]";
+    const Vec3 xi = x.segment<3>(3 * i), vi = v.segment<3>(3 * i);
+    const Vec3 d = xi - prev;
+    const double len = d.norm();
+    const double err = std::abs(len - m.lengths[i]);
+    if (!(err <= kManifoldTolerance))
+      throw InputError(positionsField + at,
+                       "off the constraint manifold: | |x" + std::to_string(i + 1) + (i ? " - x" + std::to_string(i) : "") +
+                           "| - l" + std::to_string(i + 1) + " | = " + formatNumber(err) + " > 1e-9 (the link has length " +
+                           formatNumber(m.lengths[i]) + ")");
+    const Vec3 e = d / len;
+    const Vec3 w = vi - vPrev;
+    const double radial = w.dot(e);
+    if (!(std::abs(radial) <= kManifoldTolerance * (1.0 + w.norm())))
+      throw InputError(velocitiesField + at, "not tangent to the constraint manifold: the rate of change of link " +
+                                                 std::to_string(i + 1) + "'s length is " + formatNumber(radial) +
+                                                 " m/s (tolerance 1e-9)");
+    if (m.planar && !(std::abs(xi[1]) <= kManifoldTolerance))
+      throw InputError(positionsField + at + "[1]",
+                       "the planar pendulum moves in the x–z plane: y must be 0, got " + formatNumber(xi[1]));
+    if (m.planar && !(std::abs(vi[1]) <= kManifoldTolerance))
+      throw InputError(velocitiesField + at + "[1]",
+                       "the planar pendulum moves in the x–z plane: the y velocity must be 0, got " + formatNumber(vi[1]));
+    // Project exactly: rescale the link, remove the radial relative velocity.
+    Vec3 xNew = prevNew + m.lengths[i] * e;
+    Vec3 vNew = vPrevNew + (w - radial * e);
+    if (m.planar) xNew[1] = vNew[1] = 0;
+    prev = xi;
+    vPrev = vi;
+    prevNew = xNew;
+    vPrevNew = vNew;
+    x.segment<3>(3 * i) = xNew;
+    v.segment<3>(3 * i) = vNew;
+  }
+}
+
+namespace {
+
+// Link i's direction and its rate from spherical angles (θ from the downward
+// vertical, φ azimuth about z); see ChainAngles.
+void anglesToCartesian(const ChainModel& m, const VecX& angles, const VecX& rates, VecX& x, VecX& v) {
+  const int per = m.planar ? 1 : 2;
+  x.resize(3 * m.bobs());
+  v.resize(3 * m.bobs());
+  Vec3 xPrev = Vec3::Zero(), vPrev = Vec3::Zero();
+  for (int i = 0; i < m.bobs(); ++i) {
+    const double th = angles[per * i], dth = rates[per * i];
+    const double ph = m.planar ? 0.0 : angles[2 * i + 1], dph = m.planar ? 0.0 : rates[2 * i + 1];
+    double sth, cth, sph, cph;
+    dm::sincos(th, sth, cth);
+    dm::sincos(ph, sph, cph);
+    const Vec3 e(sth * cph, sth * sph, -cth);
+    const Vec3 de(cth * cph * dth - sth * sph * dph, cth * sph * dth + sth * cph * dph, sth * dth);
+    xPrev += m.lengths[i] * e;
+    vPrev += m.lengths[i] * de;
+    x.segment<3>(3 * i) = xPrev;
+    v.segment<3>(3 * i) = vPrev;
+  }
+}
+
+int linkCount(const Json& params) { return static_cast<int>(params["masses"].size()); }
+
+Json rowsOf(const std::vector<std::vector<double>>& rows) {
+  Json j = Json::array();
+  for (const auto& r : rows) j.push_back(r);
+  return j;
+}
+
+SystemInstance instantiateChain(const Json& params, Json& initial, bool planar, const Json& defaults) {
+  ChainModel m;
+  m.masses = params["masses"].get<std::vector<double>>();
+  m.lengths = params["lengths"].get<std::vector<double>>();
+  m.g = params["g"].get<double>();
+  m.planar = planar;
+  const int n = m.bobs();
+  if (static_cast<int>(m.lengths.size()) != n)
+    throw InputError("params.lengths", "expected " + std::to_string(n) + " entries (one per link, like masses), got " +
+                                           std::to_string(m.lengths.size()));
+
+  if (initial.empty()) initial = defaults;
+  SystemInstance inst;
+  const bool hasAngles = initial.contains("angles") || initial.contains("rates");
+  const bool hasCartesian = initial.contains("positions") || initial.contains("velocities");
+  if (hasAngles && hasCartesian)
+    throw InputError("initial", "give either angles and rates, or positions and velocities, not both");
+  if (hasAngles) {
+    rejectUnknownKeys(initial, "initial", {"angles", "rates"});
+    if (!initial.contains("angles")) throw InputError("initial.angles", "is required with initial.rates");
+    const int per = planar ? 1 : 2;
+    VecX angles(per * n), rates = VecX::Zero(per * n);
+    if (planar) {
+      const auto a = readNumbers(initial["angles"], "initial.angles", n, n);
+      for (int i = 0; i < n; ++i) angles[i] = a[i];
+      if (initial.contains("rates")) {
+        const auto r = readNumbers(initial["rates"], "initial.rates", n, n);
+        for (int i = 0; i < n; ++i) rates[i] = r[i];
+      }
+      initial["rates"] = std::vector<double>(rates.data(), rates.data() + n);
+    } else {
+      const auto a = readRows(initial["angles"], "initial.angles", n, 2);
+      for (int i = 0; i < n; ++i) angles.segment<2>(2 * i) << a[i][0], a[i][1];
+      std::vector<std::vector<double>> r(n, std::vector<double>(2, 0.0));
+      if (initial.contains("rates")) r = readRows(initial["rates"], "initial.rates", n, 2);
+      for (int i = 0; i < n; ++i) rates.segment<2>(2 * i) << r[i][0], r[i][1];
+      initial["rates"] = rowsOf(r);
+    }
+    for (Eigen::Index i = 0; i < rates.size(); ++i)
+      if (std::abs(rates[i]) > 1e4) throw InputError("initial.rates", "must be at most 1e4 rad/s in magnitude");
+    for (Eigen::Index i = 0; i < angles.size(); ++i)
+      if (std::abs(angles[i]) > 1e4) throw InputError("initial.angles", "must be at most 1e4 rad in magnitude");
+    anglesToCartesian(m, angles, rates, inst.q0, inst.v0);
+    inst.hasAngles = true;
+    inst.angles = angles;
+    inst.rates = rates;
+  } else {
+    rejectUnknownKeys(initial, "initial", {"positions", "velocities"});
+    if (!initial.contains("positions")) throw InputError("initial.positions", "is required with initial.velocities");
+    const auto x = readRows(initial["positions"], "initial.positions", n, 3);
+    std::vector<std::vector<double>> v(n, std::vector<double>(3, 0.0));
+    if (initial.contains("velocities")) v = readRows(initial["velocities"], "initial.velocities", n, 3);
+    inst.q0.resize(3 * n);
+    inst.v0.resize(3 * n);
+    for (int i = 0; i < n; ++i)
+      for (int c = 0; c < 3; ++c) {
+        inst.q0[3 * i + c] = x[i][c];
+        inst.v0[3 * i + c] = v[i][c];
+        if (std::abs(v[i][c]) > 1e4)
+          throw InputError("initial.velocities[" + std::to_string(i) + "]", "must be at most 1e4 m/s in magnitude");
+      }
+    initial["velocities"] = rowsOf(v);
+  }
+  projectChainState(m, inst.q0, inst.v0, hasAngles ? "initial.angles" : "initial.positions",
+                    hasAngles ? "initial.rates" : "initial.velocities");
+  inst.model = m;
+  return inst;
+}
+
+ParamSpec perBody(const char* name, const char* title, const char* unit, const char* description, double value,
+                  int count, int minCount, int maxCount, double max) {
+  ParamSpec p;
+  p.name = name;
+  p.title = title;
+  p.unit = unit;
+  p.description = description;
+  p.kind = ParamSpec::Kind::PerBody;
+  p.defaultValue = std::vector<double>(count, value);
+  p.min = 0;
+  p.minExclusive = true;
+  p.max = max;
+  p.minCount = minCount;
+  p.maxCount = maxCount;
+  return p;
+}
+
+ParamSpec gravity() {
+  ParamSpec p;
+  p.name = "g";
+  p.title = "gravity";
+  p.unit = "m/s²";
+  p.description = "gravitational acceleration, along −z";
+  p.defaultValue = 9.81;
+  p.min = 0;
+  p.max = 1000;
+  return p;
+}
+
+SystemEntry chainFamilyEntry(const std::string& id, const std::string& title, const std::string& description,
+                             int links, int minLinks, int maxLinks, bool planar, Json defaults, long budget) {
+  SystemEntry e;
+  e.id = id;
+  e.title = title;
+  e.description = description;
+  const double massDefault = links > 2 ? 0.1 : 1.0;
+  const double lengthDefault = links > 2 ? 0.25 : 1.0;
+  e.params = {perBody("masses", "masses", "kg", "mass of each bob", massDefault, links, minLinks, maxLinks, 1e6),
+              perBody("lengths", "lengths", "m", "length of each link", lengthDefault, links, minLinks, maxLinks, 1e3),
+              gravity()};
+  if (planar)
+    e.initialFields = {{"angles", "angle", "rad", "θ: angle from the downward vertical in the x–z plane, one per bob"},
+                       {"rates", "angular rate", "rad/s", "θ̇, one per bob"},
+                       {"positions", "positions", "m", "alternatively: [x, 0, z] per bob, on the constraint manifold"},
+                       {"velocities", "velocities", "m/s", "with positions: [vx, 0, vz] per bob"}};
+  else
+    e.initialFields = {
+        {"angles", "angles", "rad",
+         "[θ, φ] per link: θ from the downward vertical, φ azimuth about z from +x; link i points from bob i−1 to bob i"},
+        {"rates", "angular rates", "rad/s", "[θ̇, φ̇] per link"},
+        {"positions", "positions", "m", "alternatively: [x, y, z] per bob, on the constraint manifold (tolerance 1e-9)"},
+        {"velocities", "velocities", "m/s", "with positions: [vx, vy, vz] per bob, tangent to the manifold"}};
+  e.defaultIntegrator = "midpoint";
+  e.defaultH = 0.01;
+  e.maxH = 1;
+  e.maxAdvance = [budget](const Json& params) {
+    return std::max<long>(1000, budget / std::max(1, linkCount(params)));
+  };
+  e.defaultInitial = [defaults, planar](const Json& params) {
+    const int n = linkCount(params);
+    if (static_cast<int>(defaults["angles"].size()) == n) return defaults;
+    // A chain of another length: every link a little below horizontal.
+    Json j = Json::object();
+    std::vector<std::vector<double>> a(n, {1.3, 0.0}), r(n, {0.0, 0.0});
+    if (planar) {
+      j["angles"] = std::vector<double>(n, 1.3);
+      j["rates"] = std::vector<double>(n, 0.0);
+    } else {
+      r[0][1] = 0.5;
+      j["angles"] = rowsOf(a);
+      j["rates"] = rowsOf(r);
+    }
+    return j;
+  };
+  auto defaultInitial = e.defaultInitial;
+  e.instantiate = [planar, defaultInitial](const Json& params, Json& initial) {
+    return instantiateChain(params, initial, planar, defaultInitial(params));
+  };
+  return e;
+}
+
+}  // namespace
+
+SystemEntry pendulumEntry() {
+  return chainFamilyEntry("pendulum", "Planar pendulum",
+                          "A bob on a rigid massless rod, swinging in the x–z plane; constraint |x|² = l². "
+                          "Exact solution: θ(t) = 2 asin(k sn(ω₀t + c | k²)).",
+                          1, 1, 1, true, Json{{"angles", {1.0}}, {"rates", {0.0}}}, 400000);
+}
+SystemEntry sphericalPendulumEntry() {
+  return chainFamilyEntry("spherical-pendulum", "Spherical pendulum",
+                          "A bob on a rigid rod free to swing in any direction; J_z is conserved.", 1, 1, 1, false,
+                          Json{{"angles", {{1.0, 0.0}}}, {"rates", {{0.0, 3.0}}}}, 400000);
+}
+SystemEntry doubleSphericalPendulumEntry() {
+  return chainFamilyEntry("double-spherical-pendulum", "Double spherical pendulum",
+                          "Two bobs on two rigid rods in R³×R³ with two constraints (W–M's example); chaotic, J_z "
+                          "conserved.",
+                          2, 2, 2, false,
+                          Json{{"angles", {{1.6, 0.0}, {2.2, 0.8}}}, {"rates", {{0.0, 1.2}, {0.0, -0.6}}}}, 400000);
+}
+SystemEntry chainEntry() {
+  std::vector<std::vector<double>> a(8, {1.3, 0.0}), r(8, {0.0, 0.0});
+  r[0][1] = 0.5;
+  return chainFamilyEntry("chain", "Chain of spherical links",
+                          "N ≤ 64 bobs joined by rigid links, hung from the origin; the multiplier system is "
+                          "tridiagonal, so a step costs O(N).",
+                          8, 1, 64, false, Json{{"angles", rowsOf(a)}, {"rates", rowsOf(r)}}, 800000);
+}
+
+SystemEntry oscillatorEntry() {
+  SystemEntry e;
+  e.id = "oscillator";
+  e.title = "Harmonic oscillator";
+  e.description = "A mass on a linear spring, L = ½ m v² − ½ k x²; exact solution x(t) = x₀ cos ωt + (v₀/ω) sin ωt.";
+  ParamSpec mass;
+  mass.name = "mass";
+  mass.title = "mass";
+  mass.unit = "kg";
+  mass.description = "mass m";
+  mass.defaultValue = 1.0;
+  mass.min = 0;
+  mass.minExclusive = true;
+  mass.max = 1e6;
+  ParamSpec k = mass;
+  k.name = "stiffness";
+  k.title = "stiffness";
+  k.unit = "N/m";
+  k.description = "spring constant k";
+  e.params = {mass, k};
+  e.initialFields = {{"position", "position", "m", "x₀"}, {"velocity", "velocity", "m/s", "v₀"}};
+  e.defaultIntegrator = "midpoint";
+  e.defaultH = 0.1;
+  e.maxH = 10;
+  e.maxAdvance = [](const Json&) { return 1000000L; };
+  e.defaultInitial = [](const Json&) { return Json{{"position", 1.0}, {"velocity", 0.0}}; };
+  e.instantiate = [](const Json& params, Json& initial) {
+    if (initial.empty()) initial = Json{{"position", 1.0}, {"velocity", 0.0}};
+    rejectUnknownKeys(initial, "initial", {"position", "velocity"});
+    const double x = initial.contains("position") ? readNumber(initial["position"], "initial.position") : 0.0;
+    const double v = initial.contains("velocity") ? readNumber(initial["velocity"], "initial.velocity") : 0.0;
+    if (std::abs(x) > 1e6) throw InputError("initial.position", "must be at most 1e6 m in magnitude");
+    if (std::abs(v) > 1e6) throw InputError("initial.velocity", "must be at most 1e6 m/s in magnitude");
+    initial = Json{{"position", x}, {"velocity", v}};
+    SystemInstance inst;
+    inst.model = OscillatorModel{params["mass"].get<double>(), params["stiffness"].get<double>()};
+    inst.q0 = VecX::Constant(1, x);
+    inst.v0 = VecX::Constant(1, v);
+    return inst;
+  };
+  return e;
+}
+
+}  // namespace vilab

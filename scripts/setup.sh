@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Idempotent set-up for vilab on Debian: installs whatever is missing, then returns.
+# Called by `npm start`, `npm test` and `npm run bench`; a no-op in seconds when all is present.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+apt_packages=(emscripten libeigen3-dev catch2 nlohmann-json3-dev chromium cmake g++ make)
+missing=()
+for pkg in "${apt_packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "vilab setup: installing ${missing[*]}"
+  sudo_cmd=""
+  [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo_cmd apt-get update -qq
+  $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# npm packages from the committed lock file; reinstall only when the lock changed.
+stamp=node_modules/.vilab-lock-stamp
+if [ ! -f "$stamp" ] || ! cmp -s package-lock.json "$stamp"; then
+  echo "vilab setup: npm ci"
+  npm ci --no-audit --no-fund --loglevel=error
+  cp package-lock.json "$stamp"
+fi
