@@ -5,6 +5,7 @@
 
 #include <Eigen/Dense>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <vector>

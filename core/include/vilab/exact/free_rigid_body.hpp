@@ -50,7 +50,7 @@
 //   Equivalently ψ' = 2H/μ - (ξ_x ξ_y' - ξ_y ξ_x')/(1 + ξ_z). Everything is evaluated from
 //   one sn/cn/dn evaluation per time, so R(t) R(t)ᵀ = 1 and R Π = m hold to rounding.
 //   Computed in quaternions: q(t) = q_C ⊗ q_z(ψ) ⊗ q_S(ξ) ⊗ q_B*, q_C = q0 ⊗ q_B ⊗ q_S(ξ0)*,
-//   so quaternion(0) = q0 exactly (sign included) and q(t) is continuous in t.
+//   so quaternion(0) = q0 to rounding (sign included) and q(t) is continuous in t.
 //
 // Degenerate cases (branch()):
 //   spherical   I1 = I2 = I3 (exact equality): Π constant, R(t) = exp(t m^/I) R0.
@@ -69,7 +69,10 @@
 //   difference shrinks towards rounding level); states close to the separatrix are
 //   ill-conditioned by nature (the period diverges logarithmically).
 //
-// All elementary functions via vilab::dm (bit-identical native / wasm).
+// All elementary functions via vilab::dm, and sums/dot/cross/matrix-vector products are
+// written out as scalar code in a fixed order (no Eigen reductions), so the bits do not
+// depend on Eigen's vectorization: identical native (with or without -march=native) and
+// wasm, given -ffp-contract=off.
 #pragma once
 
 #include <Eigen/Dense>
@@ -77,6 +80,7 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <utility>
 
 #include "vilab/detmath.hpp"
 #include "vilab/exact/elliptic.hpp"
@@ -96,7 +100,21 @@ inline Quat qmul(const Quat& p, const Quat& q) {
               p[0] * q[3] + p[1] * q[2] - p[2] * q[1] + p[3] * q[0]);
 }
 inline Quat qconj(const Quat& q) { return Quat(q[0], -q[1], -q[2], -q[3]); }
-inline Quat qnormalized(const Quat& q) { return q / std::sqrt(q.squaredNorm()); }
+// Explicit scalar sums (fixed evaluation order, independent of Eigen's vectorization).
+inline double norm2(const Quat& q) { return ((q[0] * q[0] + q[1] * q[1]) + q[2] * q[2]) + q[3] * q[3]; }
+inline double norm2(const Eigen::Vector3d& v) { return (v[0] * v[0] + v[1] * v[1]) + v[2] * v[2]; }
+inline double dot(const Eigen::Vector3d& a, const Eigen::Vector3d& b) {
+  return (a[0] * b[0] + a[1] * b[1]) + a[2] * b[2];
+}
+inline Eigen::Vector3d cross(const Eigen::Vector3d& a, const Eigen::Vector3d& b) {
+  return Eigen::Vector3d(a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]);
+}
+inline Eigen::Vector3d matvec(const Eigen::Matrix3d& R, const Eigen::Vector3d& v) {
+  return Eigen::Vector3d((R(0, 0) * v[0] + R(0, 1) * v[1]) + R(0, 2) * v[2],
+                         (R(1, 0) * v[0] + R(1, 1) * v[1]) + R(1, 2) * v[2],
+                         (R(2, 0) * v[0] + R(2, 1) * v[1]) + R(2, 2) * v[2]);
+}
+inline Quat qnormalized(const Quat& q) { return q / std::sqrt(norm2(q)); }
 
 inline Eigen::Matrix3d qmatrix(const Quat& q) {
   const double w = q[0], x = q[1], y = q[2], z = q[3];
@@ -129,7 +147,7 @@ inline Quat qfrom_matrix(const Eigen::Matrix3d& R) {
 
 // exp of the rotation vector v as a quaternion: (cos |v|/2, sin(|v|/2) v/|v|).
 inline Quat qexp(const Eigen::Vector3d& v) {
-  const double a = std::sqrt(v.squaredNorm());
+  const double a = std::sqrt(norm2(v));
   if (a == 0.0) return Quat(1, 0, 0, 0);
   double s, c;
   dm::sincos(0.5 * a, s, c);
@@ -139,7 +157,7 @@ inline Quat qexp(const Eigen::Vector3d& v) {
 
 // Minimal rotation taking the unit vector xi to e3 (requires xi_z > -1).
 inline Quat qalign_to_e3(const Eigen::Vector3d& xi_in) {
-  const Eigen::Vector3d xi = xi_in / std::sqrt(xi_in.squaredNorm());
+  const Eigen::Vector3d xi = xi_in / std::sqrt(norm2(xi_in));
   // normalize(1 + xi·e3, xi × e3)
   return qnormalized(Quat(1.0 + xi[2], xi[1], -xi[0], 0.0));
 }
@@ -148,7 +166,7 @@ inline Quat qalign_to_e3(const Eigen::Vector3d& xi_in) {
 inline Eigen::Vector3d rotate(const Eigen::Vector3d& v, const Eigen::Vector3d& e, double alpha) {
   double s, c;
   dm::sincos(alpha, s, c);
-  return c * v + s * e.cross(v) + (1.0 - c) * e.dot(v) * e;
+  return c * v + s * cross(e, v) + ((1.0 - c) * dot(e, v)) * e;
 }
 
 inline double sgn(double x) { return x < 0.0 ? -1.0 : 1.0; }
@@ -177,17 +195,17 @@ class FreeRigidBodyExact {
         throw std::domain_error("FreeRigidBodyExact: inertia values must be positive and finite");
       }
     }
-    const double qn2 = q0_wxyz.squaredNorm();
+    const double qn2 = frb_detail::norm2(q0_wxyz);
     if (!(qn2 > 0.0) || !(qn2 < std::numeric_limits<double>::infinity())) {
       throw std::domain_error("FreeRigidBodyExact: initial quaternion must be nonzero and finite");
     }
     q0_ = frb_detail::qnormalized(q0_wxyz);
     R0_ = frb_detail::qmatrix(q0_);
     Pi0_ = inertia.cwiseProduct(omega0);
-    G_ = Pi0_.squaredNorm();
+    G_ = frb_detail::norm2(Pi0_);
     mu_ = std::sqrt(G_);
     H_ = 0.5 * (Pi0_[0] * omega0[0] + Pi0_[1] * omega0[1] + Pi0_[2] * omega0[2]);
-    m_ = R0_ * Pi0_;
+    m_ = frb_detail::matvec(R0_, Pi0_);
 
     // Sort the axes by inertia: lo <= mid <= hi.
     int lo = 0, mid = 1, hi = 2;

@@ -1,0 +1,20 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+
+export default defineConfig({
+  root,
+  base: './',
+  build: {
+    outDir: fileURLToPath(new URL('../dist', import.meta.url)),
+    emptyOutDir: true,
+    target: 'es2022',
+    chunkSizeWarningLimit: 1200,
+  },
+  // The emscripten module loads its .wasm through new URL(..., import.meta.url):
+  // keep it out of dependency pre-bundling so that URL stays valid.
+  optimizeDeps: { exclude: ['vilab'] },
+  server: { fs: { allow: [fileURLToPath(new URL('..', import.meta.url))] } },
+  preview: { host: '127.0.0.1' },
+});
