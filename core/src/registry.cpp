@@ -10,25 +10,31 @@ SystemEntry pendulumEntry();
 SystemEntry sphericalPendulumEntry();
 SystemEntry doubleSphericalPendulumEntry();
 SystemEntry chainEntry();
+SystemEntry rigidBodyEntry();
+SystemEntry heavyTopEntry();
 
 IntegratorEntry midpointIntegrator();
 IntegratorEntry trapezoidIntegrator();
 IntegratorEntry alphaIntegrator();
 IntegratorEntry generalizedIntegrator();
 IntegratorEntry penaltyIntegrator();
+IntegratorEntry quaternionIntegrator();
+IntegratorEntry lieGroupIntegrator();
 IntegratorEntry rk4Integrator();
 IntegratorEntry eulerIntegrator();
 
 const std::vector<SystemEntry>& systemRegistry() {
   static const std::vector<SystemEntry> entries = {oscillatorEntry(), pendulumEntry(), sphericalPendulumEntry(),
-                                                   doubleSphericalPendulumEntry(), chainEntry()};
+                                                   doubleSphericalPendulumEntry(), chainEntry(),
+                                                   rigidBodyEntry(),        heavyTopEntry()};
   return entries;
 }
 
 const std::vector<IntegratorEntry>& integratorRegistry() {
   static const std::vector<IntegratorEntry> entries = {midpointIntegrator(),    trapezoidIntegrator(),
                                                        alphaIntegrator(),       generalizedIntegrator(),
-                                                       penaltyIntegrator(),     rk4Integrator(),
+                                                       penaltyIntegrator(),     quaternionIntegrator(),
+                                                       lieGroupIntegrator(),    rk4Integrator(),
                                                        eulerIntegrator()};
   return entries;
 }

@@ -6,6 +6,7 @@ namespace vilab {
 
 namespace {
 constexpr std::size_t kMaxScenarioBytes = 4u << 20;
+constexpr int kMaxScenarioDepth = 32;
 
 std::string knownIds(const std::vector<std::string>& ids) {
   std::string s;
@@ -30,7 +31,13 @@ Scenario parseScenario(const std::string& text) {
     throw InputError("scenario", "too large (" + std::to_string(text.size()) + " bytes; the limit is 4 MiB)");
   Json j;
   try {
-    j = Json::parse(text);
+    // Bounded nesting: deeper documents are rejected while parsing, before a
+    // recursive copy or destruction of the tree could overflow the stack.
+    j = Json::parse(text, [](int depth, Json::parse_event_t, Json&) {
+      if (depth > kMaxScenarioDepth)
+        throw InputError("scenario", "nested too deeply (more than " + std::to_string(kMaxScenarioDepth) + " levels)");
+      return true;
+    });
   } catch (const Json::parse_error& e) {
     throw InputError("scenario", std::string("invalid JSON (") + e.what() + ")");
   }

@@ -1,24 +1,140 @@
-// Forward-mode automatic differentiation with fixed sizes (Eigen AutoDiff), and
-// the elementary functions the Lagrangians use, routed through vilab::dm so the
-// native and wasm builds agree bit for bit.
+// Forward-mode automatic differentiation with fixed sizes, and the elementary
+// functions the Lagrangians use, routed through vilab::dm so the native and wasm
+// builds agree bit for bit.
+//
+// Jet<T, N> is a value with N directional derivatives, eagerly evaluated. Nesting
+// it (Jet<Jet<double, M>, N>) gives the mixed second derivatives of the Newton
+// matrix. Eigen's AutoDiffScalar does the same job, but nested it evaluates its
+// derivative expressions lazily and repeatedly: measured on the DSP penalty
+// discrete Lagrangian (6×6 second derivatives) it took 9.4 µs per evaluation,
+// against 0.6 µs for Jet. Systems write L once over a template scalar S and see
+// no difference: S is double, Jet<double, N> or Jet<Jet<double, M>, N>.
 #pragma once
 
-#include "vilab/types.hpp"  // Eigen/Dense must precede AutoDiff
-
-#include <unsupported/Eigen/AutoDiff>
+#include <array>
+#include <type_traits>
 
 #include "vilab/detmath.hpp"
+#include "vilab/types.hpp"
 
-// Eigen only declares mixed AutoDiffScalar/Real expressions for first-order duals.
-// Nested duals (second derivatives) also need matrix-by-double expressions.
-namespace Eigen {
-template <class Inner, int R, int C, int O, int MR, int MC, class BinOp>
-struct ScalarBinaryOpTraits<AutoDiffScalar<Matrix<AutoDiffScalar<Inner>, R, C, O, MR, MC>>, double, BinOp> {
-  using ReturnType = AutoDiffScalar<Matrix<AutoDiffScalar<Inner>, R, C, O, MR, MC>>;
+namespace vilab {
+
+template <class T, int N>
+struct Jet {
+  T a;                 // value
+  std::array<T, N> v;  // derivatives along N directions
+
+  Jet() : a(0.0), v() { v.fill(T(0.0)); }
+  Jet(double x) : a(x), v() { v.fill(T(0.0)); }  // a constant (implicit, as for double)
+  template <class U = T, std::enable_if_t<!std::is_same<U, double>::value, int> = 0>
+  explicit Jet(const T& x) : a(x), v() {
+    v.fill(T(0.0));
+  }
+  // The variable x_i: unit derivative along direction i.
+  static Jet variable(const T& x, int i) {
+    Jet j{x};
+    j.v[i] = T(1.0);
+    return j;
+  }
+
+  Jet& operator+=(const Jet& y) { return *this = *this + y; }
+  Jet& operator-=(const Jet& y) { return *this = *this - y; }
+  Jet& operator*=(const Jet& y) { return *this = *this * y; }
+  Jet& operator/=(const Jet& y) { return *this = *this / y; }
+  Jet& operator+=(double y) { return *this = *this + y; }
+  Jet& operator-=(double y) { return *this = *this - y; }
+  Jet& operator*=(double y) { return *this = *this * y; }
+  Jet& operator/=(double y) { return *this = *this / y; }
+
+  friend Jet operator+(const Jet& x, const Jet& y) {
+    Jet r;
+    r.a = x.a + y.a;
+    for (int i = 0; i < N; ++i) r.v[i] = x.v[i] + y.v[i];
+    return r;
+  }
+  friend Jet operator-(const Jet& x, const Jet& y) {
+    Jet r;
+    r.a = x.a - y.a;
+    for (int i = 0; i < N; ++i) r.v[i] = x.v[i] - y.v[i];
+    return r;
+  }
+  friend Jet operator-(const Jet& x) {
+    Jet r;
+    r.a = -x.a;
+    for (int i = 0; i < N; ++i) r.v[i] = -x.v[i];
+    return r;
+  }
+  friend Jet operator*(const Jet& x, const Jet& y) {
+    Jet r;
+    r.a = x.a * y.a;
+    for (int i = 0; i < N; ++i) r.v[i] = x.v[i] * y.a + x.a * y.v[i];
+    return r;
+  }
+  friend Jet operator/(const Jet& x, const Jet& y) {
+    Jet r;
+    r.a = x.a / y.a;
+    for (int i = 0; i < N; ++i) r.v[i] = (x.v[i] - r.a * y.v[i]) / y.a;
+    return r;
+  }
+  friend Jet operator+(const Jet& x, double y) {
+    Jet r = x;
+    r.a = x.a + y;
+    return r;
+  }
+  friend Jet operator+(double x, const Jet& y) { return y + x; }
+  friend Jet operator-(const Jet& x, double y) {
+    Jet r = x;
+    r.a = x.a - y;
+    return r;
+  }
+  friend Jet operator-(double x, const Jet& y) {
+    Jet r = -y;
+    r.a = x - y.a;
+    return r;
+  }
+  friend Jet operator*(const Jet& x, double y) {
+    Jet r;
+    r.a = x.a * y;
+    for (int i = 0; i < N; ++i) r.v[i] = x.v[i] * y;
+    return r;
+  }
+  friend Jet operator*(double x, const Jet& y) { return y * x; }
+  friend Jet operator/(const Jet& x, double y) {
+    Jet r;
+    r.a = x.a / y;
+    for (int i = 0; i < N; ++i) r.v[i] = x.v[i] / y;
+    return r;
+  }
+  friend Jet operator/(double x, const Jet& y) { return Jet(x) / y; }
 };
-template <class Inner, int R, int C, int O, int MR, int MC, class BinOp>
-struct ScalarBinaryOpTraits<double, AutoDiffScalar<Matrix<AutoDiffScalar<Inner>, R, C, O, MR, MC>>, BinOp> {
-  using ReturnType = AutoDiffScalar<Matrix<AutoDiffScalar<Inner>, R, C, O, MR, MC>>;
+
+}  // namespace vilab
+
+// Let Eigen hold Jets in matrices and mix them with doubles.
+namespace Eigen {
+template <class T, int N>
+struct NumTraits<vilab::Jet<T, N>> : NumTraits<double> {
+  using Real = vilab::Jet<T, N>;
+  using NonInteger = vilab::Jet<T, N>;
+  using Nested = vilab::Jet<T, N>;
+  using Literal = vilab::Jet<T, N>;
+  enum {
+    IsComplex = 0,
+    IsInteger = 0,
+    IsSigned = 1,
+    RequireInitialization = 1,
+    ReadCost = 1,
+    AddCost = 1 + N,
+    MulCost = 1 + 2 * N,
+  };
+};
+template <class T, int N, class BinOp>
+struct ScalarBinaryOpTraits<vilab::Jet<T, N>, double, BinOp> {
+  using ReturnType = vilab::Jet<T, N>;
+};
+template <class T, int N, class BinOp>
+struct ScalarBinaryOpTraits<double, vilab::Jet<T, N>, BinOp> {
+  using ReturnType = vilab::Jet<T, N>;
 };
 }  // namespace Eigen
 
@@ -26,45 +142,54 @@ namespace vilab {
 
 // First-order dual number with N directions.
 template <int N>
-using Dual = Eigen::AutoDiffScalar<Vec<double, N>>;
+using Dual = Jet<double, N>;
 // Second order: outer directions N over inner duals with M directions.
 template <int N, int M>
-using Dual2 = Eigen::AutoDiffScalar<Vec<Dual<M>, N>>;
+using Dual2 = Jet<Dual<M>, N>;
 
 // ---- value extraction, for any nesting depth -------------------------------
 inline double valueOf(double x) { return x; }
-template <class D>
-double valueOf(const Eigen::AutoDiffScalar<D>& x) {
-  return valueOf(x.value());
+template <class T, int N>
+double valueOf(const Jet<T, N>& x) {
+  return valueOf(x.a);
 }
 
-// ---- deterministic elementary functions for doubles and duals ----------------
-// Call them qualified (math::sin(x)): Eigen declares its own sin/cos for
-// AutoDiffScalar that forward to std:: (the platform libm), and qualified calls
-// keep argument-dependent lookup from picking those.
+// ---- deterministic elementary functions for doubles and jets ----------------
+// Call them qualified (math::sin(x)) so that no platform libm overload is picked.
 namespace math {
 inline double sin(double x) { return dm::sin(x); }
 inline double cos(double x) { return dm::cos(x); }
 inline double sqrt(double x) { return dm::sqrt(x); }
-template <class D>
-Eigen::AutoDiffScalar<D> sin(const Eigen::AutoDiffScalar<D>& x);
-template <class D>
-Eigen::AutoDiffScalar<D> cos(const Eigen::AutoDiffScalar<D>& x);
-template <class D>
-Eigen::AutoDiffScalar<D> sqrt(const Eigen::AutoDiffScalar<D>& x);
+template <class T, int N>
+Jet<T, N> sin(const Jet<T, N>& x);
+template <class T, int N>
+Jet<T, N> cos(const Jet<T, N>& x);
+template <class T, int N>
+Jet<T, N> sqrt(const Jet<T, N>& x);
 
-template <class D>
-Eigen::AutoDiffScalar<D> sin(const Eigen::AutoDiffScalar<D>& x) {
-  return Eigen::AutoDiffScalar<D>(math::sin(x.value()), x.derivatives() * math::cos(x.value()));
+template <class T, int N>
+Jet<T, N> sin(const Jet<T, N>& x) {
+  Jet<T, N> r;
+  r.a = math::sin(x.a);
+  const T c = math::cos(x.a);
+  for (int i = 0; i < N; ++i) r.v[i] = x.v[i] * c;
+  return r;
 }
-template <class D>
-Eigen::AutoDiffScalar<D> cos(const Eigen::AutoDiffScalar<D>& x) {
-  return Eigen::AutoDiffScalar<D>(math::cos(x.value()), x.derivatives() * (-math::sin(x.value())));
+template <class T, int N>
+Jet<T, N> cos(const Jet<T, N>& x) {
+  Jet<T, N> r;
+  r.a = math::cos(x.a);
+  const T s = -math::sin(x.a);
+  for (int i = 0; i < N; ++i) r.v[i] = x.v[i] * s;
+  return r;
 }
-template <class D>
-Eigen::AutoDiffScalar<D> sqrt(const Eigen::AutoDiffScalar<D>& x) {
-  const auto r = math::sqrt(x.value());
-  return Eigen::AutoDiffScalar<D>(r, x.derivatives() * (0.5 / r));
+template <class T, int N>
+Jet<T, N> sqrt(const Jet<T, N>& x) {
+  Jet<T, N> r;
+  r.a = math::sqrt(x.a);
+  const T half = 0.5 / r.a;
+  for (int i = 0; i < N; ++i) r.v[i] = x.v[i] * half;
+  return r;
 }
 }  // namespace math
 
@@ -73,7 +198,7 @@ Eigen::AutoDiffScalar<D> sqrt(const Eigen::AutoDiffScalar<D>& x) {
 template <int N>
 Vec<Dual<N>, N> seed(const Vec<double, N>& x) {
   Vec<Dual<N>, N> out;
-  for (int i = 0; i < N; ++i) out[i] = Dual<N>(x[i], N, i);
+  for (int i = 0; i < N; ++i) out[i] = Dual<N>::variable(x[i], i);
   return out;
 }
 // A constant (zero derivative) of scalar type S, for any nesting depth.
@@ -81,10 +206,9 @@ template <class S>
 struct Lift {
   static S from(double x) { return x; }
 };
-template <class D>
-struct Lift<Eigen::AutoDiffScalar<D>> {
-  using S = Eigen::AutoDiffScalar<D>;
-  static S from(double x) { return S(Lift<typename S::Real>::from(x)); }
+template <class T, int N>
+struct Lift<Jet<T, N>> {
+  static Jet<T, N> from(double x) { return Jet<T, N>(x); }
 };
 template <class S, int N>
 Vec<S, N> constant(const Vec<double, N>& x) {
@@ -97,8 +221,8 @@ Vec<S, N> constant(const Vec<double, N>& x) {
 template <int N, class F>
 double gradient(const F& f, const Vec<double, N>& x, Vec<double, N>& grad) {
   const Dual<N> y = f(seed<N>(x));
-  grad = y.derivatives();
-  return y.value();
+  for (int i = 0; i < N; ++i) grad[i] = y.v[i];
+  return y.a;
 }
 
 // Value and Jacobian of a vector function f: R^N -> R^M.
@@ -107,18 +231,14 @@ Vec<double, M> jacobian(const F& f, const Vec<double, N>& x, Mat<double, M, N>& 
   const Vec<Dual<N>, M> y = f(seed<N>(x));
   Vec<double, M> value;
   for (int i = 0; i < M; ++i) {
-    value[i] = y[i].value();
-    jac.row(i) = y[i].derivatives().transpose();
+    value[i] = y[i].a;
+    for (int j = 0; j < N; ++j) jac(i, j) = y[i].v[j];
   }
   return value;
 }
 
-}  // namespace vilab
-
-namespace vilab {
-
 // Gradient of f(x, y) in x, and the Jacobian of that gradient in y, by nesting
-// duals: outer directions over x, inner directions over y. Used for D1 L_d and its
+// jets: outer directions over x, inner directions over y. Used for D1 L_d and its
 // Newton matrix, and for the Legendre transform (x = y = v).
 template <int N>
 struct CrossDerivatives {
@@ -134,17 +254,15 @@ CrossDerivatives<N> crossDerivatives(const F& f, const Vec<double, N>& x, const 
   using Outer = Dual2<N, N>;
   Vec<Outer, N> X, Y;
   for (int i = 0; i < N; ++i) {
-    Vec<Inner, N> unit = Vec<Inner, N>::Zero();
-    unit[i] = Inner(1.0);
-    X[i] = Outer(sameVariable ? Inner(x[i], N, i) : Inner(x[i]), unit);
-    Y[i] = sameVariable ? X[i] : Outer(Inner(y[i], N, i), Vec<Inner, N>::Zero());
+    X[i] = Outer::variable(sameVariable ? Inner::variable(x[i], i) : Inner(x[i]), i);
+    Y[i] = sameVariable ? X[i] : Outer(Inner::variable(y[i], i));
   }
   const Outer r = f(X, Y);
   CrossDerivatives<N> out;
-  out.value = r.value().value();
+  out.value = r.a.a;
   for (int i = 0; i < N; ++i) {
-    out.gradX[i] = r.derivatives()[i].value();
-    out.jacGradXY.row(i) = r.derivatives()[i].derivatives().transpose();
+    out.gradX[i] = r.v[i].a;
+    for (int j = 0; j < N; ++j) out.jacGradXY(i, j) = r.v[i].v[j];
   }
   return out;
 }

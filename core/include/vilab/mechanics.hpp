@@ -35,44 +35,57 @@ struct Mechanics {
     }
   }
 
-  // ∂L/∂v and ∂²L/∂v² at (q, v).
+  // ∂L/∂v at (q, v), and when asked ∂²L/∂v² (nested jets).
   static VecN momentum(const System& s, const VecN& q, const VecN& v, MatN* hessian = nullptr) {
+    if (!hessian) {
+      VecN grad;
+      gradient<N>(
+          [&](const auto& y) {
+            using S = typename std::decay_t<decltype(y)>::Scalar;
+            return s.lagrangian(constant<S, N>(q), y);
+          },
+          v, grad);
+      return grad;
+    }
     const auto d = crossDerivatives<N>(
         [&](const auto&, const auto& y) {
           using S = typename std::decay_t<decltype(y)>::Scalar;
           return s.lagrangian(constant<S, N>(q), y);
         },
         v, v, /*sameVariable=*/true);
-    if (hessian) *hessian = d.jacGradXY;
+    *hessian = d.jacGradXY;
     return d.gradX;
   }
 
   // Continuous Legendre transform inverted on the constraint manifold: the velocity v
   // with Dg(q) v = 0 and ∂L/∂v(q, v) = p + Dg(q)ᵀ μ for some μ. The normal part of p
   // is irrelevant, so this also defines the tangent projection p ↦ ∂L/∂v(q, v).
-  // Newton on the KKT system; one iteration is exact when L is quadratic in v.
+  // Newton on the KKT system with ∂²L/∂v² taken once at v = 0: exact in one
+  // iteration when L is quadratic in v (mechanical systems), and the following
+  // first-derivative check confirms it.
   static bool velocity(const System& s, const VecN& q, const VecN& p, VecN& v) {
     MatCN G;
     constraints(s, q, G);
     v.setZero();
-    for (int it = 0; it < 8; ++it) {
-      MatN Lvv;
-      const VecN Lv = momentum(s, q, v, &Lvv);
-      MatNC K = MatNC::Zero();
+    MatN Lvv;
+    VecN Lv = momentum(s, q, v, &Lvv);
+    MatNC K = MatNC::Zero();
+    K.template topLeftCorner<N, N>() = Lvv;
+    K.template topRightCorner<N, C>() = G.transpose();
+    K.template bottomLeftCorner<C, N>() = G;
+    const Eigen::PartialPivLU<MatNC> lu(K);
+    if (!(lu.rcond() > 1e-14)) return false;
+    for (int it = 0; it < 20; ++it) {
       VecNC rhs;
-      K.template topLeftCorner<N, N>() = Lvv;
-      K.template topRightCorner<N, C>() = G.transpose();
-      K.template bottomLeftCorner<C, N>() = G;
       rhs.template head<N>() = p - Lv;
       rhs.template tail<C>() = -G * v;
-      const Eigen::PartialPivLU<MatNC> lu(K);
       const VecN dv = lu.solve(rhs).template head<N>();
       if (!dv.allFinite()) return false;
       v += dv;
-      if (dv.cwiseAbs().maxCoeff() <= 1e-15 * (1.0 + v.cwiseAbs().maxCoeff())) return true;
-      if (it >= 1 && dv.cwiseAbs().maxCoeff() <= 1e-13 * (1.0 + v.cwiseAbs().maxCoeff())) return true;
+      if (dv.cwiseAbs().maxCoeff() <= 1e-14 * (1.0 + v.cwiseAbs().maxCoeff())) return true;
+      Lv = momentum(s, q, v);
     }
-    return v.allFinite();
+    return false;
   }
 
   // Energy E = ∂L/∂v · v − L.

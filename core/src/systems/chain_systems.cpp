@@ -208,11 +208,12 @@ SystemEntry chainFamilyEntry(const std::string& id, const std::string& title, co
   e.defaultInitial = [defaults, planar](const Json& params) {
     const int n = linkCount(params);
     if (static_cast<int>(defaults["angles"].size()) == n) return defaults;
-    // A chain of another length: every link a little below horizontal.
+    // A chain of another length: every link tilted 0.6 rad (long chains released
+    // from near horizontal whip their free end faster than h = 0.01 resolves).
     Json j = Json::object();
-    std::vector<std::vector<double>> a(n, {1.3, 0.0}), r(n, {0.0, 0.0});
+    std::vector<std::vector<double>> a(n, {0.6, 0.0}), r(n, {0.0, 0.0});
     if (planar) {
-      j["angles"] = std::vector<double>(n, 1.3);
+      j["angles"] = std::vector<double>(n, 0.6);
       j["rates"] = std::vector<double>(n, 0.0);
     } else {
       r[0][1] = 0.5;

@@ -35,7 +35,8 @@ class ChainMultiplierIntegrator {
     lambda_.resize(n);
     dlambda_.resize(n);
     linkStart_.resize(3 * n);
-    qStar_.resize(3 * n);
+    freeFlight_.resize(3 * n);
+    displacement_.resize(3 * n);
     q1_.resize(3 * n);
     p1_.resize(3 * n);
     mu_.resize(n);
@@ -51,13 +52,16 @@ class ChainMultiplierIntegrator {
     const int n = model_.bobs();
     const double g = model_.g;
 
-    // Stage 1: free flight q* = q_k + h M⁻¹ (p_k − c1 ∇V), ∇V = (0, 0, m_i g) per bob.
+    // Stage 1: free flight q* − q_k = h M⁻¹ (p_k − c1 ∇V), ∇V = (0, 0, m_i g) per bob.
+    // Displacements are kept apart from positions: p_{k+1} is then formed from the
+    // displacement itself rather than from the rounded difference q_{k+1} − q_k.
     for (int i = 0; i < n; ++i) {
       const double hm = h_ / model_.masses[i];
-      qStar_[3 * i] = q[3 * i] + hm * p[3 * i];
-      qStar_[3 * i + 1] = q[3 * i + 1] + hm * p[3 * i + 1];
-      qStar_[3 * i + 2] = q[3 * i + 2] + hm * (p[3 * i + 2] - c1_ * model_.masses[i] * g);
+      freeFlight_[3 * i] = hm * p[3 * i];
+      freeFlight_[3 * i + 1] = hm * p[3 * i + 1];
+      freeFlight_[3 * i + 2] = hm * (p[3 * i + 2] - c1_ * model_.masses[i] * g);
     }
+    start_ = &q;
     // Constraint normals at q_k: a_i = ∇_{d} g_i = d_i / l_i.
     linkVectors(q.data(), linkStart_.data());
 
@@ -109,7 +113,7 @@ class ChainMultiplierIntegrator {
     VecX& p1 = p1_;
     for (int i = 0; i < n; ++i) {
       const double m = model_.masses[i];
-      for (int c = 0; c < 3; ++c) p1[3 * i + c] = m * (q1_[3 * i + c] - q[3 * i + c]) / h_;
+      for (int c = 0; c < 3; ++c) p1[3 * i + c] = m * displacement_[3 * i + c] / h_;
       p1[3 * i + 2] -= c2_ * m * g;
     }
     if (!projectMomentum(q1_, p1)) return fail(out, "singular constraint Gram matrix at q_{k+1}");
@@ -178,7 +182,10 @@ class ChainMultiplierIntegrator {
       const double hm = h_ / model_.masses[i];
       Vec3 push = lambda_[i] * normal(i);
       if (i + 1 < n) push -= lambda_[i + 1] * normal(i + 1);
-      for (int c = 0; c < 3; ++c) q1_[3 * i + c] = qStar_[3 * i + c] + hm * push[c];
+      for (int c = 0; c < 3; ++c) {
+        displacement_[3 * i + c] = freeFlight_[3 * i + c] + hm * push[c];
+        q1_[3 * i + c] = (*start_)[3 * i + c] + displacement_[3 * i + c];
+      }
     }
   }
 
@@ -197,7 +204,8 @@ class ChainMultiplierIntegrator {
   double h_, c1_, c2_;
   double lengthScale_;
   std::vector<double> lambda_, dlambda_, scratch_, mu_;
-  VecX linkStart_, qStar_, q1_, p1_;
+  VecX linkStart_, freeFlight_, displacement_, q1_, p1_;
+  const VecX* start_ = nullptr;  // q_k during a step
   Tridiagonal matrix_, gram_;
 };
 

@@ -15,6 +15,8 @@
 #include <cstdio>
 #include <limits>
 #include <string>
+#include <type_traits>
+#include <utility>
 
 #include "vilab/discrete_lagrangian.hpp"
 #include "vilab/mechanics.hpp"
@@ -24,6 +26,14 @@ namespace vilab {
 struct NewtonSettings {
   int maxIterations = 50;
 };
+
+// A system may offer `void canonicalize(Vec<double, N>& q) const`: a representative
+// of q under a symmetry of L_d (e.g. angles modulo 2π), applied after each step.
+template <class System, class = void>
+struct HasCanonicalize : std::false_type {};
+template <class System>
+struct HasCanonicalize<System, std::void_t<decltype(std::declval<const System&>().canonicalize(
+                                   std::declval<Vec<double, System::N>&>()))>> : std::true_type {};
 
 template <class System>
 class VariationalIntegrator {
@@ -45,12 +55,22 @@ class VariationalIntegrator {
   double h() const { return h_; }
   const DiscreteRule& rule() const { return rule_; }
 
-  // D1 L_d(q0, q1) and its Jacobian in q1 (the Newton matrix block).
+  // D1 L_d(q0, q1), and when asked its Jacobian in q1 (the Newton matrix block,
+  // mixed second derivatives by nested jets).
   VecN d1(const VecN& q0, const VecN& q1, MatN* jacInQ1 = nullptr) const {
+    if (!jacInQ1) {
+      VecN grad;
+      gradient<N>(
+          [&](const auto& x0) {
+            using S = typename std::decay_t<decltype(x0)>::Scalar;
+            return discreteLagrangian(system_, rule_, h_, x0, constant<S, N>(q1));
+          },
+          q0, grad);
+      return grad;
+    }
     const auto d = crossDerivatives<N>(
-        [&](const auto& x0, const auto& x1) { return discreteLagrangian(system_, rule_, h_, x0, x1); },
-        q0, q1);
-    if (jacInQ1) *jacInQ1 = d.jacGradXY;
+        [&](const auto& x0, const auto& x1) { return discreteLagrangian(system_, rule_, h_, x0, x1); }, q0, q1);
+    *jacInQ1 = d.jacGradXY;
     return d.gradX;
   }
 
@@ -69,51 +89,66 @@ class VariationalIntegrator {
   // One step (q, p) -> (q', p'). On failure q and p are left untouched.
   StepOutcome step(VecN& q, VecN& p) const {
     StepOutcome out;
-
-    // Stage 1: predictor q_{k+1} ≈ q_k + h v_k, v_k from the continuous Legendre transform.
-    VecN v0;
-    if (!Mech::velocity(system_, q, p, v0)) return fail(out, "the Legendre transform is singular at q_k");
-    VecN q1 = q + h_ * v0;
-    VecC lambda = VecC::Zero();
-
     MatCN G0;
     Mech::constraints(system_, q, G0);
 
-    // Stage 2: Newton on F(q_{k+1}, λ) = [p_k + D1 L_d + Dg(q_k)ᵀλ ; g(q_{k+1})] = 0.
+    // Newton on F(q_{k+1}, λ) = [p_k + D1 L_d(q_k, q_{k+1}) + Dg(q_k)ᵀλ ; g(q_{k+1})] = 0,
+    // from q_{k+1} = q_k, λ = 0 (the first update is the explicit predictor
+    // q_k + h v_k + O(h²)). The AD Jacobian is rebuilt while the updates are large and
+    // then frozen: the last, rounding-level updates are chord iterations, which
+    // converge as fast there and cost a first derivative instead of a second.
+    VecN q1 = q;
+    VecC lambda = VecC::Zero();
     const double qScale = 1.0 + q.cwiseAbs().maxCoeff();
     double previousUpdate = std::numeric_limits<double>::infinity();
+    double contraction = 1;  // ratio of the last two updates
+    double predictorStep = 0;  // size of the first update: the explicit step h v_k
     bool converged = false;
+    Eigen::PartialPivLU<MatNC> lu;
     for (int it = 1; it <= settings_.maxIterations && !converged; ++it) {
       out.iterations = it;
-      MatN J11;
-      const VecN r1 = p + d1(q, q1, &J11) + G0.transpose() * lambda;
+      const bool rebuild = it <= 2 || previousUpdate > 1e-6 || contraction > 0.01;
+      MatN J11 = MatN::Zero();
+      const VecN r1 = p + d1(q, q1, rebuild ? &J11 : nullptr) + G0.transpose() * lambda;
       MatCN G1;
       const VecC r2 = Mech::constraints(system_, q1, G1);
-      MatNC J = MatNC::Zero();
-      J.template topLeftCorner<N, N>() = J11;
-      J.template topRightCorner<N, C>() = G0.transpose();
-      J.template bottomLeftCorner<C, N>() = G1;
       VecNC r;
       r << r1, r2;
       if (!r.allFinite()) return fail(out, "the DEL residual is not finite (h too large?)");
-      const Eigen::PartialPivLU<MatNC> lu(J);
-      const double rcond = lu.rcond();
-      if (!(rcond > 1e-14)) return fail(out, "singular Newton matrix (rcond " + sci(rcond) + ")");
+      if (rebuild) {
+        MatNC J = MatNC::Zero();
+        J.template topLeftCorner<N, N>() = J11;
+        J.template topRightCorner<N, C>() = G0.transpose();
+        J.template bottomLeftCorner<C, N>() = G1;
+        lu.compute(J);
+        const double rcond = lu.rcond();
+        if (!(rcond > 1e-14)) return fail(out, "singular Newton matrix (rcond " + sci(rcond) + "); reduce h");
+      }
       const VecNC dx = -lu.solve(r);
       if (!dx.allFinite()) return fail(out, "the Newton update is not finite");
+      if (it == 1) predictorStep = dx.template head<N>().cwiseAbs().maxCoeff();
       q1 += dx.template head<N>();
       lambda += dx.template tail<C>();
       // Converged when the update is at rounding level, or has stopped shrinking
       // once it is within a few hundred ulps (the rounding floor of the residual).
       const double update = dx.template head<N>().cwiseAbs().maxCoeff() / qScale;
       converged = update <= 4 * kEps || (update <= 1e-13 && update >= previousUpdate);
+      contraction = update / previousUpdate;
       previousUpdate = update;
     }
     if (!converged)
       return fail(out, "Newton did not converge in " + std::to_string(settings_.maxIterations) +
                            " iterations (last update " + sci(previousUpdate) + "); reduce h");
 
-    // Stage 3: p_{k+1} = D2 L_d(q_k, q_{k+1}), projected onto T*Q at q_{k+1}.
+    // The DEL has other roots far from q_k; near a coordinate singularity Newton can
+    // land on one. The true correction to the explicit first update is O(h) of it.
+    const double correction = (q1 - q).cwiseAbs().maxCoeff() - predictorStep;
+    if (correction > predictorStep + 1e-8 * qScale)
+      return fail(out, "Newton converged to a distant root (the step moved q by " + sci(correction + predictorStep) +
+                           ", the explicit predictor by " + sci(predictorStep) +
+                           "): a coordinate singularity or h too large; reduce h");
+
+    // p_{k+1} = D2 L_d(q_k, q_{k+1}), projected onto T*Q at q_{k+1}.
     VecN p1 = d2(q, q1);
     if constexpr (C > 0) {
       VecN v1;
@@ -121,6 +156,7 @@ class VariationalIntegrator {
       p1 = Mech::momentum(system_, q1, v1);
     }
     if (!q1.allFinite() || !p1.allFinite()) return fail(out, "the new state is not finite");
+    if constexpr (HasCanonicalize<System>::value) system_.canonicalize(q1);
     q = q1;
     p = p1;
     return out;

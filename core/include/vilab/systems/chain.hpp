@@ -162,6 +162,16 @@ struct ChainAngles {
     }
   }
 
+  // L depends on the angles only through sin and cos, so shifting q_k and q_{k+1} by
+  // the same multiple of 2π leaves L_d unchanged. Keeping each angle in (−π, π]
+  // after a step keeps its absolute precision: an azimuth that had wound up to
+  // φ ≈ 10³ would carry rounding errors of ulp(φ)/h into p_φ = D2 L_d every step.
+  void canonicalize(Vec<double, N>& u) const {
+    const double twoPi = 2 * dm::pi;
+    for (int i = 0; i < N; ++i)
+      if (u[i] > dm::pi || u[i] <= -dm::pi) u[i] -= twoPi * dm::floor((u[i] + dm::pi) / twoPi);
+  }
+
   template <class S>
   S lagrangian(const Vec<S, N>& u, const Vec<S, N>& du) const {
     Vec<S, 3 * Links> x, v;
