@@ -1,0 +1,131 @@
+// Accessibility: a keyboard-only path through the main controls, and axe-core
+// with no serious or critical violations (light and dark, compare mode, drawer open).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { launch, openPage, sleep } from './helpers.mjs';
+
+const require = createRequire(import.meta.url);
+const AXE = require.resolve('axe-core/axe.min.js');
+
+let browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+const hook = (page, fn, arg) => page.evaluate(fn, arg);
+const focusedId = (page) => page.evaluate(() => document.activeElement?.id || document.activeElement?.className || document.activeElement?.tagName);
+
+async function tabTo(page, id, max = 60) {
+  for (let i = 0; i < max; i++) {
+    if ((await focusedId(page)) === id) return true;
+    await page.keyboard.press('Tab');
+  }
+  return (await focusedId(page)) === id;
+}
+
+test('keyboard only: play/pause, step, compare, integrator, h, explain drawer, shortcuts', async () => {
+  const { page, errors } = await openPage(browser.context, '');
+  // Tab from the top reaches the transport
+  assert.ok(await tabTo(page, 'play'), 'Tab reaches Play/Pause');
+  await page.keyboard.press('Enter');
+  assert.equal(await hook(page, () => window.vilabPage.playing()), false, 'Enter on the button pauses');
+  await page.keyboard.press('Tab');
+  assert.equal(await focusedId(page), 'step');
+  const s0 = await hook(page, () => window.vilabPage.sim().step);
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Space');
+  assert.equal(await hook(page, () => window.vilabPage.sim().step), s0 + 2, 'Step advances one step per press');
+  // h by the log slider: arrow keys move along the ladder of nice values
+  assert.ok(await tabTo(page, 'h-range'));
+  await page.keyboard.press('ArrowLeft');
+  await sleep(50);
+  await page.keyboard.press('Tab'); // change fires on commit
+  await sleep(100);
+  const h = await hook(page, () => window.vilabPage.state().scenario.h);
+  assert.ok(h < 0.01, `h decreased by keyboard (${h})`);
+  // integrator B (compare) by keyboard
+  assert.ok(await tabTo(page, 'integrator-a'));
+  await page.keyboard.press('ArrowDown');
+  await sleep(100);
+  const a = await hook(page, () => window.vilabPage.state().scenario.integrator);
+  assert.notEqual(a, 'midpoint', 'integrator A changed by keyboard');
+  await page.keyboard.press('Tab');
+  assert.equal(await focusedId(page), 'integrator-b');
+  await page.keyboard.press('ArrowDown');
+  await sleep(100);
+  assert.ok(await hook(page, () => window.vilabPage.state().compare), 'compare switched on by keyboard');
+  // the parameters disclosure opens with the keyboard, and a value is typed in
+  await page.focus('#params-section summary');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.locator('#params-section').getAttribute('open'), '');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('2');
+  await page.keyboard.press('Enter');
+  await sleep(100);
+  assert.equal(await hook(page, () => window.vilabPage.state().scenario.params.masses[0]), 2, 'mass edited by keyboard');
+  // the Explain drawer: open, focus inside, Escape closes and returns focus
+  await page.focus('#explain-button');
+  await page.keyboard.press('Enter');
+  await page.locator('#explain').waitFor({ state: 'visible' });
+  await sleep(200);
+  assert.equal(await focusedId(page), 'explain-title');
+  await page.locator('#explain .katex').first().waitFor({ timeout: 5000 });
+  await page.keyboard.press('Escape');
+  assert.equal(await page.locator('#explain').isVisible(), false);
+  assert.equal(await focusedId(page), 'explain-button');
+  // global shortcuts when no field has focus
+  await page.evaluate(() => document.activeElement.blur());
+  await page.keyboard.press('Space');
+  assert.equal(await hook(page, () => window.vilabPage.playing()), true, 'Space plays');
+  await page.keyboard.press('Space');
+  assert.equal(await hook(page, () => window.vilabPage.playing()), false, 'Space pauses');
+  await page.keyboard.press('c');
+  await sleep(50);
+  assert.equal(await hook(page, () => window.vilabPage.state().compare), null, 'C toggles compare');
+  // every control has an accessible name
+  const unnamed = await page.evaluate(() =>
+    [...document.querySelectorAll('button, select, input, [tabindex="0"]')]
+      .filter((e) => e.offsetParent !== null)
+      .filter((e) => {
+        const name = e.getAttribute('aria-label') || e.labels?.[0]?.textContent || e.textContent || e.getAttribute('aria-labelledby');
+        return !name || !name.trim();
+      })
+      .map((e) => e.id || e.outerHTML.slice(0, 60)),
+  );
+  assert.deepEqual(unnamed, []);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+async function axe(page) {
+  await page.addScriptTag({ path: AXE });
+  return page.evaluate(async () => {
+    const r = await window.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
+    return r.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+  });
+}
+
+test('axe-core: 0 serious/critical violations (light, dark, compare, drawer open)', async () => {
+  for (const scheme of ['light', 'dark']) {
+    const { page, errors } = await openPage(browser.context, '#compare=rk4');
+    await page.emulateMedia({ colorScheme: scheme });
+    await hook(page, () => window.vilabPage.pause());
+    await hook(page, () => window.vilabPage.step(200));
+    await page.click('#params-section summary');
+    await page.click('#initial-section summary');
+    await sleep(300);
+    assert.deepEqual(await axe(page), [], `${scheme}: page`);
+    await page.click('#explain-button');
+    await page.locator('#explain .katex').first().waitFor({ timeout: 5000 });
+    assert.deepEqual(await axe(page), [], `${scheme}: with the Explain drawer`);
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+});

@@ -1,0 +1,239 @@
+// The classroom page in Chromium: loads cleanly, draws, moves, plots, switches,
+// compares, exports, fits a phone. Run against `vite preview` of dist/ (VILAB_URL).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { launch, openPage, pixelStats, diffFraction, countColor, sleep } from './helpers.mjs';
+
+let browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+const hook = (page, fn, arg) => page.evaluate(fn, arg);
+const viewShot = (page) => page.locator('#view canvas').screenshot();
+
+test('first open: no console errors, no third-party requests, default scenario playing, canvas non-blank, bob moves, plot updates', async () => {
+  const { page, errors, foreign } = await openPage(browser.context, '');
+  const state = await hook(page, () => window.vilabPage.state());
+  assert.equal(state.scenario.system, 'double-spherical-pendulum');
+  assert.equal(state.scenario.integrator, 'midpoint');
+  assert.equal(state.scenario.h, 0.01);
+  assert.equal(state.compare, null);
+  assert.equal(await hook(page, () => window.vilabPage.playing()), true, 'plays on first open');
+  // the "Compare with RK4" invitation is visible
+  assert.equal(await page.locator('#invite').isVisible(), true);
+  const a = await viewShot(page);
+  const stats = pixelStats(a);
+  assert.ok(stats.variance > 50 && stats.colors > 20, `canvas not blank (variance ${stats.variance.toFixed(1)}, ${stats.colors} colours)`);
+  assert.ok(countColor(a, [0, 114, 178], 45) > 200, 'blue bobs (integrator A) are drawn');
+  const step0 = await hook(page, () => window.vilabPage.sim().step);
+  await sleep(700);
+  const b = await viewShot(page);
+  const step1 = await hook(page, () => window.vilabPage.sim().step);
+  assert.ok(step1 > step0, `simulation advances on its own (${step0} → ${step1})`);
+  assert.ok(diffFraction(a, b) > 0.002, 'the bob moves between two screenshots');
+  // the energy plot has data and redraws
+  const e1 = await page.locator('#plot-energy .plot-values').textContent();
+  const p1 = await page.locator('#plot-energy canvas').screenshot();
+  await sleep(600);
+  const p2 = await page.locator('#plot-energy canvas').screenshot();
+  const e2 = await page.locator('#plot-energy .plot-values').textContent();
+  assert.match(e2, /^A [−+]?\d/);
+  assert.ok(diffFraction(p1, p2) > 0 || e1 !== e2, 'the energy plot updates');
+  const series = await hook(page, () => window.vilabPage.plotSeries());
+  assert.ok(Number.isFinite(series.energy_A) && Math.abs(series.energy_A) < 0.05, `relative energy error plotted (${series.energy_A})`);
+  // the readout shows t, step and a fingerprint that matches sim.hash()
+  const fp = await page.locator('#fingerprint').getAttribute('data-hash');
+  assert.match(fp, /^[0-9a-f]{16}$/);
+  assert.deepEqual(errors, []);
+  assert.deepEqual(foreign, [], 'no third-party requests');
+  await page.close();
+});
+
+test('every system in the registry loads and moves', async () => {
+  const { page, errors } = await openPage(browser.context, '', { reducedMotion: 'reduce' });
+  assert.equal(await hook(page, () => window.vilabPage.playing()), false, 'prefers-reduced-motion: starts paused');
+  const systems = await hook(page, () => window.vilabPage.lab.systems.map((s) => s.id));
+  assert.ok(systems.length >= 5);
+  for (const id of systems) {
+    const err = await hook(page, (sys) => window.vilabPage.setState({ scenario: { system: sys }, compare: null })?.message ?? null, id);
+    assert.equal(err, null, `${id} loads`);
+    await sleep(120);
+    const before = await viewShot(page);
+    const v0 = await hook(page, () => Array.from(window.vilabPage.sim().visualState()));
+    await hook(page, () => window.vilabPage.step(40));
+    await sleep(150);
+    const v1 = await hook(page, () => Array.from(window.vilabPage.sim().visualState()));
+    const after = await viewShot(page);
+    assert.ok(pixelStats(after).variance > 30, `${id}: canvas not blank`);
+    assert.ok(v0.some((x, i) => Math.abs(x - v1[i]) > 1e-6), `${id}: the state moves`);
+    assert.ok(diffFraction(before, after) > 0.001, `${id}: the picture moves`);
+    assert.equal(await page.locator('#system').inputValue(), id, `${id}: the system select follows`);
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('switching integrator restarts the run with the new method and its badges', async () => {
+  const { page, errors } = await openPage(browser.context, '');
+  await hook(page, () => window.vilabPage.pause());
+  await page.selectOption('#integrator-a', 'rk4');
+  await sleep(100);
+  const st = await hook(page, () => window.vilabPage.state());
+  assert.equal(st.scenario.integrator, 'rk4');
+  assert.equal(await hook(page, () => window.vilabPage.sim().step), 0);
+  const badges = await page.locator('#badges-a').textContent();
+  assert.match(badges, /order 4/);
+  assert.match(badges, /baseline/);
+  await hook(page, () => window.vilabPage.step(100));
+  assert.equal(await hook(page, () => window.vilabPage.sim().step), 100);
+  // an integrator with options shows them (from the registry)
+  await page.selectOption('#integrator-a', 'alpha');
+  await sleep(100);
+  assert.equal(await page.locator('#options input').count(), 1);
+  assert.match(await page.locator('#options').textContent(), /α/);
+  // the URL holds only the differences from the defaults
+  await sleep(300);
+  assert.equal(new URL(page.url()).hash, '#integrator=alpha');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('controls come from the registry: parameters, initial data, N links, inline API errors, presets', async () => {
+  const { page, errors } = await openPage(browser.context, '', { reducedMotion: 'reduce' });
+  // initial data: a θ/φ grid per link, named from the registry description
+  await page.click('#initial-section summary');
+  const labels = await page.locator('#initial label').allTextContents();
+  assert.ok(labels.includes('θ link 1') && labels.includes('φ link 2'), labels.join('|'));
+  await page.getByLabel('angles: θ link 1 (rad)').fill('1.2');
+  await page.getByLabel('angles: θ link 1 (rad)').press('Enter');
+  await sleep(100);
+  assert.equal(await hook(page, () => window.vilabPage.state().scenario.initial.angles[0][0]), 1.2);
+  // parameters with units and ranges; a value the API refuses shows its problem inline
+  await page.click('#params-section summary');
+  assert.match(await page.locator('#params').textContent(), /gravity \(m\/s²\)/);
+  await page.getByLabel('gravity').fill('-3');
+  await page.getByLabel('gravity').press('Enter');
+  await sleep(100);
+  assert.match(await page.locator('#params .field-error:not(:empty)').first().textContent(), /must be in \[0, 1000\], got -3/);
+  assert.equal(await hook(page, () => window.vilabPage.state().scenario.params.g), 9.81, 'refused value not applied');
+  // h out of range: the API's message next to the field
+  await page.fill('#h-number', '5');
+  await page.press('#h-number', 'Enter');
+  await sleep(100);
+  assert.match(await page.locator('#h-error').textContent(), /must be in \(0, 1\], got 5/);
+  // the chain's link count resizes every per-body parameter
+  await page.selectOption('#system', 'chain');
+  await sleep(100);
+  await page.getByLabel('bodies N').fill('12');
+  await page.getByLabel('bodies N').press('Enter');
+  await sleep(150);
+  const sc = await hook(page, () => window.vilabPage.state().scenario);
+  assert.equal(sc.params.masses.length, 12);
+  assert.equal(sc.params.lengths.length, 12);
+  assert.equal(sc.initial.angles.length, 12);
+  await hook(page, () => window.vilabPage.step(20));
+  assert.equal(await hook(page, () => window.vilabPage.sim().visualState().length), 36);
+  // presets set scenario + compare and explain themselves in one line
+  const ids = await hook(page, () => window.vilabPage.presets());
+  for (const id of ['dsp-chaos', 'long-run-energy', 'chain-whip', 'spherical-precession']) assert.ok(ids.includes(id), id);
+  await page.selectOption('#preset', 'long-run-energy');
+  await sleep(150);
+  const st = await hook(page, () => window.vilabPage.state());
+  assert.equal(st.compare, 'rk4');
+  assert.equal(st.scenario.h, 0.005);
+  assert.match(await page.locator('#caption').textContent(), /five minutes/);
+  if (await hook(page, () => !!window.vilabPage.lab.system('rigid-body'))) {
+    assert.ok(ids.includes('dzhanibekov'), 'rigid-body presets are loaded when the system exists');
+    await page.selectOption('#preset', 'dzhanibekov');
+    await sleep(150);
+    assert.equal(await hook(page, () => window.vilabPage.state().scenario.system), 'rigid-body');
+    assert.equal(await page.locator('#inset-caption').isVisible(), true, 'momentum-sphere inset');
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('compare mode draws two bodies and two series', async () => {
+  const { page, errors } = await openPage(browser.context, '');
+  await page.click('#invite');
+  await sleep(100);
+  assert.equal(await hook(page, () => window.vilabPage.state().compare), 'rk4');
+  assert.equal(await page.locator('#invite').isVisible(), false);
+  await hook(page, () => window.vilabPage.pause());
+  await hook(page, () => window.vilabPage.runTo(3000));
+  await hook(page, () => window.vilabPage.drawPlots());
+  await sleep(200);
+  const stepB = await hook(page, () => window.vilabPage.simB().step);
+  assert.equal(stepB, 3000, 'B runs in lockstep with A');
+  const shot = await viewShot(page);
+  assert.ok(countColor(shot, [0, 114, 178], 45) > 200, 'body A (blue)');
+  assert.ok(countColor(shot, [230, 180, 90], 40) > 200, 'ghost B (translucent orange)');
+  const series = await hook(page, () => window.vilabPage.plotSeries());
+  assert.ok(Number.isFinite(series.energy_A) && Number.isFinite(series.energy_B), 'both energy series');
+  assert.ok(Math.abs(series.energy_B) > Math.abs(series.energy_A), 'RK4 drifts more than midpoint at 30 s');
+  assert.ok(Number.isFinite(series.J_B) && Math.abs(series.J_A) < 1e-10, 'momentum: A exact, B present');
+  const plot = await page.locator('#plot-energy canvas').screenshot();
+  assert.ok(countColor(plot, [230, 159, 0], 40) > 30, 'orange series in the energy plot');
+  assert.ok(countColor(plot, [0, 114, 178], 40) > 30, 'blue series in the energy plot');
+  assert.match(await page.locator('#legend').textContent(), /B · Runge–Kutta 4/);
+  assert.match(await page.locator('#why').textContent(), /Why the curves differ/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('CSV of the plotted series and PNG of the view download with real content', async () => {
+  const { page, errors } = await openPage(browser.context, '#compare=rk4', { reducedMotion: 'reduce' });
+  await page.click('#reset');
+  await hook(page, () => window.vilabPage.step(500));
+  const [csvDl] = await Promise.all([page.waitForEvent('download'), page.click('#csv')]);
+  assert.match(csvDl.suggestedFilename(), /^vilab-double-spherical-pendulum-midpoint-vs-rk4\.csv$/);
+  const csv = readFileSync(await csvDl.path(), 'utf8').trim().split('\n');
+  assert.match(csv[0], /^# vilab Midpoint/);
+  const header = csv[1].split(',');
+  assert.deepEqual(header.slice(0, 3), ['t_s', 'energy_error_relative_A', 'energy_error_relative_B']);
+  assert.ok(header.includes('constraint_residual_A') && header.includes('newton_iterations_B'));
+  assert.equal(csv.length - 2, 501, 'one row per step (t = 0 … 5 s)');
+  const last = csv[csv.length - 1].split(',').map(Number);
+  assert.equal(last.length, header.length);
+  assert.ok(Math.abs(last[0] - 5) < 1e-9, 'last time 5 s');
+  assert.ok(last.every(Number.isFinite));
+  const [pngDl] = await Promise.all([page.waitForEvent('download'), page.click('#png')]);
+  const png = readFileSync(await pngDl.path());
+  assert.equal(png.subarray(1, 4).toString(), 'PNG');
+  assert.ok(pixelStats(png).variance > 30, 'the PNG shows the scene');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('phone viewport: non-blank, view full width, controls in a bottom sheet', async () => {
+  const { page, errors } = await openPage(browser.context, '', { viewport: { width: 390, height: 844 } });
+  await sleep(400);
+  const shot = await page.screenshot();
+  assert.ok(pixelStats(shot).variance > 50, 'phone screenshot not blank');
+  const box = await page.locator('#view').boundingBox();
+  assert.ok(box.width >= 385, `view spans the width (${box.width})`);
+  assert.equal(await page.locator('#panel').isVisible(), false, 'controls sheet closed');
+  await page.click('#sheet-toggle');
+  await sleep(300);
+  assert.equal(await page.locator('#integrator-a').isVisible(), true, 'sheet opens');
+  // plots sit below the view
+  const plots = await page.locator('#plot-energy').boundingBox();
+  assert.ok(plots.y >= box.y + box.height - 1, 'plots below the view');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('?embed=1 gives the compact layout', async () => {
+  const { page, errors } = await openPage(browser.context, '?embed=1');
+  assert.equal(await page.locator('#panel').isVisible(), false);
+  assert.equal(await page.locator('#open-full').isVisible(), true);
+  assert.equal(await page.locator('#plot-energy').isVisible(), true);
+  assert.ok(pixelStats(await viewShot(page)).variance > 30);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

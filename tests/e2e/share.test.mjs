@@ -1,0 +1,149 @@
+// Share links (round trip with equal fingerprints), bad and tampered links, and
+// a solver failure: banners name the field or the step, and the page stays usable.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, openPage, sleep } from './helpers.mjs';
+
+let browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+const hook = (page, fn, arg) => page.evaluate(fn, arg);
+
+test('share-link round trip: the copied URL reproduces the run (equal fingerprints at the same step)', async () => {
+  const { page, errors } = await openPage(browser.context, '');
+  await hook(page, () => window.vilabPage.pause());
+  // change things through the UI
+  await page.selectOption('#system', 'spherical-pendulum');
+  await page.fill('#h-number', '0.005');
+  await page.press('#h-number', 'Enter');
+  await page.click('#invite');
+  await hook(page, () => window.vilabPage.pause());
+  await sleep(100);
+  const st = await hook(page, () => window.vilabPage.state());
+  assert.equal(st.scenario.system, 'spherical-pendulum');
+  assert.equal(st.scenario.h, 0.005);
+  assert.equal(st.compare, 'rk4');
+  await hook(page, () => window.vilabPage.runTo(777));
+  const fpA = await hook(page, () => window.vilabPage.fingerprint());
+  const fpB = await hook(page, () => window.vilabPage.simB().hash());
+  const camera = await hook(page, () => window.vilabPage.camera());
+  await page.click('#copy-link');
+  const banner = page.locator('.banner.info');
+  await banner.waitFor();
+  const url = await banner.locator('code').textContent();
+  assert.ok(url.startsWith(new URL(page.url()).origin), 'a same-origin link');
+  const hash = decodeURIComponent(new URL(url).hash);
+  assert.match(hash, /system=spherical-pendulum/);
+  assert.match(hash, /h=0\.005/);
+  assert.match(hash, /compare=rk4/);
+  assert.match(hash, /cam=/);
+  assert.match(hash, new RegExp(`fp=777\\.${fpA}`));
+  assert.ok(url.length < 200, `short link (${url.length} chars)`);
+  await page.close();
+
+  const fresh = await openPage(browser.context, url);
+  const p2 = fresh.page;
+  await hook(p2, () => window.vilabPage.pause());
+  const st2 = await hook(p2, () => window.vilabPage.state());
+  assert.deepEqual(st2.scenario, st.scenario);
+  assert.equal(st2.compare, 'rk4');
+  assert.equal(await hook(p2, () => window.vilabPage.sim().step) <= 777, true);
+  await hook(p2, () => window.vilabPage.runTo(777));
+  assert.equal(await hook(p2, () => window.vilabPage.fingerprint()), fpA, 'A: same fingerprint at step 777');
+  assert.equal(await hook(p2, () => window.vilabPage.simB().hash()), fpB, 'B: same fingerprint at step 777');
+  const check = p2.locator('#fp-check');
+  await check.waitFor({ state: 'visible' });
+  assert.match(await check.textContent(), /✓ same as the link at step 777/);
+  const cam2 = await hook(p2, () => window.vilabPage.camera());
+  cam2.forEach((x, i) => assert.ok(Math.abs(x - camera[i]) < 0.01, 'camera restored'));
+  assert.deepEqual(errors, []);
+  assert.deepEqual(fresh.errors, []);
+  await p2.close();
+});
+
+test('a bad link shows a banner naming the field and loads the default scenario; the page stays usable', async () => {
+  const { page, errors } = await openPage(browser.context, '#h=-0.01&compare=rk4');
+  const banner = page.locator('.banner.error');
+  await banner.waitFor();
+  const text = await banner.textContent();
+  assert.match(text, /This link's h is invalid: must be in \(0, 1\], got -0\.01\. Showing the default scenario instead\./);
+  assert.equal(await banner.getAttribute('role'), 'alert');
+  const st = await hook(page, () => window.vilabPage.state());
+  assert.equal(st.scenario.system, 'double-spherical-pendulum');
+  assert.equal(st.scenario.h, 0.01);
+  assert.equal(st.compare, null);
+  // usable: it runs, and matches the default run's fingerprint
+  await hook(page, () => window.vilabPage.pause());
+  await hook(page, () => window.vilabPage.runTo(200));
+  const fp = await hook(page, () => window.vilabPage.fingerprint());
+  const ref = await hook(page, () => {
+    const lab = window.vilabPage.lab;
+    const sim = lab.simulate(lab.normalize({ system: 'double-spherical-pendulum' }));
+    sim.advance(200);
+    const h = sim.hash();
+    sim.dispose();
+    return h;
+  });
+  assert.equal(fp, ref);
+  await banner.getByRole('button', { name: /dismiss/i }).click();
+  assert.equal(await page.locator('.banner.error').count(), 0, 'dismissible');
+  await page.click('#invite');
+  assert.equal(await hook(page, () => window.vilabPage.state().compare), 'rk4');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('tampered links: text is never inserted as HTML, unknown fields are named', async () => {
+  const evil = '#system=' + encodeURIComponent('<img src=x onerror="window.__pwned=1">');
+  const { page, errors } = await openPage(browser.context, evil);
+  const banner = page.locator('.banner.error');
+  await banner.waitFor();
+  assert.match(await banner.textContent(), /system is invalid: unknown id "<img src=x onerror="window.__pwned=1">"/);
+  assert.equal(await page.locator('.banner img').count(), 0);
+  assert.equal(await hook(page, () => window.__pwned ?? null), null);
+  await page.close();
+  for (const [hash, field, problem] of [
+    ['#params.g=abc', 'params.g', /must be a number/],
+    ['#foo=1', 'foo', /unknown field/],
+    ['#params.masses=1,2,3', 'params.masses', /expected 2 entries/],
+    ['#cam=1,2', 'cam', /6 finite numbers/],
+    ['#integrator=rk5', 'integrator', /unknown/],
+  ]) {
+    const p = await openPage(browser.context, hash);
+    const b = p.page.locator('.banner.error');
+    await b.waitFor();
+    const text = await b.locator('code').textContent();
+    assert.equal(text, field, `${hash} names ${field}`);
+    assert.match(await b.textContent(), problem);
+    assert.equal(await hook(p.page, () => window.vilabPage.state().scenario.system), 'double-spherical-pendulum');
+    assert.deepEqual(p.errors, []);
+    await p.page.close();
+  }
+  assert.deepEqual(errors, []);
+});
+
+test('a solver failure pauses, names the step and the reason, suggests reducing h, and no NaN is drawn', async () => {
+  const { page, errors } = await openPage(browser.context, '#system=pendulum&h=1&initial.angles=3.1&initial.rates=30');
+  await hook(page, () => window.vilabPage.play());
+  const banner = page.locator('.banner.error');
+  await banner.waitFor({ timeout: 5000 });
+  const text = await banner.textContent();
+  assert.match(text, /refused step 1 \(t = 1\.00 s\)/);
+  assert.match(text, /Newton did not converge/);
+  assert.match(text, /reduce h/);
+  assert.equal(await hook(page, () => window.vilabPage.playing()), false, 'paused');
+  assert.equal(await page.locator('#play').textContent(), 'Play');
+  const visual = await hook(page, () => Array.from(window.vilabPage.sim().visualState()));
+  assert.ok(visual.every(Number.isFinite));
+  // the suggestion is one click away
+  await banner.getByRole('button', { name: 'Halve h and restart' }).click();
+  await sleep(100);
+  assert.equal(await hook(page, () => window.vilabPage.state().scenario.h), 0.5);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -1,0 +1,673 @@
+// vilab page: wires the JS API (web/sim/vilab.js) to the three.js view, the
+// uPlot diagnostics, the generated controls and the URL-backed state store.
+//
+// Test hook (for e2e tests and the curious), window.vilabPage:
+//   ready          Promise resolved after the first simulated frame is drawn
+//   state()        a copy of the store's state { scenario, compare, speed, stepsPerFrame, window }
+//   sim() / simB() the live Simulation objects of A and B (null when absent)
+//   step(n)        advances A (and B) by n steps now, updates view and plots; returns A's step
+//   runTo(k)       advances to step k exactly (no-op if already past); returns A's step
+//   fingerprint()  A's sim.hash() at the current step (16 hex)
+//   play() / pause() / playing()
+//   shareURL()     the URL that 'Copy link' produces
+//   setState(patch) applies a state patch as the controls would; returns an Error or null
+//   drawPlots()    redraws every plot now; plotSeries() the latest plotted values by name
+//   frames()       animation frames rendered so far; failure() A's/B's failure info
+//   firstFrameAt() ms from navigation start to the first simulated frame
+//   frameStats()   main-thread ms per animation frame { mean, p95, max, n } (last 600)
+//   camera()       [px, py, pz, tx, ty, tz]; presets() preset ids; csv() the CSV text
+//   lab            the lab (registries)
+import { createLab } from './sim/vilab.js';
+import { Runner } from './sim/runner.js';
+import { loadPresets } from './sim/presets.js';
+import { seconds, shortHash, sci } from './sim/format.js';
+import { createStore, defaultState, compareScenario, clone, SPEEDS, STEPS_PER_FRAME, WINDOWS } from './state/store.js';
+import { decodeState, encodeState, splitApiError } from './state/url.js';
+import { View, sceneKind } from './scene/view.js';
+import { isDark } from './scene/palette.js';
+import { Plots } from './plots/plots.js';
+import { Controls } from './ui/controls.js';
+import { ExplainDrawer } from './ui/explain.js';
+import { Notices } from './ui/banner.js';
+import { el, setChildren, $ } from './ui/dom.js';
+
+const params = new URLSearchParams(location.search);
+const EMBED = params.get('embed') === '1';
+const reducedMotionQuery = matchMedia('(prefers-reduced-motion: reduce)');
+const darkQuery = matchMedia('(prefers-color-scheme: dark)');
+
+let resolveReady;
+let rejectReady;
+const ready = new Promise((res, rej) => {
+  resolveReady = res;
+  rejectReady = rej;
+});
+window.vilabPage = { ready };
+
+if (EMBED) document.documentElement.classList.add('embed');
+
+async function main() {
+  const notices = new Notices($('#banners'), $('#status'));
+  let lab;
+  try {
+    lab = await createLab();
+  } catch (e) {
+    $('#loading').textContent = 'The simulation engine could not be loaded (WebAssembly is required).';
+    throw e;
+  }
+  const presets = loadPresets(lab);
+
+  // ---- state from the link ---------------------------------------------------------
+  let initial = defaultState(lab);
+  let linkCamera = null;
+  let linkCheck = null;
+  if (location.hash.length > 1) {
+    try {
+      const decoded = decodeState(lab, location.hash);
+      initial = decoded.state;
+      linkCamera = decoded.camera;
+      linkCheck = decoded.fingerprint;
+    } catch (e) {
+      const { field, problem } = e.field ? { field: e.field, problem: splitApiError(e.message).problem } : splitApiError(e.message);
+      notices.banner('link', field ? ["This link's ", { code: field }, ` is invalid: ${problem}. Showing the default scenario instead.`] : [`This link is invalid: ${problem}. Showing the default scenario instead.`]);
+      initial = defaultState(lab);
+      history.replaceState(null, '', location.pathname + location.search);
+    }
+  }
+  const store = createStore(initial);
+
+  // ---- view, plots, runner ---------------------------------------------------------------
+  const view = new View($('#view'), { reducedMotion: reducedMotionQuery.matches });
+  const plots = new Plots($('#plots'), {
+    onPhaseChange: () => plots.drawAll(runner.time),
+  });
+  let playing = false;
+  const runner = new Runner(lab, {
+    onSamples: (ra, rb) => plots.ingest(ra, rb, runner.a, runner.b),
+    onFailure: (track, info) => reportFailure(track, info),
+    onTarget: (step) => checkFingerprint(step),
+  });
+
+  function reportFailure(track, info) {
+    const integ = lab.integrator(track.scenario.integrator);
+    const t = info.step != null ? (info.step * track.scenario.h).toFixed(2) : '?';
+    const suggestion = info.suggestion ? `Suggestion: ${info.suggestion}` : 'Suggestion: reduce h';
+    if (track.label === 'A') {
+      setPlaying(false);
+      const head = info.step != null ? `${integ.title} refused step ${info.step} (t = ${t} s): ${info.reason}.` : `The simulation stopped: ${info.reason}.`;
+      notices.banner(
+        'failure',
+        [`${head} ${suggestion}${/reduce h/.test(suggestion) ? ` (now h = ${track.scenario.h} s)` : ''}. The simulation is paused at the last good step.`],
+        {
+          kind: 'error',
+          actions: [
+            { label: 'Halve h and restart', onClick: () => halveH() },
+            { label: 'Reset', onClick: () => restart() },
+          ],
+        },
+      );
+      notices.status(`Paused: step ${info.step} refused.`);
+    } else {
+      notices.banner('failure-b', [`B, ${integ.title}, broke down at step ${info.step ?? '?'} (t = ${t} s): ${info.reason}. A keeps running; B's ghost is hidden and its curves stop there.`], { kind: 'warn' });
+      renderLegend(store.get(), lastKind, lastExact);
+    }
+  }
+
+  function halveH() {
+    const st = store.get();
+    const h = Number((st.scenario.h / 2).toPrecision(6));
+    const err = setScenario({ ...st.scenario, h });
+    if (err) notices.banner('failure', [`Could not halve h: ${err.message}`]);
+    else setPlaying(true);
+  }
+
+  function checkFingerprint(step) {
+    if (!linkCheck || linkCheck.step !== step) return;
+    const mine = runner.a.sim.hash();
+    const ok = mine.startsWith(linkCheck.hash) || linkCheck.hash.startsWith(mine);
+    const node = $('#fp-check');
+    node.hidden = false;
+    node.className = `check ${ok ? 'ok' : 'bad'}`;
+    node.textContent = ok ? `✓ same as the link at step ${step}` : `✗ differs from the link's ${shortHash(linkCheck.hash)} at step ${step}`;
+    notices.status(ok ? `Fingerprint matches the link at step ${step}.` : `Fingerprint differs from the link at step ${step}.`);
+    linkCheck = null;
+  }
+
+  // ---- (re)building a run ---------------------------------------------------------------
+  let lastKind = 'linkage';
+  let lastExact = false;
+  function buildRun(state) {
+    const scB = state.compare ? compareScenario(lab, state.scenario, state.compare) : null;
+    runner.configure(state.scenario, scB);
+    const a = runner.a;
+    const kind = sceneKind(state.scenario.system, a.visual.length);
+    let exact = null;
+    if (kind === 'rigid' && typeof lab.exactRigidBody === 'function') {
+      try {
+        exact = lab.exactRigidBody(state.scenario);
+      } catch {
+        exact = null;
+      }
+    }
+    view.build({ kind, scenarioA: state.scenario, scenarioB: scB, exact, Pi0: a.diag.bodyMomentum, visualLength: a.visual.length });
+    const q = a.sim.q;
+    plots.configure({
+      h: state.scenario.h,
+      hasB: !!runner.b,
+      labelA: a.integrator.title,
+      labelB: runner.b?.integrator.title,
+      momentumCount: a.J0.length,
+      E0: a.E0,
+      J0: a.J0,
+      J0B: runner.b?.J0,
+      kind,
+      qLen: q.length,
+      visualLen: a.visual.length,
+    });
+    plots.setWindow(state.window);
+    runner.flush();
+    view.update(runner.a, runner.b, 0);
+    samplePhase();
+    plots.drawAll(0);
+    notices.dismiss('failure');
+    notices.dismiss('failure-b');
+    $('#inset-caption').hidden = !view.inset;
+    $('#inset-caption').textContent =
+      kind === 'top'
+        ? 'Π in the body frame; sphere |Π| = |Π₀| for reference (gravity changes |Π|)'
+        : 'Π on the sphere |Π| = const and the energy ellipsoid: Π moves on their intersection';
+    positionInsetCaption();
+    lastKind = kind;
+    lastExact = !!exact;
+    renderLegend(state, kind, !!exact);
+    renderCaption(state);
+    updateReadout(true);
+  }
+
+  function restart() {
+    buildRun(store.get());
+    notices.status('Reset to t = 0.');
+  }
+
+  function samplePhase() {
+    const a = runner.a;
+    if (!a) return;
+    const b = runner.b && !runner.b.failure ? runner.b : null;
+    plots.samplePhase(a.sim.q, a.sim.p, b?.sim.q, b?.sim.p);
+  }
+
+  /** Validates via the API and applies; returns the API's Error or null. */
+  function setScenario(next) {
+    let scenario;
+    try {
+      scenario = lab.normalize(next);
+    } catch (e) {
+      return e;
+    }
+    const st = store.get();
+    let compare = st.compare;
+    if (compare && !lab.integrator(compare)?.systems.includes(scenario.system)) compare = null;
+    store.set({ scenario, compare }, { rebuild: true });
+    return null;
+  }
+
+  function setState(patch) {
+    try {
+      const next = { ...store.get(), ...patch };
+      next.scenario = lab.normalize(next.scenario);
+      if (next.compare) compareScenario(lab, next.scenario, next.compare);
+      store.set(next, { rebuild: true });
+      return null;
+    } catch (e) {
+      return e;
+    }
+  }
+
+  // ---- legend, caption, readout --------------------------------------------------------------
+  function renderLegend(state, kind, hasExact) {
+    const items = [el('li', {}, el('span', { class: 'swatch A', 'aria-hidden': 'true' }), `A · ${lab.integrator(state.scenario.integrator).title}`)];
+    if (state.compare) {
+      const fb = runner.b?.failure;
+      const tail = fb ? ` · broke down at t = ${((fb.step ?? 0) * state.scenario.h).toFixed(2)} s` : ' · ghost';
+      items.push(el('li', {}, el('span', { class: 'swatch B ghost', 'aria-hidden': 'true' }), `B · ${lab.integrator(state.compare).title}${tail}`));
+    }
+    if (hasExact) items.push(el('li', {}, el('span', { class: 'swatch exact ghost', 'aria-hidden': 'true' }), 'exact solution (grey)'));
+    setChildren($('#legend'), items);
+    const rk4 = lab.integrator('rk4');
+    const invite = $('#invite');
+    invite.hidden = !!state.compare || !rk4 || !rk4.systems.includes(state.scenario.system) || state.scenario.integrator === 'rk4';
+    view.canvas.setAttribute(
+      'aria-label',
+      `${lab.system(state.scenario.system).title} integrated by ${lab.integrator(state.scenario.integrator).title} (blue)` +
+        (state.compare ? ` and ${lab.integrator(state.compare).title} (orange ghost)` : '') +
+        '. Drag to orbit, scroll or pinch to zoom.',
+    );
+  }
+
+  function whyText(state) {
+    const A = lab.integrator(state.scenario.integrator);
+    if (!state.compare) {
+      return A.family === 'variational'
+        ? `${A.title} is variational: its energy error oscillates but stays bounded, with no drift, and the constraint residual stays at round-off. Compare it with RK4 to see the difference.`
+        : `${A.title} is not symplectic: watch its energy error drift and its constraint residual grow.`;
+    }
+    const B = lab.integrator(state.compare);
+    const va = A.family === 'variational';
+    const vb = B.family === 'variational';
+    if (va && !vb) return `Why the curves differ: A (blue) is variational, hence symplectic: its energy error stays bounded and its momentum and constraints hold to round-off. B (orange) is order ${B.order} but not symplectic: its errors accumulate and its energy drifts.`;
+    if (!va && vb) return `Why the curves differ: B (orange) is variational, so its energy error stays bounded; A (blue) is not symplectic and drifts.`;
+    if (va && vb) return `Both are variational: both energy errors stay bounded and momenta are exact. They differ in accuracy (order ${A.order} vs ${B.order}); in a chaotic system the trajectories then part even though both are structure-preserving.`;
+    return `Neither method is symplectic: both energy errors drift, at rates set by their orders (${A.order} vs ${B.order}).`;
+  }
+
+  function renderCaption(state) {
+    const preset = controls?.presetFor(state);
+    $('#caption').textContent = preset ? preset.explanation : lab.system(state.scenario.system).description;
+    $('#why').textContent = whyText(state);
+  }
+
+  let lastReadout = 0;
+  function updateReadout(force = false) {
+    const now = performance.now();
+    if (!force && now - lastReadout < 100) return;
+    lastReadout = now;
+    const a = runner.a;
+    if (!a) return;
+    $('#readout-time').textContent = `t = ${seconds(a.sim.time)} s`;
+    $('#readout-step').textContent = `step ${a.sim.step}`;
+    const hash = a.sim.hash();
+    const fp = $('#fingerprint');
+    fp.textContent = `⎔ ${shortHash(hash)}`;
+    fp.dataset.hash = hash;
+    fp.setAttribute('aria-label', `Run fingerprint ${hash} at step ${a.sim.step}`);
+    $('#behind').hidden = !runner.behind;
+  }
+
+  function positionInsetCaption() {
+    const r = view.insetRect();
+    const cap = $('#inset-caption');
+    if (!r) return;
+    cap.style.left = `${r.left}px`;
+    cap.style.top = 'auto';
+    cap.style.bottom = `${r.size + 16}px`;
+    cap.style.width = `${r.size}px`;
+  }
+
+  // ---- controls -------------------------------------------------------------------
+  let controls = null;
+  const els = {
+    system: $('#system'),
+    preset: $('#preset'),
+    integratorA: $('#integrator-a'),
+    integratorB: $('#integrator-b'),
+    badgesA: $('#badges-a'),
+    badgesB: $('#badges-b'),
+    summaryA: $('#summary-a'),
+    summaryB: $('#summary-b'),
+    params: $('#params'),
+    options: $('#options'),
+    initial: $('#initial'),
+    hRange: $('#h-range'),
+    hNumber: $('#h-number'),
+    hUnit: $('#h-unit'),
+    hError: $('#h-error'),
+  };
+  controls = new Controls(
+    lab,
+    store,
+    els,
+    {
+      setScenario,
+      setState: (patch) => {
+        const err = setState(patch);
+        if (err) notices.banner('control', [err.message]);
+      },
+      setCompare: (id) => {
+        const err = setState({ compare: id });
+        if (err) notices.banner('control', [err.message]);
+        else notices.status(id ? `Comparing with ${lab.integrator(id).title}.` : 'Compare off.');
+      },
+      applyPreset: (p) => {
+        const err = setState({ scenario: p.scenario, compare: p.compare ?? null });
+        if (err) notices.banner('control', [`Preset ${p.id}: ${err.message}`]);
+        else {
+          notices.status(`Preset: ${p.title}`);
+          setPlaying(true);
+        }
+      },
+      status: (t) => notices.status(t),
+      error: (e) => notices.banner('control', [String(e.message ?? e)]),
+    },
+    presets,
+  );
+
+  // transport
+  const playBtn = $('#play');
+  function setPlaying(on) {
+    if (on && runner.a?.failure) on = false;
+    playing = on;
+    runner.playing = on;
+    runner.acc = 0;
+    playBtn.textContent = on ? 'Pause' : 'Play';
+    playBtn.setAttribute('aria-label', on ? 'Pause the simulation' : 'Play the simulation');
+    playBtn.classList.toggle('playing', on);
+    document.body.classList.toggle('is-playing', on);
+  }
+  playBtn.addEventListener('click', () => {
+    setPlaying(!playing);
+    notices.status(playing ? 'Playing.' : 'Paused.');
+  });
+  $('#step').addEventListener('click', () => {
+    setPlaying(false);
+    stepNow(1);
+  });
+  $('#reset').addEventListener('click', () => restart());
+  const speed = $('#speed');
+  setChildren(speed, SPEEDS.map((s) => el('option', { value: String(s) }, `${s}×`)));
+  speed.addEventListener('change', () => store.set({ speed: Number(speed.value) }));
+  const spf = $('#spf');
+  setChildren(spf, STEPS_PER_FRAME.map((n) => el('option', { value: String(n) }, n === 0 ? 'real time' : String(n))));
+  spf.addEventListener('change', () => store.set({ stepsPerFrame: Number(spf.value) }));
+  const win = $('#window');
+  setChildren(win, WINDOWS.map((w) => el('option', { value: String(w) }, w === 0 ? 'whole run' : `last ${w} s`)));
+  win.addEventListener('change', () => store.set({ window: Number(win.value) }));
+
+  $('#invite').addEventListener('click', () => {
+    const err = setState({ compare: 'rk4' });
+    if (!err) {
+      notices.status('Comparing with RK4 on the same initial data.');
+      setPlaying(true);
+      $('#integrator-b').focus({ preventScroll: true });
+    }
+  });
+  $('#reset-camera').addEventListener('click', () => view.resetCamera());
+  const followBtn = $('#follow');
+  followBtn.addEventListener('click', () => {
+    const on = followBtn.getAttribute('aria-pressed') !== 'true';
+    followBtn.setAttribute('aria-pressed', String(on));
+    view.setFollow(on);
+  });
+
+  function stepNow(n) {
+    if (!runner.a) return 0;
+    let left = n;
+    while (left > 0 && !runner.a.failure) {
+      const got = runner.advance(left);
+      if (got <= 0) break;
+      left -= got;
+    }
+    if (n > 50) view.clearTrails(); // a jump: no straight chord across it
+    view.update(runner.a, runner.b, runner.time);
+    samplePhase();
+    updateReadout(true);
+    return runner.step;
+  }
+
+  // share link
+  function shareURL() {
+    const st = store.get();
+    const a = runner.a;
+    const hash = encodeState(lab, st, {
+      camera: view.getCamera(),
+      fingerprint: a && a.sim.step > 0 ? { step: a.sim.step, hash: a.sim.hash() } : null,
+    });
+    const url = new URL(location.href);
+    url.hash = hash;
+    if (!EMBED) url.searchParams.delete('embed');
+    return url.toString();
+  }
+  $('#copy-link').addEventListener('click', async () => {
+    const url = shareURL();
+    history.replaceState(null, '', url);
+    let copied = false;
+    try {
+      await navigator.clipboard.writeText(url);
+      copied = true;
+    } catch {
+      copied = false;
+    }
+    const a = runner.a;
+    notices.banner(
+      'share',
+      [
+        copied ? 'Link copied. ' : 'Copy this link: ',
+        { code: url },
+        a?.sim.step ? ` It reproduces this run; at step ${a.sim.step} its fingerprint is ${shortHash(a.sim.hash())}.` : '',
+      ],
+      { kind: 'info' },
+    );
+    notices.status(copied ? 'Link copied to the clipboard.' : 'Link shown below the top bar.');
+  });
+
+  // CSV and PNG
+  function download(name, href) {
+    const a = el('a', { href, download: name, hidden: true });
+    document.body.append(a);
+    a.click();
+    a.remove();
+  }
+  const fileStem = () => {
+    const st = store.get();
+    return `vilab-${st.scenario.system}-${st.scenario.integrator}${st.compare ? '-vs-' + st.compare : ''}`;
+  };
+  $('#csv').addEventListener('click', () => {
+    const blob = new Blob([plots.csv()], { type: 'text/csv' });
+    const url = URL.createObjectURL(blob);
+    download(`${fileStem()}.csv`, url);
+    setTimeout(() => URL.revokeObjectURL(url), 10000);
+    notices.status('CSV of the plotted series downloaded.');
+  });
+  $('#png').addEventListener('click', () => {
+    download(`${fileStem()}.png`, view.toPNG());
+    notices.status('PNG of the view downloaded.');
+  });
+
+  // drawers
+  const explain = new ExplainDrawer($('#explain'), $('#explain-button'), lab);
+  const help = $('#help');
+  const helpBtn = $('#help-button');
+  const toggleHelp = (open) => {
+    help.hidden = !open;
+    helpBtn.setAttribute('aria-expanded', String(open));
+    if (open) help.querySelector('h2').focus();
+    else helpBtn.focus();
+  };
+  helpBtn.addEventListener('click', () => toggleHelp(help.hidden));
+  help.querySelector('.drawer-close').addEventListener('click', () => toggleHelp(false));
+  help.addEventListener('keydown', (e) => e.key === 'Escape' && toggleHelp(false));
+
+  // bottom sheet (phones)
+  const sheetBtn = $('#sheet-toggle');
+  sheetBtn.addEventListener('click', () => {
+    const open = sheetBtn.getAttribute('aria-expanded') !== 'true';
+    sheetBtn.setAttribute('aria-expanded', String(open));
+    document.body.classList.toggle('sheet-open', open);
+  });
+
+  // embed
+  if (EMBED) {
+    const full = $('#open-full');
+    full.hidden = false;
+    const update = () => {
+      const u = new URL(location.href);
+      u.searchParams.delete('embed');
+      full.href = u.toString();
+    };
+    update();
+    store.subscribe(update);
+  }
+
+  // keyboard shortcuts (not while typing in a field)
+  document.addEventListener('keydown', (e) => {
+    if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
+    const t = e.target;
+    const typing = t instanceof HTMLElement && (t.closest('input, select, textarea, [contenteditable]') || (t.tagName === 'BUTTON' && (e.key === ' ' || e.key === 'Enter')));
+    if (typing) return;
+    if (e.key === ' ') {
+      e.preventDefault();
+      playBtn.click();
+    } else if (e.key === '.') $('#step').click();
+    else if (e.key === 'r' || e.key === 'R') restart();
+    else if (e.key === 'c' || e.key === 'C') {
+      const st = store.get();
+      setState({ compare: st.compare ? null : 'rk4' });
+    } else if (e.key === 'f' || e.key === 'F') followBtn.click();
+  });
+
+  // ---- store → everything -------------------------------------------------------------------
+  let urlTimer = 0;
+  store.subscribe((state, prev, meta) => {
+    if (meta.rebuild || state.scenario !== prev.scenario || state.compare !== prev.compare) {
+      linkCheck = null;
+      $('#fp-check').hidden = true;
+      try {
+        buildRun(state);
+      } catch (e) {
+        notices.banner('control', [e.message]);
+      }
+    }
+    runner.speed = state.speed;
+    runner.stepsPerFrame = state.stepsPerFrame;
+    if (state.window !== prev.window) {
+      plots.setWindow(state.window);
+      refillWindow();
+    }
+    speed.value = String(state.speed);
+    spf.value = String(state.stepsPerFrame);
+    win.value = String(state.window);
+    controls.render(state);
+    explain.update(state);
+    renderCaption(state);
+    clearTimeout(urlTimer);
+    urlTimer = setTimeout(() => {
+      const hash = encodeState(lab, store.get());
+      history.replaceState(null, '', hash ? `#${hash}` : location.pathname + location.search);
+    }, 150);
+  });
+
+  function refillWindow() {
+    if (!runner.a || !(store.get().window > 0)) return;
+    const W = store.get().window;
+    const total = runner.a.sim.history.total;
+    const from = Math.max(0, total - Math.ceil(W / runner.h) - 1);
+    const { ra, rb } = runner.rereadFrom(from);
+    if (ra) plots.ingest(ra, rb, runner.a, runner.b, { only: 'window' });
+    plots.drawAll(runner.time);
+  }
+
+  // first run
+  const st0 = store.get();
+  runner.speed = st0.speed;
+  runner.stepsPerFrame = st0.stepsPerFrame;
+  speed.value = String(st0.speed);
+  spf.value = String(st0.stepsPerFrame);
+  win.value = String(st0.window);
+  explain.update(st0);
+  buildRun(st0);
+  if (linkCamera) view.setCamera(linkCamera);
+  if (linkCheck) {
+    if (linkCheck.step === 0) checkFingerprint(0);
+    else runner.target = linkCheck.step;
+  }
+  $('#loading').remove();
+  setPlaying(!reducedMotionQuery.matches);
+  reducedMotionQuery.addEventListener?.('change', (e) => {
+    view.reducedMotion = e.matches;
+    if (e.matches) setPlaying(false);
+  });
+  darkQuery.addEventListener?.('change', () => {
+    // restyle without restarting the run
+    view.setTheme(isDark());
+    view.update(runner.a, runner.b, runner.time);
+    plots.retheme(runner.time);
+  });
+  window.addEventListener('resize', () => {
+    plots.resize();
+    positionInsetCaption();
+  });
+  new ResizeObserver(() => plots.resize()).observe($('#plots'));
+
+  // ---- the frame loop -------------------------------------------------------------------------
+  let last = performance.now();
+  let frames = 0;
+  let firstFrame = true;
+  const frameMs = new Float64Array(600); // main-thread time per frame (ring)
+  let firstFrameAt = null;
+  function frame(now) {
+    const t0 = performance.now();
+    const dt = (now - last) / 1000;
+    last = now;
+    const taken = runner.frame(dt);
+    if (taken > 0) {
+      // trails only while they can be drawn smoothly (≤ 0.1 s of motion per frame)
+      view.setTrailsVisible(taken * runner.h <= 0.1);
+      view.update(runner.a, runner.b, runner.time);
+      samplePhase();
+    }
+    view.render();
+    plots.tick(now, runner.time);
+    updateReadout();
+    frameMs[frames % frameMs.length] = performance.now() - t0;
+    frames++;
+    if (firstFrame) {
+      firstFrame = false;
+      // the first simulated frame is on screen
+      firstFrameAt = performance.now();
+      resolveReady();
+    }
+    requestAnimationFrame(frame);
+  }
+  view.render(true);
+  requestAnimationFrame(frame);
+
+  // ---- test hook --------------------------------------------------------------------------------
+  Object.assign(window.vilabPage, {
+    lab,
+    state: () => clone(store.get()),
+    sim: () => runner.a?.sim ?? null,
+    simB: () => runner.b?.sim ?? null,
+    step: (n = 1) => stepNow(n),
+    runTo: (k) => {
+      const cur = runner.step;
+      return k > cur ? stepNow(k - cur) : cur;
+    },
+    fingerprint: () => runner.a?.sim.hash() ?? null,
+    play: () => setPlaying(true),
+    pause: () => setPlaying(false),
+    playing: () => playing,
+    shareURL,
+    setState,
+    drawPlots: () => plots.drawAll(runner.time),
+    plotSeries: () => plots.latestValues(),
+    frames: () => frames,
+    failure: () => ({ A: runner.a?.failure ?? null, B: runner.b?.failure ?? null }),
+    presets: () => presets.map((p) => p.id),
+    camera: () => view.getCamera(),
+    /** ms since navigation start when the first simulated frame was drawn */
+    firstFrameAt: () => firstFrameAt,
+    /** main-thread ms per frame over the last ≤ 600 frames: { mean, p95, max, n } */
+    frameStats: () => {
+      const n = Math.min(frames, frameMs.length);
+      const a = Array.from(frameMs.subarray(0, n)).sort((x, y) => x - y);
+      return { n, mean: a.reduce((x, y) => x + y, 0) / Math.max(n, 1), p95: a[Math.floor(n * 0.95)] ?? 0, max: a[n - 1] ?? 0 };
+    },
+    csv: () => plots.csv(),
+  });
+
+  // ---- offline: the service worker (production builds only) -----------------------------------
+  if (import.meta.env.PROD && 'serviceWorker' in navigator && !params.has('nosw')) {
+    const register = () =>
+      navigator.serviceWorker.register('./sw.js').catch(() => {
+        /* offline support is optional */
+      });
+    if (document.readyState === 'complete') register();
+    else window.addEventListener('load', register, { once: true });
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  rejectReady(e);
+});
+
+export { sci };

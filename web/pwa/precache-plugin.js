@@ -1,0 +1,41 @@
+// A small Vite plugin: after the build is written, generate dist/sw.js from
+// web/pwa/sw-template.js with the list of every emitted file (the precache) and
+// a version derived from their contents. KaTeX's .woff/.ttf fallbacks are left
+// out (every browser that runs the page uses the .woff2 files).
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export function precache({ template, exclude = [/\.ttf$/i, /\.woff$/i, /^sw\.js$/] } = {}) {
+  return {
+    name: 'vilab-precache',
+    apply: 'build',
+    enforce: 'post',
+    // start downloading the wasm in parallel with the JS that will ask for it
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, ctx) {
+        const wasm = Object.keys(ctx.bundle ?? {}).find((f) => f.endsWith('.wasm'));
+        if (!wasm) return html;
+        return [{ tag: 'link', attrs: { rel: 'preload', href: `./${wasm}`, as: 'fetch', type: 'application/wasm', crossorigin: '' }, injectTo: 'head' }];
+      },
+    },
+    writeBundle(options, bundle) {
+      const files = Object.keys(bundle)
+        .filter((f) => !exclude.some((re) => re.test(f)))
+        .sort();
+      const hash = createHash('sha256');
+      for (const f of files) {
+        const item = bundle[f];
+        hash.update(f);
+        hash.update(item.type === 'chunk' ? item.code : item.source);
+      }
+      const version = hash.digest('hex').slice(0, 16);
+      const list = ['./', ...files.map((f) => `./${f}`)];
+      const source = readFileSync(template, 'utf8')
+        .replace('__VERSION__', version)
+        .replace('__PRECACHE__', JSON.stringify(list, null, 0));
+      writeFileSync(join(options.dir, 'sw.js'), source);
+    },
+  };
+}

@@ -1,0 +1,105 @@
+// Shared scene pieces: text labels, arrows, materials, disposal.
+import {
+  CanvasTexture,
+  ConeGeometry,
+  CylinderGeometry,
+  Group,
+  Mesh,
+  MeshBasicMaterial,
+  MeshStandardMaterial,
+  Quaternion,
+  SRGBColorSpace,
+  Sprite,
+  SpriteMaterial,
+  Vector3,
+} from 'three';
+
+/** A camera-facing text label drawn on a small canvas (no font files needed). */
+export function makeLabel(text, color, size = 0.18) {
+  const canvas = document.createElement('canvas');
+  const px = 64;
+  canvas.width = px * Math.max(1, text.length * 0.75);
+  canvas.height = px;
+  const ctx = canvas.getContext('2d');
+  ctx.font = `600 ${px * 0.7}px system-ui, sans-serif`;
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'middle';
+  ctx.fillStyle = color;
+  ctx.fillText(text, canvas.width / 2, px / 2 + 2);
+  const texture = new CanvasTexture(canvas);
+  texture.colorSpace = SRGBColorSpace;
+  const sprite = new Sprite(new SpriteMaterial({ map: texture, transparent: true, depthWrite: false }));
+  sprite.scale.set((size * canvas.width) / px, size, 1);
+  return sprite;
+}
+
+const Y = new Vector3(0, 1, 0);
+const shaftGeometry = new CylinderGeometry(1, 1, 1, 12);
+shaftGeometry.translate(0, 0.5, 0);
+const headGeometry = new ConeGeometry(1, 1, 16);
+headGeometry.translate(0, -0.5, 0);
+
+/** A solid arrow from the origin of its group along a direction; set() is allocation-free. */
+export class Arrow {
+  constructor(color, { radius = 0.02, opacity = 1, label = null, labelColor = color } = {}) {
+    this.radius = radius;
+    const mat = new MeshStandardMaterial({ color, roughness: 0.5, transparent: opacity < 1, opacity, depthWrite: opacity >= 1 });
+    this.material = mat;
+    this.shaft = new Mesh(shaftGeometry, mat);
+    this.head = new Mesh(headGeometry, mat);
+    this.object = new Group();
+    this.object.add(this.shaft, this.head);
+    this.label = label ? makeLabel(label, labelColor, 0.16) : null;
+    if (this.label) this.object.add(this.label);
+    this.q = new Quaternion();
+    this.d = new Vector3();
+  }
+
+  /** Points the arrow along (x, y, z) with that length (hidden when ~0). */
+  set(x, y, z, length = Math.hypot(x, y, z)) {
+    if (!(length > 1e-9) || !Number.isFinite(length)) {
+      this.object.visible = false;
+      return;
+    }
+    this.object.visible = true;
+    this.d.set(x, y, z).normalize();
+    this.q.setFromUnitVectors(Y, this.d);
+    const headLen = Math.min(length * 0.35, this.radius * 6);
+    const shaftLen = Math.max(length - headLen, 1e-6);
+    this.shaft.quaternion.copy(this.q);
+    this.shaft.scale.set(this.radius, shaftLen, this.radius);
+    this.head.quaternion.copy(this.q);
+    this.head.position.copy(this.d).multiplyScalar(length);
+    this.head.scale.set(this.radius * 2.6, headLen, this.radius * 2.6);
+    if (this.label) this.label.position.copy(this.d).multiplyScalar(length + 0.12);
+  }
+
+  dispose() {
+    this.material.dispose();
+    if (this.label) {
+      this.label.material.map.dispose();
+      this.label.material.dispose();
+    }
+  }
+}
+
+export function solidMaterial(color, role) {
+  if (role === 'A') return new MeshStandardMaterial({ color, roughness: 0.45, metalness: 0.05 });
+  return new MeshStandardMaterial({ color, roughness: 0.6, transparent: true, opacity: 0.42, depthWrite: false });
+}
+
+export function basicMaterial(color, opacity = 1) {
+  return new MeshBasicMaterial({ color, transparent: opacity < 1, opacity, depthWrite: opacity >= 1 });
+}
+
+/** Disposes geometries/materials/textures under an object (shared geometries excepted). */
+export function disposeTree(root, keep = new Set([shaftGeometry, headGeometry])) {
+  root.traverse((o) => {
+    if (o.geometry && !keep.has(o.geometry)) o.geometry.dispose();
+    const mats = Array.isArray(o.material) ? o.material : o.material ? [o.material] : [];
+    for (const m of mats) {
+      m.map?.dispose();
+      m.dispose();
+    }
+  });
+}

@@ -1,0 +1,268 @@
+// Rigid body and heavy top. visualState = orientation quaternion [w, x, y, z]
+// (body → space). Diagnostics give Π (bodyMomentum, body frame) and the spatial
+// angular momentum (momentum, 3 components).
+//
+//   body          a box with the principal moments of the body (uniform box with
+//                 I_i), coloured principal axes e1 e2 e3
+//   ω, L          angular velocity ω = R I⁻¹Π and angular momentum L = RΠ
+//   ghost         role 'B' or 'exact': edges only (orange / grey)
+//   MomentumSphere   the inset: Π's path on |Π| = const with the energy ellipsoid
+import {
+  BoxGeometry,
+  CylinderGeometry,
+  BufferAttribute,
+  BufferGeometry,
+  EdgesGeometry,
+  Group,
+  Line,
+  LineBasicMaterial,
+  LineSegments,
+  Mesh,
+  MeshBasicMaterial,
+  MeshStandardMaterial,
+  PerspectiveCamera,
+  Quaternion,
+  Scene,
+  SphereGeometry,
+  Vector3,
+  AmbientLight,
+  DirectionalLight,
+} from 'three';
+import { Arrow, makeLabel } from './common.js';
+import { OKABE_ITO } from './palette.js';
+import { Trail } from './trail.js';
+
+const THREE_VECTOR = (v) => Array.isArray(v) && v.length === 3 && v.every((x) => typeof x === 'number');
+
+/** Finds the principal moments (a 3-vector named like inertia) in the params. */
+export function findInertia(params = {}) {
+  for (const [k, v] of Object.entries(params)) if (/inertia|^I$|moments/i.test(k) && THREE_VECTOR(v)) return v;
+  for (const [k, v] of Object.entries(params)) if (/inertia/i.test(k) && Array.isArray(v) && v.length === 9) return [v[0], v[4], v[8]];
+  return [1, 1, 1];
+}
+
+/** The centre of mass in the body frame for a heavy top (a 3-vector named like com/rho). */
+export function findCenterOfMass(params = {}) {
+  for (const [k, v] of Object.entries(params)) if (/com|rho|cent|offset|lever/i.test(k) && THREE_VECTOR(v)) return v;
+  for (const [k, v] of Object.entries(params)) if (/distance|length|^l$/i.test(k) && typeof v === 'number') return [0, 0, v];
+  return null;
+}
+
+/** Box sides (a, b, c) of a uniform box with principal moments I (mass cancels), max side = size. */
+export function boxSides(I, size = 1.4) {
+  const [I1, I2, I3] = I;
+  let s = [I2 + I3 - I1, I1 + I3 - I2, I1 + I2 - I3].map((x) => Math.sqrt(Math.max(x, 1e-6)));
+  const m = Math.max(...s);
+  s = s.map((x) => Math.max((x / m) * size, size * 0.08));
+  return s;
+}
+
+export class RigidBody {
+  constructor({ scenario, color, role, theme, heavy = false }) {
+    this.role = role;
+    this.I = findInertia(scenario.params);
+    this.rho = heavy ? findCenterOfMass(scenario.params) ?? [0, 0, 1] : null;
+    const r = this.rho ? Math.hypot(...this.rho) : 0;
+    this.geometries = [];
+    this.object = new Group(); // rotates with the body
+    const body = new Group();
+    // an axisymmetric heavy top (I1 = I2, ρ on e3) is drawn as a gyroscope: a disc on an axle
+    const [I1, I2, I3] = this.I;
+    const gyro = heavy && Math.abs(I1 - I2) <= 1e-9 * Math.max(I1, I2) && Math.abs(this.rho[0]) + Math.abs(this.rho[1]) < 1e-12;
+    let geom;
+    if (gyro) {
+      const mass = scenario.params?.mass ?? 1;
+      const discR = Math.min(Math.max(Math.sqrt((2 * I3) / mass), 0.2), 0.6);
+      geom = new CylinderGeometry(discR, discR, discR * 0.16, 48);
+      geom.rotateX(Math.PI / 2); // the disc's axis along the body's e3
+      this.sides = [discR * 2, discR * 2, discR * 0.16];
+    } else {
+      // a heavy top's body reaches from near the pivot: its longest side ≈ 1.8 |ρ|
+      this.sides = boxSides(this.I, heavy ? Math.max(0.3, 1.8 * (r || 0.5)) : 1.4);
+      geom = new BoxGeometry(...this.sides);
+    }
+    this.geometries.push(geom);
+    if (this.rho) {
+      body.position.set(this.rho[0], this.rho[1], this.rho[2]);
+      // an axle from the pivot through the centre of mass
+      const axle = new CylinderGeometry(0.025, 0.025, 1, 12);
+      axle.rotateX(Math.PI / 2);
+      axle.translate(0, 0, 0.5);
+      this.geometries.push(axle);
+      this.axleMaterial = new MeshStandardMaterial({ color: role === 'A' ? theme.rod : color, transparent: role !== 'A', opacity: role === 'A' ? 1 : 0.5 });
+      const axleMesh = new Mesh(axle, this.axleMaterial);
+      axleMesh.scale.z = r * 1.5;
+      axleMesh.lookAt(this.rho[0], this.rho[1], this.rho[2]);
+      this.object.add(axleMesh);
+    }
+    this.object.add(body);
+    if (role === 'A') {
+      this.material = new MeshStandardMaterial({ color, roughness: 0.5, metalness: 0.05, transparent: true, opacity: 0.9 });
+      body.add(new Mesh(geom, this.material));
+      const edges = new EdgesGeometry(geom, 30);
+      this.geometries.push(edges);
+      this.edgeMaterial = new LineBasicMaterial({ color: theme.fg, transparent: true, opacity: 0.5 });
+      body.add(new LineSegments(edges, this.edgeMaterial));
+      // coloured principal axes e1, e2, e3 (they turn with the body)
+      this.axes = [OKABE_ITO.vermillion, OKABE_ITO.green, OKABE_ITO.sky].map((c, i) => {
+        const a = new Arrow(c, { radius: 0.025, label: `e${i + 1}`, labelColor: c });
+        const d = [0, 0, 0];
+        d[i] = this.sides[i] / 2 + 0.35;
+        a.set(...d);
+        body.add(a.object);
+        return a;
+      });
+    } else {
+      // ghosts: edges plus faint faces, slightly larger so they show around the body
+      const g2 = geom.clone();
+      g2.scale(1.03, 1.03, 1.03);
+      const edges = new EdgesGeometry(g2, 30);
+      this.geometries.push(g2, edges);
+      this.edgeMaterial = new LineBasicMaterial({ color, transparent: true, opacity: 0.95 });
+      this.material = new MeshBasicMaterial({ color, transparent: true, opacity: 0.12, depthWrite: false });
+      body.add(new Mesh(g2, this.material), new LineSegments(edges, this.edgeMaterial));
+    }
+    // spatial vectors ω and L (not rotating with the body)
+    this.world = new Group();
+    if (role === 'A') {
+      this.omega = new Arrow(OKABE_ITO.purple, { radius: 0.03, label: 'ω', labelColor: OKABE_ITO.purple });
+      this.L = new Arrow(theme.fg, { radius: 0.03, label: 'L', labelColor: theme.fg });
+      this.world.add(this.omega.object, this.L.object);
+    }
+    this.quat = new Quaternion();
+    this.tmp = new Vector3();
+    this.scaleL = null;
+    this.scaleW = null;
+    this.focusPoint = new Vector3();
+    this.extent = heavy ? 2.2 : 1.8;
+  }
+
+  /** visual = [w, x, y, z]; diag = sim.diagnostics() (bodyMomentum Π when present). */
+  update(visual, diag) {
+    const [w, x, y, z] = visual;
+    this.quat.set(x, y, z, w).normalize();
+    this.object.quaternion.copy(this.quat);
+    if (!this.omega || !diag?.bodyMomentum) return;
+    const Pi = diag.bodyMomentum;
+    const I = this.I;
+    // ω and L in space: R·(Π/I) and R·Π, drawn at a fixed scale set by the first frame
+    this.tmp.set(Pi[0] / I[0], Pi[1] / I[1], Pi[2] / I[2]).applyQuaternion(this.quat);
+    const wn = this.tmp.length();
+    if (this.scaleW == null && wn > 0) this.scaleW = 1.3 / wn;
+    const sw = this.scaleW ?? 1;
+    this.omega.set(this.tmp.x * sw, this.tmp.y * sw, this.tmp.z * sw);
+    this.tmp.set(Pi[0], Pi[1], Pi[2]).applyQuaternion(this.quat);
+    const ln = this.tmp.length();
+    if (this.scaleL == null && ln > 0) this.scaleL = 1.5 / ln;
+    const sl = this.scaleL ?? 1;
+    this.L.set(this.tmp.x * sl, this.tmp.y * sl, this.tmp.z * sl);
+  }
+
+  /** ω and L live in a separate (non-rotating) group the view adds to the scene. */
+  get extras() {
+    return this.world;
+  }
+
+  clearTrails() {}
+  focus() {
+    return this.focusPoint;
+  }
+
+  dispose() {
+    this.geometries.forEach((g) => g.dispose());
+    this.material?.dispose();
+    this.edgeMaterial?.dispose();
+    this.axleMaterial?.dispose();
+    this.axes?.forEach((a) => a.dispose());
+    this.omega?.dispose();
+    this.L?.dispose();
+  }
+}
+
+/**
+ * The momentum-sphere inset: Π(t) of A (and B) on the sphere |Π| = |Π₀|, with
+ * the energy ellipsoid Σ Π_i²/I_i = 2H; for the free body the exact orbits are
+ * their intersection curves. Drawn into a corner viewport by the view.
+ */
+export class MomentumSphere {
+  constructor({ Pi0, I, theme, colors, free = true }) {
+    this.scene = new Scene();
+    this.camera = new PerspectiveCamera(35, 1, 0.1, 50);
+    this.camera.up.set(0, 0, 1);
+    this.camera.position.set(4.2, 3.1, 2.8);
+    this.camera.lookAt(0, 0, 0);
+    this.scene.add(new AmbientLight(0xffffff, 1.4));
+    const dl = new DirectionalLight(0xffffff, 1.6);
+    dl.position.set(2, 3, 4);
+    this.scene.add(dl);
+    const r = Math.hypot(...Pi0) || 1;
+    this.norm = 1 / r;
+    this.geoms = [];
+    this.mats = [];
+    const sphereG = new SphereGeometry(1, 24, 14);
+    this.geoms.push(sphereG);
+    const sphereM = new MeshBasicMaterial({ color: theme.muted, wireframe: true, transparent: true, opacity: 0.14, depthWrite: false });
+    this.mats.push(sphereM);
+    this.scene.add(new Mesh(sphereG, sphereM));
+    // energy ellipsoid, semi-axes sqrt(2H I_i) (normalized by |Π₀|)
+    const twoH = Pi0.reduce((s, p, i) => s + (p * p) / I[i], 0);
+    const ellM = new MeshStandardMaterial({ color: colors.A, transparent: true, opacity: 0.08, depthWrite: false, roughness: 0.9 });
+    this.mats.push(ellM);
+    const ell = new Mesh(sphereG, ellM);
+    ell.scale.set(...I.map((Ii) => Math.sqrt(twoH * Ii) * this.norm));
+    if (free) this.scene.add(ell); // with gravity neither |Π| nor this energy is conserved
+    // principal axes
+    [OKABE_ITO.vermillion, OKABE_ITO.green, OKABE_ITO.sky].forEach((c, i) => {
+      const g = new BufferGeometry();
+      const p = new Float32Array(6);
+      p[i] = -1.3;
+      p[3 + i] = 1.3;
+      g.setAttribute('position', new BufferAttribute(p, 3));
+      const m = new LineBasicMaterial({ color: c });
+      this.geoms.push(g);
+      this.mats.push(m);
+      this.scene.add(new Line(g, m));
+      const label = makeLabel(`Π${'₁₂₃'[i]}`, c, 0.22);
+      label.position.set(i === 0 ? 1.5 : 0, i === 1 ? 1.5 : 0, i === 2 ? 1.5 : 0);
+      this.scene.add(label);
+      this.mats.push(label.material);
+    });
+    this.trailA = new Trail(colors.A, 1500, 1);
+    this.trailB = new Trail(colors.B, 1500, 0.9);
+    this.trailExact = new Trail(colors.exact ?? '#8a8f98', 1500, 0.9);
+    this.scene.add(this.trailExact.object, this.trailA.object, this.trailB.object);
+    this.dotM = new MeshBasicMaterial({ color: colors.A });
+    this.mats.push(this.dotM);
+    const dotG = new SphereGeometry(0.05, 12, 8);
+    this.geoms.push(dotG);
+    this.dot = new Mesh(dotG, this.dotM);
+    this.scene.add(this.dot);
+  }
+
+  update(PiA, PiB, PiExact = null) {
+    const s = this.norm;
+    if (PiExact) this.trailExact.push(PiExact[0] * s, PiExact[1] * s, PiExact[2] * s);
+    if (PiA) {
+      this.trailA.push(PiA[0] * s, PiA[1] * s, PiA[2] * s);
+      this.dot.position.set(PiA[0] * s, PiA[1] * s, PiA[2] * s);
+    }
+    if (PiB) this.trailB.push(PiB[0] * s, PiB[1] * s, PiB[2] * s);
+  }
+
+  clear() {
+    this.trailA.clear();
+    this.trailB.clear();
+    this.trailExact.clear();
+  }
+
+  dispose() {
+    this.geoms.forEach((g) => g.dispose());
+    this.mats.forEach((m) => {
+      m.map?.dispose();
+      m.dispose();
+    });
+    this.trailA.dispose();
+    this.trailB.dispose();
+    this.trailExact.dispose();
+  }
+}

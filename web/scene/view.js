@@ -1,0 +1,356 @@
+// The three.js view: renderer, camera (z up, like the physics), OrbitControls
+// (mouse and touch: one finger orbits, two pinch-zoom), environment (floor grid,
+// gravity arrow, pivot), the bodies of A, B and the exact solution, the
+// momentum-sphere inset, camera reset/follow, PNG export.
+//
+// It renders only when something changed (a new state, camera motion, resize).
+import {
+  AmbientLight,
+  Color,
+  DirectionalLight,
+  GridHelper,
+  Group,
+  HemisphereLight,
+  Mesh,
+  PerspectiveCamera,
+  Scene,
+  SphereGeometry,
+  Vector3,
+  WebGLRenderer,
+  CylinderGeometry,
+  BoxGeometry,
+} from 'three';
+import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
+import { Arrow, disposeTree, makeLabel, solidMaterial } from './common.js';
+import { LinkageBody } from './linkage.js';
+import { OscillatorBody } from './oscillator.js';
+import { MomentumSphere, RigidBody, findInertia } from './rigid.js';
+import { COLOR_A, COLOR_B, COLOR_EXACT, sceneTheme } from './palette.js';
+
+/** Which scene a system gets: 'linkage' | 'oscillator' | 'rigid' | 'top'. */
+export function sceneKind(systemId, visualLength) {
+  if (systemId === 'oscillator') return 'oscillator';
+  if (/top/.test(systemId)) return 'top';
+  if (/rigid/.test(systemId) || visualLength === 4) return 'rigid';
+  return 'linkage';
+}
+
+/** True when WebGL runs on a software rasterizer (SwiftShader, llvmpipe): skip MSAA there. */
+function softwareGL() {
+  try {
+    const gl = document.createElement('canvas').getContext('webgl2');
+    if (!gl) return false;
+    const info = gl.getExtension('WEBGL_debug_renderer_info');
+    const name = String(gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER));
+    gl.getExtension('WEBGL_lose_context')?.loseContext();
+    return /swiftshader|llvmpipe|softpipe|software/i.test(name);
+  } catch {
+    return false;
+  }
+}
+
+export class View {
+  constructor(container, { reducedMotion = false } = {}) {
+    this.container = container;
+    this.reducedMotion = reducedMotion;
+    this.software = softwareGL();
+    this.renderer = new WebGLRenderer({ antialias: !this.software, alpha: false, powerPreference: 'high-performance' });
+    this.renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, this.software ? 1 : 2));
+    this.canvas = this.renderer.domElement;
+    this.canvas.setAttribute('role', 'img');
+    this.canvas.setAttribute('tabindex', '0');
+    container.prepend(this.canvas);
+    this.scene = new Scene();
+    this.camera = new PerspectiveCamera(38, 1, 0.01, 500);
+    this.camera.up.set(0, 0, 1);
+    this.controls = new OrbitControls(this.camera, this.canvas);
+    this.controls.enableDamping = !reducedMotion;
+    this.controls.dampingFactor = 0.12;
+    this.controls.listenToKeyEvents?.(this.canvas); // arrow keys pan when the canvas has focus
+    this.controls.addEventListener('change', () => {
+      this.dirty = true;
+    });
+    this.controls.addEventListener('start', () => {
+      this.userMoved = true;
+    });
+    this.theme = sceneTheme();
+    this.scene.background = new Color(this.theme.background);
+    this.scene.add(new HemisphereLight(0xffffff, 0x8090a0, 1.4));
+    const key = new DirectionalLight(0xffffff, 1.8);
+    key.position.set(3, -4, 6);
+    this.scene.add(key, new AmbientLight(0xffffff, 0.35));
+    this.env = new Group();
+    this.bodies = new Group();
+    this.scene.add(this.env, this.bodies);
+    this.A = null;
+    this.B = null;
+    this.exact = null;
+    this.inset = null;
+    this.follow = false;
+    this.dirty = true;
+    this.home = { position: new Vector3(3, -4, 1), target: new Vector3() };
+    this.resizeObserver = new ResizeObserver(() => this.resize());
+    this.resizeObserver.observe(container);
+    this.resize();
+  }
+
+  setTheme(dark) {
+    this.theme = sceneTheme(dark);
+    this.scene.background.set(this.theme.background);
+    if (this.lastBuild) {
+      const cam = this.getCamera();
+      const moved = this.userMoved;
+      this.build(this.lastBuild);
+      if (moved) this.setCamera(cam);
+    }
+  }
+
+  resize() {
+    const w = Math.max(1, this.container.clientWidth);
+    const h = Math.max(1, this.container.clientHeight);
+    this.renderer.setSize(w, h, false);
+    this.canvas.style.width = '100%';
+    this.canvas.style.height = '100%';
+    this.camera.aspect = w / h;
+    this.camera.updateProjectionMatrix();
+    this.dirty = true;
+  }
+
+  /**
+   * Builds the scene for a run.
+   * spec = { kind, scenarioA, scenarioB|null, exact|null (object with orientation(t)), visualLength }
+   */
+  build(spec) {
+    this.lastBuild = spec;
+    for (const o of [...this.env.children]) {
+      this.env.remove(o);
+      disposeTree(o);
+    }
+    for (const b of [this.A, this.B, this.exact]) b?.dispose();
+    this.bodies.clear();
+    this.inset?.dispose();
+    this.inset = null;
+    const { kind, scenarioA, scenarioB } = spec;
+    const theme = this.theme;
+    const make = (scenario, role, color) => {
+      if (kind === 'oscillator') return new OscillatorBody({ scenario, role, color, theme });
+      if (kind === 'rigid' || kind === 'top') return new RigidBody({ scenario, role, color, theme, heavy: kind === 'top' });
+      return new LinkageBody({ scenario, role, color, theme });
+    };
+    // B first so the translucent ghost blends over the solid A correctly
+    this.A = make(scenarioA, 'A', COLOR_A);
+    this.B = scenarioB ? make(scenarioB, 'B', COLOR_B) : null;
+    this.exact = spec.exact ? make(scenarioA, 'exact', COLOR_EXACT) : null;
+    this.exactSolution = spec.exact ?? null;
+    this.trailsVisible = true;
+    for (const b of [this.A, this.exact, this.B]) {
+      if (!b) continue;
+      this.bodies.add(b.object);
+      if (b.extras) this.bodies.add(b.extras);
+    }
+    if (this.B) this.B.object.renderOrder = 2;
+    if (this.exact) this.exact.object.renderOrder = 1;
+    this.#buildEnvironment(kind, scenarioA);
+    if ((kind === 'rigid' || kind === 'top') && spec.Pi0) {
+      this.inset = new MomentumSphere({ Pi0: spec.Pi0, I: findInertia(scenarioA.params), theme, colors: { A: COLOR_A, B: COLOR_B, exact: COLOR_EXACT }, free: kind === 'rigid' });
+    }
+    this.dirty = true;
+  }
+
+  #buildEnvironment(kind, scenario) {
+    const theme = this.theme;
+    let extent = this.A.extent;
+    let target;
+    let floorZ;
+    if (kind === 'linkage') {
+      target = new Vector3(0, 0, -extent * 0.45);
+      floorZ = -extent * 1.08;
+      // the pivot: a small ball on a short post from above
+      const r = Math.max(0.015, extent * 0.022);
+      const pivot = new Mesh(new SphereGeometry(r, 16, 12), solidMaterial(theme.pivot, 'A'));
+      const post = new Mesh(new CylinderGeometry(r * 0.35, r * 0.35, extent * 0.12, 10), solidMaterial(theme.pivot, 'A'));
+      post.rotation.x = Math.PI / 2;
+      post.position.z = extent * 0.06;
+      this.env.add(pivot, post);
+    } else if (kind === 'oscillator') {
+      target = new Vector3(-0.4, 0, 0.25);
+      floorZ = 0;
+      const wall = new Mesh(new BoxGeometry(0.08, 1.9, 0.9), solidMaterial(theme.rod, 'A'));
+      wall.position.set(-2.24, 0.42, 0.45);
+      this.env.add(wall);
+      extent = 2.6;
+    } else if (kind === 'top') {
+      target = new Vector3(0, 0, 0.45);
+      floorZ = -0.25;
+      extent = 1.6;
+      const pivot = new Mesh(new SphereGeometry(0.05, 16, 12), solidMaterial(theme.pivot, 'A'));
+      this.env.add(pivot);
+    } else {
+      target = new Vector3(0, 0, 0);
+      floorZ = -extent * 1.1;
+    }
+    // floor grid in the x–y plane
+    const size = Math.max(2, Math.ceil(extent * 2.6));
+    const grid = new GridHelper(size, Math.min(40, size * 4), theme.gridCenter, theme.grid);
+    grid.rotation.x = Math.PI / 2;
+    grid.position.z = floorZ;
+    grid.material.transparent = true;
+    grid.material.opacity = 0.7;
+    this.env.add(grid);
+    // gravity arrow (not for the free body or the spring)
+    const g = scenario.params?.g;
+    if ((kind === 'linkage' || kind === 'top') && g !== 0) {
+      const arrow = new Arrow(theme.muted, { radius: extent * 0.012, label: 'g', labelColor: theme.fg });
+      arrow.label.scale.multiplyScalar(Math.max(1, extent * 0.9));
+      arrow.set(0, 0, -extent * 0.35);
+      arrow.object.position.set(extent * 0.95, extent * 0.95, kind === 'top' ? 1.2 : -extent * 0.05);
+      this.env.add(arrow.object);
+    }
+    // home camera: from the front-left, slightly above, fitting the extent
+    const dist = Math.max(extent, 1) * (kind === 'linkage' ? 3.3 : 3.1);
+    const dir = new Vector3(0.55, -1, 0.38).normalize();
+    this.home = { position: target.clone().addScaledVector(dir, dist), target };
+    this.resetCamera();
+  }
+
+  resetCamera() {
+    this.camera.position.copy(this.home.position);
+    this.controls.target.copy(this.home.target);
+    this.camera.updateProjectionMatrix();
+    this.controls.update();
+    this.userMoved = false;
+    this.dirty = true;
+  }
+
+  /** [px, py, pz, tx, ty, tz] */
+  getCamera() {
+    const p = this.camera.position;
+    const t = this.controls.target;
+    return [p.x, p.y, p.z, t.x, t.y, t.z];
+  }
+
+  setCamera(c) {
+    if (!c || c.length !== 6) return;
+    this.camera.position.set(c[0], c[1], c[2]);
+    this.controls.target.set(c[3], c[4], c[5]);
+    this.controls.update();
+    this.userMoved = true;
+    this.dirty = true;
+  }
+
+  setFollow(on) {
+    this.follow = on;
+    if (!on) {
+      // glide back to the home target, keeping the viewing direction
+      const delta = this.home.target.clone().sub(this.controls.target);
+      this.controls.target.add(delta);
+      this.camera.position.add(delta);
+      this.controls.update();
+    }
+    this.dirty = true;
+  }
+
+  /** Updates bodies from the runner's tracks (visual states are finite by construction). */
+  update(trackA, trackB, time) {
+    if (!this.A || !trackA) return;
+    this.A.update(trackA.visual, trackA.diag);
+    if (this.B && trackB) {
+      // a broken-down B is hidden: its last state is usually already garbage
+      this.B.object.visible = !trackB.failure;
+      if (this.B.extras) this.B.extras.visible = !trackB.failure;
+      if (!trackB.failure) this.B.update(trackB.visual, trackB.diag);
+    }
+    let PiExact = null;
+    if (this.exact && this.exactSolution) {
+      try {
+        const q = this.exactSolution.orientation(time);
+        if (q && q.length === 4 && Array.from(q).every(Number.isFinite)) this.exact.update(q, null);
+        const Pi = typeof this.exactSolution.Pi === 'function' ? this.exactSolution.Pi(time) : null;
+        if (Pi && Pi.length === 3 && Array.from(Pi).every(Number.isFinite)) PiExact = Pi;
+      } catch {
+        /* the exact solution is optional */
+      }
+    }
+    if (this.inset) this.inset.update(trackA.diag?.bodyMomentum, trackB && !trackB.failure ? trackB.diag?.bodyMomentum : null, PiExact);
+    if (this.follow) {
+      const f = this.A.focus();
+      const t = this.controls.target;
+      const k = this.reducedMotion ? 1 : 0.12;
+      const dx = (f.x - t.x) * k;
+      const dy = (f.y - t.y) * k;
+      const dz = (f.z - t.z) * k;
+      t.x += dx;
+      t.y += dy;
+      t.z += dz;
+      this.camera.position.x += dx;
+      this.camera.position.y += dy;
+      this.camera.position.z += dz;
+    }
+    this.dirty = true;
+  }
+
+  setTrailsVisible(on) {
+    if (this.trailsVisible === on) return;
+    this.trailsVisible = on;
+    for (const b of [this.A, this.B]) for (const tr of b?.trails ?? []) tr.object.visible = on;
+    if (!on) this.clearTrails();
+  }
+
+  clearTrails() {
+    this.A?.clearTrails();
+    this.B?.clearTrails();
+    this.inset?.clear();
+    this.dirty = true;
+  }
+
+  /** The inset's rectangle in CSS px (for its caption), or null. */
+  insetRect() {
+    if (!this.inset) return null;
+    const w = this.container.clientWidth;
+    const h = this.container.clientHeight;
+    const s = Math.round(Math.min(220, Math.max(110, Math.min(w, h) * 0.32)));
+    return { left: w - s - 12, top: h - s - 12, size: s };
+  }
+
+  render(force = false) {
+    const moved = this.controls.update();
+    if (!force && !this.dirty && !moved) return false;
+    this.dirty = false;
+    const r = this.renderer;
+    const w = this.container.clientWidth;
+    const h = this.container.clientHeight;
+    r.setScissorTest(false);
+    r.setViewport(0, 0, w, h);
+    r.render(this.scene, this.camera);
+    const rect = this.insetRect();
+    if (rect) {
+      const y = h - rect.top - rect.size;
+      r.setScissorTest(true);
+      r.setScissor(rect.left, y, rect.size, rect.size);
+      r.setViewport(rect.left, y, rect.size, rect.size);
+      this.inset.camera.aspect = 1;
+      this.inset.camera.updateProjectionMatrix();
+      const bg = this.inset.scene.background;
+      this.inset.scene.background = this.scene.background;
+      r.render(this.inset.scene, this.inset.camera);
+      this.inset.scene.background = bg;
+      r.setScissorTest(false);
+      r.setViewport(0, 0, w, h);
+    }
+    return true;
+  }
+
+  /** A PNG of the view: render, then read the drawing buffer in the same task. */
+  toPNG() {
+    this.render(true);
+    return this.canvas.toDataURL('image/png');
+  }
+
+  dispose() {
+    this.resizeObserver.disconnect();
+    this.controls.dispose();
+    this.renderer.dispose();
+  }
+}
+
+export { makeLabel };

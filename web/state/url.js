@@ -1,0 +1,197 @@
+// The state in the URL hash, as differences from the defaults, readable:
+//
+//   #system=chain&integrator=rk4&h=0.005&params.g=3.7&initial.angles=1.6,0;2.2,0.8
+//    &options.alpha=0.5&compare=rk4&speed=10&cam=3.1,-2,1.2,0,0,-0.8&fp=1234.3f9ac2d18e0b11aa
+//
+// Keys are the API's own field paths, so an error the API throws about a field
+// ('vilab: params.g: must be …') names the same key the reader sees in the link.
+// Arrays are comma-separated; rows of a 2-D array are separated by ';'.
+// Nothing from a link is ever inserted into the page as HTML.
+import { DEFAULT_SYSTEM, UI_DEFAULTS, SPEEDS, STEPS_PER_FRAME, WINDOWS, deepEqual } from './store.js';
+
+const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i;
+const SCENARIO_TOP = ['system', 'integrator', 'h'];
+const GROUPS = ['params', 'options', 'initial'];
+const UI_KEYS = ['compare', 'speed', 'spf', 'window', 'cam', 'fp'];
+
+/** A link problem: field as the reader sees it in the link, problem in words. */
+export class LinkError extends Error {
+  constructor(field, problem) {
+    super(`vilab: ${field}: ${problem}`);
+    this.field = field;
+    this.problem = problem;
+  }
+}
+
+/** Splits 'vilab: <field>: <problem>' (the API's error text) into its parts. */
+export function splitApiError(message) {
+  const text = String(message ?? '').replace(/^vilab:\s*/, '');
+  const m = text.match(/^([A-Za-z_][\w.[\]]*):\s*([\s\S]*)$/);
+  return m ? { field: m[1], problem: m[2] } : { field: null, problem: text };
+}
+
+function encodeValue(v) {
+  if (Array.isArray(v)) {
+    if (v.some(Array.isArray)) return v.map((row) => (Array.isArray(row) ? row.map(String).join(',') : String(row))).join(';');
+    return v.map(String).join(',');
+  }
+  return String(v);
+}
+
+function depth(v) {
+  return Array.isArray(v) ? 1 + (v.length ? depth(v[0]) : 0) : 0;
+}
+
+function decodeToken(s) {
+  return NUMBER.test(s) ? Number(s) : s;
+}
+
+/** Parses a value with the nesting depth of `like` (or inferred from ';'). */
+function decodeValue(text, like) {
+  const d = like === undefined ? (text.includes(';') ? 2 : text.includes(',') ? 1 : 0) : depth(like);
+  if (d === 0) return decodeToken(text);
+  if (d === 1) return text === '' ? [] : text.split(',').map(decodeToken);
+  const rows = text.split(';');
+  if (rows.length > 1 && rows[rows.length - 1] === '') rows.pop();
+  return rows.map((r) => (r === '' ? [] : r.split(',').map(decodeToken)));
+}
+
+const keyOf = (group, name) => `${group}.${name}`;
+
+/**
+ * Encodes state (+ optional camera and fingerprint check) as a hash string
+ * without the '#'. Only what differs from the defaults is written.
+ */
+export function encodeState(lab, state, extras = {}) {
+  const parts = [];
+  const put = (k, v) => parts.push(`${k}=${encodeURIComponent(encodeValue(v)).replace(/%2C/gi, ',').replace(/%3B/gi, ';')}`);
+  const sc = state.scenario;
+  const sysDefaults = lab.normalize({ system: sc.system });
+  if (sc.system !== DEFAULT_SYSTEM) put('system', sc.system);
+  if (sc.integrator !== sysDefaults.integrator) put('integrator', sc.integrator);
+  if (sc.h !== sysDefaults.h) put('h', sc.h);
+  for (const [name, v] of Object.entries(sc.params ?? {})) {
+    if (!deepEqual(v, sysDefaults.params?.[name])) put(keyOf('params', name), v);
+  }
+  const optDefaults = lab.normalize({ system: sc.system, integrator: sc.integrator }).options ?? {};
+  for (const [name, v] of Object.entries(sc.options ?? {})) {
+    if (!deepEqual(v, optDefaults[name])) put(keyOf('options', name), v);
+  }
+  // Initial data: against the defaults for the same parameters (so a resized
+  // chain compares with its resized defaults), all fields if the kind differs.
+  let initDefaults = {};
+  try {
+    initDefaults = lab.normalize({ system: sc.system, params: sc.params }).initial ?? {};
+  } catch {
+    initDefaults = sysDefaults.initial ?? {};
+  }
+  const sameKeys = deepEqual(Object.keys(sc.initial ?? {}).sort(), Object.keys(initDefaults).sort());
+  for (const [name, v] of Object.entries(sc.initial ?? {})) {
+    if (!sameKeys || !deepEqual(v, initDefaults[name])) {
+      let text = encodeValue(v);
+      // A 2-D value with one row is marked by a trailing ';' when the defaults
+      // cannot tell the depth.
+      if (!(name in initDefaults) && depth(v) === 2 && v.length === 1) text += ';';
+      parts.push(`${keyOf('initial', name)}=${text}`);
+    }
+  }
+  if (state.compare) put('compare', state.compare);
+  if (state.speed !== UI_DEFAULTS.speed) put('speed', state.speed);
+  if (state.stepsPerFrame !== UI_DEFAULTS.stepsPerFrame) put('spf', state.stepsPerFrame);
+  if (state.window !== UI_DEFAULTS.window) put('window', state.window);
+  if (extras.camera) put('cam', extras.camera.map((x) => Number(x.toFixed(3))));
+  if (extras.fingerprint) parts.push(`fp=${extras.fingerprint.step}.${extras.fingerprint.hash}`);
+  return parts.join('&');
+}
+
+function oneOf(field, value, allowed, what) {
+  if (typeof value !== 'number' || !allowed.includes(value)) {
+    throw new LinkError(field, `${what} must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`);
+  }
+  return value;
+}
+
+/**
+ * Decodes a hash (with or without '#'). Returns { state, camera, fingerprint }
+ * or throws a LinkError / the API's Error naming the field.
+ */
+export function decodeState(lab, hash) {
+  const text = String(hash ?? '').replace(/^#/, '');
+  const pairs = [];
+  if (text.trim() !== '') {
+    for (const part of text.split('&')) {
+      if (part === '') continue;
+      const eq = part.indexOf('=');
+      let key;
+      let value;
+      try {
+        key = decodeURIComponent(eq < 0 ? part : part.slice(0, eq));
+        value = decodeURIComponent(eq < 0 ? '' : part.slice(eq + 1));
+      } catch {
+        throw new LinkError('link', 'is not valid URL encoding');
+      }
+      if (key.length > 64) throw new LinkError(key.slice(0, 32) + '…', 'field name is too long');
+      if (value.length > 4000) throw new LinkError(key, 'value is too long');
+      pairs.push([key, value]);
+    }
+  }
+  const get = new Map();
+  for (const [k, v] of pairs) {
+    if (get.has(k)) throw new LinkError(k, 'appears more than once');
+    get.set(k, v);
+  }
+  const systemId = get.has('system') ? get.get('system') : DEFAULT_SYSTEM;
+  const system = lab.system(systemId);
+  if (!system) {
+    throw new LinkError('system', `unknown id "${systemId}" (known: ${lab.systems.map((s) => s.id).join(', ')})`);
+  }
+  const defaults = lab.normalize({ system: systemId });
+  const scenario = { system: systemId };
+  for (const [key, value] of get) {
+    if (key === 'system') continue;
+    if (key === 'integrator') scenario.integrator = value;
+    else if (key === 'h') scenario.h = decodeToken(value);
+    else if (UI_KEYS.includes(key)) continue;
+    else {
+      const dot = key.indexOf('.');
+      const group = dot > 0 ? key.slice(0, dot) : key;
+      const name = dot > 0 ? key.slice(dot + 1) : '';
+      if (!GROUPS.includes(group) || !/^[A-Za-z_][\w]*$/.test(name)) {
+        throw new LinkError(key, `unknown field (known: ${[...SCENARIO_TOP, ...GROUPS.map((g) => g + '.…'), ...UI_KEYS].join(', ')})`);
+      }
+      const like = defaults[group]?.[name];
+      if (!scenario[group]) scenario[group] = {};
+      Object.defineProperty(scenario[group], name, { value: decodeValue(value, like), enumerable: true, writable: true });
+    }
+  }
+  // The API validates everything and names the field on failure.
+  const normalized = lab.normalize(scenario);
+  const state = { scenario: normalized, ...UI_DEFAULTS };
+  if (get.has('compare')) {
+    const id = get.get('compare');
+    if (id !== '' && id !== 'off') {
+      const integ = lab.integrator(id);
+      if (!integ) throw new LinkError('compare', `unknown integrator "${id}"`);
+      if (!integ.systems.includes(systemId)) throw new LinkError('compare', `integrator "${id}" does not support ${systemId}`);
+      state.compare = id;
+    }
+  }
+  if (get.has('speed')) state.speed = oneOf('speed', decodeToken(get.get('speed')), SPEEDS, 'speed');
+  if (get.has('spf')) state.stepsPerFrame = oneOf('spf', decodeToken(get.get('spf')), STEPS_PER_FRAME, 'steps per frame');
+  if (get.has('window')) state.window = oneOf('window', decodeToken(get.get('window')), WINDOWS, 'plot window');
+  let camera = null;
+  if (get.has('cam')) {
+    const c = decodeValue(get.get('cam'), [0]);
+    if (c.length !== 6 || !c.every((x) => typeof x === 'number' && Number.isFinite(x) && Math.abs(x) < 1e6)) {
+      throw new LinkError('cam', 'must be 6 finite numbers (camera position and target)');
+    }
+    camera = c;
+  }
+  let fingerprint = null;
+  if (get.has('fp')) {
+    const m = get.get('fp').match(/^(\d{1,9})\.([0-9a-f]{4,16})$/i);
+    if (!m) throw new LinkError('fp', 'must be <step>.<hex fingerprint>');
+    fingerprint = { step: Number(m[1]), hash: m[2].toLowerCase() };
+  }
+  return { state, camera, fingerprint };
+}

@@ -1,0 +1,52 @@
+// Banners under the top bar (errors: role=alert) and the polite status live
+// region. All text is set with textContent.
+import { el } from './dom.js';
+
+export class Notices {
+  constructor(bannerHost, statusEl) {
+    this.host = bannerHost;
+    this.statusEl = statusEl;
+    this.byKey = new Map();
+  }
+
+  /**
+   * Shows a dismissible banner. parts: array of strings or {code: text} pieces.
+   * kind: 'error' | 'warn' | 'info'. actions: [{label, onClick}]. Returns the node.
+   */
+  banner(key, parts, { kind = 'error', actions = [] } = {}) {
+    this.dismiss(key);
+    const text = el('p', { class: 'banner-text' });
+    for (const p of parts) text.append(typeof p === 'string' ? document.createTextNode(p) : el('code', {}, p.code));
+    const buttons = actions.map((a) => el('button', { type: 'button', class: 'btn small', onclick: () => a.onClick() }, a.label));
+    const close = el('button', { type: 'button', class: 'btn small ghost', 'aria-label': 'Dismiss this message', onclick: () => this.dismiss(key) }, 'Dismiss');
+    const node = el(
+      'div',
+      { class: `banner ${kind}`, role: kind === 'error' ? 'alert' : 'status', dataset: { key } },
+      text,
+      el('div', { class: 'banner-actions' }, buttons, close),
+    );
+    this.host.append(node);
+    this.byKey.set(key, node);
+    return node;
+  }
+
+  dismiss(key) {
+    const node = this.byKey.get(key);
+    if (node) {
+      node.remove();
+      this.byKey.delete(key);
+    }
+  }
+
+  has(key) {
+    return this.byKey.has(key);
+  }
+
+  /** Announces a short status (polite). */
+  status(text) {
+    // re-set so a repeated message is announced again
+    this.statusEl.textContent = '';
+    requestAnimationFrame(() => (this.statusEl.textContent = text));
+    this.statusEl.dataset.last = text;
+  }
+}

@@ -1,0 +1,371 @@
+// Controls generated from the API's registries (never a hand-kept copy of ids,
+// titles, parameters, units or ranges): system, preset, integrators A and B with
+// badges, h (log slider), parameters, integrator options and initial data.
+//
+// Every change goes through actions.setScenario(next) which validates with
+// lab.normalize; a problem comes back as the API's 'vilab: <field>: <problem>'
+// and is shown next to the field.
+import { el, setChildren, uniqueId } from './dom.js';
+import { numberField, columnNames, rowNoun } from './fields.js';
+import { clone, deepEqual } from '../state/store.js';
+import { splitApiError } from '../state/url.js';
+import { num } from '../sim/format.js';
+
+/** Badges for an integrator, from its registry entry. */
+export function badges(integ) {
+  if (!integ) return [];
+  const out = [{ text: `order ${integ.order}`, kind: 'order' }, { text: integ.family, kind: integ.family === 'variational' ? 'good' : 'plain' }];
+  for (const c of integ.conserves ?? []) out.push({ text: c, kind: 'good' });
+  if (!integ.conserves?.length) out.push({ text: 'conserves nothing exactly', kind: 'warn' });
+  return out;
+}
+
+export function badgeList(integ, id) {
+  return el(
+    'ul',
+    { class: 'badges', id, 'aria-label': integ ? `${integ.title}: properties` : 'properties' },
+    badges(integ).map((b) => el('li', { class: `badge ${b.kind}` }, b.text)),
+  );
+}
+
+/** Nice h values (1, 1.5, 2, 3, 5, 7 × 10^k) in [lo, hi]. */
+export function hLadder(lo, hi) {
+  const out = [];
+  for (let e = -5; e <= 2; e++) {
+    for (const m of [1, 1.5, 2, 3, 5, 7]) {
+      const v = Number((m * 10 ** e).toPrecision(3));
+      if (v >= lo * (1 - 1e-12) && v <= hi * (1 + 1e-12)) out.push(v);
+    }
+  }
+  return out;
+}
+
+export class Controls {
+  /**
+   * @param lab
+   * @param store
+   * @param els      { system, preset, integratorA, integratorB, params, initial, options, hRange, hNumber, ... }
+   * @param actions  { setScenario(s) → error|null, setCompare(id|null), applyPreset(preset), status(text) }
+   * @param presets  [{id, title, explanation, scenario, compare?}]
+   */
+  constructor(lab, store, els, actions, presets) {
+    this.lab = lab;
+    this.store = store;
+    this.els = els;
+    this.actions = actions;
+    this.presets = presets;
+    this.#buildSystemSelect();
+    this.#buildPresetSelect();
+    els.integratorA.addEventListener('change', () => this.#setIntegrator(els.integratorA.value));
+    els.integratorB.addEventListener('change', () => actions.setCompare(els.integratorB.value || null));
+    els.hRange.addEventListener('input', () => {
+      const v = this.ladder[Number(els.hRange.value)];
+      els.hNumber.value = String(v);
+      els.hRange.setAttribute('aria-valuetext', `h = ${v} s`);
+    });
+    els.hRange.addEventListener('change', () => this.#setH(this.ladder[Number(els.hRange.value)]));
+    els.hNumber.addEventListener('change', () => this.#setH(Number(els.hNumber.value)));
+    this.lastSystem = null;
+    this.lastIntegrator = null;
+    this.render(store.get());
+  }
+
+  #buildSystemSelect() {
+    const s = this.els.system;
+    setChildren(s, this.lab.systems.map((sys) => el('option', { value: sys.id }, sys.title)));
+    s.addEventListener('change', () => {
+      const id = s.value;
+      try {
+        const scenario = this.lab.normalize({ system: id });
+        const current = this.store.get();
+        const compare = current.compare && this.lab.integrator(current.compare)?.systems.includes(id) ? current.compare : null;
+        this.actions.setState({ scenario, compare });
+        this.actions.status(`System: ${this.lab.system(id).title}`);
+      } catch (e) {
+        this.actions.error(e);
+      }
+    });
+  }
+
+  #buildPresetSelect() {
+    const s = this.els.preset;
+    const opts = [el('option', { value: '' }, 'Choose a preset…')];
+    const groups = new Map();
+    for (const p of this.presets) {
+      const title = this.lab.system(p.scenario.system)?.title ?? p.scenario.system;
+      if (!groups.has(title)) groups.set(title, el('optgroup', { label: title }));
+      groups.get(title).append(el('option', { value: p.id }, p.title));
+    }
+    setChildren(s, opts, [...groups.values()]);
+    s.addEventListener('change', () => {
+      const p = this.presets.find((x) => x.id === s.value);
+      if (p) this.actions.applyPreset(p);
+    });
+  }
+
+  #setIntegrator(id) {
+    const st = this.store.get();
+    const { options: _o, ...rest } = st.scenario;
+    const err = this.actions.setScenario({ ...rest, integrator: id });
+    if (err) this.actions.error(err);
+  }
+
+  #setH(h) {
+    const st = this.store.get();
+    const err = this.actions.setScenario({ ...st.scenario, h });
+    const { problem } = err ? splitApiError(err.message) : { problem: '' };
+    this.els.hError.textContent = err ? problem : '';
+    if (err) {
+      this.els.hNumber.setAttribute('aria-invalid', 'true');
+      this.els.hNumber.value = String(st.scenario.h);
+    } else this.els.hNumber.removeAttribute('aria-invalid');
+  }
+
+  /** Matching preset for the current state (or ''). */
+  presetFor(state) {
+    for (const p of this.presets) {
+      try {
+        if (deepEqual(this.lab.normalize(p.scenario), state.scenario) && (p.compare ?? null) === (state.compare ?? null)) return p;
+      } catch {
+        /* a preset for a system this build lacks */
+      }
+    }
+    return null;
+  }
+
+  render(state) {
+    const { lab, els } = this;
+    const sc = state.scenario;
+    const system = lab.system(sc.system);
+    els.system.value = sc.system;
+    const preset = this.presetFor(state);
+    els.preset.value = preset ? preset.id : '';
+    // integrators supported by the system, in registry order
+    const supported = lab.integrators.filter((i) => i.systems.includes(sc.system));
+    setChildren(els.integratorA, supported.map((i) => el('option', { value: i.id }, i.title)));
+    els.integratorA.value = sc.integrator;
+    setChildren(
+      els.integratorB,
+      el('option', { value: '' }, 'Compare: off'),
+      supported.map((i) => el('option', { value: i.id }, i.title)),
+    );
+    els.integratorB.value = state.compare ?? '';
+    els.badgesA.replaceWith((els.badgesA = badgeList(lab.integrator(sc.integrator), 'badges-a')));
+    const bInteg = state.compare ? lab.integrator(state.compare) : null;
+    els.badgesB.replaceWith((els.badgesB = badgeList(bInteg, 'badges-b')));
+    els.badgesB.hidden = !bInteg;
+    els.summaryA.textContent = lab.integrator(sc.integrator)?.summary ?? '';
+    els.summaryB.textContent = bInteg ? bInteg.summary : 'Run a second integrator on the same initial data; it is drawn as an orange ghost and overlaid on every plot.';
+    // h
+    const hs = system.h;
+    const lo = Math.max(hs.min > 0 ? hs.min : 1e-4, 1e-4);
+    const hi = Math.min(hs.max ?? 1, 1);
+    this.ladder = hLadder(lo, hi);
+    if (!this.ladder.includes(sc.h)) this.ladder = [...this.ladder, sc.h].sort((a, b) => a - b);
+    els.hRange.min = '0';
+    els.hRange.max = String(this.ladder.length - 1);
+    els.hRange.step = '1';
+    els.hRange.value = String(this.ladder.indexOf(sc.h));
+    els.hRange.setAttribute('aria-valuetext', `h = ${sc.h} s`);
+    els.hNumber.value = String(sc.h);
+    els.hNumber.max = String(hs.max);
+    els.hUnit.textContent = hs.unit ?? 's';
+    els.hError.textContent = '';
+    // rebuild the forms when the system or integrator changes, else refresh values
+    const key = `${sc.system}|${sc.integrator}|${JSON.stringify(sc.params)}|${JSON.stringify(sc.initial)}|${JSON.stringify(sc.options)}`;
+    if (key !== this.formKey) {
+      this.formKey = key;
+      this.#renderParams(state);
+      this.#renderOptions(state);
+      this.#renderInitial(state);
+    }
+  }
+
+  // ---- parameters ------------------------------------------------------------
+
+  #commit(mutate, field) {
+    const st = this.store.get();
+    const next = clone(st.scenario);
+    mutate(next);
+    const err = this.actions.setScenario(next);
+    if (err) {
+      field?.setError(splitApiError(err.message).problem);
+      return false;
+    }
+    field?.setError('');
+    return true;
+  }
+
+  #renderParams(state) {
+    const sc = state.scenario;
+    const system = this.lab.system(sc.system);
+    const host = this.els.params;
+    setChildren(host);
+    // a count control when per-body params may change length (the chain)
+    const perBody = system.params.filter((p) => p.kind === 'per-body');
+    const variable = perBody.find((p) => p.minCount !== p.maxCount);
+    if (variable) {
+      const n = sc.params[variable.name].length;
+      const f = numberField({
+        label: 'bodies N',
+        unit: '',
+        value: n,
+        step: 1,
+        spec: { min: variable.minCount, max: variable.maxCount },
+        description: `number of ${variable.description.includes('link') ? 'links' : 'bodies'} (${variable.minCount}–${variable.maxCount})`,
+        onCommit: (v) =>
+          this.#commit((next) => {
+            const N = Math.round(v);
+            if (!Number.isFinite(N)) {
+              next.params[variable.name] = 'not a number';
+              return;
+            }
+            for (const p of perBody) {
+              const arr = next.params[p.name];
+              const last = arr[arr.length - 1];
+              next.params[p.name] = Array.from({ length: N }, (_, i) => (i < arr.length ? arr[i] : last));
+            }
+            delete next.initial; // the defaults resize with N
+          }, f),
+      });
+      host.append(f.root);
+    }
+    for (const spec of system.params) {
+      const value = sc.params[spec.name];
+      if (Array.isArray(value)) {
+        const uniform = value.every((x) => x === value[0]);
+        if (value.length > 3 && uniform) {
+          const f = numberField({
+            label: `${spec.title} (each)`,
+            unit: spec.unit,
+            value: value[0],
+            spec,
+            description: spec.description,
+            onCommit: (v) => this.#commit((next) => (next.params[spec.name] = next.params[spec.name].map(() => v)), f),
+          });
+          host.append(f.root);
+        } else {
+          const group = el('fieldset', { class: 'field-group' }, el('legend', {}, spec.title, el('span', { class: 'unit' }, spec.unit ? ` (${spec.unit})` : '')));
+          value.forEach((x, i) => {
+            // vector3 parameters live in the body frame: components along e₁, e₂, e₃
+            const label = spec.kind === 'vector3' ? `along e${'₁₂₃'[i]}` : value.length > 1 ? `${i + 1}` : spec.title;
+            const f = numberField({
+              label,
+              fullName: `${spec.title} ${label}${spec.unit ? ` (${spec.unit})` : ''}`,
+              unit: '',
+              value: x,
+              spec,
+              description: i === 0 ? spec.description : '',
+              compact: true,
+              onCommit: (v) => this.#commit((next) => (next.params[spec.name][i] = v), f),
+            });
+            group.append(f.root);
+          });
+          host.append(group);
+        }
+      } else if (typeof value === 'number') {
+        const f = numberField({
+          label: spec.title,
+          unit: spec.unit,
+          value,
+          spec,
+          description: spec.description,
+          onCommit: (v) => this.#commit((next) => (next.params[spec.name] = v), f),
+        });
+        host.append(f.root);
+      } else if (Array.isArray(spec.choices)) {
+        const id = uniqueId('f');
+        const select = el('select', { id }, spec.choices.map((c) => el('option', { value: String(c) }, String(c))));
+        select.value = String(value);
+        select.addEventListener('change', () => this.#commit((next) => (next.params[spec.name] = select.value)));
+        host.append(el('div', { class: 'field' }, el('label', { for: id }, spec.title), select));
+      }
+    }
+  }
+
+  #renderOptions(state) {
+    const sc = state.scenario;
+    const integ = this.lab.integrator(sc.integrator);
+    const host = this.els.options;
+    setChildren(host);
+    host.hidden = !integ?.options?.length;
+    for (const spec of integ?.options ?? []) {
+      const f = numberField({
+        label: spec.title,
+        unit: spec.unit,
+        value: sc.options?.[spec.name] ?? spec.default,
+        spec,
+        description: spec.description,
+        onCommit: (v) => this.#commit((next) => (next.options = { ...(next.options ?? {}), [spec.name]: v }), f),
+      });
+      host.append(f.root);
+    }
+  }
+
+  // ---- initial data ------------------------------------------------------------
+
+  #renderInitial(state) {
+    const sc = state.scenario;
+    const system = this.lab.system(sc.system);
+    const host = this.els.initial;
+    setChildren(host);
+    const fields = new Map(system.initialFields.map((f) => [f.name, f]));
+    for (const [name, value] of Object.entries(sc.initial ?? {})) {
+      const meta = fields.get(name) ?? { title: name, unit: '', description: '' };
+      if (typeof value === 'number') {
+        const f = numberField({
+          label: meta.title,
+          unit: meta.unit,
+          value,
+          description: meta.description,
+          step: 0.1,
+          onCommit: (v) => this.#commit((next) => (next.initial[name] = v), f),
+        });
+        host.append(f.root);
+        continue;
+      }
+      if (!Array.isArray(value)) continue;
+      const twoD = Array.isArray(value[0]);
+      const width = twoD ? value[0].length : 1;
+      // a 1-D vector whose description names its components ('[w, x, y, z]')
+      const named = !twoD && value.length > 1 ? columnNames(meta.description, value.length) : null;
+      const cols = twoD ? columnNames(meta.description, width) : [meta.title.replace(/s$/, '')];
+      const noun = rowNoun(meta.description);
+      const group = el(
+        'fieldset',
+        { class: 'field-group grid', style: { '--cols': String(named && !/^\d+$/.test(named[0]) ? Math.min(value.length, 4) : width) } },
+        el('legend', {}, meta.title, el('span', { class: 'unit' }, meta.unit ? ` (${meta.unit})` : '')),
+      );
+      if (meta.description) group.append(el('p', { class: 'hint' }, meta.description));
+      const rows = twoD ? value : value.map((x) => [x]);
+      rows.forEach((row, i) => {
+        row.forEach((x, j) => {
+          const label =
+            named && !/^\d+$/.test(named[0])
+              ? named[i]
+              : rows.length > 1 || twoD
+                ? `${cols[j]} ${noun === '#' ? '' : noun + ' '}${i + 1}`
+                : cols[j];
+          const f = numberField({
+            label,
+            fullName: `${meta.title}: ${label}${meta.unit ? ` (${meta.unit})` : ''}`,
+            unit: '',
+            value: x,
+            description: '',
+            step: 0.1,
+            compact: true,
+            onCommit: (v) =>
+              this.#commit((next) => {
+                if (twoD) next.initial[name][i][j] = v;
+                else next.initial[name][i] = v;
+              }, f),
+          });
+          group.append(f.root);
+        });
+      });
+      host.append(group);
+    }
+    const note = el('p', { class: 'hint' }, `Editing restarts the run from t = 0. Angles in ${fields.get('angles')?.unit ?? 'rad'}; ${num(57.29577951308232, 4)}° per rad.`);
+    if (fields.has('angles')) host.append(note);
+  }
+}

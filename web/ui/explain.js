@@ -1,0 +1,103 @@
+// The Explain drawer: for the selected integrator(s), the discrete Lagrangian and
+// update equations (registry field `equations`, LaTeX, rendered by KaTeX, which
+// is loaded only when the drawer first opens), the docs paragraph and the citation.
+import { el, setChildren } from './dom.js';
+import { badgeList } from './controls.js';
+
+let katexPromise = null;
+function loadKatex() {
+  if (!katexPromise) {
+    katexPromise = Promise.all([import('katex'), import('katex/dist/katex.min.css')]).then(([m]) => m.default ?? m);
+  }
+  return katexPromise;
+}
+
+export class ExplainDrawer {
+  constructor(root, button, lab) {
+    this.root = root;
+    this.button = button;
+    this.lab = lab;
+    this.body = root.querySelector('.drawer-body');
+    root.querySelector('.drawer-close').addEventListener('click', () => this.close());
+    root.addEventListener('keydown', (e) => {
+      if (e.key === 'Escape') {
+        e.stopPropagation();
+        this.close();
+      }
+    });
+    button.addEventListener('click', () => (this.isOpen ? this.close() : this.open()));
+    this.state = null;
+  }
+
+  get isOpen() {
+    return !this.root.hidden;
+  }
+
+  async open() {
+    this.root.hidden = false;
+    this.button.setAttribute('aria-expanded', 'true');
+    document.body.classList.add('drawer-open');
+    await this.render();
+    this.root.querySelector('h2')?.focus();
+  }
+
+  close() {
+    this.root.hidden = true;
+    this.button.setAttribute('aria-expanded', 'false');
+    document.body.classList.remove('drawer-open');
+    this.button.focus();
+  }
+
+  /** Call on state changes; re-renders only while open. */
+  update(state) {
+    this.state = state;
+    if (this.isOpen) this.render();
+  }
+
+  async render() {
+    const state = this.state;
+    if (!state) return;
+    const ids = [state.scenario.integrator, state.compare].filter(Boolean);
+    const system = this.lab.system(state.scenario.system);
+    const sections = ids.map((id, k) => this.#section(this.lab.integrator(id), k === 0 ? 'A' : 'B'));
+    setChildren(
+      this.body,
+      el('p', { class: 'explain-system' }, el('strong', {}, system.title), ': ', system.description),
+      sections.map((s) => s.node),
+    );
+    let katex = null;
+    try {
+      katex = await loadKatex();
+    } catch {
+      katex = null;
+    }
+    for (const s of sections) {
+      if (!s.tex) continue;
+      if (katex) {
+        try {
+          katex.render(`\\begin{gathered}${s.tex}\\end{gathered}`, s.math, { displayMode: true, throwOnError: false, output: 'htmlAndMathml' });
+        } catch {
+          s.math.textContent = s.tex;
+        }
+      } else s.math.textContent = s.tex;
+    }
+  }
+
+  #section(integ, role) {
+    if (!integ) return { node: el('p', {}, 'Unknown integrator.') };
+    const math = el('div', { class: 'math', role: 'math', 'aria-label': `Equations of ${integ.title}` }, integ.equations);
+    const node = el(
+      'section',
+      { class: `explain-integrator role-${role}` },
+      el('h3', {}, el('span', { class: `swatch ${role}`, 'aria-hidden': 'true' }), `${role}: ${integ.title}`),
+      badgeList(integ, `explain-badges-${role}`),
+      el('p', { class: 'summary' }, integ.summary),
+      el('h4', {}, 'Discrete Lagrangian and update'),
+      math,
+      el('h4', {}, integ.family === 'variational' ? 'Why it conserves what it conserves' : 'Why it drifts'),
+      el('p', {}, integ.docs),
+      el('p', { class: 'citation' }, 'Source: ', el('cite', {}, integ.citation)),
+    );
+    return { node, math, tex: integ.equations };
+  }
+}
