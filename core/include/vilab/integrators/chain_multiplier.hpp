@@ -31,10 +31,15 @@ class ChainMultiplierIntegrator {
       : model_(model), h_(h), c1_(h * rule.forceWeightStart()), c2_(h * rule.forceWeightEnd()) {
     const int n = model_.bobs();
     lengthScale_ = 0;
-    for (double l : model_.lengths) lengthScale_ += l;
+    for (int i = 0; i < n; ++i) {
+      lengthScale_ += model_.lengths[i];
+      hOverMass_.push_back(h / model_.masses[i]);
+      invLength_.push_back(1.0 / model_.lengths[i]);
+    }
     lambda_.resize(n);
     dlambda_.resize(n);
-    linkStart_.resize(3 * n);
+    normalStart_.resize(n);
+    normalEnd_.resize(n);
     freeFlight_.resize(3 * n);
     displacement_.resize(3 * n);
     q1_.resize(3 * n);
@@ -56,14 +61,14 @@ class ChainMultiplierIntegrator {
     // Displacements are kept apart from positions: p_{k+1} is then formed from the
     // displacement itself rather than from the rounded difference q_{k+1} − q_k.
     for (int i = 0; i < n; ++i) {
-      const double hm = h_ / model_.masses[i];
+      const double hm = hOverMass_[i];
       freeFlight_[3 * i] = hm * p[3 * i];
       freeFlight_[3 * i + 1] = hm * p[3 * i + 1];
       freeFlight_[3 * i + 2] = hm * (p[3 * i + 2] - c1_ * model_.masses[i] * g);
     }
     start_ = &q;
-    // Constraint normals at q_k: a_i = ∇_{d} g_i = d_i / l_i.
-    linkVectors(q.data(), linkStart_.data());
+    // Constraint normals at q_k: a_i = ∇_d g_i = d_i / l_i.
+    for (int i = 0; i < n; ++i) normalStart_[i] = link(q.data(), i) * invLength_[i];
 
     // Stage 2: Newton on λ for g(q_{k+1}(λ)) = 0, starting from λ = 0.
     std::fill(lambda_.begin(), lambda_.end(), 0.0);
@@ -72,22 +77,19 @@ class ChainMultiplierIntegrator {
     for (int it = 1; it <= kMaxIterations && !converged; ++it) {
       out.iterations = it;
       positionsFromMultipliers();
-      // Residual g_i(q_{k+1}) and the tridiagonal Jacobian Dg(q_{k+1}) h M⁻¹ Dg(q_k)ᵀ.
+      // Residual g_i(q_{k+1}) and the tridiagonal Jacobian Dg(q_{k+1}) h M⁻¹ Dg(q_k)ᵀ:
+      // row i couples link i to its neighbours through the bobs they share.
       for (int i = 0; i < n; ++i) {
         const Vec3 d = link(q1_.data(), i);
-        const double l = model_.lengths[i];
-        const Vec3 b = d / l;  // ∇_d g_i at q_{k+1}
-        const Vec3 ai = normal(i);
-        const double hmi = h_ / model_.masses[i];
-        double diag = hmi * b.dot(ai);
-        if (i > 0) {
-          const double hmPrev = h_ / model_.masses[i - 1];
-          diag += hmPrev * b.dot(ai);
-          matrix_.lower[i] = -hmPrev * b.dot(normal(i - 1));
-        }
-        if (i + 1 < n) matrix_.upper[i] = -hmi * b.dot(normal(i + 1));
-        matrix_.diag[i] = diag;
-        dlambda_[i] = -linkConstraint<double>(d, l);
+        normalEnd_[i] = d * invLength_[i];  // ∇_d g_i at q_{k+1}
+        dlambda_[i] = -(d.squaredNorm() - model_.lengths[i] * model_.lengths[i]) * (0.5 * invLength_[i]);
+      }
+      for (int i = 0; i < n; ++i) {
+        const Vec3& b = normalEnd_[i];
+        const double ba = b.dot(normalStart_[i]);
+        matrix_.diag[i] = hOverMass_[i] * ba + (i > 0 ? hOverMass_[i - 1] * ba : 0.0);
+        if (i > 0) matrix_.lower[i] = -hOverMass_[i - 1] * b.dot(normalStart_[i - 1]);
+        if (i + 1 < n) matrix_.upper[i] = -hOverMass_[i] * b.dot(normalStart_[i + 1]);
       }
       if (!matrix_.solve(dlambda_.data(), scratch_))
         return fail(out, "singular multiplier matrix (a link folded onto its neighbour, or h too large)");
@@ -95,13 +97,18 @@ class ChainMultiplierIntegrator {
       double update = 0;
       for (int i = 0; i < n; ++i) {
         lambda_[i] += dlambda_[i];
-        double di = std::abs(dlambda_[i]) * h_ / model_.masses[i];
-        if (i + 1 < n) di += std::abs(dlambda_[i + 1]) * h_ / model_.masses[i];
+        const double di = hOverMass_[i] * (std::abs(dlambda_[i]) + (i + 1 < n ? std::abs(dlambda_[i + 1]) : 0.0));
         update = std::max(update, di);
       }
       update /= lengthScale_;
       if (!std::isfinite(update)) return fail(out, "the Newton update is not finite (h too large?)");
-      converged = update <= 4 * kEps || (update <= 1e-13 && update >= previousUpdate);
+      // Converged when the update is at rounding level; or when quadratic convergence,
+      // update_{k+1} ≈ C update_k² with C from the last two updates, predicts the next
+      // update to be below rounding (this saves the confirming iteration); or when the
+      // update stalls within a few hundred ulps (the rounding floor).
+      const double predictedNext = update * update * (update / (previousUpdate * previousUpdate));
+      converged = update <= 4 * kEps || (it >= 2 && update <= 1e-8 && predictedNext <= kEps) ||
+                  (update <= 1e-13 && update >= previousUpdate);
       previousUpdate = update;
     }
     if (!converged)
@@ -130,27 +137,27 @@ class ChainMultiplierIntegrator {
     const int n = model_.bobs();
     std::vector<double>& mu = mu_;
     Tridiagonal& gram = gram_;
+    std::vector<Vec3>& a = normalEnd_;
+    for (int i = 0; i < n; ++i) a[i] = link(q.data(), i) * invLength_[i];
     for (int i = 0; i < n; ++i) {
-      const Vec3 a = link(q.data(), i) / model_.lengths[i];
       const double invM = 1.0 / model_.masses[i];
       Vec3 w = invM * Vec3(p[3 * i], p[3 * i + 1], p[3 * i + 2]);
-      double diag = invM * a.squaredNorm();
+      double diag = invM * a[i].squaredNorm();
       if (i > 0) {
         const double invPrev = 1.0 / model_.masses[i - 1];
         w -= invPrev * Vec3(p[3 * i - 3], p[3 * i - 2], p[3 * i - 1]);
-        diag += invPrev * a.squaredNorm();
-        gram.lower[i] = -invPrev * a.dot(link(q.data(), i - 1) / model_.lengths[i - 1]);
+        diag += invPrev * a[i].squaredNorm();
+        gram.lower[i] = -invPrev * a[i].dot(a[i - 1]);
       }
-      if (i + 1 < n) gram.upper[i] = -invM * a.dot(link(q.data(), i + 1) / model_.lengths[i + 1]);
+      if (i + 1 < n) gram.upper[i] = -invM * a[i].dot(a[i + 1]);
       gram.diag[i] = diag;
-      mu[i] = a.dot(w);
+      mu[i] = a[i].dot(w);
     }
     if (!gram.solve(mu.data(), scratch_)) return false;
     for (int i = 0; i < n; ++i) {
-      const Vec3 a = link(q.data(), i) / model_.lengths[i];
       for (int c = 0; c < 3; ++c) {
-        p[3 * i + c] -= mu[i] * a[c];
-        if (i > 0) p[3 * (i - 1) + c] += mu[i] * a[c];
+        p[3 * i + c] -= mu[i] * a[i][c];
+        if (i > 0) p[3 * (i - 1) + c] += mu[i] * a[i][c];
       }
     }
     return true;
@@ -165,23 +172,14 @@ class ChainMultiplierIntegrator {
     if (i > 0) d -= Vec3(x[3 * i - 3], x[3 * i - 2], x[3 * i - 1]);
     return d;
   }
-  void linkVectors(const double* x, double* out) const {
-    for (int i = 0; i < model_.bobs(); ++i) {
-      const Vec3 a = link(x, i) / model_.lengths[i];
-      out[3 * i] = a[0];
-      out[3 * i + 1] = a[1];
-      out[3 * i + 2] = a[2];
-    }
-  }
-  Vec3 normal(int i) const { return Vec3(linkStart_[3 * i], linkStart_[3 * i + 1], linkStart_[3 * i + 2]); }
 
   // q_{k+1}(λ) = q* + h M⁻¹ Dg(q_k)ᵀ λ: link i pushes bob i along a_i and bob i−1 back.
   void positionsFromMultipliers() {
     const int n = model_.bobs();
     for (int i = 0; i < n; ++i) {
-      const double hm = h_ / model_.masses[i];
-      Vec3 push = lambda_[i] * normal(i);
-      if (i + 1 < n) push -= lambda_[i + 1] * normal(i + 1);
+      const double hm = hOverMass_[i];
+      Vec3 push = lambda_[i] * normalStart_[i];
+      if (i + 1 < n) push -= lambda_[i + 1] * normalStart_[i + 1];
       for (int c = 0; c < 3; ++c) {
         displacement_[3 * i + c] = freeFlight_[3 * i + c] + hm * push[c];
         q1_[3 * i + c] = (*start_)[3 * i + c] + displacement_[3 * i + c];
@@ -204,7 +202,9 @@ class ChainMultiplierIntegrator {
   double h_, c1_, c2_;
   double lengthScale_;
   std::vector<double> lambda_, dlambda_, scratch_, mu_;
-  VecX linkStart_, freeFlight_, displacement_, q1_, p1_;
+  std::vector<double> hOverMass_, invLength_;
+  std::vector<Vec3> normalStart_, normalEnd_;  // ∇_d g_i at q_k and at the current q_{k+1}
+  VecX freeFlight_, displacement_, q1_, p1_;
   const VecX* start_ = nullptr;  // q_k during a step
   Tridiagonal matrix_, gram_;
 };

@@ -21,13 +21,15 @@ struct Tridiagonal {
     const int n = size();
     scratch.resize(n);
     double pivot = diag[0];
-    if (!(std::abs(pivot) > 0)) return false;
-    rhs[0] /= pivot;
+    if (!(std::abs(pivot) > 1e-300) || !std::isfinite(pivot)) return false;
+    double inverse = 1.0 / pivot;
+    rhs[0] *= inverse;
     for (int i = 1; i < n; ++i) {
-      scratch[i] = upper[i - 1] / pivot;
+      scratch[i] = upper[i - 1] * inverse;
       pivot = diag[i] - lower[i] * scratch[i];
       if (!(std::abs(pivot) > 1e-300) || !std::isfinite(pivot)) return false;
-      rhs[i] = (rhs[i] - lower[i] * rhs[i - 1]) / pivot;
+      inverse = 1.0 / pivot;
+      rhs[i] = (rhs[i] - lower[i] * rhs[i - 1]) * inverse;
     }
     for (int i = n - 2; i >= 0; --i) rhs[i] -= scratch[i + 1] * rhs[i + 1];
     return true;
