@@ -1,5 +1,5 @@
 // vilab: the JavaScript API over the WebAssembly core. One contract for the page,
-// for Node and for anyone who embeds it:
+// for Node and for anyone who embeds it (reference: docs/api.md; types: vilab.d.ts).
 //
 //   import { createLab } from 'vilab';
 //   const lab = await createLab();
@@ -8,15 +8,43 @@
 //   console.log(sim.time, sim.diagnostics().energy, sim.hash());
 //   sim.dispose();
 //
-// Every array returned is a fresh copy (never a view into the wasm heap), so
-// nothing goes stale when the heap grows.
+// Lifetime policy: every array returned (q, p, visualState(), history samples) is
+// a fresh copy that owns its buffer, never a view into the wasm heap, so nothing
+// goes stale or detaches when the heap grows. The Embind layer returns heap views
+// and this file copies them before making any other call into the module.
 import createVilabModule from '../../build/wasm/vilab.mjs';
 
 const PREFIX = 'vilab: ';
+/** Scenario text larger than this is refused before it enters the wasm heap (as in core). */
+const MAX_SCENARIO_BYTES = 4 << 20;
+const DEFAULT_OPTIONS = Object.freeze({ historyStride: 1, historyCapacity: 32768, timeBudgetMs: 50 });
+const OPTION_LIMITS = {
+  historyStride: [1, 1e6],
+  historyCapacity: [1, 1 << 20],
+  timeBudgetMs: [1, 60000],
+};
 
-function vilabError(message) {
-  const text = String(message);
-  return new Error(text.startsWith(PREFIX) ? text : PREFIX + text);
+/** Every error the API throws: message 'vilab: <field>: <problem>' or 'vilab: step k refused: <reason> ...'. */
+export class VilabError extends Error {
+  constructor(message, details = {}) {
+    const text = String(message);
+    super(text.startsWith(PREFIX) ? text : PREFIX + text);
+    this.name = 'VilabError';
+    if (details.field !== undefined) this.field = details.field;
+    if (details.step !== undefined) this.step = details.step;
+    if (details.reason !== undefined) this.reason = details.reason;
+    if (details.stepsTaken !== undefined) this.stepsTaken = details.stepsTaken;
+  }
+}
+
+function inputError(field, problem) {
+  return new VilabError(`${field}: ${problem}`, { field });
+}
+
+// The core's error record {message, field?, step?, reason?} (JSON) → VilabError.
+function coreError(record, extra = {}) {
+  const r = typeof record === 'string' ? JSON.parse(record) : record;
+  return new VilabError(r.message, { field: r.field, step: r.step, reason: r.reason, ...extra });
 }
 
 function isNode() {
@@ -30,104 +58,233 @@ async function loadWasmBinaryInNode() {
   return readFile(new URL('../../build/wasm/vilab.wasm', import.meta.url));
 }
 
-// JSON cannot carry NaN or ±Infinity (JSON.stringify turns them into null). Send
-// them as the strings the core reports verbatim, so the error names the field.
-function encodeScenario(scenario) {
-  if (scenario === null || typeof scenario !== 'object' || Array.isArray(scenario)) {
-    throw vilabError('scenario: must be an object');
-  }
-  return JSON.stringify(scenario, (_key, value) => {
-    if (typeof value === 'number' && !Number.isFinite(value)) {
-      return Number.isNaN(value) ? 'NaN' : value > 0 ? 'Infinity' : '-Infinity';
-    }
-    if (typeof value === 'bigint') return Number(value);
-    return value;
-  });
+function utf8Length(text) {
+  // Cheap bound first: a UTF-16 code unit is at most 3 UTF-8 bytes.
+  if (text.length * 3 <= MAX_SCENARIO_BYTES) return text.length;
+  return new TextEncoder().encode(text).length;
 }
 
-function copyFloat64(view) {
-  return Float64Array.from(view);
+// Scenario → JSON text for the core. A string is taken as JSON text verbatim (the
+// CLI passes file bytes, so the core parses exactly what the native CLI parses).
+// JSON cannot carry NaN or ±Infinity (JSON.stringify turns them into null): send
+// them as the strings the core reports verbatim, so the error names the field.
+function encodeScenario(scenario) {
+  let text;
+  if (typeof scenario === 'string') {
+    text = scenario;
+  } else {
+    if (scenario === null || typeof scenario !== 'object' || Array.isArray(scenario) || ArrayBuffer.isView(scenario)) {
+      throw inputError('scenario', `must be an object or JSON text, got ${describe(scenario)}`);
+    }
+    try {
+      text = JSON.stringify(scenario, (_key, value) => {
+        if (typeof value === 'number' && !Number.isFinite(value)) {
+          return Number.isNaN(value) ? 'NaN' : value > 0 ? 'Infinity' : '-Infinity';
+        }
+        if (typeof value === 'bigint') return Number(value);
+        if (ArrayBuffer.isView(value) && !(value instanceof DataView)) return Array.from(value, Number);
+        return value;
+      });
+    } catch (e) {
+      const deep = e instanceof RangeError;
+      throw inputError('scenario', deep ? 'nested too deeply' : `cannot be encoded as JSON (${e.message})`);
+    }
+  }
+  const bytes = utf8Length(text);
+  if (bytes > MAX_SCENARIO_BYTES) throw inputError('scenario', `too large (${bytes} bytes; the limit is 4 MiB)`);
+  return text;
+}
+
+function describe(v) {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  if (typeof v === 'string') return v.length > 32 ? `a string of ${v.length} characters` : `string "${v}"`;
+  if (typeof v === 'number') return String(v);
+  return typeof v;
 }
 
 function toFloat64(name, value) {
-  if (!(value instanceof Float64Array || Array.isArray(value) || ArrayBuffer.isView(value))) {
-    throw vilabError(`${name}: must be an array or a Float64Array`);
+  if (!(Array.isArray(value) || (ArrayBuffer.isView(value) && !(value instanceof DataView)))) {
+    throw inputError(name, `must be an array or a Float64Array, got ${describe(value)}`);
   }
-  const out = Float64Array.from(value, Number);
-  for (let i = 0; i < out.length; i++) {
-    if (!Number.isFinite(out[i])) throw vilabError(`${name}[${i}]: must be a finite number`);
+  if (value.length > 1 << 16) throw inputError(name, `too long (${value.length} entries)`);
+  const out = new Float64Array(value.length);
+  for (let i = 0; i < value.length; i++) {
+    const x = value[i];
+    if (typeof x !== 'number' && typeof x !== 'bigint') throw inputError(`${name}[${i}]`, `must be a number, got ${describe(x)}`);
+    out[i] = Number(x);
+    if (!Number.isFinite(out[i])) throw inputError(`${name}[${i}]`, `must be a finite number, got ${out[i]}`);
   }
   return out;
 }
 
-const DIAGNOSTIC_AXES = ['x', 'y', 'z'];
+function readOptions(options) {
+  if (options === undefined) return { ...DEFAULT_OPTIONS };
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw inputError('options', `must be an object, got ${describe(options)}`);
+  }
+  const out = { ...DEFAULT_OPTIONS };
+  for (const [key, value] of Object.entries(options)) {
+    const limits = OPTION_LIMITS[key];
+    if (!limits) {
+      const name = key.length > 32 ? `${key.slice(0, 32)}…` : key;
+      throw inputError(`options.${name}`, `unknown option (known: ${Object.keys(OPTION_LIMITS).join(', ')})`);
+    }
+    if (value === undefined) continue;
+    const [min, max] = limits;
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+      throw inputError(`options.${key}`, `must be an integer in [${min}, ${max}], got ${describe(value)}`);
+    }
+    out[key] = value;
+  }
+  return out;
+}
+
+// Frees simulations that were garbage-collected without dispose() (a safety net;
+// dispose() is still the way to free memory promptly).
+const finalizer =
+  typeof FinalizationRegistry === 'function'
+    ? new FinalizationRegistry((native) => {
+        try {
+          native.delete();
+        } catch {
+          /* already freed */
+        }
+      })
+    : null;
+
+/** Diagnostic time series recorded in C++ every `stride` steps (a ring of `capacity` samples). */
+class History {
+  #sim;
+  #columns;
+  constructor(sim, columns) {
+    this.#sim = sim;
+    this.#columns = columns;
+  }
+  /** Column names: t, energy, constraint, iterations, then momentum…, bodyMomentum… */
+  get columns() {
+    this.#sim();
+    return this.#columns.slice();
+  }
+  get stride() {
+    return this.#sim().historyStride();
+  }
+  get capacity() {
+    return this.#sim().historyCapacity();
+  }
+  /** Samples recorded since the start (or the last setState), monotone. */
+  get total() {
+    return this.#sim().historyTotal();
+  }
+  /** Index of the oldest sample still held (total - capacity once the ring is full). */
+  get oldest() {
+    return this.#sim().historyOldest();
+  }
+  /**
+   * Copies of samples [max(from, oldest), total): { start, count, t, energy,
+   * constraint, iterations, momentum: Float64Array[], bodyMomentum?: Float64Array[],
+   * columns: { [name]: Float64Array } }. Poll with from = previous start + count.
+   */
+  read(from = 0) {
+    if (typeof from !== 'number' || !Number.isInteger(from) || from < 0) {
+      throw inputError('from', `must be a non-negative integer, got ${describe(from)}`);
+    }
+    const native = this.#sim();
+    const data = native.historyRead(from).slice(); // copy before any other call
+    const start = native.historyReadStart();
+    const names = this.#columns;
+    const count = data.length / names.length;
+    const columns = {};
+    names.forEach((name, c) => {
+      columns[name] = data.subarray(c * count, (c + 1) * count);
+    });
+    const out = {
+      start,
+      count,
+      t: columns.t,
+      energy: columns.energy,
+      constraint: columns.constraint,
+      iterations: columns.iterations,
+      momentum: names.filter((n) => n === 'momentum' || n.startsWith('momentum.')).map((n) => columns[n]),
+      columns,
+    };
+    const body = names.filter((n) => n.startsWith('bodyMomentum.'));
+    if (body.length) out.bodyMomentum = body.map((n) => columns[n]);
+    return out;
+  }
+}
 
 class Simulation {
-  #module;
   #native;
   #disposed = false;
-  #columns;
+  #history;
+  #maxAdvance;
+  #budget;
 
   constructor(module, scenario, options) {
-    const stride = options.historyStride ?? 1;
-    const capacity = options.historyCapacity ?? 32768;
-    for (const [name, v, max] of [['historyStride', stride, 1e6], ['historyCapacity', capacity, 1048576]]) {
-      if (!Number.isInteger(v) || v < 1 || v > max) throw vilabError(`${name}: must be an integer in [1, ${max}]`);
-    }
-    this.#module = module;
-    const native = new module.Simulation(encodeScenario(scenario), stride, capacity);
+    const opts = readOptions(options);
+    const native = new module.Simulation(encodeScenario(scenario), opts.historyStride, opts.historyCapacity);
     const error = native.error();
     if (error) {
       native.delete();
-      throw vilabError(error);
+      throw coreError(error);
     }
     this.#native = native;
-    this.#columns = JSON.parse(native.historyColumns());
+    this.#budget = opts.timeBudgetMs;
+    this.#maxAdvance = native.maxAdvance();
+    this.#history = new History(() => this.#live(), JSON.parse(native.historyColumns()));
+    finalizer?.register(this, native, this);
   }
 
   #live() {
-    if (this.#disposed) throw vilabError('simulation: used after dispose()');
+    if (this.#disposed) throw new VilabError('simulation: used after dispose()', { field: 'simulation' });
     return this.#native;
   }
 
-  /** The normalized scenario, defaults filled in. */
+  /** The normalized scenario, defaults filled in (a fresh object). */
   scenario() {
     return JSON.parse(this.#live().scenario());
   }
 
-  /** The most steps one advance() call takes (so a call stays short). */
+  /** The most steps one advance() call takes (a per-system budget from the core). */
   get maxAdvance() {
-    return this.#live().maxAdvance();
+    this.#live();
+    return this.#maxAdvance;
   }
 
   /**
-   * Runs min(n, maxAdvance) steps inside one wasm call; returns the steps taken.
-   * A refused step throws Error('vilab: step k refused: <reason> ...'); the state
-   * stays at the last good step.
+   * Runs up to min(n, maxAdvance) steps inside one wasm call and returns the steps
+   * taken; the call also stops early once options.timeBudgetMs (default 50 ms) have
+   * passed, so it may take fewer: loop until done. A refused step throws a VilabError
+   * with .step (the refused step), .reason and .stepsTaken; the state stays at the
+   * last good step (step - 1).
    */
   advance(n = 1) {
     const native = this.#live();
     if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) {
-      throw vilabError(`n: must be a non-negative integer, got ${typeof n === 'number' ? n : typeof n}`);
+      throw inputError('n', `must be a non-negative integer, got ${describe(n)}`);
     }
-    const taken = native.advance(Math.min(n, native.maxAdvance()));
-    if (taken < 0) throw vilabError(native.error());
+    const taken = native.advance(Math.min(n, this.#maxAdvance), this.#budget);
+    const error = native.error();
+    if (error) throw coreError(error, { stepsTaken: taken });
     return taken;
   }
 
+  /** step × h (s). */
   get time() {
     return this.#live().time();
   }
+  /** Steps taken since the start (or the last setState). */
   get step() {
     return this.#live().step();
   }
-  /** Generalized coordinates of the integrator (copy). */
+  /** Generalized coordinates of the integrator (a copy). */
   get q() {
-    return copyFloat64(this.#live().q());
+    return this.#live().q().slice();
   }
-  /** Conjugate momenta (copy). */
+  /** Conjugate momenta (a copy). */
   get p() {
-    return copyFloat64(this.#live().p());
+    return this.#live().p().slice();
   }
 
   /**
@@ -147,53 +304,41 @@ class Simulation {
     return out;
   }
 
-  /** What to draw: bob positions [x,y,z,...] or the orientation quaternion [w,x,y,z]. */
+  /** What to draw: bob positions [x,y,z,...] or the orientation quaternion [w,x,y,z] (a copy). */
   visualState() {
-    return copyFloat64(this.#live().visualState());
+    return this.#live().visualState().slice();
   }
 
-  /** Replaces (q, p); throws when malformed or off the constraint manifold. Resets step and history. */
-  setState({ q, p } = {}) {
+  /**
+   * Replaces (q, p); throws when malformed or off the constraint manifold (by more
+   * than 1e-9; smaller errors are projected away). Restarts step and history at 0.
+   */
+  setState(state) {
     const native = this.#live();
-    const error = native.setState(toFloat64('q', q), toFloat64('p', p));
-    if (error) throw vilabError(error);
+    if (state === null || typeof state !== 'object') throw inputError('state', `must be { q, p }, got ${describe(state)}`);
+    for (const key of Object.keys(state)) {
+      if (key !== 'q' && key !== 'p') throw inputError(`state.${key.slice(0, 32)}`, 'unknown field (known: q, p)');
+    }
+    const error = native.setState(toFloat64('q', state.q), toFloat64('p', state.p));
+    if (error) throw coreError(error);
   }
 
-  /** FNV-1a 64 of the exact bytes of q, p and the step count (hex); equals `vilab hash`. */
+  /**
+   * FNV-1a 64 (offset 0xcbf29ce484222325, prime 0x100000001b3) of the exact
+   * little-endian bytes of q (float64 each), then p (float64 each), then the step
+   * count (uint64), as 16 lowercase hex digits; equals the native `vilab hash`.
+   */
   hash() {
     return this.#live().hash();
   }
 
-  /**
-   * Diagnostic time series recorded in C++ every `stride` steps:
-   *   history.columns      ['t', 'energy', 'constraint', 'iterations', 'momentum', ...]
-   *   history.total        samples recorded so far
-   *   history.read(from)   { start, count, t: Float64Array, energy: ..., ... } copies of
-   *                        samples [max(from, oldest held), total)
-   */
+  /** The diagnostic time series recorded in C++ (see History). */
   get history() {
-    const native = this.#live();
-    const columns = this.#columns;
-    return {
-      columns: columns.slice(),
-      stride: native.historyStride(),
-      capacity: native.historyCapacity(),
-      total: native.historyTotal(),
-      read: (from = 0) => {
-        const n = this.#live();
-        const data = n.historyRead(from);
-        const start = n.historyReadStart();
-        const count = data.length / columns.length;
-        const out = { start, count };
-        columns.forEach((name, c) => {
-          out[name] = Float64Array.from(data.subarray(c * count, (c + 1) * count));
-        });
-        return out;
-      },
-    };
+    this.#live();
+    return this.#history;
   }
 
-  /** CSV header and the current row, as the native CLI prints them. */
+  /** The CSV header and the current row, exactly as the native CLI prints them. */
   csvHeader() {
     return this.#live().csvHeader();
   }
@@ -205,34 +350,32 @@ class Simulation {
     return this.#disposed;
   }
 
-  /** Frees the wasm memory. Further use throws. */
+  /** Frees the wasm memory now. Idempotent; any other use afterwards throws. */
   dispose() {
     if (this.#disposed) return;
     this.#disposed = true;
+    finalizer?.unregister(this);
     this.#native.delete();
     this.#native = null;
   }
 }
 
-/**
- * Loads the WebAssembly core once and returns the lab.
- * options.wasmBinary: the module's bytes (Node loads them from disk by itself).
- */
-export async function createLab(options = {}) {
+function deepFreeze(x) {
+  if (x && typeof x === 'object') {
+    Object.values(x).forEach(deepFreeze);
+    Object.freeze(x);
+  }
+  return x;
+}
+
+async function loadLab(options) {
   const args = {};
   if (options.wasmBinary) args.wasmBinary = options.wasmBinary;
   else if (isNode()) args.wasmBinary = await loadWasmBinaryInNode();
+  if (options.locateFile) args.locateFile = options.locateFile;
   const module = await createVilabModule(args);
-  const registry = JSON.parse(module.registryJson());
-  const freeze = (x) => {
-    if (x && typeof x === 'object') {
-      Object.values(x).forEach(freeze);
-      Object.freeze(x);
-    }
-    return x;
-  };
-  const systems = freeze(registry.systems);
-  const integrators = freeze(registry.integrators);
+  const registry = deepFreeze(JSON.parse(module.registryJson()));
+  const { systems, integrators } = registry;
   return Object.freeze({
     version: registry.version,
     systems,
@@ -242,16 +385,38 @@ export async function createLab(options = {}) {
     /** Validates and normalizes without creating a simulation: returns the scenario or throws. */
     normalize(scenario) {
       const result = JSON.parse(module.validateScenario(encodeScenario(scenario)));
-      if (!result.ok) throw vilabError(result.error);
+      if (!result.ok) throw coreError(result.error);
       return result.scenario;
     },
-    /** A new simulation; options { historyStride = 1, historyCapacity = 32768 }. */
-    simulate(scenario, simOptions = {}) {
+    /** A new simulation; options { historyStride = 1, historyCapacity = 32768, timeBudgetMs = 50 }. */
+    simulate(scenario, simOptions) {
       return new Simulation(module, scenario, simOptions);
     },
-    /** Bytes of the wasm heap (for leak checks). */
+    /** The registry exactly as the native `vilab registry` prints it (2-space JSON). */
+    registryText: () => module.registryText(),
+    /** Bytes of wasm linear memory (grows, never shrinks). */
     heapBytes: () => module.HEAPU8.length,
+    /** Bytes currently allocated by malloc inside the module (for leak checks). */
+    heapUsed: () => module.heapUsed(),
   });
 }
 
-export { DIAGNOSTIC_AXES };
+let labPromise = null;
+
+/**
+ * Loads the WebAssembly core once and returns the lab; later calls return the
+ * same lab (options are used by the first call only). options.wasmBinary: the
+ * module's bytes (Node reads them from disk by itself); options.locateFile: as
+ * for any emscripten module.
+ */
+export function createLab(options = {}) {
+  if (!labPromise) {
+    labPromise = loadLab(options).catch((e) => {
+      labPromise = null;
+      throw e;
+    });
+  }
+  return labPromise;
+}
+
+export { DEFAULT_OPTIONS, MAX_SCENARIO_BYTES };

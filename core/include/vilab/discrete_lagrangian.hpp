@@ -28,24 +28,29 @@ struct DiscreteRule {
   double forceWeightEnd() const { return kind == Quadrature::Alpha ? alpha : 0.5; }
 };
 
-// L_d(q0, q1) for a system with `template <class S> S lagrangian(q, v) const`.
+// L_d over one step written in (q_k, δ = q_{k+1} − q_k), for a system with
+// `template <class S> S lagrangian(q, v) const`. The velocity is δ/h exactly: the
+// integrators solve for δ, so no O(1)-sized positions are subtracted to form it.
+template <class System, class S, int N>
+S discreteLagrangianStep(const System& system, const DiscreteRule& rule, double h, const Vec<S, N>& q0,
+                         const Vec<S, N>& delta) {
+  const Vec<S, N> v = delta / h;
+  switch (rule.kind) {
+    case Quadrature::Trapezoid:
+      return (h / 2) * (system.lagrangian(q0, v) + system.lagrangian(Vec<S, N>(q0 + delta), v));
+    case Quadrature::Alpha:
+      return h * system.lagrangian(Vec<S, N>(q0 + delta * rule.alpha), v);
+    case Quadrature::Midpoint:
+    default:
+      return h * system.lagrangian(Vec<S, N>(q0 + delta * 0.5), v);
+  }
+}
+
+// L_d(q0, q1).
 template <class System, class S, int N>
 S discreteLagrangian(const System& system, const DiscreteRule& rule, double h, const Vec<S, N>& q0,
                      const Vec<S, N>& q1) {
-  const Vec<S, N> v = (q1 - q0) / h;
-  switch (rule.kind) {
-    case Quadrature::Trapezoid:
-      return (h / 2) * (system.lagrangian(q0, v) + system.lagrangian(q1, v));
-    case Quadrature::Alpha: {
-      const Vec<S, N> qa = q0 * (1.0 - rule.alpha) + q1 * rule.alpha;
-      return h * system.lagrangian(qa, v);
-    }
-    case Quadrature::Midpoint:
-    default: {
-      const Vec<S, N> qm = (q0 + q1) * 0.5;
-      return h * system.lagrangian(qm, v);
-    }
-  }
+  return discreteLagrangianStep(system, rule, h, q0, Vec<S, N>(q1 - q0));
 }
 
 }  // namespace vilab

@@ -55,36 +55,48 @@ class VariationalIntegrator {
   double h() const { return h_; }
   const DiscreteRule& rule() const { return rule_; }
 
-  // D1 L_d(q0, q1), and when asked its Jacobian in q1 (the Newton matrix block,
-  // mixed second derivatives by nested jets).
-  VecN d1(const VecN& q0, const VecN& q1, MatN* jacInQ1 = nullptr) const {
+  // D1 L_d(q_k, q_{k+1}) at q_{k+1} = q_k + δ, and when asked its Jacobian in q_{k+1}
+  // (the Newton matrix block): moving q_k by x with q_{k+1} fixed is (q_k + x, δ − x),
+  // moving q_{k+1} by y is (q_k, δ + y); mixed second derivatives by nested jets.
+  VecN d1Step(const VecN& q0, const VecN& delta, MatN* jacInQ1 = nullptr) const {
+    const VecN zero = VecN::Zero();
     if (!jacInQ1) {
       VecN grad;
       gradient<N>(
-          [&](const auto& x0) {
-            using S = typename std::decay_t<decltype(x0)>::Scalar;
-            return discreteLagrangian(system_, rule_, h_, x0, constant<S, N>(q1));
+          [&](const auto& x) {
+            using S = typename std::decay_t<decltype(x)>::Scalar;
+            return discreteLagrangianStep(system_, rule_, h_, Vec<S, N>(constant<S, N>(q0) + x),
+                                          Vec<S, N>(constant<S, N>(delta) - x));
           },
-          q0, grad);
+          zero, grad);
       return grad;
     }
     const auto d = crossDerivatives<N>(
-        [&](const auto& x0, const auto& x1) { return discreteLagrangian(system_, rule_, h_, x0, x1); }, q0, q1);
+        [&](const auto& x, const auto& y) {
+          using S = typename std::decay_t<decltype(x)>::Scalar;
+          return discreteLagrangianStep(system_, rule_, h_, Vec<S, N>(constant<S, N>(q0) + x),
+                                        Vec<S, N>(constant<S, N>(delta) - x + y));
+        },
+        zero, zero);
     *jacInQ1 = d.jacGradXY;
     return d.gradX;
   }
 
-  // D2 L_d(q0, q1): the discrete Legendre transform p1 = D2 L_d (W–M §2).
-  VecN d2(const VecN& q0, const VecN& q1) const {
+  // D2 L_d(q_k, q_k + δ): the discrete Legendre transform p_{k+1} = D2 L_d (W–M §2).
+  VecN d2Step(const VecN& q0, const VecN& delta) const {
     VecN grad;
     gradient<N>(
-        [&](const auto& x1) {
-          using S = typename std::decay_t<decltype(x1)>::Scalar;
-          return discreteLagrangian(system_, rule_, h_, constant<S, N>(q0), x1);
+        [&](const auto& y) {
+          using S = typename std::decay_t<decltype(y)>::Scalar;
+          return discreteLagrangianStep(system_, rule_, h_, constant<S, N>(q0), Vec<S, N>(constant<S, N>(delta) + y));
         },
-        q1, grad);
+        VecN::Zero().eval(), grad);
     return grad;
   }
+
+  // The same in (q0, q1), for tests.
+  VecN d1(const VecN& q0, const VecN& q1, MatN* jacInQ1 = nullptr) const { return d1Step(q0, q1 - q0, jacInQ1); }
+  VecN d2(const VecN& q0, const VecN& q1) const { return d2Step(q0, q1 - q0); }
 
   // One step (q, p) -> (q', p'). On failure q and p are left untouched.
   StepOutcome step(VecN& q, VecN& p) const {
@@ -92,12 +104,13 @@ class VariationalIntegrator {
     MatCN G0;
     Mech::constraints(system_, q, G0);
 
-    // Newton on F(q_{k+1}, λ) = [p_k + D1 L_d(q_k, q_{k+1}) + Dg(q_k)ᵀλ ; g(q_{k+1})] = 0,
-    // from q_{k+1} = q_k, λ = 0 (the first update is the explicit predictor
-    // q_k + h v_k + O(h²)). The AD Jacobian is rebuilt while the updates are large and
+    // Newton on F(q_{k+1}, λ) = [p_k + D1 L_d(q_k, q_{k+1}) + Dg(q_k)ᵀλ ; g(q_{k+1})] = 0
+    // in the unknowns (δ = q_{k+1} − q_k, λ), from δ = 0, λ = 0 (the first update is the
+    // explicit predictor h v_k + O(h²)). Solving for δ rather than q_{k+1} keeps the
+    // velocity δ/h free of the rounding of O(1) positions. The AD Jacobian is rebuilt while the updates are large and
     // then frozen: the last, rounding-level updates are chord iterations, which
     // converge as fast there and cost a first derivative instead of a second.
-    VecN q1 = q;
+    VecN delta = VecN::Zero();
     VecC lambda = VecC::Zero();
     const double qScale = 1.0 + q.cwiseAbs().maxCoeff();
     double previousUpdate = std::numeric_limits<double>::infinity();
@@ -109,9 +122,9 @@ class VariationalIntegrator {
       out.iterations = it;
       const bool rebuild = it <= 2 || previousUpdate > 1e-6 || contraction > 0.01;
       MatN J11 = MatN::Zero();
-      const VecN r1 = p + d1(q, q1, rebuild ? &J11 : nullptr) + G0.transpose() * lambda;
+      const VecN r1 = p + d1Step(q, delta, rebuild ? &J11 : nullptr) + G0.transpose() * lambda;
       MatCN G1;
-      const VecC r2 = Mech::constraints(system_, q1, G1);
+      const VecC r2 = Mech::constraints(system_, VecN(q + delta), G1);
       VecNC r;
       r << r1, r2;
       if (!r.allFinite()) return fail(out, "the DEL residual is not finite (h too large?)");
@@ -127,7 +140,7 @@ class VariationalIntegrator {
       const VecNC dx = -lu.solve(r);
       if (!dx.allFinite()) return fail(out, "the Newton update is not finite");
       if (it == 1) predictorStep = dx.template head<N>().cwiseAbs().maxCoeff();
-      q1 += dx.template head<N>();
+      delta += dx.template head<N>();
       lambda += dx.template tail<C>();
       // Converged when the update is at rounding level, or has stopped shrinking
       // once it is within a few hundred ulps (the rounding floor of the residual).
@@ -142,14 +155,15 @@ class VariationalIntegrator {
 
     // The DEL has other roots far from q_k; near a coordinate singularity Newton can
     // land on one. The true correction to the explicit first update is O(h) of it.
-    const double correction = (q1 - q).cwiseAbs().maxCoeff() - predictorStep;
+    const double correction = delta.cwiseAbs().maxCoeff() - predictorStep;
     if (correction > predictorStep + 1e-8 * qScale)
       return fail(out, "Newton converged to a distant root (the step moved q by " + sci(correction + predictorStep) +
                            ", the explicit predictor by " + sci(predictorStep) +
                            "): a coordinate singularity or h too large; reduce h");
 
     // p_{k+1} = D2 L_d(q_k, q_{k+1}), projected onto T*Q at q_{k+1}.
-    VecN p1 = d2(q, q1);
+    VecN q1 = q + delta;
+    VecN p1 = d2Step(q, delta);
     if constexpr (C > 0) {
       VecN v1;
       if (!Mech::velocity(system_, q1, p1, v1)) return fail(out, "the Legendre transform is singular at q_{k+1}");

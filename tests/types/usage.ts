@@ -1,0 +1,94 @@
+// Compiled by `tsc --noEmit -p tests/types` (scripts/test.mjs, layer "types"):
+// a usage of every public declaration in web/sim/vilab.d.ts, imported the way
+// users import it (the package's "exports" → types).
+import {
+  createLab,
+  VilabError,
+  DEFAULT_OPTIONS,
+  MAX_SCENARIO_BYTES,
+  type Diagnostics,
+  type HistorySamples,
+  type IntegratorInfo,
+  type Lab,
+  type NormalizedScenario,
+  type Scenario,
+  type Simulation,
+  type SystemInfo,
+} from 'vilab';
+
+export async function example(): Promise<string> {
+  const lab: Lab = await createLab();
+  const version: string = lab.version;
+  const dsp: SystemInfo | undefined = lab.system('double-spherical-pendulum');
+  const mid: IntegratorInfo | undefined = lab.integrator('midpoint');
+  for (const s of lab.systems) {
+    const ranges = s.params.map((p) => `${p.name} [${p.unit}] ∈ (${p.min}, ${p.max}] default ${String(p.default)}`);
+    const fields: string[] = s.initialFields.map((f) => f.name);
+    const hMax: number = s.h.max;
+    const integrators: readonly string[] = s.integrators;
+    void ranges, fields, hMax, integrators, s.defaults.initial;
+  }
+  for (const i of lab.integrators) {
+    const order: number = i.order;
+    const family: string = i.family;
+    const conserves: readonly string[] = i.conserves;
+    void order, family, conserves, i.systems;
+  }
+
+  const scenario: Scenario = {
+    system: 'double-spherical-pendulum',
+    integrator: 'midpoint',
+    h: 0.01,
+    params: { masses: [1, 1], lengths: [1, 1], g: 9.81 },
+    initial: { angles: [[1.6, 0], [2.2, 0.8]], rates: [[0, 1.2], [0, -0.6]] },
+  };
+  const normalized: NormalizedScenario = lab.normalize(scenario);
+  const fromText: Simulation = lab.simulate(JSON.stringify(scenario));
+  fromText.dispose();
+
+  const sim: Simulation = lab.simulate(scenario, { historyStride: 10, historyCapacity: 1024, timeBudgetMs: 20 });
+  let done = 0;
+  while (done < 1000) done += sim.advance(1000 - done);
+  const t: number = sim.time;
+  const step: number = sim.step;
+  const q: Float64Array = sim.q;
+  const p: Float64Array = sim.p;
+  const d: Diagnostics = sim.diagnostics();
+  const jz: number | undefined = d.momentum[0];
+  const pi: [number, number, number] | undefined = d.bodyMomentum;
+  const h: HistorySamples = sim.history.read(0);
+  const energy: Float64Array = h.energy;
+  const next: number = h.start + h.count;
+  const cols: string[] = sim.history.columns;
+  const total: number = sim.history.total + sim.history.oldest + sim.history.stride + sim.history.capacity;
+  const visual: Float64Array = sim.visualState();
+  sim.setState({ q, p: Array.from(p) });
+  const csv: string = sim.csvHeader() + '\n' + sim.csvRow();
+  const max: number = sim.maxAdvance;
+  const same: NormalizedScenario = sim.scenario();
+  try {
+    sim.advance(1e12);
+  } catch (e) {
+    if (e instanceof VilabError) {
+      const where: string | undefined = e.field;
+      const k: number | undefined = e.step;
+      const why: string | undefined = e.reason;
+      const taken: number | undefined = e.stepsTaken;
+      void where, k, why, taken;
+    }
+  }
+  const digest: string = sim.hash();
+  const gone: boolean = sim.disposed;
+  sim.dispose();
+  const heap: number = lab.heapBytes() + lab.heapUsed() + MAX_SCENARIO_BYTES + DEFAULT_OPTIONS.timeBudgetMs;
+  const registry: string = lab.registryText();
+  void version, dsp, mid, normalized, t, step, jz, pi, energy, next, cols, total, visual, csv, max, same, gone;
+  void heap, registry;
+  // @ts-expect-error: system is required
+  lab.normalize({ h: 0.01 });
+  // @ts-expect-error: q is read-only
+  sim.q = new Float64Array(3);
+  // @ts-expect-error: options are numbers
+  lab.simulate(scenario, { historyStride: '10' });
+  return digest;
+}

@@ -1,0 +1,102 @@
+// `npx vilab` (scripts/vilab-cli.mjs, the wasm build in Node) prints byte for byte
+// what the native CLI prints: CSV, hashes, the registry, messages and exit codes.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { root, runNative, runWasmCli } from './helpers.mjs';
+
+const dir = mkdtempSync(join(tmpdir(), 'vilab-cli-'));
+function scenarioFile(name, scenario) {
+  const path = join(dir, `${name}.json`);
+  writeFileSync(path, typeof scenario === 'string' ? scenario : JSON.stringify(scenario, null, 2));
+  return path;
+}
+
+const dsp = scenarioFile('dsp', { system: 'double-spherical-pendulum', integrator: 'midpoint', h: 0.01 });
+const scenarios = {
+  dsp,
+  oscillator: scenarioFile('oscillator', { system: 'oscillator', integrator: 'alpha', h: 0.05, params: { mass: 2, stiffness: 3 }, options: {} }),
+  pendulumRk4: scenarioFile('pendulum', { system: 'pendulum', integrator: 'rk4', initial: { angles: [2.5], rates: [0.5] } }),
+  chainTrapezoid: scenarioFile('chain', { system: 'chain', integrator: 'trapezoid', params: { masses: [1, 2, 3], lengths: [0.5, 0.4, 0.3] } }),
+  dspGeneralized: scenarioFile('generalized', { system: 'double-spherical-pendulum', integrator: 'generalized' }),
+  dspPenalty: scenarioFile('penalty', { system: 'double-spherical-pendulum', integrator: 'penalty', h: 0.005 }),
+  // Number spellings JSON.stringify would not produce: the CLI passes the file's bytes.
+  spelled: scenarioFile('spelled', '{"system":"spherical-pendulum","h":1.0E-2,"params":{"g":9.8100000000000005}}'),
+};
+
+function same(args, input) {
+  const native = runNative(args, input);
+  const wasm = runWasmCli(args, input);
+  assert.equal(wasm.stderr, native.stderr, `stderr of vilab ${args.join(' ')}`);
+  assert.equal(wasm.status, native.status, `exit code of vilab ${args.join(' ')}`);
+  assert.ok(wasm.stdout === native.stdout, `stdout of vilab ${args.join(' ')} differs`);
+  return wasm;
+}
+
+for (const [name, file] of Object.entries(scenarios)) {
+  test(`vilab run = native: ${name}`, () => {
+    const r = same(['run', file, '--steps', '2000', '--every', '7']);
+    // (A refused step is fine as long as both refuse it alike: exit 1, rows so far.)
+    if (r.status === 0) assert.equal(r.stdout.trimEnd().split('\n').length, 2 + Math.floor(2000 / 7));
+    else assert.match(r.stderr, /^vilab: step \d+ refused: /);
+  });
+  test(`vilab hash = native: ${name}`, () => {
+    const r = same(['hash', file, '--steps', '20000']);
+    if (r.status === 0) assert.match(r.stdout, /^[0-9a-f]{16}\n$/);
+    else assert.match(r.stderr, /^vilab: step \d+ refused: /);
+  });
+}
+
+test('vilab run: every step (default --every 1), a long run crossing maxAdvance', () => {
+  same(['run', scenarios.oscillator, '--steps', '5000']);
+  same(['hash', scenarios.oscillator, '--steps', '2500001']);
+});
+
+test('vilab run / hash from stdin', () => {
+  const text = readFileSync(dsp, 'utf8');
+  same(['run', '-', '--steps', '100', '--every', '10'], text);
+  same(['hash', '-', '--steps', '100'], text);
+});
+
+test('vilab registry = native', () => {
+  const r = same(['registry']);
+  assert.ok(JSON.parse(r.stdout).systems.length > 0);
+});
+
+test('the same usage, messages and exit codes on bad input', () => {
+  const bad = scenarioFile('bad', { system: 'double-spherical-pendulum', params: { masses: [1, -2] } });
+  const cases = [
+    [],
+    ['--help'],
+    ['-h'],
+    ['frobnicate'],
+    ['run'],
+    ['run', dsp],
+    ['run', dsp, '--steps'],
+    ['run', dsp, '--steps', '-1'],
+    ['run', dsp, '--steps', '1e5'],
+    ['run', dsp, '--steps', 'ten'],
+    ['run', dsp, '--steps', '10', '--every', '0'],
+    ['run', dsp, '--steps', '10', '--frames', '3'],
+    ['run', join(dir, 'missing.json'), '--steps', '10'],
+    ['run', bad, '--steps', '10'],
+    ['hash', scenarioFile('nan', '{"system":"oscillator","h":NaN}'), '--steps', '1'],
+    ['hash', scenarioFile('empty', ''), '--steps', '1'],
+    ['hash', scenarioFile('deep', `{"system":"chain","params":{"masses":${'['.repeat(5e4)}${']'.repeat(5e4)}}}`), '--steps', '1'],
+    ['hash', scenarioFile('huge', `{"system":"${'x'.repeat(5 << 20)}"}`), '--steps', '1'],
+  ];
+  for (const args of cases) {
+    const r = same(args);
+    if (args[0] !== '--help' && args[0] !== '-h') assert.equal(r.status, 2, args.join(' '));
+    else assert.equal(r.status, 0);
+  }
+});
+
+test('npx vilab runs the CLI (package.json "bin")', () => {
+  const r = spawnSync('npx', ['--no-install', 'vilab', 'hash', dsp, '--steps', '1000'], { cwd: root, encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout, runNative(['hash', dsp, '--steps', '1000']).stdout);
+});

@@ -1,0 +1,99 @@
+// Lifetime: returned arrays are copies that survive heap growth; create/dispose
+// leaves the heap flat (1e4 cycles); errors leak nothing; forgotten simulations are
+// freed by the garbage collector.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { lab, REF, assertHealthy, advanceAll } from './helpers.mjs';
+
+test('q, p, visualState() and history samples do not go stale when the heap grows', () => {
+  const sim = lab.simulate(REF);
+  advanceAll(sim, 100);
+  const q = sim.q;
+  const p = sim.p;
+  const v = sim.visualState();
+  const h = sim.history.read(0);
+  const d = sim.diagnostics();
+  const saved = [q, p, v, h.energy, h.t].map((a) => Float64Array.from(a));
+  const heapBefore = lab.heapBytes();
+  // Grow linear memory: a 64-link chain with the largest history ring (≈ 40 MB).
+  const links = lab.system('chain').params[0].maxCount;
+  const big = lab.simulate(
+    { system: 'chain', params: { masses: Array(links).fill(0.1), lengths: Array(links).fill(0.25) } },
+    { historyCapacity: 1 << 20 },
+  );
+  const big2 = lab.simulate(REF, { historyCapacity: 1 << 20 });
+  assert.ok(lab.heapBytes() > heapBefore, 'the heap did not grow: the test proves nothing');
+  [q, p, v, h.energy, h.t].forEach((a, i) => {
+    assert.ok(a.byteLength > 0, 'detached');
+    assert.deepEqual(a, saved[i]);
+  });
+  assert.deepEqual(sim.q, q, 'reading again after growth gives the same values');
+  assert.deepEqual(sim.p, p);
+  assert.deepEqual(sim.diagnostics(), d);
+  assert.deepEqual(sim.history.read(0).energy, h.energy);
+  big.dispose();
+  big2.dispose();
+  sim.dispose();
+  assertHealthy();
+});
+
+test('heap flat over 1e4 create/advance/read/dispose cycles', () => {
+  // Warm up: the first cycles may grow the heap once (history rings, caches).
+  for (let i = 0; i < 50; i++) lab.simulate(REF).dispose();
+  const used = lab.heapUsed();
+  const bytes = lab.heapBytes();
+  const systems = lab.systems.map((s) => s.id);
+  for (let i = 0; i < 1e4; i++) {
+    const sim = lab.simulate({ system: systems[i % systems.length] });
+    sim.advance(3);
+    sim.q;
+    sim.diagnostics();
+    sim.history.read(0);
+    sim.hash();
+    sim.scenario();
+    sim.dispose();
+  }
+  assert.equal(lab.heapUsed(), used, 'bytes held by malloc after 1e4 cycles');
+  assert.equal(lab.heapBytes(), bytes, 'wasm memory grew over 1e4 cycles');
+});
+
+test('errors leak nothing: bad scenarios, refused steps, bad setState', () => {
+  const scenario = { system: 'double-spherical-pendulum', integrator: 'midpoint', h: 0.1 };
+  const warm = lab.simulate(scenario);
+  assert.throws(() => advanceAll(warm, 100));
+  warm.dispose();
+  const used = lab.heapUsed();
+  for (let i = 0; i < 1000; i++) {
+    assert.throws(() => lab.simulate({ system: 'double-spherical-pendulum', params: { masses: [1, -1] } }));
+    assert.throws(() => lab.simulate('{"system":'));
+    assert.throws(() => lab.normalize({ system: 'x'.repeat(1000) }));
+    const sim = lab.simulate(scenario);
+    assert.throws(() => advanceAll(sim, 100), /refused/);
+    assert.throws(() => sim.setState({ q: [1, 2, 3, 4, 5, 6], p: [0, 0, 0, 0, 0, 0] }), /off the constraint manifold/);
+    sim.dispose();
+  }
+  assert.equal(lab.heapUsed(), used);
+  assertHealthy();
+});
+
+test('a simulation dropped without dispose() is freed by the garbage collector', () => {
+  const script = `
+    import { createLab } from ${JSON.stringify(new URL('../../web/sim/vilab.js', import.meta.url).href)};
+    const lab = await createLab();
+    lab.simulate({ system: 'oscillator' }).dispose();
+    const used = lab.heapUsed();
+    (() => { for (let i = 0; i < 50; i++) lab.simulate({ system: 'double-spherical-pendulum' }); })();
+    const held = lab.heapUsed();
+    for (let round = 0; round < 50 && lab.heapUsed() > used; round++) {
+      globalThis.gc();
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    console.log(JSON.stringify({ used, held, after: lab.heapUsed() }));
+  `;
+  const r = spawnSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', script], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const { used, held, after } = JSON.parse(r.stdout);
+  assert.ok(held > used + 50 * 1e6, 'the 50 simulations were not allocated?');
+  assert.equal(after, used, 'the collected simulations were not freed');
+});

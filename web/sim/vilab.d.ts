@@ -1,0 +1,233 @@
+// Type declarations for the vilab JavaScript API (web/sim/vilab.js), written by
+// hand and checked by tests/types (tsc --noEmit). Reference: docs/api.md.
+//
+// Ids (systems, integrators) are plain strings: the lists live in the C++
+// registry and reach JS as lab.systems / lab.integrators at run time.
+
+/** A scenario, the one schema shared by the native CLI, this API and share links. */
+export interface Scenario {
+  /** System id, e.g. 'double-spherical-pendulum' (see lab.systems). */
+  system: string;
+  /** Integrator id, e.g. 'midpoint' (see lab.integrators); default: the system's defaultIntegrator. */
+  integrator?: string;
+  /** Time step (s), in (0, system.h.max]; default: system.h.default. */
+  h?: number;
+  /** Model parameters by name (see SystemInfo.params); missing ones take their defaults. */
+  params?: Record<string, number | readonly number[]>;
+  /** Initial data (see SystemInfo.initialFields); default: system.defaults.initial. */
+  initial?: Record<string, number | readonly number[] | readonly (readonly number[])[]>;
+  /** Integrator options by name (see IntegratorInfo.options). */
+  options?: Record<string, number | readonly number[]>;
+}
+
+/** The normalized scenario that sim.scenario() and lab.normalize() return: every field filled in. */
+export interface NormalizedScenario {
+  system: string;
+  integrator: string;
+  h: number;
+  params: Record<string, number | number[]>;
+  initial: Record<string, number | number[] | number[][]>;
+  options: Record<string, number | number[]>;
+}
+
+/** A parameter of a system or an option of an integrator, with its default, unit and valid range. */
+export interface ParamInfo {
+  readonly name: string;
+  readonly title: string;
+  readonly unit: string;
+  readonly description: string;
+  /** 'number': one number; 'per-body': an array of minCount..maxCount numbers; 'vector3': 3 numbers. */
+  readonly kind: 'number' | 'per-body' | 'vector3';
+  readonly default: number | readonly number[];
+  /** Valid range of each number: (min, max] when minExclusive, else [min, max]. */
+  readonly min: number;
+  readonly max: number;
+  readonly minExclusive: boolean;
+  readonly minCount?: number;
+  readonly maxCount?: number;
+}
+
+/** A field of a system's initial data. */
+export interface FieldInfo {
+  readonly name: string;
+  readonly title: string;
+  readonly unit: string;
+  readonly description: string;
+}
+
+/** A system, as described by the C++ registry. */
+export interface SystemInfo {
+  readonly id: string;
+  readonly title: string;
+  readonly description: string;
+  readonly params: readonly ParamInfo[];
+  readonly initialFields: readonly FieldInfo[];
+  readonly defaultIntegrator: string;
+  /** Valid time steps: (min, max] s. */
+  readonly h: {
+    readonly default: number;
+    readonly min: number;
+    readonly max: number;
+    readonly minExclusive: boolean;
+    readonly unit: string;
+  };
+  /** The complete default scenario of this system. */
+  readonly defaults: Readonly<NormalizedScenario>;
+  /** Ids of the integrators that apply to this system. */
+  readonly integrators: readonly string[];
+}
+
+/** An integrator, as described by the C++ registry. */
+export interface IntegratorInfo {
+  readonly id: string;
+  readonly title: string;
+  readonly family: 'variational' | 'energy-momentum' | 'baseline' | (string & {});
+  readonly order: number;
+  /** What it conserves, in words (e.g. 'symplectic form', 'momentum map'); empty for baselines. */
+  readonly conserves: readonly string[];
+  /** Ids of the systems it applies to. */
+  readonly systems: readonly string[];
+  readonly summary: string;
+  readonly docs: string;
+  /** LaTeX. */
+  readonly equations: string;
+  readonly citation: string;
+  readonly options: readonly ParamInfo[];
+}
+
+/** Options of lab.simulate(). */
+export interface SimulateOptions {
+  /** Record a history sample every this many steps (1..1e6; default 1). */
+  historyStride?: number;
+  /** Samples the history ring holds (1..1048576; default 32768). */
+  historyCapacity?: number;
+  /** Wall-clock budget of one advance() call in ms (1..60000; default 50). */
+  timeBudgetMs?: number;
+}
+
+/** sim.diagnostics(): the current values, computed in C++. */
+export interface Diagnostics {
+  energy: number;
+  /** Components of the conserved momentum map (J_z for pendulums: 1; rigid bodies: 3; none: 0). */
+  momentum: number[];
+  /** Constraint residual (system units; 0 for unconstrained systems). */
+  constraint: number;
+  /** Newton iterations of the last step (0 for explicit methods). */
+  iterations: number;
+  /** Body angular momentum Π (rigid bodies only). */
+  bodyMomentum?: [number, number, number];
+}
+
+/** Copies of history samples [start, start + count). */
+export interface HistorySamples {
+  /** Index of the first sample (samples are numbered from 0 since the start or the last setState). */
+  start: number;
+  count: number;
+  t: Float64Array;
+  energy: Float64Array;
+  constraint: Float64Array;
+  iterations: Float64Array;
+  /** One array per momentum component. */
+  momentum: Float64Array[];
+  /** Rigid bodies: one array per component of Π. */
+  bodyMomentum?: Float64Array[];
+  /** Every column by its name (history.columns). */
+  columns: Record<string, Float64Array>;
+}
+
+/** The diagnostic time series recorded in C++ every `stride` steps, in a ring of `capacity` samples. */
+export interface History {
+  readonly columns: string[];
+  readonly stride: number;
+  readonly capacity: number;
+  /** Samples recorded so far (monotone until setState). */
+  readonly total: number;
+  /** Index of the oldest sample still held. */
+  readonly oldest: number;
+  /** Copies of samples [max(from, oldest), total). */
+  read(from?: number): HistorySamples;
+}
+
+/** A state for setState: q and p as the integrator defines them (the lengths of sim.q and sim.p). */
+export interface State {
+  q: ArrayLike<number>;
+  p: ArrayLike<number>;
+}
+
+export interface Simulation {
+  /** The normalized scenario (a fresh object). */
+  scenario(): NormalizedScenario;
+  /** The most steps one advance() call takes. */
+  readonly maxAdvance: number;
+  /**
+   * Runs up to min(n, maxAdvance) steps in one wasm call, stopping early when the
+   * time budget is spent; returns the steps taken. Throws VilabError (with .step,
+   * .reason, .stepsTaken) on a refused step; the state stays at the last good step.
+   */
+  advance(n?: number): number;
+  /** step × h, s. */
+  readonly time: number;
+  readonly step: number;
+  /** Generalized coordinates (a copy that owns its buffer). */
+  readonly q: Float64Array;
+  /** Conjugate momenta (a copy that owns its buffer). */
+  readonly p: Float64Array;
+  diagnostics(): Diagnostics;
+  /** Bob positions [x, y, z, …] or the orientation quaternion [w, x, y, z] (a copy). */
+  visualState(): Float64Array;
+  /** Replaces (q, p); restarts step and history at 0. Throws when off the constraint manifold. */
+  setState(state: State): void;
+  /** FNV-1a 64 of q, p (float64 LE) and step (uint64 LE), 16 hex digits; equals the native `vilab hash`. */
+  hash(): string;
+  readonly history: History;
+  /** The CSV header / current row exactly as the native `vilab run` prints them. */
+  csvHeader(): string;
+  csvRow(): string;
+  readonly disposed: boolean;
+  /** Frees the wasm memory; idempotent. Any other use afterwards throws. */
+  dispose(): void;
+}
+
+export interface Lab {
+  readonly version: string;
+  readonly systems: readonly SystemInfo[];
+  readonly integrators: readonly IntegratorInfo[];
+  system(id: string): SystemInfo | undefined;
+  integrator(id: string): IntegratorInfo | undefined;
+  /** Validates and normalizes a scenario (an object or JSON text); throws VilabError. */
+  normalize(scenario: Scenario | string): NormalizedScenario;
+  /** A new simulation (an object or JSON text); throws VilabError on bad input. */
+  simulate(scenario: Scenario | string, options?: SimulateOptions): Simulation;
+  /** The registry exactly as the native `vilab registry` prints it. */
+  registryText(): string;
+  /** Bytes of wasm linear memory (grows, never shrinks). */
+  heapBytes(): number;
+  /** Bytes currently allocated by malloc in the module. */
+  heapUsed(): number;
+}
+
+export interface CreateLabOptions {
+  /** The bytes of vilab.wasm (Node reads them from disk by itself). */
+  wasmBinary?: ArrayBuffer | Uint8Array;
+  /** As for any emscripten module: where to find vilab.wasm. */
+  locateFile?: (path: string, prefix: string) => string;
+}
+
+/** Loads the WebAssembly core once; later calls return the same lab. */
+export function createLab(options?: CreateLabOptions): Promise<Lab>;
+
+/** Every error thrown by the API; message 'vilab: <field>: <problem>' or 'vilab: step k refused: …'. */
+export class VilabError extends Error {
+  /** The offending field for bad input, e.g. 'params.masses[1]'. */
+  readonly field?: string;
+  /** For a refused step: its number (the state stays at step - 1). */
+  readonly step?: number;
+  /** For a refused step: why. */
+  readonly reason?: string;
+  /** For a refused step: steps taken by this advance() call before it. */
+  readonly stepsTaken?: number;
+}
+
+export const DEFAULT_OPTIONS: Readonly<Required<SimulateOptions>>;
+/** Scenario text limit (bytes). */
+export const MAX_SCENARIO_BYTES: number;
