@@ -10,12 +10,16 @@ void History::configure(std::vector<std::string> columns, int stride, int capaci
   columns_ = std::move(columns);
   stride_ = std::max(1, stride);
   capacity_ = std::max(1, capacity);
-  data_.assign(static_cast<std::size_t>(capacity_) * columns_.size(), 0.0);
+  data_.clear();  // grows on demand: many short-lived simulations stay small
   total_ = 0;
 }
 
 void History::record(const double* row) {
   const std::size_t slot = static_cast<std::size_t>(total_ % static_cast<std::uint64_t>(capacity_));
+  if ((slot + 1) * columns_.size() > data_.size()) {
+    const std::size_t rows = std::min<std::size_t>(capacity_, std::max<std::size_t>(256, 2 * (slot + 1)));
+    data_.resize(rows * columns_.size());
+  }
   std::copy(row, row + columns_.size(), data_.begin() + slot * columns_.size());
   ++total_;
 }
