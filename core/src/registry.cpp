@@ -79,6 +79,41 @@ std::unique_ptr<Stepper> makeStepper(const Scenario& s) {
 }
 
 // ---- parameter specs -----------------------------------------------------------------
+ParamSpec ParamSpec::number(std::string name, std::string title, std::string unit, std::string description,
+                            double value, double min, double max, bool minExclusive) {
+  ParamSpec p;
+  p.name = std::move(name);
+  p.title = std::move(title);
+  p.unit = std::move(unit);
+  p.description = std::move(description);
+  p.defaultValue = value;
+  p.min = min;
+  p.max = max;
+  p.minExclusive = minExclusive;
+  return p;
+}
+
+ParamSpec ParamSpec::vector3(std::string name, std::string title, std::string unit, std::string description,
+                             const Vec3& value, double min, double max, bool minExclusive) {
+  ParamSpec p = number(std::move(name), std::move(title), std::move(unit), std::move(description), 0, min, max,
+                       minExclusive);
+  p.kind = Kind::Vector3;
+  p.defaultValue = std::vector<double>{value[0], value[1], value[2]};
+  return p;
+}
+
+ParamSpec ParamSpec::perBody(std::string name, std::string title, std::string unit, std::string description,
+                             double value, int count, int minCount, int maxCount, double min, double max,
+                             bool minExclusive) {
+  ParamSpec p = number(std::move(name), std::move(title), std::move(unit), std::move(description), 0, min, max,
+                       minExclusive);
+  p.kind = Kind::PerBody;
+  p.defaultValue = std::vector<double>(count, value);
+  p.minCount = minCount;
+  p.maxCount = maxCount;
+  return p;
+}
+
 Json ParamSpec::read(const Json& v, const std::string& field) const {
   if (v.is_null()) return defaultValue;
   switch (kind) {

@@ -25,6 +25,17 @@ struct ParamSpec {
   Json toJson() const;
   // Validates v (or takes the default when v is null) and returns the normalized value.
   Json read(const Json& v, const std::string& field) const;
+
+  // A number in [min, max] (or (min, max] when minExclusive).
+  static ParamSpec number(std::string name, std::string title, std::string unit, std::string description,
+                          double value, double min, double max, bool minExclusive);
+  // Three numbers, each in the range.
+  static ParamSpec vector3(std::string name, std::string title, std::string unit, std::string description,
+                           const Vec3& value, double min, double max, bool minExclusive);
+  // One number per body, minCount..maxCount of them, each in the range; the default has `count`.
+  static ParamSpec perBody(std::string name, std::string title, std::string unit, std::string description,
+                           double value, int count, int minCount, int maxCount, double min, double max,
+                           bool minExclusive);
 };
 
 struct FieldDoc {

@@ -3,6 +3,7 @@
 
 #include <Eigen/Dense>
 
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 
@@ -32,6 +33,21 @@ struct StepOutcome {
   bool ok = true;
   int iterations = 0;
   std::string reason;  // empty when ok
+
+  // This outcome, turned into a refusal for `why`.
+  StepOutcome refused(const std::string& why) const {
+    StepOutcome out = *this;
+    out.ok = false;
+    out.reason = why;
+    return out;
+  }
 };
+
+// A number for messages, in scientific notation with 3 significant digits.
+inline std::string scientific(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2e", x);
+  return buf;
+}
 
 }  // namespace vilab

@@ -19,7 +19,7 @@ IntegratorEntry alphaIntegrator() {
       "L_d(q_k,q_{k+1}) = h\\,L\\!\\left((1-\\alpha)q_k+\\alpha q_{k+1},\\tfrac{q_{k+1}-q_k}{h}\\right)\\\\"
       "p_k + D_1L_d + Dg(q_k)^{\\mathsf T}\\lambda_k = 0,\\quad g(q_{k+1})=0,\\quad p_{k+1} = D_2L_d";
   e.citation = "J. Lu, Conserving integrators by generating function, eq. 4";
-  e.options = {numberOption("alpha", "α", "", "quadrature point; order 2 only at α = ½", 0.25, 0, 1, false)};
+  e.options = {ParamSpec::number("alpha", "α", "", "quadrature point; order 2 only at α = ½", 0.25, 0, 1, false)};
   e.make = [](const SystemInstance& sys, const Scenario& s) {
     return makeMultiplierVariational(sys, s, DiscreteRule::alphaFamily(s.options["alpha"].get<double>()));
   };

@@ -25,20 +25,6 @@ inline std::unique_ptr<Stepper> makeMultiplierVariational(const SystemInstance& 
 // RK4 / explicit Euler baselines on every system (runge_kutta.cpp).
 std::unique_ptr<Stepper> makeRungeKutta(const SystemInstance& sys, const Scenario& s, RungeKuttaMethod method);
 
-inline ParamSpec numberOption(const char* name, const char* title, const char* unit, const char* description,
-                              double value, double min, double max, bool minExclusive) {
-  ParamSpec p;
-  p.name = name;
-  p.title = title;
-  p.unit = unit;
-  p.description = description;
-  p.defaultValue = value;
-  p.min = min;
-  p.max = max;
-  p.minExclusive = minExclusive;
-  return p;
-}
-
 // Rigid-body baselines: Euler's equations with quaternion kinematics (rigid_body.cpp).
 std::unique_ptr<Stepper> makeRigidBodyRungeKutta(const RigidBodyModel& m, const SystemInstance& sys, const Scenario& s,
                                                  RungeKuttaMethod method);

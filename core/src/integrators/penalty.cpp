@@ -35,7 +35,7 @@ IntegratorEntry penaltyIntegrator() {
       "g_i = \\frac{|x_i-x_{i-1}|^2-l_i^2}{2l_i}\\\\"
       "D_2L_d(q_{k-1},q_k) + D_1L_d(q_k,q_{k+1}) = 0";
   e.citation = "Seed 002 (penalty potential); Wendlandt & Marsden eq. 4.1";
-  e.options = {numberOption("mu", "stiffness μ", "N/m", "penalty stiffness; the link error falls like 1/μ", 1e4, 0,
+  e.options = {ParamSpec::number("mu", "stiffness μ", "N/m", "penalty stiffness; the link error falls like 1/μ", 1e4, 0,
                             1e12, true)};
   e.make = [](const SystemInstance& sys, const Scenario& s) -> std::unique_ptr<Stepper> {
     const auto* m = std::get_if<ChainModel>(&sys.model);

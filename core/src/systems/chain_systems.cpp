@@ -147,35 +147,6 @@ SystemInstance instantiateChain(const Json& params, Json& initial, bool planar, 
   return inst;
 }
 
-ParamSpec perBody(const char* name, const char* title, const char* unit, const char* description, double value,
-                  int count, int minCount, int maxCount, double max) {
-  ParamSpec p;
-  p.name = name;
-  p.title = title;
-  p.unit = unit;
-  p.description = description;
-  p.kind = ParamSpec::Kind::PerBody;
-  p.defaultValue = std::vector<double>(count, value);
-  p.min = 0;
-  p.minExclusive = true;
-  p.max = max;
-  p.minCount = minCount;
-  p.maxCount = maxCount;
-  return p;
-}
-
-ParamSpec gravity() {
-  ParamSpec p;
-  p.name = "g";
-  p.title = "gravity";
-  p.unit = "m/s²";
-  p.description = "gravitational acceleration, along −z";
-  p.defaultValue = 9.81;
-  p.min = 0;
-  p.max = 1000;
-  return p;
-}
-
 SystemEntry chainFamilyEntry(const std::string& id, const std::string& title, const std::string& description,
                              int links, int minLinks, int maxLinks, bool planar, Json defaults, long budget,
                              double defaultH = 0.01) {
@@ -185,9 +156,11 @@ SystemEntry chainFamilyEntry(const std::string& id, const std::string& title, co
   e.description = description;
   const double massDefault = links > 2 ? 0.1 : 1.0;
   const double lengthDefault = links > 2 ? 0.25 : 1.0;
-  e.params = {perBody("masses", "masses", "kg", "mass of each bob", massDefault, links, minLinks, maxLinks, 1e6),
-              perBody("lengths", "lengths", "m", "length of each link", lengthDefault, links, minLinks, maxLinks, 1e3),
-              gravity()};
+  e.params = {ParamSpec::perBody("masses", "masses", "kg", "mass of each bob", massDefault, links, minLinks, maxLinks,
+                                  0, 1e6, true),
+              ParamSpec::perBody("lengths", "lengths", "m", "length of each link", lengthDefault, links, minLinks,
+                                  maxLinks, 0, 1e3, true),
+              ParamSpec::number("g", "gravity", "m/s²", "gravitational acceleration, along −z", 9.81, 0, 1000, false)};
   if (planar)
     e.initialFields = {{"angles", "angle", "rad", "θ: angle from the downward vertical in the x–z plane, one per bob"},
                        {"rates", "angular rate", "rad/s", "θ̇, one per bob"},
@@ -267,21 +240,8 @@ SystemEntry oscillatorEntry() {
   e.id = "oscillator";
   e.title = "Harmonic oscillator";
   e.description = "A mass on a linear spring, L = ½ m v² − ½ k x²; exact solution x(t) = x₀ cos ωt + (v₀/ω) sin ωt.";
-  ParamSpec mass;
-  mass.name = "mass";
-  mass.title = "mass";
-  mass.unit = "kg";
-  mass.description = "mass m";
-  mass.defaultValue = 1.0;
-  mass.min = 0;
-  mass.minExclusive = true;
-  mass.max = 1e6;
-  ParamSpec k = mass;
-  k.name = "stiffness";
-  k.title = "stiffness";
-  k.unit = "N/m";
-  k.description = "spring constant k";
-  e.params = {mass, k};
+  e.params = {ParamSpec::number("mass", "mass", "kg", "mass m", 1.0, 0, 1e6, true),
+              ParamSpec::number("stiffness", "stiffness", "N/m", "spring constant k", 1.0, 0, 1e6, true)};
   e.initialFields = {{"position", "position", "m", "x₀"}, {"velocity", "velocity", "m/s", "v₀"}};
   e.defaultIntegrator = "midpoint";
   e.defaultH = 0.1;

@@ -89,37 +89,8 @@ std::unique_ptr<Stepper> makeRigidBodyRungeKutta(const RigidBodyModel& m, const 
 // ---- the system entries ----------------------------------------------------------------
 namespace {
 
-ParamSpec vector3(const char* name, const char* title, const char* unit, const char* description, Vec3 value,
-                  double min, double max, bool minExclusive) {
-  ParamSpec p;
-  p.name = name;
-  p.title = title;
-  p.unit = unit;
-  p.description = description;
-  p.kind = ParamSpec::Kind::Vector3;
-  p.defaultValue = std::vector<double>{value[0], value[1], value[2]};
-  p.min = min;
-  p.max = max;
-  p.minExclusive = minExclusive;
-  return p;
-}
-
-ParamSpec number(const char* name, const char* title, const char* unit, const char* description, double value,
-                 double min, double max, bool minExclusive) {
-  ParamSpec p;
-  p.name = name;
-  p.title = title;
-  p.unit = unit;
-  p.description = description;
-  p.defaultValue = value;
-  p.min = min;
-  p.max = max;
-  p.minExclusive = minExclusive;
-  return p;
-}
-
 ParamSpec inertiaSpec(Vec3 value, const char* about) {
-  return vector3("inertia", "principal moments of inertia", "kg·m²", about, value, 0, 1e6, true);
+  return ParamSpec::vector3("inertia", "principal moments of inertia", "kg·m²", about, value, 0, 1e6, true);
 }
 
 Vec3 readVec3(const Json& v) { return Vec3(v[0].get<double>(), v[1].get<double>(), v[2].get<double>()); }
@@ -214,10 +185,10 @@ SystemEntry heavyTopEntry() {
       "centre of mass in the body frame. Potential V = m g (e₃·Rρ + |ρ|) ≥ 0. The energy and the vertical spatial "
       "angular momentum e₃·RΠ are conserved; for a symmetric top (I1 = I2, ρ on the symmetry axis) also Π₃.";
   e.params = {inertiaSpec(Vec3(1.25, 1.25, 0.5), "principal moments about the fixed point, body frame; I_i ≤ I_j + I_k"),
-              number("mass", "mass", "kg", "total mass m", 1.0, 0, 1e6, true),
-              vector3("com", "centre of mass", "m", "centre of mass ρ in the body frame (the fixed point is the origin)",
+              ParamSpec::number("mass", "mass", "kg", "total mass m", 1.0, 0, 1e6, true),
+              ParamSpec::vector3("com", "centre of mass", "m", "centre of mass ρ in the body frame (the fixed point is the origin)",
                       Vec3(0, 0, 0.5), -1e3, 1e3, false),
-              number("g", "gravity", "m/s²", "gravitational acceleration, along −z", 9.81, 0, 1000, false)};
+              ParamSpec::number("g", "gravity", "m/s²", "gravitational acceleration, along −z", 9.81, 0, 1000, false)};
   e.initialFields = bodyInitialFields();
   e.defaultIntegrator = "lie-group";
   e.defaultH = 0.01;

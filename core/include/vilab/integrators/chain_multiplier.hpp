@@ -92,7 +92,7 @@ class ChainMultiplierIntegrator {
         if (i + 1 < n) matrix_.upper[i] = -hOverMass_[i] * b.dot(normalStart_[i + 1]);
       }
       if (!matrix_.solve(dlambda_.data(), scratch_))
-        return fail(out, "singular multiplier matrix (a link folded onto its neighbour, or h too large)");
+        return out.refused("singular multiplier matrix (a link folded onto its neighbour, or h too large)");
       // The position update this λ-update causes: h M⁻¹ Dg(q_k)ᵀ Δλ.
       double update = 0;
       for (int i = 0; i < n; ++i) {
@@ -101,7 +101,7 @@ class ChainMultiplierIntegrator {
         update = std::max(update, di);
       }
       update /= lengthScale_;
-      if (!std::isfinite(update)) return fail(out, "the Newton update is not finite (h too large?)");
+      if (!std::isfinite(update)) return out.refused("the Newton update is not finite (h too large?)");
       // Converged when the update is at rounding level; or when quadratic convergence,
       // update_{k+1} ≈ C update_k² with C from the last two updates, predicts the next
       // update to be below rounding (this saves the confirming iteration); or when the
@@ -112,8 +112,8 @@ class ChainMultiplierIntegrator {
       previousUpdate = update;
     }
     if (!converged)
-      return fail(out, "Newton did not converge in " + std::to_string(kMaxIterations) + " iterations (last update " +
-                           sci(previousUpdate) + "); reduce h");
+      return out.refused("Newton did not converge in " + std::to_string(kMaxIterations) + " iterations (last update " +
+                           scientific(previousUpdate) + "); reduce h");
     positionsFromMultipliers();
 
     // Stage 3: discrete Legendre transform p_{k+1} = M v̄ − c2 ∇V, then tangent projection.
@@ -123,8 +123,8 @@ class ChainMultiplierIntegrator {
       for (int c = 0; c < 3; ++c) p1[3 * i + c] = m * displacement_[3 * i + c] / h_;
       p1[3 * i + 2] -= c2_ * m * g;
     }
-    if (!projectMomentum(q1_, p1)) return fail(out, "singular constraint Gram matrix at q_{k+1}");
-    if (!q1_.allFinite() || !p1.allFinite()) return fail(out, "the new state is not finite");
+    if (!projectMomentum(q1_, p1)) return out.refused("singular constraint Gram matrix at q_{k+1}");
+    if (!q1_.allFinite() || !p1.allFinite()) return out.refused("the new state is not finite");
     q = q1_;
     p = p1;
     return out;
@@ -187,16 +187,6 @@ class ChainMultiplierIntegrator {
     }
   }
 
-  static StepOutcome fail(StepOutcome out, const std::string& reason) {
-    out.ok = false;
-    out.reason = reason;
-    return out;
-  }
-  static std::string sci(double x) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.2e", x);
-    return buf;
-  }
 
   ChainModel model_;
   double h_, c1_, c2_;

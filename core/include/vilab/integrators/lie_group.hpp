@@ -87,7 +87,7 @@ class LieGroupIntegrator {
       const Eigen::PartialPivLU<Mat3> lu(dG);
       const double rcond = lu.rcond();
       if (!(rcond > 1e-14)) {
-        reason = "singular Newton matrix in the Cayley equation (rcond " + sci(rcond) + "); reduce h";
+        reason = "singular Newton matrix in the Cayley equation (rcond " + scientific(rcond) + "); reduce h";
         return false;
       }
       const Vec3 df = -lu.solve(G);
@@ -105,7 +105,7 @@ class LieGroupIntegrator {
     }
     iterations = kMaxIterations;
     reason = "Newton on the Cayley equation did not converge in " + std::to_string(kMaxIterations) +
-             " iterations (last update " + sci(previous) + "); the rotation per step is too large, reduce h";
+             " iterations (last update " + scientific(previous) + "); the rotation per step is too large, reduce h";
     return false;
   }
 
@@ -144,11 +144,6 @@ class LieGroupIntegrator {
  private:
   static constexpr int kMaxIterations = 50;
   static constexpr double kEps = std::numeric_limits<double>::epsilon();
-  static std::string sci(double x) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.2e", x);
-    return buf;
-  }
 
   RigidBodyModel model_;
   double h_;

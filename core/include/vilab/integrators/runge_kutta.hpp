@@ -20,31 +20,25 @@ class RungeKutta {
     StepOutcome out;
     const Eigen::Index n = y.size();
     k1_.resize(n);
-    if (!ode_(y, k1_)) return fail("the ODE right-hand side is undefined at y_k");
+    if (!ode_(y, k1_)) return out.refused("the ODE right-hand side is undefined at y_k");
     if (method_ == RungeKuttaMethod::Euler) {
       tmp_ = y + h_ * k1_;
     } else {
       k2_.resize(n), k3_.resize(n), k4_.resize(n);
       tmp_ = y + (0.5 * h_) * k1_;
-      if (!ode_(tmp_, k2_)) return fail("the ODE right-hand side is undefined at stage 2");
+      if (!ode_(tmp_, k2_)) return out.refused("the ODE right-hand side is undefined at stage 2");
       tmp_ = y + (0.5 * h_) * k2_;
-      if (!ode_(tmp_, k3_)) return fail("the ODE right-hand side is undefined at stage 3");
+      if (!ode_(tmp_, k3_)) return out.refused("the ODE right-hand side is undefined at stage 3");
       tmp_ = y + h_ * k3_;
-      if (!ode_(tmp_, k4_)) return fail("the ODE right-hand side is undefined at stage 4");
+      if (!ode_(tmp_, k4_)) return out.refused("the ODE right-hand side is undefined at stage 4");
       tmp_ = y + (h_ / 6) * (k1_ + 2 * k2_ + 2 * k3_ + k4_);
     }
-    if (!tmp_.allFinite()) return fail("the new state is not finite; reduce h");
+    if (!tmp_.allFinite()) return out.refused("the new state is not finite; reduce h");
     y.swap(tmp_);
     return out;
   }
 
  private:
-  static StepOutcome fail(const char* reason) {
-    StepOutcome out;
-    out.ok = false;
-    out.reason = reason;
-    return out;
-  }
   Ode ode_;
   RungeKuttaMethod method_;
   double h_;

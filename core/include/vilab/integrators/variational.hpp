@@ -127,7 +127,7 @@ class VariationalIntegrator {
       const VecC r2 = Mech::constraints(system_, VecN(q + delta), G1);
       VecNC r;
       r << r1, r2;
-      if (!r.allFinite()) return fail(out, "the DEL residual is not finite (h too large?)");
+      if (!r.allFinite()) return out.refused("the DEL residual is not finite (h too large?)");
       if (rebuild) {
         MatNC J = MatNC::Zero();
         J.template topLeftCorner<N, N>() = J11;
@@ -135,10 +135,10 @@ class VariationalIntegrator {
         J.template bottomLeftCorner<C, N>() = G1;
         lu.compute(J);
         const double rcond = lu.rcond();
-        if (!(rcond > 1e-14)) return fail(out, "singular Newton matrix (rcond " + sci(rcond) + "); reduce h");
+        if (!(rcond > 1e-14)) return out.refused("singular Newton matrix (rcond " + scientific(rcond) + "); reduce h");
       }
       const VecNC dx = -lu.solve(r);
-      if (!dx.allFinite()) return fail(out, "the Newton update is not finite");
+      if (!dx.allFinite()) return out.refused("the Newton update is not finite");
       if (it == 1) predictorStep = dx.template head<N>().cwiseAbs().maxCoeff();
       delta += dx.template head<N>();
       lambda += dx.template tail<C>();
@@ -150,15 +150,15 @@ class VariationalIntegrator {
       previousUpdate = update;
     }
     if (!converged)
-      return fail(out, "Newton did not converge in " + std::to_string(settings_.maxIterations) +
-                           " iterations (last update " + sci(previousUpdate) + "); reduce h");
+      return out.refused("Newton did not converge in " + std::to_string(settings_.maxIterations) +
+                           " iterations (last update " + scientific(previousUpdate) + "); reduce h");
 
     // The DEL has other roots far from q_k; near a coordinate singularity Newton can
     // land on one. The true correction to the explicit first update is O(h) of it.
     const double correction = delta.cwiseAbs().maxCoeff() - predictorStep;
     if (correction > predictorStep + 1e-8 * qScale)
-      return fail(out, "Newton converged to a distant root (the step moved q by " + sci(correction + predictorStep) +
-                           ", the explicit predictor by " + sci(predictorStep) +
+      return out.refused("Newton converged to a distant root (the step moved q by " + scientific(correction + predictorStep) +
+                           ", the explicit predictor by " + scientific(predictorStep) +
                            "): a coordinate singularity or h too large; reduce h");
 
     // p_{k+1} = D2 L_d(q_k, q_{k+1}), projected onto T*Q at q_{k+1}.
@@ -166,10 +166,10 @@ class VariationalIntegrator {
     VecN p1 = d2Step(q, delta);
     if constexpr (C > 0) {
       VecN v1;
-      if (!Mech::velocity(system_, q1, p1, v1)) return fail(out, "the Legendre transform is singular at q_{k+1}");
+      if (!Mech::velocity(system_, q1, p1, v1)) return out.refused("the Legendre transform is singular at q_{k+1}");
       p1 = Mech::momentum(system_, q1, v1);
     }
-    if (!q1.allFinite() || !p1.allFinite()) return fail(out, "the new state is not finite");
+    if (!q1.allFinite() || !p1.allFinite()) return out.refused("the new state is not finite");
     if constexpr (HasCanonicalize<System>::value) system_.canonicalize(q1);
     q = q1;
     p = p1;
@@ -179,16 +179,6 @@ class VariationalIntegrator {
  private:
   static constexpr double kEps = std::numeric_limits<double>::epsilon();
 
-  static StepOutcome fail(StepOutcome out, const std::string& reason) {
-    out.ok = false;
-    out.reason = reason;
-    return out;
-  }
-  static std::string sci(double x) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.2e", x);
-    return buf;
-  }
 
   System system_;
   DiscreteRule rule_;

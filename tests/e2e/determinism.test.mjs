@@ -1,0 +1,66 @@
+// The run fingerprint in Chromium equals the native one: for every system ×
+// integrator pair of the registry, the same scenario and step count give the same
+// hash() in the browser's wasm as `vilab hash` natively.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { launch, openPage } from './helpers.mjs';
+
+const nativeCli = new URL('../../build/native/vilab', import.meta.url).pathname;
+
+test('Chromium wasm hashes equal native hashes for every system × integrator pair', async () => {
+  const browser = await launch();
+  const dir = mkdtempSync(join(tmpdir(), 'vilab-hash-'));
+  try {
+    const { page, errors } = await openPage(browser.context, '#', { reducedMotion: 'reduce' });
+    const pairs = await page.evaluate(() =>
+      window.vilabPage.lab.systems.flatMap((s) => s.integrators.map((integrator) => ({ system: s.id, integrator }))),
+    );
+    assert.ok(pairs.length >= 30, `only ${pairs.length} pairs`);
+    // Steps per pair: enough to exercise every branch, few enough for the slow AD pairs.
+    const steps = (p) => (['quaternion', 'generalized', 'penalty'].includes(p.integrator) ? 2000 : 10000);
+    const browserHashes = await page.evaluate(
+      (cases) =>
+        cases.map(({ scenario, steps }) => {
+          const sim = window.vilabPage.lab.simulate(scenario, { historyStride: 1000 });
+          let failure = null;
+          try {
+            for (let done = 0; done < steps; ) done += sim.advance(steps - done);
+          } catch (e) {
+            failure = e.step;
+          }
+          const out = { hash: sim.hash(), step: sim.step, failure };
+          sim.dispose();
+          return out;
+        }),
+      pairs.map((p) => ({ scenario: p, steps: steps(p) })),
+    );
+    pairs.forEach((p, i) => {
+      const file = join(dir, `${p.system}-${p.integrator}.json`);
+      writeFileSync(file, JSON.stringify(p));
+      const got = browserHashes[i];
+      if (got.failure !== null) {
+        // A refused step must be refused at the same step natively; compare the state before it.
+        let native = '';
+        try {
+          execFileSync(nativeCli, ['hash', file, '--steps', String(steps(p))], { stdio: 'pipe' });
+        } catch (e) {
+          native = String(e.stderr);
+        }
+        assert.match(native, new RegExp(`step ${got.failure} refused`), `${p.system}/${p.integrator}`);
+        const before = execFileSync(nativeCli, ['hash', file, '--steps', String(got.step)], { encoding: 'utf8' });
+        assert.equal(got.hash, before.trim(), `${p.system}/${p.integrator} before the refused step`);
+      } else {
+        const native = execFileSync(nativeCli, ['hash', file, '--steps', String(steps(p))], { encoding: 'utf8' });
+        assert.equal(got.hash, native.trim(), `${p.system}/${p.integrator}`);
+      }
+    });
+    assert.deepEqual(errors, []);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    await browser.close();
+  }
+});
