@@ -94,6 +94,18 @@ class VariationalIntegrator {
     return grad;
   }
 
+  // (D1 + D2) L_d(q_k, q_k + δ): the derivative when both points move together.
+  VecN shiftDerivative(const VecN& q0, const VecN& delta) const {
+    VecN grad;
+    gradient<N>(
+        [&](const auto& x) {
+          using S = typename std::decay_t<decltype(x)>::Scalar;
+          return discreteLagrangianStep(system_, rule_, h_, Vec<S, N>(constant<S, N>(q0) + x), constant<S, N>(delta));
+        },
+        VecN::Zero().eval(), grad);
+    return grad;
+  }
+
   // The same in (q0, q1), for tests.
   VecN d1(const VecN& q0, const VecN& q1, MatN* jacInQ1 = nullptr) const { return d1Step(q0, q1 - q0, jacInQ1); }
   VecN d2(const VecN& q0, const VecN& q1) const { return d2Step(q0, q1 - q0); }
@@ -161,9 +173,15 @@ class VariationalIntegrator {
                            ", the explicit predictor by " + scientific(predictorStep) +
                            "): a coordinate singularity or h too large; reduce h");
 
-    // p_{k+1} = D2 L_d(q_k, q_{k+1}), projected onto T*Q at q_{k+1}.
+    // p_{k+1} = D2 L_d(q_k, q_{k+1}), projected onto T*Q at q_{k+1}. At the solution
+    // D1 L_d = −p_k − Dg(q_k)ᵀλ, so this is the impulse form
+    //     p_{k+1} = p_k + Dg(q_k)ᵀλ + (D1 + D2) L_d(q_k, q_{k+1}),
+    // where (D1 + D2) L_d is the derivative along a common shift of both points (for
+    // the midpoint rule h ∂L/∂q at the midpoint). Forming D2 L_d directly would pass
+    // p through M (h M⁻¹ p)/h, a product that is not the identity in floating point
+    // and, repeated every step, makes momenta drift linearly.
     VecN q1 = q + delta;
-    VecN p1 = d2Step(q, delta);
+    VecN p1 = p + G0.transpose() * lambda + shiftDerivative(q, delta);
     if constexpr (C > 0) {
       VecN v1;
       if (!Mech::velocity(system_, q1, p1, v1)) return out.refused("the Legendre transform is singular at q_{k+1}");
