@@ -73,3 +73,7 @@ const ratio = (a, b, key) => get(a)[key] / get(b)[key];
 console.log('\nratios (measured in this run)');
 console.log(`  DSP midpoint step / RK4 step      native ${ratio('dsp midpoint', 'dsp rk4', 'n').toFixed(2)}   wasm ${ratio('dsp midpoint', 'dsp rk4', 'w').toFixed(2)}   (goal <= 4)`);
 console.log(`  chain N=64 step / N=8 step        native ${ratio('chain N=64 midpoint', 'chain N=8 midpoint', 'n').toFixed(2)}   wasm ${ratio('chain N=64 midpoint', 'chain N=8 midpoint', 'w').toFixed(2)}   (goal <= 10; O(N) means about 8)`);
+
+// The issue-6 page figures (first-load size, first frame, main-thread time per frame).
+const { pageFigures } = await import('./page.mjs');
+await pageFigures();

@@ -11,9 +11,12 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <stdexcept>
 #include <string>
 
 #include "vilab/csv.hpp"
+#include "vilab/detmath.hpp"
+#include "vilab/exact/free_rigid_body.hpp"
 #include "vilab/simulation.hpp"
 
 using emscripten::typed_memory_view;
@@ -21,18 +24,22 @@ using emscripten::val;
 
 namespace {
 
-// The JSON error record of an exception (what the JS API throws).
-std::string errorRecord(const std::exception& e) {
-  vilab::Json j = {{"message", e.what()}};
-  if (const auto* input = dynamic_cast<const vilab::InputError*>(&e)) j["field"] = input->field();
-  if (const auto* failure = dynamic_cast<const vilab::StepFailure*>(&e)) {
-    j["step"] = static_cast<double>(failure->step());
-    j["reason"] = failure->reason();
+// The JSON error record of the exception being handled (what the JS API throws); call
+// it only inside a catch block. Dispatch by rethrowing rather than dynamic_cast: the
+// wasm build has no RTTI (-fno-rtti, smaller), and catch clauses need none.
+std::string currentErrorRecord() {
+  try {
+    throw;
+  } catch (const vilab::InputError& e) {
+    return vilab::Json{{"message", e.what()}, {"field", e.field()}}.dump();
+  } catch (const vilab::StepFailure& e) {
+    return vilab::Json{{"message", e.what()}, {"step", static_cast<double>(e.step())}, {"reason", e.reason()}}.dump();
+  } catch (const std::exception& e) {
+    return vilab::Json{{"message", e.what()}}.dump();
+  } catch (...) {
+    return vilab::Json{{"message", "internal error (unknown exception)"}}.dump();
   }
-  return j.dump();
 }
-
-std::string unknownErrorRecord() { return vilab::Json{{"message", "internal error (unknown exception)"}}.dump(); }
 
 class WasmSimulation {
  public:
@@ -42,10 +49,8 @@ class WasmSimulation {
       options.historyStride = historyStride;
       options.historyCapacity = historyCapacity;
       sim_ = std::make_unique<vilab::Simulation>(vilab::parseScenario(scenarioJson), options);
-    } catch (const std::exception& e) {
-      error_ = errorRecord(e);
     } catch (...) {
-      error_ = unknownErrorRecord();
+      error_ = currentErrorRecord();
     }
   }
 
@@ -73,10 +78,8 @@ class WasmSimulation {
         const double perStep = elapsed / static_cast<double>(done);
         chunk = perStep > 0 ? static_cast<long>(std::max(1.0, std::min(1e6, 1.0 / perStep))) : chunk * 2;
       }
-    } catch (const std::exception& e) {
-      error_ = errorRecord(e);
     } catch (...) {
-      error_ = unknownErrorRecord();
+      error_ = currentErrorRecord();
     }
     return static_cast<double>(sim_->step() - start);
   }
@@ -112,10 +115,8 @@ class WasmSimulation {
       sim_->setState(Eigen::Map<const vilab::VecX>(qv.data(), static_cast<Eigen::Index>(qv.size())),
                      Eigen::Map<const vilab::VecX>(pv.data(), static_cast<Eigen::Index>(pv.size())));
       return "";
-    } catch (const std::exception& e) {
-      return errorRecord(e);
     } catch (...) {
-      return unknownErrorRecord();
+      return currentErrorRecord();
     }
   }
 
@@ -149,6 +150,57 @@ class WasmSimulation {
   double readStart_ = 0;
 };
 
+// The exact free rigid body (core: vilab::exact::FreeRigidBodyExact) for the page's
+// "exact ghost". The JS API normalizes the scenario and passes the numbers: inertia
+// [I1, I2, I3], orientation [w, x, y, z] (unit within 1e-9; normalized here exactly
+// as the core's rigid-body system does), body ω [ω1, ω2, ω3].
+class WasmExactRigidBody {
+ public:
+  WasmExactRigidBody(const val& inertia, const val& orientation, const val& omega) {
+    try {
+      const auto I = emscripten::convertJSArrayToNumberVector<double>(inertia);
+      const auto q = emscripten::convertJSArrayToNumberVector<double>(orientation);
+      const auto w = emscripten::convertJSArrayToNumberVector<double>(omega);
+      if (I.size() != 3 || q.size() != 4 || w.size() != 3)
+        throw std::invalid_argument("exact rigid body: expected 3 + 4 + 3 numbers");
+      Eigen::Vector4d q0(q[0], q[1], q[2], q[3]);
+      q0 /= vilab::dm::sqrt(q0.squaredNorm());  // as instantiateBody does
+      exact_ = std::make_unique<vilab::exact::FreeRigidBodyExact>(Eigen::Vector3d(I[0], I[1], I[2]), q0,
+                                                                   Eigen::Vector3d(w[0], w[1], w[2]));
+    } catch (...) {
+      error_ = currentErrorRecord();
+    }
+  }
+  std::string error() const { return error_; }
+  double period() const { return exact_->period(); }
+  std::string branch() const {
+    switch (exact_->branch()) {
+      case vilab::exact::FrbBranch::max_axis: return "max-axis";
+      case vilab::exact::FrbBranch::min_axis: return "min-axis";
+      case vilab::exact::FrbBranch::separatrix: return "separatrix";
+      case vilab::exact::FrbBranch::symmetric: return "symmetric";
+      case vilab::exact::FrbBranch::spherical: return "spherical";
+      case vilab::exact::FrbBranch::steady: return "steady";
+    }
+    return "unknown";
+  }
+  val Pi(double t) {
+    const Eigen::Vector3d v = exact_->Pi(t);
+    std::copy(v.data(), v.data() + 3, out_);
+    return val(typed_memory_view(3, out_));
+  }
+  val orientation(double t) {
+    const Eigen::Vector4d v = exact_->quaternion(t);
+    std::copy(v.data(), v.data() + 4, out_);
+    return val(typed_memory_view(4, out_));
+  }
+
+ private:
+  std::unique_ptr<vilab::exact::FreeRigidBodyExact> exact_;
+  std::string error_;
+  double out_[4] = {0, 0, 0, 0};
+};
+
 std::string registryJson() { return vilab::registryJson().dump(); }
 // Exactly what the native `vilab registry` prints (without the final newline).
 std::string registryText() { return vilab::registryJson().dump(2); }
@@ -157,15 +209,20 @@ std::string registryText() { return vilab::registryJson().dump(2); }
 std::string validateScenario(const std::string& json) {
   try {
     return vilab::Json{{"ok", true}, {"scenario", vilab::parseScenario(json).toJson()}}.dump();
-  } catch (const std::exception& e) {
-    return "{\"ok\":false,\"error\":" + errorRecord(e) + "}";
   } catch (...) {
-    return "{\"ok\":false,\"error\":" + unknownErrorRecord() + "}";
+    return "{\"ok\":false,\"error\":" + currentErrorRecord() + "}";
   }
 }
 
-// Bytes currently allocated by malloc (dlmalloc's uordblks), for leak checks.
-double heapUsed() { return static_cast<double>(static_cast<unsigned>(mallinfo().uordblks)); }
+// Bytes currently held by in-use malloc blocks, for leak checks. emmalloc's uordblks
+// also counts the 8-byte header of every free region, which depends on how free space
+// happens to be fragmented; subtract those so the figure returns exactly to its value
+// once everything allocated since is freed.
+double heapUsed() {
+  const struct mallinfo info = mallinfo();
+  const double freeRegions = static_cast<double>(info.ordblks) + static_cast<double>(info.smblks);
+  return static_cast<double>(static_cast<unsigned>(info.uordblks)) - 8.0 * freeRegions;
+}
 
 }  // namespace
 
@@ -174,6 +231,13 @@ EMSCRIPTEN_BINDINGS(vilab) {
   emscripten::function("registryText", &registryText);
   emscripten::function("validateScenario", &validateScenario);
   emscripten::function("heapUsed", &heapUsed);
+  emscripten::class_<WasmExactRigidBody>("ExactRigidBody")
+      .constructor<val, val, val>()
+      .function("error", &WasmExactRigidBody::error)
+      .function("period", &WasmExactRigidBody::period)
+      .function("branch", &WasmExactRigidBody::branch)
+      .function("Pi", &WasmExactRigidBody::Pi)
+      .function("orientation", &WasmExactRigidBody::orientation);
   emscripten::class_<WasmSimulation>("Simulation")
       .constructor<std::string, int, int>()
       .function("error", &WasmSimulation::error)

@@ -14,8 +14,10 @@
 //   drawPlots()    redraws every plot now; plotSeries() the latest plotted values by name
 //   frames()       animation frames rendered so far; failure() A's/B's failure info
 //   firstFrameAt() ms from navigation start to the first simulated frame
-//   frameStats()   main-thread ms per animation frame { mean, p95, max, n } (last 600)
+//   frameStats()   main-thread ms per animation frame { n, mean, median, p95, max, phases } (last 600;
+//                  phases: sim, view, render, plots, other; { reset: true } starts a new window)
 //   camera()       [px, py, pz, tx, ty, tz]; presets() preset ids; csv() the CSV text
+//   exactGhost()   { orientation: [w, x, y, z], time, orbitPoints } of the drawn exact ghost (free rigid body), or null
 //   lab            the lab (registries)
 import { createLab } from './sim/vilab.js';
 import { Runner } from './sim/runner.js';
@@ -136,17 +138,19 @@ async function main() {
   // ---- (re)building a run ---------------------------------------------------------------
   let lastKind = 'linkage';
   let lastExact = false;
+  let exact = null; // the exact free rigid body of the current run (lab.exactRigidBody), or null
   function buildRun(state) {
     const scB = state.compare ? compareScenario(lab, state.scenario, state.compare) : null;
     runner.configure(state.scenario, scB);
     const a = runner.a;
     const kind = sceneKind(state.scenario.system, a.visual.length);
-    let exact = null;
-    if (kind === 'rigid' && typeof lab.exactRigidBody === 'function') {
+    exact?.dispose();
+    exact = null;
+    if (kind === 'rigid' && state.scenario.system === 'rigid-body' && typeof lab.exactRigidBody === 'function') {
       try {
         exact = lab.exactRigidBody(state.scenario);
       } catch {
-        exact = null;
+        exact = null; // the ghost is optional
       }
     }
     view.build({ kind, scenarioA: state.scenario, scenarioB: scB, exact, Pi0: a.diag.bodyMomentum, visualLength: a.visual.length });
@@ -175,8 +179,10 @@ async function main() {
     $('#inset-caption').textContent =
       kind === 'top'
         ? 'Π in the body frame; sphere |Π| = |Π₀| for reference (gravity changes |Π|)'
-        : 'Π on the sphere |Π| = const and the energy ellipsoid: Π moves on their intersection';
+        : `Π on the sphere |Π| = const and the energy ellipsoid: Π moves on their intersection${exact ? ' (grey: the exact orbit)' : ''}`;
     positionInsetCaption();
+    $('#exact-toggle').hidden = !exact;
+    view.setExactVisible($('#exact-toggle').getAttribute('aria-pressed') === 'true');
     lastKind = kind;
     lastExact = !!exact;
     renderLegend(state, kind, !!exact);
@@ -267,24 +273,25 @@ async function main() {
   }
 
   let lastReadout = 0;
+  const readoutEls = { time: $('#readout-time'), step: $('#readout-step'), fp: $('#fingerprint'), behind: $('#behind') };
   function updateReadout(force = false) {
     const now = performance.now();
     if (!force && now - lastReadout < 100) return;
     lastReadout = now;
     const a = runner.a;
     if (!a) return;
-    $('#readout-time').textContent = `t = ${seconds(a.sim.time)} s`;
-    $('#readout-step').textContent = `step ${a.sim.step}`;
+    readoutEls.time.textContent = `t = ${seconds(a.sim.time)} s`;
+    readoutEls.step.textContent = `step ${a.sim.step}`;
     const hash = a.sim.hash();
-    const fp = $('#fingerprint');
+    const fp = readoutEls.fp;
     fp.textContent = `⎔ ${shortHash(hash)}`;
     fp.dataset.hash = hash;
     fp.setAttribute('aria-label', `Run fingerprint ${hash} at step ${a.sim.step}`);
-    $('#behind').hidden = !runner.behind;
+    readoutEls.behind.hidden = !runner.behind;
   }
 
   function positionInsetCaption() {
-    const r = view.insetRect();
+    const r = view.insetRect(true);
     const cap = $('#inset-caption');
     if (!r) return;
     cap.style.left = `${r.left}px`;
@@ -381,6 +388,13 @@ async function main() {
     }
   });
   $('#reset-camera').addEventListener('click', () => view.resetCamera());
+  const exactBtn = $('#exact-toggle');
+  exactBtn.addEventListener('click', () => {
+    const on = exactBtn.getAttribute('aria-pressed') !== 'true';
+    exactBtn.setAttribute('aria-pressed', String(on));
+    view.setExactVisible(on);
+    notices.status(on ? 'Exact solution shown.' : 'Exact solution hidden.');
+  });
   const followBtn = $('#follow');
   followBtn.addEventListener('click', () => {
     const on = followBtn.getAttribute('aria-pressed') !== 'true';
@@ -591,23 +605,40 @@ async function main() {
   let last = performance.now();
   let frames = 0;
   let firstFrame = true;
-  const frameMs = new Float64Array(600); // main-thread time per frame (ring)
+  // main-thread ms per frame (ring of 600), split into phases: sim (steps, history
+  // reads, plot ingest), view (three.js object updates), render (renderer.render: the
+  // three.js JS and the WebGL calls), plots (uPlot redraws), other (readout)
+  const RING = 600;
+  const frameMs = new Float64Array(RING);
+  const phaseMs = { sim: new Float64Array(RING), view: new Float64Array(RING), render: new Float64Array(RING), plots: new Float64Array(RING), other: new Float64Array(RING) };
   let firstFrameAt = null;
+  let statsFrom = 0; // frameStats({ reset: true }) counts frames from here
   function frame(now) {
     const t0 = performance.now();
     const dt = (now - last) / 1000;
     last = now;
     const taken = runner.frame(dt);
+    const t1 = performance.now();
     if (taken > 0) {
       // trails only while they can be drawn smoothly (≤ 0.1 s of motion per frame)
       view.setTrailsVisible(taken * runner.h <= 0.1);
       view.update(runner.a, runner.b, runner.time);
       samplePhase();
     }
+    const t2 = performance.now();
     view.render();
+    const t3 = performance.now();
     plots.tick(now, runner.time);
+    const t4 = performance.now();
     updateReadout();
-    frameMs[frames % frameMs.length] = performance.now() - t0;
+    const t5 = performance.now();
+    const k = frames % RING;
+    frameMs[k] = t5 - t0;
+    phaseMs.sim[k] = t1 - t0;
+    phaseMs.view[k] = t2 - t1;
+    phaseMs.render[k] = t3 - t2;
+    phaseMs.plots[k] = t4 - t3;
+    phaseMs.other[k] = t5 - t4;
     frames++;
     if (firstFrame) {
       firstFrame = false;
@@ -645,13 +676,23 @@ async function main() {
     camera: () => view.getCamera(),
     /** ms since navigation start when the first simulated frame was drawn */
     firstFrameAt: () => firstFrameAt,
-    /** main-thread ms per frame over the last ≤ 600 frames: { mean, p95, max, n } */
-    frameStats: () => {
-      const n = Math.min(frames, frameMs.length);
-      const a = Array.from(frameMs.subarray(0, n)).sort((x, y) => x - y);
-      return { n, mean: a.reduce((x, y) => x + y, 0) / Math.max(n, 1), p95: a[Math.floor(n * 0.95)] ?? 0, max: a[n - 1] ?? 0 };
+    /**
+     * main-thread ms per frame over the last ≤ 600 frames: { n, mean, median, p95, max,
+     * phases: { sim|view|render|plots|other: { mean, median, p95, max } } }; reset() starts afresh
+     */
+    frameStats: ({ reset = false } = {}) => {
+      const n = Math.min(frames - statsFrom, RING);
+      const stats = (ring) => {
+        const a = Array.from({ length: n }, (_, i) => ring[(frames - 1 - i) % RING]).sort((x, y) => x - y);
+        return { mean: a.reduce((x, y) => x + y, 0) / Math.max(n, 1), median: a[Math.floor(n / 2)] ?? 0, p95: a[Math.floor(n * 0.95)] ?? 0, max: a[n - 1] ?? 0 };
+      };
+      const out = { n, ...stats(frameMs), phases: Object.fromEntries(Object.entries(phaseMs).map(([k, r]) => [k, stats(r)])) };
+      if (reset) statsFrom = frames;
+      return out;
     },
     csv: () => plots.csv(),
+    /** the exact ghost's drawn orientation [w, x, y, z] and the time it shows, or null */
+    exactGhost: () => view.exactGhost(),
   });
 
   // ---- offline: the service worker (production builds only) -----------------------------------

@@ -7,6 +7,8 @@ import {
   DEFAULT_OPTIONS,
   MAX_SCENARIO_BYTES,
   type Diagnostics,
+  type ExactRigidBody,
+  type ExactRigidBodyBranch,
   type HistorySamples,
   type IntegratorInfo,
   type Lab,
@@ -82,6 +84,16 @@ export async function example(): Promise<string> {
   sim.dispose();
   const heap: number = lab.heapBytes() + lab.heapUsed() + MAX_SCENARIO_BYTES + DEFAULT_OPTIONS.timeBudgetMs;
   const registry: string = lab.registryText();
+  const exact: ExactRigidBody = lab.exactRigidBody({ system: 'rigid-body', integrator: 'lie-group', h: 0.01 });
+  const period: number = exact.period;
+  const branch: ExactRigidBodyBranch = exact.branch;
+  const [w, x, y, z] = exact.orientation(1.5);
+  const [P1, P2, P3] = exact.Pi(1.5);
+  const freed: boolean = exact.disposed;
+  exact.dispose();
+  void period, branch, w, x, y, z, P1, P2, P3, freed;
+  // @ts-expect-error: t is a number
+  exact.Pi('1');
   void version, dsp, mid, normalized, t, step, jz, pi, energy, next, cols, total, visual, csv, max, same, gone;
   void heap, registry;
   // @ts-expect-error: system is required

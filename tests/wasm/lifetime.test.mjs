@@ -58,11 +58,11 @@ test('heap flat over 1e4 create/advance/read/dispose cycles', () => {
 
 test('errors leak nothing: bad scenarios, refused steps, bad setState', () => {
   const scenario = { system: 'double-spherical-pendulum', integrator: 'midpoint', h: 0.1 };
-  const warm = lab.simulate(scenario);
-  assert.throws(() => advanceAll(warm, 100));
-  warm.dispose();
-  const used = lab.heapUsed();
-  for (let i = 0; i < 1000; i++) {
+  // Warm up with one pass of every error path below: the first pass may settle the
+  // allocator's layout once (with emmalloc a block can come out 8 bytes larger).
+  let used = 0;
+  for (let i = -1; i < 1000; i++) {
+    if (i === 0) used = lab.heapUsed();
     assert.throws(() => lab.simulate({ system: 'double-spherical-pendulum', params: { masses: [1, -1] } }));
     assert.throws(() => lab.simulate('{"system":'));
     assert.throws(() => lab.normalize({ system: 'x'.repeat(1000) }));

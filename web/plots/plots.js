@@ -24,7 +24,10 @@ const CLIP_REL = 10;
 const CLIP_ABS = 1e12;
 const CLIP_RES = 1e3;
 const TINY_MOMENTUM = 1e-9;
-const REDRAW_MS = 80;
+const REDRAW_MS = 120; // per plot (≈ 8 Hz); at most one plot is redrawn per frame
+// Envelope buckets per table (two points each): ≥ 2 points per device pixel of a
+// side-panel plot, and a bounded cost per redraw however long the run.
+const ENVELOPE_BUCKETS = 800;
 const COMPONENT_DASH = [[], [2, 3], [8, 3, 2, 3]];
 
 function axisValues(u, splits) {
@@ -129,7 +132,7 @@ export class Plots {
     names.push('constraint_A', 'constraint_B', 'iterations_A', 'iterations_B');
     this.names = names;
     this.idx = { energy: 0, momentum: 2, constraint: 2 + 2 * m, iterations: 4 + 2 * m };
-    this.all = new EnvelopeTable(names, { capacity: 2048, mode: 'all' });
+    this.all = new EnvelopeTable(names, { capacity: ENVELOPE_BUCKETS, mode: 'all' });
     this.#makeWindowTable();
     this.values = new Float64Array(names.length);
     this.latest = new Float64Array(names.length).fill(NaN);
@@ -143,7 +146,7 @@ export class Plots {
   #makeWindowTable() {
     const W = this.windowSeconds || 20;
     const samples = Math.ceil(W / this.run.h);
-    const bucket = Math.max(1, Math.ceil(samples / 1024));
+    const bucket = Math.max(1, Math.ceil(samples / ENVELOPE_BUCKETS));
     const capacity = Math.ceil(samples / bucket) + 1;
     this.win = new EnvelopeTable(this.names, { capacity, mode: 'window', bucket });
   }
@@ -448,7 +451,7 @@ export class Plots {
     p.drawn = table.version;
     const log = p.log || (p.id === 'energy' && this.energyLog);
     const tf = p.log ? (j, v) => (v > LOG_FLOOR ? v : LOG_FLOOR) : log ? (j, v) => Math.max(Math.abs(v), LOG_FLOOR) : null;
-    const out = table.output(tf, log);
+    const out = table.output(tf, log, p.cols);
     const data = [out[0], ...p.cols.map((c) => out[1 + c])];
     const W = this.windowSeconds;
     p.u.batch(() => {

@@ -147,20 +147,22 @@ export class EnvelopeTable {
 
   /**
    * The plot arrays [x, y_0, …] (reused between calls). transform(j, v) may map
-   * values (e.g. floor for a log axis).
+   * values (e.g. floor for a log axis). cols: the series to fill (default all; the
+   * others keep stale contents), so a plot of two series does not pay for twelve.
    */
-  output(transform = null, maxOnly = false) {
+  output(transform = null, maxOnly = false, cols = null) {
     const m = this.bucket === 1 ? this.n : 2 * this.n;
     const x = this.outX;
     x.length = m;
     const ys = this.outY;
-    for (let j = 0; j < this.k; j++) ys[j].length = m;
+    const js = cols ?? (this.allCols ??= Array.from({ length: this.k }, (_, j) => j));
+    for (const j of js) ys[j].length = m;
     let o = 0;
     for (let i = 0; i < this.n; i++) {
       const s = this.#slot(i);
       if (this.bucket === 1) {
         x[o] = this.t0[s];
-        for (let j = 0; j < this.k; j++) {
+        for (const j of js) {
           const v = this.cnt[j][s] ? this.lo[j][s] : null;
           ys[j][o] = v == null || !transform ? v : transform(j, v);
         }
@@ -169,7 +171,7 @@ export class EnvelopeTable {
       }
       x[o] = this.t0[s];
       x[o + 1] = this.t1[s] > this.t0[s] ? this.t1[s] : this.t0[s] + 1e-12;
-      for (let j = 0; j < this.k; j++) {
+      for (const j of js) {
         let a = null;
         let b = null;
         if (this.cnt[j][s]) {

@@ -119,7 +119,8 @@ export class RigidBody {
       const edges = new EdgesGeometry(g2, 30);
       this.geometries.push(g2, edges);
       this.edgeMaterial = new LineBasicMaterial({ color, transparent: true, opacity: 0.95 });
-      this.material = new MeshBasicMaterial({ color, transparent: true, opacity: 0.12, depthWrite: false });
+      // the exact ghost stands apart (beside A), so its faces can be denser than B's overlay
+      this.material = new MeshBasicMaterial({ color, transparent: true, opacity: role === 'exact' ? 0.3 : 0.12, depthWrite: false });
       body.add(new Mesh(g2, this.material), new LineSegments(edges, this.edgeMaterial));
     }
     // spatial vectors ω and L (not rotating with the body)
@@ -182,7 +183,8 @@ export class RigidBody {
 /**
  * The momentum-sphere inset: Π(t) of A (and B) on the sphere |Π| = |Π₀|, with
  * the energy ellipsoid Σ Π_i²/I_i = 2H; for the free body the exact orbits are
- * their intersection curves. Drawn into a corner viewport by the view.
+ * their intersection curves; the exact orbit (setExactPath) is drawn whole, in grey.
+ * Drawn into a corner viewport by the view.
  */
 export class MomentumSphere {
   constructor({ Pi0, I, theme, colors, free = true }) {
@@ -229,19 +231,55 @@ export class MomentumSphere {
     });
     this.trailA = new Trail(colors.A, 1500, 1);
     this.trailB = new Trail(colors.B, 1500, 0.9);
-    this.trailExact = new Trail(colors.exact ?? '#8a8f98', 1500, 0.9);
-    this.scene.add(this.trailExact.object, this.trailA.object, this.trailB.object);
+    // A's trail over B's, both over the exact orbit they follow
+    this.trailA.object.renderOrder = 3;
+    this.trailB.object.renderOrder = 2;
+    this.scene.add(this.trailA.object, this.trailB.object);
     this.dotM = new MeshBasicMaterial({ color: colors.A });
     this.mats.push(this.dotM);
     const dotG = new SphereGeometry(0.05, 12, 8);
     this.geoms.push(dotG);
     this.dot = new Mesh(dotG, this.dotM);
     this.scene.add(this.dot);
+    // the exact orbit of Π (a whole closed curve, grey) and the exact Π now (a grey dot)
+    // (the theme's muted grey: darker than the ghost's, to stand out from the wireframe)
+    this.exactColor = theme.muted ?? colors.exact ?? '#8a8f98';
+    this.exactDot = null;
+    this.exactPoints = 0;
+  }
+
+  /** points: Π(t) samples of the exact solution, [x, y, z, …] (not normalized); drawn once. */
+  setExactPath(points) {
+    const s = this.norm;
+    const pos = new Float32Array(points.length);
+    for (let i = 0; i < points.length; i++) pos[i] = points[i] * s;
+    const g = new BufferGeometry();
+    g.setAttribute('position', new BufferAttribute(pos, 3));
+    const m = new LineBasicMaterial({ color: this.exactColor, transparent: true, opacity: 0.85, depthWrite: false });
+    this.geoms.push(g);
+    this.mats.push(m);
+    const line = new Line(g, m);
+    line.renderOrder = 1;
+    this.scene.add(line);
+    this.exactPoints = pos.length / 3;
+    const dm = new MeshBasicMaterial({ color: this.exactColor });
+    const dg = new SphereGeometry(0.035, 10, 6);
+    this.geoms.push(dg);
+    this.mats.push(dm);
+    this.exactDot = new Mesh(dg, dm);
+    this.exactDot.position.set(pos[0], pos[1], pos[2]);
+    this.scene.add(this.exactDot);
+    this.exactLine = line;
+  }
+
+  setExactVisible(on) {
+    if (this.exactLine) this.exactLine.visible = on;
+    if (this.exactDot) this.exactDot.visible = on;
   }
 
   update(PiA, PiB, PiExact = null) {
     const s = this.norm;
-    if (PiExact) this.trailExact.push(PiExact[0] * s, PiExact[1] * s, PiExact[2] * s);
+    if (PiExact && this.exactDot) this.exactDot.position.set(PiExact[0] * s, PiExact[1] * s, PiExact[2] * s);
     if (PiA) {
       this.trailA.push(PiA[0] * s, PiA[1] * s, PiA[2] * s);
       this.dot.position.set(PiA[0] * s, PiA[1] * s, PiA[2] * s);
@@ -252,7 +290,6 @@ export class MomentumSphere {
   clear() {
     this.trailA.clear();
     this.trailB.clear();
-    this.trailExact.clear();
   }
 
   dispose() {
@@ -263,6 +300,5 @@ export class MomentumSphere {
     });
     this.trailA.dispose();
     this.trailB.dispose();
-    this.trailExact.dispose();
   }
 }

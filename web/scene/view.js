@@ -35,6 +35,17 @@ export function sceneKind(systemId, visualLength) {
   return 'linkage';
 }
 
+/**
+ * Samples of the exact Π(t) along one period (closed), or over 60 s when the period
+ * is infinite (Π constant, or on the separatrix), as [x, y, z, …].
+ */
+function exactOrbit(exact, n = 360) {
+  const T = Number.isFinite(exact.period) && exact.period > 0 ? exact.period : 60;
+  const out = new Float64Array(3 * (n + 1));
+  for (let i = 0; i <= n; i++) out.set(exact.Pi((T * i) / n), 3 * i);
+  return out;
+}
+
 /** True when WebGL runs on a software rasterizer (SwiftShader, llvmpipe): skip MSAA there. */
 function softwareGL() {
   try {
@@ -106,8 +117,11 @@ export class View {
   }
 
   resize() {
-    const w = Math.max(1, this.container.clientWidth);
-    const h = Math.max(1, this.container.clientHeight);
+    // the size is cached here (resize observer), so the frame loop never reads layout
+    this.width = this.container.clientWidth;
+    this.height = this.container.clientHeight;
+    const w = Math.max(1, this.width);
+    const h = Math.max(1, this.height);
     this.renderer.setSize(w, h, false);
     this.canvas.style.width = '100%';
     this.canvas.style.height = '100%';
@@ -142,6 +156,21 @@ export class View {
     this.B = scenarioB ? make(scenarioB, 'B', COLOR_B) : null;
     this.exact = spec.exact ? make(scenarioA, 'exact', COLOR_EXACT) : null;
     this.exactSolution = spec.exact ?? null;
+    this.exactOffset = null;
+    this.exactTime = null;
+    this.exactLabel = null;
+    if (this.exact) {
+      // the exact ghost stands beside the integrated body, to its left as the home
+      // camera sees it (the inset takes the lower right), labelled
+      const gap = Math.max(...this.exact.sides) + 1.1;
+      this.exactOffset = new Vector3(-0.876, -0.482, 0).multiplyScalar(gap);
+      this.exact.object.position.copy(this.exactOffset);
+      const label = makeLabel('exact', theme.muted, 0.22);
+      // below the ghost: the page's overlays (legend, caption) cover the top left
+      label.position.copy(this.exactOffset).add(new Vector3(0, 0, -(Math.max(...this.exact.sides) * 0.5 + 0.35)));
+      this.env.add(label);
+      this.exactLabel = label;
+    }
     this.trailsVisible = true;
     for (const b of [this.A, this.exact, this.B]) {
       if (!b) continue;
@@ -149,10 +178,20 @@ export class View {
       if (b.extras) this.bodies.add(b.extras);
     }
     if (this.B) this.B.object.renderOrder = 2;
-    if (this.exact) this.exact.object.renderOrder = 1;
+    if (this.exact) {
+      this.exact.object.renderOrder = 1;
+      if (this.exactVisible === false) this.setExactVisible(false); // kept across rebuilds (theme)
+    }
     this.#buildEnvironment(kind, scenarioA);
     if ((kind === 'rigid' || kind === 'top') && spec.Pi0) {
       this.inset = new MomentumSphere({ Pi0: spec.Pi0, I: findInertia(scenarioA.params), theme, colors: { A: COLOR_A, B: COLOR_B, exact: COLOR_EXACT }, free: kind === 'rigid' });
+      if (this.exactSolution) {
+        try {
+          this.inset.setExactPath(exactOrbit(this.exactSolution));
+        } catch {
+          /* the exact solution is optional */
+        }
+      }
     }
     this.dirty = true;
   }
@@ -188,6 +227,11 @@ export class View {
     } else {
       target = new Vector3(0, 0, 0);
       floorZ = -extent * 1.1;
+      if (this.exactOffset) {
+        // frame the body and its exact ghost
+        target.copy(this.exactOffset).multiplyScalar(0.5);
+        extent += this.exactOffset.length() * 0.4;
+      }
     }
     // floor grid in the x–y plane
     const size = Math.max(2, Math.ceil(extent * 2.6));
@@ -207,7 +251,13 @@ export class View {
       this.env.add(arrow.object);
     }
     // home camera: from the front-left, slightly above, fitting the extent
-    const dist = Math.max(extent, 1) * (kind === 'linkage' ? 3.3 : 3.1);
+    let dist = Math.max(extent, 1) * (kind === 'linkage' ? 3.3 : 3.1);
+    if (this.exactOffset) {
+      // body and ghost side by side: on a narrow (portrait) view, back off until both fit across
+      const halfSpan = this.exactOffset.length() / 2 + Math.max(...this.exact.sides) * 0.6 + 0.5;
+      const tanHalfH = Math.tan(((this.camera.fov / 2) * Math.PI) / 180) * Math.max(this.camera.aspect, 0.3);
+      dist = Math.max(dist, (halfSpan / tanHalfH) * 1.05);
+    }
     const dir = new Vector3(0.55, -1, 0.38).normalize();
     this.home = { position: target.clone().addScaledVector(dir, dist), target };
     this.resetCamera();
@@ -264,7 +314,10 @@ export class View {
     if (this.exact && this.exactSolution) {
       try {
         const q = this.exactSolution.orientation(time);
-        if (q && q.length === 4 && Array.from(q).every(Number.isFinite)) this.exact.update(q, null);
+        if (q && q.length === 4 && Array.from(q).every(Number.isFinite)) {
+          this.exact.update(q, null);
+          this.exactTime = time;
+        }
         const Pi = typeof this.exactSolution.Pi === 'function' ? this.exactSolution.Pi(time) : null;
         if (Pi && Pi.length === 3 && Array.from(Pi).every(Number.isFinite)) PiExact = Pi;
       } catch {
@@ -289,6 +342,22 @@ export class View {
     this.dirty = true;
   }
 
+  /** Shows or hides the exact solution (the ghost, its label and the inset's orbit). */
+  setExactVisible(on) {
+    this.exactVisible = on;
+    if (this.exact) this.exact.object.visible = on;
+    if (this.exactLabel) this.exactLabel.visible = on;
+    this.inset?.setExactVisible(on);
+    this.dirty = true;
+  }
+
+  /** The drawn exact ghost: { orientation: [w, x, y, z], time, orbitPoints (of the inset's exact orbit) } or null. */
+  exactGhost() {
+    if (!this.exact || this.exactTime == null) return null;
+    const q = this.exact.quat;
+    return { orientation: [q.w, q.x, q.y, q.z], time: this.exactTime, orbitPoints: this.inset?.exactPoints ?? 0, visible: this.exact.object.visible };
+  }
+
   setTrailsVisible(on) {
     if (this.trailsVisible === on) return;
     this.trailsVisible = on;
@@ -303,11 +372,11 @@ export class View {
     this.dirty = true;
   }
 
-  /** The inset's rectangle in CSS px (for its caption), or null. */
-  insetRect() {
+  /** The inset's rectangle in CSS px (for its caption), or null; fresh: measure the container now. */
+  insetRect(fresh = false) {
     if (!this.inset) return null;
-    const w = this.container.clientWidth;
-    const h = this.container.clientHeight;
+    const w = fresh ? this.container.clientWidth : this.width;
+    const h = fresh ? this.container.clientHeight : this.height;
     const s = Math.round(Math.min(220, Math.max(110, Math.min(w, h) * 0.32)));
     return { left: w - s - 12, top: h - s - 12, size: s };
   }
@@ -317,8 +386,8 @@ export class View {
     if (!force && !this.dirty && !moved) return false;
     this.dirty = false;
     const r = this.renderer;
-    const w = this.container.clientWidth;
-    const h = this.container.clientHeight;
+    const w = this.width;
+    const h = this.height;
     r.setScissorTest(false);
     r.setViewport(0, 0, w, h);
     r.render(this.scene, this.camera);

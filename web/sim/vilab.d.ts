@@ -188,6 +188,23 @@ export interface Simulation {
   dispose(): void;
 }
 
+/** Which closed form the exact free rigid body uses (see core/include/vilab/exact/free_rigid_body.hpp). */
+export type ExactRigidBodyBranch = 'max-axis' | 'min-axis' | 'separatrix' | 'symmetric' | 'spherical' | 'steady';
+
+/** The exact solution of a free rigid body (Jacobi elliptic functions). */
+export interface ExactRigidBody {
+  /** Period of Π(t), s: 4K/λ (generic), 2π/|ν| (symmetric); Infinity when Π is constant or on the separatrix. */
+  readonly period: number;
+  readonly branch: ExactRigidBodyBranch;
+  /** Body angular momentum Π(t) = [Π1, Π2, Π3] (a fresh array). t must be finite. */
+  Pi(t: number): [number, number, number];
+  /** Orientation quaternion [w, x, y, z] (body → space) at t; orientation(0) is the normalized initial one. */
+  orientation(t: number): [number, number, number, number];
+  readonly disposed: boolean;
+  /** Frees the wasm memory; idempotent. Any other use afterwards throws. */
+  dispose(): void;
+}
+
 export interface Lab {
   readonly version: string;
   readonly systems: readonly SystemInfo[];
@@ -196,6 +213,12 @@ export interface Lab {
   integrator(id: string): IntegratorInfo | undefined;
   /** Validates and normalizes a scenario (an object or JSON text); throws VilabError. */
   normalize(scenario: Scenario | string): NormalizedScenario;
+  /**
+   * The exact solution for a free rigid body (system 'rigid-body' only; otherwise throws
+   * 'vilab: system: …'), built from the normalized scenario's params.inertia,
+   * initial.orientation (normalized as the core does) and initial.omega.
+   */
+  exactRigidBody(scenario: Scenario | string): ExactRigidBody;
   /** A new simulation (an object or JSON text); throws VilabError on bad input. */
   simulate(scenario: Scenario | string, options?: SimulateOptions): Simulation;
   /** The registry exactly as the native `vilab registry` prints it. */

@@ -157,9 +157,13 @@ const finalizer =
 class History {
   #sim;
   #columns;
+  #momentum;
+  #body;
   constructor(sim, columns) {
     this.#sim = sim;
     this.#columns = columns;
+    this.#momentum = columns.filter((n) => n === 'momentum' || n.startsWith('momentum.'));
+    this.#body = columns.filter((n) => n.startsWith('bodyMomentum.'));
   }
   /** Column names: t, energy, constraint, iterations, then momentum…, bodyMomentum… */
   get columns() {
@@ -205,11 +209,10 @@ class History {
       energy: columns.energy,
       constraint: columns.constraint,
       iterations: columns.iterations,
-      momentum: names.filter((n) => n === 'momentum' || n.startsWith('momentum.')).map((n) => columns[n]),
+      momentum: this.#momentum.map((n) => columns[n]),
       columns,
     };
-    const body = names.filter((n) => n.startsWith('bodyMomentum.'));
-    if (body.length) out.bodyMomentum = body.map((n) => columns[n]);
+    if (this.#body.length) out.bodyMomentum = this.#body.map((n) => columns[n]);
     return out;
   }
 }
@@ -360,6 +363,79 @@ class Simulation {
   }
 }
 
+/**
+ * The exact free rigid body (Jacobi elliptic functions; core
+ * vilab::exact::FreeRigidBodyExact) of a normalized `rigid-body` scenario.
+ */
+class ExactRigidBody {
+  #native;
+  #disposed = false;
+  #period;
+  #branch;
+
+  constructor(module, scenario) {
+    const { inertia } = scenario.params;
+    const { orientation, omega } = scenario.initial;
+    const native = new module.ExactRigidBody(inertia, orientation, omega);
+    const error = native.error();
+    if (error) {
+      native.delete();
+      throw coreError(error);
+    }
+    this.#native = native;
+    this.#period = native.period();
+    this.#branch = native.branch();
+    finalizer?.register(this, native, this);
+  }
+
+  #live() {
+    if (this.#disposed) throw new VilabError('exactRigidBody: used after dispose()', { field: 'exactRigidBody' });
+    return this.#native;
+  }
+
+  #time(t) {
+    if (typeof t !== 'number' || !Number.isFinite(t)) throw inputError('t', `must be a finite number, got ${describe(t)}`);
+    return t;
+  }
+
+  /** Period of Π(t) (s): 4K/λ, or 2π/|ν| for a symmetric body; Infinity when Π is constant or on the separatrix. */
+  get period() {
+    this.#live();
+    return this.#period;
+  }
+
+  /** 'max-axis' | 'min-axis' | 'separatrix' | 'symmetric' | 'spherical' | 'steady'. */
+  get branch() {
+    this.#live();
+    return this.#branch;
+  }
+
+  /** Body angular momentum Π(t) [Π1, Π2, Π3] (a fresh array). */
+  Pi(t) {
+    const native = this.#live();
+    return Array.from(native.Pi(this.#time(t)));
+  }
+
+  /** Orientation quaternion [w, x, y, z] at t (body → space; orientation(0) = the normalized initial one). */
+  orientation(t) {
+    const native = this.#live();
+    return Array.from(native.orientation(this.#time(t)));
+  }
+
+  get disposed() {
+    return this.#disposed;
+  }
+
+  /** Frees the wasm memory now. Idempotent; any other use afterwards throws. */
+  dispose() {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    finalizer?.unregister(this);
+    this.#native.delete();
+    this.#native = null;
+  }
+}
+
 function deepFreeze(x) {
   if (x && typeof x === 'object') {
     Object.values(x).forEach(deepFreeze);
@@ -376,6 +452,11 @@ async function loadLab(options) {
   const module = await createVilabModule(args);
   const registry = deepFreeze(JSON.parse(module.registryJson()));
   const { systems, integrators } = registry;
+  const normalize = (scenario) => {
+    const result = JSON.parse(module.validateScenario(encodeScenario(scenario)));
+    if (!result.ok) throw coreError(result.error);
+    return result.scenario;
+  };
   return Object.freeze({
     version: registry.version,
     systems,
@@ -383,10 +464,17 @@ async function loadLab(options) {
     system: (id) => systems.find((s) => s.id === id),
     integrator: (id) => integrators.find((i) => i.id === id),
     /** Validates and normalizes without creating a simulation: returns the scenario or throws. */
-    normalize(scenario) {
-      const result = JSON.parse(module.validateScenario(encodeScenario(scenario)));
-      if (!result.ok) throw coreError(result.error);
-      return result.scenario;
+    normalize,
+    /**
+     * The exact solution of a free rigid body (system 'rigid-body' only), built from
+     * the normalized scenario: { period, branch, Pi(t), orientation(t), dispose() }.
+     */
+    exactRigidBody(scenario) {
+      const normalized = normalize(scenario);
+      if (normalized.system !== 'rigid-body') {
+        throw inputError('system', `the exact solution is known for the free rigid body only ("rigid-body"), got "${normalized.system}"`);
+      }
+      return new ExactRigidBody(module, normalized);
     },
     /** A new simulation; options { historyStride = 1, historyCapacity = 32768, timeBudgetMs = 50 }. */
     simulate(scenario, simOptions) {
