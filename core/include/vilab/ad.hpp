@@ -17,6 +17,12 @@
 #include "vilab/detmath.hpp"
 #include "vilab/types.hpp"
 
+#if defined(__GNUC__) || defined(__clang__)
+#define VILAB_NOINLINE __attribute__((noinline))
+#else
+#define VILAB_NOINLINE
+#endif
+
 namespace vilab {
 
 template <class T, int N>
@@ -46,34 +52,18 @@ struct Jet {
   Jet& operator*=(double y) { return *this = *this * y; }
   Jet& operator/=(double y) { return *this = *this / y; }
 
-  friend Jet operator+(const Jet& x, const Jet& y) {
-    Jet r;
-    r.a = x.a + y.a;
-    for (int i = 0; i < N; ++i) r.v[i] = x.v[i] + y.v[i];
-    return r;
-  }
-  friend Jet operator-(const Jet& x, const Jet& y) {
-    Jet r;
-    r.a = x.a - y.a;
-    for (int i = 0; i < N; ++i) r.v[i] = x.v[i] - y.v[i];
-    return r;
-  }
+  // Jet-by-jet arithmetic. For nested jets (second derivatives) each operation is
+  // N × (M + 1) multiply-adds, so a call costs little next to it, while inlining
+  // every one at -O3 made the Newton matrices of the AD systems about half the wasm
+  // download; nested operations are therefore kept out of line.
+  friend Jet operator+(const Jet& x, const Jet& y) { return kNested ? addOutlined(x, y) : add(x, y); }
+  friend Jet operator-(const Jet& x, const Jet& y) { return kNested ? subOutlined(x, y) : sub(x, y); }
+  friend Jet operator*(const Jet& x, const Jet& y) { return kNested ? mulOutlined(x, y) : mul(x, y); }
+  friend Jet operator/(const Jet& x, const Jet& y) { return kNested ? divOutlined(x, y) : div(x, y); }
   friend Jet operator-(const Jet& x) {
     Jet r;
     r.a = -x.a;
     for (int i = 0; i < N; ++i) r.v[i] = -x.v[i];
-    return r;
-  }
-  friend Jet operator*(const Jet& x, const Jet& y) {
-    Jet r;
-    r.a = x.a * y.a;
-    for (int i = 0; i < N; ++i) r.v[i] = x.v[i] * y.a + x.a * y.v[i];
-    return r;
-  }
-  friend Jet operator/(const Jet& x, const Jet& y) {
-    Jet r;
-    r.a = x.a / y.a;
-    for (int i = 0; i < N; ++i) r.v[i] = (x.v[i] - r.a * y.v[i]) / y.a;
     return r;
   }
   friend Jet operator+(const Jet& x, double y) {
@@ -92,12 +82,7 @@ struct Jet {
     r.a = x - y.a;
     return r;
   }
-  friend Jet operator*(const Jet& x, double y) {
-    Jet r;
-    r.a = x.a * y;
-    for (int i = 0; i < N; ++i) r.v[i] = x.v[i] * y;
-    return r;
-  }
+  friend Jet operator*(const Jet& x, double y) { return kNested ? scaleOutlined(x, y) : scale(x, y); }
   friend Jet operator*(double x, const Jet& y) { return y * x; }
   friend Jet operator/(const Jet& x, double y) {
     Jet r;
@@ -106,6 +91,44 @@ struct Jet {
     return r;
   }
   friend Jet operator/(double x, const Jet& y) { return Jet(x) / y; }
+
+ private:
+  static constexpr bool kNested = !std::is_same<T, double>::value;
+  static Jet add(const Jet& x, const Jet& y) {
+    Jet r;
+    r.a = x.a + y.a;
+    for (int i = 0; i < N; ++i) r.v[i] = x.v[i] + y.v[i];
+    return r;
+  }
+  static Jet sub(const Jet& x, const Jet& y) {
+    Jet r;
+    r.a = x.a - y.a;
+    for (int i = 0; i < N; ++i) r.v[i] = x.v[i] - y.v[i];
+    return r;
+  }
+  static Jet mul(const Jet& x, const Jet& y) {
+    Jet r;
+    r.a = x.a * y.a;
+    for (int i = 0; i < N; ++i) r.v[i] = x.v[i] * y.a + x.a * y.v[i];
+    return r;
+  }
+  static Jet div(const Jet& x, const Jet& y) {
+    Jet r;
+    r.a = x.a / y.a;
+    for (int i = 0; i < N; ++i) r.v[i] = (x.v[i] - r.a * y.v[i]) / y.a;
+    return r;
+  }
+  static Jet scale(const Jet& x, double y) {
+    Jet r;
+    r.a = x.a * y;
+    for (int i = 0; i < N; ++i) r.v[i] = x.v[i] * y;
+    return r;
+  }
+  VILAB_NOINLINE static Jet addOutlined(const Jet& x, const Jet& y) { return add(x, y); }
+  VILAB_NOINLINE static Jet subOutlined(const Jet& x, const Jet& y) { return sub(x, y); }
+  VILAB_NOINLINE static Jet mulOutlined(const Jet& x, const Jet& y) { return mul(x, y); }
+  VILAB_NOINLINE static Jet divOutlined(const Jet& x, const Jet& y) { return div(x, y); }
+  VILAB_NOINLINE static Jet scaleOutlined(const Jet& x, double y) { return scale(x, y); }
 };
 
 }  // namespace vilab

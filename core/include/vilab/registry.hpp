@@ -12,6 +12,16 @@
 #include "vilab/scenario.hpp"
 #include "vilab/stepper.hpp"
 
+// Functions that build the registries run once: optimize them for size (the wasm
+// is downloaded on first load), never for speed.
+#if defined(__clang__)
+#define VILAB_COLD __attribute__((cold, minsize))
+#elif defined(__GNUC__)
+#define VILAB_COLD __attribute__((cold))
+#else
+#define VILAB_COLD
+#endif
+
 namespace vilab {
 
 struct ParamSpec {

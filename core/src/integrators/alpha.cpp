@@ -2,7 +2,7 @@
 
 namespace vilab {
 
-IntegratorEntry alphaIntegrator() {
+VILAB_COLD IntegratorEntry alphaIntegrator() {
   IntegratorEntry e;
   e.id = "alpha";
   e.title = "α-family (variational)";

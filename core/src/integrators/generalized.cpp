@@ -56,7 +56,7 @@ std::unique_ptr<Stepper> makeAngles(const ChainModel& m, const SystemInstance& s
 
 }  // namespace
 
-IntegratorEntry generalizedIntegrator() {
+VILAB_COLD IntegratorEntry generalizedIntegrator() {
   IntegratorEntry e;
   e.id = "generalized";
   e.title = "Midpoint in generalized coordinates";

@@ -7,7 +7,7 @@
 
 namespace vilab {
 
-IntegratorEntry lieGroupIntegrator() {
+VILAB_COLD IntegratorEntry lieGroupIntegrator() {
   IntegratorEntry e;
   e.id = "lie-group";
   e.title = "Lie-group variational (SO(3), Moser–Veselov)";

@@ -2,7 +2,7 @@
 
 namespace vilab {
 
-IntegratorEntry midpointIntegrator() {
+VILAB_COLD IntegratorEntry midpointIntegrator() {
   IntegratorEntry e;
   e.id = "midpoint";
   e.title = "Midpoint (variational)";

@@ -16,7 +16,7 @@ std::unique_ptr<Stepper> makePenalty(const ChainModel& m, const SystemInstance& 
 }
 }  // namespace
 
-IntegratorEntry penaltyIntegrator() {
+VILAB_COLD IntegratorEntry penaltyIntegrator() {
   IntegratorEntry e;
   e.id = "penalty";
   e.title = "Midpoint with penalty springs";

@@ -22,7 +22,7 @@ std::unique_ptr<Stepper> makeQuaternion(const SystemInstance& sys, const Scenari
 }
 }  // namespace
 
-IntegratorEntry quaternionIntegrator() {
+VILAB_COLD IntegratorEntry quaternionIntegrator() {
   IntegratorEntry e;
   e.id = "quaternion";
   e.title = "Midpoint in unit quaternions (variational)";

@@ -16,7 +16,7 @@ std::unique_ptr<Stepper> makeRungeKutta(const SystemInstance& sys, const Scenari
 }
 
 namespace {
-IntegratorEntry baseline(RungeKuttaMethod method) {
+VILAB_COLD IntegratorEntry baseline(RungeKuttaMethod method) {
   IntegratorEntry e;
   const bool rk4 = method == RungeKuttaMethod::RK4;
   e.id = rk4 ? "rk4" : "euler";
@@ -47,7 +47,7 @@ IntegratorEntry baseline(RungeKuttaMethod method) {
 }
 }  // namespace
 
-IntegratorEntry rk4Integrator() { return baseline(RungeKuttaMethod::RK4); }
-IntegratorEntry eulerIntegrator() { return baseline(RungeKuttaMethod::Euler); }
+VILAB_COLD IntegratorEntry rk4Integrator() { return baseline(RungeKuttaMethod::RK4); }
+VILAB_COLD IntegratorEntry eulerIntegrator() { return baseline(RungeKuttaMethod::Euler); }
 
 }  // namespace vilab

@@ -2,7 +2,7 @@
 
 namespace vilab {
 
-IntegratorEntry trapezoidIntegrator() {
+VILAB_COLD IntegratorEntry trapezoidIntegrator() {
   IntegratorEntry e;
   e.id = "trapezoid";
   e.title = "Trapezoid (SHAKE / Verlet)";

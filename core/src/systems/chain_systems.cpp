@@ -147,7 +147,7 @@ SystemInstance instantiateChain(const Json& params, Json& initial, bool planar, 
   return inst;
 }
 
-SystemEntry chainFamilyEntry(const std::string& id, const std::string& title, const std::string& description,
+VILAB_COLD SystemEntry chainFamilyEntry(const std::string& id, const std::string& title, const std::string& description,
                              int links, int minLinks, int maxLinks, bool planar, Json defaults, long budget,
                              double defaultH = 0.01) {
   SystemEntry e;
@@ -205,25 +205,25 @@ SystemEntry chainFamilyEntry(const std::string& id, const std::string& title, co
 
 }  // namespace
 
-SystemEntry pendulumEntry() {
+VILAB_COLD SystemEntry pendulumEntry() {
   return chainFamilyEntry("pendulum", "Planar pendulum",
                           "A bob on a rigid massless rod, swinging in the x–z plane; constraint |x|² = l². "
                           "Exact solution: θ(t) = 2 asin(k sn(ω₀t + c | k²)).",
                           1, 1, 1, true, Json{{"angles", {1.0}}, {"rates", {0.0}}}, 400000);
 }
-SystemEntry sphericalPendulumEntry() {
+VILAB_COLD SystemEntry sphericalPendulumEntry() {
   return chainFamilyEntry("spherical-pendulum", "Spherical pendulum",
                           "A bob on a rigid rod free to swing in any direction; J_z is conserved.", 1, 1, 1, false,
                           Json{{"angles", {{1.0, 0.0}}}, {"rates", {{0.0, 3.0}}}}, 400000);
 }
-SystemEntry doubleSphericalPendulumEntry() {
+VILAB_COLD SystemEntry doubleSphericalPendulumEntry() {
   return chainFamilyEntry("double-spherical-pendulum", "Double spherical pendulum",
                           "Two bobs on two rigid rods in R³×R³ with two constraints (W–M's example); chaotic, J_z "
                           "conserved.",
                           2, 2, 2, false,
                           Json{{"angles", {{1.6, 0.0}, {2.2, 0.8}}}, {"rates", {{0.0, 1.2}, {0.0, -0.6}}}}, 400000);
 }
-SystemEntry chainEntry() {
+VILAB_COLD SystemEntry chainEntry() {
   std::vector<std::vector<double>> a(8, {1.3, 0.0}), r(8, {0.0, 0.0});
   r[0][1] = 0.5;
   return chainFamilyEntry("chain", "Chain of spherical links",
@@ -235,7 +235,7 @@ SystemEntry chainEntry() {
                           0.005);
 }
 
-SystemEntry oscillatorEntry() {
+VILAB_COLD SystemEntry oscillatorEntry() {
   SystemEntry e;
   e.id = "oscillator";
   e.title = "Harmonic oscillator";

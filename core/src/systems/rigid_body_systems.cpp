@@ -152,7 +152,7 @@ constexpr long kBodyAdvanceBudget = 1000;
 
 }  // namespace
 
-SystemEntry rigidBodyEntry() {
+VILAB_COLD SystemEntry rigidBodyEntry() {
   SystemEntry e;
   e.id = "rigid-body";
   e.title = "Free rigid body";
@@ -176,7 +176,7 @@ SystemEntry rigidBodyEntry() {
   return e;
 }
 
-SystemEntry heavyTopEntry() {
+VILAB_COLD SystemEntry heavyTopEntry() {
   SystemEntry e;
   e.id = "heavy-top";
   e.title = "Heavy top";
