@@ -323,8 +323,8 @@ test('heapBytes() and heapUsed() report the wasm memory', () => {
   assert.equal(lab.heapUsed(), before);
 });
 
-test("the example of docs/api.md runs as written, through the package's exports ('vilab')", () => {
-  const doc = readFileSync(new URL('../../docs/api.md', import.meta.url), 'utf8');
+test("the README's API example runs as written, through the package's exports ('vilab')", () => {
+  const doc = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
   const example = doc.match(/```js\n([\s\S]*?)```/)[1];
   assert.equal(example.trimEnd().split('\n').length, 10, 'the example is 10 lines');
   const r = spawnSync(process.execPath, ['--input-type=module', '-e', example], { cwd: root, encoding: 'utf8' });

@@ -1,5 +1,5 @@
 // Type declarations for the vilab JavaScript API (web/sim/vilab.js), written by
-// hand and checked by tests/types (tsc --noEmit). Reference: docs/api.md.
+// hand and checked by tests/types (tsc --noEmit). Reference: README.md, "JavaScript API".
 //
 // Ids (systems, integrators) are plain strings: the lists live in the C++
 // registry and reach JS as lab.systems / lab.integrators at run time.
