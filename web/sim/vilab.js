@@ -217,136 +217,28 @@ class History {
   }
 }
 
-class Simulation {
+// Owns one Embind object: turns its construction error into a VilabError, frees it
+// on dispose() (or when the owner is garbage-collected), refuses use after dispose().
+const LIVE = Symbol('live');
+class NativeOwner {
   #native;
   #disposed = false;
-  #history;
-  #maxAdvance;
-  #budget;
+  #name;
 
-  constructor(module, scenario, options) {
-    const opts = readOptions(options);
-    const native = new module.Simulation(encodeScenario(scenario), opts.historyStride, opts.historyCapacity);
+  constructor(native, name) {
     const error = native.error();
     if (error) {
       native.delete();
       throw coreError(error);
     }
     this.#native = native;
-    this.#budget = opts.timeBudgetMs;
-    this.#maxAdvance = native.maxAdvance();
-    this.#history = new History(() => this.#live(), JSON.parse(native.historyColumns()));
+    this.#name = name;
     finalizer?.register(this, native, this);
   }
 
-  #live() {
-    if (this.#disposed) throw new VilabError('simulation: used after dispose()', { field: 'simulation' });
+  [LIVE]() {
+    if (this.#disposed) throw new VilabError(`${this.#name}: used after dispose()`, { field: this.#name });
     return this.#native;
-  }
-
-  /** The normalized scenario, defaults filled in (a fresh object). */
-  scenario() {
-    return JSON.parse(this.#live().scenario());
-  }
-
-  /** The most steps one advance() call takes (a per-system budget from the core). */
-  get maxAdvance() {
-    this.#live();
-    return this.#maxAdvance;
-  }
-
-  /**
-   * Runs up to min(n, maxAdvance) steps inside one wasm call and returns the steps
-   * taken; the call also stops early once options.timeBudgetMs (default 50 ms) have
-   * passed, so it may take fewer: loop until done. A refused step throws a VilabError
-   * with .step (the refused step), .reason and .stepsTaken; the state stays at the
-   * last good step (step - 1).
-   */
-  advance(n = 1) {
-    const native = this.#live();
-    if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) {
-      throw inputError('n', `must be a non-negative integer, got ${describe(n)}`);
-    }
-    const taken = native.advance(Math.min(n, this.#maxAdvance), this.#budget);
-    const error = native.error();
-    if (error) throw coreError(error, { stepsTaken: taken });
-    return taken;
-  }
-
-  /** step × h (s). */
-  get time() {
-    return this.#live().time();
-  }
-  /** Steps taken since the start (or the last setState). */
-  get step() {
-    return this.#live().step();
-  }
-  /** Generalized coordinates of the integrator (a copy). */
-  get q() {
-    return this.#live().q().slice();
-  }
-  /** Conjugate momenta (a copy). */
-  get p() {
-    return this.#live().p().slice();
-  }
-
-  /**
-   * { energy, momentum: number[], constraint, iterations, bodyMomentum? }.
-   * momentum is the conserved momentum map (J_z for pendulums, spatial angular
-   * momentum for rigid bodies); bodyMomentum is Π for rigid bodies.
-   */
-  diagnostics() {
-    const d = this.#live().diagnostics();
-    const out = {
-      energy: d[0],
-      momentum: Array.from(d.subarray(4, 4 + d[3])),
-      constraint: d[1],
-      iterations: d[2],
-    };
-    if (d[7]) out.bodyMomentum = [d[8], d[9], d[10]];
-    return out;
-  }
-
-  /** What to draw: bob positions [x,y,z,...] or the orientation quaternion [w,x,y,z] (a copy). */
-  visualState() {
-    return this.#live().visualState().slice();
-  }
-
-  /**
-   * Replaces (q, p); throws when malformed or off the constraint manifold (by more
-   * than 1e-9; smaller errors are projected away). Restarts step and history at 0.
-   */
-  setState(state) {
-    const native = this.#live();
-    if (state === null || typeof state !== 'object') throw inputError('state', `must be { q, p }, got ${describe(state)}`);
-    for (const key of Object.keys(state)) {
-      if (key !== 'q' && key !== 'p') throw inputError(`state.${key.slice(0, 32)}`, 'unknown field (known: q, p)');
-    }
-    const error = native.setState(toFloat64('q', state.q), toFloat64('p', state.p));
-    if (error) throw coreError(error);
-  }
-
-  /**
-   * FNV-1a 64 (offset 0xcbf29ce484222325, prime 0x100000001b3) of the exact
-   * little-endian bytes of q (float64 each), then p (float64 each), then the step
-   * count (uint64), as 16 lowercase hex digits; equals the native `vilab hash`.
-   */
-  hash() {
-    return this.#live().hash();
-  }
-
-  /** The diagnostic time series recorded in C++ (see History). */
-  get history() {
-    this.#live();
-    return this.#history;
-  }
-
-  /** The CSV header and the current row, exactly as the native CLI prints them. */
-  csvHeader() {
-    return this.#live().csvHeader();
-  }
-  csvRow() {
-    return this.#live().csvRow();
   }
 
   get disposed() {
@@ -363,34 +255,141 @@ class Simulation {
   }
 }
 
+class Simulation extends NativeOwner {
+  #history;
+  #maxAdvance;
+  #budget;
+
+  constructor(module, scenario, options) {
+    const opts = readOptions(options);
+    super(new module.Simulation(encodeScenario(scenario), opts.historyStride, opts.historyCapacity), 'simulation');
+    const native = this[LIVE]();
+    this.#budget = opts.timeBudgetMs;
+    this.#maxAdvance = native.maxAdvance();
+    this.#history = new History(() => this[LIVE](), JSON.parse(native.historyColumns()));
+  }
+
+  /** The normalized scenario, defaults filled in (a fresh object). */
+  scenario() {
+    return JSON.parse(this[LIVE]().scenario());
+  }
+
+  /** The most steps one advance() call takes (a per-system budget from the core). */
+  get maxAdvance() {
+    this[LIVE]();
+    return this.#maxAdvance;
+  }
+
+  /**
+   * Runs up to min(n, maxAdvance) steps inside one wasm call and returns the steps
+   * taken; the call also stops early once options.timeBudgetMs (default 50 ms) have
+   * passed, so it may take fewer: loop until done. A refused step throws a VilabError
+   * with .step (the refused step), .reason and .stepsTaken; the state stays at the
+   * last good step (step - 1).
+   */
+  advance(n = 1) {
+    const native = this[LIVE]();
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) {
+      throw inputError('n', `must be a non-negative integer, got ${describe(n)}`);
+    }
+    const taken = native.advance(Math.min(n, this.#maxAdvance), this.#budget);
+    const error = native.error();
+    if (error) throw coreError(error, { stepsTaken: taken });
+    return taken;
+  }
+
+  /** step × h (s). */
+  get time() {
+    return this[LIVE]().time();
+  }
+  /** Steps taken since the start (or the last setState). */
+  get step() {
+    return this[LIVE]().step();
+  }
+  /** Generalized coordinates of the integrator (a copy). */
+  get q() {
+    return this[LIVE]().q().slice();
+  }
+  /** Conjugate momenta (a copy). */
+  get p() {
+    return this[LIVE]().p().slice();
+  }
+
+  /**
+   * { energy, momentum: number[], constraint, iterations, bodyMomentum? }.
+   * momentum is the conserved momentum map (J_z for pendulums, spatial angular
+   * momentum for rigid bodies); bodyMomentum is Π for rigid bodies.
+   */
+  diagnostics() {
+    const d = this[LIVE]().diagnostics();
+    const out = {
+      energy: d[0],
+      momentum: Array.from(d.subarray(4, 4 + d[3])),
+      constraint: d[1],
+      iterations: d[2],
+    };
+    if (d[7]) out.bodyMomentum = [d[8], d[9], d[10]];
+    return out;
+  }
+
+  /** What to draw: bob positions [x,y,z,...] or the orientation quaternion [w,x,y,z] (a copy). */
+  visualState() {
+    return this[LIVE]().visualState().slice();
+  }
+
+  /**
+   * Replaces (q, p); throws when malformed or off the constraint manifold (by more
+   * than 1e-9; smaller errors are projected away). Restarts step and history at 0.
+   */
+  setState(state) {
+    const native = this[LIVE]();
+    if (state === null || typeof state !== 'object') throw inputError('state', `must be { q, p }, got ${describe(state)}`);
+    for (const key of Object.keys(state)) {
+      if (key !== 'q' && key !== 'p') throw inputError(`state.${key.slice(0, 32)}`, 'unknown field (known: q, p)');
+    }
+    const error = native.setState(toFloat64('q', state.q), toFloat64('p', state.p));
+    if (error) throw coreError(error);
+  }
+
+  /**
+   * FNV-1a 64 (offset 0xcbf29ce484222325, prime 0x100000001b3) of the exact
+   * little-endian bytes of q (float64 each), then p (float64 each), then the step
+   * count (uint64), as 16 lowercase hex digits; equals the native `vilab hash`.
+   */
+  hash() {
+    return this[LIVE]().hash();
+  }
+
+  /** The diagnostic time series recorded in C++ (see History). */
+  get history() {
+    this[LIVE]();
+    return this.#history;
+  }
+
+  /** The CSV header and the current row, exactly as the native CLI prints them. */
+  csvHeader() {
+    return this[LIVE]().csvHeader();
+  }
+  csvRow() {
+    return this[LIVE]().csvRow();
+  }
+
+}
+
 /**
  * The exact free rigid body (Jacobi elliptic functions; core
  * vilab::exact::FreeRigidBodyExact) of a normalized `rigid-body` scenario.
  */
-class ExactRigidBody {
-  #native;
-  #disposed = false;
+class ExactRigidBody extends NativeOwner {
   #period;
   #branch;
 
   constructor(module, scenario) {
     const { inertia } = scenario.params;
     const { orientation, omega } = scenario.initial;
-    const native = new module.ExactRigidBody(inertia, orientation, omega);
-    const error = native.error();
-    if (error) {
-      native.delete();
-      throw coreError(error);
-    }
-    this.#native = native;
-    this.#period = native.period();
-    this.#branch = native.branch();
-    finalizer?.register(this, native, this);
-  }
-
-  #live() {
-    if (this.#disposed) throw new VilabError('exactRigidBody: used after dispose()', { field: 'exactRigidBody' });
-    return this.#native;
+    super(new module.ExactRigidBody(inertia, orientation, omega), 'exactRigidBody');
+    this.#period = this[LIVE]().period();
+    this.#branch = this[LIVE]().branch();
   }
 
   #time(t) {
@@ -400,40 +399,28 @@ class ExactRigidBody {
 
   /** Period of Π(t) (s): 4K/λ, or 2π/|ν| for a symmetric body; Infinity when Π is constant or on the separatrix. */
   get period() {
-    this.#live();
+    this[LIVE]();
     return this.#period;
   }
 
   /** 'max-axis' | 'min-axis' | 'separatrix' | 'symmetric' | 'spherical' | 'steady'. */
   get branch() {
-    this.#live();
+    this[LIVE]();
     return this.#branch;
   }
 
   /** Body angular momentum Π(t) [Π1, Π2, Π3] (a fresh array). */
   Pi(t) {
-    const native = this.#live();
+    const native = this[LIVE]();
     return Array.from(native.Pi(this.#time(t)));
   }
 
   /** Orientation quaternion [w, x, y, z] at t (body → space; orientation(0) = the normalized initial one). */
   orientation(t) {
-    const native = this.#live();
+    const native = this[LIVE]();
     return Array.from(native.orientation(this.#time(t)));
   }
 
-  get disposed() {
-    return this.#disposed;
-  }
-
-  /** Frees the wasm memory now. Idempotent; any other use afterwards throws. */
-  dispose() {
-    if (this.#disposed) return;
-    this.#disposed = true;
-    finalizer?.unregister(this);
-    this.#native.delete();
-    this.#native = null;
-  }
 }
 
 function deepFreeze(x) {
