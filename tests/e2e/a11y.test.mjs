@@ -1,20 +1,14 @@
 // Accessibility: a keyboard-only path through the main controls, and axe-core
 // with no serious or critical violations (light and dark, compare mode, drawer open).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { launch, openPage, sleep } from './helpers.mjs';
+import { useBrowser, openPage, sleep } from './helpers.mjs';
 
 const require = createRequire(import.meta.url);
 const AXE = require.resolve('axe-core/axe.min.js');
 
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 const hook = (page, fn, arg) => page.evaluate(fn, arg);
 const focusedId = (page) => page.evaluate(() => document.activeElement?.id || document.activeElement?.className || document.activeElement?.tagName);

@@ -2,18 +2,12 @@
 // translucent ghost beside the integrated body and the exact orbit on the momentum
 // sphere. The ghost is drawn (pixels), starts in the body's orientation and then
 // parts from it by the integrator's small O(h²) error.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { launch, openPage, decodePNG, sleep } from './helpers.mjs';
+import { useBrowser, openPage, decodePNG, sleep } from './helpers.mjs';
 
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 const presets = JSON.parse(readFileSync(new URL('../../scenes/rigid_body_presets.json', import.meta.url), 'utf8'));
 const dzhanibekov = presets.find((p) => p.id === 'dzhanibekov');

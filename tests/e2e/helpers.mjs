@@ -2,6 +2,7 @@
 // downloaded browser) with a fresh profile, open the page, collect console
 // errors and off-origin requests, measure screenshots.
 import { chromium } from 'playwright-core';
+import { before, after } from 'node:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,6 +39,22 @@ export async function launch() {
     async close() {
       await context.close().catch(() => {});
       rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** One browser for a test file: launched before its tests, closed after them. */
+export function useBrowser() {
+  let browser;
+  before(async () => {
+    browser = await launch();
+  });
+  after(async () => {
+    await browser?.close();
+  });
+  return {
+    get context() {
+      return browser.context;
     },
   };
 }

@@ -1,16 +1,10 @@
 // Offline after the first visit: the service worker precaches the build, and a
 // reload with the network off still loads and runs the page.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPage, BASE, sleep } from './helpers.mjs';
+import { useBrowser, openPage, BASE, sleep } from './helpers.mjs';
 
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 test('offline reload works (service worker precache)', async () => {
   const { page, errors } = await openPage(browser.context, '#system=chain');

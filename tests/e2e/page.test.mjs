@@ -1,17 +1,11 @@
 // The classroom page in Chromium: loads cleanly, draws, moves, plots, switches,
 // compares, exports, fits a phone. Run against `vite preview` of dist/ (VILAB_URL).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { launch, openPage, pixelStats, diffFraction, countColor, sleep } from './helpers.mjs';
+import { useBrowser, openPage, pixelStats, diffFraction, countColor, sleep } from './helpers.mjs';
 
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 const hook = (page, fn, arg) => page.evaluate(fn, arg);
 const viewShot = (page) => page.locator('#view canvas').screenshot();

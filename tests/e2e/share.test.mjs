@@ -1,16 +1,10 @@
 // Share links (round trip with equal fingerprints), bad and tampered links, and
 // a solver failure: banners name the field or the step, and the page stays usable.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPage, sleep } from './helpers.mjs';
+import { useBrowser, openPage, sleep } from './helpers.mjs';
 
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 const hook = (page, fn, arg) => page.evaluate(fn, arg);
 
