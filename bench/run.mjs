@@ -26,15 +26,17 @@ const dsp = preset('dsp-energy');
 const cases = [
   { name: 'dsp midpoint', scenario: { ...dsp, integrator: 'midpoint' }, steps: 200000 },
   { name: 'dsp rk4', scenario: { ...dsp, integrator: 'rk4' }, steps: 10000 },
+  { name: 'dsp energy-momentum', scenario: { ...dsp, integrator: 'energy-momentum' }, steps: 100000 },
   { name: 'dsp generalized', scenario: { ...preset('spherical-precession'), system: 'double-spherical-pendulum', initial: { angles: [[1.0, 0], [1.3, 0.7]], rates: [[0, 1.8], [0.3, 1.5]] }, integrator: 'generalized', h: 0.005 }, steps: 20000 },
   { name: 'dsp penalty', scenario: { ...dsp, integrator: 'penalty', h: 0.001 }, steps: 20000 },
   { name: 'chain N=8 midpoint', scenario: chain(8), steps: 100000 },
   { name: 'chain N=64 midpoint', scenario: chain(64), steps: 20000 },
+  { name: 'chain N=64 energy-mom.', scenario: { ...chain(64), integrator: 'energy-momentum' }, steps: 10000 },
 ];
 for (const id of ['dzhanibekov']) {
   const p = presets.find((x) => x.id === id);
   if (!p) continue;
-  for (const integrator of ['lie-group', 'quaternion', 'rk4'])
+  for (const integrator of ['lie-group', 'quaternion', 'energy-momentum', 'rk4'])
     cases.push({ name: `rigid body ${integrator}`, scenario: { ...p.scenario, integrator }, steps: 50000 });
 }
 

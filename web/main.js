@@ -250,20 +250,26 @@ async function main() {
     );
   }
 
+  // What an integrator's family means for the curves, from its registry entry.
+  function nature(integ) {
+    if (integ.family === 'variational')
+      return 'variational, hence symplectic: its energy error oscillates but stays bounded, with no drift, and its momentum and constraints hold to round-off';
+    if (integ.family === 'energy-momentum')
+      return 'an energy–momentum scheme: energy, momentum and constraints hold to round-off, but the map is not symplectic';
+    return 'not structure-preserving: its energy error and constraint residual drift';
+  }
+
   function whyText(state) {
     const A = lab.integrator(state.scenario.integrator);
     if (!state.compare) {
-      return A.family === 'variational'
-        ? `${A.title} is variational: its energy error oscillates but stays bounded, with no drift, and the constraint residual stays at round-off. Compare it with RK4 to see the difference.`
-        : `${A.title} is not symplectic: watch its energy error drift and its constraint residual grow.`;
+      return `${A.title} is ${nature(A)}.` + (A.family === 'baseline' ? '' : ' Compare it with RK4 to see the difference.');
     }
     const B = lab.integrator(state.compare);
-    const va = A.family === 'variational';
-    const vb = B.family === 'variational';
-    if (va && !vb) return `Why the curves differ: A (blue) is variational, hence symplectic: its energy error stays bounded and its momentum and constraints hold to round-off. B (orange) is order ${B.order} but not symplectic: its errors accumulate and its energy drifts.`;
-    if (!va && vb) return `Why the curves differ: B (orange) is variational, so its energy error stays bounded; A (blue) is not symplectic and drifts.`;
-    if (va && vb) return `Both are variational: both energy errors stay bounded and momenta are exact. They differ in accuracy (order ${A.order} vs ${B.order}); in a chaotic system the trajectories then part even though both are structure-preserving.`;
-    return `Neither method is symplectic: both energy errors drift, at rates set by their orders (${A.order} vs ${B.order}).`;
+    if (A.family === B.family && A.family === 'variational')
+      return `Both are variational: both energy errors stay bounded and momenta are exact. They differ in accuracy (order ${A.order} vs ${B.order}); in a chaotic system the trajectories then part even though both are structure-preserving.`;
+    if (A.family === B.family && A.family === 'baseline')
+      return `Neither method is symplectic: both energy errors drift, at rates set by their orders (${A.order} vs ${B.order}).`;
+    return `Why the curves differ: A (blue) is ${nature(A)}. B (orange) is ${nature(B)}.`;
   }
 
   function renderCaption(state) {

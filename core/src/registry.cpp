@@ -20,6 +20,7 @@ IntegratorEntry generalizedIntegrator();
 IntegratorEntry penaltyIntegrator();
 IntegratorEntry quaternionIntegrator();
 IntegratorEntry lieGroupIntegrator();
+IntegratorEntry energyMomentumIntegrator();
 IntegratorEntry rk4Integrator();
 IntegratorEntry eulerIntegrator();
 
@@ -34,8 +35,8 @@ const std::vector<IntegratorEntry>& integratorRegistry() {
   static const std::vector<IntegratorEntry> entries = {midpointIntegrator(),    trapezoidIntegrator(),
                                                        alphaIntegrator(),       generalizedIntegrator(),
                                                        penaltyIntegrator(),     quaternionIntegrator(),
-                                                       lieGroupIntegrator(),    rk4Integrator(),
-                                                       eulerIntegrator()};
+                                                       lieGroupIntegrator(),    energyMomentumIntegrator(),
+                                                       rk4Integrator(),         eulerIntegrator()};
   return entries;
 }
 

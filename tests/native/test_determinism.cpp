@@ -16,6 +16,8 @@ TEST_CASE("golden run fingerprints after 1e4 steps", "[determinism]") {
       {R"({"system":"heavy-top","integrator":"quaternion"})", "4f3029ac383dd770"},
       {R"({"system":"pendulum","integrator":"generalized"})", "83f6803309ed5af8"},
       {R"({"system":"oscillator","integrator":"trapezoid"})", "722893171dec3029"},
+      {R"({"system":"double-spherical-pendulum","integrator":"energy-momentum"})", "3b72589a738400c0"},
+      {R"({"system":"heavy-top","integrator":"energy-momentum"})", "625a8d122388a893"},
   };
   for (const auto& [scenario, hash] : golden) {
     Simulation sim = test::simulate(scenario);

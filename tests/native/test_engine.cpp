@@ -260,6 +260,18 @@ TEST_CASE("symplecticity: the one-step map preserves the canonical form; RK4 doe
     INFO("generalized defect " << defect);
     CHECK(defect <= 1e-7);
   }
+  SECTION("energy-momentum conserves energy but is not symplectic") {
+    const auto map = [&](const Vec<double, 8>& z) {
+      VecX x, v;
+      lift(z, x, v);
+      ChainEnergyMomentumStepper stepper(m, h, x, v);
+      REQUIRE(stepper.step().ok);
+      return lower(stepper.q(), stepper.p());
+    };
+    const double defect = symplecticDefect(map, z0);
+    INFO("energy-momentum defect " << defect);
+    CHECK(defect > 1e-7);
+  }
   SECTION("negative control: RK4 (index-1 form)") {
     const auto map = [&](const Vec<double, 8>& z) {
       VecX x, v;

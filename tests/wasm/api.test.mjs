@@ -59,7 +59,7 @@ test('systems describe id, title, parameters (defaults, units, ranges) and initi
 
 test('integrators describe id, title, family, order, what they conserve, and their systems', () => {
   const ids = lab.integrators.map((i) => i.id);
-  for (const id of ['midpoint', 'trapezoid', 'alpha', 'generalized', 'penalty', 'rk4', 'euler']) {
+  for (const id of ['midpoint', 'trapezoid', 'alpha', 'generalized', 'penalty', 'energy-momentum', 'rk4', 'euler']) {
     assert.ok(ids.includes(id), `integrator ${id} missing`);
   }
   const systemIds = lab.systems.map((s) => s.id);
@@ -72,9 +72,10 @@ test('integrators describe id, title, family, order, what they conserve, and the
     assert.ok(i.systems.length > 0 && i.systems.every((s) => systemIds.includes(s)));
     for (const s of i.systems) assert.ok(lab.system(s).integrators.includes(i.id));
   }
-  for (const id of ['midpoint', 'trapezoid', 'alpha', 'generalized', 'penalty']) {
+  for (const id of ['midpoint', 'trapezoid', 'alpha', 'generalized', 'penalty', 'energy-momentum']) {
     assert.ok(lab.integrator(id).systems.includes('double-spherical-pendulum'), `${id} must apply to the DSP`);
   }
+  assert.equal(lab.integrator('energy-momentum').family, 'energy-momentum');
 });
 
 test('simulate() normalizes the scenario; scenario() returns it with defaults filled in', () => {

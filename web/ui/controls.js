@@ -14,7 +14,7 @@ import { num } from '../sim/format.js';
 /** Badges for an integrator, from its registry entry. */
 export function badges(integ) {
   if (!integ) return [];
-  const out = [{ text: `order ${integ.order}`, kind: 'order' }, { text: integ.family, kind: integ.family === 'variational' ? 'good' : 'plain' }];
+  const out = [{ text: `order ${integ.order}`, kind: 'order' }, { text: integ.family, kind: integ.family === 'baseline' ? 'plain' : 'good' }];
   for (const c of integ.conserves ?? []) out.push({ text: c, kind: 'good' });
   if (!integ.conserves?.length) out.push({ text: 'conserves nothing exactly', kind: 'warn' });
   return out;

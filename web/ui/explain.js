@@ -92,9 +92,9 @@ export class ExplainDrawer {
       el('h3', {}, el('span', { class: `swatch ${role}`, 'aria-hidden': 'true' }), `${role}: ${integ.title}`),
       badgeList(integ, `explain-badges-${role}`),
       el('p', { class: 'summary' }, integ.summary),
-      el('h4', {}, 'Discrete Lagrangian and update'),
+      el('h4', {}, integ.family === 'energy-momentum' ? 'Discrete gradient and update' : integ.family === 'variational' ? 'Discrete Lagrangian and update' : 'Update'),
       math,
-      el('h4', {}, integ.family === 'variational' ? 'Why it conserves what it conserves' : 'Why it drifts'),
+      el('h4', {}, integ.family === 'baseline' ? 'Why it drifts' : 'Why it conserves what it conserves'),
       el('p', {}, integ.docs),
       el('p', { class: 'citation' }, 'Source: ', el('cite', {}, integ.citation)),
     );

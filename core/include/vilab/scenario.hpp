@@ -15,9 +15,6 @@
 
 namespace vilab {
 
-// Initial-data tolerance: data off the constraint manifold by more than this is an error.
-constexpr double kManifoldTolerance = 1e-9;
-
 struct Scenario {
   std::string system;
   std::string integrator;

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "vilab/integrators/chain_multiplier.hpp"
+#include "vilab/integrators/energy_momentum.hpp"
 #include "vilab/integrators/odes.hpp"
 #include "vilab/integrators/runge_kutta.hpp"
 #include "vilab/integrators/variational.hpp"
@@ -43,11 +44,13 @@ inline void requireSize(const VecX& a, Eigen::Index n, const char* field) {
   if (!a.allFinite()) throw InputError(field, "must contain finite numbers only");
 }
 
-// ---- chain, multipliers, structured path --------------------------------------
-class ChainMultiplierStepper final : public Stepper {
+// ---- chain, structured O(N) paths ------------------------------------------------
+// Binds a chain integrator with an O(N) step (ChainMultiplierIntegrator,
+// ChainEnergyMomentumIntegrator) to Cartesian state q = positions, p = M ẋ.
+template <class Integrator>
+class ChainStructuredStepper : public Stepper {
  public:
-  ChainMultiplierStepper(const ChainModel& m, DiscreteRule rule, double h, const VecX& x0, const VecX& v0)
-      : integrator_(m, rule, h) {
+  ChainStructuredStepper(Integrator integrator, const VecX& x0, const VecX& v0) : integrator_(std::move(integrator)) {
     q_ = x0;
     p_ = massTimes(v0);
     integrator_.projectMomentum(q_, p_);
@@ -59,16 +62,30 @@ class ChainMultiplierStepper final : public Stepper {
   }
   const VecX& q() const override { return q_; }
   const VecX& p() const override { return p_; }
+  // q within 1e-9 of the manifold (then projected onto it). p: tangent within 1e-9 (then
+  // projected) for integrators that keep it tangent; taken as given otherwise.
   void setState(const VecX& q, const VecX& p) override {
     const ChainModel& m = integrator_.model();
     requireSize(q, 3 * m.bobs(), "q");
     requireSize(p, 3 * m.bobs(), "p");
     VecX x = q, v = p;
     for (int i = 0; i < m.bobs(); ++i) v.segment<3>(3 * i) /= m.masses[i];
-    projectChainState(m, x, v, "q", "p");
-    q_ = x;
-    p_ = massTimes(v);
-    integrator_.projectMomentum(q_, p_);
+    if (Integrator::kTangentMomentum) {
+      projectChainState(m, x, v, "q", "p");
+      q_ = x;
+      p_ = massTimes(v);
+      integrator_.projectMomentum(q_, p_);
+    } else {
+      VecX still = VecX::Zero(v.size());
+      projectChainState(m, x, still, "q", "p");
+      for (int i = 0; m.planar && i < m.bobs(); ++i)
+        if (!(std::abs(p[3 * i + 1]) <= kManifoldTolerance))
+          throw InputError("p[" + std::to_string(i) + "][1]", "the planar pendulum moves in the x–z plane: the y momentum must be 0");
+      q_ = x;
+      p_ = p;
+      for (int i = 0; m.planar && i < m.bobs(); ++i) p_[3 * i + 1] = 0;
+    }
+    iterations_ = 0;
   }
   Diagnostics diagnostics() const override {
     Diagnostics d = chainDiagnostics(integrator_.model(), q_.data(), p_.data());
@@ -83,9 +100,23 @@ class ChainMultiplierStepper final : public Stepper {
     for (int i = 0; i < integrator_.model().bobs(); ++i) p.segment<3>(3 * i) *= integrator_.model().masses[i];
     return p;
   }
-  ChainMultiplierIntegrator integrator_;
+  Integrator integrator_;
   VecX q_, p_;
   int iterations_ = 0;
+};
+
+// The variational integrators of a chain with multipliers (chain_multiplier.hpp).
+class ChainMultiplierStepper final : public ChainStructuredStepper<ChainMultiplierIntegrator> {
+ public:
+  ChainMultiplierStepper(const ChainModel& m, DiscreteRule rule, double h, const VecX& x0, const VecX& v0)
+      : ChainStructuredStepper(ChainMultiplierIntegrator(m, rule, h), x0, v0) {}
+};
+
+// The energy–momentum scheme on a chain (energy_momentum.hpp).
+class ChainEnergyMomentumStepper final : public ChainStructuredStepper<ChainEnergyMomentumIntegrator> {
+ public:
+  ChainEnergyMomentumStepper(const ChainModel& m, double h, const VecX& x0, const VecX& v0)
+      : ChainStructuredStepper(ChainEnergyMomentumIntegrator(m, h), x0, v0) {}
 };
 
 // ---- chain baselines: RK4 / Euler on the index-1 multiplier form ----------------

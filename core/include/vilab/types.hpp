@@ -17,6 +17,9 @@ using Vec3 = Eigen::Vector3d;
 using Mat3 = Eigen::Matrix3d;
 using VecX = Eigen::VectorXd;
 
+// Initial-data tolerance: data off the constraint manifold by more than this is an error.
+constexpr double kManifoldTolerance = 1e-9;
+
 // Bad input (a scenario, link or parameter): the message is "<field>: <problem>".
 class InputError : public std::runtime_error {
  public:

@@ -20,13 +20,16 @@
 #include <vector>
 
 #include "vilab/discrete_lagrangian.hpp"
-#include "vilab/integrators/tridiagonal.hpp"
+#include "vilab/integrators/chain_projection.hpp"
 #include "vilab/systems/chain.hpp"
 
 namespace vilab {
 
 class ChainMultiplierIntegrator {
  public:
+  // Every step ends with p projected tangent to the manifold (see projectMomentum).
+  static constexpr bool kTangentMomentum = true;
+
   ChainMultiplierIntegrator(const ChainModel& model, DiscreteRule rule, double h)
       : model_(model), h_(h), c1_(h * rule.forceWeightStart()), c2_(h * rule.forceWeightEnd()) {
     const int n = model_.bobs();
@@ -44,9 +47,7 @@ class ChainMultiplierIntegrator {
     displacement_.resize(3 * n);
     q1_.resize(3 * n);
     p1_.resize(3 * n);
-    mu_.resize(n);
     matrix_.resize(n);
-    gram_.resize(n);
   }
 
   const ChainModel& model() const { return model_; }
@@ -67,7 +68,7 @@ class ChainMultiplierIntegrator {
     }
     start_ = &q;
     // Constraint normals at q_k: a_i = ∇_d g_i = d_i / l_i.
-    for (int i = 0; i < n; ++i) normalStart_[i] = link(q.data(), i) * invLength_[i];
+    for (int i = 0; i < n; ++i) normalStart_[i] = chainLink(q.data(), i) * invLength_[i];
 
     // Stage 2: Newton on λ for g(q_{k+1}(λ)) = 0, starting from λ = 0.
     std::fill(lambda_.begin(), lambda_.end(), 0.0);
@@ -79,17 +80,11 @@ class ChainMultiplierIntegrator {
       // Residual g_i(q_{k+1}) and the tridiagonal Jacobian Dg(q_{k+1}) h M⁻¹ Dg(q_k)ᵀ:
       // row i couples link i to its neighbours through the bobs they share.
       for (int i = 0; i < n; ++i) {
-        const Vec3 d = link(q1_.data(), i);
+        const Vec3 d = chainLink(q1_.data(), i);
         normalEnd_[i] = d * invLength_[i];  // ∇_d g_i at q_{k+1}
         dlambda_[i] = -(d.squaredNorm() - model_.lengths[i] * model_.lengths[i]) * (0.5 * invLength_[i]);
       }
-      for (int i = 0; i < n; ++i) {
-        const Vec3& b = normalEnd_[i];
-        const double ba = b.dot(normalStart_[i]);
-        matrix_.diag[i] = hOverMass_[i] * ba + (i > 0 ? hOverMass_[i - 1] * ba : 0.0);
-        if (i > 0) matrix_.lower[i] = -hOverMass_[i - 1] * b.dot(normalStart_[i - 1]);
-        if (i + 1 < n) matrix_.upper[i] = -hOverMass_[i] * b.dot(normalStart_[i + 1]);
-      }
+      linkCouplingMatrix(normalEnd_, normalStart_, hOverMass_, matrix_);
       if (!matrix_.solve(dlambda_.data(), scratch_))
         return out.refused("singular multiplier matrix (a link folded onto its neighbour, or h too large)");
       // The position update this λ-update causes: h M⁻¹ Dg(q_k)ᵀ Δλ.
@@ -134,48 +129,12 @@ class ChainMultiplierIntegrator {
     return out;
   }
 
-  // Removes the normal part of p: p ← p − Dg(q)ᵀ μ with Dg M⁻¹ (p − Dg(q)ᵀμ) = 0, so
-  // the velocity M⁻¹p is tangent to every link constraint. Normal components carry
-  // no angular momentum about z, so J_z is unchanged.
-  bool projectMomentum(const VecX& q, VecX& p) {
-    const int n = model_.bobs();
-    std::vector<double>& mu = mu_;
-    Tridiagonal& gram = gram_;
-    std::vector<Vec3>& a = normalEnd_;
-    for (int i = 0; i < n; ++i) a[i] = link(q.data(), i) * invLength_[i];
-    for (int i = 0; i < n; ++i) {
-      const double invM = 1.0 / model_.masses[i];
-      Vec3 w = invM * Vec3(p[3 * i], p[3 * i + 1], p[3 * i + 2]);
-      double diag = invM * a[i].squaredNorm();
-      if (i > 0) {
-        const double invPrev = 1.0 / model_.masses[i - 1];
-        w -= invPrev * Vec3(p[3 * i - 3], p[3 * i - 2], p[3 * i - 1]);
-        diag += invPrev * a[i].squaredNorm();
-        gram.lower[i] = -invPrev * a[i].dot(a[i - 1]);
-      }
-      if (i + 1 < n) gram.upper[i] = -invM * a[i].dot(a[i + 1]);
-      gram.diag[i] = diag;
-      mu[i] = a[i].dot(w);
-    }
-    if (!gram.solve(mu.data(), scratch_)) return false;
-    for (int i = 0; i < n; ++i) {
-      for (int c = 0; c < 3; ++c) {
-        p[3 * i + c] -= mu[i] * a[i][c];
-        if (i > 0) p[3 * (i - 1) + c] += mu[i] * a[i][c];
-      }
-    }
-    return true;
-  }
+  // Makes M⁻¹p tangent to every link (chain_projection.hpp); J_z is unchanged.
+  bool projectMomentum(const VecX& q, VecX& p) { return projector_.project(model_, q, p); }
 
  private:
   static constexpr int kMaxIterations = 50;
   static constexpr double kEps = std::numeric_limits<double>::epsilon();
-
-  static Vec3 link(const double* x, int i) {
-    Vec3 d(x[3 * i], x[3 * i + 1], x[3 * i + 2]);
-    if (i > 0) d -= Vec3(x[3 * i - 3], x[3 * i - 2], x[3 * i - 1]);
-    return d;
-  }
 
   // q_{k+1}(λ) = q* + h M⁻¹ Dg(q_k)ᵀ λ: link i pushes bob i along a_i and bob i−1 back.
   void positionsFromMultipliers() {
@@ -195,12 +154,13 @@ class ChainMultiplierIntegrator {
   ChainModel model_;
   double h_, c1_, c2_;
   double lengthScale_;
-  std::vector<double> lambda_, dlambda_, scratch_, mu_;
+  std::vector<double> lambda_, dlambda_, scratch_;
   std::vector<double> hOverMass_, invLength_;
   std::vector<Vec3> normalStart_, normalEnd_;  // ∇_d g_i at q_k and at the current q_{k+1}
   VecX freeFlight_, displacement_, q1_, p1_;
   const VecX* start_ = nullptr;  // q_k during a step
-  Tridiagonal matrix_, gram_;
+  Tridiagonal matrix_;
+  ChainMomentumProjector projector_;
 };
 
 }  // namespace vilab

@@ -150,13 +150,15 @@ class LieGroupIntegrator {
   Vec3 J_;
 };
 
-// The lie-group stepper. State: q = the 9 entries of R (row-major), p = Π (3).
-// Diagnostics: energy ½ΠᵀI⁻¹Π + V(R), momentum RΠ, bodyMomentum Π, constraint
-// max_ij |(RᵀR − I)_ij|. Visual state: the unit quaternion of R (Shepperd, w ≥ 0).
-class LieGroupStepper final : public Stepper {
+// A rigid-body integrator on rotation matrices (step(R, Π)) behind the Stepper interface.
+// State: q = the 9 entries of R (row-major), p = Π (3). Diagnostics: energy
+// ½ΠᵀI⁻¹Π + V(R), momentum RΠ, bodyMomentum Π, constraint max_ij |(RᵀR − I)_ij|.
+// Visual state: the unit quaternion of R (Shepperd, w ≥ 0).
+template <class Integrator>
+class RotationMatrixStepper final : public Stepper {
  public:
   // From the scenario's data: orientation quaternion (unit) and body angular velocity.
-  LieGroupStepper(const RigidBodyModel& m, double h, const Vec4& q0, const Vec3& omega0) : integrator_(m, h) {
+  RotationMatrixStepper(const RigidBodyModel& m, double h, const Vec4& q0, const Vec3& omega0) : integrator_(m, h) {
     R_ = quat::matrix(Vec4(q0 / dm::sqrt(q0.squaredNorm())));
     Pi_ = m.inertia.cwiseProduct(omega0);
     sync();
@@ -209,11 +211,13 @@ class LieGroupStepper final : public Stepper {
       for (int j = 0; j < 3; ++j) qx_[3 * i + j] = R_(i, j);
     px_ = Pi_;
   }
-  LieGroupIntegrator integrator_;
+  Integrator integrator_;
   Mat3 R_;
   Vec3 Pi_;
   VecX qx_, px_;
   int iterations_ = 0;
 };
+
+using LieGroupStepper = RotationMatrixStepper<LieGroupIntegrator>;
 
 }  // namespace vilab
