@@ -70,7 +70,7 @@ class ChainStructuredStepper : public Stepper {
     requireSize(p, 3 * m.bobs(), "p");
     VecX x = q, v = p;
     for (int i = 0; i < m.bobs(); ++i) v.segment<3>(3 * i) /= m.masses[i];
-    if (Integrator::kTangentMomentum) {
+    if constexpr (Integrator::kTangentMomentum) {
       projectChainState(m, x, v, "q", "p");
       q_ = x;
       p_ = massTimes(v);
@@ -80,7 +80,8 @@ class ChainStructuredStepper : public Stepper {
       projectChainState(m, x, still, "q", "p");
       for (int i = 0; m.planar && i < m.bobs(); ++i)
         if (!(std::abs(p[3 * i + 1]) <= kManifoldTolerance))
-          throw InputError("p[" + std::to_string(i) + "][1]", "the planar pendulum moves in the x–z plane: the y momentum must be 0");
+          throw InputError("p[" + std::to_string(i) + "][1]",
+                           "the planar pendulum moves in the x–z plane: the y momentum must be 0");
       q_ = x;
       p_ = p;
       for (int i = 0; m.planar && i < m.bobs(); ++i) p_[3 * i + 1] = 0;

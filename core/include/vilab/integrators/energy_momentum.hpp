@@ -71,6 +71,7 @@ class ChainEnergyMomentumIntegrator {
     freeFlight_.resize(3 * n);
     q1_.resize(3 * n);
     before_.resize(3 * n);
+    p1_.resize(3 * n);
     matrix_.resize(n);
   }
 
@@ -128,7 +129,8 @@ class ChainEnergyMomentumIntegrator {
 
     // Stage 3: impulse form p_{k+1} = p_k − h∇V + Dg(q̄)ᵀΛ (no projection: it would
     // change the energy).
-    VecX p1 = p;
+    VecX& p1 = p1_;
+    p1 = p;
     for (int i = 0; i < n; ++i) {
       const Vec3 push = pushOn(i);
       for (int c = 0; c < 3; ++c) p1[3 * i + c] += push[c];
@@ -170,7 +172,7 @@ class ChainEnergyMomentumIntegrator {
   std::vector<double> impulse_, update_, scratch_;
   std::vector<double> halfHOverMass_, invLength_;
   std::vector<Vec3> normalMid_, normalEnd_;
-  VecX freeFlight_, q1_, before_;
+  VecX freeFlight_, q1_, p1_, before_;
   Tridiagonal matrix_;
   ChainMomentumProjector projector_;
 };
