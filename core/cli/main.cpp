@@ -42,15 +42,14 @@ long parseCount(const char* flag, const char* text) {
   return static_cast<long>(v);
 }
 
-// Runs n steps in chunks of at most maxAdvance, calling each(k) after every step
-// batch that ends on a multiple of `every`.
+// Runs n steps, calling each() after every `every` steps (and after the last one).
 template <class F>
 void run(vilab::Simulation& sim, long steps, long every, F&& each) {
   long done = 0;
   while (done < steps) {
-    long chunk = std::min(steps - done, sim.maxAdvance());
-    if (every > 0) chunk = std::min(chunk, every - done % every);
-    done += sim.advance(chunk);
+    const long chunk = every > 0 ? std::min(steps - done, every - done % every) : steps - done;
+    sim.advance(static_cast<std::uint64_t>(chunk));
+    done += chunk;
     if (every > 0 && done % every == 0) each();
   }
 }

@@ -3,12 +3,16 @@
 #include <cmath>
 #include <cstdio>
 
+#include "vilab/limits.hpp"
+
 namespace vilab {
 
-std::string formatNumber(double x) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.6g", x);
-  return buf;
+std::string cutForMessage(const std::string& s, std::size_t max) {
+  if (s.size() <= max) return s;
+  std::size_t end = max;
+  // Never split a UTF-8 sequence: back up over continuation bytes (10xxxxxx).
+  while (end > 0 && (static_cast<unsigned char>(s[end]) & 0xC0) == 0x80) --end;
+  return s.substr(0, end) + "…";
 }
 
 std::string describeJson(const Json& v) {
@@ -19,8 +23,8 @@ std::string describeJson(const Json& v) {
       return v.get<bool>() ? "true" : "false";
     case Json::value_t::string: {
       const auto& s = v.get_ref<const std::string&>();
-      if (s.size() <= 32) return "string \"" + s + "\"";
-      return "string \"" + s.substr(0, 32) + "…\" (" + std::to_string(s.size()) + " characters)";
+      if (s.size() <= limits::kMaxMessageField) return "string \"" + s + "\"";
+      return "string \"" + cutForMessage(s) + "\" (" + std::to_string(s.size()) + " bytes)";
     }
     case Json::value_t::array:
       return "an array of " + std::to_string(v.size());
@@ -95,7 +99,7 @@ void rejectUnknownKeys(const Json& obj, const std::string& field, std::initializ
     if (!known) {
       std::string list;
       for (const char* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
-      throw InputError(joinField(field, it.key().size() <= 32 ? it.key() : it.key().substr(0, 32) + "…"),
+      throw InputError(joinField(field, cutForMessage(it.key())),
                        "unknown field" + (list.empty() ? std::string() : " (known: " + list + ")"));
     }
   }

@@ -1,10 +1,9 @@
 #include "vilab/registry.hpp"
 
-#include "integrators/common.hpp"
+#include "vilab/limits.hpp"
 
 namespace vilab {
 
-// ---- the entries ------------------------------------------------------------------
 SystemEntry oscillatorEntry();
 SystemEntry pendulumEntry();
 SystemEntry sphericalPendulumEntry();
@@ -13,17 +12,6 @@ SystemEntry chainEntry();
 SystemEntry rigidBodyEntry();
 SystemEntry heavyTopEntry();
 
-IntegratorEntry midpointIntegrator();
-IntegratorEntry trapezoidIntegrator();
-IntegratorEntry alphaIntegrator();
-IntegratorEntry generalizedIntegrator();
-IntegratorEntry penaltyIntegrator();
-IntegratorEntry quaternionIntegrator();
-IntegratorEntry lieGroupIntegrator();
-IntegratorEntry energyMomentumIntegrator();
-IntegratorEntry rk4Integrator();
-IntegratorEntry eulerIntegrator();
-
 const std::vector<SystemEntry>& systemRegistry() {
   static const std::vector<SystemEntry> entries = {oscillatorEntry(), pendulumEntry(), sphericalPendulumEntry(),
                                                    doubleSphericalPendulumEntry(), chainEntry(),
@@ -31,28 +19,18 @@ const std::vector<SystemEntry>& systemRegistry() {
   return entries;
 }
 
-const std::vector<IntegratorEntry>& integratorRegistry() {
-  static const std::vector<IntegratorEntry> entries = {midpointIntegrator(),    trapezoidIntegrator(),
-                                                       alphaIntegrator(),       generalizedIntegrator(),
-                                                       penaltyIntegrator(),     quaternionIntegrator(),
-                                                       lieGroupIntegrator(),    energyMomentumIntegrator(),
-                                                       rk4Integrator(),         eulerIntegrator()};
-  return entries;
-}
-
-const std::vector<std::string>& multiplierSystems() {
-  static const std::vector<std::string> ids = {"oscillator", "pendulum", "spherical-pendulum",
-                                               "double-spherical-pendulum", "chain"};
-  return ids;
-}
-
-const std::vector<std::string>& allSystems() {
-  static const std::vector<std::string> ids = [] {
-    std::vector<std::string> out;
-    for (const auto& e : systemRegistry()) out.push_back(e.id);
+const std::vector<const IntegratorEntry*>& integratorRegistry() {
+  static const std::vector<const IntegratorEntry*> entries = [] {
+    std::vector<const IntegratorEntry*> out;
+    for (const Pairing& row : applicabilityTable()) {
+      const IntegratorEntry* e = &row.integrator();
+      bool seen = false;
+      for (const auto* x : out) seen = seen || x == e;
+      if (!seen) out.push_back(e);
+    }
     return out;
   }();
-  return ids;
+  return entries;
 }
 
 const SystemEntry* findSystem(const std::string& id) {
@@ -62,21 +40,30 @@ const SystemEntry* findSystem(const std::string& id) {
 }
 
 const IntegratorEntry* findIntegrator(const std::string& id) {
-  for (const auto& e : integratorRegistry())
-    if (e.id == id) return &e;
+  for (const auto* e : integratorRegistry())
+    if (e->id == id) return e;
   return nullptr;
 }
 
-bool IntegratorEntry::appliesTo(const std::string& system) const {
-  for (const auto& s : systems)
-    if (s == system) return true;
-  return false;
+const Pairing* findPairing(const SystemEntry& system, const IntegratorEntry& integrator) {
+  if (integrator.maxBodies > 0 && system.maxBodies > integrator.maxBodies) return nullptr;
+  for (const Pairing& row : applicabilityTable())
+    if (row.model == system.model && &row.integrator() == &integrator) return &row;
+  return nullptr;
 }
 
-std::unique_ptr<Stepper> makeStepper(const Scenario& s) {
-  const IntegratorEntry* integ = findIntegrator(s.integrator);
-  if (!integ) throw InputError("integrator", "unknown id");
-  return integ->make(instantiateSystem(s), s);
+std::vector<std::string> integratorsOf(const SystemEntry& system) {
+  std::vector<std::string> ids;
+  for (const auto* e : integratorRegistry())
+    if (findPairing(system, *e)) ids.push_back(e->id);
+  return ids;
+}
+
+std::vector<std::string> systemsOf(const IntegratorEntry& integrator) {
+  std::vector<std::string> ids;
+  for (const auto& s : systemRegistry())
+    if (findPairing(s, integrator)) ids.push_back(s.id);
+  return ids;
 }
 
 // ---- parameter specs -----------------------------------------------------------------
@@ -87,7 +74,7 @@ ParamSpec ParamSpec::number(std::string name, std::string title, std::string uni
   p.title = std::move(title);
   p.unit = std::move(unit);
   p.description = std::move(description);
-  p.defaultValue = value;
+  p.defaultValue = {value};
   p.min = min;
   p.max = max;
   p.minExclusive = minExclusive;
@@ -99,7 +86,7 @@ ParamSpec ParamSpec::vector3(std::string name, std::string title, std::string un
   ParamSpec p = number(std::move(name), std::move(title), std::move(unit), std::move(description), 0, min, max,
                        minExclusive);
   p.kind = Kind::Vector3;
-  p.defaultValue = std::vector<double>{value[0], value[1], value[2]};
+  p.defaultValue = {value[0], value[1], value[2]};
   return p;
 }
 
@@ -115,11 +102,11 @@ ParamSpec ParamSpec::perBody(std::string name, std::string title, std::string un
   return p;
 }
 
-Json ParamSpec::read(const Json& v, const std::string& field) const {
+std::vector<double> ParamSpec::read(const Json& v, const std::string& field) const {
   if (v.is_null()) return defaultValue;
   switch (kind) {
     case Kind::Number:
-      return readNumberInRange(v, field, min, max, minExclusive);
+      return {readNumberInRange(v, field, min, max, minExclusive)};
     case Kind::Vector3: {
       const auto xs = readNumbers(v, field, 3, 3);
       for (int i = 0; i < 3; ++i) readNumberInRange(v[i], field + "[" + std::to_string(i) + "]", min, max, minExclusive);
@@ -135,12 +122,17 @@ Json ParamSpec::read(const Json& v, const std::string& field) const {
   }
 }
 
+Json ParamSpec::valueJson(const std::vector<double>& value) const {
+  if (kind == Kind::Number) return value.at(0);
+  return value;
+}
+
 Json ParamSpec::toJson() const {
   Json j = {{"name", name},
             {"title", title},
             {"unit", unit},
             {"description", description},
-            {"default", defaultValue},
+            {"default", valueJson(defaultValue)},
             {"min", min},
             {"max", max},
             {"minExclusive", minExclusive}};
@@ -161,7 +153,7 @@ Json ParamSpec::toJson() const {
 }
 
 Json SystemEntry::toJson() const {
-  Json j = {{"id", id}, {"title", title}, {"description", description}};
+  Json j = {{"id", id}, {"title", title}, {"description", description}, {"model", modelKindName(model)}};
   j["params"] = Json::array();
   for (const auto& p : params) j["params"].push_back(p.toJson());
   j["initialFields"] = Json::array();
@@ -169,25 +161,36 @@ Json SystemEntry::toJson() const {
     j["initialFields"].push_back(
         {{"name", f.name}, {"title", f.title}, {"unit", f.unit}, {"description", f.description}});
   Json defaults = Json::object();
-  for (const auto& p : params) defaults[p.name] = p.defaultValue;
+  ParamValues values;
+  for (const auto& p : params) {
+    defaults[p.name] = p.valueJson(p.defaultValue);
+    values.set(p.name, p.defaultValue);
+  }
   j["defaultIntegrator"] = defaultIntegrator;
   j["h"] = {{"default", defaultH}, {"min", 0}, {"max", maxH}, {"minExclusive", true}, {"unit", "s"}};
   j["defaults"] = {{"system", id},
                    {"integrator", defaultIntegrator},
                    {"h", defaultH},
                    {"params", defaults},
-                   {"initial", defaultInitial(defaults)},
+                   {"initial", defaultInitial(values)},
                    {"options", Json::object()}};
-  j["integrators"] = Json::array();
-  for (const auto& integ : integratorRegistry())
-    if (integ.appliesTo(id)) j["integrators"].push_back(integ.id);
+  j["integrators"] = integratorsOf(*this);
   return j;
 }
 
 Json IntegratorEntry::toJson() const {
-  Json j = {{"id", id},         {"title", title},     {"family", family},       {"order", order},
-            {"conserves", conserves}, {"systems", systems}, {"summary", summary}, {"docs", docs},
-            {"equations", equations}, {"citation", citation}};
+  Json j = {{"id", id},
+            {"title", title},
+            {"family", family},
+            {"order", order},
+            {"symplectic", symplectic},
+            {"symmetric", symmetric},
+            {"conserves", conserves},
+            {"systems", systemsOf(*this)},
+            {"summary", summary},
+            {"docs", docs},
+            {"equations", equations},
+            {"citation", citation}};
   j["options"] = Json::array();
   for (const auto& o : options) j["options"].push_back(o.toJson());
   return j;
@@ -198,7 +201,18 @@ Json registryJson() {
   j["systems"] = Json::array();
   for (const auto& e : systemRegistry()) j["systems"].push_back(e.toJson());
   j["integrators"] = Json::array();
-  for (const auto& e : integratorRegistry()) j["integrators"].push_back(e.toJson());
+  for (const auto* e : integratorRegistry()) j["integrators"].push_back(e->toJson());
+  j["limits"] = {{"manifoldTolerance", limits::kManifoldTolerance},
+                 {"maxScenarioBytes", limits::kMaxScenarioBytes},
+                 {"maxScenarioDepth", limits::kMaxScenarioDepth},
+                 {"historyStride", {{"min", limits::kMinHistoryStride}, {"max", limits::kMaxHistoryStride}}},
+                 {"historyCapacity",
+                  {{"min", limits::kMinHistoryCapacity},
+                   {"max", limits::kMaxHistoryCapacity},
+                   {"default", limits::kDefaultHistoryCapacity}}},
+                 {"budgetMs", {{"min", limits::kMinBudgetMs}, {"max", limits::kMaxBudgetMs}}},
+                 {"maxStateSize", limits::kMaxStateSize},
+                 {"maxLinks", limits::kMaxLinks}};
   return j;
 }
 

@@ -1,6 +1,8 @@
 #include "vilab/simulation.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <cmath>
 
 #include "vilab/hash.hpp"
 
@@ -36,16 +38,24 @@ std::uint64_t History::read(std::uint64_t from, std::vector<double>& out, std::u
   return start;
 }
 
+namespace {
+template <class F>
+auto onModel(const Model& m, F&& f) {
+  return std::visit(std::forward<F>(f), m);
+}
+}  // namespace
+
 Simulation::Simulation(const Scenario& scenario, SimulationOptions options) : scenario_(scenario) {
-  stepper_ = makeStepper(scenario_);
-  const SystemEntry* entry = findSystem(scenario_.system);
-  maxAdvance_ = entry->maxAdvance(scenario_.params);
-  if (options.historyStride < 1 || options.historyStride > 1000000)
+  if (options.historyStride < limits::kMinHistoryStride || options.historyStride > limits::kMaxHistoryStride)
     throw InputError("historyStride", "must be an integer in [1, 1000000]");
-  if (options.historyCapacity < 1 || options.historyCapacity > (1 << 20))
+  if (options.historyCapacity < limits::kMinHistoryCapacity || options.historyCapacity > limits::kMaxHistoryCapacity)
     throw InputError("historyCapacity", "must be an integer in [1, 1048576]");
+  integrator_ = makeIntegrator(scenario_);
+  state_ = scenario_.initial;
+  next_ = state_;
+  energy_ = energyOf(state_);
   std::vector<std::string> columns = {"t", "energy", "constraint", "iterations"};
-  const Diagnostics d = stepper_->diagnostics();
+  const Diagnostics d = diagnostics();
   static const char* axes[] = {"x", "y", "z"};
   if (d.momentumSize == 1) columns.push_back("momentum");
   if (d.momentumSize == 3)
@@ -57,8 +67,96 @@ Simulation::Simulation(const Scenario& scenario, SimulationOptions options) : sc
   recordHistory();
 }
 
+double Simulation::energyOf(const State& s) const {
+  return onModel(scenario_.model, [&](const auto& m) { return m.energy(s); });
+}
+double Simulation::meanKineticEnergy(const State& a, const State& b) const {
+  return onModel(scenario_.model, [&](const auto& m) { return m.meanKineticEnergy(a, b, scenario_.h); });
+}
+double Simulation::energyScale() const {
+  return onModel(scenario_.model, [&](const auto& m) { return m.energyScale(); });
+}
+
+Diagnostics Simulation::diagnostics() const {
+  Diagnostics d = onModel(scenario_.model, [&](const auto& m) { return m.diagnostics(state_); });
+  d.iterations = iterations_;
+  return d;
+}
+
+void Simulation::visualState(std::vector<double>& out) const {
+  onModel(scenario_.model, [&](const auto& m) { m.visual(state_, out); });
+}
+
+bool Simulation::stepOnce(Refusal& refusal) {
+  const StepOutcome o = integrator_->step();
+  if (!o.ok) {
+    refusal = o.refusal;
+    return false;
+  }
+  integrator_->store(next_);
+  // Every step is checked the same way, whatever the integrator:
+  //  - a state or energy that is not finite never leaves the core;
+  //  - the mean kinetic energy of the step, ½ v̄ᵀM v̄ with v̄ = (q_{k+1} − q_k)/h, is at
+  //    most the energy for the physical motion (the potential is ≥ 0), up to the
+  //    method's O(h²) error. Four times the energy means Newton converged to a
+  //    spurious root of the implicit equations, or h is far too large to resolve the
+  //    motion; either way the step is meaningless.
+  const double energy = energyOf(next_);
+  const bool finite = next_.q.allFinite() && next_.p.allFinite() && std::isfinite(energy);
+  const double moved = finite ? meanKineticEnergy(state_, next_) : 0.0;
+  const double allowed = 4.0 * energy_ + 1e-9 * energyScale();
+  if (!finite || !(moved <= allowed)) {
+    refusal = finite ? Refusal{RefusalCode::SpuriousRoot,
+                               "the step moved the system farther than its energy allows (mean kinetic energy " +
+                                   scientific(moved) + " J against an energy of " + scientific(energy_) +
+                                   " J): the implicit equations converged to a spurious solution, or h is too "
+                                   "large to resolve the motion",
+                               "reduce h"}
+                     : Refusal{RefusalCode::NonFinite, "the new state is not finite", "reduce h"};
+    integrator_->load(state_);  // back to the last good step
+    return false;
+  }
+  std::swap(state_, next_);
+  next_ = state_;  // keeps sizes; store() may read the previous state (quaternion sign)
+  energy_ = energy;
+  iterations_ = o.iterations;
+  ++step_;
+  if (step_ % static_cast<std::uint64_t>(history_.stride()) == 0) recordHistory();
+  return true;
+}
+
+void Simulation::advance(std::uint64_t n) {
+  Refusal refusal;
+  for (std::uint64_t k = 0; k < n; ++k)
+    if (!stepOnce(refusal)) throw StepFailure(step_ + 1, refusal, k);
+}
+
+AdvanceProgress Simulation::advanceFor(std::uint64_t maxSteps, double budgetMs) {
+  if (!(budgetMs >= limits::kMinBudgetMs && budgetMs <= limits::kMaxBudgetMs))
+    throw InputError("budgetMs", "must be a number in [0.1, 60000], got " + formatNumber(budgetMs));
+  using Clock = std::chrono::steady_clock;
+  const auto t0 = Clock::now();
+  AdvanceProgress progress;
+  std::uint64_t chunk = 1;
+  Refusal refusal;
+  while (progress.steps < maxSteps) {
+    const std::uint64_t todo = std::min(chunk, maxSteps - progress.steps);
+    for (std::uint64_t k = 0; k < todo; ++k) {
+      if (!stepOnce(refusal)) throw StepFailure(step_ + 1, refusal, progress.steps);
+      ++progress.steps;
+    }
+    const double elapsed = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    if (elapsed >= budgetMs) break;
+    // Next chunk: about 1 ms of steps at the measured rate (at least 1, at most 1e6).
+    const double perStep = elapsed / static_cast<double>(progress.steps);
+    chunk = perStep > 0 ? static_cast<std::uint64_t>(std::max(1.0, std::min(1e6, 1.0 / perStep))) : chunk * 2;
+  }
+  progress.done = progress.steps == maxSteps;
+  return progress;
+}
+
 void Simulation::recordHistory() {
-  const Diagnostics d = stepper_->diagnostics();
+  const Diagnostics d = diagnostics();
   std::size_t c = 0;
   row_[c++] = time();
   row_[c++] = d.energy;
@@ -70,26 +168,29 @@ void Simulation::recordHistory() {
   history_.record(row_.data());
 }
 
-long Simulation::advance(long n) {
-  if (n < 0) throw InputError("n", "must be a non-negative integer");
-  const long todo = std::min(n, maxAdvance_);
-  const std::uint64_t stride = static_cast<std::uint64_t>(history_.stride());
-  for (long k = 0; k < todo; ++k) {
-    const StepOutcome o = stepper_->step();
-    if (!o.ok) throw StepFailure(step_ + 1, o.reason);
-    ++step_;
-    if (step_ % stride == 0) recordHistory();
-  }
-  return todo;
-}
-
-void Simulation::setState(const VecX& q, const VecX& p) {
-  stepper_->setState(q, p);
+void Simulation::setState(const State& s) {
+  State checked = s;
+  const auto size = [](const VecX& a, Eigen::Index n, const char* field) {
+    if (a.size() != n)
+      throw InputError(field, "expected " + std::to_string(n) + " numbers, got " + std::to_string(a.size()));
+    for (Eigen::Index i = 0; i < a.size(); ++i)
+      if (!std::isfinite(a[i])) throw InputError(std::string(field) + "[" + std::to_string(i) + "]", "must be finite");
+  };
+  size(checked.q, state_.q.size(), "q");
+  size(checked.p, state_.p.size(), "p");
+  onModel(scenario_.model, [&](const auto& m) { m.project(checked, scenario_.integrator->stateRules, "q", "p"); });
+  const double energy = energyOf(checked);
+  if (!std::isfinite(energy)) throw InputError("p", "the state's energy is not finite");
+  integrator_->load(checked);
+  state_ = checked;
+  next_ = state_;
+  energy_ = energy;
+  iterations_ = 0;
   step_ = 0;
   history_.clear();
   recordHistory();
 }
 
-std::string Simulation::hash() const { return stateHash(stepper_->q(), stepper_->p(), step_); }
+std::string Simulation::hash() const { return stateHash(state_.q, state_.p, step_); }
 
 }  // namespace vilab

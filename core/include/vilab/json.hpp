@@ -14,10 +14,10 @@ namespace vilab {
 
 using Json = nlohmann::json;
 
+// User text quoted in a message, cut to `max` bytes at a UTF-8 character boundary.
+std::string cutForMessage(const std::string& s, std::size_t max = 32);
 // Short description of a JSON value for messages; long strings are cut.
 std::string describeJson(const Json& v);
-// Formats a number for messages with up to 6 significant digits.
-std::string formatNumber(double x);
 
 // A finite number; strings such as "NaN" (how the JS API encodes non-finite
 // numbers) are rejected with their text.

@@ -10,6 +10,8 @@
 #pragma once
 
 #include "vilab/ad.hpp"
+#include "vilab/solver/dense_lu.hpp"
+#include "vilab/solver/newton.hpp"
 
 namespace vilab {
 
@@ -60,33 +62,48 @@ struct Mechanics {
   // Continuous Legendre transform inverted on the constraint manifold: the velocity v
   // with Dg(q) v = 0 and ∂L/∂v(q, v) = p + Dg(q)ᵀ μ for some μ. The normal part of p
   // is irrelevant, so this also defines the tangent projection p ↦ ∂L/∂v(q, v).
-  // Newton on the KKT system with ∂²L/∂v² taken once at v = 0: exact in one
-  // iteration when L is quadratic in v (mechanical systems), and the following
-  // first-derivative check confirms it.
+  // Newton on the KKT system (exact in one iteration when L is quadratic in v).
   static bool velocity(const System& s, const VecN& q, const VecN& p, VecN& v) {
-    MatCN G;
-    constraints(s, q, G);
-    v.setZero();
-    MatN Lvv;
-    VecN Lv = momentum(s, q, v, &Lvv);
-    MatNC K = MatNC::Zero();
-    K.template topLeftCorner<N, N>() = Lvv;
-    K.template topRightCorner<N, C>() = G.transpose();
-    K.template bottomLeftCorner<C, N>() = G;
-    const Eigen::PartialPivLU<MatNC> lu(K);
-    if (!(lu.rcond() > 1e-14)) return false;
-    for (int it = 0; it < 20; ++it) {
-      VecNC rhs;
-      rhs.template head<N>() = p - Lv;
-      rhs.template tail<C>() = -G * v;
-      const VecN dv = lu.solve(rhs).template head<N>();
-      if (!dv.allFinite()) return false;
-      v += dv;
-      if (dv.cwiseAbs().maxCoeff() <= 1e-14 * (1.0 + v.cwiseAbs().maxCoeff())) return true;
-      Lv = momentum(s, q, v);
-    }
-    return false;
+    LegendreProblem problem{s, q, p, {}, {}, 1.0 + p.cwiseAbs().maxCoeff()};
+    constraints(s, q, problem.G);
+    VecNC x = VecNC::Zero();
+    NewtonSettings settings;
+    settings.fullNewton = false;  // ∂²L/∂v² is constant in v for mechanical systems
+    settings.what = "the Legendre transform";
+    if (!solveNewton(problem, x, settings).ok) return false;
+    v = x.template head<N>();
+    return v.allFinite();
   }
+
+  // Unknowns (v, μ): ∂L/∂v(q, v) − p − Dgᵀμ = 0, Dg v = 0.
+  struct LegendreProblem {
+    using Vector = VecNC;
+    const System& s;
+    const VecN& q;
+    const VecN& p;
+    MatCN G;
+    DenseLU<N + C> lu;
+    double scale;
+    NewtonEval evaluate(const VecNC& x, VecNC& r, bool linearize) {
+      const VecN v = x.template head<N>();
+      MatN Lvv;
+      const VecN Lv = momentum(s, q, v, linearize ? &Lvv : nullptr);
+      r.template head<N>() = Lv - p - G.transpose() * x.template tail<C>();
+      r.template tail<C>() = G * v;
+      if (!r.allFinite()) return NewtonEval::NonFinite;
+      if (linearize) {
+        MatNC K = MatNC::Zero();
+        K.template topLeftCorner<N, N>() = Lvv;
+        K.template topRightCorner<N, C>() = -G.transpose();
+        K.template bottomLeftCorner<C, N>() = G;
+        if (!lu.factorize(K)) return NewtonEval::Singular;
+      }
+      return NewtonEval::Ok;
+    }
+    double conditionEstimate() const { return lu.pivotRatio(); }
+    void solve(VecNC& b) const { lu.solveInPlace(b); }
+    double size(const VecNC& dx) const { return dx.cwiseAbs().maxCoeff() / scale; }
+  };
 
   // Energy E = ∂L/∂v · v − L.
   static double energy(const System& s, const VecN& q, const VecN& v) {

@@ -1,16 +1,21 @@
-// Self-describing registries of systems and integrators (REBOUND style). The JS
-// API's lab.systems / lab.integrators and the page's controls are generated from
-// registryJson(); nothing is hand-copied. Adding an integrator means adding one
-// file in core/src/integrators/ plus one line in core/src/registry.cpp.
+// Self-describing registries of systems and integrators (REBOUND style), and the one
+// table of which integrator applies to which model (core/src/table.cpp). The JS API's
+// lab.systems / lab.integrators and the page's controls are generated from
+// registryJson(); nothing is hand-copied.
+//
+// Adding an integrator: one file in core/src/integrators/ (its entry and one factory
+// per model it applies to), and its rows in core/src/table.cpp.
 #pragma once
 
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
-#include "vilab/scenario.hpp"
-#include "vilab/stepper.hpp"
+#include "vilab/integrators/integrator.hpp"
+#include "vilab/json.hpp"
+#include "vilab/models/model.hpp"
 
 // Functions that build the registries run once: optimize them for size (the wasm
 // is downloaded on first load), never for speed.
@@ -28,13 +33,14 @@ struct ParamSpec {
   enum class Kind { Number, PerBody, Vector3 };
   std::string name, title, unit, description;
   Kind kind = Kind::Number;
-  Json defaultValue;
+  std::vector<double> defaultValue;  // one number, three, or one per body
   double min = 0, max = 0;
   bool minExclusive = false;
   int minCount = 1, maxCount = 1;  // PerBody: allowed array lengths
   Json toJson() const;
-  // Validates v (or takes the default when v is null) and returns the normalized value.
-  Json read(const Json& v, const std::string& field) const;
+  // Validates v (or takes the default when v is null) and returns the numbers.
+  std::vector<double> read(const Json& v, const std::string& field) const;
+  Json valueJson(const std::vector<double>& value) const;
 
   // A number in [min, max] (or (min, max] when minExclusive).
   static ParamSpec number(std::string name, std::string title, std::string unit, std::string description,
@@ -48,23 +54,47 @@ struct ParamSpec {
                            bool minExclusive);
 };
 
+// Validated parameter values: numbers by name, in the order of the specs.
+class ParamValues {
+ public:
+  void set(const std::string& name, std::vector<double> value) { values_.emplace_back(name, std::move(value)); }
+  const std::vector<double>& get(const std::string& name) const {
+    for (const auto& [n, v] : values_)
+      if (n == name) return v;
+    throw std::out_of_range("vilab: parameter " + name + " missing");
+  }
+  double number(const std::string& name) const { return get(name).at(0); }
+  Vec3 vector3(const std::string& name) const {
+    const auto& v = get(name);
+    return Vec3(v.at(0), v.at(1), v.at(2));
+  }
+
+ private:
+  std::vector<std::pair<std::string, std::vector<double>>> values_;
+};
+
 struct FieldDoc {
   std::string name, title, unit, description;
 };
 
 struct SystemEntry {
   std::string id, title, description;
+  ModelKind model = ModelKind::Chain;
   std::vector<ParamSpec> params;
   std::vector<FieldDoc> initialFields;
   std::string defaultIntegrator;
-  double defaultH = 0.01, maxH = 1;
-  // Steps one advance() call may take, so that a call stays well under 100 ms.
-  std::function<long(const Json& params)> maxAdvance;
-  // Default initial data for (normalized) params.
-  std::function<Json(const Json& params)> defaultInitial;
-  // Validates params (already normalized) and initial, builds the model and the
-  // Cartesian initial state; normalizes `initial` in place (defaults filled).
-  std::function<SystemInstance(const Json& params, Json& initial)> instantiate;
+  double defaultH = 0.01;
+  // The largest h any of its integrators takes on the default scenario for 100 s
+  // (measured; tests/native/test_registry.cpp keeps it true).
+  double maxH = 0.1;
+  int minBodies = 1, maxBodies = 1;  // links of a chain
+  // The typed model from validated parameters (throws InputError for combinations).
+  std::function<Model(const ParamValues&)> build;
+  // Default initial data (the `initial` JSON) for these parameters.
+  std::function<Json(const ParamValues&)> defaultInitial;
+  // Parses and validates `initial` (missing fields take the defaults), normalizes it in
+  // place for the echo, and returns the canonical state, projected onto the manifold.
+  std::function<State(const Model&, Json& initial)> initialState;
   Json toJson() const;
 };
 
@@ -72,24 +102,39 @@ struct IntegratorEntry {
   std::string id, title;
   std::string family;  // "variational", "energy-momentum" or "baseline"
   int order = 2;
+  // Claims the property tests check for every pair (tests/native/test_properties.cpp).
+  bool symplectic = false;
+  bool symmetric = false;  // time-reversible: Φ_{−h} = Φ_h⁻¹
   std::vector<std::string> conserves;
-  std::vector<std::string> systems;
-  std::string summary;   // one line
-  std::string docs;      // a paragraph: why it conserves what it conserves
-  std::string equations; // LaTeX, rendered by the page's Explain drawer
+  std::string summary;    // one line
+  std::string docs;       // a paragraph: why it conserves what it conserves
+  std::string equations;  // LaTeX, rendered by the page's Explain drawer
   std::string citation;
   std::vector<ParamSpec> options;
-  std::function<std::unique_ptr<Stepper>(const SystemInstance&, const Scenario&)> make;
-  bool appliesTo(const std::string& system) const;
+  StateRules stateRules;
+  int maxBodies = 0;  // the most links it handles (0: any)
   Json toJson() const;
 };
 
+using IntegratorFactory = std::unique_ptr<Integrator> (*)(const Model&, const Options&, double h);
+
+// One row of the applicability table: this integrator applies to this model.
+struct Pairing {
+  ModelKind model;
+  const IntegratorEntry& (*integrator)();
+  IntegratorFactory make;
+};
+
+const std::vector<Pairing>& applicabilityTable();
 const std::vector<SystemEntry>& systemRegistry();
-const std::vector<IntegratorEntry>& integratorRegistry();
+// Every integrator in the table, in table order of first appearance.
+const std::vector<const IntegratorEntry*>& integratorRegistry();
 const SystemEntry* findSystem(const std::string& id);
 const IntegratorEntry* findIntegrator(const std::string& id);
+// The row for (system, integrator), or nullptr when it does not apply.
+const Pairing* findPairing(const SystemEntry& system, const IntegratorEntry& integrator);
+std::vector<std::string> integratorsOf(const SystemEntry& system);
+std::vector<std::string> systemsOf(const IntegratorEntry& integrator);
 Json registryJson();
-
-std::unique_ptr<Stepper> makeStepper(const Scenario& s);
 
 }  // namespace vilab

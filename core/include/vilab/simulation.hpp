@@ -1,6 +1,10 @@
-// A simulation: a validated scenario, its stepper, the clock and a history of
-// diagnostics recorded in C++ at a chosen stride (so plots never need one JS call
-// per step).
+// A simulation: a parsed scenario, its integrator, the canonical state, the clock
+// and a history of diagnostics recorded in C++ at a chosen stride (so plots never
+// need one JS call per step).
+//
+// Stepping is exact: advance(n) takes n steps or throws StepFailure at the first
+// refused step, with the state kept at the last good step. advanceFor() is the one
+// bounded call for interactive use (a frame's time budget).
 #pragma once
 
 #include <cstdint>
@@ -8,24 +12,29 @@
 #include <string>
 #include <vector>
 
-#include "vilab/registry.hpp"
+#include "vilab/limits.hpp"
+#include "vilab/scenario.hpp"
 
 namespace vilab {
 
 // A refused step: the state stays at the last good step.
 class StepFailure : public std::runtime_error {
  public:
-  StepFailure(std::uint64_t step, const std::string& reason)
-      : std::runtime_error("step " + std::to_string(step) + " refused: " + reason +
-                           " (the state stays at step " + std::to_string(step - 1) + ")"),
+  StepFailure(std::uint64_t step, Refusal refusal, std::uint64_t stepsTaken)
+      : std::runtime_error("step " + std::to_string(step) + " refused: " + refusal.reason + "; " +
+                           refusal.suggestion + " (the state stays at step " + std::to_string(step - 1) + ")"),
         step_(step),
-        reason_(reason) {}
+        refusal_(std::move(refusal)),
+        stepsTaken_(stepsTaken) {}
   std::uint64_t step() const { return step_; }
-  const std::string& reason() const { return reason_; }
+  const Refusal& refusal() const { return refusal_; }
+  // Steps the failing call took before the refused one.
+  std::uint64_t stepsTaken() const { return stepsTaken_; }
 
  private:
   std::uint64_t step_;
-  std::string reason_;
+  Refusal refusal_;
+  std::uint64_t stepsTaken_;
 };
 
 // Diagnostic time series in a ring buffer: columns t, energy, constraint,
@@ -55,37 +64,54 @@ class History {
 
 struct SimulationOptions {
   int historyStride = 1;
-  int historyCapacity = 1 << 15;
+  int historyCapacity = limits::kDefaultHistoryCapacity;
+};
+
+// The result of a bounded advance.
+struct AdvanceProgress {
+  std::uint64_t steps = 0;  // steps taken by the call
+  bool done = false;        // all the requested steps were taken
 };
 
 class Simulation {
  public:
   explicit Simulation(const Scenario& scenario, SimulationOptions options = {});
 
-  // Advances min(n, maxAdvance()) steps; returns the steps taken. A refused step
-  // throws StepFailure after the good steps before it were kept.
-  long advance(long n);
-  long maxAdvance() const { return maxAdvance_; }
+  // Takes exactly n steps, or throws StepFailure at the first refused one (the good
+  // steps before it are kept).
+  void advance(std::uint64_t n);
+  // Takes up to maxSteps steps and returns once budgetMs of wall-clock time have
+  // passed (checked about every millisecond). Throws StepFailure like advance().
+  AdvanceProgress advanceFor(std::uint64_t maxSteps, double budgetMs);
 
   const Scenario& scenario() const { return scenario_; }
   std::uint64_t step() const { return step_; }
   double time() const { return static_cast<double>(step_) * scenario_.h; }
-  const VecX& q() const { return stepper_->q(); }
-  const VecX& p() const { return stepper_->p(); }
-  Diagnostics diagnostics() const { return stepper_->diagnostics(); }
-  void visualState(std::vector<double>& out) const { stepper_->visualState(out); }
-  // Replaces (q, p); the step count and history restart from zero.
-  void setState(const VecX& q, const VecX& p);
+  const State& state() const { return state_; }
+  const VecX& q() const { return state_.q; }
+  const VecX& p() const { return state_.p; }
+  Diagnostics diagnostics() const;
+  void visualState(std::vector<double>& out) const;
+  // Replaces the state: checked against the model's manifold (as the integrator's
+  // rules ask) and projected onto it; the step count and history restart from zero.
+  void setState(const State& s);
   std::string hash() const;
   const History& history() const { return history_; }
 
  private:
+  // One step; returns false with the refusal when it is refused (state unchanged).
+  bool stepOnce(Refusal& refusal);
   void recordHistory();
+  double energyOf(const State& s) const;
+  double meanKineticEnergy(const State& a, const State& b) const;
+  double energyScale() const;
 
   Scenario scenario_;
-  std::unique_ptr<Stepper> stepper_;
+  std::unique_ptr<Integrator> integrator_;
+  State state_, next_;
+  double energy_ = 0;  // of state_
+  int iterations_ = 0;
   std::uint64_t step_ = 0;
-  long maxAdvance_ = 100000;
   History history_;
   std::vector<double> row_;
 };

@@ -1,4 +1,4 @@
-// Common types of the vilab core: fixed-size Eigen vectors, errors.
+// Common types of the vilab core: fixed-size Eigen vectors, input errors.
 #pragma once
 
 #include <Eigen/Dense>
@@ -17,9 +17,6 @@ using Vec3 = Eigen::Vector3d;
 using Mat3 = Eigen::Matrix3d;
 using VecX = Eigen::VectorXd;
 
-// Initial-data tolerance: data off the constraint manifold by more than this is an error.
-constexpr double kManifoldTolerance = 1e-9;
-
 // Bad input (a scenario, link or parameter): the message is "<field>: <problem>".
 class InputError : public std::runtime_error {
  public:
@@ -31,25 +28,17 @@ class InputError : public std::runtime_error {
   std::string field_;
 };
 
-// Why a step was refused; the state stays at the last good step.
-struct StepOutcome {
-  bool ok = true;
-  int iterations = 0;
-  std::string reason;  // empty when ok
-
-  // This outcome, turned into a refusal for `why`.
-  StepOutcome refused(const std::string& why) const {
-    StepOutcome out = *this;
-    out.ok = false;
-    out.reason = why;
-    return out;
-  }
-};
-
 // A number for messages, in scientific notation with 3 significant digits.
 inline std::string scientific(double x) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.2e", x);
+  return buf;
+}
+
+// A number for messages with up to 6 significant digits.
+inline std::string formatNumber(double x) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.6g", x);
   return buf;
 }
 

@@ -2,14 +2,15 @@
 
 namespace vilab {
 
-VILAB_COLD IntegratorEntry alphaIntegrator() {
+VILAB_COLD static IntegratorEntry make_alphaIntegrator() {
   IntegratorEntry e;
   e.id = "alpha";
   e.title = "α-family (variational)";
   e.family = "variational";
   e.order = 1;
+  e.symplectic = true;
+  e.symmetric = false;  // its adjoint is the rule with 1 − α
   e.conserves = {"symplectic form", "momentum map", "constraints", "energy (bounded, no drift)"};
-  e.systems = multiplierSystems();
   e.summary = "Lu's generating-function family L_d = h L((1−α)q_k + α q_{k+1}, v): first order unless α = ½.";
   e.docs =
       "Evaluating the Lagrangian at the point (1−α)q_k + αq_{k+1} still gives a discrete Lagrangian, so the method is "
@@ -20,10 +21,18 @@ VILAB_COLD IntegratorEntry alphaIntegrator() {
       "p_k + D_1L_d + Dg(q_k)^{\\mathsf T}\\lambda_k = 0,\\quad g(q_{k+1})=0,\\quad p_{k+1} = D_2L_d";
   e.citation = "J. Lu, Conserving integrators by generating function, eq. 4";
   e.options = {ParamSpec::number("alpha", "α", "", "quadrature point; order 2 only at α = ½", 0.25, 0, 1, false)};
-  e.make = [](const SystemInstance& sys, const Scenario& s) {
-    return makeMultiplierVariational(sys, s, DiscreteRule::alphaFamily(s.options["alpha"].get<double>()));
-  };
   return e;
+}
+
+const IntegratorEntry& alphaEntry() {
+  static const IntegratorEntry e = make_alphaIntegrator();
+  return e;
+}
+std::unique_ptr<Integrator> alphaOnOscillator(const Model& m, const Options& o, double h) {
+  return discreteRuleOnOscillator(m, DiscreteRule::alphaFamily(o.get("alpha")), h);
+}
+std::unique_ptr<Integrator> alphaOnChain(const Model& m, const Options& o, double h) {
+  return discreteRuleOnChain(m, DiscreteRule::alphaFamily(o.get("alpha")), h);
 }
 
 }  // namespace vilab

@@ -1,35 +1,26 @@
-// Shared construction of steppers for the integrator entries.
+// Shared by the integrator entries: the factories' common shapes.
 #pragma once
 
 #include <memory>
 
+#include "vilab/integrators/chain_multiplier.hpp"
+#include "vilab/integrators/variational.hpp"
+#include "vilab/lagrangians/oscillator.hpp"
 #include "vilab/registry.hpp"
-#include "vilab/steppers.hpp"
 
 namespace vilab {
 
-// Multiplier-based variational integrators (midpoint, trapezoid, α) on the
-// oscillator and the pendulum-like systems.
-inline std::unique_ptr<Stepper> makeMultiplierVariational(const SystemInstance& sys, const Scenario& s,
-                                                          DiscreteRule rule) {
-  if (const auto* osc = std::get_if<OscillatorModel>(&sys.model)) {
-    const Vec<double, 1> q0 = sys.q0, p0 = osc->mass * sys.v0;
-    return std::make_unique<DenseVariationalStepper<OscillatorSystem, OscillatorTraits>>(OscillatorSystem{*osc}, rule,
-                                                                                         s.h, q0, p0);
-  }
-  if (const auto* chain = std::get_if<ChainModel>(&sys.model))
-    return std::make_unique<ChainMultiplierStepper>(*chain, rule, s.h, sys.q0, sys.v0);
-  throw InputError("integrator", "does not apply to system " + s.system);
+// A member of the α-family (midpoint, trapezoid, α) on the oscillator: the generic
+// engine on L = ½ m v² − ½ k x².
+inline std::unique_ptr<Integrator> discreteRuleOnOscillator(const Model& model, DiscreteRule rule, double h) {
+  return std::make_unique<DelIntegrator<OscillatorSystem, CanonicalCoordinates>>(
+      OscillatorSystem{std::get<OscillatorModel>(model)}, rule, h);
 }
 
-// RK4 / explicit Euler baselines on every system (runge_kutta.cpp).
-std::unique_ptr<Stepper> makeRungeKutta(const SystemInstance& sys, const Scenario& s, RungeKuttaMethod method);
-
-// Rigid-body baselines: Euler's equations with quaternion kinematics (rigid_body.cpp).
-std::unique_ptr<Stepper> makeRigidBodyRungeKutta(const RigidBodyModel& m, const SystemInstance& sys, const Scenario& s,
-                                                 RungeKuttaMethod method);
-
-const std::vector<std::string>& multiplierSystems();
-const std::vector<std::string>& allSystems();
+// A member of the α-family on a chain: the O(N) multiplier path.
+inline std::unique_ptr<Integrator> discreteRuleOnChain(const Model& model, DiscreteRule rule, double h) {
+  return std::make_unique<CanonicalIntegrator<ChainMultiplierIntegrator>>(
+      ChainMultiplierIntegrator(std::get<ChainModel>(model), rule, h));
+}
 
 }  // namespace vilab

@@ -1,21 +1,24 @@
 // Integrator `energy-momentum`: Gonzalez's discrete-gradient scheme (seed 002). The
-// methods are in vilab/integrators/energy_momentum.hpp; this file is the registry entry.
-#include "vilab/integrators/energy_momentum.hpp"
+// methods are in vilab/integrators/{chain,rigid}_energy_momentum.hpp; this file is the
+// registry entry.
+#include "vilab/integrators/chain_energy_momentum.hpp"
+#include "vilab/integrators/rigid_energy_momentum.hpp"
 
 #include "common.hpp"
 
 namespace vilab {
 
-VILAB_COLD IntegratorEntry energyMomentumIntegrator() {
+VILAB_COLD static IntegratorEntry make_energyMomentumIntegrator() {
   IntegratorEntry e;
   e.id = "energy-momentum";
   e.title = "Energy–momentum (Gonzalez)";
   e.family = "energy-momentum";
   e.order = 2;
+  e.symplectic = false;
+  e.symmetric = true;
+  e.stateRules.tangentMomentum = false;  // tangent only at midpoints (see docs)
   e.conserves = {"energy (exactly, to rounding)", "momentum map", "constraints (positions)",
                  "|Π| and RᵀR = I (rigid bodies)"};
-  e.systems = {"oscillator", "pendulum", "spherical-pendulum", "double-spherical-pendulum", "chain", "rigid-body",
-               "heavy-top"};
   e.summary = "Hamilton's equations discretized with a discrete gradient: energy and momentum are conserved "
               "exactly, but the map is not symplectic.";
   e.docs =
@@ -38,15 +41,25 @@ VILAB_COLD IntegratorEntry energyMomentumIntegrator() {
       "R_{k+1} = R_k\\,\\mathrm{cay}(\\tfrac h2\\bar\\Omega)";
   e.citation = "O. Gonzalez, Time integration and discrete Hamiltonian systems (1996); Mechanical systems subject to "
                "holonomic constraints: differential-algebraic formulations and conservative integration (1999)";
-  e.make = [](const SystemInstance& sys, const Scenario& s) -> std::unique_ptr<Stepper> {
-    if (const auto* chain = std::get_if<ChainModel>(&sys.model))
-      return std::make_unique<ChainEnergyMomentumStepper>(*chain, s.h, sys.q0, sys.v0);
-    if (const auto* body = std::get_if<RigidBodyModel>(&sys.model))
-      return std::make_unique<RigidBodyEnergyMomentumStepper>(*body, s.h, Vec4(sys.q0), Vec3(sys.v0));
-    // A linear system: the discrete gradient is ∇H(x̄) and the scheme is the midpoint rule.
-    return makeMultiplierVariational(sys, s, DiscreteRule::midpoint());
-  };
   return e;
+}
+
+const IntegratorEntry& energyMomentumEntry() {
+  static const IntegratorEntry e = make_energyMomentumIntegrator();
+  return e;
+}
+
+// The oscillator's equations are linear: the discrete gradient is ∇H(x̄), the midpoint rule.
+std::unique_ptr<Integrator> energyMomentumOnOscillator(const Model& m, const Options&, double h) {
+  return discreteRuleOnOscillator(m, DiscreteRule::midpoint(), h);
+}
+std::unique_ptr<Integrator> energyMomentumOnChain(const Model& m, const Options&, double h) {
+  return std::make_unique<CanonicalIntegrator<ChainEnergyMomentumIntegrator>>(
+      ChainEnergyMomentumIntegrator(std::get<ChainModel>(m), h));
+}
+std::unique_ptr<Integrator> energyMomentumOnRigidBody(const Model& m, const Options&, double h) {
+  return std::make_unique<RotationIntegrator<RigidEnergyMomentumStepper>>(
+      RigidEnergyMomentumStepper(std::get<RigidBodyModel>(m), h));
 }
 
 }  // namespace vilab

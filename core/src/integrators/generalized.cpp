@@ -1,89 +1,97 @@
+// Integrators `generalized` (W–M §4.2: the restricted discrete Lagrangian with a
+// chart centred on every step) and `angles-midpoint` (the midpoint rule in one
+// global chart of spherical angles, kept as the lesson about coordinate
+// singularities). The methods are in vilab/integrators/generalized.hpp.
+#include "vilab/integrators/generalized.hpp"
+
 #include "common.hpp"
-#include "vilab/detmath.hpp"
 
 namespace vilab {
 
-namespace {
-
-// Spherical angles of each link and their rates from Cartesian data (inverse of
-// ChainAngles::cartesian). At a pole (sin θ ≈ 0) φ is undefined; take the azimuth
-// of the link's velocity so that φ̇ = 0 there.
-void cartesianToAngles(const ChainModel& m, const VecX& x, const VecX& v, VecX& u, VecX& du) {
-  const int per = m.planar ? 1 : 2;
-  u.resize(per * m.bobs());
-  du.resize(per * m.bobs());
-  Vec3 xPrev = Vec3::Zero(), vPrev = Vec3::Zero();
-  for (int i = 0; i < m.bobs(); ++i) {
-    const Vec3 d = (x.segment<3>(3 * i) - xPrev) / m.lengths[i];
-    const Vec3 w = (v.segment<3>(3 * i) - vPrev) / m.lengths[i];
-    xPrev = x.segment<3>(3 * i);
-    vPrev = v.segment<3>(3 * i);
-    if (m.planar) {
-      u[i] = dm::atan2(d[0], -d[2]);
-      du[i] = w[0] * -d[2] + w[2] * d[0];  // θ̇ = (d × w)·e_y with |d| = 1
-      continue;
-    }
-    const double rho = dm::hypot(d[0], d[1]);
-    const double th = dm::atan2(rho, -d[2]);
-    double ph = dm::atan2(d[1], d[0]);
-    if (rho < 1e-12) ph = dm::atan2(w[1], w[0]);
-    double sph, cph, sth, cth;
-    dm::sincos(ph, sph, cph);
-    dm::sincos(th, sth, cth);
-    const Vec3 eTheta(cth * cph, cth * sph, sth), ePhi(-sph, cph, 0);
-    u.segment<2>(2 * i) << th, ph;
-    du.segment<2>(2 * i) << w.dot(eTheta), rho < 1e-12 ? 0.0 : w.dot(ePhi) / sth;
-  }
-}
-
-template <int Links, bool Planar>
-std::unique_ptr<Stepper> makeAngles(const ChainModel& m, const SystemInstance& sys, double h) {
-  using System = ChainAngles<Links, Planar>;
-  constexpr int N = System::N;
-  System system{m};
-  VecX u, du;
-  if (sys.hasAngles) {
-    u = sys.angles;
-    du = sys.rates;
-  } else {
-    cartesianToAngles(m, sys.q0, sys.v0, u, du);
-  }
-  const Vec<double, N> u0 = u, du0 = du;
-  const Vec<double, N> p0 = Mechanics<System>::momentum(system, u0, du0);
-  return std::make_unique<DenseVariationalStepper<System, ChainAnglesTraits<Links, Planar>>>(
-      system, DiscreteRule::midpoint(), h, u0, p0);
-}
-
-}  // namespace
-
-VILAB_COLD IntegratorEntry generalizedIntegrator() {
+VILAB_COLD static IntegratorEntry makeGeneralized() {
   IntegratorEntry e;
   e.id = "generalized";
-  e.title = "Midpoint in generalized coordinates";
+  e.title = "Generalized coordinates (restricted L_d)";
   e.family = "variational";
   e.order = 2;
+  e.symplectic = true;
+  e.symmetric = true;
+  e.maxBodies = 2;
   e.conserves = {"symplectic form", "momentum map", "constraints (by construction)", "energy (bounded, no drift)"};
-  e.systems = {"pendulum", "spherical-pendulum", "double-spherical-pendulum"};
-  e.summary = "Midpoint DEL in two spherical angles per link (one for the planar pendulum): no multipliers.";
+  e.summary = "Wendlandt–Marsden §4.2: the Cartesian midpoint L_d restricted to the configuration manifold through "
+              "a chart, solved in two angles per link, with no multipliers and no coordinate singularity.";
   e.docs =
-      "The constraint is eliminated by parametrizing each link by its spherical angles (θ from the downward "
-      "vertical, φ the azimuth). The midpoint DEL in these coordinates is unconstrained; rotation about z shifts the "
-      "azimuths, a linear action, so J_z = Σ p_φ is conserved exactly by discrete Noether. The price: the chart is "
-      "singular at the poles θ = 0, π. Near the straight-down configuration the φ-inertia m l² sin²θ vanishes, φ̇ "
-      "blows up, and the Newton matrix becomes singular, so steps may be refused or energy errors spike there.";
+      "The constraint is eliminated by writing the configuration in a chart ψ of the constraint manifold: the discrete "
+      "Lagrangian is the Cartesian one evaluated at ψ(u_k), ψ(u_{k+1}), and its discrete Euler–Lagrange equations are "
+      "solved for the chart coordinates u_{k+1}, two angles per link (one for the planar pendulum). Because the "
+      "discrete Lagrangian is the restriction of the Cartesian one, the equations say exactly what the multiplier "
+      "formulation says (p_k + D1 L_d is normal to the manifold), so this is the same discrete map as `midpoint`, "
+      "whatever the chart (W–M prove the equivalence). That freedom is used: every step takes a chart centred on the "
+      "current configuration, with every link 90° from the chart's poles, so the coordinate singularities of "
+      "spherical angles are never approached. Being variational, the map is symplectic, keeps J_z exactly (discrete "
+      "Noether) and keeps the energy bounded; the links keep their lengths by construction.";
   e.equations =
-      "q = (\\theta_1,\\varphi_1,\\dots),\\quad x_i = x_{i-1} + l_i(\\sin\\theta_i\\cos\\varphi_i,\\sin\\theta_i\\sin\\varphi_i,"
-      "-\\cos\\theta_i)\\\\"
-      "D_2L_d(q_{k-1},q_k) + D_1L_d(q_k,q_{k+1}) = 0";
-  e.citation = "Wendlandt & Marsden §4.2 (generalized coordinates); seed 002 (DSP in spherical coordinates)";
-  e.make = [](const SystemInstance& sys, const Scenario& s) -> std::unique_ptr<Stepper> {
-    const auto* m = std::get_if<ChainModel>(&sys.model);
-    if (!m || m->bobs() > 2) throw InputError("integrator", "generalized coordinates apply to one or two links");
-    if (m->planar) return makeAngles<1, true>(*m, sys, s.h);
-    if (m->bobs() == 1) return makeAngles<1, false>(*m, sys, s.h);
-    return makeAngles<2, false>(*m, sys, s.h);
-  };
+      "L_d^{c}(u_k,u_{k+1}) = L_d(\\psi(u_k),\\psi(u_{k+1})),\\quad "
+      "L_d(q_0,q_1) = h\\,L\\!\\left(\\tfrac{q_0+q_1}{2},\\tfrac{q_1-q_0}{h}\\right)\\\\"
+      "D\\psi(u_k)^{\\mathsf T}\\left[p_k + D_1L_d(\\psi(u_k),\\psi(u_{k+1}))\\right] = 0,\\quad "
+      "p_{k+1} = D_2L_d(\\psi(u_k),\\psi(u_{k+1}))\\\\"
+      "\\ell_i(\\alpha,\\beta) = l_i(\\cos\\alpha\\cos\\beta\\,d_i + \\sin\\alpha\\cos\\beta\\,a_i + \\sin\\beta\\,b_i)";
+  e.citation = "Wendlandt & Marsden §4.2 (generalized coordinates) and §4.3 (equivalence with multipliers)";
   return e;
+}
+
+VILAB_COLD static IntegratorEntry makeAnglesMidpoint() {
+  IntegratorEntry e;
+  e.id = "angles-midpoint";
+  e.title = "Midpoint in spherical angles (one global chart)";
+  e.family = "variational";
+  e.order = 2;
+  e.symplectic = true;
+  e.symmetric = true;
+  e.maxBodies = 2;
+  e.conserves = {"symplectic form", "momentum map", "constraints (by construction)",
+                 "energy (bounded, no drift, away from the poles)"};
+  e.summary = "The midpoint rule applied to the Lagrangian written in spherical angles: a different discrete map, "
+              "and one that breaks down near the chart's poles.";
+  e.docs =
+      "Writing L in the angles (θ, φ) of each link and applying the midpoint rule to those coordinates, L_d = h L(ū, "
+      "(u_{k+1} − u_k)/h), gives a variational integrator of the angles: symplectic, and J_z = Σ p_φ is conserved "
+      "exactly because rotations about z shift every φ. But it discretizes the chart, not the configuration: its "
+      "trajectory differs from `midpoint` and `generalized` at O(h²), and it inherits the chart's singularities. At "
+      "θ = 0 or π (a link straight down or up) the φ-inertia m l² sin²θ vanishes, φ̇ blows up for motion passing "
+      "near the pole, and the Newton matrix loses rank: steps there are refused. Compare with `generalized`, which "
+      "restricts the Cartesian L_d to the manifold and changes chart every step, and never meets a pole.";
+  e.equations =
+      "q = (\\theta_1,\\varphi_1,\\dots),\\quad x_i = x_{i-1} + l_i(\\sin\\theta_i\\cos\\varphi_i,"
+      "\\sin\\theta_i\\sin\\varphi_i,-\\cos\\theta_i)\\\\"
+      "L_d(u_k,u_{k+1}) = h\\,L\\!\\left(\\tfrac{u_k+u_{k+1}}{2},\\tfrac{u_{k+1}-u_k}{h}\\right),\\quad "
+      "D_2L_d(u_{k-1},u_k) + D_1L_d(u_k,u_{k+1}) = 0";
+  e.citation = "Seed 002 (the DSP in spherical coordinates); Marsden & West §1.1";
+  return e;
+}
+
+const IntegratorEntry& generalizedEntry() {
+  static const IntegratorEntry e = makeGeneralized();
+  return e;
+}
+const IntegratorEntry& anglesMidpointEntry() {
+  static const IntegratorEntry e = makeAnglesMidpoint();
+  return e;
+}
+
+std::unique_ptr<Integrator> generalizedOnChain(const Model& model, const Options&, double h) {
+  const ChainModel& m = std::get<ChainModel>(model);
+  if (m.planar) return std::make_unique<CanonicalIntegrator<RestrictedChartStepper<1, true>>>(RestrictedChartStepper<1, true>(m, h));
+  if (m.bobs() == 1)
+    return std::make_unique<CanonicalIntegrator<RestrictedChartStepper<1, false>>>(RestrictedChartStepper<1, false>(m, h));
+  return std::make_unique<CanonicalIntegrator<RestrictedChartStepper<2, false>>>(RestrictedChartStepper<2, false>(m, h));
+}
+
+std::unique_ptr<Integrator> anglesMidpointOnChain(const Model& model, const Options&, double h) {
+  const ChainModel& m = std::get<ChainModel>(model);
+  if (m.planar) return std::make_unique<AnglesIntegrator<1, true>>(m, h);
+  if (m.bobs() == 1) return std::make_unique<AnglesIntegrator<1, false>>(m, h);
+  return std::make_unique<AnglesIntegrator<2, false>>(m, h);
 }
 
 }  // namespace vilab

@@ -7,16 +7,17 @@
 
 namespace vilab {
 
-VILAB_COLD IntegratorEntry lieGroupIntegrator() {
+VILAB_COLD static IntegratorEntry make_lieGroupIntegrator() {
   IntegratorEntry e;
   e.id = "lie-group";
   e.title = "Lie-group variational (SO(3), Moser–Veselov)";
   e.family = "variational";
   e.order = 2;
+  e.symplectic = true;
+  e.symmetric = true;
   e.conserves = {"symplectic form", "spatial angular momentum (free body) / its vertical component (heavy top)",
                  "|Π| (free body)", "orthonormality of R (by construction)", "Π₃ (symmetric top)",
                  "energy (free body: to rounding; heavy top: bounded, no drift)"};
-  e.systems = {"rigid-body", "heavy-top"};
   e.summary = "Discrete Lagrangian on SO(3): R_{k+1} = R_k F_k with F_k from an implicit equation solved by Newton in "
               "Cayley coordinates.";
   e.docs =
@@ -37,12 +38,16 @@ VILAB_COLD IntegratorEntry lieGroupIntegrator() {
       "R_{k+1} = R_kF_k,\\quad \\Pi_{k+1} = F_k^{\\mathsf T}\\left(\\Pi_k + \\tfrac h2 M_k\\right) + \\tfrac h2 M_{k+1}";
   e.citation = "T. Lee, M. Leok & N. H. McClamroch, A Lie group variational integrator for the attitude dynamics of a "
                "rigid body with applications to the 3D pendulum (2005); J. Moser & A. P. Veselov (1991)";
-  e.make = [](const SystemInstance& sys, const Scenario& s) -> std::unique_ptr<Stepper> {
-    const auto* m = std::get_if<RigidBodyModel>(&sys.model);
-    if (!m) throw InputError("integrator", "\"lie-group\" applies to rigid bodies only, not to " + s.system);
-    return std::make_unique<LieGroupStepper>(*m, s.h, Vec4(sys.q0), Vec3(sys.v0));
-  };
   return e;
+}
+
+const IntegratorEntry& lieGroupEntry() {
+  static const IntegratorEntry e = make_lieGroupIntegrator();
+  return e;
+}
+
+std::unique_ptr<Integrator> lieGroupOnRigidBody(const Model& model, const Options&, double h) {
+  return std::make_unique<RotationIntegrator<LieGroupStepper>>(LieGroupStepper(std::get<RigidBodyModel>(model), h));
 }
 
 }  // namespace vilab

@@ -2,14 +2,15 @@
 
 namespace vilab {
 
-VILAB_COLD IntegratorEntry midpointIntegrator() {
+VILAB_COLD static IntegratorEntry make_midpointIntegrator() {
   IntegratorEntry e;
   e.id = "midpoint";
   e.title = "Midpoint (variational)";
   e.family = "variational";
   e.order = 2;
+  e.symplectic = true;
+  e.symmetric = true;
   e.conserves = {"symplectic form", "momentum map", "constraints", "energy (bounded, no drift)"};
-  e.systems = multiplierSystems();
   e.summary = "Discrete Euler–Lagrange equations of the midpoint discrete Lagrangian, constraints by Lagrange multipliers.";
   e.docs =
       "The update comes from a discrete Hamilton's principle: the sum of L_d(q_k, q_{k+1}) = h L((q_k+q_{k+1})/2, "
@@ -23,10 +24,18 @@ VILAB_COLD IntegratorEntry midpointIntegrator() {
       "p_k + D_1L_d(q_k,q_{k+1}) + Dg(q_k)^{\\mathsf T}\\lambda_k = 0,\\quad g(q_{k+1}) = 0\\\\"
       "p_{k+1} = D_2L_d(q_k,q_{k+1})";
   e.citation = "Wendlandt & Marsden, eqs. 4.1, 4.4–4.5 and 4.8; Marsden & West §1.1";
-  e.make = [](const SystemInstance& sys, const Scenario& s) {
-    return makeMultiplierVariational(sys, s, DiscreteRule::midpoint());
-  };
   return e;
+}
+
+const IntegratorEntry& midpointEntry() {
+  static const IntegratorEntry e = make_midpointIntegrator();
+  return e;
+}
+std::unique_ptr<Integrator> midpointOnOscillator(const Model& m, const Options&, double h) {
+  return discreteRuleOnOscillator(m, DiscreteRule::midpoint(), h);
+}
+std::unique_ptr<Integrator> midpointOnChain(const Model& m, const Options&, double h) {
+  return discreteRuleOnChain(m, DiscreteRule::midpoint(), h);
 }
 
 }  // namespace vilab

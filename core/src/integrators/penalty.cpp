@@ -1,29 +1,20 @@
 #include "common.hpp"
+#include "vilab/lagrangians/chain.hpp"
 
 namespace vilab {
 
-namespace {
-template <int Bobs>
-std::unique_ptr<Stepper> makePenalty(const ChainModel& m, const SystemInstance& sys, double h, double mu) {
-  using System = ChainPenalty<Bobs>;
-  constexpr int N = System::N;
-  System system{ChainCartesian<Bobs>{m}, mu};
-  const Vec<double, N> q0 = sys.q0;
-  Vec<double, N> p0 = sys.v0;
-  for (int i = 0; i < Bobs; ++i) p0.template segment<3>(3 * i) *= m.masses[i];
-  return std::make_unique<DenseVariationalStepper<System, ChainPenaltyTraits<Bobs>>>(system, DiscreteRule::midpoint(),
-                                                                                     h, q0, p0);
-}
-}  // namespace
-
-VILAB_COLD IntegratorEntry penaltyIntegrator() {
+VILAB_COLD static IntegratorEntry make_penaltyIntegrator() {
   IntegratorEntry e;
   e.id = "penalty";
   e.title = "Midpoint with penalty springs";
   e.family = "variational";
   e.order = 2;
+  e.symplectic = true;
+  e.symmetric = true;
+  e.stateRules.positionsOnManifold = false;  // the links stretch by O(1/μ)
+  e.stateRules.tangentMomentum = false;
+  e.maxBodies = 2;
   e.conserves = {"symplectic form", "momentum map", "energy incl. springs (bounded, no drift)"};
-  e.systems = {"pendulum", "spherical-pendulum", "double-spherical-pendulum"};
   e.summary = "Each rigid link replaced by a stiff spring of stiffness μ; unconstrained midpoint DEL.";
   e.docs =
       "Instead of imposing g(q) = 0, a penalty potential (μ/2)Σ g_i² is added to the Lagrangian (seed 002), so the "
@@ -37,14 +28,22 @@ VILAB_COLD IntegratorEntry penaltyIntegrator() {
   e.citation = "Seed 002 (penalty potential); Wendlandt & Marsden eq. 4.1";
   e.options = {ParamSpec::number("mu", "stiffness μ", "N/m", "penalty stiffness; the link error falls like 1/μ", 1e4, 0,
                             1e12, true)};
-  e.make = [](const SystemInstance& sys, const Scenario& s) -> std::unique_ptr<Stepper> {
-    const auto* m = std::get_if<ChainModel>(&sys.model);
-    if (!m || m->bobs() > 2) throw InputError("integrator", "penalty applies to one or two links");
-    const double mu = s.options["mu"].get<double>();
-    if (m->bobs() == 1) return makePenalty<1>(*m, sys, s.h, mu);
-    return makePenalty<2>(*m, sys, s.h, mu);
-  };
   return e;
+}
+
+const IntegratorEntry& penaltyEntry() {
+  static const IntegratorEntry e = make_penaltyIntegrator();
+  return e;
+}
+
+std::unique_ptr<Integrator> penaltyOnChain(const Model& model, const Options& o, double h) {
+  const ChainModel& m = std::get<ChainModel>(model);
+  const double mu = o.get("mu");
+  if (m.bobs() == 1)
+    return std::make_unique<DelIntegrator<ChainPenalty<1>, CanonicalCoordinates>>(
+        ChainPenalty<1>{ChainCartesian<1>{m}, mu}, DiscreteRule::midpoint(), h);
+  return std::make_unique<DelIntegrator<ChainPenalty<2>, CanonicalCoordinates>>(
+      ChainPenalty<2>{ChainCartesian<2>{m}, mu}, DiscreteRule::midpoint(), h);
 }
 
 }  // namespace vilab

@@ -2,35 +2,38 @@
 // constraint |q|² = 1 (Wendlandt & Marsden §5, seed 000), through the generic
 // VariationalIntegrator (midpoint discrete Lagrangian, Lagrange multiplier, Newton
 // with the nested-AD Jacobian). The Lagrangian is written once over a template
-// scalar in systems/rigid_body.hpp (RigidBodyQuaternion).
+// scalar in lagrangians/rigid_body.hpp (RigidBodyQuaternion).
 #include "common.hpp"
-#include "vilab/systems/rigid_body.hpp"
+#include "vilab/lagrangians/rigid_body.hpp"
 
 namespace vilab {
 
 namespace {
-std::unique_ptr<Stepper> makeQuaternion(const SystemInstance& sys, const Scenario& s) {
-  const auto* m = std::get_if<RigidBodyModel>(&sys.model);
-  if (!m) throw InputError("integrator", "\"quaternion\" applies to rigid bodies only, not to " + s.system);
-  const RigidBodyQuaternion system(*m);
-  const Vec4 q0 = sys.q0;
-  const Vec3 omega0 = sys.v0;
-  // p₀ = ∂L/∂q̇ at q̇ = ½ q₀ ⊗ (0, ω₀): p₀ = 2 q₀ ⊗ (0, Iω₀).
-  const Vec4 p0 = RigidBodyQuaternion::momentumFromBody(q0, m->inertia.cwiseProduct(omega0));
-  return std::make_unique<DenseVariationalStepper<RigidBodyQuaternion, RigidBodyQuaternionTraits>>(
-      system, DiscreteRule::midpoint(), s.h, q0, p0);
-}
+// Canonical (q, Π) ↔ the system's (q, p) ∈ T*R⁴: p = 2 q ⊗ (0, Π), the momentum of the
+// tangent velocity q̇ = ½ q ⊗ (0, ω); back, Π = ½ vec(q* ⊗ p), which drops the normal
+// part of p (along q) that the multiplier absorbs.
+struct QuaternionCoordinates {
+  static void load(const RigidBodyQuaternion&, const State& s, Vec4& q, Vec4& p) {
+    q = s.q;
+    p = RigidBodyQuaternion::momentumFromBody(q, Vec3(s.p));
+  }
+  static void store(const RigidBodyQuaternion&, const Vec4& q, const Vec4& p, State& s) {
+    s.q = q;
+    s.p = RigidBodyQuaternion::bodyMomentum(q, p);
+  }
+};
 }  // namespace
 
-VILAB_COLD IntegratorEntry quaternionIntegrator() {
+VILAB_COLD static IntegratorEntry make_quaternionIntegrator() {
   IntegratorEntry e;
   e.id = "quaternion";
   e.title = "Midpoint in unit quaternions (variational)";
   e.family = "variational";
   e.order = 2;
+  e.symplectic = true;
+  e.symmetric = true;
   e.conserves = {"symplectic form", "spatial angular momentum (free body) / its vertical component (heavy top)",
                  "|Π| (free body)", "unit quaternion |q| = 1", "Π₃ (symmetric top)", "energy (bounded, no drift)"};
-  e.systems = {"rigid-body", "heavy-top"};
   e.summary = "Wendlandt–Marsden: the midpoint DEL on R⁴ with the constraint |q|² = 1 imposed by a Lagrange "
               "multiplier.";
   e.docs =
@@ -55,8 +58,17 @@ VILAB_COLD IntegratorEntry quaternionIntegrator() {
       "\\Pi = \\tfrac12\\,\\mathrm{vec}(q^{*}\\otimes p)";
   e.citation = "Wendlandt & Marsden, Mechanical integrators derived from a discrete variational principle, §5 (rigid "
                "body in unit quaternions), eqs. 4.4–4.5";
-  e.make = makeQuaternion;
   return e;
+}
+
+const IntegratorEntry& quaternionEntry() {
+  static const IntegratorEntry e = make_quaternionIntegrator();
+  return e;
+}
+
+std::unique_ptr<Integrator> quaternionOnRigidBody(const Model& model, const Options&, double h) {
+  return std::make_unique<DelIntegrator<RigidBodyQuaternion, QuaternionCoordinates>>(
+      RigidBodyQuaternion(std::get<RigidBodyModel>(model)), DiscreteRule::midpoint(), h);
 }
 
 }  // namespace vilab

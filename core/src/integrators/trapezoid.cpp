@@ -2,14 +2,15 @@
 
 namespace vilab {
 
-VILAB_COLD IntegratorEntry trapezoidIntegrator() {
+VILAB_COLD static IntegratorEntry make_trapezoidIntegrator() {
   IntegratorEntry e;
   e.id = "trapezoid";
   e.title = "Trapezoid (SHAKE / Verlet)";
   e.family = "variational";
   e.order = 2;
+  e.symplectic = true;
+  e.symmetric = true;
   e.conserves = {"symplectic form", "momentum map", "constraints", "energy (bounded, no drift)"};
-  e.systems = multiplierSystems();
   e.summary = "Trapezoidal discrete Lagrangian: Störmer–Verlet when unconstrained, SHAKE/RATTLE with multipliers.";
   e.docs =
       "Approximating the action by the trapezoidal rule, L_d = (h/2)[L(q_k, v) + L(q_{k+1}, v)], gives for a constant "
@@ -22,10 +23,18 @@ VILAB_COLD IntegratorEntry trapezoidIntegrator() {
       "L\\!\\left(q_{k+1},\\tfrac{q_{k+1}-q_k}{h}\\right)\\right]\\\\"
       "M\\frac{q_{k+1}-2q_k+q_{k-1}}{h^2} + \\nabla V(q_k) + Dg(q_k)^{\\mathsf T}\\lambda_k = 0";
   e.citation = "Wendlandt & Marsden, eq. 4.20 (SHAKE); Marsden & West §1.1 (Verlet)";
-  e.make = [](const SystemInstance& sys, const Scenario& s) {
-    return makeMultiplierVariational(sys, s, DiscreteRule::trapezoid());
-  };
   return e;
+}
+
+const IntegratorEntry& trapezoidEntry() {
+  static const IntegratorEntry e = make_trapezoidIntegrator();
+  return e;
+}
+std::unique_ptr<Integrator> trapezoidOnOscillator(const Model& m, const Options&, double h) {
+  return discreteRuleOnOscillator(m, DiscreteRule::trapezoid(), h);
+}
+std::unique_ptr<Integrator> trapezoidOnChain(const Model& m, const Options&, double h) {
+  return discreteRuleOnChain(m, DiscreteRule::trapezoid(), h);
 }
 
 }  // namespace vilab

@@ -1,50 +1,10 @@
 // Registry entries of the pendulum-like systems: pendulum, spherical pendulum,
 // double spherical pendulum and chain (one model, systems/chain.hpp).
 #include "vilab/detmath.hpp"
+#include "vilab/limits.hpp"
 #include "vilab/registry.hpp"
-#include "vilab/steppers.hpp"
 
 namespace vilab {
-
-void projectChainState(const ChainModel& m, VecX& x, VecX& v, const std::string& positionsField,
-                       const std::string& velocitiesField) {
-  Vec3 prev = Vec3::Zero(), prevNew = Vec3::Zero(), vPrev = Vec3::Zero(), vPrevNew = Vec3::Zero();
-  for (int i = 0; i < m.bobs(); ++i) {
-    const std::string at = "[" + std::to_string(i) + "]";
-    const Vec3 xi = x.segment<3>(3 * i), vi = v.segment<3>(3 * i);
-    const Vec3 d = xi - prev;
-    const double len = d.norm();
-    const double err = std::abs(len - m.lengths[i]);
-    if (!(err <= kManifoldTolerance))
-      throw InputError(positionsField + at,
-                       "off the constraint manifold: | |x" + std::to_string(i + 1) + (i ? " - x" + std::to_string(i) : "") +
-                           "| - l" + std::to_string(i + 1) + " | = " + formatNumber(err) + " > 1e-9 (the link has length " +
-                           formatNumber(m.lengths[i]) + ")");
-    const Vec3 e = d / len;
-    const Vec3 w = vi - vPrev;
-    const double radial = w.dot(e);
-    if (!(std::abs(radial) <= kManifoldTolerance * (1.0 + w.norm())))
-      throw InputError(velocitiesField + at, "not tangent to the constraint manifold: the rate of change of link " +
-                                                 std::to_string(i + 1) + "'s length is " + formatNumber(radial) +
-                                                 " m/s (tolerance 1e-9)");
-    if (m.planar && !(std::abs(xi[1]) <= kManifoldTolerance))
-      throw InputError(positionsField + at + "[1]",
-                       "the planar pendulum moves in the x–z plane: y must be 0, got " + formatNumber(xi[1]));
-    if (m.planar && !(std::abs(vi[1]) <= kManifoldTolerance))
-      throw InputError(velocitiesField + at + "[1]",
-                       "the planar pendulum moves in the x–z plane: the y velocity must be 0, got " + formatNumber(vi[1]));
-    // Project exactly: rescale the link, remove the radial relative velocity.
-    Vec3 xNew = prevNew + m.lengths[i] * e;
-    Vec3 vNew = vPrevNew + (w - radial * e);
-    if (m.planar) xNew[1] = vNew[1] = 0;
-    prev = xi;
-    vPrev = vi;
-    prevNew = xNew;
-    vPrevNew = vNew;
-    x.segment<3>(3 * i) = xNew;
-    v.segment<3>(3 * i) = vNew;
-  }
-}
 
 namespace {
 
@@ -70,7 +30,7 @@ void anglesToCartesian(const ChainModel& m, const VecX& angles, const VecX& rate
   }
 }
 
-int linkCount(const Json& params) { return static_cast<int>(params["masses"].size()); }
+int linkCount(const ParamValues& params) { return static_cast<int>(params.get("masses").size()); }
 
 Json rowsOf(const std::vector<std::vector<double>>& rows) {
   Json j = Json::array();
@@ -78,19 +38,43 @@ Json rowsOf(const std::vector<std::vector<double>>& rows) {
   return j;
 }
 
-SystemInstance instantiateChain(const Json& params, Json& initial, bool planar, const Json& defaults) {
-  ChainModel m;
-  m.masses = params["masses"].get<std::vector<double>>();
-  m.lengths = params["lengths"].get<std::vector<double>>();
-  m.g = params["g"].get<double>();
-  m.planar = planar;
-  const int n = m.bobs();
-  if (static_cast<int>(m.lengths.size()) != n)
-    throw InputError("params.lengths", "expected " + std::to_string(n) + " entries (one per link, like masses), got " +
-                                           std::to_string(m.lengths.size()));
+// Default initial data of a chain of another length than its system's default: every
+// link tilted 0.6 rad (long chains released from near horizontal whip their free end
+// faster than h = 0.01 resolves).
+Json defaultsForLinks(int n, bool planar) {
+  Json j = Json::object();
+  std::vector<std::vector<double>> a(n, {0.6, 0.0}), r(n, {0.0, 0.0});
+  if (planar) {
+    j["angles"] = std::vector<double>(n, 0.6);
+    j["rates"] = std::vector<double>(n, 0.0);
+  } else {
+    r[0][1] = 0.5;
+    j["angles"] = rowsOf(a);
+    j["rates"] = rowsOf(r);
+  }
+  return j;
+}
 
+Model buildChain(const ParamValues& params, bool planar) {
+  ChainModel m;
+  m.masses = params.get("masses");
+  m.lengths = params.get("lengths");
+  m.g = params.number("g");
+  m.planar = planar;
+  if (m.lengths.size() != m.masses.size())
+    throw InputError("params.lengths", "expected " + std::to_string(m.masses.size()) +
+                                           " entries (one per link, like masses), got " +
+                                           std::to_string(m.lengths.size()));
+  return m;
+}
+
+// Canonical state from `initial` (angles and rates, or positions and velocities),
+// validated, projected onto the manifold; `initial` is normalized in place.
+State chainInitialState(const ChainModel& m, Json& initial, const Json& defaults) {
+  const bool planar = m.planar;
+  const int n = m.bobs();
   if (initial.empty()) initial = defaults;
-  SystemInstance inst;
+  VecX x, v;
   const bool hasAngles = initial.contains("angles") || initial.contains("rates");
   const bool hasCartesian = initial.contains("positions") || initial.contains("velocities");
   if (hasAngles && hasCartesian)
@@ -117,39 +101,41 @@ SystemInstance instantiateChain(const Json& params, Json& initial, bool planar, 
       initial["rates"] = rowsOf(r);
     }
     for (Eigen::Index i = 0; i < rates.size(); ++i)
-      if (std::abs(rates[i]) > 1e4) throw InputError("initial.rates", "must be at most 1e4 rad/s in magnitude");
+      if (std::abs(rates[i]) > limits::kMaxRate)
+        throw InputError("initial.rates", "must be at most 1e4 rad/s in magnitude");
     for (Eigen::Index i = 0; i < angles.size(); ++i)
-      if (std::abs(angles[i]) > 1e4) throw InputError("initial.angles", "must be at most 1e4 rad in magnitude");
-    anglesToCartesian(m, angles, rates, inst.q0, inst.v0);
-    inst.hasAngles = true;
-    inst.angles = angles;
-    inst.rates = rates;
+      if (std::abs(angles[i]) > limits::kMaxAngle)
+        throw InputError("initial.angles", "must be at most 1e4 rad in magnitude");
+    anglesToCartesian(m, angles, rates, x, v);
   } else {
     rejectUnknownKeys(initial, "initial", {"positions", "velocities"});
     if (!initial.contains("positions")) throw InputError("initial.positions", "is required with initial.velocities");
-    const auto x = readRows(initial["positions"], "initial.positions", n, 3);
-    std::vector<std::vector<double>> v(n, std::vector<double>(3, 0.0));
-    if (initial.contains("velocities")) v = readRows(initial["velocities"], "initial.velocities", n, 3);
-    inst.q0.resize(3 * n);
-    inst.v0.resize(3 * n);
+    const auto xs = readRows(initial["positions"], "initial.positions", n, 3);
+    std::vector<std::vector<double>> vs(n, std::vector<double>(3, 0.0));
+    if (initial.contains("velocities")) vs = readRows(initial["velocities"], "initial.velocities", n, 3);
+    x.resize(3 * n);
+    v.resize(3 * n);
     for (int i = 0; i < n; ++i)
       for (int c = 0; c < 3; ++c) {
-        inst.q0[3 * i + c] = x[i][c];
-        inst.v0[3 * i + c] = v[i][c];
-        if (std::abs(v[i][c]) > 1e4)
+        x[3 * i + c] = xs[i][c];
+        v[3 * i + c] = vs[i][c];
+        if (std::abs(vs[i][c]) > limits::kMaxSpeed)
           throw InputError("initial.velocities[" + std::to_string(i) + "]", "must be at most 1e4 m/s in magnitude");
       }
-    initial["velocities"] = rowsOf(v);
+    initial["velocities"] = rowsOf(vs);
   }
-  projectChainState(m, inst.q0, inst.v0, hasAngles ? "initial.angles" : "initial.positions",
-                    hasAngles ? "initial.rates" : "initial.velocities");
-  inst.model = m;
-  return inst;
+  m.projectPositionsVelocities(x, v, hasAngles ? "initial.angles" : "initial.positions",
+                               hasAngles ? "initial.rates" : "initial.velocities");
+  State s;
+  s.q = x;
+  s.p = v;
+  for (int i = 0; i < n; ++i) s.p.segment<3>(3 * i) *= m.masses[i];
+  return s;
 }
 
 VILAB_COLD SystemEntry chainFamilyEntry(const std::string& id, const std::string& title, const std::string& description,
-                             int links, int minLinks, int maxLinks, bool planar, Json defaults, long budget,
-                             double defaultH = 0.01) {
+                             int links, int minLinks, int maxLinks, bool planar, Json defaults,
+                             double defaultH, double maxH) {
   SystemEntry e;
   e.id = id;
   e.title = title;
@@ -173,32 +159,23 @@ VILAB_COLD SystemEntry chainFamilyEntry(const std::string& id, const std::string
         {"rates", "angular rates", "rad/s", "[θ̇, φ̇] per link"},
         {"positions", "positions", "m", "alternatively: [x, y, z] per bob, on the constraint manifold (tolerance 1e-9)"},
         {"velocities", "velocities", "m/s", "with positions: [vx, vy, vz] per bob, tangent to the manifold"}};
+  e.model = ModelKind::Chain;
+  e.minBodies = minLinks;
+  e.maxBodies = maxLinks;
   e.defaultIntegrator = "midpoint";
   e.defaultH = defaultH;
-  e.maxH = 1;
-  e.maxAdvance = [budget](const Json& params) {
-    return std::max<long>(1000, budget / std::max(1, linkCount(params)));
-  };
-  e.defaultInitial = [defaults, planar](const Json& params) {
+  e.maxH = maxH;
+  e.build = [planar](const ParamValues& params) { return buildChain(params, planar); };
+  e.defaultInitial = [defaults, planar](const ParamValues& params) {
     const int n = linkCount(params);
     if (static_cast<int>(defaults["angles"].size()) == n) return defaults;
-    // A chain of another length: every link tilted 0.6 rad (long chains released
-    // from near horizontal whip their free end faster than h = 0.01 resolves).
-    Json j = Json::object();
-    std::vector<std::vector<double>> a(n, {0.6, 0.0}), r(n, {0.0, 0.0});
-    if (planar) {
-      j["angles"] = std::vector<double>(n, 0.6);
-      j["rates"] = std::vector<double>(n, 0.0);
-    } else {
-      r[0][1] = 0.5;
-      j["angles"] = rowsOf(a);
-      j["rates"] = rowsOf(r);
-    }
-    return j;
+    return defaultsForLinks(n, planar);
   };
-  auto defaultInitial = e.defaultInitial;
-  e.instantiate = [planar, defaultInitial](const Json& params, Json& initial) {
-    return instantiateChain(params, initial, planar, defaultInitial(params));
+  e.initialState = [defaults](const Model& model, Json& initial) {
+    const ChainModel& m = std::get<ChainModel>(model);
+    const int n = m.bobs();
+    const bool same = static_cast<int>(defaults["angles"].size()) == n;
+    return chainInitialState(m, initial, same ? defaults : defaultsForLinks(n, m.planar));
   };
   return e;
 }
@@ -209,19 +186,19 @@ VILAB_COLD SystemEntry pendulumEntry() {
   return chainFamilyEntry("pendulum", "Planar pendulum",
                           "A bob on a rigid massless rod, swinging in the x–z plane; constraint |x|² = l². "
                           "Exact solution: θ(t) = 2 asin(k sn(ω₀t + c | k²)).",
-                          1, 1, 1, true, Json{{"angles", {1.0}}, {"rates", {0.0}}}, 400000);
+                          1, 1, 1, true, Json{{"angles", {1.0}}, {"rates", {0.0}}}, 0.01, 0.5);
 }
 VILAB_COLD SystemEntry sphericalPendulumEntry() {
   return chainFamilyEntry("spherical-pendulum", "Spherical pendulum",
                           "A bob on a rigid rod free to swing in any direction; J_z is conserved.", 1, 1, 1, false,
-                          Json{{"angles", {{1.0, 0.0}}}, {"rates", {{0.0, 3.0}}}}, 400000);
+                          Json{{"angles", {{1.0, 0.0}}}, {"rates", {{0.0, 3.0}}}}, 0.01, 0.5);
 }
 VILAB_COLD SystemEntry doubleSphericalPendulumEntry() {
   return chainFamilyEntry("double-spherical-pendulum", "Double spherical pendulum",
                           "Two bobs on two rigid rods in R³×R³ with two constraints (W–M's example); chaotic, J_z "
                           "conserved.",
                           2, 2, 2, false,
-                          Json{{"angles", {{1.6, 0.0}, {2.2, 0.8}}}, {"rates", {{0.0, 1.2}, {0.0, -0.6}}}}, 400000);
+                          Json{{"angles", {{1.6, 0.0}, {2.2, 0.8}}}, {"rates", {{0.0, 1.2}, {0.0, -0.6}}}}, 0.01, 0.2);
 }
 VILAB_COLD SystemEntry chainEntry() {
   std::vector<std::vector<double>> a(8, {1.3, 0.0}), r(8, {0.0, 0.0});
@@ -229,10 +206,10 @@ VILAB_COLD SystemEntry chainEntry() {
   return chainFamilyEntry("chain", "Chain of spherical links",
                           "N ≤ 64 bobs joined by rigid links, hung from the origin; the multiplier system is "
                           "tridiagonal, so a step costs O(N).",
-                          8, 1, 64, false, Json{{"angles", rowsOf(a)}, {"rates", rowsOf(r)}}, 800000,
+                          8, 1, limits::kMaxLinks, false, Json{{"angles", rowsOf(a)}, {"rates", rowsOf(r)}},
                           // The free end of a chain released from near horizontal whips fast;
                           // h = 0.01 resolves it for a few minutes, h = 0.005 for much longer.
-                          0.005);
+                          0.005, 0.05);
 }
 
 VILAB_COLD SystemEntry oscillatorEntry() {
@@ -243,24 +220,28 @@ VILAB_COLD SystemEntry oscillatorEntry() {
   e.params = {ParamSpec::number("mass", "mass", "kg", "mass m", 1.0, 0, 1e6, true),
               ParamSpec::number("stiffness", "stiffness", "N/m", "spring constant k", 1.0, 0, 1e6, true)};
   e.initialFields = {{"position", "position", "m", "x₀"}, {"velocity", "velocity", "m/s", "v₀"}};
+  e.model = ModelKind::Oscillator;
   e.defaultIntegrator = "midpoint";
   e.defaultH = 0.1;
-  e.maxH = 10;
-  e.maxAdvance = [](const Json&) { return 1000000L; };
-  e.defaultInitial = [](const Json&) { return Json{{"position", 1.0}, {"velocity", 0.0}}; };
-  e.instantiate = [](const Json& params, Json& initial) {
+  e.maxH = 2;
+  e.build = [](const ParamValues& params) {
+    return Model(OscillatorModel{params.number("mass"), params.number("stiffness")});
+  };
+  e.defaultInitial = [](const ParamValues&) { return Json{{"position", 1.0}, {"velocity", 0.0}}; };
+  e.initialState = [](const Model& model, Json& initial) {
+    const OscillatorModel& m = std::get<OscillatorModel>(model);
     if (initial.empty()) initial = Json{{"position", 1.0}, {"velocity", 0.0}};
     rejectUnknownKeys(initial, "initial", {"position", "velocity"});
     const double x = initial.contains("position") ? readNumber(initial["position"], "initial.position") : 0.0;
     const double v = initial.contains("velocity") ? readNumber(initial["velocity"], "initial.velocity") : 0.0;
-    if (std::abs(x) > 1e6) throw InputError("initial.position", "must be at most 1e6 m in magnitude");
-    if (std::abs(v) > 1e6) throw InputError("initial.velocity", "must be at most 1e6 m/s in magnitude");
+    if (std::abs(x) > limits::kMaxCoordinate) throw InputError("initial.position", "must be at most 1e6 m in magnitude");
+    if (std::abs(v) > limits::kMaxCoordinate)
+      throw InputError("initial.velocity", "must be at most 1e6 m/s in magnitude");
     initial = Json{{"position", x}, {"velocity", v}};
-    SystemInstance inst;
-    inst.model = OscillatorModel{params["mass"].get<double>(), params["stiffness"].get<double>()};
-    inst.q0 = VecX::Constant(1, x);
-    inst.v0 = VecX::Constant(1, v);
-    return inst;
+    State s;
+    s.q = VecX::Constant(1, x);
+    s.p = VecX::Constant(1, m.mass * v);
+    return s;
   };
   return e;
 }

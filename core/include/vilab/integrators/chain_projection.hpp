@@ -1,20 +1,13 @@
-// Shared by the O(N) chain integrators (chain_multiplier.hpp, energy_momentum.hpp):
-// link vectors, and the projection of momenta onto the tangent space of the links.
+// Shared by the O(N) chain integrators: the tridiagonal link-coupling matrices, and
+// the projection of momenta onto the tangent space of the links.
 #pragma once
 
 #include <vector>
 
-#include "vilab/integrators/tridiagonal.hpp"
-#include "vilab/systems/chain.hpp"
+#include "vilab/models/chain.hpp"
+#include "vilab/solver/tridiagonal.hpp"
 
 namespace vilab {
-
-// Link i's vector d_i = x_i − x_{i−1}, with x_0 the origin.
-inline Vec3 chainLink(const double* x, int i) {
-  Vec3 d(x[3 * i], x[3 * i + 1], x[3 * i + 2]);
-  if (i > 0) d -= Vec3(x[3 * i - 3], x[3 * i - 2], x[3 * i - 1]);
-  return d;
-}
 
 // The tridiagonal matrix Dg(q_b) W Dg(q_a)ᵀ of a chain, W = diag(w_i I₃) per bob, from
 // the link normals b_i at q_b and a_i at q_a: link i touches bobs i−1 and i only, so
@@ -30,13 +23,15 @@ inline void linkCouplingMatrix(const std::vector<Vec3>& b, const std::vector<Vec
   }
 }
 
-// Removes the normal part of p: p ← p − Dg(q)ᵀ μ with Dg M⁻¹ (p − Dg(q)ᵀμ) = 0, so
-// the velocity M⁻¹p is tangent to every link constraint. The Gram matrix Dg M⁻¹ Dgᵀ
-// is tridiagonal (link i shares a bob with links i ± 1), so this costs O(N). Normal
-// components carry no angular momentum about z, so J_z is unchanged.
+// The normal part of a covector p at q: Dg(q)ᵀμ with Dg M⁻¹ (p − Dg(q)ᵀμ) = 0, i.e.
+// what must be removed for the velocity M⁻¹p to be tangent to every link. The Gram
+// matrix Dg M⁻¹ Dgᵀ is tridiagonal (link i shares a bob with links i ± 1), so this
+// costs O(N). Normal components are central pairs of forces along the links: they
+// carry no angular momentum about z.
 class ChainMomentumProjector {
  public:
-  bool project(const ChainModel& m, const VecX& q, VecX& p) {
+  // μ for p at q (normals() then holds the unit normals d_i/l_i at q).
+  bool normalMultipliers(const ChainModel& m, const VecX& q, const VecX& p) {
     const int n = m.bobs();
     if (gram_.size() != n) {
       gram_.resize(n);
@@ -58,19 +53,34 @@ class ChainMomentumProjector {
       gram_.diag[i] = diag;
       mu_[i] = a_[i].dot(w);
     }
-    if (!gram_.solve(mu_.data(), scratch_)) return false;
+    return gram_.solve(mu_.data());
+  }
+
+  // p ← p − scale·Dg(q)ᵀμ with the last μ and normals.
+  void subtractNormal(VecX& p, double scale = 1.0) const {
+    const int n = static_cast<int>(mu_.size());
     for (int i = 0; i < n; ++i) {
+      const double mu = scale * mu_[i];
       for (int c = 0; c < 3; ++c) {
-        p[3 * i + c] -= mu_[i] * a_[i][c];
-        if (i > 0) p[3 * (i - 1) + c] += mu_[i] * a_[i][c];
+        p[3 * i + c] -= mu * a_[i][c];
+        if (i > 0) p[3 * (i - 1) + c] += mu * a_[i][c];
       }
     }
+  }
+
+  // Removes the normal part of p; J_z is unchanged.
+  bool project(const ChainModel& m, const VecX& q, VecX& p) {
+    if (!normalMultipliers(m, q, p)) return false;
+    subtractNormal(p);
     return true;
   }
 
+  const std::vector<double>& multipliers() const { return mu_; }
+  const std::vector<Vec3>& normals() const { return a_; }
+
  private:
   Tridiagonal gram_;
-  std::vector<double> mu_, scratch_;
+  std::vector<double> mu_;
   std::vector<Vec3> a_;  // the unit normals ∇_d g_i = d_i / l_i at q
 };
 

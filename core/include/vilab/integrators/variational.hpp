@@ -6,10 +6,7 @@
 // solve for (q_{k+1}, λ_k)
 //     p_k + D1 L_d(q_k, q_{k+1}) + Dg(q_k)ᵀ λ_k = 0        (4.4, with p_k = D2 L_d(q_{k-1}, q_k))
 //     g(q_{k+1}) = 0                                       (4.5)
-// then p_{k+1} = D2 L_d(q_k, q_{k+1}) (discrete Legendre transform), projected
-// onto the cotangent space of the constraint manifold. The projection only removes
-// a normal component Dg(q_{k+1})ᵀμ that the next step's multiplier absorbs, so the
-// q-trajectory is unchanged; it makes the stored p the physical momentum.
+// then p_{k+1} = D2 L_d(q_k, q_{k+1}) (discrete Legendre transform).
 #pragma once
 
 #include <cstdio>
@@ -19,13 +16,13 @@
 #include <utility>
 
 #include "vilab/discrete_lagrangian.hpp"
+#include "vilab/integrators/integrator.hpp"
 #include "vilab/mechanics.hpp"
+#include "vilab/outcome.hpp"
+#include "vilab/solver/dense_lu.hpp"
+#include "vilab/solver/newton.hpp"
 
 namespace vilab {
-
-struct NewtonSettings {
-  int maxIterations = 50;
-};
 
 // A system may offer `void canonicalize(Vec<double, N>& q) const`: a representative
 // of q under a symmetry of L_d (e.g. angles modulo 2π), applied after each step.
@@ -110,84 +107,38 @@ class VariationalIntegrator {
   VecN d1(const VecN& q0, const VecN& q1, MatN* jacInQ1 = nullptr) const { return d1Step(q0, q1 - q0, jacInQ1); }
   VecN d2(const VecN& q0, const VecN& q1) const { return d2Step(q0, q1 - q0); }
 
-  // One step (q, p) -> (q', p'). On failure q and p are left untouched.
+  // One step (q_k, p_k) -> (q_{k+1}, p_{k+1}). On refusal q and p are untouched.
   StepOutcome step(VecN& q, VecN& p) const {
-    StepOutcome out;
-    MatCN G0;
-    Mech::constraints(system_, q, G0);
+    // Stage 1: Newton on F(δ, λ) = [p_k + D1 L_d(q_k, q_k + δ) + Dg(q_k)ᵀλ ; g(q_k + δ)] = 0
+    // (W–M eqs. 4.4–4.5) in the unknowns δ = q_{k+1} − q_k and λ, from δ = 0, λ = 0: the
+    // first update is the explicit predictor h v_k + O(h²). Solving for δ rather than
+    // q_{k+1} keeps the velocity δ/h free of the rounding of O(1) positions. The
+    // Jacobian (second derivatives by nested jets) is the costly part, so it is built
+    // once and kept while Newton contracts fast (simplified Newton, one policy in
+    // solver/newton.hpp).
+    DelProblem problem(*this, q, p);
+    VecNC x = VecNC::Zero();
+    NewtonSettings settings;
+    settings.fullNewton = false;
+    settings.what = "the discrete Euler–Lagrange equations";
+    StepOutcome out = solveNewton(problem, x, settings);
+    if (!out.ok) return out;
+    const VecN delta = x.template head<N>();
+    const VecC lambda = x.template tail<C>();
 
-    // Newton on F(q_{k+1}, λ) = [p_k + D1 L_d(q_k, q_{k+1}) + Dg(q_k)ᵀλ ; g(q_{k+1})] = 0
-    // in the unknowns (δ = q_{k+1} − q_k, λ), from δ = 0, λ = 0 (the first update is the
-    // explicit predictor h v_k + O(h²)). Solving for δ rather than q_{k+1} keeps the
-    // velocity δ/h free of the rounding of O(1) positions. The AD Jacobian is rebuilt while the updates are large and
-    // then frozen: the last, rounding-level updates are chord iterations, which
-    // converge as fast there and cost a first derivative instead of a second.
-    VecN delta = VecN::Zero();
-    VecC lambda = VecC::Zero();
-    const double qScale = 1.0 + q.cwiseAbs().maxCoeff();
-    double previousUpdate = std::numeric_limits<double>::infinity();
-    double contraction = 1;  // ratio of the last two updates
-    double predictorStep = 0;  // size of the first update: the explicit step h v_k
-    bool converged = false;
-    Eigen::PartialPivLU<MatNC> lu;
-    for (int it = 1; it <= settings_.maxIterations && !converged; ++it) {
-      out.iterations = it;
-      const bool rebuild = it <= 2 || previousUpdate > 1e-6 || contraction > 0.01;
-      MatN J11 = MatN::Zero();
-      const VecN r1 = p + d1Step(q, delta, rebuild ? &J11 : nullptr) + G0.transpose() * lambda;
-      MatCN G1;
-      const VecC r2 = Mech::constraints(system_, VecN(q + delta), G1);
-      VecNC r;
-      r << r1, r2;
-      if (!r.allFinite()) return out.refused("the DEL residual is not finite (h too large?)");
-      if (rebuild) {
-        MatNC J = MatNC::Zero();
-        J.template topLeftCorner<N, N>() = J11;
-        J.template topRightCorner<N, C>() = G0.transpose();
-        J.template bottomLeftCorner<C, N>() = G1;
-        lu.compute(J);
-        const double rcond = lu.rcond();
-        if (!(rcond > 1e-14)) return out.refused("singular Newton matrix (rcond " + scientific(rcond) + "); reduce h");
-      }
-      const VecNC dx = -lu.solve(r);
-      if (!dx.allFinite()) return out.refused("the Newton update is not finite");
-      if (it == 1) predictorStep = dx.template head<N>().cwiseAbs().maxCoeff();
-      delta += dx.template head<N>();
-      lambda += dx.template tail<C>();
-      // Converged when the update is at rounding level, or has stopped shrinking
-      // once it is within a few hundred ulps (the rounding floor of the residual).
-      const double update = dx.template head<N>().cwiseAbs().maxCoeff() / qScale;
-      converged = update <= 4 * kEps || (update <= 1e-13 && update >= previousUpdate);
-      contraction = update / previousUpdate;
-      previousUpdate = update;
-    }
-    if (!converged)
-      return out.refused("Newton did not converge in " + std::to_string(settings_.maxIterations) +
-                           " iterations (last update " + scientific(previousUpdate) + "); reduce h");
-
-    // The DEL has other roots far from q_k; near a coordinate singularity Newton can
-    // land on one. The true correction to the explicit first update is O(h) of it.
-    const double correction = delta.cwiseAbs().maxCoeff() - predictorStep;
-    if (correction > predictorStep + 1e-8 * qScale)
-      return out.refused("Newton converged to a distant root (the step moved q by " + scientific(correction + predictorStep) +
-                           ", the explicit predictor by " + scientific(predictorStep) +
-                           "): a coordinate singularity or h too large; reduce h");
-
-    // p_{k+1} = D2 L_d(q_k, q_{k+1}), projected onto T*Q at q_{k+1}. At the solution
-    // D1 L_d = −p_k − Dg(q_k)ᵀλ, so this is the impulse form
+    // Stage 2: the discrete Legendre transform p_{k+1} = D2 L_d(q_k, q_{k+1}) in impulse
+    // form: at the solution D1 L_d = −p_k − Dg(q_k)ᵀλ, so
     //     p_{k+1} = p_k + Dg(q_k)ᵀλ + (D1 + D2) L_d(q_k, q_{k+1}),
-    // where (D1 + D2) L_d is the derivative along a common shift of both points (for
-    // the midpoint rule h ∂L/∂q at the midpoint). Forming D2 L_d directly would pass
-    // p through M (h M⁻¹ p)/h, a product that is not the identity in floating point
-    // and, repeated every step, makes momenta drift linearly.
+    // where (D1 + D2) L_d is the derivative along a common shift of both points (for the
+    // midpoint rule h ∂L/∂q at the midpoint). Forming D2 L_d directly would pass p through
+    // M (h M⁻¹ p)/h, a product that is not the identity in floating point and, repeated
+    // every step, makes momenta drift linearly. p_{k+1} keeps its component normal to
+    // the constraint manifold (W–M): the next step's multiplier absorbs it, and the
+    // models' canonical momenta never carry it.
     VecN q1 = q + delta;
-    VecN p1 = p + G0.transpose() * lambda + shiftDerivative(q, delta);
-    if constexpr (C > 0) {
-      VecN v1;
-      if (!Mech::velocity(system_, q1, p1, v1)) return out.refused("the Legendre transform is singular at q_{k+1}");
-      p1 = Mech::momentum(system_, q1, v1);
-    }
-    if (!q1.allFinite() || !p1.allFinite()) return out.refused("the new state is not finite");
+    VecN p1 = p + problem.G0.transpose() * lambda + shiftDerivative(q, delta);
+    if (!q1.allFinite() || !p1.allFinite())
+      return StepOutcome::refuse(RefusalCode::NonFinite, "the new state is not finite", "reduce h", out.iterations);
     if constexpr (HasCanonicalize<System>::value) system_.canonicalize(q1);
     q = q1;
     p = p1;
@@ -195,13 +146,94 @@ class VariationalIntegrator {
   }
 
  private:
-  static constexpr double kEps = std::numeric_limits<double>::epsilon();
+  // The Newton problem of stage 1: unknowns x = (δ, λ).
+  struct DelProblem {
+    using Vector = VecNC;
+    const VariationalIntegrator& vi;
+    const VecN& q;
+    const VecN& p;
+    MatCN G0;
+    double qScale, pScale;
+    MatN J11;  // ∂D1 L_d/∂q_{k+1}, written by every linearization
+    DenseLU<N + C> lu;
 
+    DelProblem(const VariationalIntegrator& integrator, const VecN& q0, const VecN& p0)
+        : vi(integrator), q(q0), p(p0) {
+      Mech::constraints(vi.system_, q, G0);
+      qScale = 1.0 + q.cwiseAbs().maxCoeff();
+      pScale = 1.0 + p.cwiseAbs().maxCoeff();
+    }
+    NewtonEval evaluate(const VecNC& x, VecNC& r, bool linearize) {
+      const VecN delta = x.template head<N>();
+      MatNC J;
+      const VecN d1 = linearize ? vi.d1Step(q, delta, &J11) : vi.d1Step(q, delta);
+      r.template head<N>() = p + d1 + G0.transpose() * x.template tail<C>();
+      MatCN G1;
+      r.template tail<C>() = Mech::constraints(vi.system_, VecN(q + delta), G1);
+      if (!r.allFinite()) return NewtonEval::NonFinite;
+      if (linearize) {
+        J.setZero();
+        J.template topLeftCorner<N, N>() = J11;
+        J.template topRightCorner<N, C>() = G0.transpose();
+        J.template bottomLeftCorner<C, N>() = G1;
+        if (!lu.factorize(J)) return NewtonEval::Singular;
+      }
+      return NewtonEval::Ok;
+    }
+    double conditionEstimate() const { return lu.pivotRatio(); }
+    void solve(VecNC& b) const { lu.solveInPlace(b); }
+    // Positions relative to their size, and the momentum change Dg(q_k)ᵀΔλ relative to p.
+    double size(const VecNC& dx) const {
+      const double dq = dx.template head<N>().cwiseAbs().maxCoeff() / qScale;
+      if constexpr (C == 0) {
+        return dq;
+      } else {
+        const VecN dp = G0.transpose() * dx.template tail<C>();
+        return std::max(dq, dp.cwiseAbs().maxCoeff() / pScale);
+      }
+    }
+  };
 
   System system_;
   DiscreteRule rule_;
   double h_;
-  NewtonSettings settings_;
+};
+
+}  // namespace vilab
+
+namespace vilab {
+
+// The generic engine behind the Integrator interface. Coordinates says how the
+// system's (q, p) relate to the model's canonical state:
+//   static void load(const System&, const State&, VecN& q, VecN& p);
+//   static void store(const System&, const VecN& q, const VecN& p, State&);
+template <class System, class Coordinates>
+class DelIntegrator final : public Integrator {
+ public:
+  using VecN = Vec<double, System::N>;
+  DelIntegrator(const System& system, DiscreteRule rule, double h) : vi_(system, rule, h) {}
+  void load(const State& s) override { Coordinates::load(vi_.system(), s, q_, p_); }
+  StepOutcome step() override { return vi_.step(q_, p_); }
+  void store(State& s) const override { Coordinates::store(vi_.system(), q_, p_, s); }
+  const VariationalIntegrator<System>& integrator() const { return vi_; }
+
+ private:
+  VariationalIntegrator<System> vi_;
+  VecN q_, p_;
+};
+
+// The system's coordinates are the canonical ones (oscillator, penalty chains).
+struct CanonicalCoordinates {
+  template <class System, class V>
+  static void load(const System&, const State& s, V& q, V& p) {
+    q = s.q;
+    p = s.p;
+  }
+  template <class System, class V>
+  static void store(const System&, const V& q, const V& p, State& s) {
+    s.q = q;
+    s.p = p;
+  }
 };
 
 }  // namespace vilab

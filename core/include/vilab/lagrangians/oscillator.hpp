@@ -1,14 +1,10 @@
-// Harmonic oscillator: L = ½ m v² − ½ k q². Exact solution in exact/oscillator.hpp.
+// Lagrangian form of the oscillator model for the generic engines.
 #pragma once
 
+#include "vilab/models/oscillator.hpp"
 #include "vilab/types.hpp"
 
 namespace vilab {
-
-struct OscillatorModel {
-  double mass = 1;
-  double stiffness = 1;
-};
 
 struct OscillatorSystem {
   static constexpr int N = 1;

@@ -1,72 +1,21 @@
-// Pendulum-like systems: n bobs hung from the origin by rigid massless links,
-// gravity along −z. Link i joins bob i−1 (the anchor at the origin for i = 0) to
-// bob i. The planar pendulum (n = 1, motion in the x–z plane), the spherical
-// pendulum (n = 1), the double spherical pendulum (n = 2) and the chain (n ≤ 64)
-// are all this model; they differ in validation, presets and which constraint
-// treatments apply.
-//
-// Three ways to constrain it (seed 002):
+// Lagrangian forms of the chain model (models/chain.hpp) for the generic engines:
+// L(q, q̇) and g(q) written once over a template scalar, so that automatic
+// differentiation gives every derivative. Three ways to constrain it (seed 002):
 //  - ChainCartesian: q ∈ R^{3n}, L = Σ ½ m_i |ẋ_i|² − V, constraints by multipliers;
-//  - ChainAngles: generalized coordinates, two spherical angles per link;
-//  - ChainPenalty: q ∈ R^{3n} unconstrained, with a stiff penalty potential.
-//
-// Potential V = Σ m_i g (z_i + Σ_{j≤i} l_j): zero in the rest state (all links
-// hanging straight down), so the energy of any motion is positive.
+//  - ChainPenalty: q ∈ R^{3n} unconstrained, with a stiff penalty potential;
+//  - ChainAngles: two spherical angles per link (one global chart).
 #pragma once
 
-#include <algorithm>
-#include <cmath>
-#include <vector>
-
 #include "vilab/ad.hpp"
+#include "vilab/models/chain.hpp"
 
 namespace vilab {
-
-struct ChainModel {
-  std::vector<double> masses;
-  std::vector<double> lengths;
-  double g = 9.81;
-  bool planar = false;  // the planar pendulum: motion confined to the x–z plane
-
-  int bobs() const { return static_cast<int>(masses.size()); }
-  // Height of bob i above its rest position, minus z_i: Σ_{j≤i} l_j.
-  double restDepth(int i) const {
-    double d = 0;
-    for (int j = 0; j <= i; ++j) d += lengths[j];
-    return d;
-  }
-  double potential(const double* x) const {
-    double V = 0;
-    for (int i = 0; i < bobs(); ++i) V += masses[i] * g * (x[3 * i + 2] + restDepth(i));
-    return V;
-  }
-};
 
 // Link constraint in length units: g_i = (|d_i|² − l_i²) / (2 l_i) ≈ |d_i| − l_i,
 // with d_i = x_i − x_{i−1}. Quadratic, so its Jacobian rows are ±d_iᵀ / l_i.
 template <class S>
 S linkConstraint(const Vec<S, 3>& d, double length) {
   return (d.squaredNorm() - length * length) / (2 * length);
-}
-
-// Physical constraint residual: max_i | |d_i| − l_i |, in metres.
-inline double linkLengthError(const ChainModel& m, const double* x) {
-  double worst = 0;
-  Vec3 prev = Vec3::Zero();
-  for (int i = 0; i < m.bobs(); ++i) {
-    const Vec3 xi(x[3 * i], x[3 * i + 1], x[3 * i + 2]);
-    const double err = std::abs((xi - prev).norm() - m.lengths[i]);
-    worst = std::max(worst, err);
-    prev = xi;
-  }
-  return worst;
-}
-
-// Vertical angular momentum J_z = Σ (x_i × p_i)·e_z (the rotation-about-z symmetry).
-inline double verticalAngularMomentum(int bobs, const double* x, const double* p) {
-  double J = 0;
-  for (int i = 0; i < bobs; ++i) J += x[3 * i] * p[3 * i + 1] - x[3 * i + 1] * p[3 * i];
-  return J;
 }
 
 // ---- Multipliers, q ∈ R^{3n} --------------------------------------------------

@@ -1,0 +1,70 @@
+// An integrator bound to a model: what a Simulation drives.
+//
+// Each integrator steps in its own coordinates (REBOUND's integrator-private state):
+// Cartesian positions and momenta, angles, R ∈ SO(3), [q; v]. It loads them from the
+// model's canonical State and stores them back (models/*.hpp say what the canonical
+// state is). A step changes nothing when it is refused.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "vilab/outcome.hpp"
+#include "vilab/state.hpp"
+
+namespace vilab {
+
+class Integrator {
+ public:
+  virtual ~Integrator() = default;
+  // Starts from a canonical state the model has validated and projected.
+  virtual void load(const State& s) = 0;
+  // One step of size h; on refusal the integrator's state is unchanged.
+  virtual StepOutcome step() = 0;
+  // The current state in canonical form. `s` holds the previously stored state, so
+  // that representations with a sign ambiguity (q and −q) can stay continuous.
+  virtual void store(State& s) const = 0;
+};
+
+// Integrator options (α, μ, tol, …): numbers by name, validated against the
+// integrator's ParamSpecs by the scenario parser.
+class Options {
+ public:
+  void set(const std::string& name, double value) {
+    for (auto& [n, v] : values_)
+      if (n == name) {
+        v = value;
+        return;
+      }
+    values_.emplace_back(name, value);
+  }
+  double get(const std::string& name) const {
+    for (const auto& [n, v] : values_)
+      if (n == name) return v;
+    throw std::out_of_range("vilab: integrator option " + name + " missing");
+  }
+  const std::vector<std::pair<std::string, double>>& values() const { return values_; }
+
+ private:
+  std::vector<std::pair<std::string, double>> values_;
+};
+
+// An integrator whose private coordinates are the canonical ones: Core provides
+// StepOutcome step(VecX& q, VecX& p) and, optionally, prepare(State&) run on load.
+template <class Core>
+class CanonicalIntegrator final : public Integrator {
+ public:
+  explicit CanonicalIntegrator(Core core) : core_(std::move(core)) {}
+  void load(const State& s) override { s_ = s; }
+  StepOutcome step() override { return core_.step(s_.q, s_.p); }
+  void store(State& s) const override { s = s_; }
+  Core& core() { return core_; }
+
+ private:
+  Core core_;
+  State s_;
+};
+
+}  // namespace vilab

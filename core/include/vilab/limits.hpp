@@ -1,0 +1,45 @@
+// Every limit of the library in one place. The registry publishes the public ones
+// (registryJson()["limits"]), and the JS API reads them from there.
+#pragma once
+
+#include <cstddef>
+
+namespace vilab::limits {
+
+// Initial data and setState: data off the constraint manifold by more than this is an
+// error; within it, data is projected onto the manifold exactly.
+constexpr double kManifoldTolerance = 1e-9;
+
+// Scenario documents.
+constexpr std::size_t kMaxScenarioBytes = 4u << 20;
+constexpr int kMaxScenarioDepth = 32;
+constexpr std::size_t kMaxMessageField = 32;  // characters of user text quoted in messages
+
+// Magnitudes of initial data (SI units).
+constexpr double kMaxRate = 1e4;        // rad/s, angular rates and body angular velocity
+constexpr double kMaxAngle = 1e4;       // rad
+constexpr double kMaxSpeed = 1e4;       // m/s
+constexpr double kMaxCoordinate = 1e6;  // m (oscillator position), m/s (oscillator velocity)
+
+// Systems.
+constexpr int kMaxLinks = 64;
+
+// History of diagnostics recorded in C++.
+constexpr int kMinHistoryStride = 1;
+constexpr int kMaxHistoryStride = 1000000;
+constexpr int kMinHistoryCapacity = 1;
+constexpr int kMaxHistoryCapacity = 1 << 20;
+constexpr int kDefaultHistoryCapacity = 1 << 15;
+
+// Bounded interactive stepping (Simulation::advanceFor).
+constexpr double kMinBudgetMs = 0.1;
+constexpr double kMaxBudgetMs = 60000;
+
+// setState: the most numbers q or p may hold.
+constexpr int kMaxStateSize = 1 << 16;
+
+// Newton: iterations per solve, and the pivot ratio beyond which a matrix counts as singular.
+constexpr int kMaxNewtonIterations = 50;
+constexpr double kSingularPivotRatio = 1e13;
+
+}  // namespace vilab::limits

@@ -1,0 +1,183 @@
+// The chain model: n bobs hung from the origin by rigid massless links, gravity along
+// −z. Link i joins bob i−1 (the anchor at the origin for i = 0) to bob i. The planar
+// pendulum (n = 1, motion in the x–z plane), the spherical pendulum (n = 1), the
+// double spherical pendulum (n = 2) and the chain (n ≤ 64) are all this model.
+//
+// Canonical state: q = bob positions [x1,y1,z1, …] with |x_i − x_{i−1}| = l_i,
+// p = bob momenta m_i ẋ_i. Potential V = Σ m_i g (z_i + Σ_{j≤i} l_j): zero in the
+// rest state (all links hanging straight down), so energies are positive and
+// relative energy errors are meaningful.
+//
+// Validation, projection onto the manifold, diagnostics and the visual mapping of
+// this model are written here once; every integrator of a chain uses them.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "vilab/limits.hpp"
+#include "vilab/state.hpp"
+
+namespace vilab {
+
+// Link i's vector d_i = x_i − x_{i−1}, with x_0 the origin.
+inline Vec3 chainLink(const double* x, int i) {
+  Vec3 d(x[3 * i], x[3 * i + 1], x[3 * i + 2]);
+  if (i > 0) d -= Vec3(x[3 * i - 3], x[3 * i - 2], x[3 * i - 1]);
+  return d;
+}
+
+struct ChainModel {
+  std::vector<double> masses;
+  std::vector<double> lengths;
+  double g = 9.81;
+  bool planar = false;  // the planar pendulum: motion confined to the x–z plane
+
+  int bobs() const { return static_cast<int>(masses.size()); }
+
+  // Depth of bob i's rest position below the anchor: Σ_{j≤i} l_j.
+  double restDepth(int i) const {
+    double d = 0;
+    for (int j = 0; j <= i; ++j) d += lengths[j];
+    return d;
+  }
+
+  double potential(const double* x) const {
+    double V = 0, depth = 0;
+    for (int i = 0; i < bobs(); ++i) {
+      depth += lengths[i];
+      V += masses[i] * g * (x[3 * i + 2] + depth);
+    }
+    return V;
+  }
+
+  double kinetic(const double* p) const {
+    double T = 0;
+    for (int i = 0; i < bobs(); ++i)
+      T += 0.5 * (p[3 * i] * p[3 * i] + p[3 * i + 1] * p[3 * i + 1] + p[3 * i + 2] * p[3 * i + 2]) / masses[i];
+    return T;
+  }
+
+  double energy(const State& s) const { return kinetic(s.p.data()) + potential(s.q.data()); }
+
+  // Vertical angular momentum J_z = Σ (x_i × p_i)·e_z (rotations about z).
+  double verticalMomentum(const State& s) const {
+    double J = 0;
+    for (int i = 0; i < bobs(); ++i) J += s.q[3 * i] * s.p[3 * i + 1] - s.q[3 * i + 1] * s.p[3 * i];
+    return J;
+  }
+
+  // max_i | |d_i| − l_i |, in metres.
+  double linkLengthError(const double* x) const {
+    double worst = 0;
+    for (int i = 0; i < bobs(); ++i) worst = std::max(worst, std::abs(chainLink(x, i).norm() - lengths[i]));
+    return worst;
+  }
+
+  Diagnostics diagnostics(const State& s) const {
+    Diagnostics d;
+    d.energy = energy(s);
+    if (!planar) {
+      d.momentumSize = 1;
+      d.momentum[0] = verticalMomentum(s);
+    }
+    d.constraint = linkLengthError(s.q.data());
+    return d;
+  }
+
+  // What the renderer draws: the bob positions.
+  void visual(const State& s, std::vector<double>& out) const { out.assign(s.q.data(), s.q.data() + s.q.size()); }
+
+  // Kinetic energy of the mean velocity (q_b − q_a)/h of a step. For the physical
+  // solution it is at most the energy (the potential is ≥ 0) up to the method's
+  // O(h²) energy error; a spurious root of the implicit equations is far larger.
+  double meanKineticEnergy(const State& a, const State& b, double h) const {
+    double T = 0;
+    for (int i = 0; i < bobs(); ++i) {
+      double v2 = 0;
+      for (int c = 0; c < 3; ++c) {
+        const double v = (b.q[3 * i + c] - a.q[3 * i + c]) / h;
+        v2 += v * v;
+      }
+      T += 0.5 * masses[i] * v2;
+    }
+    return T;
+  }
+
+  // A typical energy: the potential of every bob raised by its depth, plus the
+  // kinetic energy of the chain turning at 1 rad/s. Sets absolute slack only.
+  double energyScale() const {
+    double E = 0;
+    for (int i = 0; i < bobs(); ++i) E += masses[i] * (g * restDepth(i) + restDepth(i) * restDepth(i));
+    return E;
+  }
+
+  // Checks a state against the constraint manifold and projects it there exactly,
+  // as far as the integrator's rules ask: positions within kManifoldTolerance of the
+  // link lengths (each link rescaled), velocities M⁻¹p with link-length rates within
+  // the tolerance (radial parts removed). Planar states must have zero y components.
+  // Throws InputError naming the field.
+  void project(State& s, const StateRules& rules, const std::string& qField, const std::string& pField) const;
+
+  // The same on positions and velocities (initial data).
+  void projectPositionsVelocities(VecX& x, VecX& v, const std::string& xField, const std::string& vField,
+                                  const StateRules& rules = {}) const;
+};
+
+inline void ChainModel::projectPositionsVelocities(VecX& x, VecX& v, const std::string& xField,
+                                                   const std::string& vField, const StateRules& rules) const {
+  const bool checkPositions = rules.positionsOnManifold, checkVelocities = rules.tangentMomentum && checkPositions;
+  const double tol = limits::kManifoldTolerance;
+  Vec3 prev = Vec3::Zero(), prevNew = Vec3::Zero(), vPrev = Vec3::Zero(), vPrevNew = Vec3::Zero();
+  for (int i = 0; i < bobs(); ++i) {
+    const std::string at = "[" + std::to_string(i) + "]";
+    const Vec3 xi = x.segment<3>(3 * i), vi = v.segment<3>(3 * i);
+    const Vec3 d = xi - prev;
+    const double len = d.norm();
+    const double err = std::abs(len - lengths[i]);
+    if (checkPositions && !(err <= tol))
+      throw InputError(xField + at, "off the constraint manifold: | |x" + std::to_string(i + 1) +
+                                        (i ? " - x" + std::to_string(i) : "") + "| - l" + std::to_string(i + 1) +
+                                        " | = " + formatNumber(err) + " > 1e-9 (the link has length " +
+                                        formatNumber(lengths[i]) + ")");
+    const Vec3 e = d / len;
+    const Vec3 w = vi - vPrev;
+    const double radial = w.dot(e);
+    if (checkVelocities && !(std::abs(radial) <= tol * (1.0 + w.norm())))
+      throw InputError(vField + at, "not tangent to the constraint manifold: the rate of change of link " +
+                                        std::to_string(i + 1) + "'s length is " + formatNumber(radial) +
+                                        " m/s (tolerance 1e-9)");
+    if (planar && !(std::abs(xi[1]) <= tol))
+      throw InputError(xField + at + "[1]",
+                       "the planar pendulum moves in the x–z plane: y must be 0, got " + formatNumber(xi[1]));
+    if (planar && !(std::abs(vi[1]) <= tol))
+      throw InputError(vField + at + "[1]", "the planar pendulum moves in the x–z plane: the y component must be 0, got " +
+                                                formatNumber(vi[1]));
+    // Project exactly: rescale the link, remove the radial relative velocity.
+    Vec3 xNew = checkPositions ? Vec3(prevNew + lengths[i] * e) : xi;
+    Vec3 vNew = checkVelocities ? Vec3(vPrevNew + (w - radial * e)) : vi;
+    if (planar) xNew[1] = vNew[1] = 0;
+    prev = xi;
+    vPrev = vi;
+    prevNew = xNew;
+    vPrevNew = vNew;
+    x.segment<3>(3 * i) = xNew;
+    v.segment<3>(3 * i) = vNew;
+  }
+}
+
+inline void ChainModel::project(State& s, const StateRules& rules, const std::string& qField,
+                                const std::string& pField) const {
+  const bool velocities = rules.tangentMomentum && rules.positionsOnManifold;
+  VecX v = s.p;
+  if (velocities)
+    for (int i = 0; i < bobs(); ++i) v.segment<3>(3 * i) /= masses[i];
+  projectPositionsVelocities(s.q, v, qField, pField, rules);
+  if (velocities)
+    for (int i = 0; i < bobs(); ++i) v.segment<3>(3 * i) *= masses[i];
+  s.p = v;
+}
+
+}  // namespace vilab

@@ -1,0 +1,35 @@
+// The harmonic oscillator: L = ½ m ẋ² − ½ k x². Canonical state q = [x], p = [m ẋ].
+// Exact solution in exact/oscillator.hpp.
+#pragma once
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "vilab/state.hpp"
+
+namespace vilab {
+
+struct OscillatorModel {
+  double mass = 1;
+  double stiffness = 1;
+
+  double energy(const State& s) const {
+    return 0.5 * s.p[0] * s.p[0] / mass + 0.5 * stiffness * s.q[0] * s.q[0];
+  }
+  Diagnostics diagnostics(const State& s) const {
+    Diagnostics d;
+    d.energy = energy(s);
+    return d;
+  }
+  void visual(const State& s, std::vector<double>& out) const { out.assign({s.q[0], 0.0, 0.0}); }
+  double meanKineticEnergy(const State& a, const State& b, double h) const {
+    const double v = (b.q[0] - a.q[0]) / h;
+    return 0.5 * mass * v * v;
+  }
+  double energyScale() const { return mass + stiffness; }
+  // No constraint: any finite state is valid.
+  void project(State&, const StateRules&, const std::string&, const std::string&) const {}
+};
+
+}  // namespace vilab

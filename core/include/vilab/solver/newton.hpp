@@ -1,0 +1,141 @@
+// The one Newton iteration of vilab. Every implicit step (discrete Euler–Lagrange
+// equations, multiplier solves, Cayley equations, discrete gradients, projections)
+// hands a Problem to solveNewton, so one convergence policy decides for all of them.
+//
+// A Problem provides
+//   using Vector;                                        // the unknowns
+//   NewtonEval evaluate(const Vector& x, Vector& r, bool linearize);
+//       // the residual r(x); with linearize, also the Jacobian at x, factorized
+//   double conditionEstimate() const;                    // of the last factorization
+//   void solve(Vector& b) const;                         // b ← J⁻¹ b
+//   double size(const Vector& dx) const;                 // dx in the problem's units:
+//                                                        // max |dx_i| / scale_i
+//
+// Policy (Deuflhard's contraction monitoring, as in Hairer & Wanner's RADAU5): with
+// e_k the size of the k-th update and θ_k = e_k / e_{k−1} its contraction,
+//  - converged when e_k ≤ tol (the update is at rounding level of the unknowns), or
+//    when θ_k/(1 − θ_k)·e_k ≤ tol (the distance to the root that the contraction
+//    predicts is below it: this saves the confirming iteration);
+//  - converged when the updates stop shrinking (θ_k ≥ ½) inside the rounding floor
+//    c·ε·κ that the conditioning κ of the Jacobian allows: the root is not defined
+//    more precisely than that, so further iterations only move within the noise;
+//  - a Jacobian that is not contracting (θ_k ≥ 1 above the floor) is rebuilt if it
+//    was stale, and the step is refused as diverging if it was fresh;
+//  - a matrix whose pivots span more than kSingularPivotRatio is singular.
+// tol and the floor are relative to the scales the problem chose, never absolute.
+#pragma once
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "vilab/limits.hpp"
+#include "vilab/outcome.hpp"
+#include "vilab/types.hpp"
+
+namespace vilab {
+
+enum class NewtonEval { Ok, NonFinite, Singular };
+
+struct NewtonSettings {
+  int maxIterations = limits::kMaxNewtonIterations;
+  // Full Newton rebuilds the Jacobian every iteration. Otherwise it is built at the
+  // start and kept while the iteration contracts by at least `slowContraction`
+  // (simplified Newton: cheaper iterations when the Jacobian is costly to form).
+  bool fullNewton = true;
+  double slowContraction = 0.125;
+  // Convergence tolerance on the scaled update size, in units of ε.
+  double toleranceUlps = 4;
+  // The rounding floor is floorUlps · ε · max(1, κ).
+  double floorUlps = 64;
+  // What the refusal says the unknowns are (for messages).
+  const char* what = "the implicit equations of the step";
+};
+
+struct NewtonReport {
+  int iterations = 0;
+  double lastUpdate = 0;     // scaled size of the last update
+  double contraction = 0;    // θ of the last iteration
+  double condition = 1;      // κ estimate of the last factorization
+};
+
+// Residual and update storage; dynamic-size problems keep one across steps so that
+// a step allocates nothing.
+template <class Vector>
+struct NewtonWorkspace {
+  Vector r, dx;
+};
+
+template <class Problem>
+StepOutcome solveNewton(Problem& problem, typename Problem::Vector& x, const NewtonSettings& settings,
+                        NewtonWorkspace<typename Problem::Vector>& workspace, NewtonReport* report = nullptr) {
+  constexpr double eps = std::numeric_limits<double>::epsilon();
+  const double tol = settings.toleranceUlps * eps;
+  auto& r = workspace.r;
+  auto& dx = workspace.dx;
+  r = x;
+  dx = x;
+  double previous = std::numeric_limits<double>::infinity();
+  double theta = 1;
+  double condition = 1;
+  bool stale = true;  // no factorization yet
+  NewtonReport local;
+  NewtonReport& rep = report ? *report : local;
+  for (int k = 1; k <= settings.maxIterations; ++k) {
+    rep.iterations = k;
+    const bool linearize = stale || settings.fullNewton;
+    const NewtonEval e = problem.evaluate(x, r, linearize);
+    if (e == NewtonEval::NonFinite)
+      return StepOutcome::refuse(RefusalCode::NonFinite,
+                                 std::string(settings.what) + " are not finite at the current iterate", "reduce h", k);
+    if (linearize) {
+      condition = e == NewtonEval::Singular ? std::numeric_limits<double>::infinity() : problem.conditionEstimate();
+      rep.condition = condition;
+      if (!(condition <= limits::kSingularPivotRatio))
+        return StepOutcome::refuse(RefusalCode::SingularMatrix,
+                                   std::string("the Newton matrix of ") + settings.what + " is singular (pivot ratio " +
+                                       scientific(condition) + ")",
+                                   "reduce h", k);
+      stale = false;
+    }
+    dx = r;
+    problem.solve(dx);
+    dx = -dx;
+    const double size = problem.size(dx);
+    if (!std::isfinite(size))
+      return StepOutcome::refuse(RefusalCode::NonFinite, "the Newton update is not finite", "reduce h", k);
+    x += dx;
+    rep.lastUpdate = size;
+    const double floor = settings.floorUlps * eps * (condition > 1 ? condition : 1.0);
+    if (k > 1) theta = size / previous;
+    rep.contraction = theta;
+    if (size <= tol) return StepOutcome{true, k, {}};
+    if (k > 1 && theta < 1 && theta / (1 - theta) * size <= tol) return StepOutcome{true, k, {}};
+    if (k > 1 && theta >= 0.5 && size <= floor) return StepOutcome{true, k, {}};
+    if (k > 1 && theta >= 1) {
+      if (settings.fullNewton || linearize)
+        return StepOutcome::refuse(RefusalCode::Diverged,
+                                   std::string("Newton's method diverges on ") + settings.what + " (update " +
+                                       scientific(size) + " after " + std::to_string(k) + " iterations)",
+                                   "reduce h", k);
+      stale = true;  // a simplified-Newton Jacobian that no longer contracts: rebuild it
+    } else if (!settings.fullNewton && k > 1 && theta > settings.slowContraction) {
+      stale = true;
+    }
+    previous = size;
+  }
+  return StepOutcome::refuse(RefusalCode::NoConvergence,
+                             std::string("Newton's method did not converge on ") + settings.what + " in " +
+                                 std::to_string(settings.maxIterations) + " iterations (last update " +
+                                 scientific(rep.lastUpdate) + ")",
+                             "reduce h", settings.maxIterations);
+}
+
+template <class Problem>
+StepOutcome solveNewton(Problem& problem, typename Problem::Vector& x, const NewtonSettings& settings = {},
+                        NewtonReport* report = nullptr) {
+  NewtonWorkspace<typename Problem::Vector> workspace;
+  return solveNewton(problem, x, settings, workspace, report);
+}
+
+}  // namespace vilab

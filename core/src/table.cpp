@@ -1,0 +1,61 @@
+// The applicability table: which integrator applies to which model, and the factory
+// that binds it. One row per (model, integrator) pair; the registry, the scenario
+// parser and the page derive everything else from it. A system accepts an integrator
+// when the integrator has a row for the system's model and handles as many links as
+// the system may have (IntegratorEntry::maxBodies).
+#include "vilab/registry.hpp"
+
+namespace vilab {
+
+// Each integrator's entry and factories live in core/src/integrators/<id>.cpp.
+#define VILAB_INTEGRATOR(name) const IntegratorEntry& name##Entry();
+#define VILAB_FACTORY(name) std::unique_ptr<Integrator> name(const Model&, const Options&, double);
+VILAB_INTEGRATOR(midpoint)
+VILAB_INTEGRATOR(trapezoid)
+VILAB_INTEGRATOR(alpha)
+VILAB_INTEGRATOR(generalized)
+VILAB_INTEGRATOR(anglesMidpoint)
+VILAB_INTEGRATOR(penalty)
+VILAB_INTEGRATOR(quaternion)
+VILAB_INTEGRATOR(lieGroup)
+VILAB_INTEGRATOR(energyMomentum)
+VILAB_FACTORY(midpointOnOscillator)
+VILAB_FACTORY(midpointOnChain)
+VILAB_FACTORY(trapezoidOnOscillator)
+VILAB_FACTORY(trapezoidOnChain)
+VILAB_FACTORY(alphaOnOscillator)
+VILAB_FACTORY(alphaOnChain)
+VILAB_FACTORY(generalizedOnChain)
+VILAB_FACTORY(anglesMidpointOnChain)
+VILAB_FACTORY(penaltyOnChain)
+VILAB_FACTORY(quaternionOnRigidBody)
+VILAB_FACTORY(lieGroupOnRigidBody)
+VILAB_FACTORY(energyMomentumOnOscillator)
+VILAB_FACTORY(energyMomentumOnChain)
+VILAB_FACTORY(energyMomentumOnRigidBody)
+#undef VILAB_INTEGRATOR
+#undef VILAB_FACTORY
+
+const std::vector<Pairing>& applicabilityTable() {
+  using K = ModelKind;
+  static const std::vector<Pairing> rows = {
+      // model          integrator              factory
+      {K::Oscillator, &midpointEntry, &midpointOnOscillator},
+      {K::Chain, &midpointEntry, &midpointOnChain},
+      {K::Oscillator, &trapezoidEntry, &trapezoidOnOscillator},
+      {K::Chain, &trapezoidEntry, &trapezoidOnChain},
+      {K::Oscillator, &alphaEntry, &alphaOnOscillator},
+      {K::Chain, &alphaEntry, &alphaOnChain},
+      {K::Chain, &generalizedEntry, &generalizedOnChain},
+      {K::Chain, &anglesMidpointEntry, &anglesMidpointOnChain},
+      {K::Chain, &penaltyEntry, &penaltyOnChain},
+      {K::RigidBody, &quaternionEntry, &quaternionOnRigidBody},
+      {K::RigidBody, &lieGroupEntry, &lieGroupOnRigidBody},
+      {K::Oscillator, &energyMomentumEntry, &energyMomentumOnOscillator},
+      {K::Chain, &energyMomentumEntry, &energyMomentumOnChain},
+      {K::RigidBody, &energyMomentumEntry, &energyMomentumOnRigidBody},
+  };
+  return rows;
+}
+
+}  // namespace vilab
