@@ -1,14 +1,12 @@
-// Embind bindings: thin. Heap views are returned as typed_memory_view and copied
-// by the JS API at once (web/sim/vilab.js), so no view outlives a memory growth.
-// Errors never cross as C++ exceptions: each call catches, stores a JSON error
-// record {message, field?, step?, reason?}, and the JS API turns it into
-// VilabError("vilab: ...").
-#include <emscripten.h>
+// Embind bindings: thin. Heap views are returned as typed_memory_view and copied by
+// the JS API at once (web/sim/vilab.js), so no view outlives a memory growth.
+// Errors never cross as C++ exceptions: each fallible call catches, keeps a record
+// {message, field?, step?, code?, reason?, suggestion?, stepsTaken?} as a JS object,
+// and the JS API throws it as VilabError("vilab: …"). Diagnostics cross as named objects.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 #include <malloc.h>
 
-#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <stdexcept>
@@ -24,21 +22,40 @@ using emscripten::val;
 
 namespace {
 
-// The JSON error record of the exception being handled (what the JS API throws); call
-// it only inside a catch block. Dispatch by rethrowing rather than dynamic_cast: the
-// wasm build has no RTTI (-fno-rtti, smaller), and catch clauses need none.
-std::string currentErrorRecord() {
+// The record of the exception being handled; call it only inside a catch block.
+// Dispatch by rethrowing: the wasm build has no RTTI, and catch clauses need none.
+val currentErrorRecord() {
+  val r = val::object();
   try {
     throw;
   } catch (const vilab::InputError& e) {
-    return vilab::Json{{"message", e.what()}, {"field", e.field()}}.dump();
+    r.set("message", std::string(e.what()));
+    r.set("field", e.field());
   } catch (const vilab::StepFailure& e) {
-    return vilab::Json{{"message", e.what()}, {"step", static_cast<double>(e.step())}, {"reason", e.reason()}}.dump();
+    r.set("message", std::string(e.what()));
+    r.set("step", static_cast<double>(e.step()));
+    r.set("code", std::string(vilab::refusalCodeName(e.refusal().code)));
+    r.set("reason", e.refusal().reason);
+    r.set("suggestion", e.refusal().suggestion);
+    r.set("stepsTaken", static_cast<double>(e.stepsTaken()));
   } catch (const std::exception& e) {
-    return vilab::Json{{"message", e.what()}}.dump();
+    r.set("message", std::string(e.what()));
   } catch (...) {
-    return vilab::Json{{"message", "internal error (unknown exception)"}}.dump();
+    r.set("message", std::string("internal error (unknown exception)"));
   }
+  return r;
+}
+
+val array3(const std::array<double, 3>& a, int n) {
+  val out = val::array();
+  for (int i = 0; i < n; ++i) out.call<void>("push", a[i]);
+  return out;
+}
+
+// JS numbers (from the API's validated Float64Arrays) to an Eigen vector.
+vilab::VecX toVector(const val& array) {
+  const auto v = emscripten::convertJSArrayToNumberVector<double>(array);
+  return Eigen::Map<const vilab::VecX>(v.data(), static_cast<Eigen::Index>(v.size()));
 }
 
 class WasmSimulation {
@@ -54,52 +71,55 @@ class WasmSimulation {
     }
   }
 
-  // "" when the last fallible call (constructor, advance) succeeded, else its error record.
-  std::string error() const { return error_; }
+  // null when the last fallible call succeeded, else its error record.
+  val error() const { return error_; }
 
-  // Runs up to min(n, maxAdvance) steps in this one call, and stops early once
-  // budgetMs of wall-clock time have passed (checked about every millisecond), so a
-  // call never freezes a page. Returns the steps taken; when a step is refused,
-  // error() holds the failure and the good steps before it are kept.
-  double advance(double n, double budgetMs) {
-    error_.clear();
-    const double limit = std::min(std::floor(n), static_cast<double>(sim_->maxAdvance()));
-    if (!(limit > 0)) return 0;
-    const long todo = static_cast<long>(limit);
+  // Exactly n steps (one wasm call); on a refused step error() holds the failure and
+  // the good steps before it are kept. Returns the steps taken.
+  double advance(double n) {
+    error_ = val::null();
     const std::uint64_t start = sim_->step();
-    const double t0 = emscripten_get_now();
-    long done = 0, chunk = 1;
     try {
-      while (done < todo) {
-        done += sim_->advance(std::min(chunk, todo - done));
-        const double elapsed = emscripten_get_now() - t0;
-        if (elapsed >= budgetMs) break;
-        // Next chunk: about 1 ms of steps, at the measured rate.
-        const double perStep = elapsed / static_cast<double>(done);
-        chunk = perStep > 0 ? static_cast<long>(std::max(1.0, std::min(1e6, 1.0 / perStep))) : chunk * 2;
-      }
+      sim_->advance(static_cast<std::uint64_t>(n));
     } catch (...) {
       error_ = currentErrorRecord();
     }
     return static_cast<double>(sim_->step() - start);
   }
-  double maxAdvance() const { return static_cast<double>(sim_->maxAdvance()); }
+
+  // At most maxSteps steps within budgetMs of wall-clock time. Returns the steps taken;
+  // lastDone() tells whether all were taken.
+  double advanceFor(double maxSteps, double budgetMs) {
+    error_ = val::null();
+    const std::uint64_t start = sim_->step();
+    done_ = false;
+    try {
+      done_ = sim_->advanceFor(static_cast<std::uint64_t>(maxSteps), budgetMs).done;
+    } catch (...) {
+      error_ = currentErrorRecord();
+    }
+    return static_cast<double>(sim_->step() - start);
+  }
+  bool lastDone() const { return done_; }
+
   double step() const { return static_cast<double>(sim_->step()); }
   double time() const { return sim_->time(); }
-  std::string scenario() const { return sim_->scenario().toJson().dump(); }
+  std::string scenario() const { return sim_->scenario().normalized; }
   std::string hash() const { return sim_->hash(); }
 
   val q() const { return view(sim_->q()); }
   val p() const { return view(sim_->p()); }
 
-  // [energy, constraint, iterations, momentumSize, m0, m1, m2, hasBody, Π0, Π1, Π2]
-  val diagnostics() {
+  // {energy, constraint, iterations, momentum: number[], bodyMomentum?: number[3]}
+  val diagnostics() const {
     const vilab::Diagnostics d = sim_->diagnostics();
-    scratch_ = {d.energy,         d.constraint,   static_cast<double>(d.iterations),
-                static_cast<double>(d.momentumSize), d.momentum[0], d.momentum[1],
-                d.momentum[2],    d.hasBodyMomentum ? 1.0 : 0.0,  d.bodyMomentum[0],
-                d.bodyMomentum[1], d.bodyMomentum[2]};
-    return val(typed_memory_view(scratch_.size(), scratch_.data()));
+    val out = val::object();
+    out.set("energy", d.energy);
+    out.set("constraint", d.constraint);
+    out.set("iterations", d.iterations);
+    out.set("momentum", array3(d.momentum, d.momentumSize));
+    if (d.hasBodyMomentum) out.set("bodyMomentum", array3(d.bodyMomentum, 3));
+    return out;
   }
 
   val visualState() {
@@ -107,22 +127,23 @@ class WasmSimulation {
     return val(typed_memory_view(scratch_.size(), scratch_.data()));
   }
 
-  // Replaces (q, p) from JS arrays; "" on success, else the error record.
-  std::string setState(const val& qIn, const val& pIn) {
+  // Replaces (q, p); null on success, else the error record.
+  val setState(const val& qIn, const val& pIn) {
     try {
-      const auto qv = emscripten::convertJSArrayToNumberVector<double>(qIn);
-      const auto pv = emscripten::convertJSArrayToNumberVector<double>(pIn);
-      sim_->setState(Eigen::Map<const vilab::VecX>(qv.data(), static_cast<Eigen::Index>(qv.size())),
-                     Eigen::Map<const vilab::VecX>(pv.data(), static_cast<Eigen::Index>(pv.size())));
-      return "";
+      vilab::State s;
+      s.q = toVector(qIn);
+      s.p = toVector(pIn);
+      sim_->setState(s);
+      return val::null();
     } catch (...) {
       return currentErrorRecord();
     }
   }
 
-  std::string historyColumns() const {
-    vilab::Json j = sim_->history().columns();
-    return j.dump();
+  val historyColumns() const {
+    val out = val::array();
+    for (const auto& c : sim_->history().columns()) out.call<void>("push", c);
+    return out;
   }
   int historyStride() const { return sim_->history().stride(); }
   int historyCapacity() const { return sim_->history().capacity(); }
@@ -145,33 +166,30 @@ class WasmSimulation {
   val view(const vilab::VecX& v) const { return val(typed_memory_view(static_cast<std::size_t>(v.size()), v.data())); }
 
   std::unique_ptr<vilab::Simulation> sim_;
-  std::string error_;
+  val error_ = val::null();
+  bool done_ = false;
   std::vector<double> scratch_;
   double readStart_ = 0;
 };
 
 // The exact free rigid body (core: vilab::exact::FreeRigidBodyExact) for the page's
-// "exact ghost". The JS API normalizes the scenario and passes the numbers: inertia
-// [I1, I2, I3], orientation [w, x, y, z] (unit within 1e-9; normalized here exactly
-// as the core's rigid-body system does), body ω [ω1, ω2, ω3].
+// "exact ghost", from a normalized rigid-body scenario's inertia, orientation
+// [w, x, y, z] (normalized here exactly as the core's rigid-body system does) and body ω.
 class WasmExactRigidBody {
  public:
   WasmExactRigidBody(const val& inertia, const val& orientation, const val& omega) {
     try {
-      const auto I = emscripten::convertJSArrayToNumberVector<double>(inertia);
-      const auto q = emscripten::convertJSArrayToNumberVector<double>(orientation);
-      const auto w = emscripten::convertJSArrayToNumberVector<double>(omega);
+      const vilab::VecX I = toVector(inertia), q = toVector(orientation), w = toVector(omega);
       if (I.size() != 3 || q.size() != 4 || w.size() != 3)
         throw std::invalid_argument("exact rigid body: expected 3 + 4 + 3 numbers");
-      Eigen::Vector4d q0(q[0], q[1], q[2], q[3]);
-      q0 /= vilab::dm::sqrt(q0.squaredNorm());  // as instantiateBody does
-      exact_ = std::make_unique<vilab::exact::FreeRigidBodyExact>(Eigen::Vector3d(I[0], I[1], I[2]), q0,
-                                                                   Eigen::Vector3d(w[0], w[1], w[2]));
+      Eigen::Vector4d q0 = q;
+      q0 /= vilab::dm::sqrt(q0.squaredNorm());
+      exact_ = std::make_unique<vilab::exact::FreeRigidBodyExact>(Eigen::Vector3d(I), q0, Eigen::Vector3d(w));
     } catch (...) {
       error_ = currentErrorRecord();
     }
   }
-  std::string error() const { return error_; }
+  val error() const { return error_; }
   double period() const { return exact_->period(); }
   std::string branch() const {
     switch (exact_->branch()) {
@@ -197,7 +215,7 @@ class WasmExactRigidBody {
 
  private:
   std::unique_ptr<vilab::exact::FreeRigidBodyExact> exact_;
-  std::string error_;
+  val error_ = val::null();
   double out_[4] = {0, 0, 0, 0};
 };
 
@@ -205,13 +223,18 @@ std::string registryJson() { return vilab::registryJson().dump(); }
 // Exactly what the native `vilab registry` prints (without the final newline).
 std::string registryText() { return vilab::registryJson().dump(2); }
 
-// Validates a scenario: {"ok":true,"scenario":{normalized}} or {"ok":false,"error":{record}}.
-std::string validateScenario(const std::string& json) {
+// Validates a scenario: {ok: true, scenario: <normalized JSON text>} or {ok: false, error}.
+val validateScenario(const std::string& json) {
+  val out = val::object();
   try {
-    return vilab::Json{{"ok", true}, {"scenario", vilab::parseScenario(json).toJson()}}.dump();
+    const vilab::Scenario s = vilab::parseScenario(json);
+    out.set("ok", true);
+    out.set("scenario", s.normalized);
   } catch (...) {
-    return "{\"ok\":false,\"error\":" + currentErrorRecord() + "}";
+    out.set("ok", false);
+    out.set("error", currentErrorRecord());
   }
+  return out;
 }
 
 // Bytes currently held by in-use malloc blocks, for leak checks. emmalloc's uordblks
@@ -242,7 +265,8 @@ EMSCRIPTEN_BINDINGS(vilab) {
       .constructor<std::string, int, int>()
       .function("error", &WasmSimulation::error)
       .function("advance", &WasmSimulation::advance)
-      .function("maxAdvance", &WasmSimulation::maxAdvance)
+      .function("advanceFor", &WasmSimulation::advanceFor)
+      .function("lastDone", &WasmSimulation::lastDone)
       .function("step", &WasmSimulation::step)
       .function("time", &WasmSimulation::time)
       .function("scenario", &WasmSimulation::scenario)

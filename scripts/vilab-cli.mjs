@@ -75,15 +75,14 @@ async function readAll(path) {
   }
 }
 
-// As the native run(): chunks of at most maxAdvance steps that never cross a
-// multiple of `every`; each() after every chunk that ends on such a multiple.
-// advance() may take fewer steps than asked (its time budget); the loop goes on.
+// As the native run(): chunks that never cross a multiple of `every`; each() after
+// every chunk that ends on such a multiple. advance(n) takes exactly n steps.
 async function run(sim, steps, every, each) {
   let done = 0;
   while (done < steps) {
-    let chunk = Math.min(steps - done, sim.maxAdvance);
-    if (every > 0) chunk = Math.min(chunk, every - (done % every));
-    done += sim.advance(chunk);
+    const chunk = every > 0 ? Math.min(steps - done, every - (done % every)) : steps - done;
+    sim.advance(chunk);
+    done += chunk;
     if (every > 0 && done % every === 0) await each();
   }
 }

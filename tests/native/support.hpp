@@ -3,9 +3,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <string>
 #include <vector>
 
+#include "vilab/detmath.hpp"
 #include "vilab/simulation.hpp"
 
 namespace vilab::test {
@@ -17,10 +19,7 @@ inline Simulation simulate(const std::string& json, int stride = 1, int capacity
   return Simulation(parseScenario(json), o);
 }
 
-// Advances n steps in chunks of at most maxAdvance.
-inline void run(Simulation& sim, long n) {
-  while (n > 0) n -= sim.advance(std::min(n, sim.maxAdvance()));
-}
+inline void run(Simulation& sim, long n) { sim.advance(static_cast<std::uint64_t>(n)); }
 
 // A recorded diagnostic column (all samples held).
 inline std::vector<double> column(const Simulation& sim, const std::string& name) {
@@ -61,6 +60,55 @@ inline std::vector<double> observedOrders(const std::vector<double>& errors) {
   std::vector<double> orders;
   for (std::size_t i = 1; i < errors.size(); ++i) orders.push_back(std::log2(errors[i - 1] / errors[i]));
   return orders;
+}
+
+inline double maxDifference(const VecX& a, const VecX& b) { return (a - b).cwiseAbs().maxCoeff(); }
+
+// Central-difference Jacobian (fourth order) of a map R^n -> R^m, with step eps[j]
+// along coordinate j.
+inline Eigen::MatrixXd finiteDifferenceJacobian(const std::function<VecX(const VecX&)>& f, const VecX& x,
+                                                const VecX& steps) {
+  const VecX f0 = f(x);
+  Eigen::MatrixXd J(f0.size(), x.size());
+  for (Eigen::Index j = 0; j < x.size(); ++j) {
+    const double eps = steps[j];
+    VecX x1 = x, x2 = x, x3 = x, x4 = x;
+    x1[j] += eps;
+    x2[j] -= eps;
+    x3[j] += 2 * eps;
+    x4[j] -= 2 * eps;
+    J.col(j) = (8 * (f(x1) - f(x2)) - (f(x3) - f(x4))) / (12 * eps);
+  }
+  return J;
+}
+
+inline Eigen::MatrixXd finiteDifferenceJacobian(const std::function<VecX(const VecX&)>& f, const VecX& x,
+                                                double eps) {
+  return finiteDifferenceJacobian(f, x, VecX::Constant(x.size(), eps));
+}
+
+// Checks a Newton problem's factorized Jacobian against finite differences of its
+// residual: J⁻¹ (∂r/∂x_j)_FD should be the unit vector e_j. Returns the largest
+// deviation over all j.
+template <class Problem>
+double newtonJacobianDefect(Problem& problem, const typename Problem::Vector& x, double eps = 1e-6) {
+  using V = typename Problem::Vector;
+  V r = x, rp = x, rm = x;
+  problem.evaluate(x, r, true);
+  double worst = 0;
+  for (Eigen::Index j = 0; j < x.size(); ++j) {
+    V xp = x, xm = x;
+    xp[j] += eps;
+    xm[j] -= eps;
+    Problem copy = problem;
+    copy.evaluate(xp, rp, false);
+    copy.evaluate(xm, rm, false);
+    V column = (rp - rm) / (2 * eps);
+    problem.solve(column);
+    column[j] -= 1.0;
+    worst = std::max(worst, column.cwiseAbs().maxCoeff());
+  }
+  return worst;
 }
 
 }  // namespace vilab::test

@@ -3,37 +3,25 @@
 //
 //   acc += min(dt, LAG_CLAMP) · speed;   n = floor(acc / h);   acc −= n·h
 //
-// n is further capped by a per-frame time budget (measured cost per step), and
-// the lag beyond the cap is dropped, so a slow machine runs slower than real
-// time instead of spiralling. Steps are taken in batches (sim.advance(n): one
-// wasm call), and histories are read incrementally (history.read(from): one call
-// per frame), never one JS call per step.
+// A takes up to n steps within a per-frame time budget (sim.advanceFor: the time
+// slicing lives in the core), B then takes exactly as many (sim.advance), and the
+// lag beyond what fitted is dropped, so a slow machine runs slower than real time
+// instead of spiralling. Histories are read incrementally (history.read(from): one
+// call per frame), never one JS call per step.
 
 const LAG_CLAMP = 0.1; // s of wall-clock time one frame may account for
 const FRAME_BUDGET_MS = 2.5; // simulation time budget per frame
-const STEP_REFUSED = /step (\d+) refused: ([\s\S]*?)(?:;\s*([^;(]*?))?\s*(?:\(the state stays at step (\d+)\))?\s*$/;
 
-/** Parses 'vilab: step k refused: <reason>; <suggestion> (the state stays at step j)'. */
-export function parseStepError(error) {
-  const message = typeof error === 'string' ? error : error?.message;
-  const text = String(message ?? '').replace(/^vilab:\s*/, '');
-  const m = text.match(STEP_REFUSED);
-  const out = m
-    ? { step: Number(m[1]), reason: m[2].trim(), suggestion: m[3] ? m[3].trim() : null }
-    : { step: null, reason: text, suggestion: null };
-  // VilabError carries .step and .reason itself; prefer them when present.
-  if (error && typeof error === 'object') {
-    if (Number.isInteger(error.step)) out.step = error.step;
-    if (typeof error.reason === 'string' && error.reason) {
-      const r = error.reason.match(/^([\s\S]*?);\s*([^;]*)$/);
-      if (r && !out.suggestion) {
-        out.reason = r[1].trim();
-        out.suggestion = r[2].trim();
-      } else out.reason = error.reason.replace(/\s*\(the state stays at step \d+\)\s*$/, '');
-    }
-  }
-  if (!out.suggestion && /newton|converge|singular|non-finite|undefined/i.test(out.reason)) out.suggestion = 'reduce h';
-  return out;
+/** A refused step (a VilabError with .step, .code, .reason, .suggestion) as the page reports it. */
+export function failureOf(error) {
+  const e = error && typeof error === 'object' ? error : { message: String(error) };
+  return {
+    step: Number.isInteger(e.step) ? e.step : null,
+    code: typeof e.code === 'string' ? e.code : null,
+    reason: typeof e.reason === 'string' && e.reason ? e.reason : String(e.message ?? e).replace(/^vilab:\s*/, ''),
+    suggestion: typeof e.suggestion === 'string' && e.suggestion ? e.suggestion : null,
+    message: String(e.message ?? e),
+  };
 }
 
 function allFinite(a) {
@@ -77,8 +65,7 @@ export class Runner {
     this.speed = 1;
     this.stepsPerFrame = 0;
     this.acc = 0;
-    this.costPerStep = 2e-4; // ms, refined by measurement
-    this.behind = false; // true when the budget cap dropped lag this frame
+    this.behind = false; // true when the frame budget dropped lag this frame
     this.target = null; // a step to land on exactly (link fingerprint check)
     this.historyCapacity = 32768;
   }
@@ -119,48 +106,46 @@ export class Runner {
   /** Steps to take this frame for a wall-clock interval dt (s). */
   stepsFor(dt) {
     if (!this.playing || !this.a || this.a.failure) return 0;
-    let n;
     if (this.stepsPerFrame > 0) {
-      n = this.stepsPerFrame;
       this.acc = 0;
-    } else {
-      this.acc += Math.min(Math.max(dt, 0), LAG_CLAMP) * this.speed;
-      n = Math.floor(this.acc / this.h + 1e-9);
-      this.acc -= n * this.h;
+      return this.stepsPerFrame;
     }
-    const cap = Math.max(1, Math.floor(FRAME_BUDGET_MS / (this.costPerStep * (this.b ? 2 : 1))));
-    this.behind = n > cap && this.stepsPerFrame === 0; // only meaningful in real-time pacing
-    if (n > cap) {
-      n = cap;
-      this.acc = 0; // lag clamp: drop what we cannot afford
-    }
+    this.acc += Math.min(Math.max(dt, 0), LAG_CLAMP) * this.speed;
+    const n = Math.floor(this.acc / this.h + 1e-9);
+    this.acc -= n * this.h;
     return n;
   }
 
-  /** Advances A and B by n steps in lockstep; returns the steps A took. */
-  advance(n) {
+  /**
+   * Advances A and B by n steps in lockstep; returns the steps A took. With
+   * `budgeted`, A stops when the frame's time budget is spent (B then takes as many),
+   * and the lag that did not fit is dropped; otherwise exactly n steps are taken.
+   */
+  advance(n, { budgeted = false } = {}) {
     const a = this.a;
     if (!a || a.failure || n <= 0) return 0;
     if (this.target != null && a.sim.step < this.target) n = Math.min(n, this.target - a.sim.step);
-    const t0 = performance.now();
     let taken = 0;
-    while (taken < n) {
-      const before = a.sim.step;
-      let got = 0;
-      try {
-        got = a.sim.advance(n - taken);
-      } catch (e) {
-        got = a.sim.step - before;
-        this.#fail(a, e);
+    try {
+      if (budgeted) {
+        const { steps, done } = a.sim.advanceFor({ maxSteps: n, budgetMs: FRAME_BUDGET_MS / (this.b ? 2 : 1) });
+        taken = steps;
+        this.behind = !done && this.stepsPerFrame === 0; // only meaningful in real-time pacing
+        if (!done) this.acc = 0; // lag clamp: drop what we cannot afford
+      } else {
+        a.sim.advance(n);
+        taken = n;
       }
-      if (got > 0 && this.b && !this.b.failure) this.#advanceB(got);
-      taken += got;
-      if (a.failure || got === 0) break;
+    } catch (e) {
+      taken = e.stepsTaken ?? 0;
+      this.#fail(a, e);
     }
-    const ms = performance.now() - t0;
-    if (taken > 0) {
-      const per = ms / (taken * (this.b ? 2 : 1));
-      this.costPerStep = 0.8 * this.costPerStep + 0.2 * Math.max(per, 1e-5);
+    if (taken > 0 && this.b && !this.b.failure) {
+      try {
+        this.b.sim.advance(taken);
+      } catch (e) {
+        this.#fail(this.b, e);
+      }
     }
     this.#refreshVisual(a);
     if (this.b) this.#refreshVisual(this.b);
@@ -173,22 +158,6 @@ export class Runner {
     return taken;
   }
 
-  #advanceB(n) {
-    const b = this.b;
-    let done = 0;
-    while (done < n && !b.failure) {
-      const before = b.sim.step;
-      try {
-        const got = b.sim.advance(n - done);
-        done += got;
-        if (got === 0) break;
-      } catch (e) {
-        done += b.sim.step - before;
-        this.#fail(b, e);
-      }
-    }
-  }
-
   #refreshVisual(track) {
     if (track.failure && track.visual === track.lastGood) return;
     const v = track.sim.visualState();
@@ -198,14 +167,15 @@ export class Runner {
     } else {
       // A NaN never reaches the renderer: keep the last finite state.
       track.visual = track.lastGood;
-      if (!track.failure) this.#fail(track, `vilab: step ${track.sim.step} refused: the state became non-finite; reduce h`);
+      if (!track.failure) {
+        this.#fail(track, { step: track.sim.step, code: 'non-finite', reason: 'the state became non-finite', suggestion: 'reduce h', message: 'non-finite state' });
+      }
     }
     track.diag = track.sim.diagnostics();
   }
 
   #fail(track, error) {
-    const message = typeof error === 'string' ? error : String(error?.message ?? error);
-    track.failure = { ...parseStepError(error), message };
+    track.failure = failureOf(error);
     if (track === this.a) this.playing = false;
     this.cb.onFailure?.(track, track.failure);
   }
@@ -239,6 +209,6 @@ export class Runner {
   /** Called once per animation frame with the wall-clock dt (s). */
   frame(dt) {
     const n = this.stepsFor(dt);
-    return n > 0 ? this.advance(n) : 0;
+    return n > 0 ? this.advance(n, { budgeted: true }) : 0;
   }
 }

@@ -60,10 +60,12 @@ export interface SystemInfo {
   readonly id: string;
   readonly title: string;
   readonly description: string;
+  /** The model behind it: pendulums and chains share 'chain'; the free body and the heavy top 'rigid-body'. */
+  readonly model: 'oscillator' | 'chain' | 'rigid-body';
   readonly params: readonly ParamInfo[];
   readonly initialFields: readonly FieldInfo[];
   readonly defaultIntegrator: string;
-  /** Valid time steps: (min, max] s. */
+  /** Valid time steps: (min, max] s; max is measured (the largest h any of its integrators takes on the default scenario). */
   readonly h: {
     readonly default: number;
     readonly min: number;
@@ -83,6 +85,9 @@ export interface IntegratorInfo {
   readonly title: string;
   readonly family: 'variational' | 'energy-momentum' | 'baseline' | (string & {});
   readonly order: number;
+  /** Claims checked by the property tests: symplectic one-step map; time-reversible (symmetric). */
+  readonly symplectic: boolean;
+  readonly symmetric: boolean;
   /** What it conserves, in words (e.g. 'symplectic form', 'momentum map'); empty for baselines. */
   readonly conserves: readonly string[];
   /** Ids of the systems it applies to. */
@@ -101,8 +106,18 @@ export interface SimulateOptions {
   historyStride?: number;
   /** Samples the history ring holds (1..1048576; default 32768). */
   historyCapacity?: number;
-  /** Wall-clock budget of one advance() call in ms (1..60000; default 50). */
-  timeBudgetMs?: number;
+}
+
+/** The core's limits, published by the registry. */
+export interface Limits {
+  readonly manifoldTolerance: number;
+  readonly maxScenarioBytes: number;
+  readonly maxScenarioDepth: number;
+  readonly historyStride: { readonly min: number; readonly max: number };
+  readonly historyCapacity: { readonly min: number; readonly max: number; readonly default: number };
+  readonly budgetMs: { readonly min: number; readonly max: number };
+  readonly maxStateSize: number;
+  readonly maxLinks: number;
 }
 
 /** sim.diagnostics(): the current values, computed in C++. */
@@ -112,7 +127,7 @@ export interface Diagnostics {
   momentum: number[];
   /** Constraint residual (system units; 0 for unconstrained systems). */
   constraint: number;
-  /** Newton iterations of the last step (0 for explicit methods). */
+  /** Newton iterations of the last step (substeps for dopri5; 0 for explicit methods). */
   iterations: number;
   /** Body angular momentum Π (rigid bodies only). */
   bodyMomentum?: [number, number, number];
@@ -148,7 +163,11 @@ export interface History {
   read(from?: number): HistorySamples;
 }
 
-/** A state for setState: q and p as the integrator defines them (the lengths of sim.q and sim.p). */
+/**
+ * A canonical state for setState, whatever the integrator: pendulums and chains q =
+ * Cartesian bob positions, p = their momenta; oscillator [x], [m ẋ]; rigid bodies q =
+ * unit quaternion [w, x, y, z], p = body angular momentum Π.
+ */
 export interface State {
   q: ArrayLike<number>;
   p: ArrayLike<number>;
@@ -157,20 +176,20 @@ export interface State {
 export interface Simulation {
   /** The normalized scenario (a fresh object). */
   scenario(): NormalizedScenario;
-  /** The most steps one advance() call takes. */
-  readonly maxAdvance: number;
   /**
-   * Runs up to min(n, maxAdvance) steps in one wasm call, stopping early when the
-   * time budget is spent; returns the steps taken. Throws VilabError (with .step,
-   * .reason, .stepsTaken) on a refused step; the state stays at the last good step.
+   * Takes exactly n steps in one wasm call. Throws VilabError (with .step, .code,
+   * .reason, .suggestion, .stepsTaken) on a refused step; the state stays at the last
+   * good step.
    */
-  advance(n?: number): number;
+  advance(n?: number): void;
+  /** Up to maxSteps steps within budgetMs of wall-clock time (interactive use). Throws like advance(). */
+  advanceFor(limits: { maxSteps: number; budgetMs: number }): { steps: number; done: boolean };
   /** step × h, s. */
   readonly time: number;
   readonly step: number;
-  /** Generalized coordinates (a copy that owns its buffer). */
+  /** Canonical positions (a copy that owns its buffer; see State). */
   readonly q: Float64Array;
-  /** Conjugate momenta (a copy that owns its buffer). */
+  /** Canonical momenta (a copy that owns its buffer; see State). */
   readonly p: Float64Array;
   diagnostics(): Diagnostics;
   /** Bob positions [x, y, z, …] or the orientation quaternion [w, x, y, z] (a copy). */
@@ -186,6 +205,8 @@ export interface Simulation {
   readonly disposed: boolean;
   /** Frees the wasm memory; idempotent. Any other use afterwards throws. */
   dispose(): void;
+  /** The same as dispose(), for `using sim = lab.simulate(…)`. */
+  [Symbol.dispose](): void;
 }
 
 /** Which closed form the exact free rigid body uses (see core/include/vilab/exact/free_rigid_body.hpp). */
@@ -209,6 +230,7 @@ export interface Lab {
   readonly version: string;
   readonly systems: readonly SystemInfo[];
   readonly integrators: readonly IntegratorInfo[];
+  readonly limits: Limits;
   system(id: string): SystemInfo | undefined;
   integrator(id: string): IntegratorInfo | undefined;
   /** Validates and normalizes a scenario (an object or JSON text); throws VilabError. */
@@ -236,7 +258,7 @@ export interface CreateLabOptions {
   locateFile?: (path: string, prefix: string) => string;
 }
 
-/** Loads the WebAssembly core once; later calls return the same lab. */
+/** Loads the WebAssembly core once; later calls return the same lab (conflicting options reject). */
 export function createLab(options?: CreateLabOptions): Promise<Lab>;
 
 /** Every error thrown by the API; message 'vilab: <field>: <problem>' or 'vilab: step k refused: …'. */
@@ -245,12 +267,16 @@ export class VilabError extends Error {
   readonly field?: string;
   /** For a refused step: its number (the state stays at step - 1). */
   readonly step?: number;
-  /** For a refused step: why. */
+  /** For a refused step: 'no-convergence' | 'diverged' | 'singular-matrix' | 'non-finite' | 'spurious-root'. */
+  readonly code?: RefusalCode;
+  /** For a refused step: why, in plain words. */
   readonly reason?: string;
+  /** For a refused step: what to do, e.g. 'reduce h'. */
+  readonly suggestion?: string;
   /** For a refused step: steps taken by this advance() call before it. */
   readonly stepsTaken?: number;
 }
 
-export const DEFAULT_OPTIONS: Readonly<Required<SimulateOptions>>;
+export type RefusalCode = 'no-convergence' | 'diverged' | 'singular-matrix' | 'non-finite' | 'spurious-root';
 /** Scenario text limit (bytes). */
 export const MAX_SCENARIO_BYTES: number;

@@ -15,25 +15,21 @@
 import createVilabModule from '../../build/wasm/vilab.mjs';
 
 const PREFIX = 'vilab: ';
-/** Scenario text larger than this is refused before it enters the wasm heap (as in core). */
+/** Scenario text larger than this is refused before it enters the wasm heap (the core's limit). */
 const MAX_SCENARIO_BYTES = 4 << 20;
-const DEFAULT_OPTIONS = Object.freeze({ historyStride: 1, historyCapacity: 32768, timeBudgetMs: 50 });
-const OPTION_LIMITS = {
-  historyStride: [1, 1e6],
-  historyCapacity: [1, 1 << 20],
-  timeBudgetMs: [1, 60000],
-};
+const DETAILS = ['field', 'step', 'code', 'reason', 'suggestion', 'stepsTaken'];
 
-/** Every error the API throws: message 'vilab: <field>: <problem>' or 'vilab: step k refused: <reason> ...'. */
+/**
+ * Every error the API throws. Bad input: message 'vilab: <field>: <problem>' and
+ * .field. A refused step: message 'vilab: step k refused: <reason>; <suggestion> (…)'
+ * and .step, .code, .reason, .suggestion, .stepsTaken.
+ */
 export class VilabError extends Error {
   constructor(message, details = {}) {
     const text = String(message);
     super(text.startsWith(PREFIX) ? text : PREFIX + text);
     this.name = 'VilabError';
-    if (details.field !== undefined) this.field = details.field;
-    if (details.step !== undefined) this.step = details.step;
-    if (details.reason !== undefined) this.reason = details.reason;
-    if (details.stepsTaken !== undefined) this.stepsTaken = details.stepsTaken;
+    for (const key of DETAILS) if (details[key] !== undefined && details[key] !== null) this[key] = details[key];
   }
 }
 
@@ -41,10 +37,9 @@ function inputError(field, problem) {
   return new VilabError(`${field}: ${problem}`, { field });
 }
 
-// The core's error record {message, field?, step?, reason?} (JSON) → VilabError.
-function coreError(record, extra = {}) {
-  const r = typeof record === 'string' ? JSON.parse(record) : record;
-  return new VilabError(r.message, { field: r.field, step: r.step, reason: r.reason, ...extra });
+// The core's error record {message, field?, step?, code?, reason?, suggestion?, stepsTaken?} → VilabError.
+function coreError(record) {
+  return new VilabError(record.message, record);
 }
 
 function isNode() {
@@ -103,11 +98,11 @@ function describe(v) {
   return typeof v;
 }
 
-function toFloat64(name, value) {
+function toFloat64(name, value, maxLength) {
   if (!(Array.isArray(value) || (ArrayBuffer.isView(value) && !(value instanceof DataView)))) {
     throw inputError(name, `must be an array or a Float64Array, got ${describe(value)}`);
   }
-  if (value.length > 1 << 16) throw inputError(name, `too long (${value.length} entries)`);
+  if (value.length > maxLength) throw inputError(name, `too long (${value.length} entries)`);
   const out = new Float64Array(value.length);
   for (let i = 0; i < value.length; i++) {
     const x = value[i];
@@ -118,20 +113,24 @@ function toFloat64(name, value) {
   return out;
 }
 
-function readOptions(options) {
-  if (options === undefined) return { ...DEFAULT_OPTIONS };
+function readOptions(options, limits) {
+  const bounds = {
+    historyStride: [limits.historyStride.min, limits.historyStride.max],
+    historyCapacity: [limits.historyCapacity.min, limits.historyCapacity.max],
+  };
+  const out = { historyStride: 1, historyCapacity: limits.historyCapacity.default };
+  if (options === undefined) return out;
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
     throw inputError('options', `must be an object, got ${describe(options)}`);
   }
-  const out = { ...DEFAULT_OPTIONS };
   for (const [key, value] of Object.entries(options)) {
-    const limits = OPTION_LIMITS[key];
-    if (!limits) {
+    const range = bounds[key];
+    if (!range) {
       const name = key.length > 32 ? `${key.slice(0, 32)}…` : key;
-      throw inputError(`options.${name}`, `unknown option (known: ${Object.keys(OPTION_LIMITS).join(', ')})`);
+      throw inputError(`options.${name}`, `unknown option (known: ${Object.keys(bounds).join(', ')})`);
     }
     if (value === undefined) continue;
-    const [min, max] = limits;
+    const [min, max] = range;
     if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
       throw inputError(`options.${key}`, `must be an integer in [${min}, ${max}], got ${describe(value)}`);
     }
@@ -255,18 +254,18 @@ class NativeOwner {
   }
 }
 
+const disposeSymbol = Symbol.dispose ?? Symbol.for('Symbol.dispose');
+
 class Simulation extends NativeOwner {
   #history;
-  #maxAdvance;
-  #budget;
+  #maxStateSize;
 
-  constructor(module, scenario, options) {
-    const opts = readOptions(options);
+  constructor(module, limits, scenario, options) {
+    const opts = readOptions(options, limits);
     super(new module.Simulation(encodeScenario(scenario), opts.historyStride, opts.historyCapacity), 'simulation');
     const native = this[LIVE]();
-    this.#budget = opts.timeBudgetMs;
-    this.#maxAdvance = native.maxAdvance();
-    this.#history = new History(() => this[LIVE](), JSON.parse(native.historyColumns()));
+    this.#maxStateSize = limits.maxStateSize;
+    this.#history = new History(() => this[LIVE](), Array.from(native.historyColumns()));
   }
 
   /** The normalized scenario, defaults filled in (a fresh object). */
@@ -274,28 +273,39 @@ class Simulation extends NativeOwner {
     return JSON.parse(this[LIVE]().scenario());
   }
 
-  /** The most steps one advance() call takes (a per-system budget from the core). */
-  get maxAdvance() {
-    this[LIVE]();
-    return this.#maxAdvance;
-  }
-
   /**
-   * Runs up to min(n, maxAdvance) steps inside one wasm call and returns the steps
-   * taken; the call also stops early once options.timeBudgetMs (default 50 ms) have
-   * passed, so it may take fewer: loop until done. A refused step throws a VilabError
-   * with .step (the refused step), .reason and .stepsTaken; the state stays at the
-   * last good step (step - 1).
+   * Takes exactly n steps inside one wasm call (like mj_step in a loop, but one call).
+   * A refused step throws a VilabError with .step (the refused step), .code, .reason,
+   * .suggestion and .stepsTaken (steps this call took); the state stays at the last
+   * good step (step − 1) and the simulation stays usable.
    */
   advance(n = 1) {
     const native = this[LIVE]();
-    if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) {
+    if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) {
       throw inputError('n', `must be a non-negative integer, got ${describe(n)}`);
     }
-    const taken = native.advance(Math.min(n, this.#maxAdvance), this.#budget);
+    native.advance(n);
     const error = native.error();
-    if (error) throw coreError(error, { stepsTaken: taken });
-    return taken;
+    if (error) throw coreError(error);
+  }
+
+  /**
+   * The bounded call for interactive use: takes up to maxSteps steps and returns once
+   * budgetMs of wall-clock time have passed (checked about every millisecond).
+   * Returns { steps, done } (done: all maxSteps were taken). Refusals throw as advance().
+   */
+  advanceFor({ maxSteps, budgetMs } = {}) {
+    const native = this[LIVE]();
+    if (typeof maxSteps !== 'number' || !Number.isSafeInteger(maxSteps) || maxSteps < 0) {
+      throw inputError('maxSteps', `must be a non-negative integer, got ${describe(maxSteps)}`);
+    }
+    if (typeof budgetMs !== 'number' || !Number.isFinite(budgetMs)) {
+      throw inputError('budgetMs', `must be a number of milliseconds, got ${describe(budgetMs)}`);
+    }
+    const steps = native.advanceFor(maxSteps, budgetMs);
+    const error = native.error();
+    if (error) throw coreError(error);
+    return { steps, done: native.lastDone() };
   }
 
   /** step × h (s). */
@@ -306,29 +316,24 @@ class Simulation extends NativeOwner {
   get step() {
     return this[LIVE]().step();
   }
-  /** Generalized coordinates of the integrator (a copy). */
+  /** The canonical positions (a copy): Cartesian bob positions, [x], or the unit quaternion [w, x, y, z]. */
   get q() {
     return this[LIVE]().q().slice();
   }
-  /** Conjugate momenta (a copy). */
+  /** The canonical momenta (a copy): Cartesian bob momenta, [m ẋ], or the body angular momentum Π. */
   get p() {
     return this[LIVE]().p().slice();
   }
 
   /**
    * { energy, momentum: number[], constraint, iterations, bodyMomentum? }.
-   * momentum is the conserved momentum map (J_z for pendulums, spatial angular
-   * momentum for rigid bodies); bodyMomentum is Π for rigid bodies.
+   * momentum is the conserved momentum map (J_z for pendulums and chains, spatial
+   * angular momentum RΠ for rigid bodies); bodyMomentum is Π for rigid bodies.
    */
   diagnostics() {
     const d = this[LIVE]().diagnostics();
-    const out = {
-      energy: d[0],
-      momentum: Array.from(d.subarray(4, 4 + d[3])),
-      constraint: d[1],
-      iterations: d[2],
-    };
-    if (d[7]) out.bodyMomentum = [d[8], d[9], d[10]];
+    const out = { energy: d.energy, momentum: Array.from(d.momentum), constraint: d.constraint, iterations: d.iterations };
+    if (d.bodyMomentum) out.bodyMomentum = Array.from(d.bodyMomentum);
     return out;
   }
 
@@ -338,8 +343,9 @@ class Simulation extends NativeOwner {
   }
 
   /**
-   * Replaces (q, p); throws when malformed or off the constraint manifold (by more
-   * than 1e-9; smaller errors are projected away). Restarts step and history at 0.
+   * Replaces the canonical state { q, p }; throws when malformed or off the constraint
+   * manifold by more than the tolerance (smaller errors are projected away). Restarts
+   * step and history at 0.
    */
   setState(state) {
     const native = this[LIVE]();
@@ -347,7 +353,7 @@ class Simulation extends NativeOwner {
     for (const key of Object.keys(state)) {
       if (key !== 'q' && key !== 'p') throw inputError(`state.${key.slice(0, 32)}`, 'unknown field (known: q, p)');
     }
-    const error = native.setState(toFloat64('q', state.q), toFloat64('p', state.p));
+    const error = native.setState(toFloat64('q', state.q, this.#maxStateSize), toFloat64('p', state.p, this.#maxStateSize));
     if (error) throw coreError(error);
   }
 
@@ -374,6 +380,10 @@ class Simulation extends NativeOwner {
     return this[LIVE]().csvRow();
   }
 
+  /** `using sim = lab.simulate(…)` frees it at the end of the block. */
+  [disposeSymbol]() {
+    this.dispose();
+  }
 }
 
 /**
@@ -438,16 +448,18 @@ async function loadLab(options) {
   if (options.locateFile) args.locateFile = options.locateFile;
   const module = await createVilabModule(args);
   const registry = deepFreeze(JSON.parse(module.registryJson()));
-  const { systems, integrators } = registry;
+  const { systems, integrators, limits } = registry;
   const normalize = (scenario) => {
-    const result = JSON.parse(module.validateScenario(encodeScenario(scenario)));
+    const result = module.validateScenario(encodeScenario(scenario));
     if (!result.ok) throw coreError(result.error);
-    return result.scenario;
+    return JSON.parse(result.scenario);
   };
   return Object.freeze({
     version: registry.version,
     systems,
     integrators,
+    /** The core's limits (history sizes, tolerances, …), from the registry. */
+    limits,
     system: (id) => systems.find((s) => s.id === id),
     integrator: (id) => integrators.find((i) => i.id === id),
     /** Validates and normalizes without creating a simulation: returns the scenario or throws. */
@@ -463,9 +475,9 @@ async function loadLab(options) {
       }
       return new ExactRigidBody(module, normalized);
     },
-    /** A new simulation; options { historyStride = 1, historyCapacity = 32768, timeBudgetMs = 50 }. */
+    /** A new simulation; options { historyStride = 1, historyCapacity = limits.historyCapacity.default }. */
     simulate(scenario, simOptions) {
-      return new Simulation(module, scenario, simOptions);
+      return new Simulation(module, limits, scenario, simOptions);
     },
     /** The registry exactly as the native `vilab registry` prints it (2-space JSON). */
     registryText: () => module.registryText(),
@@ -477,21 +489,67 @@ async function loadLab(options) {
 }
 
 let labPromise = null;
+let labOptions = null;
+
+function sameBytes(a, b) {
+  const x = ArrayBuffer.isView(a) ? new Uint8Array(a.buffer, a.byteOffset, a.byteLength) : new Uint8Array(a);
+  const y = ArrayBuffer.isView(b) ? new Uint8Array(b.buffer, b.byteOffset, b.byteLength) : new Uint8Array(b);
+  if (x.length !== y.length) return false;
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
+  return true;
+}
+
+function readLabOptions(options) {
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw inputError('options', `must be an object, got ${describe(options)}`);
+  }
+  for (const key of Object.keys(options)) {
+    if (key !== 'wasmBinary' && key !== 'locateFile') {
+      throw inputError(`options.${key.slice(0, 32)}`, 'unknown option (known: wasmBinary, locateFile)');
+    }
+  }
+  const { wasmBinary, locateFile } = options;
+  if (wasmBinary !== undefined && !(wasmBinary instanceof ArrayBuffer || ArrayBuffer.isView(wasmBinary))) {
+    throw inputError('options.wasmBinary', `must be an ArrayBuffer or a typed array, got ${describe(wasmBinary)}`);
+  }
+  if (locateFile !== undefined && typeof locateFile !== 'function') {
+    throw inputError('options.locateFile', `must be a function, got ${describe(locateFile)}`);
+  }
+  return { wasmBinary, locateFile };
+}
 
 /**
- * Loads the WebAssembly core once and returns the lab; later calls return the
- * same lab (options are used by the first call only). options.wasmBinary: the
- * module's bytes (Node reads them from disk by itself); options.locateFile: as
- * for any emscripten module.
+ * Loads the WebAssembly core once and returns the lab; later calls return the same
+ * lab. options.wasmBinary: the module's bytes (Node reads them from disk by itself);
+ * options.locateFile: as for any emscripten module. Options that conflict with the
+ * loaded module (other bytes, another locateFile) are an error, not ignored.
  */
 export function createLab(options = {}) {
-  if (!labPromise) {
-    labPromise = loadLab(options).catch((e) => {
-      labPromise = null;
-      throw e;
-    });
+  let opts;
+  try {
+    opts = readLabOptions(options);
+  } catch (e) {
+    return Promise.reject(e);
   }
+  if (labPromise) {
+    const conflict =
+      (opts.wasmBinary !== undefined &&
+        (labOptions.wasmBinary === undefined || !sameBytes(opts.wasmBinary, labOptions.wasmBinary))) ||
+      (opts.locateFile !== undefined && opts.locateFile !== labOptions.locateFile);
+    if (conflict) {
+      return Promise.reject(
+        inputError('options', 'the lab is already loaded with other options; createLab loads the module once per page or process'),
+      );
+    }
+    return labPromise;
+  }
+  labOptions = opts;
+  labPromise = loadLab(opts).catch((e) => {
+    labPromise = null;
+    labOptions = null;
+    throw e;
+  });
   return labPromise;
 }
 
-export { DEFAULT_OPTIONS, MAX_SCENARIO_BYTES };
+export { MAX_SCENARIO_BYTES };

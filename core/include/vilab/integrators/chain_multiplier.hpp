@@ -51,18 +51,7 @@ class ChainMultiplierIntegrator {
   StepOutcome step(VecX& q, VecX& p) {
     const int n = model_.bobs();
     const double g = model_.g;
-
-    // Stage 1: free flight q* − q_k = h M⁻¹ (p_k − c1 ∇V), ∇V = (0, 0, m_i g) per bob.
-    // Displacements are kept apart from positions, so that q_{k+1} = q_k + δ rounds once.
-    for (int i = 0; i < n; ++i) {
-      const double hm = hOverMass_[i];
-      freeFlight_[3 * i] = hm * p[3 * i];
-      freeFlight_[3 * i + 1] = hm * p[3 * i + 1];
-      freeFlight_[3 * i + 2] = hm * (p[3 * i + 2] - c1_ * model_.masses[i] * g);
-    }
-    start_ = &q;
-    // Constraint normals at q_k: a_i = ∇_d g_i = d_i / l_i.
-    for (int i = 0; i < n; ++i) normalStart_[i] = chainLink(q.data(), i) * invLength_[i];
+    begin(q, p);
 
     // Stage 2: Newton on λ for g(q_{k+1}(λ)) = 0 (W–M 4.5), from λ = 0.
     std::fill(lambda_.begin(), lambda_.end(), 0.0);
@@ -95,6 +84,24 @@ class ChainMultiplierIntegrator {
     return out;
   }
 
+  // Stage 1 of a step from (q_k, p_k): the free flight and the normals at q_k (public,
+  // so that tests can check the Newton problem on its own).
+  void begin(const VecX& q, const VecX& p) {
+    const int n = model_.bobs();
+    const double g = model_.g;
+    // Stage 1: free flight q* − q_k = h M⁻¹ (p_k − c1 ∇V), ∇V = (0, 0, m_i g) per bob.
+    // Displacements are kept apart from positions, so that q_{k+1} = q_k + δ rounds once.
+    for (int i = 0; i < n; ++i) {
+      const double hm = hOverMass_[i];
+      freeFlight_[3 * i] = hm * p[3 * i];
+      freeFlight_[3 * i + 1] = hm * p[3 * i + 1];
+      freeFlight_[3 * i + 2] = hm * (p[3 * i + 2] - c1_ * model_.masses[i] * g);
+    }
+    start_ = &q;
+    // Constraint normals at q_k: a_i = ∇_d g_i = d_i / l_i.
+    for (int i = 0; i < n; ++i) normalStart_[i] = chainLink(q.data(), i) * invLength_[i];
+  }
+
   // ---- the Newton problem of stage 2 (solver/newton.hpp): unknowns λ ---------------
   using Vector = VecX;
   NewtonEval evaluate(const VecX& lambda, VecX& r, bool linearize) {
@@ -121,7 +128,8 @@ class ChainMultiplierIntegrator {
     const int n = model_.bobs();
     double worst = 0;
     for (int i = 0; i < n; ++i)
-      worst = std::max(worst, hOverMass_[i] * (std::abs(dlambda[i]) + (i + 1 < n ? std::abs(dlambda[i + 1]) : 0.0)));
+      worst = std::max(worst, std::abs(hOverMass_[i]) *
+                                  (std::abs(dlambda[i]) + (i + 1 < n ? std::abs(dlambda[i + 1]) : 0.0)));
     return worst / lengthScale_;
   }
 

@@ -57,6 +57,7 @@ class RestrictedChartStepper {
     Problem problem(*this, chart, xk, pk);
     VecM u = VecM::Zero();
     NewtonSettings settings;
+    settings.fullNewton = false;  // the nested-AD Jacobian is the costly part
     settings.what = "the discrete Euler–Lagrange equations in the chart";
     const StepOutcome out = solveNewton(problem, u, settings);
     if (!out.ok) return out;
@@ -86,7 +87,6 @@ class RestrictedChartStepper {
     return out;
   }
 
- private:
   // ψ: per link ℓ_i(α, β) = l_i (cos α cos β d_i + sin α cos β a_i + sin β b_i).
   struct Chart {
     Vec3 d[Links], a[Links], b[Links];
@@ -195,6 +195,7 @@ class RestrictedChartStepper {
     double size(const VecM& du) const { return du.cwiseAbs().maxCoeff() / scale; }
   };
 
+ private:
   ChainModel model_;
   VariationalIntegrator<ChainCartesian<Links>> cartesian_;
   double h_;

@@ -46,7 +46,7 @@ class RigidEnergyMomentumStepper {
     return out;
   }
 
- private:
+  // The Newton problem of stage 1 (public for the tests).
   struct Problem {
     using Vector = Vec<double, 6>;
     const RigidEnergyMomentumStepper& em;
@@ -87,6 +87,7 @@ class RigidEnergyMomentumStepper {
     }
   };
 
+ private:
   RigidBodyModel model_;
   double h_;
   double weight_;  // m g (heavy top), 0 for the free body

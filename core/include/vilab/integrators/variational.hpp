@@ -145,7 +145,6 @@ class VariationalIntegrator {
     return out;
   }
 
- private:
   // The Newton problem of stage 1: unknowns x = (δ, λ).
   struct DelProblem {
     using Vector = VecNC;
@@ -194,6 +193,7 @@ class VariationalIntegrator {
     }
   };
 
+ private:
   System system_;
   DiscreteRule rule_;
   double h_;
