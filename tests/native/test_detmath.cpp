@@ -185,13 +185,6 @@ TEST_CASE("detmath: cos vs std::cos", "[detmath]") {
     CHECK(bits(dm::cos(-kInf)) == kCanonicalNaN);
 }
 
-TEST_CASE("detmath: tan vs std::tan", "[detmath]") {
-    Stats st("tan");
-    trig_suite(st, [](double x) { return dm::tan(x); }, [](double x) { return std::tan(x); }, 3);
-    st.report_and_check();
-    CHECK(bits(dm::tan(-0.0)) == bits(-0.0));
-}
-
 TEST_CASE("detmath: sincos equals sin and cos bitwise", "[detmath]") {
     Rng rng(4);
     long mism = 0;
@@ -207,21 +200,6 @@ TEST_CASE("detmath: sincos equals sin and cos bitwise", "[detmath]") {
         if (bits(s) != bits(dm::sin(x)) || bits(c) != bits(dm::cos(x))) ++mism;
     }
     CHECK(mism == 0);
-}
-
-TEST_CASE("detmath: atan vs std::atan", "[detmath]") {
-    Stats st("atan");
-    Rng rng(5);
-    auto f = [](double x) { return dm::atan(x); };
-    auto g = [](double x) { return std::atan(x); };
-    for (int i = 0; i < 40000; ++i) run1(st, f, g, rng.uniform(-3.0, 3.0));
-    for (int i = 0; i < 40000; ++i) run1(st, f, g, rng.logu(-1074, 1023));
-    for (int i = 0; i < 20000; ++i) run1(st, f, g, rng.logu(-30, 70));
-    for (double x : {0.0, -0.0, kDenormMin, -kDenormMin, 0.4375, 11.0 / 16, 19.0 / 16, 39.0 / 16, 1.0, -1.0, 0x1p66,
-                     -0x1p66, kMax, kInf, -kInf, kNaN})
-        run1(st, f, g, x);
-    st.report_and_check();
-    CHECK(bits(dm::atan(-0.0)) == bits(-0.0));
 }
 
 TEST_CASE("detmath: atan2 vs std::atan2", "[detmath]") {
@@ -254,37 +232,6 @@ TEST_CASE("detmath: atan2 vs std::atan2", "[detmath]") {
     CHECK(bits(dm::atan2(kInf, -kInf)) == bits(3 * dm::pi / 4));
 }
 
-TEST_CASE("detmath: asin and acos vs std", "[detmath]") {
-    Stats sa("asin"), sc("acos");
-    Rng rng(7);
-    auto fa = [](double x) { return dm::asin(x); };
-    auto ga = [](double x) { return std::asin(x); };
-    auto fc = [](double x) { return dm::acos(x); };
-    auto gc = [](double x) { return std::acos(x); };
-    auto both = [&](double x) {
-        run1(sa, fa, ga, x);
-        run1(sc, fc, gc, x);
-    };
-    for (int i = 0; i < 60000; ++i) both(rng.uniform(-1.0, 1.0));
-    for (int i = 0; i < 20000; ++i) both(rng.logu(-1074, -1));
-    for (int i = 0; i < 20000; ++i) {  // close to +-1
-        const double d = rng.logu(-53, -3, false);
-        both((i % 2) ? 1.0 - d : d - 1.0);
-    }
-    for (double x : {0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 0.975, -0.975, std::nextafter(1.0, 0.0),
-                     std::nextafter(-1.0, 0.0), std::nextafter(1.0, 2.0), std::nextafter(-1.0, -2.0), 1.5, -2.0, 1e300,
-                     kInf, -kInf, kNaN, kDenormMin, 0x1p-57, 0x1p-26})
-        both(x);
-    sa.report_and_check();
-    sc.report_and_check();
-    CHECK(bits(dm::asin(-0.0)) == bits(-0.0));
-    CHECK(bits(dm::acos(1.0)) == bits(0.0));
-    CHECK(bits(dm::acos(-1.0)) == bits(dm::pi));
-    CHECK(bits(dm::asin(1.0)) == bits(dm::pi / 2));
-    CHECK(bits(dm::asin(1.0000000000000002)) == kCanonicalNaN);
-    CHECK(bits(dm::acos(-1.5)) == kCanonicalNaN);
-}
-
 TEST_CASE("detmath: exp vs std::exp", "[detmath]") {
     Stats st("exp");
     Rng rng(8);
@@ -304,85 +251,6 @@ TEST_CASE("detmath: exp vs std::exp", "[detmath]") {
     CHECK(bits(dm::exp(-kInf)) == bits(0.0));
     CHECK(dm::exp(710.0) == kInf);
     CHECK(bits(dm::exp(-746.0)) == bits(0.0));
-}
-
-TEST_CASE("detmath: expm1 vs std::expm1", "[detmath]") {
-    Stats st("expm1");
-    Rng rng(9);
-    auto f = [](double x) { return dm::expm1(x); };
-    auto g = [](double x) { return std::expm1(x); };
-    for (int i = 0; i < 40000; ++i) run1(st, f, g, rng.uniform(-1.0, 1.0));
-    for (int i = 0; i < 30000; ++i) run1(st, f, g, rng.uniform(-50.0, 709.78));
-    for (int i = 0; i < 30000; ++i) run1(st, f, g, rng.logu(-1074, 9));
-    for (double x : {0.0, -0.0, 0x1p-54, -0x1p-54, 0.34657359027997264, 1.0397207708399179, 38.816242111356935,
-                     709.782712893384, 709.7827128933841, 710.0, -40.0, -1000.0, kInf, -kInf, kNaN, kDenormMin})
-        run1(st, f, g, x);
-    st.report_and_check();
-    CHECK(bits(dm::expm1(-0.0)) == bits(-0.0));
-}
-
-TEST_CASE("detmath: log vs std::log", "[detmath]") {
-    Stats st("log");
-    Rng rng(10);
-    auto f = [](double x) { return dm::log(x); };
-    auto g = [](double x) { return std::log(x); };
-    for (int i = 0; i < 50000; ++i) run1(st, f, g, rng.logu(-1074, 1023, false));
-    for (int i = 0; i < 30000; ++i) run1(st, f, g, rng.uniform(0.9, 1.1));  // near-1 path
-    for (int i = 0; i < 20000; ++i) run1(st, f, g, rng.uniform(0.0, 100.0));
-    for (double x : {1.0, std::nextafter(1.0, 0.0), std::nextafter(1.0, 2.0), 0.0, -0.0, -1.0, kDenormMin, kMin, kMax,
-                     kInf, -kInf, kNaN, 2.0, 0.5, 0x1p-4, 1.0 - 0x1p-4, 1.0 + 0x1.09p-4})
-        run1(st, f, g, x);
-    st.report_and_check();
-    CHECK(dm::log(0.0) == -kInf);
-    CHECK(dm::log(-0.0) == -kInf);
-    CHECK(bits(dm::log(-1.0)) == kCanonicalNaN);
-    CHECK(bits(dm::log(1.0)) == bits(0.0));
-}
-
-TEST_CASE("detmath: pow vs std::pow", "[detmath]") {
-    Stats st("pow");
-    Rng rng(11);
-    auto f = [](double x, double y) { return dm::pow(x, y); };
-    auto g = [](double x, double y) { return std::pow(x, y); };
-    for (int i = 0; i < 40000; ++i) run2(st, f, g, rng.uniform(0.0, 10.0), rng.uniform(-10.0, 10.0));
-    for (int i = 0; i < 30000; ++i) {  // wide range, result mostly finite
-        const double x = rng.logu(-1074, 1023, false);
-        const double lx = std::log2(x);
-        const double y = rng.uniform(-1070.0, 1020.0) / (lx == 0.0 ? 1.0 : lx);
-        run2(st, f, g, x, y);
-    }
-    for (int i = 0; i < 20000; ++i) {  // negative base, integer exponent
-        const double x = -rng.uniform(0.1, 10.0);
-        const double y = static_cast<double>(static_cast<int>(rng.next() % 201) - 100);
-        run2(st, f, g, x, y);
-    }
-    for (int i = 0; i < 10000; ++i) run2(st, f, g, rng.uniform(0.5, 2.0), rng.logu(-70, 70));
-    const double sp[] = {0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.0, -2.0, 3.0, -3.0, 0x1p-1074, 0x1p63, -0x1p63, 0x1p-66,
-                         kMax, kInf, -kInf, kNaN};
-    for (double x : sp)
-        for (double y : sp) run2(st, f, g, x, y);
-    st.report_and_check();
-    CHECK(bits(dm::pow(-0.0, -3.0)) == bits(-kInf));
-    CHECK(bits(dm::pow(-0.0, 3.0)) == bits(-0.0));
-    CHECK(dm::pow(kNaN, 0.0) == 1.0);
-    CHECK(dm::pow(1.0, kNaN) == 1.0);
-    CHECK(bits(dm::pow(-2.0, 0.5)) == kCanonicalNaN);
-}
-
-TEST_CASE("detmath: powi", "[detmath]") {
-    Stats st("powi");
-    Rng rng(12);
-    for (int i = 0; i < 100000; ++i) {
-        const int n = static_cast<int>(rng.next() % 41) - 20;
-        const double x = (i % 2) ? rng.uniform(-4.0, 4.0) : rng.logu(-40, 40);
-        st.add(x, n, dm::powi(x, n), std::pow(x, static_cast<double>(n)));
-    }
-    for (int n : {-3, -2, -1, 0, 1, 2, 3})
-        for (double x : {0.0, -0.0, kInf, -kInf, kNaN, kMax, kDenormMin})
-            st.add(x, n, dm::powi(x, n), std::pow(x, static_cast<double>(n)));
-    st.report_and_check();
-    CHECK(dm::powi(kNaN, 0) == 1.0);
-    CHECK(bits(dm::powi(3.0, 2)) == bits(9.0));
 }
 
 TEST_CASE("detmath: hypot vs std::hypot", "[detmath]") {
@@ -426,11 +294,11 @@ TEST_CASE("detmath: sqrt fabs floor are exact", "[detmath]") {
     CHECK(bits(dm::pi) == 0x400921fb54442d18ULL);
 }
 
-// Golden output bits, generated natively (x86-64, g++ 12) from this implementation.
+// Golden output bits of musl's algorithms, generated natively (x86-64, g++ 12).
 // The wasm build must reproduce every entry exactly; any difference means the
 // build is not deterministic (e.g. FMA contraction, excess precision, fast-math).
 TEST_CASE("detmath: golden bits", "[detmath][golden]") {
-    enum Fn { Sin, Cos, Tan, Atan, Atan2, Asin, Acos, Exp, Expm1, Log, Pow, Hypot, SinCosS, SinCosC };
+    enum Fn { Sin, Cos, Atan2, Exp, Hypot, SinCosS, SinCosC };
     struct Golden {
         Fn fn;
         double x, y;
@@ -447,30 +315,12 @@ TEST_CASE("detmath: golden bits", "[detmath][golden]") {
         {Cos, 0x1.2d97c7f3321d2p+2, 0x0p+0, 0xbcaa79394c9e8a0aULL},
         {Cos, 0x1.e84808p+19, 0x0p+0, 0x3fefd0a79db83ee8ULL},
         {Cos, 0x1p+1000, 0x0p+0, 0x3fef9785160c8815ULL},
-        {Tan, 0x1.8p+0, 0x0p+0, 0x402c33ed50b88777ULL},
-        {Tan, -0x1.6666666666666p-1, 0x0p+0, 0xbfeaf406c2fc78aeULL},
-        {Tan, 0x1.c6bf52634p+49, 0x0p+0, 0xbffac23600a95be4ULL},
-        {Atan, 0x1.3333333333333p-2, 0x0p+0, 0x3fd2a73a661eaf06ULL},
-        {Atan, -0x1p+1, 0x0p+0, 0xbff1b6e192ebbe44ULL},
         {Atan2, 0x1p+0, -0x1p+0, 0x4002d97c7f3321d2ULL},
         {Atan2, -0x1.8p+1, -0x1p-1, 0xbffbc66e44cbc074ULL},
         {Atan2, 0x1.56e1fc2f8f359p-997, 0x1.7e43c8800759cp+996, 0x0000000000000000ULL},
-        {Asin, 0x1.3333333333333p-2, 0x0p+0, 0x3fd380159e14f6ffULL},
-        {Asin, -0x1.fae147ae147aep-1, 0x0p+0, 0xbff6de3c6f33d51dULL},
-        {Acos, 0x1.6666666666666p-1, 0x0p+0, 0x3fe973e83f5d5c9bULL},
-        {Acos, -0x1.3333333333333p-1, 0x0p+0, 0x4001b6e192ebbe44ULL},
         {Exp, 0x1p+0, 0x0p+0, 0x4005bf0a8b145769ULL},
         {Exp, -0x1.72p+9, 0x0p+0, 0x0000000000000055ULL},
         {Exp, 0x1.5ep+9, 0x0p+0, 0x7f0d945df4f8ec8eULL},
-        {Expm1, 0x1.4f8b588e368f1p-17, 0x0p+0, 0x3ee4f8bc681cdfb6ULL},
-        {Expm1, 0x1.d99999999999ap+1, 0x0p+0, 0x4043b94144eeec81ULL},
-        {Log, 0x1.e666666666666p-1, 0x0p+0, 0xbfaa431d5bcc193eULL},
-        {Log, 0x0.012688b70e62bp-1022, 0x0p+0, 0xc0864e69394d9508ULL},
-        {Log, 0x1.edd2f1a9fbe77p+6, 0x0p+0, 0x401343774f3e2362ULL},
-        {Pow, 0x1.8p+0, 0x1.4p+1, 0x40060b9fd68a4554ULL},
-        {Pow, -0x1.599999999999ap+1, 0x1.6p+3, 0xc0eb24d3619cbb06ULL},
-        {Pow, 0x1.4p+3, -0x1.2cp+8, 0x01a56e1fc2f8f359ULL},
-        {Pow, 0x1.ff7ced916872bp-1, 0x1.86ap+16, 0x36e940747bb85395ULL},
         {Hypot, 0x1.25eed8ffb39c1p-663, 0x1.b8e6457f8d6a2p-663, 0x16908f29785887feULL},
         {Hypot, 0x1.1ccf385ebc8ap+1023, 0x1.1ccf385ebc8ap+1023, 0x7fe92c80954c51f5ULL},
         {Hypot, 0x1p+0, 0x1.b7cdfd9d7bdbbp-34, 0x3ff0000000000000ULL},
@@ -483,15 +333,8 @@ TEST_CASE("detmath: golden bits", "[detmath][golden]") {
         switch (g.fn) {
             case Sin: r = dm::sin(g.x); break;
             case Cos: r = dm::cos(g.x); break;
-            case Tan: r = dm::tan(g.x); break;
-            case Atan: r = dm::atan(g.x); break;
             case Atan2: r = dm::atan2(g.x, g.y); break;
-            case Asin: r = dm::asin(g.x); break;
-            case Acos: r = dm::acos(g.x); break;
             case Exp: r = dm::exp(g.x); break;
-            case Expm1: r = dm::expm1(g.x); break;
-            case Log: r = dm::log(g.x); break;
-            case Pow: r = dm::pow(g.x, g.y); break;
             case Hypot: r = dm::hypot(g.x, g.y); break;
             case SinCosS: dm::sincos(g.x, s, c); r = s; break;
             case SinCosC: dm::sincos(g.x, s, c); r = c; break;
