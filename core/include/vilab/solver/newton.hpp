@@ -16,11 +16,14 @@
 //  - converged when e_k ≤ tol (the update is at rounding level of the unknowns), or
 //    when θ_k/(1 − θ_k)·e_k ≤ tol (the distance to the root that the contraction
 //    predicts is below it: this saves the confirming iteration);
-//  - converged when the updates stop shrinking (θ_k ≥ ½) inside the rounding floor
-//    c·ε·κ that the conditioning κ of the Jacobian allows: the root is not defined
-//    more precisely than that, so further iterations only move within the noise;
+//  - converged when the updates stop shrinking (θ_k ≥ ½) with a fresh Jacobian inside
+//    the rounding floor c·ε·κ that the conditioning κ of the Jacobian allows: the root
+//    is not defined more precisely than that, so further iterations only move within
+//    the noise (with a stale Jacobian, slow contraction means: rebuild it);
 //  - a Jacobian that is not contracting (θ_k ≥ 1 above the floor) is rebuilt if it
-//    was stale, and the step is refused as diverging if it was fresh;
+//    was stale; with a fresh one, the step is refused as diverging when it happens
+//    twice in a row (once is allowed: the first update from a crude starting point,
+//    e.g. zero multipliers, can be smaller than the correction after it);
 //  - a matrix whose pivots span more than kSingularPivotRatio is singular.
 // tol and the floor are relative to the scales the problem chose, never absolute.
 #pragma once
@@ -44,6 +47,9 @@ struct NewtonSettings {
   // (simplified Newton: cheaper iterations when the Jacobian is costly to form).
   bool fullNewton = true;
   double slowContraction = 0.125;
+  // Simplified Newton also rebuilds on the first iterations: from a crude starting
+  // point (e.g. zero displacement, zero multipliers) the first Jacobian is a poor one.
+  int freshIterations = 2;
   // Convergence tolerance on the scaled update size, in units of ε.
   double toleranceUlps = 4;
   // The rounding floor is floorUlps · ε · max(1, κ).
@@ -79,11 +85,12 @@ StepOutcome solveNewton(Problem& problem, typename Problem::Vector& x, const New
   double theta = 1;
   double condition = 1;
   bool stale = true;  // no factorization yet
+  int growing = 0;     // consecutive non-contracting iterations with a fresh Jacobian
   NewtonReport local;
   NewtonReport& rep = report ? *report : local;
   for (int k = 1; k <= settings.maxIterations; ++k) {
     rep.iterations = k;
-    const bool linearize = stale || settings.fullNewton;
+    const bool linearize = stale || settings.fullNewton || k <= settings.freshIterations;
     const NewtonEval e = problem.evaluate(x, r, linearize);
     if (e == NewtonEval::NonFinite)
       return StepOutcome::refuse(RefusalCode::NonFinite,
@@ -111,16 +118,19 @@ StepOutcome solveNewton(Problem& problem, typename Problem::Vector& x, const New
     rep.contraction = theta;
     if (size <= tol) return StepOutcome{true, k, {}};
     if (k > 1 && theta < 1 && theta / (1 - theta) * size <= tol) return StepOutcome{true, k, {}};
-    if (k > 1 && theta >= 0.5 && size <= floor) return StepOutcome{true, k, {}};
+    const bool fresh = settings.fullNewton || linearize;
+    if (k > 1 && fresh && theta >= 0.5 && size <= floor) return StepOutcome{true, k, {}};
     if (k > 1 && theta >= 1) {
-      if (settings.fullNewton || linearize)
+      growing = fresh ? growing + 1 : 0;
+      if (growing >= 2)
         return StepOutcome::refuse(RefusalCode::Diverged,
                                    std::string("Newton's method diverges on ") + settings.what + " (update " +
                                        scientific(size) + " after " + std::to_string(k) + " iterations)",
                                    "reduce h", k);
-      stale = true;  // a simplified-Newton Jacobian that no longer contracts: rebuild it
-    } else if (!settings.fullNewton && k > 1 && theta > settings.slowContraction) {
-      stale = true;
+      if (!fresh) stale = true;  // a simplified-Newton Jacobian that no longer contracts: rebuild it
+    } else {
+      growing = 0;
+      if (!settings.fullNewton && k > 1 && theta > settings.slowContraction) stale = true;
     }
     previous = size;
   }
