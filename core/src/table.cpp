@@ -19,6 +19,9 @@ VILAB_INTEGRATOR(penalty)
 VILAB_INTEGRATOR(quaternion)
 VILAB_INTEGRATOR(lieGroup)
 VILAB_INTEGRATOR(energyMomentum)
+VILAB_INTEGRATOR(rk4)
+VILAB_INTEGRATOR(euler)
+VILAB_INTEGRATOR(dopri5)
 VILAB_FACTORY(midpointOnOscillator)
 VILAB_FACTORY(midpointOnChain)
 VILAB_FACTORY(trapezoidOnOscillator)
@@ -33,6 +36,15 @@ VILAB_FACTORY(lieGroupOnRigidBody)
 VILAB_FACTORY(energyMomentumOnOscillator)
 VILAB_FACTORY(energyMomentumOnChain)
 VILAB_FACTORY(energyMomentumOnRigidBody)
+VILAB_FACTORY(rk4OnOscillator)
+VILAB_FACTORY(rk4OnChain)
+VILAB_FACTORY(rk4OnRigidBody)
+VILAB_FACTORY(eulerOnOscillator)
+VILAB_FACTORY(eulerOnChain)
+VILAB_FACTORY(eulerOnRigidBody)
+VILAB_FACTORY(dopri5OnOscillator)
+VILAB_FACTORY(dopri5OnChain)
+VILAB_FACTORY(dopri5OnRigidBody)
 #undef VILAB_INTEGRATOR
 #undef VILAB_FACTORY
 
@@ -54,6 +66,15 @@ const std::vector<Pairing>& applicabilityTable() {
       {K::Oscillator, &energyMomentumEntry, &energyMomentumOnOscillator},
       {K::Chain, &energyMomentumEntry, &energyMomentumOnChain},
       {K::RigidBody, &energyMomentumEntry, &energyMomentumOnRigidBody},
+      {K::Oscillator, &rk4Entry, &rk4OnOscillator},
+      {K::Chain, &rk4Entry, &rk4OnChain},
+      {K::RigidBody, &rk4Entry, &rk4OnRigidBody},
+      {K::Oscillator, &eulerEntry, &eulerOnOscillator},
+      {K::Chain, &eulerEntry, &eulerOnChain},
+      {K::RigidBody, &eulerEntry, &eulerOnRigidBody},
+      {K::Oscillator, &dopri5Entry, &dopri5OnOscillator},
+      {K::Chain, &dopri5Entry, &dopri5OnChain},
+      {K::RigidBody, &dopri5Entry, &dopri5OnRigidBody},
   };
   return rows;
 }

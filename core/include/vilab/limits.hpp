@@ -42,4 +42,7 @@ constexpr int kMaxStateSize = 1 << 16;
 constexpr int kMaxNewtonIterations = 50;
 constexpr double kSingularPivotRatio = 1e13;
 
+// Adaptive baselines (dopri5): the most substeps, accepted or rejected, one step may take.
+constexpr int kMaxSubstepsPerStep = 100000;
+
 }  // namespace vilab::limits

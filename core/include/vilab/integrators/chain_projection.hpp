@@ -1,10 +1,14 @@
-// Shared by the O(N) chain integrators: the tridiagonal link-coupling matrices, and
-// the projection of momenta onto the tangent space of the links.
+// Shared by the O(N) chain integrators: the tridiagonal link-coupling matrices, the
+// projection of momenta onto the tangent space of the links, and the projection of
+// positions onto the links.
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "vilab/models/chain.hpp"
+#include "vilab/solver/newton.hpp"
 #include "vilab/solver/tridiagonal.hpp"
 
 namespace vilab {
@@ -82,6 +86,102 @@ class ChainMomentumProjector {
   Tridiagonal gram_;
   std::vector<double> mu_;
   std::vector<Vec3> a_;  // the unit normals ∇_d g_i = d_i / l_i at q
+};
+
+// The projection of positions onto the links in the mass metric (Hairer–Lubich–Wanner
+// §IV.4, the standard projection method): from x̃ off the manifold,
+//     x = x̃ + M⁻¹ Dg(x̃)ᵀ μ   with   g(x) = 0,   g_i = (|d_i|² − l_i²) / (2 l_i),
+// i.e. move along the M-normal at x̃ until every link has its length. To first order
+// in the distance this is the M-closest point of the manifold (the exact minimizer
+// has Dg(x) in place of Dg(x̃), O(|x − x̃|²) apart). Newton on μ, n unknowns, with the
+// matrix ∂g(x(μ))/∂μ = Dg(x) M⁻¹ Dg(x̃)ᵀ, tridiagonal because link i touches bobs
+// i−1 and i only: O(N) per iteration, converged to rounding (the one Newton driver).
+class ChainPositionProjector {
+ public:
+  // Projects x in place; on refusal x is unchanged.
+  StepOutcome project(const ChainModel& m, VecX& x) {
+    const int n = m.bobs();
+    if (static_cast<int>(normalStart_.size()) != n) {
+      invMass_.resize(n);
+      invLength_.resize(n);
+      normalStart_.resize(n);
+      normalEnd_.resize(n);
+      matrix_.resize(n);
+      mu_.resize(n);
+      x_.resize(3 * n);
+    }
+    model_ = &m;
+    lengthScale_ = 0;
+    for (int i = 0; i < n; ++i) {
+      invMass_[i] = 1.0 / m.masses[i];
+      invLength_[i] = 1.0 / m.lengths[i];
+      lengthScale_ += m.lengths[i];
+    }
+    start_ = &x;
+    // The normals ∇_d g_i = d_i / l_i at x̃, fixed during the iteration.
+    for (int i = 0; i < n; ++i) normalStart_[i] = chainLink(x.data(), i) * invLength_[i];
+    mu_.setZero();
+    NewtonSettings settings;
+    settings.what = "the projection onto the link lengths";
+    const StepOutcome out = solveNewton(*this, mu_, settings, workspace_);
+    if (!out.ok) return out;
+    positionsFromMultipliers(mu_);
+    if (!x_.allFinite())
+      return StepOutcome::refuse(RefusalCode::NonFinite, "the projected positions are not finite", "reduce h",
+                                 out.iterations);
+    x = x_;
+    return out;
+  }
+
+  // ---- the Newton problem (solver/newton.hpp): unknowns μ --------------------------
+  using Vector = VecX;
+  NewtonEval evaluate(const VecX& mu, VecX& r, bool linearize) {
+    const int n = static_cast<int>(normalStart_.size());
+    positionsFromMultipliers(mu);
+    for (int i = 0; i < n; ++i) {
+      const Vec3 d = chainLink(x_.data(), i);
+      normalEnd_[i] = d * invLength_[i];  // ∇_d g_i at x(μ)
+      r[i] = (d.squaredNorm() - model_->lengths[i] * model_->lengths[i]) * (0.5 * invLength_[i]);
+    }
+    if (!r.allFinite()) return NewtonEval::NonFinite;
+    if (linearize) {
+      linkCouplingMatrix(normalEnd_, normalStart_, invMass_, matrix_);
+      if (!matrix_.factorize()) return NewtonEval::Singular;
+    }
+    return NewtonEval::Ok;
+  }
+  double conditionEstimate() const { return matrix_.pivotRatio; }
+  void solve(VecX& b) const { matrix_.solveFactorized(b.data()); }
+  // The position change M⁻¹ Dg(x̃)ᵀ Δμ of an update, relative to the chain's length.
+  double size(const VecX& dmu) const {
+    const int n = static_cast<int>(normalStart_.size());
+    double worst = 0;
+    for (int i = 0; i < n; ++i)
+      worst = std::max(worst, invMass_[i] * (std::abs(dmu[i]) + (i + 1 < n ? std::abs(dmu[i + 1]) : 0.0)));
+    return worst / lengthScale_;
+  }
+
+  const VecX& multipliers() const { return mu_; }
+
+ private:
+  // x(μ) = x̃ + M⁻¹ Dg(x̃)ᵀ μ: link i pushes bob i along its normal and bob i−1 back.
+  void positionsFromMultipliers(const VecX& mu) {
+    const int n = static_cast<int>(normalStart_.size());
+    for (int i = 0; i < n; ++i) {
+      Vec3 push = mu[i] * normalStart_[i];
+      if (i + 1 < n) push -= mu[i + 1] * normalStart_[i + 1];
+      for (int c = 0; c < 3; ++c) x_[3 * i + c] = (*start_)[3 * i + c] + invMass_[i] * push[c];
+    }
+  }
+
+  const ChainModel* model_ = nullptr;
+  const VecX* start_ = nullptr;  // x̃ during a projection
+  double lengthScale_ = 1;
+  std::vector<double> invMass_, invLength_;
+  std::vector<Vec3> normalStart_, normalEnd_;  // ∇_d g_i at x̃ and at the current x(μ)
+  Tridiagonal matrix_;
+  VecX mu_, x_;
+  NewtonWorkspace<VecX> workspace_;
 };
 
 }  // namespace vilab
