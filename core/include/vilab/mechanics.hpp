@@ -69,7 +69,6 @@ struct Mechanics {
     VecNC x = VecNC::Zero();
     NewtonSettings settings;
     settings.fullNewton = false;  // ∂²L/∂v² is constant in v for mechanical systems
-    settings.freshIterations = 1;
     settings.what = "the Legendre transform";
     if (!solveNewton(problem, x, settings).ok) return false;
     v = x.template head<N>();

@@ -197,10 +197,31 @@ class DormandPrince final : public Integrator {
   // A substep shorter than this fraction of h cannot advance the local clock reliably.
   static constexpr double kMinSubstepFraction = 64 * std::numeric_limits<double>::epsilon();
 
-  // err^(−1/5) (order of the embedded solution + 1 = 5), by the deterministic pow.
+  // x^(1/5) for x > 0 with +, −, ×, ÷ and exact scaling only, so the controller gives
+  // the same bits natively and in wasm: x = m·2^(5a+r), m ∈ [0.5, 1), and Newton's
+  // iteration y ← (4y + x'/y⁴)/5 on x' = m·2^r ∈ [1/32, 16) from y = 1, which converges
+  // to full precision in a fixed number of iterations (the controller needs far less).
+  static double fifthRoot(double x) {
+    int e = 0;
+    const double m = std::frexp(x, &e);
+    int a = e / 5, r = e % 5;
+    if (r < 0) {
+      r += 5;
+      a -= 1;
+    }
+    const double xr = std::ldexp(m, r);
+    double y = 1.0;
+    for (int i = 0; i < 12; ++i) {
+      const double y2 = y * y;
+      y = (4.0 * y + xr / (y2 * y2)) / 5.0;
+    }
+    return std::ldexp(y, a);
+  }
+
+  // err^(−1/5) (order of the embedded solution + 1 = 5).
   static double errorFactor(double err) {
     if (!(err > 0)) return std::numeric_limits<double>::infinity();
-    return dm::pow(err, -0.2);
+    return 1.0 / fifthRoot(err);
   }
 
   // The weighted RMS norm of v with scales atol + rtol·|y0_i|.
@@ -224,7 +245,7 @@ class DormandPrince final : public Integrator {
     err_ = k_[1] - k1Work_;
     const double d2 = startNorm(err_) / h0;
     const double d = std::max(d1, d2);
-    const double h1 = d <= 1e-15 ? std::max(1e-6, h0 * 1e-3) : dm::pow(0.01 / d, 0.2);
+    const double h1 = d <= 1e-15 ? std::max(1e-6, h0 * 1e-3) : fifthRoot(0.01 / d);
     return std::min(100 * h0, h1);
   }
 

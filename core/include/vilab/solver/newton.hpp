@@ -14,8 +14,9 @@
 // Policy (Deuflhard's contraction monitoring, as in Hairer & Wanner's RADAU5): with
 // e_k the size of the k-th update and θ_k = e_k / e_{k−1} its contraction,
 //  - converged when e_k ≤ tol (the update is at rounding level of the unknowns), or
-//    when θ_k/(1 − θ_k)·e_k ≤ tol (the distance to the root that the contraction
-//    predicts is below it: this saves the confirming iteration);
+//    when the distance to the root that the contraction predicts (θ_k²·e_k for
+//    Newton, θ_k/(1 − θ_k)·e_k for simplified Newton) is far below rounding: this
+//    saves the confirming iteration without leaving a one-signed stopping error;
 //  - converged when the updates stop shrinking (θ_k ≥ ½) with a fresh Jacobian inside
 //    the rounding floor c·ε·κ that the conditioning κ of the Jacobian allows: the root
 //    is not defined more precisely than that, so further iterations only move within
@@ -47,11 +48,10 @@ struct NewtonSettings {
   // (simplified Newton: cheaper iterations when the Jacobian is costly to form).
   bool fullNewton = true;
   double slowContraction = 0.125;
-  // Simplified Newton also rebuilds on the first iterations: from a crude starting
-  // point (e.g. zero displacement, zero multipliers) the first Jacobian is a poor one.
-  int freshIterations = 2;
   // Convergence tolerance on the scaled update size, in units of ε.
   double toleranceUlps = 4;
+  // The remaining error the contraction may predict at acceptance, in units of ε.
+  double predictedUlps = 0.125;
   // The rounding floor is floorUlps · ε · max(1, κ).
   double floorUlps = 64;
   // What the refusal says the unknowns are (for messages).
@@ -90,7 +90,7 @@ StepOutcome solveNewton(Problem& problem, typename Problem::Vector& x, const New
   NewtonReport& rep = report ? *report : local;
   for (int k = 1; k <= settings.maxIterations; ++k) {
     rep.iterations = k;
-    const bool linearize = stale || settings.fullNewton || k <= settings.freshIterations;
+    const bool linearize = stale || settings.fullNewton;
     const NewtonEval e = problem.evaluate(x, r, linearize);
     if (e == NewtonEval::NonFinite)
       return StepOutcome::refuse(RefusalCode::NonFinite,
@@ -117,7 +117,12 @@ StepOutcome solveNewton(Problem& problem, typename Problem::Vector& x, const New
     if (k > 1) theta = size / previous;
     rep.contraction = theta;
     if (size <= tol) return StepOutcome{true, k, {}};
-    if (k > 1 && theta < 1 && theta / (1 - theta) * size <= tol) return StepOutcome{true, k, {}};
+    // What the contraction predicts for the rest: θ²·e for Newton's quadratic
+    // convergence (e_{k+1} ≈ e_k³/e_{k−1}²), θ/(1 − θ)·e for a simplified Newton's
+    // linear one. Accepted only when far below rounding: a stopping error near
+    // rounding keeps one sign from step to step, and conserved quantities would drift.
+    const double predicted = settings.fullNewton ? theta * theta * size : theta / (1 - theta) * size;
+    if (k > 1 && theta < 1 && predicted <= settings.predictedUlps * eps) return StepOutcome{true, k, {}};
     const bool fresh = settings.fullNewton || linearize;
     if (k > 1 && fresh && theta >= 0.5 && size <= floor) return StepOutcome{true, k, {}};
     if (k > 1 && theta >= 1) {
