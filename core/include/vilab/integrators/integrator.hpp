@@ -8,6 +8,7 @@
 
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -51,13 +52,22 @@ class Options {
   std::vector<std::pair<std::string, double>> values_;
 };
 
+template <class Core, class = void>
+struct HasPrepare : std::false_type {};
+template <class Core>
+struct HasPrepare<Core, std::void_t<decltype(std::declval<Core&>().prepare(std::declval<State&>()))>>
+    : std::true_type {};
+
 // An integrator whose private coordinates are the canonical ones: Core provides
 // StepOutcome step(VecX& q, VecX& p) and, optionally, prepare(State&) run on load.
 template <class Core>
 class CanonicalIntegrator final : public Integrator {
  public:
   explicit CanonicalIntegrator(Core core) : core_(std::move(core)) {}
-  void load(const State& s) override { s_ = s; }
+  void load(const State& s) override {
+    s_ = s;
+    if constexpr (HasPrepare<Core>::value) core_.prepare(s_);
+  }
   StepOutcome step() override { return core_.step(s_.q, s_.p); }
   void store(State& s) const override { s = s_; }
   Core& core() { return core_; }

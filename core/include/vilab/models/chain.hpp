@@ -109,8 +109,11 @@ struct ChainModel {
   // A typical energy: the potential of every bob raised by its depth, plus the
   // kinetic energy of the chain turning at 1 rad/s. Sets absolute slack only.
   double energyScale() const {
-    double E = 0;
-    for (int i = 0; i < bobs(); ++i) E += masses[i] * (g * restDepth(i) + restDepth(i) * restDepth(i));
+    double E = 0, depth = 0;
+    for (int i = 0; i < bobs(); ++i) {
+      depth += lengths[i];  // restDepth(i), kept running: the simulation asks every step
+      E += masses[i] * (g * depth + depth * depth);
+    }
     return E;
   }
 

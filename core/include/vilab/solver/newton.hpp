@@ -63,6 +63,9 @@ struct NewtonReport {
   double lastUpdate = 0;     // scaled size of the last update
   double contraction = 0;    // θ of the last iteration
   double condition = 1;      // κ estimate of the last factorization
+  // Scaled sizes of the first updates, in order (tests read the convergence order).
+  static constexpr int kLoggedUpdates = 8;
+  double updates[kLoggedUpdates] = {};
 };
 
 // Residual and update storage; dynamic-size problems keep one across steps so that
@@ -88,6 +91,7 @@ StepOutcome solveNewton(Problem& problem, typename Problem::Vector& x, const New
   int growing = 0;     // consecutive non-contracting iterations with a fresh Jacobian
   NewtonReport local;
   NewtonReport& rep = report ? *report : local;
+  rep = NewtonReport{};
   for (int k = 1; k <= settings.maxIterations; ++k) {
     rep.iterations = k;
     const bool linearize = stale || settings.fullNewton;
@@ -113,6 +117,7 @@ StepOutcome solveNewton(Problem& problem, typename Problem::Vector& x, const New
       return StepOutcome::refuse(RefusalCode::NonFinite, "the Newton update is not finite", "reduce h", k);
     x += dx;
     rep.lastUpdate = size;
+    if (k <= NewtonReport::kLoggedUpdates) rep.updates[k - 1] = size;
     const double floor = settings.floorUlps * eps * (condition > 1 ? condition : 1.0);
     if (k > 1) theta = size / previous;
     rep.contraction = theta;

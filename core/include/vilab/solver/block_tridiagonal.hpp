@@ -1,0 +1,130 @@
+// Block tridiagonal solve (block Thomas algorithm), O(n) in the number of blocks: the
+// Newton systems of chains couple each link's unknowns to its neighbours' only. The
+// energy–momentum chain step eliminates its 4×4 blocks by a cheaper structured
+// recursion and is tested against this general one.
+//
+// Block row i reads  L_i z_{i−1} + D_i z_i + U_i z_{i+1} = r_i,  with B unknowns per
+// block. Block LU, without pivoting between blocks:
+//     S_0 = D_0,   S_i = D_i − L_i X_{i−1},   X_i = S_i⁻¹ U_i,
+// then forward w_i = S_i⁻¹ (r_i − L_i w_{i−1}) and back z_i = w_i − X_i z_{i+1}.
+// S_i⁻¹ is kept explicitly: for B ≤ 4 Eigen inverts by cofactors, which is cheaper
+// than an LU followed by B + 1 pairs of triangular solves. Without pivoting between
+// blocks the S_i must stay well conditioned (block diagonally dominant matrices, or
+// Newton matrices near an identity-like part).
+//
+// Condition estimate for the Newton policy: the pivots of a block LU are the blocks S_i,
+// so the ratio of the largest to the smallest pivot becomes
+//     max_i ‖S_i‖ · max_i ‖S_i⁻¹‖   (‖·‖ the largest entry),
+// which is max|s_i| / min|s_i| for 1×1 blocks and also sees a block singular in itself.
+// The blocks should be scaled to be dimensionless, or the ratio mixes units.
+#pragma once
+
+#include <Eigen/Dense>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+namespace vilab {
+
+template <int B>
+class BlockTridiagonal {
+ public:
+  using Block = Eigen::Matrix<double, B, B>;
+  using Segment = Eigen::Matrix<double, B, 1>;
+
+  // Sizes the storage for n blocks; factorize and solve allocate nothing afterwards.
+  void resize(int n) {
+    lower_.assign(n, Block::Zero());
+    diag_.assign(n, Block::Zero());
+    upper_.assign(n, Block::Zero());
+    inverse_.assign(n, Block::Zero());
+    coupling_.assign(n, Block::Zero());
+  }
+  int size() const { return static_cast<int>(diag_.size()); }
+
+  // L_i (row i, unknowns i−1; unused for i = 0), D_i, U_i (unknowns i+1; unused for
+  // i = n−1). Set them, then factorize.
+  Block& lower(int i) { return lower_[i]; }
+  Block& diag(int i) { return diag_[i]; }
+  Block& upper(int i) { return upper_[i]; }
+
+  // Factorizes; false when a block S_i is singular or not finite (pivotRatio() is then ∞).
+  bool factorize() {
+    const int n = size();
+    double largest = 0, largestInverse = 0;
+    Block S;
+    for (int i = 0; i < n; ++i) {
+      S = diag_[i];
+      if (i > 0) subtractProduct(S, lower_[i], coupling_[i - 1]);
+      invert(S, inverse_[i]);
+      const double norm = S.cwiseAbs().maxCoeff(), normInverse = inverse_[i].cwiseAbs().maxCoeff();
+      if (!(normInverse < std::numeric_limits<double>::infinity()) ||
+          !(norm < std::numeric_limits<double>::infinity())) {
+        pivotRatio_ = std::numeric_limits<double>::infinity();
+        return false;
+      }
+      largest = std::max(largest, norm);
+      largestInverse = std::max(largestInverse, normInverse);
+      if (i + 1 < n) coupling_[i].noalias() = inverse_[i].lazyProduct(upper_[i]);
+    }
+    pivotRatio_ = largest * largestInverse;
+    return true;
+  }
+
+  double pivotRatio() const { return pivotRatio_; }
+
+  // Solves with the last factorization, in place: rhs holds B·n numbers, block i at
+  // rhs[B·i], and becomes the solution.
+  void solve(double* rhs) const {
+    const int n = size();
+    Segment v;
+    for (int i = 0; i < n; ++i) {
+      Eigen::Map<Segment> z(rhs + B * i);
+      v = z;
+      if (i > 0) v.noalias() -= lower_[i] * Eigen::Map<const Segment>(rhs + B * (i - 1));
+      z.noalias() = inverse_[i] * v;
+    }
+    for (int i = n - 2; i >= 0; --i)
+      Eigen::Map<Segment>(rhs + B * i).noalias() -= coupling_[i] * Eigen::Map<const Segment>(rhs + B * (i + 1));
+  }
+
+ private:
+  // S −= L X, coefficient by coefficient (fixed B: the loops unroll).
+  static void subtractProduct(Block& S, const Block& L, const Block& X) {
+    for (int r = 0; r < B; ++r)
+      for (int c = 0; c < B; ++c) {
+        double sum = 0;
+        for (int k = 0; k < B; ++k) sum += L(r, k) * X(k, c);
+        S(r, c) -= sum;
+      }
+  }
+
+  // Cofactor inverse (Eigen's for B ≤ 4); a singular S gives non-finite entries.
+  static void invert(const Block& S, Block& out) {
+    if constexpr (B == 3) {
+      const double c00 = S(1, 1) * S(2, 2) - S(1, 2) * S(2, 1);
+      const double c01 = S(1, 2) * S(2, 0) - S(1, 0) * S(2, 2);
+      const double c02 = S(1, 0) * S(2, 1) - S(1, 1) * S(2, 0);
+      const double f = 1 / (S(0, 0) * c00 + S(0, 1) * c01 + S(0, 2) * c02);
+      out(0, 0) = c00 * f;
+      out(1, 0) = c01 * f;
+      out(2, 0) = c02 * f;
+      out(0, 1) = (S(0, 2) * S(2, 1) - S(0, 1) * S(2, 2)) * f;
+      out(1, 1) = (S(0, 0) * S(2, 2) - S(0, 2) * S(2, 0)) * f;
+      out(2, 1) = (S(0, 1) * S(2, 0) - S(0, 0) * S(2, 1)) * f;
+      out(0, 2) = (S(0, 1) * S(1, 2) - S(0, 2) * S(1, 1)) * f;
+      out(1, 2) = (S(0, 2) * S(1, 0) - S(0, 0) * S(1, 2)) * f;
+      out(2, 2) = (S(0, 0) * S(1, 1) - S(0, 1) * S(1, 0)) * f;
+    } else {
+      out = S.inverse();
+    }
+  }
+
+  std::vector<Block> lower_, diag_, upper_;
+  std::vector<Block> inverse_, coupling_;  // S_i⁻¹ and X_i = S_i⁻¹ U_i
+  double pivotRatio_ = 1;
+};
+
+}  // namespace vilab
