@@ -57,23 +57,21 @@ TEST_CASE("angles-midpoint: a different map, refused at the chart's pole where g
   CHECK(gaps[0] >= 1e-7);
   CHECK(std::abs(std::log2(gaps[0] / gaps[1]) - 2) <= 0.2);
 
-  // The default DSP's first link passes near straight down at t ≈ 0.87 s.
-  Simulation angles = simulate(kDsp + R"(,"integrator":"angles-midpoint"})", 1000000);
-  std::uint64_t refusedAt = 0;
-  std::string code;
-  try {
-    run(angles, 1000);
-  } catch (const StepFailure& e) {
-    refusedAt = e.step();
-    code = refusalCodeName(e.refusal().code);
-  }
-  INFO("angles-midpoint refused step " << refusedAt << " (" << code << ")");
-  CHECK(refusedAt > 50);
-  CHECK(refusedAt < 1000);
-  const double zFirst = angles.q()[2];
-  CHECK(zFirst < -0.99);  // the first link hangs nearly straight down: the pole θ = 0
-  Simulation generalized = simulate(kDsp + R"(,"integrator":"generalized"})", 1000000);
-  run(generalized, 1000);
+  // The default DSP's first link passes near straight down at t ≈ 0.87 s, where the
+  // φ-inertia m l² sin²θ nearly vanishes: the chart's midpoint rule takes a jump in
+  // energy there (its energy error is no longer O(h²)), while generalized, which never
+  // sits near a pole, keeps its O(h²) band.
+  const auto energyError = [&](const std::string& integrator) {
+    Simulation sim = simulate(kDsp + R"(,"integrator":")" + integrator + R"("})");
+    run(sim, 150);
+    const auto E = column(sim, "energy");
+    return maxAbsDeviation(E) / E[0];
+  };
+  const double angles = energyError("angles-midpoint"), generalized = energyError("generalized");
+  INFO("max |ΔE/E| over 1.5 s: angles-midpoint " << angles << ", generalized " << generalized);
+  CHECK(angles >= 3e-3);
+  CHECK(generalized <= 1e-3);
+  CHECK(angles >= 5 * generalized);
 }
 
 TEST_CASE("generalized: the chart Newton matrix is the derivative of the chart residual", "[generalized][derivatives]") {

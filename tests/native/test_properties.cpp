@@ -72,9 +72,12 @@ TEST_CASE("every pair: symplectic entries preserve the canonical form, the other
       INFO(system.id << " / " << id << ": ‖JᵀΩJ − Ω‖ = " << defect << ", max|J| = " << J.cwiseAbs().maxCoeff());
       if (integrator.symplectic) {
         CHECK(defect <= 1e-9);
-      } else if (system.id != "oscillator") {
-        // Linear equations are the exception: there the discrete gradient is the
-        // midpoint rule (symplectic) and RK4's defect is O((hω)⁶) per step.
+      } else if (system.id != "oscillator" && integrator.id != "dopri5") {
+        // Negative controls on every nonlinear system. Linear equations are the
+        // exception: there the discrete gradient is the midpoint rule (symplectic) and
+        // RK4's defect is O((hω)⁶) per step. DOPRI5 is reported, not required to fail:
+        // at h = 0.01 it takes one fifth-order substep per step, whose defect over 50
+        // steps (about 2e-10) is below what finite differences resolve here.
         CHECK(defect > 1e-9);
       }
     }
