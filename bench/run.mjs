@@ -1,10 +1,26 @@
-// npm run bench: step-time benchmarks, native and wasm, measured in one run, with
-// the ratios the issues ask for. Scenarios come from the shared scene files.
+// npm run bench: step-time benchmarks measured in one run, with the ratios the issues
+// ask for. Scenarios come from the shared scene files.
+//
+//   1. Before/after: every integrator on the double spherical pendulum (DSP), the
+//      64-link chain and the free rigid body, timed natively with this tree's
+//      vilab_bench and with the Engine 1 baseline's (built once from git, see
+//      baseline.mjs), interleaved round by round so that load on the machine hits both
+//      alike; the ratio is after/before.
+//   2. wasm/native: the same scenarios in the wasm build (Node), against native.
+//   3. The page figures (bench/page.mjs).
+//
+// VILAB_BENCH_ROUNDS (interleaved rounds, 5) and VILAB_BENCH_BASELINE (a commit; "none"
+// skips the before/after) tune it.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createLab } from '../web/sim/vilab.js';
+import { baselineBench } from './baseline.mjs';
 
 const root = new URL('..', import.meta.url);
+const ROUNDS = Number(process.env.VILAB_BENCH_ROUNDS ?? 5);
+// The last commit of Engine 1 (before one state, one Newton, exact stepping).
+const BASELINE = process.env.VILAB_BENCH_BASELINE ?? '8f1ec57166247c87b64b68ddc6cfdeaffb15f4d5';
+
 const presets = [
   ...JSON.parse(readFileSync(new URL('scenes/presets.json', root))),
   ...JSON.parse(readFileSync(new URL('scenes/rigid_body_presets.json', root))),
@@ -16,66 +32,87 @@ const preset = (id) => {
 };
 const chain = (n) => ({
   system: 'chain',
-  integrator: 'midpoint',
   h: 0.01,
   params: { masses: Array(n).fill(0.1), lengths: Array(n).fill(0.25) },
   initial: { angles: Array(n).fill([0.6, 0]), rates: Array(n).fill([0, 1.0]) },
 });
-const dsp = preset('dsp-energy');
+// A DSP start that stays away from the spherical-angle poles, so that the old chart
+// integrator (`generalized` before, `angles-midpoint` now) runs too.
+const dspAwayFromPoles = {
+  system: 'double-spherical-pendulum',
+  h: 0.005,
+  initial: { angles: [[1.0, 0], [1.3, 0.7]], rates: [[0, 1.8], [0.3, 1.5]] },
+};
+const dsp = { system: 'double-spherical-pendulum', h: 0.01 };
+const body = preset('dzhanibekov');
 
-const cases = [
-  { name: 'dsp midpoint', scenario: { ...dsp, integrator: 'midpoint' }, steps: 200000 },
-  { name: 'dsp rk4', scenario: { ...dsp, integrator: 'rk4' }, steps: 10000 },
-  { name: 'dsp energy-momentum', scenario: { ...dsp, integrator: 'energy-momentum' }, steps: 100000 },
-  { name: 'dsp generalized', scenario: { ...preset('spherical-precession'), system: 'double-spherical-pendulum', initial: { angles: [[1.0, 0], [1.3, 0.7]], rates: [[0, 1.8], [0.3, 1.5]] }, integrator: 'generalized', h: 0.005 }, steps: 20000 },
-  { name: 'dsp penalty', scenario: { ...dsp, integrator: 'penalty', h: 0.001 }, steps: 20000 },
-  { name: 'chain N=8 midpoint', scenario: chain(8), steps: 100000 },
-  { name: 'chain N=64 midpoint', scenario: chain(64), steps: 20000 },
-  { name: 'chain N=64 energy-mom.', scenario: { ...chain(64), integrator: 'energy-momentum' }, steps: 10000 },
-];
-for (const id of ['dzhanibekov']) {
-  const p = presets.find((x) => x.id === id);
-  if (!p) continue;
-  for (const integrator of ['lie-group', 'quaternion', 'energy-momentum', 'rk4'])
-    cases.push({ name: `rigid body ${integrator}`, scenario: { ...p.scenario, integrator }, steps: 50000 });
+// [name, scenario of this tree, integrator id in the baseline (null: new), steps]
+const cases = [];
+for (const [id, steps] of [
+  ['midpoint', 100000], ['trapezoid', 100000], ['alpha', 100000], ['energy-momentum', 50000],
+  ['rk4', 50000], ['euler', 2000], ['dopri5', 50000], ['penalty', 5000],
+]) {
+  cases.push([`DSP ${id}`, { ...dsp, integrator: id, ...(id === 'penalty' ? { h: 0.001 } : {}) }, id === 'dopri5' ? null : id, steps]);
+}
+cases.push(['DSP generalized (W–M §4.2)', { ...dspAwayFromPoles, integrator: 'generalized' }, 'generalized', 10000]);
+cases.push(['DSP angles-midpoint', { ...dspAwayFromPoles, integrator: 'angles-midpoint' }, 'generalized', 10000]);
+for (const [id, steps] of [['midpoint', 10000], ['energy-momentum', 5000], ['rk4', 5000], ['dopri5', 5000]]) {
+  cases.push([`chain N=64 ${id}`, { ...chain(64), integrator: id }, id === 'dopri5' ? null : id, steps]);
+}
+cases.push(['chain N=8 midpoint', { ...chain(8), integrator: 'midpoint' }, 'midpoint', 50000]);
+for (const [id, steps] of [['lie-group', 50000], ['quaternion', 5000], ['energy-momentum', 50000], ['rk4', 50000], ['dopri5', 20000]]) {
+  cases.push([`rigid body ${id}`, { ...body, integrator: id }, id === 'dopri5' ? null : id, steps]);
 }
 
-const native = (c) =>
-  JSON.parse(
-    execFileSync(new URL('build/native/vilab_bench', root).pathname, [JSON.stringify(c.scenario), String(c.steps), '5'], {
-      encoding: 'utf8',
-    }),
-  ).nsPerStep;
+function timeNative(bin, scenario, steps) {
+  try {
+    const out = execFileSync(bin, [JSON.stringify(scenario), String(steps), '1'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    return JSON.parse(out).nsPerStep;
+  } catch {
+    return NaN;  // refused or not known to that build
+  }
+}
 
 const lab = await createLab();
-const wasm = (c) => {
-  let best = Infinity;
-  for (let r = 0; r < 5; r++) {
-    const sim = lab.simulate(c.scenario, { historyStride: 1000000 });
-    const t0 = performance.now();
-    for (let done = 0; done < c.steps; ) done += sim.advance(c.steps - done);
-    best = Math.min(best, ((performance.now() - t0) * 1e6) / c.steps);
-    sim.dispose();
-  }
-  return best;
-};
+function timeWasm(scenario, steps) {
+  const sim = lab.simulate(scenario, { historyStride: 1000000 });
+  sim.advance(Math.min(steps, 2000));  // past V8's baseline tier for this code
+  const t0 = performance.now();
+  sim.advance(steps);
+  const ns = ((performance.now() - t0) * 1e6) / steps;
+  sim.dispose();
+  return ns;
+}
 
+const here = new URL('build/native/vilab_bench', root).pathname;
+const before = BASELINE === 'none' ? null : baselineBench(BASELINE);
+const best = (xs) => Math.min(...xs.filter(Number.isFinite));
 const rows = [];
-for (const c of cases) {
-  const n = native(c);
-  const w = wasm(c);
-  rows.push({ name: c.name, n, w });
+for (const [name, scenario, oldId, steps] of cases) {
+  const after = [], old = [], wasm = [];
+  const oldScenario = oldId && { ...scenario, integrator: oldId };
+  for (let r = 0; r < ROUNDS; r++) {
+    after.push(timeNative(here, scenario, steps));
+    if (before && oldScenario) old.push(timeNative(before, oldScenario, steps));
+    wasm.push(timeWasm(scenario, steps));
+  }
+  const row = { name, after: best(after), before: old.length ? best(old) : NaN, wasm: best(wasm) };
+  rows.push(row);
+  const ratio = Number.isFinite(row.before) ? (row.after / row.before).toFixed(2) : '  -  ';
   console.log(
-    `${c.name.padEnd(24)} native ${n.toFixed(0).padStart(7)} ns/step (${(1e9 / n).toExponential(2)} steps/s)   ` +
-      `wasm ${w.toFixed(0).padStart(7)} ns/step (${(1e9 / w).toExponential(2)} steps/s)   wasm/native ${(w / n).toFixed(2)}`,
+    `${name.padEnd(30)} native ${row.after.toFixed(0).padStart(7)} ns/step` +
+      `   before ${Number.isFinite(row.before) ? row.before.toFixed(0).padStart(7) : '      -'} ns   after/before ${ratio}` +
+      `   wasm ${row.wasm.toFixed(0).padStart(7)} ns   wasm/native ${(row.wasm / row.after).toFixed(2)}`,
   );
 }
-const get = (name) => rows.find((r) => r.name === name);
-const ratio = (a, b, key) => get(a)[key] / get(b)[key];
-console.log('\nratios (measured in this run)');
-console.log(`  DSP midpoint step / RK4 step      native ${ratio('dsp midpoint', 'dsp rk4', 'n').toFixed(2)}   wasm ${ratio('dsp midpoint', 'dsp rk4', 'w').toFixed(2)}   (goal <= 4)`);
-console.log(`  chain N=64 step / N=8 step        native ${ratio('chain N=64 midpoint', 'chain N=8 midpoint', 'n').toFixed(2)}   wasm ${ratio('chain N=64 midpoint', 'chain N=8 midpoint', 'w').toFixed(2)}   (goal <= 10; O(N) means about 8)`);
 
-// The issue-6 page figures (first-load size, first frame, main-thread time per frame).
+const get = (name) => rows.find((r) => r.name === name);
+const ratio = (a, b, key) => (get(a)[key] / get(b)[key]).toFixed(2);
+console.log('\nratios (measured in this run)');
+console.log(`  DSP midpoint step / RK4 step            native ${ratio('DSP midpoint', 'DSP rk4', 'after')}   wasm ${ratio('DSP midpoint', 'DSP rk4', 'wasm')}   (goal <= 4)`);
+console.log(`  chain N=64 / N=8 midpoint step          native ${ratio('chain N=64 midpoint', 'chain N=8 midpoint', 'after')}   wasm ${ratio('chain N=64 midpoint', 'chain N=8 midpoint', 'wasm')}   (goal <= 10; O(N) means about 8)`);
+console.log(`  chain N=64 energy-momentum, before/after ${(get('chain N=64 energy-momentum').before / get('chain N=64 energy-momentum').after).toFixed(2)}× faster   (goal >= 3)`);
+console.log(`  generic AD paths / specialised ones     penalty DSP ÷ midpoint DSP ${ratio('DSP penalty', 'DSP midpoint', 'after')}, quaternion ÷ lie-group ${ratio('rigid body quaternion', 'rigid body lie-group', 'after')}   (goal <= 5)`);
+
 const { pageFigures } = await import('./page.mjs');
 await pageFigures();

@@ -1,5 +1,7 @@
 #include "vilab/registry.hpp"
 
+#include <algorithm>
+
 #include "vilab/limits.hpp"
 
 namespace vilab {
@@ -57,6 +59,12 @@ std::vector<std::string> integratorsOf(const SystemEntry& system) {
   for (const auto* e : integratorRegistry())
     if (findPairing(system, *e)) ids.push_back(e->id);
   return ids;
+}
+
+double maxStep(const SystemEntry& system) {
+  double h = 0;
+  for (const auto& id : integratorsOf(system)) h = std::max(h, maxStep(system, *findIntegrator(id)));
+  return h;
 }
 
 std::vector<std::string> systemsOf(const IntegratorEntry& integrator) {
@@ -167,7 +175,10 @@ Json SystemEntry::toJson() const {
     values.set(p.name, p.defaultValue);
   }
   j["defaultIntegrator"] = defaultIntegrator;
-  j["h"] = {{"default", defaultH}, {"min", 0}, {"max", maxH}, {"minExclusive", true}, {"unit", "s"}};
+  Json byIntegrator = Json::object();
+  for (const auto& id : integratorsOf(*this)) byIntegrator[id] = vilab::maxStep(*this, *findIntegrator(id));
+  j["h"] = {{"default", defaultH}, {"min", 0},       {"max", vilab::maxStep(*this)}, {"minExclusive", true},
+            {"unit", "s"},         {"maxByIntegrator", byIntegrator}};
   j["defaults"] = {{"system", id},
                    {"integrator", defaultIntegrator},
                    {"h", defaultH},

@@ -69,8 +69,17 @@ Scenario parseScenario(const Json& j) {
     throw InputError("integrator", "\"" + s.integrator->id + "\" does not apply to system \"" + system.id +
                                        "\" (use one of: " + joinIds(integratorsOf(system)) + ")");
 
-  // h
-  s.h = j.contains("h") ? readNumberInRange(j["h"], "h", 0, system.maxH, true) : system.defaultH;
+  // h: up to the largest step this integrator takes on this system (measured)
+  const double hMax = maxStep(system, *s.integrator);
+  if (j.contains("h")) {
+    s.h = readNumber(j["h"], "h");
+    if (!(s.h > 0) || s.h > hMax)
+      throw InputError("h", "must be in (0, " + formatNumber(hMax) + "] for " + s.integrator->id + " on " + system.id +
+                                " (the largest step it takes on the default scenario for 100 s), got " +
+                                formatNumber(s.h));
+  } else {
+    s.h = std::min(system.defaultH, hMax);
+  }
 
   // params
   const Json none = Json::object();

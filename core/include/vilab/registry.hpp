@@ -84,9 +84,6 @@ struct SystemEntry {
   std::vector<FieldDoc> initialFields;
   std::string defaultIntegrator;
   double defaultH = 0.01;
-  // The largest h any of its integrators takes on the default scenario for 100 s
-  // (measured; tests/native/test_registry.cpp keeps it true).
-  double maxH = 0.1;
   int minBodies = 1, maxBodies = 1;  // links of a chain
   // The typed model from validated parameters (throws InputError for combinations).
   std::function<Model(const ParamValues&)> build;
@@ -126,6 +123,13 @@ struct Pairing {
 };
 
 const std::vector<Pairing>& applicabilityTable();
+// The largest time step offered for a (system, integrator) pair, measured on the default
+// scenario (core/src/step_limits.cpp); the system's own limit is the largest over its
+// integrators. measuredMaxStep is the table's raw value (0: breaks down at every
+// step on the ladder; −1: not measured).
+double maxStep(const SystemEntry& system, const IntegratorEntry& integrator);
+double maxStep(const SystemEntry& system);
+double measuredMaxStep(const std::string& system, const std::string& integrator);
 const std::vector<SystemEntry>& systemRegistry();
 // Every integrator in the table, in table order of first appearance.
 const std::vector<const IntegratorEntry*>& integratorRegistry();

@@ -135,7 +135,7 @@ State chainInitialState(const ChainModel& m, Json& initial, const Json& defaults
 
 VILAB_COLD SystemEntry chainFamilyEntry(const std::string& id, const std::string& title, const std::string& description,
                              int links, int minLinks, int maxLinks, bool planar, Json defaults,
-                             double defaultH, double maxH) {
+                             double defaultH) {
   SystemEntry e;
   e.id = id;
   e.title = title;
@@ -164,7 +164,6 @@ VILAB_COLD SystemEntry chainFamilyEntry(const std::string& id, const std::string
   e.maxBodies = maxLinks;
   e.defaultIntegrator = "midpoint";
   e.defaultH = defaultH;
-  e.maxH = maxH;
   e.build = [planar](const ParamValues& params) { return buildChain(params, planar); };
   e.defaultInitial = [defaults, planar](const ParamValues& params) {
     const int n = linkCount(params);
@@ -186,19 +185,19 @@ VILAB_COLD SystemEntry pendulumEntry() {
   return chainFamilyEntry("pendulum", "Planar pendulum",
                           "A bob on a rigid massless rod, swinging in the x–z plane; constraint |x|² = l². "
                           "Exact solution: θ(t) = 2 asin(k sn(ω₀t + c | k²)).",
-                          1, 1, 1, true, Json{{"angles", {1.0}}, {"rates", {0.0}}}, 0.01, 0.5);
+                          1, 1, 1, true, Json{{"angles", {1.0}}, {"rates", {0.0}}}, 0.01);
 }
 VILAB_COLD SystemEntry sphericalPendulumEntry() {
   return chainFamilyEntry("spherical-pendulum", "Spherical pendulum",
                           "A bob on a rigid rod free to swing in any direction; J_z is conserved.", 1, 1, 1, false,
-                          Json{{"angles", {{1.0, 0.0}}}, {"rates", {{0.0, 3.0}}}}, 0.01, 0.5);
+                          Json{{"angles", {{1.0, 0.0}}}, {"rates", {{0.0, 3.0}}}}, 0.01);
 }
 VILAB_COLD SystemEntry doubleSphericalPendulumEntry() {
   return chainFamilyEntry("double-spherical-pendulum", "Double spherical pendulum",
                           "Two bobs on two rigid rods in R³×R³ with two constraints (W–M's example); chaotic, J_z "
                           "conserved.",
                           2, 2, 2, false,
-                          Json{{"angles", {{1.6, 0.0}, {2.2, 0.8}}}, {"rates", {{0.0, 1.2}, {0.0, -0.6}}}}, 0.01, 0.2);
+                          Json{{"angles", {{1.6, 0.0}, {2.2, 0.8}}}, {"rates", {{0.0, 1.2}, {0.0, -0.6}}}}, 0.01);
 }
 VILAB_COLD SystemEntry chainEntry() {
   std::vector<std::vector<double>> a(8, {1.3, 0.0}), r(8, {0.0, 0.0});
@@ -209,7 +208,7 @@ VILAB_COLD SystemEntry chainEntry() {
                           8, 1, limits::kMaxLinks, false, Json{{"angles", rowsOf(a)}, {"rates", rowsOf(r)}},
                           // The free end of a chain released from near horizontal whips fast;
                           // h = 0.01 resolves it for a few minutes, h = 0.005 for much longer.
-                          0.005, 0.05);
+                          0.005);
 }
 
 VILAB_COLD SystemEntry oscillatorEntry() {
@@ -223,7 +222,6 @@ VILAB_COLD SystemEntry oscillatorEntry() {
   e.model = ModelKind::Oscillator;
   e.defaultIntegrator = "midpoint";
   e.defaultH = 0.1;
-  e.maxH = 2;
   e.build = [](const ParamValues& params) {
     return Model(OscillatorModel{params.number("mass"), params.number("stiffness")});
   };

@@ -80,7 +80,6 @@ VILAB_COLD SystemEntry rigidBodyEntry() {
   e.model = ModelKind::RigidBody;
   e.defaultIntegrator = "lie-group";
   e.defaultH = 0.01;
-  e.maxH = 0.5;
   const Json defaults = {{"orientation", {1.0, 0.0, 0.0, 0.0}}, {"omega", {0.02, 2.0, 0.02}}};
   e.defaultInitial = [defaults](const ParamValues&) { return defaults; };
   e.build = [](const ParamValues& params) {
@@ -111,7 +110,6 @@ VILAB_COLD SystemEntry heavyTopEntry() {
   e.model = ModelKind::RigidBody;
   e.defaultIntegrator = "lie-group";
   e.defaultH = 0.01;
-  e.maxH = 0.1;
   // Tilted by 0.5 rad about x, spinning at 15 rad/s about its axis, released with no
   // precession: the axis nutates in cusps while it precesses.
   const Json defaults = {{"orientation", {0.9689124217106447, 0.24740395925452294, 0.0, 0.0}},

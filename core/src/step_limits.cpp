@@ -1,0 +1,71 @@
+// The largest time step each integrator is offered for on each system: the largest h on
+// the ladder 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1 s at which it takes
+// the system's default scenario for 100 s (or 10⁴ steps, when fewer) without a refused
+// step. Measured, not chosen: tests/native/test_registry.cpp measures every pair again
+// and fails when a value here is no longer the measured one. Beyond these limits the
+// implicit methods' discrete equations stop having a solution near the motion (the
+// double spherical pendulum's midpoint DEL has none beyond h ≈ 0.05), and the explicit
+// ones blow up.
+//
+// 0 means the integrator breaks down on the default scenario at every step on the
+// ladder (explicit Euler on the whipping chain, the chart's midpoint rule near the
+// double pendulum's pole at small h): it is offered up to the system's default
+// integrator's limit, for the lesson.
+#include "vilab/registry.hpp"
+
+namespace vilab {
+
+namespace {
+struct Limit {
+  const char* system;
+  const char* integrator;
+  double maxH;
+};
+
+// clang-format off
+constexpr Limit kLimits[] = {
+    {"oscillator", "midpoint", 1}, {"oscillator", "trapezoid", 1}, {"oscillator", "alpha", 1},
+    {"oscillator", "energy-momentum", 1}, {"oscillator", "rk4", 1}, {"oscillator", "euler", 1},
+    {"oscillator", "dopri5", 1},
+    {"pendulum", "midpoint", 0.2}, {"pendulum", "trapezoid", 0.2}, {"pendulum", "alpha", 0.2},
+    {"pendulum", "generalized", 0.2}, {"pendulum", "angles-midpoint", 1}, {"pendulum", "penalty", 0.1},
+    {"pendulum", "energy-momentum", 1}, {"pendulum", "rk4", 0.5}, {"pendulum", "euler", 0.002},
+    {"pendulum", "dopri5", 1},
+    {"spherical-pendulum", "midpoint", 0.2}, {"spherical-pendulum", "trapezoid", 0.2},
+    {"spherical-pendulum", "alpha", 0.2}, {"spherical-pendulum", "generalized", 0.2},
+    {"spherical-pendulum", "angles-midpoint", 0.5}, {"spherical-pendulum", "penalty", 0.05},
+    {"spherical-pendulum", "energy-momentum", 1}, {"spherical-pendulum", "rk4", 0.5},
+    {"spherical-pendulum", "euler", 0.002}, {"spherical-pendulum", "dopri5", 1},
+    {"double-spherical-pendulum", "midpoint", 0.05}, {"double-spherical-pendulum", "trapezoid", 0.05},
+    {"double-spherical-pendulum", "alpha", 0.05}, {"double-spherical-pendulum", "generalized", 0.05},
+    {"double-spherical-pendulum", "angles-midpoint", 0.002}, {"double-spherical-pendulum", "penalty", 0.02},
+    {"double-spherical-pendulum", "energy-momentum", 0.2}, {"double-spherical-pendulum", "rk4", 0.2},
+    {"double-spherical-pendulum", "euler", 0.001}, {"double-spherical-pendulum", "dopri5", 1},
+    {"chain", "midpoint", 0.01}, {"chain", "trapezoid", 0.01}, {"chain", "alpha", 0.005},
+    {"chain", "energy-momentum", 0.05}, {"chain", "rk4", 0.05}, {"chain", "euler", 0}, {"chain", "dopri5", 1},
+    {"rigid-body", "quaternion", 0.2}, {"rigid-body", "lie-group", 0.2}, {"rigid-body", "energy-momentum", 1},
+    {"rigid-body", "rk4", 1}, {"rigid-body", "euler", 0.05}, {"rigid-body", "dopri5", 1},
+    {"heavy-top", "quaternion", 0.05}, {"heavy-top", "lie-group", 0.05}, {"heavy-top", "energy-momentum", 1},
+    {"heavy-top", "rk4", 0.2}, {"heavy-top", "euler", 0.005}, {"heavy-top", "dopri5", 1},
+};
+// clang-format on
+
+double measured(const std::string& system, const std::string& integrator) {
+  for (const Limit& l : kLimits)
+    if (system == l.system && integrator == l.integrator) return l.maxH;
+  return -1;  // not measured: a new pair (tests/native/test_registry.cpp says so)
+}
+}  // namespace
+
+double measuredMaxStep(const std::string& system, const std::string& integrator) {
+  return measured(system, integrator);
+}
+
+double maxStep(const SystemEntry& system, const IntegratorEntry& integrator) {
+  const double h = measured(system.id, integrator.id);
+  if (h > 0) return h;
+  const double fallback = measured(system.id, system.defaultIntegrator);
+  return fallback > 0 ? fallback : system.defaultH;
+}
+
+}  // namespace vilab

@@ -1,0 +1,84 @@
+// The registries' claims, checked: the applicability table is consistent with the
+// entries, and every pair's largest step (core/src/step_limits.cpp) is the one measured
+// now on the default scenario.
+#include <catch2/catch.hpp>
+
+#include "support.hpp"
+
+using namespace vilab;
+using namespace vilab::test;
+
+namespace {
+// Does the default scenario run 100 s (or 10⁴ steps, when fewer) at h without a refused step?
+bool runsAt(const SystemEntry& system, const std::string& integrator, double h) {
+  Scenario s = parseScenario(Json{{"system", system.id}, {"integrator", integrator}});
+  s.h = h;  // past the registry's limit on purpose: this is the measurement
+  SimulationOptions o;
+  o.historyStride = limits::kMaxHistoryStride;
+  Simulation sim(s, o);
+  try {
+    sim.advance(static_cast<std::uint64_t>(std::min<long>(std::lround(100.0 / h), 10000)));
+    return true;
+  } catch (const StepFailure&) {
+    return false;
+  }
+}
+}  // namespace
+
+TEST_CASE("every pair's largest step is the measured one", "[registry][max-h]") {
+  const std::vector<double> ladder = {0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0};
+  for (const auto& system : systemRegistry()) {
+    for (const auto& id : integratorsOf(system)) {
+      double measured = 0;
+      for (double h : ladder) {
+        if (!runsAt(system, id, h)) break;
+        measured = h;
+      }
+      INFO(system.id << " / " << id << ": measured " << measured << ", table " << measuredMaxStep(system.id, id));
+      CHECK(measuredMaxStep(system.id, id) == measured);
+      // What the registry offers: the measured step, or (when the pair breaks down at
+      // every step) the system's default integrator's.
+      CHECK(maxStep(system, *findIntegrator(id)) > 0);
+    }
+  }
+}
+
+TEST_CASE("the scenario parser enforces each pair's largest step and names it", "[registry][max-h]") {
+  CHECK_NOTHROW(parseScenario(std::string(R"({"system":"double-spherical-pendulum","integrator":"energy-momentum","h":0.2})")));
+  CHECK_THROWS_WITH(parseScenario(std::string(R"({"system":"double-spherical-pendulum","integrator":"midpoint","h":0.1})")),
+                    Catch::StartsWith("h: must be in (0, 0.05] for midpoint on double-spherical-pendulum"));
+  const Json reg = registryJson();
+  for (const auto& s : reg["systems"]) {
+    double largest = 0;
+    for (const auto& [id, h] : s["h"]["maxByIntegrator"].items()) largest = std::max(largest, h.get<double>());
+    CHECK(s["h"]["max"].get<double>() == largest);
+    CHECK(s["h"]["default"].get<double>() <= largest);
+  }
+}
+
+TEST_CASE("the table and the entries agree", "[registry]") {
+  for (const auto* integrator : integratorRegistry()) {
+    INFO(integrator->id);
+    CHECK_FALSE(systemsOf(*integrator).empty());
+    CHECK_FALSE(integrator->docs.empty());
+    CHECK_FALSE(integrator->equations.empty());
+    CHECK_FALSE(integrator->citation.empty());
+    // A symplectic claim comes with a variational family; baselines claim nothing.
+    if (integrator->symplectic) CHECK(integrator->family == "variational");
+    if (integrator->family == "baseline") CHECK_FALSE(integrator->symplectic);
+  }
+  for (const auto& system : systemRegistry()) {
+    INFO(system.id);
+    const auto ids = integratorsOf(system);
+    CHECK(std::find(ids.begin(), ids.end(), system.defaultIntegrator) != ids.end());
+    // The default scenario parses with every integrator, and its normalized form again
+    // to the same bits (share links).
+    for (const auto& id : ids) {
+      const Scenario s = parseScenario(Json{{"system", system.id}, {"integrator", id}});
+      const Scenario again = parseScenario(s.normalized);
+      CHECK(again.initial.q == s.initial.q);
+      CHECK(again.initial.p == s.initial.p);
+      CHECK(again.h == s.h);
+    }
+  }
+}
