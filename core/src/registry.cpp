@@ -61,12 +61,6 @@ std::vector<std::string> integratorsOf(const SystemEntry& system) {
   return ids;
 }
 
-double maxStep(const SystemEntry& system) {
-  double h = 0;
-  for (const auto& id : integratorsOf(system)) h = std::max(h, maxStep(system, *findIntegrator(id)));
-  return h;
-}
-
 std::vector<std::string> systemsOf(const IntegratorEntry& integrator) {
   std::vector<std::string> ids;
   for (const auto& s : systemRegistry())

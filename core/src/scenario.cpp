@@ -69,16 +69,16 @@ Scenario parseScenario(const Json& j) {
     throw InputError("integrator", "\"" + s.integrator->id + "\" does not apply to system \"" + system.id +
                                        "\" (use one of: " + joinIds(integratorsOf(system)) + ")");
 
-  // h: up to the largest step this integrator takes on this system (measured)
-  const double hMax = maxStep(system, *s.integrator);
+  // h: up to the system's largest step (measured: core/src/step_limits.cpp)
+  const double hMax = maxStep(system);
   if (j.contains("h")) {
     s.h = readNumber(j["h"], "h");
     if (!(s.h > 0) || s.h > hMax)
-      throw InputError("h", "must be in (0, " + formatNumber(hMax) + "] for " + s.integrator->id + " on " + system.id +
-                                " (the largest step it takes on the default scenario for 100 s), got " +
+      throw InputError("h", "must be in (0, " + formatNumber(hMax) + "] s for " + system.id +
+                                " (beyond it no structure-preserving integrator solves its default motion), got " +
                                 formatNumber(s.h));
   } else {
-    s.h = std::min(system.defaultH, hMax);
+    s.h = system.defaultH;
   }
 
   // params

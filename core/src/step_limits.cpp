@@ -1,16 +1,20 @@
-// The largest time step each integrator is offered for on each system: the largest h on
-// the ladder 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1 s at which it takes
+// The largest time step of each (system, integrator) pair: the largest h on the ladder
+// 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1 s at which the integrator takes
 // the system's default scenario for 100 s (or 10⁴ steps, when fewer) without a refused
-// step. Measured, not chosen: tests/native/test_registry.cpp measures every pair again
-// and fails when a value here is no longer the measured one. Beyond these limits the
-// implicit methods' discrete equations stop having a solution near the motion (the
-// double spherical pendulum's midpoint DEL has none beyond h ≈ 0.05), and the explicit
-// ones blow up.
+// step; 0 when it breaks down at every step on the ladder. Measured, not chosen:
+// tests/native/test_registry.cpp measures every pair again and fails when a value here
+// is no longer the measured one.
 //
-// 0 means the integrator breaks down on the default scenario at every step on the
-// ladder (explicit Euler on the whipping chain, the chart's midpoint rule near the
-// double pendulum's pole at small h): it is offered up to the system's default
-// integrator's limit, for the lesson.
+// A system accepts steps up to the largest of its structure-preserving integrators'
+// (variational and energy–momentum): beyond it none of them solves its discrete
+// equations on the default motion (the double spherical pendulum's midpoint DEL has no
+// solution beyond h ≈ 0.05, its energy–momentum scheme none beyond 0.2). Below it, an
+// integrator may still be refused at run time, with the reason: the explicit
+// baselines blow up (that is their lesson) and an implicit step may have no solution
+// near the motion. DOPRI5 is left out of the system's limit: its h is only the output
+// interval of an adaptive method.
+#include <algorithm>
+
 #include "vilab/registry.hpp"
 
 namespace vilab {
@@ -62,10 +66,17 @@ double measuredMaxStep(const std::string& system, const std::string& integrator)
 }
 
 double maxStep(const SystemEntry& system, const IntegratorEntry& integrator) {
-  const double h = measured(system.id, integrator.id);
-  if (h > 0) return h;
-  const double fallback = measured(system.id, system.defaultIntegrator);
-  return fallback > 0 ? fallback : system.defaultH;
+  return std::max(0.0, measured(system.id, integrator.id));
+}
+
+double maxStep(const SystemEntry& system) {
+  double h = 0;
+  for (const auto& id : integratorsOf(system)) {
+    const IntegratorEntry& integrator = *findIntegrator(id);
+    if (integrator.family == "variational" || integrator.family == "energy-momentum")
+      h = std::max(h, maxStep(system, integrator));
+  }
+  return h;
 }
 
 }  // namespace vilab

@@ -123,10 +123,10 @@ struct Pairing {
 };
 
 const std::vector<Pairing>& applicabilityTable();
-// The largest time step offered for a (system, integrator) pair, measured on the default
-// scenario (core/src/step_limits.cpp); the system's own limit is the largest over its
-// integrators. measuredMaxStep is the table's raw value (0: breaks down at every
-// step on the ladder; −1: not measured).
+// The largest time steps, measured on the default scenario (core/src/step_limits.cpp):
+// of a (system, integrator) pair (0: it breaks down at every step on the ladder), and
+// of a system, which the scenario parser enforces: the largest of its structure-
+// preserving integrators'. measuredMaxStep is the table's raw value (−1: not measured).
 double maxStep(const SystemEntry& system, const IntegratorEntry& integrator);
 double maxStep(const SystemEntry& system);
 double measuredMaxStep(const std::string& system, const std::string& integrator);

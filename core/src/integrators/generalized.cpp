@@ -80,11 +80,8 @@ const IntegratorEntry& anglesMidpointEntry() {
 }
 
 std::unique_ptr<Integrator> generalizedOnChain(const Model& model, const Options&, double h) {
-  const ChainModel& m = std::get<ChainModel>(model);
-  if (m.planar) return std::make_unique<CanonicalIntegrator<RestrictedChartStepper<1, true>>>(RestrictedChartStepper<1, true>(m, h));
-  if (m.bobs() == 1)
-    return std::make_unique<CanonicalIntegrator<RestrictedChartStepper<1, false>>>(RestrictedChartStepper<1, false>(m, h));
-  return std::make_unique<CanonicalIntegrator<RestrictedChartStepper<2, false>>>(RestrictedChartStepper<2, false>(m, h));
+  return std::make_unique<CanonicalIntegrator<RestrictedChartStepper>>(
+      RestrictedChartStepper(std::get<ChainModel>(model), h));
 }
 
 std::unique_ptr<Integrator> anglesMidpointOnChain(const Model& model, const Options&, double h) {

@@ -33,31 +33,31 @@
 
 namespace vilab {
 
-template <int Links, bool Planar>
 class RestrictedChartStepper {
  public:
-  static constexpr int PerLink = Planar ? 1 : 2;
-  static constexpr int M = PerLink * Links;  // chart dimension
-  static constexpr int N = 3 * Links;        // Cartesian dimension
-  using VecM = Vec<double, M>;
-  using VecN = Vec<double, N>;
-  using MatNM = Mat<double, N, M>;
-
-  RestrictedChartStepper(const ChainModel& model, double h)
-      : model_(model), cartesian_(ChainCartesian<Links>{model}, DiscreteRule::midpoint(), h), h_(h) {}
+  RestrictedChartStepper(const ChainModel& model, double h) : model_(model), h_(h) {
+    const int n = model_.bobs();
+    gradV_ = VecX::Zero(3 * n);
+    mass_ = VecX::Zero(3 * n);
+    for (int i = 0; i < n; ++i) {
+      gradV_[3 * i + 2] = model_.masses[i] * model_.g;
+      mass_.segment<3>(3 * i).setConstant(model_.masses[i]);
+    }
+  }
 
   StepOutcome step(VecX& x, VecX& p) {
+    const int n = model_.bobs();
     // Stage 1: the chart centred on q_k: one orthonormal frame per link.
-    Chart chart;
-    for (int i = 0; i < Links; ++i) chart.frame(i, chainLink(x.data(), i), Planar);
-    chart.lengths = model_.lengths;
-    const VecN xk = x.head<N>(), pk = p.head<N>();
+    Chart chart(model_);
+    for (int i = 0; i < n; ++i) chart.frame(i, chainLink(x.data(), i));
 
     // Stage 2: Newton in the chart on Dψ(0)ᵀ [p_k + D1 L_d(q_k, q_k + δ(u))] = 0 from u = 0.
-    Problem problem(*this, chart, xk, pk);
-    VecM u = VecM::Zero();
+    // The Cartesian midpoint L_d of the chain (M constant, ∇V constant; W–M eq. 4.7):
+    //     D1 L_d(q_k, q_k + δ) = −M δ/h − (h/2) ∇V,   ∂(D1 L_d)/∂δ = −M/h,
+    //     (D1 + D2) L_d = −h ∇V.
+    Problem problem(*this, chart, p);
+    VecX u = VecX::Zero(chart.dimension());
     NewtonSettings settings;
-    settings.fullNewton = false;  // the nested-AD Jacobian is the costly part
     settings.what = "the discrete Euler–Lagrange equations in the chart";
     const StepOutcome out = solveNewton(problem, u, settings);
     if (!out.ok) return out;
@@ -66,35 +66,38 @@ class RestrictedChartStepper {
     // accumulation), and p_{k+1} = D2 L_d in impulse form: with r = p_k + D1 L_d normal to
     // Q at q_k (= Dg(q_k)ᵀμ at the root), p_{k+1} = p_k − Dg(q_k)ᵀμ + (D1 + D2) L_d, then
     // its normal part at q_{k+1} removed, as the multiplier method does.
-    const VecN delta = chart.displacement(u);
-    const VecN x1 = chart.positions(u);
-    VecX r = pk + cartesian_.d1Step(xk, delta);
+    const VecX delta = chart.displacement(u);
+    VecX x1 = chart.positions(u);
+    const VecX r = p - mass_.cwiseProduct(delta) / h_ - (0.5 * h_) * gradV_;
     if (!projector_.normalMultipliers(model_, x, r))
       return StepOutcome::refuse(RefusalCode::SingularMatrix, "two links are folded onto each other", "reduce h",
                                  out.iterations);
-    VecX p1 = pk + cartesian_.shiftDerivative(xk, delta);
+    VecX p1 = p - h_ * gradV_;
     projector_.subtractNormal(p1);
-    VecX x1x = x1;
-    if (!projector_.project(model_, x1x, p1))
+    if (!projector_.project(model_, x1, p1))
       return StepOutcome::refuse(RefusalCode::SingularMatrix, "two links are folded onto each other", "reduce h",
                                  out.iterations);
-    if (!x1x.allFinite() || !p1.allFinite())
+    if (!x1.allFinite() || !p1.allFinite())
       return StepOutcome::refuse(RefusalCode::NonFinite, "the new state is not finite", "reduce h", out.iterations);
-    if (Planar)
-      for (int i = 0; i < Links; ++i) x1x[3 * i + 1] = p1[3 * i + 1] = 0.0;
-    x = x1x;
+    if (model_.planar)
+      for (int i = 0; i < n; ++i) x1[3 * i + 1] = p1[3 * i + 1] = 0.0;
+    x = x1;
     p = p1;
     return out;
   }
 
-  // ψ: per link ℓ_i(α, β) = l_i (cos α cos β d_i + sin α cos β a_i + sin β b_i).
+  // ψ: per link ℓ_i(α, β) = l_i (cos α cos β d_i + sin α cos β a_i + sin β b_i), bob
+  // positions the sums of the links (β = 0 for the planar pendulum).
   struct Chart {
-    Vec3 d[Links], a[Links], b[Links];
-    std::vector<double> lengths;
+    const ChainModel& model;
+    std::vector<Vec3> d, a, b;
+    explicit Chart(const ChainModel& m) : model(m), d(m.bobs()), a(m.bobs()), b(m.bobs()) {}
+    int perLink() const { return model.planar ? 1 : 2; }
+    int dimension() const { return perLink() * model.bobs(); }
 
-    void frame(int i, const Vec3& link, bool planar) {
+    void frame(int i, const Vec3& link) {
       d[i] = link / link.norm();
-      if (planar) {
+      if (model.planar) {
         a[i] = Vec3(d[i][2], 0.0, -d[i][0]);  // e_y × d: in the x–z plane
         b[i] = Vec3::Zero();
         return;
@@ -103,102 +106,113 @@ class RestrictedChartStepper {
       int axis = 0;
       for (int c = 1; c < 3; ++c)
         if (std::abs(d[i][c]) < std::abs(d[i][axis])) axis = c;
-      const Vec3 e = Vec3::Unit(axis);
-      a[i] = e.cross(d[i]);
+      a[i] = Vec3::Unit(axis).cross(d[i]);
       a[i] /= a[i].norm();
       b[i] = d[i].cross(a[i]);
     }
-
-    // δ(u) = ψ(u) − ψ(0), bob by bob, with cos α cos β − 1 = −2 sin²(α/2) cos β − 2 sin²(β/2)
-    // so that small steps keep their relative precision.
-    template <class S>
-    Vec<S, N> displacementT(const Vec<S, M>& u) const {
-      Vec<S, N> out;
-      Vec<S, 3> sum = Vec<S, 3>::Constant(S(0.0));
-      for (int i = 0; i < Links; ++i) {
-        const S al = u[PerLink * i];
-        const S sa = math::sin(al), sh = math::sin(al * 0.5);
-        Vec<S, 3> dl;
-        if constexpr (Planar) {
-          const S c1 = -2.0 * sh * sh;
-          for (int c = 0; c < 3; ++c) dl[c] = lengths[i] * (c1 * d[i][c] + sa * a[i][c]);
-        } else {
-          const S be = u[2 * i + 1];
-          const S sb = math::sin(be), cb = math::cos(be), shb = math::sin(be * 0.5);
-          const S c1 = -2.0 * sh * sh * cb - 2.0 * shb * shb;
-          const S c2 = sa * cb;
-          for (int c = 0; c < 3; ++c) dl[c] = lengths[i] * (c1 * d[i][c] + c2 * a[i][c] + sb * b[i][c]);
-        }
-        sum += dl;
-        out.template segment<3>(3 * i) = sum;
-      }
-      return out;
+    void angles(const VecX& u, int i, double& al, double& be) const {
+      al = u[perLink() * i];
+      be = model.planar ? 0.0 : u[2 * i + 1];
     }
-    VecN displacement(const VecM& u) const { return displacementT<double>(u); }
-    // Dψ(u), by AD.
-    MatNM jacobianAt(const VecM& u) const {
-      MatNM J;
-      jacobian<M, N>([&](const auto& uu) { return displacementT(uu); }, u, J);
-      return J;
-    }
-    // ψ(u) itself: bob positions from the anchor.
-    VecN positions(const VecM& u) const {
-      VecN out;
+    // δ(u) = ψ(u) − ψ(0), with cos α cos β − 1 = −2 sin²(α/2) cos β − 2 sin²(β/2) so that
+    // small steps keep their relative precision.
+    VecX displacement(const VecX& u) const {
+      VecX out(3 * model.bobs());
       Vec3 sum = Vec3::Zero();
-      for (int i = 0; i < Links; ++i) {
-        const double al = u[PerLink * i], be = Planar ? 0.0 : u[2 * i + 1];
-        double sa, ca, sb, cb;
+      for (int i = 0; i < model.bobs(); ++i) {
+        double al, be, sa, ca, sb, cb;
+        angles(u, i, al, be);
         dm::sincos(al, sa, ca);
         dm::sincos(be, sb, cb);
-        sum += lengths[i] * (ca * cb * d[i] + sa * cb * a[i] + sb * b[i]);
-        out.template segment<3>(3 * i) = sum;
+        const double sh = dm::sin(0.5 * al), shb = dm::sin(0.5 * be);
+        sum += model.lengths[i] * ((-2.0 * sh * sh * cb - 2.0 * shb * shb) * d[i] + (sa * cb) * a[i] + sb * b[i]);
+        out.segment<3>(3 * i) = sum;
       }
       return out;
+    }
+    // ψ(u) itself.
+    VecX positions(const VecX& u) const {
+      VecX out(3 * model.bobs());
+      Vec3 sum = Vec3::Zero();
+      for (int i = 0; i < model.bobs(); ++i) {
+        double al, be, sa, ca, sb, cb;
+        angles(u, i, al, be);
+        dm::sincos(al, sa, ca);
+        dm::sincos(be, sb, cb);
+        sum += model.lengths[i] * ((ca * cb) * d[i] + (sa * cb) * a[i] + sb * b[i]);
+        out.segment<3>(3 * i) = sum;
+      }
+      return out;
+    }
+    // Dψ(u): link i's derivatives move every bob from i on.
+    Eigen::MatrixXd jacobian(const VecX& u) const {
+      const int n = model.bobs(), per = perLink();
+      Eigen::MatrixXd J = Eigen::MatrixXd::Zero(3 * n, dimension());
+      for (int i = 0; i < n; ++i) {
+        double al, be, sa, ca, sb, cb;
+        angles(u, i, al, be);
+        dm::sincos(al, sa, ca);
+        dm::sincos(be, sb, cb);
+        const double l = model.lengths[i];
+        const Vec3 dAlpha = l * ((-sa * cb) * d[i] + (ca * cb) * a[i]);
+        const Vec3 dBeta = l * ((-ca * sb) * d[i] + (-sa * sb) * a[i] + cb * b[i]);
+        for (int j = i; j < n; ++j) {
+          J.block<3, 1>(3 * j, per * i) = dAlpha;
+          if (per == 2) J.block<3, 1>(3 * j, 2 * i + 1) = dBeta;
+        }
+      }
+      return J;
     }
   };
 
+  // The Newton problem of stage 2: F(u) = Dψ(0)ᵀ [p_k − M δ(u)/h − (h/2)∇V], with the
+  // Jacobian −Dψ(0)ᵀ M Dψ(u)/h.
   struct Problem {
-    using Vector = VecM;
+    using Vector = VecX;
     const RestrictedChartStepper& s;
     const Chart& chart;
-    const VecN& xk;
-    const VecN& pk;
-    MatNM P0;  // Dψ(0)
+    const VecX& pk;
+    Eigen::MatrixXd P0;  // Dψ(0)
     double scale;
-    DenseLU<M> lu;
+    Eigen::PartialPivLU<Eigen::MatrixXd> lu;
+    double ratio = 1;
 
-    Problem(const RestrictedChartStepper& stepper, const Chart& c, const VecN& x, const VecN& p)
-        : s(stepper), chart(c), xk(x), pk(p) {
-      P0 = chart.jacobianAt(VecM::Zero());
+    Problem(const RestrictedChartStepper& stepper, const Chart& c, const VecX& p)
+        : s(stepper), chart(c), pk(p), P0(c.jacobian(VecX::Zero(c.dimension()))) {
       // Angles turned per step: the links' rates times h, plus gravity's h² g / l from rest.
       double rate = 0, shortest = std::numeric_limits<double>::infinity();
       Vec3 vPrev = Vec3::Zero();
-      for (int i = 0; i < Links; ++i) {
-        const Vec3 v = p.template segment<3>(3 * i) / s.model_.masses[i];
+      for (int i = 0; i < s.model_.bobs(); ++i) {
+        const Vec3 v = p.segment<3>(3 * i) / s.model_.masses[i];
         rate = std::max(rate, (v - vPrev).norm() / s.model_.lengths[i]);
         shortest = std::min(shortest, s.model_.lengths[i]);
         vPrev = v;
       }
       scale = s.h_ * rate + s.h_ * s.h_ * s.model_.g / shortest + std::numeric_limits<double>::min();
     }
-    NewtonEval evaluate(const VecM& u, VecM& r, bool linearize) {
-      const VecN delta = chart.displacement(u);
-      Mat<double, N, N> J11;
-      const VecN d1 = s.cartesian_.d1Step(xk, delta, linearize ? &J11 : nullptr);
-      r = P0.transpose() * (pk + d1);
+    NewtonEval evaluate(const VecX& u, VecX& r, bool linearize) {
+      const VecX delta = chart.displacement(u);
+      r = P0.transpose() * (pk - s.mass_.cwiseProduct(delta) / s.h_ - (0.5 * s.h_) * s.gradV_);
       if (!r.allFinite()) return NewtonEval::NonFinite;
-      if (linearize && !lu.factorize(P0.transpose() * J11 * chart.jacobianAt(u))) return NewtonEval::Singular;
+      if (linearize) {
+        const Eigen::MatrixXd J = -(P0.transpose() * s.mass_.asDiagonal() * chart.jacobian(u)) / s.h_;
+        if (!J.allFinite()) return NewtonEval::NonFinite;
+        lu.compute(J);
+        const auto dg = lu.matrixLU().diagonal().cwiseAbs();
+        if (!(dg.minCoeff() > 0)) return NewtonEval::Singular;
+        ratio = dg.maxCoeff() / dg.minCoeff();
+      }
       return NewtonEval::Ok;
     }
-    double conditionEstimate() const { return lu.pivotRatio(); }
-    void solve(VecM& b) const { lu.solveInPlace(b); }
-    double size(const VecM& du) const { return du.cwiseAbs().maxCoeff() / scale; }
+    double conditionEstimate() const { return ratio; }
+    void solve(VecX& b) const { b = lu.solve(b); }
+    double size(const VecX& du) const { return du.cwiseAbs().maxCoeff() / scale; }
   };
 
  private:
   ChainModel model_;
-  VariationalIntegrator<ChainCartesian<Links>> cartesian_;
   double h_;
+  VecX gradV_, mass_;  // ∇V and the diagonal of M
   ChainMomentumProjector projector_;
 };
 
