@@ -23,7 +23,7 @@ import { createLab } from './sim/vilab.js';
 import { Runner } from './sim/runner.js';
 import { loadPresets } from './sim/presets.js';
 import { seconds, shortHash, sci } from './sim/format.js';
-import { createStore, defaultState, compareScenario, clone, SPEEDS, STEPS_PER_FRAME, WINDOWS } from './state/store.js';
+import { createStore, defaultState, compareScenario, compareSuggestion, clone, SPEEDS, STEPS_PER_FRAME, WINDOWS } from './state/store.js';
 import { decodeState, encodeState, splitApiError } from './state/url.js';
 import { View, sceneKind } from './scene/view.js';
 import { isDark } from './scene/palette.js';
@@ -31,6 +31,8 @@ import { Plots } from './plots/plots.js';
 import { Controls } from './ui/controls.js';
 import { ExplainDrawer } from './ui/explain.js';
 import { Notices } from './ui/banner.js';
+import { failureMessage } from './ui/failure.js';
+import { shortTitle, whyText } from './ui/why.js';
 import { el, setChildren, $ } from './ui/dom.js';
 
 const params = new URLSearchParams(location.search);
@@ -91,28 +93,18 @@ async function main() {
   });
 
   function reportFailure(track, info) {
-    const integ = lab.integrator(track.scenario.integrator);
-    const t = info.step != null ? (info.step * track.scenario.h).toFixed(2) : '?';
-    const suggestion = info.suggestion ? `Suggestion: ${info.suggestion}` : 'Suggestion: reduce h';
+    const message = failureMessage(track.label, info, lab.integrator(track.scenario.integrator), track.scenario.h);
+    const data = info.code ? { code: info.code } : {};
     if (track.label === 'A') {
       setPlaying(false);
-      const head = info.step != null ? `${integ.title} refused step ${info.step} (t = ${t} s): ${info.reason}.` : `The simulation stopped: ${info.reason}.`;
-      notices.banner(
-        'failure',
-        [`${head} ${suggestion}${/reduce h/.test(suggestion) ? ` (now h = ${track.scenario.h} s)` : ''}. The simulation is paused at the last good step.`],
-        {
-          kind: 'error',
-          actions: [
-            { label: 'Halve h and restart', onClick: () => halveH() },
-            { label: 'Reset', onClick: () => restart() },
-          ],
-        },
-      );
-      notices.status(`Paused: step ${info.step} refused.`);
+      const actions = [{ label: 'Reset', onClick: () => restart() }];
+      if (message.halve) actions.unshift({ label: 'Halve h and restart', onClick: () => halveH() });
+      notices.banner('failure', [message.text], { kind: 'error', actions, data });
     } else {
-      notices.banner('failure-b', [`B, ${integ.title}, broke down at step ${info.step ?? '?'} (t = ${t} s): ${info.reason}. A keeps running; B's ghost is hidden and its curves stop there.`], { kind: 'warn' });
+      notices.banner('failure-b', [message.text], { kind: 'warn', data });
       renderLegend(store.get(), lastKind, lastExact);
     }
+    notices.status(message.status);
   }
 
   function halveH() {
@@ -143,7 +135,7 @@ async function main() {
     const scB = state.compare ? compareScenario(lab, state.scenario, state.compare) : null;
     runner.configure(state.scenario, scB);
     const a = runner.a;
-    const kind = sceneKind(state.scenario.system, a.visual.length);
+    const kind = sceneKind(lab.system(state.scenario.system));
     exact?.dispose();
     exact = null;
     if (kind === 'rigid' && state.scenario.system === 'rigid-body' && typeof lab.exactRigidBody === 'function') {
@@ -154,7 +146,6 @@ async function main() {
       }
     }
     view.build({ kind, scenarioA: state.scenario, scenarioB: scB, exact, Pi0: a.diag.bodyMomentum, visualLength: a.visual.length });
-    const q = a.sim.q;
     plots.configure({
       h: state.scenario.h,
       hasB: !!runner.b,
@@ -164,9 +155,9 @@ async function main() {
       E0: a.E0,
       J0: a.J0,
       J0B: runner.b?.J0,
-      kind,
-      qLen: q.length,
-      visualLen: a.visual.length,
+      model: lab.system(state.scenario.system).model,
+      qLen: a.sim.q.length,
+      pLen: a.sim.p.length,
     });
     plots.setWindow(state.window);
     runner.flush();
@@ -239,9 +230,10 @@ async function main() {
     }
     if (hasExact) items.push(el('li', {}, el('span', { class: 'swatch exact ghost', 'aria-hidden': 'true' }), 'exact solution (grey)'));
     setChildren($('#legend'), items);
-    const rk4 = lab.integrator('rk4');
+    const suggested = lab.integrator(compareSuggestion(lab, state.scenario));
     const invite = $('#invite');
-    invite.hidden = !!state.compare || !rk4 || !rk4.systems.includes(state.scenario.system) || state.scenario.integrator === 'rk4';
+    invite.hidden = !!state.compare || !suggested;
+    if (suggested) invite.textContent = `Compare with ${shortTitle(suggested)}`;
     view.canvas.setAttribute(
       'aria-label',
       `${lab.system(state.scenario.system).title} integrated by ${lab.integrator(state.scenario.integrator).title} (blue)` +
@@ -250,32 +242,13 @@ async function main() {
     );
   }
 
-  // What an integrator's family means for the curves, from its registry entry.
-  function nature(integ) {
-    if (integ.family === 'variational')
-      return 'variational, hence symplectic: its energy error oscillates but stays bounded, with no drift, and its momentum and constraints hold to round-off';
-    if (integ.family === 'energy-momentum')
-      return 'an energy–momentum scheme: energy, momentum and constraints hold to round-off, but the map is not symplectic';
-    return 'not structure-preserving: its energy error and constraint residual drift';
-  }
-
-  function whyText(state) {
-    const A = lab.integrator(state.scenario.integrator);
-    if (!state.compare) {
-      return `${A.title} is ${nature(A)}.` + (A.family === 'baseline' ? '' : ' Compare it with RK4 to see the difference.');
-    }
-    const B = lab.integrator(state.compare);
-    if (A.family === B.family && A.family === 'variational')
-      return `Both are variational: both energy errors stay bounded and momenta are exact. They differ in accuracy (order ${A.order} vs ${B.order}); in a chaotic system the trajectories then part even though both are structure-preserving.`;
-    if (A.family === B.family && A.family === 'baseline')
-      return `Neither method is symplectic: both energy errors drift, at rates set by their orders (${A.order} vs ${B.order}).`;
-    return `Why the curves differ: A (blue) is ${nature(A)}. B (orange) is ${nature(B)}.`;
-  }
-
   function renderCaption(state) {
     const preset = controls?.presetFor(state);
     $('#caption').textContent = preset ? preset.explanation : lab.system(state.scenario.system).description;
-    $('#why').textContent = whyText(state);
+    const A = lab.integrator(state.scenario.integrator);
+    const B = state.compare ? lab.integrator(state.compare) : null;
+    const run = { momenta: (runner.a?.J0.length ?? 0) > 0, constraints: lab.system(state.scenario.system).model !== 'oscillator' };
+    $('#why').textContent = whyText(A, B, { suggested: lab.integrator(compareSuggestion(lab, state.scenario)), run });
   }
 
   let lastReadout = 0;
@@ -386,9 +359,10 @@ async function main() {
   win.addEventListener('change', () => store.set({ window: Number(win.value) }));
 
   $('#invite').addEventListener('click', () => {
-    const err = setState({ compare: 'rk4' });
-    if (!err) {
-      notices.status('Comparing with RK4 on the same initial data.');
+    const id = compareSuggestion(lab, store.get().scenario);
+    const err = id ? setState({ compare: id }) : null;
+    if (id && !err) {
+      notices.status(`Comparing with ${shortTitle(lab.integrator(id))} on the same initial data.`);
       setPlaying(true);
       $('#integrator-b').focus({ preventScroll: true });
     }
@@ -410,12 +384,7 @@ async function main() {
 
   function stepNow(n) {
     if (!runner.a) return 0;
-    let left = n;
-    while (left > 0 && !runner.a.failure) {
-      const got = runner.advance(left);
-      if (got <= 0) break;
-      left -= got;
-    }
+    runner.advance(n); // exactly n steps, unless one is refused
     if (n > 50) view.clearTrails(); // a jump: no straight chord across it
     view.update(runner.a, runner.b, runner.time);
     samplePhase();
@@ -530,7 +499,7 @@ async function main() {
     else if (e.key === 'r' || e.key === 'R') restart();
     else if (e.key === 'c' || e.key === 'C') {
       const st = store.get();
-      setState({ compare: st.compare ? null : 'rk4' });
+      setState({ compare: st.compare ? null : compareSuggestion(lab, st.scenario) });
     } else if (e.key === 'f' || e.key === 'F') followBtn.click();
   });
 

@@ -65,7 +65,8 @@ test('a bad link shows a banner naming the field and loads the default scenario;
   const banner = page.locator('.banner.error');
   await banner.waitFor();
   const text = await banner.textContent();
-  assert.match(text, /This link's h is invalid: must be in \(0, 1\], got -0\.01\. Showing the default scenario instead\./);
+  const hMax = await hook(page, () => window.vilabPage.lab.system('double-spherical-pendulum').h.max);
+  assert.ok(text.includes(`This link's h is invalid: must be in (0, ${hMax}], got -0.01. Showing the default scenario instead.`), text);
   assert.equal(await banner.getAttribute('role'), 'alert');
   const st = await hook(page, () => window.vilabPage.state());
   assert.equal(st.scenario.system, 'double-spherical-pendulum');
@@ -121,23 +122,53 @@ test('tampered links: text is never inserted as HTML, unknown fields are named',
   assert.deepEqual(errors, []);
 });
 
-test('a solver failure pauses, names the step and the reason, suggests reducing h, and no NaN is drawn', async () => {
-  const { page, errors } = await openPage(browser.context, '#system=pendulum&h=1&initial.angles=3.1&initial.rates=30');
+test('a refused step pauses, names the step, the reason and its code, offers to halve h, and no NaN is drawn', async () => {
+  // The default double pendulum with the midpoint rule at its largest h: step 4 is refused.
+  const { page, errors } = await openPage(browser.context, '#h=0.2', { reducedMotion: 'reduce' });
   await hook(page, () => window.vilabPage.play());
   const banner = page.locator('.banner.error');
   await banner.waitFor({ timeout: 5000 });
   const text = await banner.textContent();
-  assert.match(text, /refused step 1 \(t = 1\.00 s\)/);
-  assert.match(text, /Newton did not converge/);
-  assert.match(text, /reduce h/);
+  const failure = await hook(page, () => window.vilabPage.failure().A);
+  assert.equal(failure.step, 4);
+  assert.equal(failure.code, 'no-convergence');
+  assert.equal(failure.suggestion, 'reduce h');
+  assert.match(text, /Midpoint \(variational\) refused step 4 \(t = 0\.80 s\)/);
+  assert.ok(text.includes(failure.reason), 'the reason in the core\'s words');
+  assert.match(failure.reason, /Newton/);
+  assert.match(text, /Suggestion: reduce h \(now h = 0\.2 s\)/);
+  assert.equal(await banner.getAttribute('data-code'), 'no-convergence');
   assert.equal(await hook(page, () => window.vilabPage.playing()), false, 'paused');
   assert.equal(await page.locator('#play').textContent(), 'Play');
+  assert.equal(await hook(page, () => window.vilabPage.sim().step), 3, 'at the last good step');
   const visual = await hook(page, () => Array.from(window.vilabPage.sim().visualState()));
   assert.ok(visual.every(Number.isFinite));
+  // Play stays off until the run is reset or changed
+  await hook(page, () => window.vilabPage.play());
+  assert.equal(await hook(page, () => window.vilabPage.playing()), false);
   // the suggestion is one click away
   await banner.getByRole('button', { name: 'Halve h and restart' }).click();
   await sleep(100);
-  assert.equal(await hook(page, () => window.vilabPage.state().scenario.h), 0.5);
+  assert.equal(await hook(page, () => window.vilabPage.state().scenario.h), 0.1);
+  assert.equal(await page.locator('.banner.error').count(), 0, 'the banner goes with the failed run');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("B's refused step: A keeps running, B's banner names the step and the code", async () => {
+  // Explicit Euler (B) gains energy until step 1473 of this pendulum is refused; A goes on.
+  const { page, errors } = await openPage(browser.context, '#system=pendulum&initial.angles=1.2&initial.rates=0&compare=euler', { reducedMotion: 'reduce' });
+  await hook(page, () => window.vilabPage.runTo(2000));
+  const warn = page.locator('.banner.warn');
+  await warn.waitFor({ timeout: 5000 });
+  const failure = await hook(page, () => window.vilabPage.failure());
+  assert.equal(failure.A, null);
+  assert.equal(failure.B.step, 1473);
+  assert.equal(failure.B.code, 'non-finite');
+  assert.match(await warn.textContent(), /B, Explicit Euler with projection \(baseline\), broke down at step 1473 \(t = 14\.73 s\)/);
+  assert.equal(await warn.getAttribute('data-code'), 'non-finite');
+  assert.equal(await hook(page, () => window.vilabPage.sim().step), 2000, 'A took all its steps');
+  assert.match(await page.locator('#legend').textContent(), /broke down at t = 14\.73 s/);
   assert.deepEqual(errors, []);
   await page.close();
 });

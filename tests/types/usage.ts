@@ -4,22 +4,27 @@
 import {
   createLab,
   VilabError,
-  DEFAULT_OPTIONS,
   MAX_SCENARIO_BYTES,
+  type CreateLabOptions,
   type Diagnostics,
   type ExactRigidBody,
   type ExactRigidBodyBranch,
   type HistorySamples,
   type IntegratorInfo,
   type Lab,
+  type Limits,
   type NormalizedScenario,
+  type RefusalCode,
   type Scenario,
   type Simulation,
+  type SimulateOptions,
+  type State,
   type SystemInfo,
 } from 'vilab';
 
 export async function example(): Promise<string> {
-  const lab: Lab = await createLab();
+  const options: CreateLabOptions = { wasmBinary: new Uint8Array(0), locateFile: (path, prefix) => prefix + path };
+  const lab: Lab = await createLab(options);
   const version: string = lab.version;
   const dsp: SystemInfo | undefined = lab.system('double-spherical-pendulum');
   const mid: IntegratorInfo | undefined = lab.integrator('midpoint');
@@ -28,14 +33,21 @@ export async function example(): Promise<string> {
     const fields: string[] = s.initialFields.map((f) => f.name);
     const hMax: number = s.h.max;
     const integrators: readonly string[] = s.integrators;
-    void ranges, fields, hMax, integrators, s.defaults.initial;
+    const model: 'oscillator' | 'chain' | 'rigid-body' = s.model;
+    void ranges, fields, hMax, integrators, model, s.defaults.initial;
   }
   for (const i of lab.integrators) {
     const order: number = i.order;
     const family: string = i.family;
     const conserves: readonly string[] = i.conserves;
-    void order, family, conserves, i.systems;
+    const claims: boolean = i.symplectic && i.symmetric;
+    void order, family, conserves, claims, i.systems;
   }
+  const limits: Limits = lab.limits;
+  const budget: number = limits.budgetMs.min + limits.budgetMs.max;
+  const capacity: number = limits.historyCapacity.default + limits.historyStride.max + limits.maxStateSize;
+  // @ts-expect-error: the limits are read-only
+  lab.limits.maxLinks = 3;
 
   const scenario: Scenario = {
     system: 'double-spherical-pendulum',
@@ -46,11 +58,16 @@ export async function example(): Promise<string> {
   };
   const normalized: NormalizedScenario = lab.normalize(scenario);
   const fromText: Simulation = lab.simulate(JSON.stringify(scenario));
-  fromText.dispose();
+  fromText[Symbol.dispose]();
 
-  const sim: Simulation = lab.simulate(scenario, { historyStride: 10, historyCapacity: 1024, timeBudgetMs: 20 });
-  let done = 0;
-  while (done < 1000) done += sim.advance(1000 - done);
+  const simOptions: SimulateOptions = { historyStride: 10, historyCapacity: 1024 };
+  const sim: Simulation = lab.simulate(scenario, simOptions);
+  sim.advance(1000);
+  // @ts-expect-error: advance takes exactly n steps and returns nothing
+  const taken: number = sim.advance(10);
+  const { steps, done }: { steps: number; done: boolean } = sim.advanceFor({ maxSteps: 1e9, budgetMs: 8 });
+  // @ts-expect-error: advanceFor needs a budget
+  sim.advanceFor({ maxSteps: 10 });
   const t: number = sim.time;
   const step: number = sim.step;
   const q: Float64Array = sim.q;
@@ -64,25 +81,29 @@ export async function example(): Promise<string> {
   const cols: string[] = sim.history.columns;
   const total: number = sim.history.total + sim.history.oldest + sim.history.stride + sim.history.capacity;
   const visual: Float64Array = sim.visualState();
-  sim.setState({ q, p: Array.from(p) });
+  const state: State = { q, p: Array.from(p) };
+  sim.setState(state);
   const csv: string = sim.csvHeader() + '\n' + sim.csvRow();
-  const max: number = sim.maxAdvance;
   const same: NormalizedScenario = sim.scenario();
   try {
-    sim.advance(1e12);
+    sim.advance(1e6);
   } catch (e) {
     if (e instanceof VilabError) {
       const where: string | undefined = e.field;
       const k: number | undefined = e.step;
+      const code: RefusalCode | undefined = e.code;
       const why: string | undefined = e.reason;
-      const taken: number | undefined = e.stepsTaken;
-      void where, k, why, taken;
+      const fix: string | undefined = e.suggestion;
+      const stepsTaken: number | undefined = e.stepsTaken;
+      void where, k, code, why, fix, stepsTaken;
     }
   }
+  // @ts-expect-error: refusal codes are a closed set
+  const bad: RefusalCode = 'timeout';
   const digest: string = sim.hash();
   const gone: boolean = sim.disposed;
   sim.dispose();
-  const heap: number = lab.heapBytes() + lab.heapUsed() + MAX_SCENARIO_BYTES + DEFAULT_OPTIONS.timeBudgetMs;
+  const heap: number = lab.heapBytes() + lab.heapUsed() + MAX_SCENARIO_BYTES;
   const registry: string = lab.registryText();
   const exact: ExactRigidBody = lab.exactRigidBody({ system: 'rigid-body', integrator: 'lie-group', h: 0.01 });
   const period: number = exact.period;
@@ -94,13 +115,17 @@ export async function example(): Promise<string> {
   void period, branch, w, x, y, z, P1, P2, P3, freed;
   // @ts-expect-error: t is a number
   exact.Pi('1');
-  void version, dsp, mid, normalized, t, step, jz, pi, energy, next, cols, total, visual, csv, max, same, gone;
-  void heap, registry;
+  void version, dsp, mid, normalized, t, step, jz, pi, energy, next, cols, total, visual, csv, same, gone;
+  void heap, registry, budget, capacity, taken, steps, done, bad;
   // @ts-expect-error: system is required
   lab.normalize({ h: 0.01 });
   // @ts-expect-error: q is read-only
   sim.q = new Float64Array(3);
   // @ts-expect-error: options are numbers
   lab.simulate(scenario, { historyStride: '10' });
+  // @ts-expect-error: the time budget is no simulate() option any more (advanceFor takes it)
+  lab.simulate(scenario, { timeBudgetMs: 20 });
+  // @ts-expect-error: there is no per-call step cap any more
+  void sim.maxAdvance;
   return digest;
 }

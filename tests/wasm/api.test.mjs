@@ -1,10 +1,10 @@
-// The public API of web/sim/vilab.js, function by function (issue 5).
+// The public API of web/sim/vilab.js, function by function.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
-import { lab, createLab, REF, root, advanceAll, fnv1a64, runNative, registryPairs } from './helpers.mjs';
-import { DEFAULT_OPTIONS, MAX_SCENARIO_BYTES } from '../../web/sim/vilab.js';
+import { lab, createLab, REF, root, fnv1a64, runNative, registryPairs, canonicalSizes, pairLabel } from './helpers.mjs';
+import { MAX_SCENARIO_BYTES } from '../../web/sim/vilab.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
 const nativeRegistry = JSON.parse(runNative(['registry']).stdout);
@@ -52,6 +52,7 @@ test('systems describe id, title, parameters (defaults, units, ranges) and initi
     assert.ok(s.initialFields.length > 0, `${s.id}: no initial-data fields`);
     for (const f of s.initialFields) assert.ok(f.name && f.title && typeof f.unit === 'string' && f.description);
     assert.ok(s.h.default > 0 && s.h.default <= s.h.max && s.h.minExclusive && s.h.unit === 's');
+    assert.ok(['oscillator', 'chain', 'rigid-body'].includes(s.model), `${s.id}: model ${s.model}`);
     assert.ok(s.integrators.includes(s.defaultIntegrator));
     assert.deepEqual(lab.normalize(s.defaults), s.defaults, `${s.id}: defaults are not normalized`);
   }
@@ -59,7 +60,7 @@ test('systems describe id, title, parameters (defaults, units, ranges) and initi
 
 test('integrators describe id, title, family, order, what they conserve, and their systems', () => {
   const ids = lab.integrators.map((i) => i.id);
-  for (const id of ['midpoint', 'trapezoid', 'alpha', 'generalized', 'penalty', 'energy-momentum', 'rk4', 'euler']) {
+  for (const id of ['midpoint', 'trapezoid', 'alpha', 'generalized', 'angles-midpoint', 'penalty', 'energy-momentum', 'rk4', 'euler', 'dopri5']) {
     assert.ok(ids.includes(id), `integrator ${id} missing`);
   }
   const systemIds = lab.systems.map((s) => s.id);
@@ -67,6 +68,11 @@ test('integrators describe id, title, family, order, what they conserve, and the
     assert.ok(i.title.length > 0);
     assert.ok(['variational', 'energy-momentum', 'baseline'].includes(i.family), `${i.id}: family ${i.family}`);
     assert.ok(Number.isInteger(i.order) && i.order >= 1);
+    assert.equal(typeof i.symplectic, 'boolean', `${i.id}: symplectic`);
+    assert.equal(typeof i.symmetric, 'boolean', `${i.id}: symmetric`);
+    // Variational integrators are symplectic (their one-step map is); baselines are not.
+    if (i.family === 'variational') assert.ok(i.symplectic, `${i.id}`);
+    if (i.family === 'baseline') assert.ok(!i.symplectic, `${i.id}`);
     assert.ok(Array.isArray(i.conserves) && i.conserves.every((c) => typeof c === 'string'));
     if (i.family !== 'baseline') assert.ok(i.conserves.length > 0, `${i.id} conserves nothing?`);
     assert.ok(i.systems.length > 0 && i.systems.every((s) => systemIds.includes(s)));
@@ -76,6 +82,9 @@ test('integrators describe id, title, family, order, what they conserve, and the
     assert.ok(lab.integrator(id).systems.includes('double-spherical-pendulum'), `${id} must apply to the DSP`);
   }
   assert.equal(lab.integrator('energy-momentum').family, 'energy-momentum');
+  // dopri5 is adaptive: its one option is the tolerance.
+  const tol = lab.integrator('dopri5').options.find((o) => o.name === 'tol');
+  assert.ok(tol && tol.default === 1e-6 && tol.min < tol.default && tol.default <= tol.max, 'dopri5 option tol');
 });
 
 test('simulate() normalizes the scenario; scenario() returns it with defaults filled in', () => {
@@ -92,32 +101,88 @@ test('simulate() normalizes the scenario; scenario() returns it with defaults fi
 test('simulate() accepts JSON text: the same run as the object', () => {
   const a = lab.simulate(REF);
   const b = lab.simulate(JSON.stringify(REF));
-  advanceAll(a, 300);
-  advanceAll(b, 300);
+  a.advance(300);
+  b.advance(300);
   assert.equal(a.hash(), b.hash());
   a.dispose();
   b.dispose();
 });
 
-test('simulate() options: defaults and limits', () => {
-  assert.deepEqual({ ...DEFAULT_OPTIONS }, { historyStride: 1, historyCapacity: 32768, timeBudgetMs: 50 });
+test('simulate() options: defaults from lab.limits', () => {
   assert.equal(MAX_SCENARIO_BYTES, 4 << 20);
-  const sim = lab.simulate(REF, { historyStride: 7, historyCapacity: 3, timeBudgetMs: 1000 });
+  assert.equal(lab.limits.maxScenarioBytes, MAX_SCENARIO_BYTES);
+  const plain = lab.simulate(REF);
+  assert.equal(plain.history.stride, 1);
+  assert.equal(plain.history.capacity, lab.limits.historyCapacity.default);
+  plain.dispose();
+  const sim = lab.simulate(REF, { historyStride: 7, historyCapacity: 3 });
   assert.equal(sim.history.stride, 7);
   assert.equal(sim.history.capacity, 3);
   sim.dispose();
 });
 
-test('advance(n), step and time', () => {
+test('lab.limits: the core limits, frozen, and what option validation enforces', () => {
+  const L = lab.limits;
+  assert.ok(Object.isFrozen(L) && Object.isFrozen(L.historyStride));
+  for (const key of ['historyStride', 'historyCapacity']) {
+    const { min, max } = L[key];
+    assert.ok(Number.isInteger(min) && Number.isInteger(max) && min >= 1 && min < max, key);
+    // The bounds are accepted, one past them is refused, with the range in the message.
+    lab.simulate(REF, { [key]: min }).dispose();
+    lab.simulate(REF, { [key]: max }).dispose();
+    const range = new RegExp(`integer in \\[${min}, ${max}\\]`);
+    assert.throws(() => lab.simulate(REF, { [key]: min - 1 }), { field: `options.${key}`, message: range });
+    assert.throws(() => lab.simulate(REF, { [key]: max + 1 }), { field: `options.${key}`, message: range });
+  }
+  const { historyCapacity, budgetMs } = L;
+  assert.ok(historyCapacity.min <= historyCapacity.default && historyCapacity.default <= historyCapacity.max);
+  // advanceFor's budget: the bounds are accepted, just outside them is refused.
+  const sim = lab.simulate(REF);
+  assert.ok(budgetMs.min > 0 && budgetMs.min < budgetMs.max);
+  sim.advanceFor({ maxSteps: 1, budgetMs: budgetMs.min });
+  sim.advanceFor({ maxSteps: 1, budgetMs: budgetMs.max });
+  assert.equal(sim.step, 2);
+  const budgetRange = new RegExp(`must be a number in \\[${budgetMs.min}, ${budgetMs.max}\\]`);
+  for (const bad of [budgetMs.min / 2, budgetMs.max * 2]) {
+    assert.throws(() => sim.advanceFor({ maxSteps: 1, budgetMs: bad }), { field: 'budgetMs', message: budgetRange });
+  }
+  assert.equal(sim.step, 2, 'a refused call takes no step');
+  // setState: arrays longer than maxStateSize are refused before they enter the heap.
+  assert.ok(Number.isInteger(L.maxStateSize) && L.maxStateSize >= 3 * L.maxLinks);
+  assert.throws(() => sim.setState({ q: new Float64Array(L.maxStateSize + 1), p: sim.p }), { field: 'q', message: /too long/ });
+  sim.dispose();
+  // Links: the chain's per-body parameters allow exactly maxLinks.
+  const masses = lab.system('chain').params.find((p) => p.name === 'masses');
+  assert.equal(masses.maxCount, L.maxLinks);
+  // The manifold tolerance: initial data that far off is projected, farther is refused.
+  assert.ok(L.manifoldTolerance > 0 && L.manifoldTolerance < 1e-6);
+  const positions = (off) => ({ system: 'pendulum', initial: { positions: [[0.6, 0, -0.8 * (1 + off)]], velocities: [[0, 0, 0]] } });
+  assert.doesNotThrow(() => lab.normalize(positions(L.manifoldTolerance / 10)));
+  assert.throws(() => lab.normalize(positions(L.manifoldTolerance * 10)), { field: 'initial.positions[0]', message: /off the constraint manifold/ });
+  assert.ok(Number.isInteger(L.maxScenarioDepth) && L.maxScenarioDepth > 3);
+});
+
+test('advance(n) takes exactly n steps and returns nothing; step and time', () => {
   const sim = lab.simulate(REF);
   assert.equal(sim.step, 0);
   assert.equal(sim.time, 0);
-  assert.equal(sim.advance(10), 10);
-  assert.equal(sim.advance(), 1);
-  assert.equal(sim.advance(0), 0);
+  assert.equal(sim.advance(10), undefined);
+  sim.advance();
+  sim.advance(0);
   assert.equal(sim.step, 11);
   assert.equal(sim.time, 11 * 0.01);
-  assert.ok(sim.maxAdvance >= 1000 && Number.isInteger(sim.maxAdvance));
+  // One call of 250000 steps (more than a call used to be allowed): no cap, no time budget.
+  sim.advance(250000);
+  assert.equal(sim.step, 250011);
+  assert.equal('maxAdvance' in sim, false, 'maxAdvance is gone');
+  sim.dispose();
+});
+
+test('advanceFor({ maxSteps, budgetMs }) → { steps, done }: done when all maxSteps fit', () => {
+  const sim = lab.simulate(REF);
+  assert.deepEqual(sim.advanceFor({ maxSteps: 25, budgetMs: 1000 }), { steps: 25, done: true });
+  assert.deepEqual(sim.advanceFor({ maxSteps: 0, budgetMs: 1000 }), { steps: 0, done: true });
+  assert.equal(sim.step, 25);
   sim.dispose();
 });
 
@@ -155,8 +220,12 @@ test('diagnostics() → { energy, momentum, constraint, iterations } (+ bodyMome
   const planar = lab.simulate({ system: 'pendulum', integrator: 'rk4' });
   planar.advance(3);
   assert.deepEqual(planar.diagnostics().momentum, [], 'the planar pendulum has no symmetry');
-  assert.equal(planar.diagnostics().iterations, 0, 'RK4 is explicit');
+  assert.ok(planar.diagnostics().constraint < 1e-14, 'RK4 projects onto the links after every step');
   planar.dispose();
+  const spring = lab.simulate({ system: 'oscillator', integrator: 'rk4' });
+  spring.advance(3);
+  assert.equal(spring.diagnostics().iterations, 0, 'RK4 is explicit, and the oscillator has nothing to project onto');
+  spring.dispose();
   // Rigid bodies (whichever the registry has) report Π exactly when their history does.
   for (const s of lab.systems) {
     const sys = lab.simulate({ system: s.id });
@@ -177,33 +246,97 @@ test('visualState() is a copy of what to draw', () => {
   sim.dispose();
 });
 
-test('setState({q, p}) replaces the state: step 0, fresh history, deterministic continuation', () => {
+test('q and p are the canonical state of the model, whatever the integrator', () => {
+  const close = (x, y, tol, what) => assert.ok(Math.abs(x - y) <= tol * Math.max(1, Math.abs(y)), `${what}: ${x} vs ${y}`);
+  for (const system of lab.systems) {
+    let initial = null;
+    for (const integrator of system.integrators) {
+      const label = `${system.id}/${integrator}`;
+      const sim = lab.simulate({ system: system.id, integrator });
+      const sizes = canonicalSizes(sim.scenario());
+      // Every integrator of a system starts from the same canonical state.
+      initial ??= { q: sim.q, p: sim.p, hash: sim.hash() };
+      assert.deepEqual(sim.q, initial.q, `${label}: initial q`);
+      assert.deepEqual(sim.p, initial.p, `${label}: initial p`);
+      assert.equal(sim.hash(), initial.hash, label);
+      sim.advance(20);
+      const { q, p } = sim;
+      const d = sim.diagnostics();
+      assert.equal(q.length, sizes.q, `${label}: q length`);
+      assert.equal(p.length, sizes.p, `${label}: p length`);
+      if (system.model === 'rigid-body') {
+        close(Math.hypot(...q), 1, 1e-12, `${label}: |q|`);
+        assert.deepEqual(Array.from(p), d.bodyMomentum, `${label}: p is Π`);
+      } else if (system.model === 'chain') {
+        assert.deepEqual(sim.visualState(), q, `${label}: q are the bob positions`);
+        if (d.momentum.length === 1) {
+          // p are Cartesian momenta: J_z = Σ x p_y − y p_x.
+          let Jz = 0;
+          for (let k = 0; k < q.length; k += 3) Jz += q[k] * p[k + 1] - q[k + 1] * p[k];
+          close(Jz, d.momentum[0], 1e-12, `${label}: J_z from q, p`);
+        }
+      } else {
+        const { mass, stiffness } = sim.scenario().params;
+        close((p[0] * p[0]) / (2 * mass) + (stiffness * q[0] * q[0]) / 2, d.energy, 1e-14, `${label}: energy from [x], [m ẋ]`);
+      }
+      sim.dispose();
+    }
+  }
+});
+
+test('setState takes the canonical state for every pair: any integrator of the system accepts it', () => {
   const close = (x, y, what) => {
     const scale = Math.max(1, ...Array.from(y, Math.abs));
     x.forEach((v, i) => assert.ok(Math.abs(v - y[i]) <= 1e-12 * scale, `${what}[${i}]: ${v} vs ${y[i]}`));
   };
-  for (const { system, integrator } of registryPairs()) {
-    const a = lab.simulate({ system, integrator }, { historyStride: 5 });
-    const b = lab.simulate({ system, integrator });
-    const c = lab.simulate({ system, integrator });
-    // Baselines drift off the constraint manifold at once, and off-manifold data is
-    // refused: restore their initial state instead.
-    if (lab.integrator(integrator).family !== 'baseline') a.advance(20);
+  for (const system of lab.systems) {
+    // A state on the manifold, from the system's default integrator.
+    const source = lab.simulate({ system: system.id });
+    source.advance(20);
+    const state = { q: source.q, p: source.p };
+    source.dispose();
+    for (const integrator of system.integrators) {
+      const sim = lab.simulate({ system: system.id, integrator });
+      sim.advance(3);
+      sim.setState(state);
+      assert.equal(sim.step, 0);
+      close(sim.q, state.q, `${system.id}/${integrator}: q`);
+      close(sim.p, state.p, `${system.id}/${integrator}: p`);
+      sim.advance(5);
+      assert.equal(sim.step, 5);
+      sim.dispose();
+    }
+  }
+});
+
+test('setState({ q: sim.q, p: sim.p }) round-trips for every pair: step 0, fresh history, deterministic continuation', () => {
+  const close = (x, y, what) => {
+    const scale = Math.max(1, ...Array.from(y, Math.abs));
+    // Data within the manifold tolerance is projected onto it: equal up to rounding.
+    x.forEach((v, i) => assert.ok(Math.abs(v - y[i]) <= 1e-14 * scale, `${what}[${i}]: ${v} vs ${y[i]}`));
+  };
+  for (const pair of registryPairs()) {
+    const label = pairLabel(pair);
+    const a = lab.simulate(pair, { historyStride: 5 });
+    a.advance(20);
+    const before = { q: a.q, p: a.p };
+    a.setState({ q: a.q, p: Array.from(a.p) });
+    assert.equal(a.step, 0);
+    assert.equal(a.time, 0);
+    assert.equal(a.history.total, 1);
+    close(a.q, before.q, `${label}: q`);
+    close(a.p, before.p, `${label}: p`);
+    assert.equal(a.hash(), fnv1a64(a.q, a.p, 0));
+    // The same state, as typed arrays, in another simulation: the same run.
+    const b = lab.simulate(pair);
     b.advance(3);
-    const state = { q: a.q, p: Array.from(a.p) };
-    b.setState(state);
-    c.setState({ q: Float64Array.from(state.q), p: Float64Array.from(state.p) });
-    assert.equal(b.step, 0);
-    assert.equal(b.time, 0);
-    assert.equal(b.history.total, 1);
-    // Data within 1e-9 of the manifold is projected onto it: equal up to rounding.
-    close(b.q, a.q, `${system}/${integrator}: q`);
-    close(b.p, a.p, `${system}/${integrator}: p`);
-    assert.equal(b.hash(), fnv1a64(b.q, b.p, 0));
-    advanceAll(b, 50);
-    advanceAll(c, 50);
-    assert.equal(b.hash(), c.hash(), `${system}/${integrator}: the same state must give the same run`);
-    for (const s of [a, b, c]) s.dispose();
+    b.setState({ q: Float64Array.from(before.q), p: Float64Array.from(before.p) });
+    assert.equal(b.hash(), a.hash(), `${label}: the same state after setState`);
+    a.advance(50);
+    b.advance(50);
+    assert.equal(b.hash(), a.hash(), `${label}: the same state must give the same run`);
+    a.dispose();
+    b.dispose();
   }
 });
 
@@ -216,7 +349,7 @@ test('hash() is FNV-1a 64 of q, p and step, and equals the native `vilab hash`',
     sim.dispose();
   }
   const sim = lab.simulate(REF);
-  advanceAll(sim, 1234);
+  sim.advance(1234);
   assert.equal(sim.hash() + '\n', runNative(['hash', '-', '--steps', '1234'], JSON.stringify(REF)).stdout);
   sim.dispose();
 });
@@ -226,7 +359,7 @@ test('history: recorded in C++ every stride steps, read as typed-array copies, r
   const h = sim.history;
   assert.deepEqual(h.columns, ['t', 'energy', 'constraint', 'iterations', 'momentum']);
   assert.equal(h.total, 1, 'the initial state is sample 0');
-  advanceAll(sim, 95);
+  sim.advance(95);
   assert.equal(h.total, 10);
   const all = h.read();
   assert.equal(all.start, 0);
@@ -238,7 +371,7 @@ test('history: recorded in C++ every stride steps, read as typed-array copies, r
   assert.equal(all.momentum[0], all.columns.momentum);
   assert.equal(all.bodyMomentum, undefined);
   assert.deepEqual(Array.from(all.t), Array.from({ length: 10 }, (_, k) => 10 * k * 0.01));
-  advanceAll(sim, 5);
+  sim.advance(5);
   const d = sim.diagnostics();
   const next = h.read(all.start + all.count);
   assert.equal(next.start, 10);
@@ -251,7 +384,7 @@ test('history: recorded in C++ every stride steps, read as typed-array copies, r
   sim.dispose();
 
   const ring = lab.simulate(REF, { historyStride: 10, historyCapacity: 4 });
-  advanceAll(ring, 100);
+  ring.advance(100);
   assert.equal(ring.history.total, 11);
   assert.equal(ring.history.oldest, 7);
   const held = ring.history.read(0);
@@ -297,7 +430,7 @@ test('dispose(): idempotent, then every use throws a clear error', () => {
     step: () => sim.step,
     q: () => sim.q,
     p: () => sim.p,
-    maxAdvance: () => sim.maxAdvance,
+    advanceFor: () => sim.advanceFor({ maxSteps: 1, budgetMs: 10 }),
     diagnostics: () => sim.diagnostics(),
     visualState: () => sim.visualState(),
     setState: () => sim.setState({ q: [], p: [] }),
@@ -314,6 +447,20 @@ test('dispose(): idempotent, then every use throws a clear error', () => {
   }
 });
 
+test('sim[Symbol.dispose]() frees the simulation like dispose()', () => {
+  assert.equal(typeof Symbol.dispose, 'symbol');
+  const before = lab.heapUsed();
+  const sim = lab.simulate(REF);
+  sim.advance(10);
+  assert.ok(lab.heapUsed() > before);
+  sim[Symbol.dispose]();
+  assert.equal(sim.disposed, true);
+  assert.equal(lab.heapUsed(), before, 'the wasm memory is freed');
+  assert.throws(() => sim.step, { name: 'VilabError', message: 'vilab: simulation: used after dispose()' });
+  sim[Symbol.dispose](); // idempotent, as dispose()
+  sim.dispose();
+});
+
 test('heapBytes() and heapUsed() report the wasm memory', () => {
   assert.ok(lab.heapBytes() >= 16 << 20);
   assert.ok(lab.heapUsed() > 0 && lab.heapUsed() < lab.heapBytes());
@@ -327,7 +474,7 @@ test('heapBytes() and heapUsed() report the wasm memory', () => {
 test("the README's API example runs as written, through the package's exports ('vilab')", () => {
   const doc = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
   const example = doc.match(/```js\n([\s\S]*?)```/)[1];
-  assert.equal(example.trimEnd().split('\n').length, 10, 'the example is 10 lines');
+  assert.equal(example.trimEnd().split('\n').length, 9, 'the example is 9 lines');
   const r = spawnSync(process.execPath, ['--input-type=module', '-e', example], { cwd: root, encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
   const lines = r.stdout.trimEnd().split('\n');

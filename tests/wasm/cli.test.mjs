@@ -23,6 +23,11 @@ const scenarios = {
   chainTrapezoid: scenarioFile('chain', { system: 'chain', integrator: 'trapezoid', params: { masses: [1, 2, 3], lengths: [0.5, 0.4, 0.3] } }),
   dspGeneralized: scenarioFile('generalized', { system: 'double-spherical-pendulum', integrator: 'generalized' }),
   dspPenalty: scenarioFile('penalty', { system: 'double-spherical-pendulum', integrator: 'penalty', h: 0.005 }),
+  sphericalAngles: scenarioFile('angles', { system: 'spherical-pendulum', integrator: 'angles-midpoint' }),
+  chainDopri5: scenarioFile('dopri5', { system: 'chain', integrator: 'dopri5', options: { tol: 1e-8 } }),
+  topEnergyMomentum: scenarioFile('top', { system: 'heavy-top', integrator: 'energy-momentum' }),
+  // Refused mid-run: both print the rows before the refused step, then the same message.
+  dspRefused: scenarioFile('refused', { system: 'double-spherical-pendulum', integrator: 'midpoint', h: 0.1 }),
   // Number spellings JSON.stringify would not produce: the CLI passes the file's bytes.
   spelled: scenarioFile('spelled', '{"system":"spherical-pendulum","h":1.0E-2,"params":{"g":9.8100000000000005}}'),
 };
@@ -50,7 +55,7 @@ for (const [name, file] of Object.entries(scenarios)) {
   });
 }
 
-test('vilab run: every step (default --every 1), a long run crossing maxAdvance', () => {
+test('vilab run: every step (default --every 1); a long hash in one advance() call', () => {
   same(['run', scenarios.oscillator, '--steps', '5000']);
   same(['hash', scenarios.oscillator, '--steps', '2500001']);
 });

@@ -3,9 +3,12 @@
 // fresh run's hash after every case).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { lab, REF, assertInputError, assertHealthy, advanceAll } from './helpers.mjs';
+import { lab, REF, assertInputError, assertHealthy, registryPairs, canonicalSizes, pairLabel } from './helpers.mjs';
 
 const DSP = { system: 'double-spherical-pendulum', integrator: 'midpoint' };
+// The DSP's largest h, as the registry publishes it, in the form messages print it.
+const H_MAX = lab.system(DSP.system).h.max;
+const H_RANGE = `must be in \\(0, ${String(H_MAX).replace('.', '\\.')}\\]`;
 const MB = 1 << 20;
 const simulate = (scenario, options) => () => lab.simulate(scenario, options).dispose();
 const normalize = (scenario) => () => lab.normalize(scenario);
@@ -25,10 +28,10 @@ const scenarioCases = [
   ['oscillator position NaN', { system: 'oscillator', initial: { position: NaN } }, 'initial.position', /finite/],
   ['NaN in JSON text', '{"system":"oscillator","h":NaN}', 'scenario', /invalid JSON/],
   // h ≤ 0 or too large
-  ['h 0', { ...DSP, h: 0 }, 'h', /must be in \(0, 1\], got 0/],
-  ['h negative', { ...DSP, h: -0.01 }, 'h', /must be in \(0, 1\]/],
-  ['h -0', { ...DSP, h: -0 }, 'h', /must be in \(0, 1\]/],
-  ['h above the system maximum', { ...DSP, h: 2 }, 'h', /must be in \(0, 1\], got 2/],
+  ['h 0', { ...DSP, h: 0 }, 'h', new RegExp(`${H_RANGE}, got 0$`)],
+  ['h negative', { ...DSP, h: -0.01 }, 'h', new RegExp(H_RANGE)],
+  ['h -0', { ...DSP, h: -0 }, 'h', new RegExp(H_RANGE)],
+  ['h above the system maximum', { ...DSP, h: 2 * H_MAX }, 'h', new RegExp(`${H_RANGE}, got ${2 * H_MAX}$`)],
   // negative or zero masses and lengths
   ['mass negative', { ...DSP, params: { masses: [-1, 1] } }, 'params.masses[0]', /must be in \(0, .*got -1/],
   ['mass zero', { ...DSP, params: { masses: [1, 0] } }, 'params.masses[1]', /must be in \(0, .*got 0/],
@@ -77,8 +80,8 @@ const scenarioCases = [
   ['non-tangent velocity', { system: 'spherical-pendulum', initial: { positions: [[0, 0, -1]], velocities: [[0, 0, 1]] } }, 'initial.velocities[0]', /not tangent/],
   ['planar pendulum out of plane', { system: 'pendulum', initial: { positions: [[0.6, 0, -0.8]], velocities: [[0, 1, 0]] } }, 'initial.velocities[0][1]', /x–z plane/],
   // a 1 MB string, anywhere
-  ['1 MB system id', { system: 'x'.repeat(MB) }, 'system', /1048576 characters/],
-  ['1 MB h', { ...DSP, h: 'y'.repeat(MB) }, 'h', /must be a number, got string "y{32}…" \(1048576 characters\)/],
+  ['1 MB system id', { system: 'x'.repeat(MB) }, 'system', /\(1048576 bytes\)/],
+  ['1 MB h', { ...DSP, h: 'y'.repeat(MB) }, 'h', /must be a number, got string "y{32}…" \(1048576 bytes\)/],
   ['1 MB parameter name', { ...DSP, params: { ['k'.repeat(MB)]: 1 } }, `params.${'k'.repeat(32)}…`, /unknown parameter/],
   ['1 MB field name', { ...DSP, ['f'.repeat(MB)]: 1 }, `${'f'.repeat(32)}…`, /unknown field/],
   ['1 MB scenario text', 'z'.repeat(MB), 'scenario', /invalid JSON/],
@@ -108,30 +111,51 @@ test('a scenario that cannot be encoded (a cycle)', () => {
 });
 
 test('simulate() options: unknown, wrong type, out of range', () => {
-  assertInputError(simulate(REF, { foo: 1 }), 'options.foo', /unknown option \(known: historyStride, historyCapacity, timeBudgetMs\)/);
+  assertInputError(simulate(REF, { foo: 1 }), 'options.foo', /unknown option \(known: historyStride, historyCapacity\)$/);
+  // The time budget moved from an option to advanceFor().
+  assertInputError(simulate(REF, { timeBudgetMs: 50 }), 'options.timeBudgetMs', /unknown option/);
   assertInputError(simulate(REF, { historyStride: 0 }), 'options.historyStride', /integer in \[1, 1000000\], got 0/);
   assertInputError(simulate(REF, { historyStride: 1.5 }), 'options.historyStride', /got 1.5/);
   assertInputError(simulate(REF, { historyStride: '2' }), 'options.historyStride', /got string "2"/);
+  assertInputError(simulate(REF, { historyStride: NaN }), 'options.historyStride', /got NaN/);
   assertInputError(simulate(REF, { historyCapacity: 2 << 20 }), 'options.historyCapacity', /integer in \[1, 1048576\]/);
-  assertInputError(simulate(REF, { timeBudgetMs: 0 }), 'options.timeBudgetMs', /integer in \[1, 60000\]/);
-  assertInputError(simulate(REF, { timeBudgetMs: NaN }), 'options.timeBudgetMs', /got NaN/);
   assertInputError(simulate(REF, 'fast'), 'options', /must be an object/);
   assertInputError(simulate(REF, null), 'options', /must be an object/);
 });
 
 test('advance(n): n must be a non-negative integer', () => {
   const sim = lab.simulate(REF);
-  for (const [n, got] of [[-1, /got -1/], [1.5, /got 1.5/], [NaN, /got NaN/], [Infinity, /got Infinity/], ['5', /got string "5"/], [null, /got null/], [5n, /got bigint/]]) {
+  for (const [n, got] of [[-1, /got -1/], [1.5, /got 1.5/], [NaN, /got NaN/], [Infinity, /got Infinity/], ['5', /got string "5"/], [null, /got null/], [5n, /got bigint/], [2 ** 53, /got 9007199254740992/]]) {
     assertInputError(() => sim.advance(n), 'n', got);
   }
   assert.equal(sim.step, 0, 'a refused call takes no step');
-  assert.equal(sim.advance(3), 3, 'the simulation still works');
+  sim.advance(3);
+  assert.equal(sim.step, 3, 'the simulation still works');
+  sim.dispose();
+});
+
+test('advanceFor({ maxSteps, budgetMs }): both required, maxSteps a non-negative integer, budgetMs in the limits', () => {
+  const sim = lab.simulate(REF);
+  const call = (arg) => () => sim.advanceFor(arg);
+  for (const [maxSteps, got] of [[-1, /got -1/], [0.5, /got 0.5/], [NaN, /got NaN/], [Infinity, /got Infinity/], ['9', /got string "9"/], [undefined, /got undefined/]]) {
+    assertInputError(call({ maxSteps, budgetMs: 10 }), 'maxSteps', got);
+  }
+  for (const [budgetMs, got] of [[NaN, /got NaN/], [Infinity, /got Infinity/], ['5', /got string "5"/], [undefined, /got undefined/]]) {
+    assertInputError(call({ maxSteps: 10, budgetMs }), 'budgetMs', got);
+  }
+  const { min, max } = lab.limits.budgetMs;
+  for (const budgetMs of [0, -1, min / 10, max + 1]) {
+    assertInputError(call({ maxSteps: 10, budgetMs }), 'budgetMs', /must be a number in \[0\.1, 60000\]/);
+  }
+  assertInputError(() => sim.advanceFor(), 'maxSteps', /got undefined/);
+  assert.equal(sim.step, 0, 'a refused call takes no step');
+  assert.deepEqual(sim.advanceFor({ maxSteps: 3, budgetMs: 100 }), { steps: 3, done: true });
   sim.dispose();
 });
 
 test('setState(): wrong shapes, non-finite numbers, strings, unknown fields, off-manifold data', () => {
   const sim = lab.simulate(REF);
-  advanceAll(sim, 10);
+  sim.advance(10);
   const { q, p } = { q: sim.q, p: sim.p };
   const hash = sim.hash();
   const cases = [
@@ -151,6 +175,21 @@ test('setState(): wrong shapes, non-finite numbers, strings, unknown fields, off
   assert.equal(sim.hash(), hash, 'a refused setState leaves the state alone');
   assert.equal(sim.step, 10);
   sim.dispose();
+});
+
+test("setState() on every pair: the sizes it asks for are the model's, and a unit quaternion for rigid bodies", () => {
+  for (const pair of registryPairs()) {
+    const sim = lab.simulate(pair);
+    const sizes = canonicalSizes(sim.scenario());
+    const { q, p } = sim;
+    assertInputError(() => sim.setState({ q: [...q, 0], p }), 'q', new RegExp(`expected ${sizes.q} numbers, got ${sizes.q + 1}`));
+    assertInputError(() => sim.setState({ q, p: p.subarray(1) }), 'p', new RegExp(`expected ${sizes.p} numbers, got ${sizes.p - 1}`));
+    if (lab.system(pair.system).model === 'rigid-body') {
+      assertInputError(() => sim.setState({ q: q.map((x) => 1.001 * x), p }), 'q', /must be a unit quaternion/);
+    }
+    assert.equal(sim.step, 0, pairLabel(pair));
+    sim.dispose();
+  }
 });
 
 test('history.read(from): from must be a non-negative integer', () => {

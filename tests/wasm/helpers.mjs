@@ -19,7 +19,7 @@ const refHash = refRun();
 function refRun() {
   const sim = lab.simulate(REF);
   try {
-    advanceAll(sim, REF_STEPS);
+    sim.advance(REF_STEPS);
     return sim.hash();
   } finally {
     sim.dispose();
@@ -31,15 +31,33 @@ export function assertHealthy() {
   assert.equal(refRun(), refHash, 'the module no longer reproduces a fresh run');
 }
 
-/** Advances exactly n steps (advance() may stop early at its time budget). */
-export function advanceAll(sim, n) {
-  let done = 0;
-  while (done < n) {
-    const taken = sim.advance(n - done);
-    assert.ok(taken >= 0 && taken <= sim.maxAdvance);
-    done += taken;
+/** The codes a refused step may carry (outcome.hpp: refusalCodeName). */
+export const REFUSAL_CODES = Object.freeze(['no-convergence', 'diverged', 'singular-matrix', 'non-finite', 'spurious-root']);
+
+/**
+ * The error fn() throws, which must be a refused step: a VilabError with .step,
+ * .code, .reason, .suggestion and .stepsTaken, and the message the native CLI prints.
+ * Returns the error, or null when fn() did not throw.
+ */
+export function refusalOf(fn) {
+  try {
+    fn();
+    return null;
+  } catch (e) {
+    assertRefusal(e);
+    return e;
   }
-  return done;
+}
+
+export function assertRefusal(e) {
+  assert.ok(e instanceof VilabError && e instanceof Error, `not a VilabError: ${e?.stack ?? e}`);
+  assert.ok(Number.isSafeInteger(e.step) && e.step >= 1, `step: ${e.step}`);
+  assert.ok(REFUSAL_CODES.includes(e.code), `code: ${e.code}`);
+  assert.ok(typeof e.reason === 'string' && e.reason.length > 0, 'reason');
+  assert.ok(typeof e.suggestion === 'string' && e.suggestion.length > 0, 'suggestion');
+  assert.ok(Number.isSafeInteger(e.stepsTaken) && e.stepsTaken >= 0 && e.stepsTaken < e.step, `stepsTaken: ${e.stepsTaken}`);
+  assert.equal(e.field, undefined, 'a refused step is not bad input');
+  assert.equal(e.message, `vilab: step ${e.step} refused: ${e.reason}; ${e.suggestion} (the state stays at step ${e.step - 1})`);
 }
 
 /**
@@ -54,14 +72,33 @@ export function assertInputError(fn, field, pattern = /./) {
     error = e;
   }
   assert.ok(error, `expected an error about ${field}`);
-  assert.ok(error instanceof VilabError && error instanceof Error, `not a VilabError: ${error}`);
+  assertInputErrorShape(error, field, pattern);
+  assertHealthy();
+  return error;
+}
+
+/** As assertInputError, for a promise that must reject. */
+export async function assertInputRejection(promise, field, pattern = /./) {
+  let error;
+  try {
+    await promise;
+  } catch (e) {
+    error = e;
+  }
+  assert.ok(error, `expected a rejection about ${field}`);
+  assertInputErrorShape(error, field, pattern);
+  assertHealthy();
+  return error;
+}
+
+function assertInputErrorShape(error, field, pattern) {
+  assert.ok(error instanceof VilabError && error instanceof Error, `not a VilabError: ${error?.stack ?? error}`);
   const prefix = `vilab: ${field}: `;
   assert.ok(error.message.startsWith(prefix), `message ${JSON.stringify(error.message.slice(0, 200))} does not start with ${JSON.stringify(prefix)}`);
   assert.equal(error.field, field);
   assert.match(error.message.slice(prefix.length), pattern);
   assert.ok(error.message.length < 400, `message too long (${error.message.length} characters)`);
-  assertHealthy();
-  return error;
+  for (const key of ['step', 'code', 'reason', 'suggestion', 'stepsTaken']) assert.equal(error[key], undefined, `bad input has no .${key}`);
 }
 
 /** FNV-1a 64 of q and p (float64 LE) and step (uint64 LE), as sim.hash() documents it. */
@@ -91,6 +128,27 @@ export function registryPairs() {
     for (const integrator of system.integrators) pairs.push({ system: system.id, integrator });
   }
   return pairs;
+}
+
+/**
+ * The canonical state's sizes for a normalized scenario, from the system's model alone
+ * (state.hpp): chains q = p = 3 per bob; oscillator [x], [m ẋ]; rigid bodies the unit
+ * quaternion and Π.
+ */
+export function canonicalSizes(scenario) {
+  const { model } = lab.system(scenario.system);
+  if (model === 'oscillator') return { q: 1, p: 1 };
+  if (model === 'rigid-body') return { q: 4, p: 3 };
+  assert.equal(model, 'chain');
+  const perBody = lab.system(scenario.system).params.find((p) => p.kind === 'per-body');
+  const bobs = scenario.params[perBody.name].length;
+  return { q: 3 * bobs, p: 3 * bobs };
+}
+
+/** A label for test names: system (×links when not the default), integrator. */
+export function pairLabel(scenario) {
+  const masses = scenario.params?.masses;
+  return `${scenario.system}${masses ? `×${masses.length}` : ''}/${scenario.integrator}`;
 }
 
 export { createLab, VilabError };

@@ -1,14 +1,14 @@
 // Lifetime: returned arrays are copies that survive heap growth; create/dispose
-// leaves the heap flat (1e4 cycles); errors leak nothing; forgotten simulations are
-// freed by the garbage collector.
+// (or [Symbol.dispose]) leaves the heap flat (1e4 cycles); errors leak nothing;
+// forgotten simulations are freed by the garbage collector.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { lab, REF, assertHealthy, advanceAll } from './helpers.mjs';
+import { lab, REF, assertHealthy } from './helpers.mjs';
 
 test('q, p, visualState() and history samples do not go stale when the heap grows', () => {
   const sim = lab.simulate(REF);
-  advanceAll(sim, 100);
+  sim.advance(100);
   const q = sim.q;
   const p = sim.p;
   const v = sim.visualState();
@@ -19,7 +19,7 @@ test('q, p, visualState() and history samples do not go stale when the heap grow
   // Grow linear memory: history rings grow as samples arrive, so fill one of
   // 2e5 samples (≈ 8 MB), and hold a few thousand small simulations.
   const big = lab.simulate({ system: 'oscillator' }, { historyCapacity: 1 << 20 });
-  advanceAll(big, 200000);
+  big.advance(200000);
   const many = Array.from({ length: 3000 }, () => lab.simulate(REF));
   assert.ok(lab.heapBytes() > heapBefore, 'the heap did not grow: the test proves nothing');
   [q, p, v, h.energy, h.t].forEach((a, i) => {
@@ -50,7 +50,9 @@ test('heap flat over 1e4 create/advance/read/dispose cycles', () => {
     sim.history.read(0);
     sim.hash();
     sim.scenario();
-    sim.dispose();
+    sim.advanceFor({ maxSteps: 2, budgetMs: 10 });
+    if (i % 2) sim.dispose();
+    else sim[Symbol.dispose]();
   }
   assert.equal(lab.heapUsed(), used, 'bytes held by malloc after 1e4 cycles');
   assert.equal(lab.heapBytes(), bytes, 'wasm memory grew over 1e4 cycles');
@@ -67,7 +69,9 @@ test('errors leak nothing: bad scenarios, refused steps, bad setState', () => {
     assert.throws(() => lab.simulate('{"system":'));
     assert.throws(() => lab.normalize({ system: 'x'.repeat(1000) }));
     const sim = lab.simulate(scenario);
-    assert.throws(() => advanceAll(sim, 100), /refused/);
+    assert.throws(() => sim.advance(100), { name: 'VilabError', message: /refused/ });
+    assert.throws(() => sim.advanceFor({ maxSteps: 100, budgetMs: 100 }), { name: 'VilabError', message: /refused/ });
+    assert.throws(() => sim.advanceFor({ maxSteps: 1, budgetMs: 0 }), { name: 'VilabError', field: 'budgetMs' });
     assert.throws(() => sim.setState({ q: [1, 2, 3, 4, 5, 6], p: [0, 0, 0, 0, 0, 0] }), /off the constraint manifold/);
     sim.dispose();
   }

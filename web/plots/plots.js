@@ -5,7 +5,8 @@
 //                not tiny, else J − J₀ (the axis says which)
 //   constraint   residual |g(q)|, log scale
 //   iterations   Newton iterations per step
-//   phase        a chosen coordinate pair (q or p components), sampled per frame
+//   phase        a chosen pair of components of the canonical state (q, p), sampled
+//                per frame; its layout depends on the model only, never on the integrator
 //
 // Redraws are staggered (at most one plot per animation frame, each ≤ ~12 Hz),
 // the data arrays are reused, and the tables are min/max envelopes of bounded
@@ -18,7 +19,7 @@ import { num, sci, signedSci, subscript } from '../sim/format.js';
 import { COLOR_A, COLOR_B } from '../scene/palette.js';
 
 const LOG_FLOOR = 1e-17;
-// A method that blows up (RK4 just before it breaks down) would squash every
+// A method that blows up (explicit Euler just before it breaks down) would squash every
 // other curve: relative errors are clipped at ±CLIP_REL, residuals at CLIP_RES.
 const CLIP_REL = 10;
 const CLIP_ABS = 1e12;
@@ -71,20 +72,20 @@ function cssVar(name, fallback) {
   return v || fallback;
 }
 
-/** Names of the coordinates for the phase-portrait menu. */
-export function coordinateNames(kind, qLen, visualLen) {
-  const names = [];
-  if (kind === 'oscillator' && qLen === 1) return { q: ['x'], p: ['p'] };
-  if (kind === 'linkage' && qLen === visualLen) {
-    for (let i = 0; i < qLen / 3; i++) for (const a of 'xyz') names.push(`${a}${subscript(i + 1)}`);
-    return { q: names, p: names.map((n) => `p_${n}`) };
+/**
+ * Names of the canonical state's components for the phase-portrait menu, by model
+ * (vilab.d.ts, State): chains q = bob positions, p = their momenta; the oscillator
+ * [x], [m ẋ]; rigid bodies q = unit quaternion, p = body angular momentum Π.
+ * defaultAxes: the pair shown first, as indices into [...q, ...p].
+ */
+export function coordinateNames(model, qLen, pLen) {
+  if (model === 'oscillator') return { q: ['x'], p: ['p'], defaultAxes: [0, 1] };
+  if (model === 'rigid-body') {
+    return { q: ['q_w', 'q_x', 'q_y', 'q_z'].slice(0, qLen), p: ['Π₁', 'Π₂', 'Π₃'].slice(0, pLen), defaultAxes: [qLen, qLen + 1] };
   }
-  if ((kind === 'rigid' || kind === 'top') && qLen === 4) {
-    const q = ['q_w', 'q_x', 'q_y', 'q_z'];
-    return { q, p: q.map((n) => `p_${n}`) };
-  }
-  for (let i = 0; i < qLen; i++) names.push(`q${subscript(i + 1)}`);
-  return { q: names, p: names.map((n) => `p${n.slice(1)}`) };
+  const q = [];
+  for (let i = 0; i < qLen / 3; i++) for (const a of 'xyz') q.push(`${a}${subscript(i + 1)}`);
+  return { q, p: q.map((n) => `p_${n}`), defaultAxes: [0, qLen] };
 }
 
 export class Plots {
@@ -97,7 +98,7 @@ export class Plots {
     this.opts = opts;
     this.plots = [];
     this.windowSeconds = 0;
-    this.phaseAxes = [0, null]; // [x index, y index] into [...q, ...p]; null → default p of x
+    this.phaseAxes = null; // [x index, y index] into [...q, ...p]; null → the model's default pair
     // only plots on screen are redrawn
     this.hidden = new Set();
     this.observer =
@@ -113,7 +114,7 @@ export class Plots {
 
   /**
    * Sets up for a run.
-   * run = { h, hasB, labelA, labelB, momentumCount, E0, J0 (A), J0B, kind, qLen, visualLen, qLenB, bodyMomentum }
+   * run = { h, hasB, labelA, labelB, momentumCount, E0, J0 (A), J0B, model, qLen, pLen }
    */
   configure(run) {
     this.destroy();
@@ -137,9 +138,12 @@ export class Plots {
     this.values = new Float64Array(names.length);
     this.latest = new Float64Array(names.length).fill(NaN);
     this.phase = new PointRing(1500, 2);
-    this.coords = coordinateNames(run.kind, run.qLen, run.visualLen);
-    const total = run.qLen * 2;
-    if (!(this.phaseAxes[0] < total)) this.phaseAxes = [0, null];
+    const coords = coordinateNames(run.model, run.qLen, run.pLen);
+    // keep the chosen pair across runs of the same layout (same names), else the default
+    if (!this.phaseAxes || this.coords?.q.join() !== coords.q.join() || this.coords?.p.join() !== coords.p.join()) {
+      this.phaseAxes = coords.defaultAxes.slice();
+    }
+    this.coords = coords;
     this.#build();
   }
 
@@ -176,14 +180,14 @@ export class Plots {
     this.drawAll(time);
   }
 
-  #axes(logY = false, yLabelSize = 58) {
+  #axes(logY = false, yLabelSize = 58, { xIsTime = true } = {}) {
     // colours are read at draw time, so a light/dark switch needs no rebuild
     const fg = () => this.#theme().fg;
     const grid = () => this.#theme().grid;
     const common = { stroke: fg, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid, width: 1, size: 4 }, font: '11px system-ui, sans-serif' };
     const y = { ...common, size: yLabelSize, values: logY ? logAxisValues : axisValues };
     if (logY) y.splits = logSplits;
-    return [{ ...common, size: 26, values: timeValues }, y];
+    return [{ ...common, size: 26, values: xIsTime ? timeValues : axisValues }, y];
   }
 
   #card(id, title, note, { tall = false } = {}) {
@@ -315,7 +319,7 @@ export class Plots {
         all.forEach((n, i) => select.append(el('option', { value: String(i) }, n)));
         select.addEventListener('change', () => {
           const v = Number(select.value);
-          if (which === 'x') this.phaseAxes = [v, this.phaseAxes[1] ?? this.#defaultY(v)];
+          if (which === 'x') this.phaseAxes = [v, this.#partner(v)];
           else this.phaseAxes = [this.phaseAxes[0], v];
           this.phase.clear();
           this.opts.onPhaseChange?.();
@@ -335,7 +339,7 @@ export class Plots {
           legend: { show: false },
           cursor: { show: false },
           scales: { x: { time: false, range: safeRange }, y: { range: safeRange } },
-          axes: this.#axes(),
+          axes: this.#axes(false, 58, { xIsTime: false }), // x is a coordinate, not time
           series: [{}, { ...this.#series('A', COLOR_A), paths: uPlot.paths.linear(), facets: [{ scale: 'x', auto: true }, { scale: 'y', auto: true }] },
             { ...this.#series('B', COLOR_B, [7, 4]), paths: uPlot.paths.linear(), facets: [{ scale: 'x', auto: true }, { scale: 'y', auto: true }] }],
         },
@@ -346,21 +350,23 @@ export class Plots {
     }
   }
 
-  #defaultY(x) {
-    const n = this.run.qLen;
-    return x < n ? x + n : x - n;
+  /** The natural vertical axis for a horizontal one: its conjugate momentum when q and p
+   * pair up (chains, the oscillator), else the next component of the same block (Π₁ → Π₂). */
+  #partner(x) {
+    const { qLen: n, pLen: m } = this.run;
+    if (n === m) return x < n ? x + n : x - n;
+    return x < n ? (x + 1) % n : n + ((x - n + 1) % m);
   }
 
   #syncPhaseSelects() {
     const [x, y] = this.phaseAxes;
     this.phaseSelects[0].value = String(x);
-    this.phaseSelects[1].value = String(y ?? this.#defaultY(x));
+    this.phaseSelects[1].value = String(y);
   }
 
   /** The phase-portrait pair as indices into [...q, ...p]. */
   get phasePair() {
-    const [x, y] = this.phaseAxes;
-    return [x, y ?? this.#defaultY(x)];
+    return this.phaseAxes.slice();
   }
 
   /** Ingests history reads of A and B (aligned by sample index). */

@@ -27,11 +27,13 @@ import { OscillatorBody } from './oscillator.js';
 import { MomentumSphere, RigidBody, findInertia } from './rigid.js';
 import { COLOR_A, COLOR_B, COLOR_EXACT, sceneTheme } from './palette.js';
 
-/** Which scene a system gets: 'linkage' | 'oscillator' | 'rigid' | 'top'. */
-export function sceneKind(systemId, visualLength) {
-  if (systemId === 'oscillator') return 'oscillator';
-  if (/top/.test(systemId)) return 'top';
-  if (/rigid/.test(systemId) || visualLength === 4) return 'rigid';
+/**
+ * Which scene a system gets, from its registry entry: 'linkage' (model 'chain'),
+ * 'oscillator', 'rigid' (a free rigid body) or 'top' (a rigid body under gravity).
+ */
+export function sceneKind(system) {
+  if (system.model === 'oscillator') return 'oscillator';
+  if (system.model === 'rigid-body') return system.params.some((p) => p.name === 'g') ? 'top' : 'rigid';
   return 'linkage';
 }
 

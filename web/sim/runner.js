@@ -41,7 +41,7 @@ class Track {
     this.J0 = d.momentum.slice();
     this.columns = this.sim.history.columns;
     this.read = 0; // history samples consumed
-    this.failure = null; // { step, reason, suggestion, message }
+    this.failure = null; // failureOf(error): { step, code, reason, suggestion, message }
     this.visual = this.sim.visualState();
     this.lastGood = this.visual;
     this.diag = d;

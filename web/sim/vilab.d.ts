@@ -127,7 +127,10 @@ export interface Diagnostics {
   momentum: number[];
   /** Constraint residual (system units; 0 for unconstrained systems). */
   constraint: number;
-  /** Newton iterations of the last step (substeps for dopri5; 0 for explicit methods). */
+  /**
+   * Newton iterations of the last step (substeps for dopri5; for the explicit baselines
+   * on constrained systems, the iterations of their projection onto the manifold, else 0).
+   */
   iterations: number;
   /** Body angular momentum Π (rigid bodies only). */
   bodyMomentum?: [number, number, number];

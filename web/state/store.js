@@ -13,6 +13,9 @@
 // kept by the modules that own them.
 
 export const DEFAULT_SYSTEM = 'double-spherical-pendulum';
+// The baseline the page invites a structure-preserving integrator to be compared
+// with: the method most simulators use. Any other choice follows from the registry.
+export const PREFERRED_BASELINE = 'rk4';
 export const UI_DEFAULTS = Object.freeze({ compare: null, speed: 1, stepsPerFrame: 0, window: 0 });
 export const SPEEDS = [0.1, 0.25, 0.5, 1, 2, 5, 10, 25, 50, 100];
 export const STEPS_PER_FRAME = [0, 1, 10, 100, 1000, 10000];
@@ -58,4 +61,22 @@ export const clone = (x) => (x === undefined ? undefined : JSON.parse(JSON.strin
 export function compareScenario(lab, scenario, integrator) {
   const { options: _drop, ...rest } = scenario;
   return lab.normalize({ ...rest, integrator });
+}
+
+/**
+ * The integrator the page suggests comparing A with (the invitation and the C key), or
+ * null: for a symplectic or energy-conserving A, PREFERRED_BASELINE (else the
+ * highest-order non-symplectic baseline of the system); for a baseline A, the system's
+ * default integrator.
+ */
+export function compareSuggestion(lab, scenario) {
+  const system = lab.system(scenario.system);
+  const A = lab.integrator(scenario.integrator);
+  if (!system || !A) return null;
+  const candidates = system.integrators.map((id) => lab.integrator(id)).filter((i) => i && i.id !== A.id);
+  if (A.family === 'baseline') return candidates.find((i) => i.id === system.defaultIntegrator)?.id ?? null;
+  const baselines = candidates.filter((i) => i.family === 'baseline' && !i.symplectic);
+  const preferred = baselines.find((i) => i.id === PREFERRED_BASELINE);
+  if (preferred) return preferred.id;
+  return baselines.sort((x, y) => y.order - x.order)[0]?.id ?? null;
 }

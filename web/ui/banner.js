@@ -11,9 +11,10 @@ export class Notices {
 
   /**
    * Shows a dismissible banner. parts: array of strings or {code: text} pieces.
-   * kind: 'error' | 'warn' | 'info'. actions: [{label, onClick}]. Returns the node.
+   * kind: 'error' | 'warn' | 'info'. actions: [{label, onClick}]. data: extra data-*
+   * attributes (e.g. { code } of a refused step). Returns the node.
    */
-  banner(key, parts, { kind = 'error', actions = [] } = {}) {
+  banner(key, parts, { kind = 'error', actions = [], data = {} } = {}) {
     this.dismiss(key);
     const text = el('p', { class: 'banner-text' });
     for (const p of parts) text.append(typeof p === 'string' ? document.createTextNode(p) : el('code', {}, p.code));
@@ -21,7 +22,7 @@ export class Notices {
     const close = el('button', { type: 'button', class: 'btn small ghost', 'aria-label': 'Dismiss this message', onclick: () => this.dismiss(key) }, 'Dismiss');
     const node = el(
       'div',
-      { class: `banner ${kind}`, role: kind === 'error' ? 'alert' : 'status', dataset: { key } },
+      { class: `banner ${kind}`, role: kind === 'error' ? 'alert' : 'status', dataset: { ...data, key } },
       text,
       el('div', { class: 'banner-actions' }, buttons, close),
     );

@@ -15,6 +15,7 @@ import { num } from '../sim/format.js';
 export function badges(integ) {
   if (!integ) return [];
   const out = [{ text: `order ${integ.order}`, kind: 'order' }, { text: integ.family, kind: integ.family === 'baseline' ? 'plain' : 'good' }];
+  if (!integ.symplectic) out.push({ text: 'not symplectic', kind: 'warn' });
   for (const c of integ.conserves ?? []) out.push({ text: c, kind: 'good' });
   if (!integ.conserves?.length) out.push({ text: 'conserves nothing exactly', kind: 'warn' });
   return out;
@@ -28,15 +29,16 @@ export function badgeList(integ, id) {
   );
 }
 
-/** Nice h values (1, 1.5, 2, 3, 5, 7 × 10^k) in [lo, hi]. */
+/** Nice h values (1, 1.5, 2, 3, 5, 7 × 10^k) in [lo, hi], and hi itself (the system's h.max). */
 export function hLadder(lo, hi) {
   const out = [];
   for (let e = -5; e <= 2; e++) {
     for (const m of [1, 1.5, 2, 3, 5, 7]) {
       const v = Number((m * 10 ** e).toPrecision(3));
-      if (v >= lo * (1 - 1e-12) && v <= hi * (1 + 1e-12)) out.push(v);
+      if (v >= lo * (1 - 1e-12) && v <= hi) out.push(v);
     }
   }
+  if (!(out.at(-1) >= hi)) out.push(hi);
   return out;
 }
 
@@ -159,8 +161,7 @@ export class Controls {
     // h
     const hs = system.h;
     const lo = Math.max(hs.min > 0 ? hs.min : 1e-4, 1e-4);
-    const hi = Math.min(hs.max ?? 1, 1);
-    this.ladder = hLadder(lo, hi);
+    this.ladder = hLadder(lo, hs.max); // never above the system's largest h
     if (!this.ladder.includes(sc.h)) this.ladder = [...this.ladder, sc.h].sort((a, b) => a - b);
     els.hRange.min = '0';
     els.hRange.max = String(this.ladder.length - 1);
