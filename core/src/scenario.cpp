@@ -73,10 +73,11 @@ Scenario parseScenario(const Json& j) {
   const double hMax = maxStep(system);
   if (j.contains("h")) {
     s.h = readNumber(j["h"], "h");
-    if (!(s.h > 0) || s.h > hMax)
-      throw InputError("h", "must be in (0, " + formatNumber(hMax) + "] s for " + system.id +
-                                " (beyond it no structure-preserving integrator solves its default motion), got " +
-                                formatNumber(s.h));
+    const std::string range = "must be in (0, " + formatNumber(hMax) + "], got " + formatNumber(s.h);
+    if (!(s.h > 0)) throw InputError("h", range);
+    if (s.h > hMax)
+      throw InputError("h", range + " (with a larger step no structure-preserving integrator solves the default " +
+                                system.id + " motion)");
   } else {
     s.h = system.defaultH;
   }

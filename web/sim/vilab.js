@@ -444,9 +444,19 @@ function deepFreeze(x) {
 async function loadLab(options) {
   const args = {};
   if (options.wasmBinary) args.wasmBinary = options.wasmBinary;
-  else if (isNode()) args.wasmBinary = await loadWasmBinaryInNode();
+  else if (isNode()) {
+    // The bytes Node read itself count as the lab's: a later createLab with the same
+    // bytes is the same lab, not a conflict.
+    args.wasmBinary = await loadWasmBinaryInNode();
+    options.wasmBinary = args.wasmBinary;
+  }
   if (options.locateFile) args.locateFile = options.locateFile;
-  const module = await createVilabModule(args);
+  let module;
+  try {
+    module = await createVilabModule(args);
+  } catch (e) {
+    throw new VilabError(`module: the WebAssembly core could not be loaded (${e?.message ?? e})`, { field: 'module' });
+  }
   const registry = deepFreeze(JSON.parse(module.registryJson()));
   const { systems, integrators, limits } = registry;
   const normalize = (scenario) => {
