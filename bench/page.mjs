@@ -1,4 +1,4 @@
-// The issue-6 page figures, measured on the built app (dist/) in headless Chromium
+// The page figures, measured on the built app (dist/) in headless Chromium
 // (/usr/bin/chromium via playwright-core; never a downloaded browser). Run by
 // `npm run bench` after the step benchmarks, or alone: `node bench/page.mjs`
 // (after `bash scripts/build.sh`). Options: VILAB_BENCH_LOADS (cold loads, 5),
@@ -159,7 +159,7 @@ async function frameTimes(url, hash, seconds) {
 export async function pageFigures() {
   const server = await startServer();
   try {
-    console.log(`\npage figures (issue 6): headless Chromium on ${server.url}, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+    console.log(`\npage figures: headless Chromium on ${server.url}, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
     const load = await firstLoad(server.url);
     console.log(`WebGL renderer: ${load.renderer}`);
     const sum = (pred) => load.files.filter(pred).reduce((a, f) => a + f.gzip, 0);
@@ -188,7 +188,7 @@ export async function pageFigures() {
     const worstP95 = Math.max(...rows.map(([, r]) => r.stats.p95));
     const worstCpuP95 = Math.max(...rows.map(([, r]) => quantile(r.trace.rafCpu, 0.95)));
     const ff = median(loads);
-    console.log('\nissue-6 figures                                   measured                 goal');
+    console.log('\npage figures                                      measured                 goal');
     console.log(`  first-load transfer, JS + wasm + CSS, gzip      ${kb(total).padStart(6)} KB               ≤ ${GOALS.sizeKB} KB   ${mark(total / 1024 <= GOALS.sizeKB)}`);
     console.log(`      (${byKind} KB; index.html ${kb(sum((f) => f.kind === 'HTML'))} KB more)`);
     console.log(`  load → first simulated frame (median of ${loads.length})   ${ff.toFixed(0).padStart(6)} ms               ≤ ${GOALS.firstFrameMs} ms  ${mark(ff <= GOALS.firstFrameMs)}`);

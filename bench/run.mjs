@@ -1,5 +1,5 @@
-// npm run bench: step-time benchmarks measured in one run, with the ratios the issues
-// ask for. Scenarios come from the shared scene files.
+// npm run bench: step-time benchmarks measured in one run, with the ratios the project
+// tracks. Scenarios come from the shared scene files.
 //
 //   1. Before/after: every integrator on the double spherical pendulum (DSP), the
 //      64-link chain and the free rigid body, timed natively with this tree's

@@ -17,6 +17,7 @@
 #include "vilab/integrators/odes.hpp"
 #include "vilab/integrators/runge_kutta.hpp"
 #include "vilab/simulation.hpp"
+#include "support.hpp"
 
 namespace {
 
@@ -24,33 +25,9 @@ using namespace vilab;
 
 const char* const kDsp = R"("system":"double-spherical-pendulum","h":0.01)";
 
-Simulation simulate(const std::string& json, int stride = 1, int capacity = 1 << 15) {
-  SimulationOptions o;
-  o.historyStride = stride;
-  o.historyCapacity = capacity;
-  return Simulation(parseScenario(json), o);
-}
-
-std::vector<double> column(const Simulation& sim, const std::string& name) {
-  const auto& cols = sim.history().columns();
-  const auto c = static_cast<std::size_t>(std::find(cols.begin(), cols.end(), name) - cols.begin());
-  REQUIRE(c < cols.size());
-  std::vector<double> data;
-  std::uint64_t count = 0;
-  sim.history().read(0, data, count);
-  return std::vector<double>(data.begin() + static_cast<long>(c * count),
-                             data.begin() + static_cast<long>((c + 1) * count));
-}
-
-// max |E − E0| over the last 10% of the samples / the same over the first 10% (after
-// the first sample): about 1 for a bounded oscillation, about 10 for a linear drift.
-double driftRatio(const std::vector<double>& e) {
-  const std::size_t n = e.size(), w = std::max<std::size_t>(1, n / 10);
-  double first = 0, last = 0;
-  for (std::size_t i = 1; i <= w; ++i) first = std::max(first, std::abs(e[i] - e[0]));
-  for (std::size_t i = n - w; i < n; ++i) last = std::max(last, std::abs(e[i] - e[0]));
-  return last / first;
-}
+using test::column;
+using test::driftRatio;
+using test::simulate;
 
 // What a long run shows: steps taken, the worst constraint residual over every step,
 // the mean iterations (substeps) per step, the energy drift ratio and |ΔE/E0| at the end.

@@ -20,6 +20,7 @@
 #include "vilab/json.hpp"
 #include "vilab/simulation.hpp"
 #include "vilab/solver/block_tridiagonal.hpp"
+#include "support.hpp"
 
 using namespace vilab;
 
@@ -42,22 +43,8 @@ std::string chainScenario(int n, double h) {
   return s.dump();
 }
 
-Simulation simulate(const std::string& json, int stride = 1, int capacity = 1 << 15) {
-  SimulationOptions o;
-  o.historyStride = stride;
-  o.historyCapacity = capacity;
-  return Simulation(parseScenario(json), o);
-}
-
-std::vector<double> column(const Simulation& sim, const std::string& name) {
-  const auto& cols = sim.history().columns();
-  const auto c = static_cast<std::size_t>(std::find(cols.begin(), cols.end(), name) - cols.begin());
-  std::vector<double> data;
-  std::uint64_t count = 0;
-  sim.history().read(0, data, count);
-  return std::vector<double>(data.begin() + static_cast<long>(c * count),
-                             data.begin() + static_cast<long>((c + 1) * count));
-}
+using test::column;
+using test::simulate;
 
 double maxRelativeDeviation(const std::vector<double>& x) {
   double m = 0;

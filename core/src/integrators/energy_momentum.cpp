@@ -1,4 +1,4 @@
-// Integrator `energy-momentum`: Gonzalez's discrete-gradient scheme (seed 002). The
+// Integrator `energy-momentum`: Gonzalez's discrete-gradient scheme. The
 // methods are in vilab/integrators/{chain,rigid}_energy_momentum.hpp; this file is the
 // registry entry.
 #include "vilab/integrators/chain_energy_momentum.hpp"

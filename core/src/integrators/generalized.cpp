@@ -66,7 +66,7 @@ VILAB_COLD static IntegratorEntry makeAnglesMidpoint() {
       "\\sin\\theta_i\\sin\\varphi_i,-\\cos\\theta_i)\\\\"
       "L_d(u_k,u_{k+1}) = h\\,L\\!\\left(\\tfrac{u_k+u_{k+1}}{2},\\tfrac{u_{k+1}-u_k}{h}\\right),\\quad "
       "D_2L_d(u_{k-1},u_k) + D_1L_d(u_k,u_{k+1}) = 0";
-  e.citation = "Seed 002 (the DSP in spherical coordinates); Marsden & West §1.1";
+  e.citation = "Marsden & West §1.1 (the midpoint rule); Wendlandt & Marsden §4.2 (coordinates of the double spherical pendulum)";
   return e;
 }
 

@@ -1,5 +1,5 @@
 // Integrator `quaternion`: the rigid body in unit quaternions, V = R⁴ with the
-// constraint |q|² = 1 (Wendlandt & Marsden §5, seed 000), through the generic
+// constraint |q|² = 1 (Wendlandt & Marsden §5), through the generic
 // VariationalIntegrator (midpoint discrete Lagrangian, Lagrange multiplier, Newton
 // with the nested-AD Jacobian). The Lagrangian is written once over a template
 // scalar in lagrangians/rigid_body.hpp (RigidBodyQuaternion).

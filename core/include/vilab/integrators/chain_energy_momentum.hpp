@@ -1,7 +1,7 @@
 // Energy–momentum integrator of a chain (Gonzalez): discretize Hamilton's equations
 // with a discrete gradient, (y − x)/h = 𝕁 ∇̄H(x, y), where
 //     ∇̄H(x, y) = ∇H(x̄) + [H(y) − H(x) − ∇H(x̄)·(y − x)] (y − x)/|y − x|²,  x̄ = (x + y)/2
-// (seed 002). Then H(y) − H(x) = ∇̄H·(y − x) = 0: energy is conserved exactly, and
+// (Gonzalez 1996). Then H(y) − H(x) = ∇̄H·(y − x) = 0: energy is conserved exactly, and
 // momentum maps of symmetries that act linearly are kept too. The map is not
 // symplectic.
 //

@@ -110,52 +110,53 @@ class RestrictedChartStepper {
       a[i] /= a[i].norm();
       b[i] = d[i].cross(a[i]);
     }
-    void angles(const VecX& u, int i, double& al, double& be) const {
-      al = u[perLink() * i];
-      be = model.planar ? 0.0 : u[2 * i + 1];
+    // Link i's angles (α, β) in u, with their sines and cosines.
+    struct LinkAngles {
+      double al, be, sa, ca, sb, cb;
+    };
+    LinkAngles angles(const VecX& u, int i) const {
+      LinkAngles t;
+      t.al = u[perLink() * i];
+      t.be = model.planar ? 0.0 : u[2 * i + 1];
+      dm::sincos(t.al, t.sa, t.ca);
+      dm::sincos(t.be, t.sb, t.cb);
+      return t;
+    }
+    // Bob positions Σ_{j≤i} link_j(u) for a per-link map link(i, angles).
+    template <class Link>
+    VecX sumOfLinks(const VecX& u, Link link) const {
+      VecX out(3 * model.bobs());
+      Vec3 sum = Vec3::Zero();
+      for (int i = 0; i < model.bobs(); ++i) {
+        sum += link(i, angles(u, i));
+        out.segment<3>(3 * i) = sum;
+      }
+      return out;
     }
     // δ(u) = ψ(u) − ψ(0), with cos α cos β − 1 = −2 sin²(α/2) cos β − 2 sin²(β/2) so that
     // small steps keep their relative precision.
     VecX displacement(const VecX& u) const {
-      VecX out(3 * model.bobs());
-      Vec3 sum = Vec3::Zero();
-      for (int i = 0; i < model.bobs(); ++i) {
-        double al, be, sa, ca, sb, cb;
-        angles(u, i, al, be);
-        dm::sincos(al, sa, ca);
-        dm::sincos(be, sb, cb);
-        const double sh = dm::sin(0.5 * al), shb = dm::sin(0.5 * be);
-        sum += model.lengths[i] * ((-2.0 * sh * sh * cb - 2.0 * shb * shb) * d[i] + (sa * cb) * a[i] + sb * b[i]);
-        out.segment<3>(3 * i) = sum;
-      }
-      return out;
+      return sumOfLinks(u, [&](int i, const LinkAngles& t) -> Vec3 {
+        const double sh = dm::sin(0.5 * t.al), shb = dm::sin(0.5 * t.be);
+        return model.lengths[i] *
+               ((-2.0 * sh * sh * t.cb - 2.0 * shb * shb) * d[i] + (t.sa * t.cb) * a[i] + t.sb * b[i]);
+      });
     }
     // ψ(u) itself.
     VecX positions(const VecX& u) const {
-      VecX out(3 * model.bobs());
-      Vec3 sum = Vec3::Zero();
-      for (int i = 0; i < model.bobs(); ++i) {
-        double al, be, sa, ca, sb, cb;
-        angles(u, i, al, be);
-        dm::sincos(al, sa, ca);
-        dm::sincos(be, sb, cb);
-        sum += model.lengths[i] * ((ca * cb) * d[i] + (sa * cb) * a[i] + sb * b[i]);
-        out.segment<3>(3 * i) = sum;
-      }
-      return out;
+      return sumOfLinks(u, [&](int i, const LinkAngles& t) -> Vec3 {
+        return model.lengths[i] * ((t.ca * t.cb) * d[i] + (t.sa * t.cb) * a[i] + t.sb * b[i]);
+      });
     }
     // Dψ(u): link i's derivatives move every bob from i on.
     Eigen::MatrixXd jacobian(const VecX& u) const {
       const int n = model.bobs(), per = perLink();
       Eigen::MatrixXd J = Eigen::MatrixXd::Zero(3 * n, dimension());
       for (int i = 0; i < n; ++i) {
-        double al, be, sa, ca, sb, cb;
-        angles(u, i, al, be);
-        dm::sincos(al, sa, ca);
-        dm::sincos(be, sb, cb);
+        const LinkAngles t = angles(u, i);
         const double l = model.lengths[i];
-        const Vec3 dAlpha = l * ((-sa * cb) * d[i] + (ca * cb) * a[i]);
-        const Vec3 dBeta = l * ((-ca * sb) * d[i] + (-sa * sb) * a[i] + cb * b[i]);
+        const Vec3 dAlpha = l * ((-t.sa * t.cb) * d[i] + (t.ca * t.cb) * a[i]);
+        const Vec3 dBeta = l * ((-t.ca * t.sb) * d[i] + (-t.sa * t.sb) * a[i] + t.cb * b[i]);
         for (int j = i; j < n; ++j) {
           J.block<3, 1>(3 * j, per * i) = dAlpha;
           if (per == 2) J.block<3, 1>(3 * j, 2 * i + 1) = dBeta;

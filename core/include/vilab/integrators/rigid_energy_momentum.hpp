@@ -1,5 +1,5 @@
 // Energy–momentum integrator of the rigid body and the heavy top (Gonzalez's discrete
-// gradient, seed 002), in Lie–Poisson form with Γ = Rᵀe₃ (Ω = I⁻¹Π):
+// gradient), in Lie–Poisson form with Γ = Rᵀe₃ (Ω = I⁻¹Π):
 //     Π_{k+1} − Π_k = h Π̄ × Ω̄ + h m g Γ̄ × ρ,   Γ_{k+1} − Γ_k = h Γ̄ × Ω̄,
 //     R_{k+1} = R_k cay(h Ω̄ / 2),   cay(f) = (I + f̂)(I − f̂)⁻¹.
 // E = ½Π·Ω + m g ρ·Γ, |Π|² (free body), Γ·Π = e₃·RΠ and |Γ|² are quadratic, so the

@@ -1,6 +1,6 @@
 // Lagrangian forms of the chain model (models/chain.hpp) for the generic engines:
 // L(q, q̇) and g(q) written once over a template scalar, so that automatic
-// differentiation gives every derivative. Three ways to constrain it (seed 002):
+// differentiation gives every derivative. Three ways to constrain it:
 //  - ChainCartesian: q ∈ R^{3n}, L = Σ ½ m_i |ẋ_i|² − V, constraints by multipliers;
 //  - ChainPenalty: q ∈ R^{3n} unconstrained, with a stiff penalty potential;
 //  - ChainAngles: two spherical angles per link (one global chart).
@@ -48,8 +48,8 @@ struct ChainCartesian {
 };
 
 // ---- Penalty: the links become stiff springs ---------------------------------
-// L = Σ ½ m_i |ẋ_i|² − V − (μ/2) Σ g_i², with g_i the link constraint above (seed 002:
-// the constraint is replaced by a spring of stiffness μ). No multipliers.
+// L = Σ ½ m_i |ẋ_i|² − V − (μ/2) Σ g_i², with g_i the link constraint above:
+// the constraint is replaced by a spring of stiffness μ. No multipliers.
 template <int Bobs>
 struct ChainPenalty {
   static constexpr int N = 3 * Bobs;

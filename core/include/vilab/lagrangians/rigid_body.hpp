@@ -8,8 +8,8 @@
 namespace vilab {
 
 // ---- the quaternion system (integrator `quaternion`) ---------------------------------
-// Configuration space V = R⁴ ∋ q, one holonomic constraint g(q) = |q|² − 1 = 0 (W–M §5,
-// seed 000). The Lagrangian uses the full 4-vector Ω₄ = 2 q* ⊗ q̇ = (Ω₀, ω):
+// Configuration space V = R⁴ ∋ q, one holonomic constraint g(q) = |q|² − 1 = 0 (W–M §5).
+// The Lagrangian uses the full 4-vector Ω₄ = 2 q* ⊗ q̇ = (Ω₀, ω):
 //     L(q, q̇) = ½ (I₀ Ω₀² + ωᵀ I ω) − V(q),     V(q) = m g (e₃·R(q)ρ + |ρ|).
 // Without the I₀ term the kinetic energy would be degenerate along q (Ω₀ = 2 q·q̇ is the
 // radial rate). On the constraint manifold the I₀ term does not change the motion: with
