@@ -50,9 +50,13 @@ const body = preset('dzhanibekov');
 const cases = [];
 for (const [id, steps] of [
   ['midpoint', 100000], ['trapezoid', 100000], ['alpha', 100000], ['energy-momentum', 50000],
-  ['rk4', 50000], ['euler', 2000], ['dopri5', 50000], ['penalty', 5000],
+  ['rk4', 10000], ['euler', 2000], ['dopri5', 50000], ['penalty', 5000],
 ]) {
-  cases.push([`DSP ${id}`, { ...dsp, integrator: id, ...(id === 'penalty' ? { h: 0.001 } : {}) }, id === 'dopri5' ? null : id, steps]);
+  // Euler and penalty at h = 0.001: Euler's energy growth refuses the default h's step
+  // 438, and the penalty springs want a small step. The unprojected RK4 of the baseline
+  // breaks down after about 12000 steps, so RK4 is timed over 10000.
+  const h = id === 'penalty' || id === 'euler' ? { h: 0.001 } : {};
+  cases.push([`DSP ${id}`, { ...dsp, integrator: id, ...h }, id === 'dopri5' ? null : id, steps]);
 }
 cases.push(['DSP generalized (W–M §4.2)', { ...dspAwayFromPoles, integrator: 'generalized' }, 'generalized', 10000]);
 cases.push(['DSP angles-midpoint', { ...dspAwayFromPoles, integrator: 'angles-midpoint' }, 'generalized', 10000]);
@@ -76,12 +80,16 @@ function timeNative(bin, scenario, steps) {
 const lab = await createLab();
 function timeWasm(scenario, steps) {
   const sim = lab.simulate(scenario, { historyStride: 1000000 });
-  sim.advance(Math.min(steps, 2000));  // past V8's baseline tier for this code
-  const t0 = performance.now();
-  sim.advance(steps);
-  const ns = ((performance.now() - t0) * 1e6) / steps;
-  sim.dispose();
-  return ns;
+  try {
+    sim.advance(Math.min(steps, 2000));  // past V8's baseline tier for this code
+    const t0 = performance.now();
+    sim.advance(steps);
+    return ((performance.now() - t0) * 1e6) / steps;
+  } catch {
+    return NaN;  // refused, as timeNative
+  } finally {
+    sim.dispose();
+  }
 }
 
 const here = new URL('build/native/vilab_bench', root).pathname;
