@@ -45,16 +45,13 @@ const IntegratorEntry& eulerEntry() {
 }
 
 std::unique_ptr<Integrator> eulerOnOscillator(const Model& m, const Options&, double h) {
-  return std::make_unique<ExplicitRungeKutta<OscillatorOde>>(OscillatorOde(std::get<OscillatorModel>(m)),
-                                                             RungeKuttaMethod::Euler, h);
+  return makeExplicitRungeKutta<OscillatorOde, OscillatorModel>(m, RungeKuttaMethod::Euler, h);
 }
 std::unique_ptr<Integrator> eulerOnChain(const Model& m, const Options&, double h) {
-  return std::make_unique<ExplicitRungeKutta<ChainIndex1Ode>>(ChainIndex1Ode(std::get<ChainModel>(m)),
-                                                              RungeKuttaMethod::Euler, h);
+  return makeExplicitRungeKutta<ChainIndex1Ode, ChainModel>(m, RungeKuttaMethod::Euler, h);
 }
 std::unique_ptr<Integrator> eulerOnRigidBody(const Model& m, const Options&, double h) {
-  return std::make_unique<ExplicitRungeKutta<RigidBodyOde>>(RigidBodyOde(std::get<RigidBodyModel>(m)),
-                                                            RungeKuttaMethod::Euler, h);
+  return makeExplicitRungeKutta<RigidBodyOde, RigidBodyModel>(m, RungeKuttaMethod::Euler, h);
 }
 
 }  // namespace vilab

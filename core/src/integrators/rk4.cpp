@@ -49,16 +49,13 @@ const IntegratorEntry& rk4Entry() {
 }
 
 std::unique_ptr<Integrator> rk4OnOscillator(const Model& m, const Options&, double h) {
-  return std::make_unique<ExplicitRungeKutta<OscillatorOde>>(OscillatorOde(std::get<OscillatorModel>(m)),
-                                                             RungeKuttaMethod::RK4, h);
+  return makeExplicitRungeKutta<OscillatorOde, OscillatorModel>(m, RungeKuttaMethod::RK4, h);
 }
 std::unique_ptr<Integrator> rk4OnChain(const Model& m, const Options&, double h) {
-  return std::make_unique<ExplicitRungeKutta<ChainIndex1Ode>>(ChainIndex1Ode(std::get<ChainModel>(m)),
-                                                              RungeKuttaMethod::RK4, h);
+  return makeExplicitRungeKutta<ChainIndex1Ode, ChainModel>(m, RungeKuttaMethod::RK4, h);
 }
 std::unique_ptr<Integrator> rk4OnRigidBody(const Model& m, const Options&, double h) {
-  return std::make_unique<ExplicitRungeKutta<RigidBodyOde>>(RigidBodyOde(std::get<RigidBodyModel>(m)),
-                                                            RungeKuttaMethod::RK4, h);
+  return makeExplicitRungeKutta<RigidBodyOde, RigidBodyModel>(m, RungeKuttaMethod::RK4, h);
 }
 
 }  // namespace vilab

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <string>
 #include <utility>
 
@@ -19,6 +20,7 @@
 #include "vilab/integrators/integrator.hpp"
 #include "vilab/integrators/odes.hpp"
 #include "vilab/limits.hpp"
+#include "vilab/models/model.hpp"
 
 namespace vilab {
 
@@ -306,5 +308,11 @@ class DormandPrince final : public Integrator {
   double proposal_ = 0;  // the proposed substep size (0: choose afresh)
   std::uint64_t rejected_ = 0;
 };
+
+// The factory of a registry entry: the model's ODE, stepped by `method`.
+template <class Ode, class ModelT>
+std::unique_ptr<Integrator> makeExplicitRungeKutta(const Model& model, RungeKuttaMethod method, double h) {
+  return std::make_unique<ExplicitRungeKutta<Ode>>(Ode(std::get<ModelT>(model)), method, h);
+}
 
 }  // namespace vilab

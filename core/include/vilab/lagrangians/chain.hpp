@@ -18,6 +18,19 @@ S linkConstraint(const Vec<S, 3>& d, double length) {
   return (d.squaredNorm() - length * length) / (2 * length);
 }
 
+// L = Σ ½ m_i |ẋ_i|² − V of Bobs bobs at Cartesian positions x and velocities v, with
+// V measured from the rest state (every link hanging straight down).
+template <int Bobs, class S>
+S cartesianChainLagrangian(const ChainModel& model, const Vec<S, 3 * Bobs>& x, const Vec<S, 3 * Bobs>& v) {
+  S L = S(0.0);
+  for (int i = 0; i < Bobs; ++i) {
+    const double m = model.masses[i];
+    L += 0.5 * m * v.template segment<3>(3 * i).squaredNorm();
+    L -= m * model.g * (x[3 * i + 2] + model.restDepth(i));
+  }
+  return L;
+}
+
 // ---- Multipliers, q ∈ R^{3n} --------------------------------------------------
 template <int Bobs>
 struct ChainCartesian {
@@ -27,13 +40,7 @@ struct ChainCartesian {
 
   template <class S>
   S lagrangian(const Vec<S, N>& q, const Vec<S, N>& v) const {
-    S L = S(0.0);
-    for (int i = 0; i < Bobs; ++i) {
-      const double m = model.masses[i];
-      L += 0.5 * m * v.template segment<3>(3 * i).squaredNorm();
-      L -= m * model.g * (q[3 * i + 2] + model.restDepth(i));
-    }
-    return L;
+    return cartesianChainLagrangian<Bobs>(model, q, v);
   }
   template <class S>
   Vec<S, C> constraints(const Vec<S, N>& q) const {
@@ -125,13 +132,7 @@ struct ChainAngles {
   S lagrangian(const Vec<S, N>& u, const Vec<S, N>& du) const {
     Vec<S, 3 * Links> x, v;
     cartesian(u, du, x, v);
-    S L = S(0.0);
-    for (int i = 0; i < Links; ++i) {
-      const double m = model.masses[i];
-      L += 0.5 * m * v.template segment<3>(3 * i).squaredNorm();
-      L -= m * model.g * (x[3 * i + 2] + model.restDepth(i));
-    }
-    return L;
+    return cartesianChainLagrangian<Links>(model, x, v);
   }
   template <class S>
   Vec<S, 0> constraints(const Vec<S, N>&) const {
