@@ -15,6 +15,7 @@
 #include "vilab/csv.hpp"
 #include "vilab/detmath.hpp"
 #include "vilab/exact/free_rigid_body.hpp"
+#include "vilab/expr/parse.hpp"
 #include "vilab/simulation.hpp"
 
 using emscripten::typed_memory_view;
@@ -28,6 +29,10 @@ val currentErrorRecord() {
   val r = val::object();
   try {
     throw;
+  } catch (const vilab::expr::ExpressionError& e) {
+    r.set("message", std::string(e.what()));
+    r.set("field", e.field());
+    r.set("column", e.column());
   } catch (const vilab::InputError& e) {
     r.set("message", std::string(e.what()));
     r.set("field", e.field());
@@ -46,7 +51,8 @@ val currentErrorRecord() {
   return r;
 }
 
-val array3(const std::array<double, 3>& a, int n) {
+template <std::size_t K>
+val arrayOf(const std::array<double, K>& a, int n) {
   val out = val::array();
   for (int i = 0; i < n; ++i) out.call<void>("push", a[i]);
   return out;
@@ -117,8 +123,9 @@ class WasmSimulation {
     out.set("energy", d.energy);
     out.set("constraint", d.constraint);
     out.set("iterations", d.iterations);
-    out.set("momentum", array3(d.momentum, d.momentumSize));
-    if (d.hasBodyMomentum) out.set("bodyMomentum", array3(d.bodyMomentum, 3));
+    out.set("momentum", arrayOf(d.momentum, d.momentumSize));
+    if (d.hasBodyMomentum) out.set("bodyMomentum", arrayOf(d.bodyMomentum, 3));
+    if (d.conservedSize > 0) out.set("conserved", arrayOf(d.conserved, d.conservedSize));
     return out;
   }
 
@@ -237,6 +244,40 @@ val validateScenario(const std::string& json) {
   return out;
 }
 
+// The editor's view of a definition (system "lagrangian" params as JSON text): the
+// coordinates, the LaTeX of every expression and what the engine found, or the first
+// error {message, field, column?}. The same parser as the engine's, so they agree.
+val inspectLagrangian(const std::string& paramsJson) {
+  val out = val::object();
+  try {
+    vilab::Json params;
+    try {
+      params = vilab::Json::parse(paramsJson, [](int depth, vilab::Json::parse_event_t, vilab::Json&) {
+        if (depth > vilab::limits::kMaxScenarioDepth) throw vilab::InputError("params", "nested too deeply");
+        return true;
+      });
+    } catch (const vilab::Json::parse_error& e) {
+      throw vilab::InputError("params", std::string("invalid JSON (") + e.what() + ")");
+    }
+    vilab::Json normalized;
+    const auto problem = vilab::compileLagrangian(params, normalized);
+    val latex = val::object();
+    latex.set("lagrangian", problem->latex.at(0));
+    val constraints = val::array();
+    for (std::size_t i = 1; i < problem->latex.size(); ++i) constraints.call<void>("push", problem->latex[i]);
+    latex.set("constraints", constraints);
+    out.set("ok", true);
+    out.set("latex", latex);
+    out.set("params", normalized.dump());
+    out.set("velocityQuadratic", problem->quadratic);
+    out.set("constantMassMatrix", problem->constantMass);
+  } catch (...) {
+    out.set("ok", false);
+    out.set("error", currentErrorRecord());
+  }
+  return out;
+}
+
 // Bytes currently held by in-use malloc blocks, for leak checks. emmalloc's uordblks
 // also counts the 8-byte header of every free region, which depends on how free space
 // happens to be fragmented; subtract those so the figure returns exactly to its value
@@ -253,6 +294,7 @@ EMSCRIPTEN_BINDINGS(vilab) {
   emscripten::function("registryJson", &registryJson);
   emscripten::function("registryText", &registryText);
   emscripten::function("validateScenario", &validateScenario);
+  emscripten::function("inspectLagrangian", &inspectLagrangian);
   emscripten::function("heapUsed", &heapUsed);
   emscripten::class_<WasmExactRigidBody>("ExactRigidBody")
       .constructor<val, val, val>()

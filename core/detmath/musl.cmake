@@ -25,11 +25,12 @@ find_path(VILAB_MUSL_DIR NAMES src/internal/libm.h
   HINTS ${_vilab_musl_hints} PATH_SUFFIXES system/lib/libc/musl
   NO_DEFAULT_PATH NO_CMAKE_FIND_ROOT_PATH)
 
-# Only what vilab::dm exposes (sin, cos, sincos, atan2, hypot, exp) and its closure.
+# Only what vilab::dm exposes (sin, cos, sincos, tan, atan2, hypot, exp, log) and its closure.
 set(VILAB_MUSL_SOURCES
-  sin.c cos.c sincos.c __sin.c __cos.c __rem_pio2.c __rem_pio2_large.c scalbn.c
+  sin.c cos.c sincos.c tan.c __sin.c __cos.c __tan.c __rem_pio2.c __rem_pio2_large.c scalbn.c
   atan.c atan2.c hypot.c
-  exp.c exp_data.c __math_oflow.c __math_uflow.c __math_xflow.c)
+  exp.c exp_data.c log.c log_data.c __math_oflow.c __math_uflow.c __math_xflow.c
+  __math_divzero.c __math_invalid.c)
 list(TRANSFORM VILAB_MUSL_SOURCES PREPEND "${VILAB_MUSL_DIR}/src/math/")
 set(_vilab_musl_missing)
 foreach(_f IN LISTS VILAB_MUSL_SOURCES ITEMS "${VILAB_MUSL_DIR}/arch/generic/fp_arch.h")

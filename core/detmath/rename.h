@@ -20,15 +20,21 @@
 #define atan2 vilab_musl_atan2
 #define hypot vilab_musl_hypot
 #define exp vilab_musl_exp
+#define tan vilab_musl_tan
+#define log vilab_musl_log
 
 /* Their dependencies inside musl. */
 #define atan vilab_musl_atan
 #define scalbn vilab_musl_scalbn
 #define __sin vilab_musl_kernel_sin
 #define __cos vilab_musl_kernel_cos
+#define __tan vilab_musl_kernel_tan
 #define __rem_pio2 vilab_musl_rem_pio2
 #define __rem_pio2_large vilab_musl_rem_pio2_large
 #define __exp_data vilab_musl_exp_data
+#define __log_data vilab_musl_log_data
+#define __math_divzero vilab_musl_math_divzero
+#define __math_invalid vilab_musl_math_invalid
 #define __math_oflow vilab_musl_math_oflow
 #define __math_uflow vilab_musl_math_uflow
 #define __math_xflow vilab_musl_math_xflow

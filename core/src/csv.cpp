@@ -19,9 +19,15 @@ std::string csvHeader(const Simulation& sim) {
   s += ",energy";
   const Diagnostics d = sim.diagnostics();
   static const char* axes[] = {"x", "y", "z"};
-  if (d.momentumSize == 1) s += ",momentum";
-  if (d.momentumSize == 3)
-    for (const char* a : axes) s += std::string(",momentum_") + a;
+  if (std::get_if<LagrangianModel>(&sim.scenario().model)) {
+    // Systems defined by data: momentum.<symmetry>, then conserved.<name>, as in the history.
+    for (const auto& c : sim.history().columns())
+      if (c.rfind("momentum.", 0) == 0 || c.rfind("conserved.", 0) == 0) s += "," + c;
+  } else {
+    if (d.momentumSize == 1) s += ",momentum";
+    if (d.momentumSize == 3)
+      for (const char* a : axes) s += std::string(",momentum_") + a;
+  }
   if (d.hasBodyMomentum)
     for (const char* a : axes) s += std::string(",bodyMomentum_") + a;
   s += ",constraint,iterations";
@@ -37,6 +43,7 @@ std::string csvRow(const Simulation& sim) {
   const Diagnostics d = sim.diagnostics();
   append(s, d.energy);
   for (int i = 0; i < d.momentumSize; ++i) append(s, d.momentum[i]);
+  for (int i = 0; i < d.conservedSize; ++i) append(s, d.conserved[i]);
   if (d.hasBodyMomentum)
     for (int i = 0; i < 3; ++i) append(s, d.bodyMomentum[i]);
   append(s, d.constraint);

@@ -13,11 +13,13 @@ SystemEntry doubleSphericalPendulumEntry();
 SystemEntry chainEntry();
 SystemEntry rigidBodyEntry();
 SystemEntry heavyTopEntry();
+SystemEntry lagrangianEntry();
 
 const std::vector<SystemEntry>& systemRegistry() {
   static const std::vector<SystemEntry> entries = {oscillatorEntry(), pendulumEntry(), sphericalPendulumEntry(),
                                                    doubleSphericalPendulumEntry(), chainEntry(),
-                                                   rigidBodyEntry(),        heavyTopEntry()};
+                                                   rigidBodyEntry(),        heavyTopEntry(),
+                                                   lagrangianEntry()};
   return entries;
 }
 
@@ -167,6 +169,10 @@ Json SystemEntry::toJson() const {
   for (const auto& p : params) {
     defaults[p.name] = p.valueJson(p.defaultValue);
     values.set(p.name, p.defaultValue);
+  }
+  if (parseParams) {
+    defaults = defaultParams;
+    j["definition"] = definition;
   }
   j["defaultIntegrator"] = defaultIntegrator;
   Json byIntegrator = Json::object();

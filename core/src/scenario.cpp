@@ -37,7 +37,10 @@ Scenario parseScenario(const std::string& text) {
 
 Scenario parseScenario(const Json& j) {
   requireObject(j, "scenario");
-  rejectUnknownKeys(j, "", {"system", "integrator", "h", "params", "initial", "options"});
+  rejectUnknownKeys(j, "", {"system", "integrator", "h", "params", "initial", "options", "about"});
+  // `about` documents a scene (title, lesson, the invariants its tests check): the
+  // engine ignores it, but it must be an object.
+  if (j.contains("about")) requireObject(j["about"], "about");
   Scenario s;
 
   // system
@@ -86,7 +89,13 @@ Scenario parseScenario(const Json& j) {
   const Json none = Json::object();
   const Json& pj = j.contains("params") ? j["params"] : none;
   requireObject(pj, "params");
-  for (auto it = pj.begin(); it != pj.end(); ++it) {
+  ParamValues params;
+  Json paramsJson = Json::object();
+  if (system.parseParams) {
+    // A system defined by data: the definition is the params object as a whole.
+    s.model = system.parseParams(j.contains("params") ? pj : system.defaultParams, paramsJson);
+  }
+  for (auto it = pj.begin(); it != pj.end() && !system.parseParams; ++it) {
     bool known = false;
     for (const auto& spec : system.params) known = known || spec.name == it.key();
     if (!known) {
@@ -96,14 +105,12 @@ Scenario parseScenario(const Json& j) {
                        "unknown parameter of " + system.id + " (known: " + joinIds(names) + ")");
     }
   }
-  ParamValues params;
-  Json paramsJson = Json::object();
   for (const auto& spec : system.params) {
     auto value = spec.read(pj.contains(spec.name) ? pj[spec.name] : Json(), "params." + spec.name);
     paramsJson[spec.name] = spec.valueJson(value);
     params.set(spec.name, std::move(value));
   }
-  s.model = system.build(params);
+  if (!system.parseParams) s.model = system.build(params);
 
   // options of the integrator
   const Json& oj = j.contains("options") ? j["options"] : none;
@@ -132,6 +139,8 @@ Scenario parseScenario(const Json& j) {
   if (j.contains("initial")) {
     requireObject(j["initial"], "initial");
     initial = j["initial"];
+  } else if (system.parseParams && j.contains("params")) {
+    initial = Json::object();  // a new definition has no default state: the system says what it needs
   } else {
     initial = system.defaultInitial(params);
   }

@@ -43,6 +43,36 @@ template <class F>
 auto onModel(const Model& m, F&& f) {
   return std::visit(std::forward<F>(f), m);
 }
+
+// Models with time-dependent output (bodies and conserved quantities of a system defined
+// by data) take t; the others do not.
+template <class M>
+Diagnostics diagnosticsOf(const M& m, const State& s, double t) {
+  if constexpr (std::is_same<M, LagrangianModel>::value)
+    return m.diagnostics(s, t);
+  else
+    return m.diagnostics(s);
+}
+
+// Why a step that Newton accepted is still refused ("" when it is plausible). The
+// models with a potential ≥ 0: the mean kinetic energy ½ v̄ᵀM v̄ of the step, v̄ =
+// (q_{k+1} − q_k)/h, is at most the energy for the physical motion, up to the method's
+// O(h²) error; four times the energy means Newton converged to a spurious root of the
+// implicit equations, or h is far too large to resolve the motion. Systems defined by
+// data may have negative potentials and judge by the energy jump instead.
+template <class M>
+std::string implausibleStepOf(const M& m, const State& a, const State& b, double energyA, double energyB, double h) {
+  if constexpr (std::is_same<M, LagrangianModel>::value) {
+    return m.implausibleStep(a, b, energyA, energyB, h);
+  } else {
+    const double moved = m.meanKineticEnergy(a, b, h);
+    const double allowed = 4.0 * energyA + 1e-9 * m.energyScale();
+    if (moved <= allowed) return "";
+    return "the step moved the system farther than its energy allows (mean kinetic energy " + scientific(moved) +
+           " J against an energy of " + scientific(energyA) +
+           " J): the implicit equations converged to a spurious solution, or h is too large to resolve the motion";
+  }
+}
 }  // namespace
 
 Simulation::Simulation(const Scenario& scenario, SimulationOptions options) : scenario_(scenario) {
@@ -57,9 +87,14 @@ Simulation::Simulation(const Scenario& scenario, SimulationOptions options) : sc
   std::vector<std::string> columns = {"t", "energy", "constraint", "iterations"};
   const Diagnostics d = diagnostics();
   static const char* axes[] = {"x", "y", "z"};
-  if (d.momentumSize == 1) columns.push_back("momentum");
-  if (d.momentumSize == 3)
-    for (const char* a : axes) columns.push_back(std::string("momentum.") + a);
+  if (const auto* lm = std::get_if<LagrangianModel>(&scenario_.model)) {
+    for (const auto& name : lm->problem->symmetryNames) columns.push_back("momentum." + name);
+    for (const auto& name : lm->problem->conservedNames) columns.push_back("conserved." + name);
+  } else {
+    if (d.momentumSize == 1) columns.push_back("momentum");
+    if (d.momentumSize == 3)
+      for (const char* a : axes) columns.push_back(std::string("momentum.") + a);
+  }
   if (d.hasBodyMomentum)
     for (const char* a : axes) columns.push_back(std::string("bodyMomentum.") + a);
   history_.configure(columns, options.historyStride, options.historyCapacity);
@@ -70,21 +105,20 @@ Simulation::Simulation(const Scenario& scenario, SimulationOptions options) : sc
 double Simulation::energyOf(const State& s) const {
   return onModel(scenario_.model, [&](const auto& m) { return m.energy(s); });
 }
-double Simulation::meanKineticEnergy(const State& a, const State& b) const {
-  return onModel(scenario_.model, [&](const auto& m) { return m.meanKineticEnergy(a, b, scenario_.h); });
-}
-double Simulation::energyScale() const {
-  return onModel(scenario_.model, [&](const auto& m) { return m.energyScale(); });
-}
 
 Diagnostics Simulation::diagnostics() const {
-  Diagnostics d = onModel(scenario_.model, [&](const auto& m) { return m.diagnostics(state_); });
+  Diagnostics d = onModel(scenario_.model, [&](const auto& m) { return diagnosticsOf(m, state_, time()); });
   d.iterations = iterations_;
   return d;
 }
 
 void Simulation::visualState(std::vector<double>& out) const {
-  onModel(scenario_.model, [&](const auto& m) { m.visual(state_, out); });
+  onModel(scenario_.model, [&](const auto& m) {
+    if constexpr (std::is_same<std::decay_t<decltype(m)>, LagrangianModel>::value)
+      m.visual(state_, time(), out);
+    else
+      m.visual(state_, out);
+  });
 }
 
 bool Simulation::stepOnce(Refusal& refusal) {
@@ -94,24 +128,18 @@ bool Simulation::stepOnce(Refusal& refusal) {
     return false;
   }
   integrator_->store(next_);
-  // Every step is checked the same way, whatever the integrator:
-  //  - a state or energy that is not finite never leaves the core;
-  //  - the mean kinetic energy of the step, ½ v̄ᵀM v̄ with v̄ = (q_{k+1} − q_k)/h, is at
-  //    most the energy for the physical motion (the potential is ≥ 0), up to the
-  //    method's O(h²) error. Four times the energy means Newton converged to a
-  //    spurious root of the implicit equations, or h is far too large to resolve the
-  //    motion; either way the step is meaningless.
+  // Every step is checked the same way, whatever the integrator: a state or energy
+  // that is not finite never leaves the core, and a step the model finds implausible
+  // (implausibleStepOf: a spurious root of the implicit equations, or an unresolved
+  // step) is refused.
   const double energy = energyOf(next_);
   const bool finite = next_.q.allFinite() && next_.p.allFinite() && std::isfinite(energy);
-  const double moved = finite ? meanKineticEnergy(state_, next_) : 0.0;
-  const double allowed = 4.0 * energy_ + 1e-9 * energyScale();
-  if (!finite || !(moved <= allowed)) {
-    refusal = finite ? Refusal{RefusalCode::SpuriousRoot,
-                               "the step moved the system farther than its energy allows (mean kinetic energy " +
-                                   scientific(moved) + " J against an energy of " + scientific(energy_) +
-                                   " J): the implicit equations converged to a spurious solution, or h is too "
-                                   "large to resolve the motion",
-                               "reduce h"}
+  const std::string implausible =
+      finite ? onModel(scenario_.model,
+                       [&](const auto& m) { return implausibleStepOf(m, state_, next_, energy_, energy, scenario_.h); })
+             : std::string();
+  if (!finite || !implausible.empty()) {
+    refusal = finite ? Refusal{RefusalCode::SpuriousRoot, implausible, "reduce h"}
                      : Refusal{RefusalCode::NonFinite, "the new state is not finite", "reduce h"};
     integrator_->load(state_);  // back to the last good step
     return false;
@@ -163,6 +191,7 @@ void Simulation::recordHistory() {
   row_[c++] = d.constraint;
   row_[c++] = d.iterations;
   for (int i = 0; i < d.momentumSize; ++i) row_[c++] = d.momentum[i];
+  for (int i = 0; i < d.conservedSize; ++i) row_[c++] = d.conserved[i];
   if (d.hasBodyMomentum)
     for (int i = 0; i < 3; ++i) row_[c++] = d.bodyMomentum[i];
   history_.record(row_.data());

@@ -45,6 +45,13 @@ VILAB_FACTORY(eulerOnRigidBody)
 VILAB_FACTORY(dopri5OnOscillator)
 VILAB_FACTORY(dopri5OnChain)
 VILAB_FACTORY(dopri5OnRigidBody)
+VILAB_FACTORY(midpointOnLagrangian)
+VILAB_FACTORY(trapezoidOnLagrangian)
+VILAB_FACTORY(alphaOnLagrangian)
+VILAB_FACTORY(penaltyOnLagrangian)
+VILAB_FACTORY(rk4OnLagrangian)
+VILAB_FACTORY(eulerOnLagrangian)
+VILAB_FACTORY(dopri5OnLagrangian)
 #undef VILAB_INTEGRATOR
 #undef VILAB_FACTORY
 
@@ -54,13 +61,17 @@ const std::vector<Pairing>& applicabilityTable() {
       // model          integrator              factory
       {K::Oscillator, &midpointEntry, &midpointOnOscillator},
       {K::Chain, &midpointEntry, &midpointOnChain},
+      {K::Lagrangian, &midpointEntry, &midpointOnLagrangian},
       {K::Oscillator, &trapezoidEntry, &trapezoidOnOscillator},
       {K::Chain, &trapezoidEntry, &trapezoidOnChain},
+      {K::Lagrangian, &trapezoidEntry, &trapezoidOnLagrangian},
       {K::Oscillator, &alphaEntry, &alphaOnOscillator},
       {K::Chain, &alphaEntry, &alphaOnChain},
+      {K::Lagrangian, &alphaEntry, &alphaOnLagrangian},
       {K::Chain, &generalizedEntry, &generalizedOnChain},
       {K::Chain, &anglesMidpointEntry, &anglesMidpointOnChain},
       {K::Chain, &penaltyEntry, &penaltyOnChain},
+      {K::Lagrangian, &penaltyEntry, &penaltyOnLagrangian},
       {K::RigidBody, &quaternionEntry, &quaternionOnRigidBody},
       {K::RigidBody, &lieGroupEntry, &lieGroupOnRigidBody},
       {K::Oscillator, &energyMomentumEntry, &energyMomentumOnOscillator},
@@ -69,12 +80,15 @@ const std::vector<Pairing>& applicabilityTable() {
       {K::Oscillator, &rk4Entry, &rk4OnOscillator},
       {K::Chain, &rk4Entry, &rk4OnChain},
       {K::RigidBody, &rk4Entry, &rk4OnRigidBody},
+      {K::Lagrangian, &rk4Entry, &rk4OnLagrangian},
       {K::Oscillator, &eulerEntry, &eulerOnOscillator},
       {K::Chain, &eulerEntry, &eulerOnChain},
       {K::RigidBody, &eulerEntry, &eulerOnRigidBody},
+      {K::Lagrangian, &eulerEntry, &eulerOnLagrangian},
       {K::Oscillator, &dopri5Entry, &dopri5OnOscillator},
       {K::Chain, &dopri5Entry, &dopri5OnChain},
       {K::RigidBody, &dopri5Entry, &dopri5OnRigidBody},
+      {K::Lagrangian, &dopri5Entry, &dopri5OnLagrangian},
   };
   return rows;
 }

@@ -42,7 +42,7 @@ class CotangentChart {
 
   // z = (u, p_u) of a state.
   VecX lower(const State& s) const {
-    if (!onManifold_ || std::get_if<OscillatorModel>(&model_)) {
+    if (!onManifold_ || identity()) {
       const std::vector<int> k = freeComponents(s.q.size());
       const Eigen::Index n = static_cast<Eigen::Index>(k.size());
       VecX z(2 * n);
@@ -62,7 +62,7 @@ class CotangentChart {
   // The state of z = (u, p_u).
   State lift(const VecX& z) const {
     State s;
-    if (!onManifold_ || std::get_if<OscillatorModel>(&model_)) {
+    if (!onManifold_ || identity()) {
       const Eigen::Index n = z.size() / 2;
       const auto* c = std::get_if<ChainModel>(&model_);
       const Eigen::Index size = c ? 3 * c->bobs() : n;
@@ -95,6 +95,14 @@ class CotangentChart {
   }
 
  private:
+  // (q, p) are canonical coordinates already: the oscillator, and systems defined by
+  // data without constraints.
+  bool identity() const {
+    if (std::get_if<OscillatorModel>(&model_)) return true;
+    const auto* l = std::get_if<LagrangianModel>(&model_);
+    return l && l->problem->c == 0;
+  }
+
   // Coordinates of an unconstrained Cartesian phase space: all of them, but y for the
   // planar pendulum.
   std::vector<int> freeComponents(Eigen::Index size) const {

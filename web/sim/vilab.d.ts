@@ -12,12 +12,48 @@ export interface Scenario {
   integrator?: string;
   /** Time step (s), in (0, system.h.max]; default: system.h.default. */
   h?: number;
-  /** Model parameters by name (see SystemInfo.params); missing ones take their defaults. */
-  params?: Record<string, number | readonly number[]>;
+  /** Model parameters by name (see SystemInfo.params); missing ones take their defaults. For system 'lagrangian', the definition (LagrangianDefinition). */
+  params?: Record<string, number | readonly number[]> | LagrangianDefinition;
   /** Initial data (see SystemInfo.initialFields); default: system.defaults.initial. */
   initial?: Record<string, number | readonly number[] | readonly (readonly number[])[]>;
   /** Integrator options by name (see IntegratorInfo.options). */
   options?: Record<string, number | readonly number[]>;
+  /** Documentation of a scene (title, lesson, …); ignored by the engine. */
+  about?: Record<string, unknown>;
+}
+
+/** A body of a system defined by data: what the page draws. */
+export interface LagrangianBody {
+  /** Three expressions in q (and t): [x, y, z]. */
+  position: readonly (string | number)[];
+  /** A fixed point [x, y, z], an earlier body's index, or null (no link). */
+  anchor?: readonly number[] | number | null;
+  link?: 'rod' | 'spring' | 'none';
+  radius?: number;
+}
+
+/** The params of system 'lagrangian' (README, "Any Lagrangian"). */
+export interface LagrangianDefinition {
+  coordinates: readonly string[];
+  constants?: Record<string, number>;
+  /** L(q, q'): velocities as q' or qdot. */
+  lagrangian: string;
+  /** Holonomic constraints g(q) = 0. */
+  constraints?: readonly string[];
+  /** name → expression in q, q', t, reported and plotted. */
+  conserved?: Record<string, string>;
+  /** name → generator ξ(q), one expression per coordinate; reports the discrete Noether momentum p·ξ(q). */
+  symmetries?: Record<string, readonly (string | number)[]>;
+  bodies?: readonly LagrangianBody[];
+}
+
+/** lab.inspectLagrangian(params): the editor's view of a definition. */
+export interface LagrangianInspection {
+  coordinates: string[];
+  latex: { lagrangian: string; constraints: string[] };
+  params: LagrangianDefinition;
+  velocityQuadratic: boolean;
+  constantMassMatrix: boolean;
 }
 
 /** The normalized scenario that sim.scenario() and lab.normalize() return: every field filled in. */
@@ -25,7 +61,7 @@ export interface NormalizedScenario {
   system: string;
   integrator: string;
   h: number;
-  params: Record<string, number | number[]>;
+  params: Record<string, number | number[]> | LagrangianDefinition;
   initial: Record<string, number | number[] | number[][]>;
   options: Record<string, number | number[]>;
 }
@@ -134,6 +170,8 @@ export interface Diagnostics {
   iterations: number;
   /** Body angular momentum Π (rigid bodies only). */
   bodyMomentum?: [number, number, number];
+  /** Systems defined by data: the declared conserved quantities by name. */
+  conserved?: Record<string, number>;
 }
 
 /** Copies of history samples [start, start + count). */
@@ -149,6 +187,8 @@ export interface HistorySamples {
   momentum: Float64Array[];
   /** Rigid bodies: one array per component of Π. */
   bodyMomentum?: Float64Array[];
+  /** Systems defined by data: each declared conserved quantity by name. */
+  conserved?: Record<string, Float64Array>;
   /** Every column by its name (history.columns). */
   columns: Record<string, Float64Array>;
 }
@@ -244,6 +284,8 @@ export interface Lab {
    * initial.orientation (normalized as the core does) and initial.omega.
    */
   exactRigidBody(scenario: Scenario | string): ExactRigidBody;
+  /** The editor's view of a definition (params of system 'lagrangian'); throws VilabError { field, column? }. */
+  inspectLagrangian(params: LagrangianDefinition): LagrangianInspection;
   /** A new simulation (an object or JSON text); throws VilabError on bad input. */
   simulate(scenario: Scenario | string, options?: SimulateOptions): Simulation;
   /** The registry exactly as the native `vilab registry` prints it. */
@@ -268,6 +310,8 @@ export function createLab(options?: CreateLabOptions): Promise<Lab>;
 export class VilabError extends Error {
   /** The offending field for bad input, e.g. 'params.masses[1]'. */
   readonly field?: string;
+  /** Where in an expression the problem is (1-based, in characters), e.g. for 'params.lagrangian'. */
+  readonly column?: number;
   /** For a refused step: its number (the state stays at step - 1). */
   readonly step?: number;
   /** For a refused step: 'no-convergence' | 'diverged' | 'singular-matrix' | 'non-finite' | 'spurious-root'. */

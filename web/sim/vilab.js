@@ -17,11 +17,11 @@ import createVilabModule from '../../build/wasm/vilab.mjs';
 const PREFIX = 'vilab: ';
 /** Scenario text larger than this is refused before it enters the wasm heap (the core's limit). */
 const MAX_SCENARIO_BYTES = 4 << 20;
-const DETAILS = ['field', 'step', 'code', 'reason', 'suggestion', 'stepsTaken'];
+const DETAILS = ['field', 'column', 'step', 'code', 'reason', 'suggestion', 'stepsTaken'];
 
 /**
  * Every error the API throws. Bad input: message 'vilab: <field>: <problem>' and
- * .field. A refused step: message 'vilab: step k refused: <reason>; <suggestion> (…)'
+ * .field (and .column, 1-based, when the problem is located in an expression). A refused step: message 'vilab: step k refused: <reason>; <suggestion> (…)'
  * and .step, .code, .reason, .suggestion, .stepsTaken.
  */
 export class VilabError extends Error {
@@ -158,11 +158,13 @@ class History {
   #columns;
   #momentum;
   #body;
+  #conserved;
   constructor(sim, columns) {
     this.#sim = sim;
     this.#columns = columns;
     this.#momentum = columns.filter((n) => n === 'momentum' || n.startsWith('momentum.'));
     this.#body = columns.filter((n) => n.startsWith('bodyMomentum.'));
+    this.#conserved = columns.filter((n) => n.startsWith('conserved.'));
   }
   /** Column names: t, energy, constraint, iterations, then momentum…, bodyMomentum… */
   get columns() {
@@ -212,6 +214,10 @@ class History {
       columns,
     };
     if (this.#body.length) out.bodyMomentum = this.#body.map((n) => columns[n]);
+    if (this.#conserved.length) {
+      out.conserved = {};
+      for (const n of this.#conserved) out.conserved[n.slice('conserved.'.length)] = columns[n];
+    }
     return out;
   }
 }
@@ -334,6 +340,10 @@ class Simulation extends NativeOwner {
     const d = this[LIVE]().diagnostics();
     const out = { energy: d.energy, momentum: Array.from(d.momentum), constraint: d.constraint, iterations: d.iterations };
     if (d.bodyMomentum) out.bodyMomentum = Array.from(d.bodyMomentum);
+    if (d.conserved) {
+      const names = this.history.columns.filter((n) => n.startsWith('conserved.')).map((n) => n.slice('conserved.'.length));
+      out.conserved = Object.fromEntries(names.map((n, i) => [n, d.conserved[i]]));
+    }
     return out;
   }
 
@@ -484,6 +494,29 @@ async function loadLab(options) {
         throw inputError('system', `the exact solution is known for the free rigid body only ("rigid-body"), got "${normalized.system}"`);
       }
       return new ExactRigidBody(module, normalized);
+    },
+    /**
+     * The editor's view of a definition (the params of system "lagrangian"): { coordinates,
+     * latex: { lagrangian, constraints: [] }, params (normalized), velocityQuadratic,
+     * constantMassMatrix }; throws VilabError { field, column? } at the first problem.
+     * The core's parser, so the preview and the engine always agree.
+     */
+    inspectLagrangian(params) {
+      if (params === null || typeof params !== 'object' || Array.isArray(params)) {
+        throw inputError('params', `must be an object, got ${describe(params)}`);
+      }
+      const text = JSON.stringify(params);
+      if (utf8Length(text) > MAX_SCENARIO_BYTES) throw inputError('params', 'too large (the limit is 4 MiB)');
+      const result = module.inspectLagrangian(text);
+      if (!result.ok) throw coreError(result.error);
+      const normalized = JSON.parse(result.params);
+      return {
+        coordinates: normalized.coordinates,
+        latex: { lagrangian: result.latex.lagrangian, constraints: Array.from(result.latex.constraints) },
+        params: normalized,
+        velocityQuadratic: result.velocityQuadratic,
+        constantMassMatrix: result.constantMassMatrix,
+      };
     },
     /** A new simulation; options { historyStride = 1, historyCapacity = limits.historyCapacity.default }. */
     simulate(scenario, simOptions) {

@@ -52,6 +52,8 @@ void vilab_musl_sincos(double, double*, double*) noexcept;
 double vilab_musl_atan2(double, double) noexcept;
 double vilab_musl_hypot(double, double) noexcept;
 double vilab_musl_exp(double) noexcept;
+double vilab_musl_tan(double) noexcept;
+double vilab_musl_log(double) noexcept;
 }
 
 /// Replace any NaN by the canonical quiet NaN (sign 0, payload 0).
@@ -84,6 +86,8 @@ inline void sincos(double x, double& s, double& c) noexcept {
 }
 inline double atan2(double y, double x) noexcept { return detail::canon(detail::vilab_musl_atan2(y, x)); }
 inline double exp(double x) noexcept { return detail::canon(detail::vilab_musl_exp(x)); }
+inline double tan(double x) noexcept { return detail::canon(detail::vilab_musl_tan(x)); }
+inline double log(double x) noexcept { return detail::canon(detail::vilab_musl_log(x)); }
 /// sqrt(x^2 + y^2) without undue overflow/underflow (< 1 ulp);
 /// hypot(+-inf, NaN) = +inf as in C99.
 inline double hypot(double x, double y) noexcept { return detail::canon(detail::vilab_musl_hypot(x, y)); }

@@ -92,6 +92,12 @@ struct SystemEntry {
   // Parses and validates `initial` (missing fields take the defaults), normalizes it in
   // place for the echo, and returns the canonical state, projected onto the manifold.
   std::function<State(const Model&, Json& initial)> initialState;
+  // Systems defined by data (no ParamSpecs): the model from the whole `params` object,
+  // which it normalizes into `normalized`; their default params and the documentation
+  // of the definition (registry "definition": fields, functions, limits).
+  std::function<Model(const Json& params, Json& normalized)> parseParams;
+  Json defaultParams;
+  Json definition;
   Json toJson() const;
 };
 

@@ -103,8 +103,6 @@ class Simulation {
   bool stepOnce(Refusal& refusal);
   void recordHistory();
   double energyOf(const State& s) const;
-  double meanKineticEnergy(const State& a, const State& b) const;
-  double energyScale() const;
 
   Scenario scenario_;
   std::unique_ptr<Integrator> integrator_;

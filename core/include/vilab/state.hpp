@@ -34,8 +34,12 @@ struct Diagnostics {
   double energy = 0;
   // Momentum map components (discrete Noether, W–M §3.3): J_z for pendulums and
   // chains, the spatial angular momentum RΠ for rigid bodies.
-  std::array<double, 3> momentum{};
+  // Data-defined systems: the Noether momenta of the declared symmetries (up to 8).
+  std::array<double, 8> momentum{};
   int momentumSize = 0;
+  // Data-defined systems: the user's conserved quantities, in declaration order.
+  std::array<double, 16> conserved{};
+  int conservedSize = 0;
   // Body angular momentum Π (rigid bodies only; |Π| is a Casimir of the free body).
   std::array<double, 3> bodyMomentum{};
   bool hasBodyMomentum = false;

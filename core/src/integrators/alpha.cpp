@@ -34,5 +34,8 @@ std::unique_ptr<Integrator> alphaOnOscillator(const Model& m, const Options& o, 
 std::unique_ptr<Integrator> alphaOnChain(const Model& m, const Options& o, double h) {
   return discreteRuleOnChain(m, DiscreteRule::alphaFamily(o.get("alpha")), h);
 }
+std::unique_ptr<Integrator> alphaOnLagrangian(const Model& m, const Options& o, double h) {
+  return discreteRuleOnLagrangian(m, DiscreteRule::alphaFamily(o.get("alpha")), h);
+}
 
 }  // namespace vilab

@@ -4,6 +4,9 @@
 #include <memory>
 
 #include "vilab/integrators/chain_multiplier.hpp"
+#include "vilab/integrators/lagrangian_del.hpp"
+#include "vilab/integrators/lagrangian_ode.hpp"
+#include "vilab/integrators/runge_kutta.hpp"
 #include "vilab/integrators/variational.hpp"
 #include "vilab/lagrangians/oscillator.hpp"
 #include "vilab/registry.hpp"
@@ -21,6 +24,19 @@ inline std::unique_ptr<Integrator> discreteRuleOnOscillator(const Model& model, 
 inline std::unique_ptr<Integrator> discreteRuleOnChain(const Model& model, DiscreteRule rule, double h) {
   return std::make_unique<CanonicalIntegrator<ChainMultiplierIntegrator>>(
       ChainMultiplierIntegrator(std::get<ChainModel>(model), rule, h));
+}
+
+// A member of the α-family on a system defined by data: the DEL with multipliers on
+// the compiled derivatives.
+inline std::unique_ptr<Integrator> discreteRuleOnLagrangian(const Model& model, DiscreteRule rule, double h) {
+  return std::make_unique<CanonicalIntegrator<LagrangianDel>>(
+      LagrangianDel(std::get<LagrangianModel>(model).problem, rule, h));
+}
+
+// The explicit baselines on a system defined by data: the Euler–Lagrange ODE in [q; q̇].
+inline std::unique_ptr<Integrator> rungeKuttaOnLagrangian(const Model& model, RungeKuttaMethod method, double h) {
+  return std::make_unique<ExplicitRungeKutta<LagrangianOde>>(LagrangianOde(std::get<LagrangianModel>(model)), method,
+                                                             h);
 }
 
 }  // namespace vilab

@@ -61,6 +61,9 @@ std::unique_ptr<Integrator> dopri5OnOscillator(const Model& m, const Options& o,
 std::unique_ptr<Integrator> dopri5OnChain(const Model& m, const Options& o, double h) {
   return std::make_unique<DormandPrince<ChainIndex1Ode>>(ChainIndex1Ode(std::get<ChainModel>(m)), h, o.get("tol"));
 }
+std::unique_ptr<Integrator> dopri5OnLagrangian(const Model& m, const Options& o, double h) {
+  return std::make_unique<DormandPrince<LagrangianOde>>(LagrangianOde(std::get<LagrangianModel>(m)), h, o.get("tol"));
+}
 std::unique_ptr<Integrator> dopri5OnRigidBody(const Model& m, const Options& o, double h) {
   return std::make_unique<DormandPrince<RigidBodyOde>>(RigidBodyOde(std::get<RigidBodyModel>(m)), h, o.get("tol"));
 }

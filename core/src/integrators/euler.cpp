@@ -50,6 +50,9 @@ std::unique_ptr<Integrator> eulerOnOscillator(const Model& m, const Options&, do
 std::unique_ptr<Integrator> eulerOnChain(const Model& m, const Options&, double h) {
   return makeExplicitRungeKutta<ChainIndex1Ode, ChainModel>(m, RungeKuttaMethod::Euler, h);
 }
+std::unique_ptr<Integrator> eulerOnLagrangian(const Model& m, const Options&, double h) {
+  return rungeKuttaOnLagrangian(m, RungeKuttaMethod::Euler, h);
+}
 std::unique_ptr<Integrator> eulerOnRigidBody(const Model& m, const Options&, double h) {
   return makeExplicitRungeKutta<RigidBodyOde, RigidBodyModel>(m, RungeKuttaMethod::Euler, h);
 }

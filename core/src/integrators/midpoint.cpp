@@ -37,5 +37,8 @@ std::unique_ptr<Integrator> midpointOnOscillator(const Model& m, const Options&,
 std::unique_ptr<Integrator> midpointOnChain(const Model& m, const Options&, double h) {
   return discreteRuleOnChain(m, DiscreteRule::midpoint(), h);
 }
+std::unique_ptr<Integrator> midpointOnLagrangian(const Model& m, const Options&, double h) {
+  return discreteRuleOnLagrangian(m, DiscreteRule::midpoint(), h);
+}
 
 }  // namespace vilab

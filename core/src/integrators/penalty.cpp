@@ -45,5 +45,11 @@ std::unique_ptr<Integrator> penaltyOnChain(const Model& model, const Options& o,
   return std::make_unique<DelIntegrator<ChainPenalty<2>, CanonicalCoordinates>>(
       ChainPenalty<2>{ChainCartesian<2>{m}, mu}, DiscreteRule::midpoint(), h);
 }
+// L − (μ/2) Σ g_i², compiled from the definition, stepped by the midpoint DEL without multipliers.
+std::unique_ptr<Integrator> penaltyOnLagrangian(const Model& model, const Options& o, double h) {
+  const LagrangianModel& m = std::get<LagrangianModel>(model);
+  return std::make_unique<CanonicalIntegrator<LagrangianDel>>(
+      LagrangianDel(penalizedLagrangian(*m.problem, o.get("mu")), DiscreteRule::midpoint(), h));
+}
 
 }  // namespace vilab

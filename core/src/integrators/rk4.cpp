@@ -54,6 +54,9 @@ std::unique_ptr<Integrator> rk4OnOscillator(const Model& m, const Options&, doub
 std::unique_ptr<Integrator> rk4OnChain(const Model& m, const Options&, double h) {
   return makeExplicitRungeKutta<ChainIndex1Ode, ChainModel>(m, RungeKuttaMethod::RK4, h);
 }
+std::unique_ptr<Integrator> rk4OnLagrangian(const Model& m, const Options&, double h) {
+  return rungeKuttaOnLagrangian(m, RungeKuttaMethod::RK4, h);
+}
 std::unique_ptr<Integrator> rk4OnRigidBody(const Model& m, const Options&, double h) {
   return makeExplicitRungeKutta<RigidBodyOde, RigidBodyModel>(m, RungeKuttaMethod::RK4, h);
 }

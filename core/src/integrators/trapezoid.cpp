@@ -36,5 +36,8 @@ std::unique_ptr<Integrator> trapezoidOnOscillator(const Model& m, const Options&
 std::unique_ptr<Integrator> trapezoidOnChain(const Model& m, const Options&, double h) {
   return discreteRuleOnChain(m, DiscreteRule::trapezoid(), h);
 }
+std::unique_ptr<Integrator> trapezoidOnLagrangian(const Model& m, const Options&, double h) {
+  return discreteRuleOnLagrangian(m, DiscreteRule::trapezoid(), h);
+}
 
 }  // namespace vilab

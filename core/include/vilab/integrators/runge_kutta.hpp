@@ -26,6 +26,34 @@ namespace vilab {
 
 enum class RungeKuttaMethod { Euler, RK4 };
 
+// y from the canonical state and back: y = [q; p] unless the ODE says otherwise
+// (fromState/toState, e.g. [q; q̇] for systems defined by data).
+template <class Ode, class = void>
+struct HasStateMap : std::false_type {};
+template <class Ode>
+struct HasStateMap<Ode, std::void_t<decltype(std::declval<Ode&>().fromState(std::declval<const State&>(),
+                                                                             std::declval<VecX&>()))>>
+    : std::true_type {};
+
+template <class Ode>
+void odeLoad(Ode& ode, const State& s, VecX& y) {
+  if constexpr (HasStateMap<Ode>::value) {
+    if (!ode.fromState(s, y)) y.setConstant(std::numeric_limits<double>::quiet_NaN());
+  } else {
+    y << s.q, s.p;
+  }
+}
+template <class Ode>
+void odeStore(Ode& ode, const VecX& y, State& s) {
+  if constexpr (HasStateMap<Ode>::value) {
+    ode.toState(y, s);
+  } else {
+    const int nq = ode.positions();
+    s.q = y.head(nq);
+    s.p = y.tail(y.size() - nq);
+  }
+}
+
 template <class Ode>
 class ExplicitRungeKutta final : public Integrator {
  public:
@@ -39,12 +67,8 @@ class ExplicitRungeKutta final : public Integrator {
     k4_.resize(n);
   }
 
-  void load(const State& s) override { y_ << s.q, s.p; }
-  void store(State& s) const override {
-    const int nq = ode_.positions();
-    s.q = y_.head(nq);
-    s.p = y_.tail(y_.size() - nq);
-  }
+  void load(const State& s) override { odeLoad(ode_, s, y_); }
+  void store(State& s) const override { odeStore(ode_, y_, s); }
 
   StepOutcome step() override {
     const double h = h_;
@@ -77,7 +101,7 @@ class ExplicitRungeKutta final : public Integrator {
                                std::string(ode_.undefined()) + " at stage " + std::to_string(stage) + " of the step");
   }
 
-  Ode ode_;
+  mutable Ode ode_;  // toState evaluates (scratch space only)
   RungeKuttaMethod method_;
   double h_;
   VecX y_, y1_, k1_, k2_, k3_, k4_;
@@ -106,15 +130,11 @@ class DormandPrince final : public Integrator {
   }
 
   void load(const State& s) override {
-    y_ << s.q, s.p;
+    odeLoad(ode_, s, y_);
     proposal_ = 0;  // choose a starting substep afresh
     firstStageValid_ = false;
   }
-  void store(State& s) const override {
-    const int nq = ode_.positions();
-    s.q = y_.head(nq);
-    s.p = y_.tail(y_.size() - nq);
-  }
+  void store(State& s) const override { odeStore(ode_, y_, s); }
 
   // Substeps rejected since construction (accepted ones: StepOutcome::iterations).
   std::uint64_t rejectedSubsteps() const { return rejected_; }
@@ -298,7 +318,7 @@ class DormandPrince final : public Integrator {
     return StepOutcome::refuse(RefusalCode::NonFinite, std::string(ode_.undefined()) + " at the start of the step");
   }
 
-  Ode ode_;
+  mutable Ode ode_;  // toState evaluates (scratch space only)
   double h_, atol_, rtol_;
   VecX y_;                    // the state at the last good step
   VecX y0_, y1_, stage_, err_;  // work: the substep's start and end, a stage point, ê

@@ -1,0 +1,114 @@
+// Expressions as a hash-consed DAG, differentiated by transforming the graph, and
+// compiled to straight-line programs (as CasADi's SX graphs, or Tapenade's source
+// transformation: forward-mode AD applied once, when the system is loaded, instead of
+// at every evaluation).
+//
+// Why on the graph, not with jets at run time: a typed Lagrangian is evaluated for its
+// gradient and Hessian in (q, q̇) at every Newton iteration. Differentiating the graph
+// once, with constant folding and sharing, leaves only what depends on the state:
+// for L = ½ m |ẋ|² − m g z the Hessian folds to constants and the gradient to 2N
+// products. Evaluating the same tape over nested jets costs N² operations per node at
+// every iteration (see ad.hpp), about 10× more on the double pendulum.
+//
+// Determinism: the elementary functions are vilab::dm's (musl, in both builds), powers
+// with integer exponents are repeated multiplications, and constant folding uses the
+// same functions, so a program gives the same bits natively and in wasm.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace vilab::expr {
+
+enum class Op : std::uint8_t {
+  Const,   // value
+  Var,     // variable index
+  Add, Sub, Mul, Div,
+  Neg,
+  PowInt,  // a^n, n an integer (repeated multiplication)
+  Pow,     // a^b = exp(b log a), a > 0
+  Sqrt, Sin, Cos, Tan, Exp, Log, Abs,
+  Sign,    // the derivative of abs: −1, 0 or 1
+  Atan2,   // atan2(a, b)
+};
+
+struct Node {
+  Op op = Op::Const;
+  int a = -1, b = -1;  // operands (node ids)
+  int n = 0;           // Var: the variable; PowInt: the exponent
+  double value = 0;    // Const
+};
+
+// Variables are numbered 0 … 63 (the Lagrangian uses q_i, q̇_i and t).
+class Graph {
+ public:
+  int constant(double x);
+  int variable(int index);
+  int add(int a, int b);
+  int sub(int a, int b);
+  int mul(int a, int b);
+  int div(int a, int b);
+  int neg(int a);
+  int powInt(int a, int n);
+  int pow(int a, int b);
+  int unary(Op op, int a);  // Sqrt … Sign
+  int atan2(int a, int b);
+
+  // ∂node/∂x_variable, memoized.
+  int derivative(int node, int variable);
+  // Σ_i terms[i]: a sum of many nodes.
+  int sum(const std::vector<int>& terms);
+
+  const Node& operator[](int id) const { return nodes_[static_cast<std::size_t>(id)]; }
+  int size() const { return static_cast<int>(nodes_.size()); }
+  bool isConstant(int id) const { return nodes_[static_cast<std::size_t>(id)].op == Op::Const; }
+  bool isConstant(int id, double value) const;
+  // Bit i set when the node depends on variable i.
+  std::uint64_t dependencies(int id) const { return deps_[static_cast<std::size_t>(id)]; }
+  bool dependsOn(int id, int variable) const { return (deps_[static_cast<std::size_t>(id)] >> variable) & 1u; }
+
+ private:
+  int intern(const Node& n, std::uint64_t deps);
+  struct Key {
+    Op op;
+    int a, b, n;
+    std::uint64_t bits;
+    bool operator==(const Key& o) const { return op == o.op && a == o.a && b == o.b && n == o.n && bits == o.bits; }
+  };
+  struct KeyHash {
+    std::size_t operator()(const Key& k) const;
+  };
+  std::vector<Node> nodes_;
+  std::vector<std::uint64_t> deps_;
+  std::unordered_map<Key, int, KeyHash> index_;
+  std::unordered_map<std::uint64_t, int> derivatives_;  // (node, variable) → node
+};
+
+// Evaluates one node's operation on double operands (constant folding and programs
+// share it, so folded and evaluated values agree bit for bit).
+double apply(Op op, double a, double b, int n);
+
+// A straight-line program computing chosen nodes of a graph from the variables:
+// the nodes they need, in topological order, constants folded into the code.
+class Program {
+ public:
+  Program() = default;
+  Program(const Graph& graph, const std::vector<int>& outputs);
+  int outputs() const { return static_cast<int>(outputs_.size()); }
+  int instructions() const { return static_cast<int>(code_.size()); }
+  // out[k] = value of output k at the variables; `registers` is scratch space.
+  void run(const double* variables, double* out, std::vector<double>& registers) const;
+
+ private:
+  struct Instruction {
+    Op op;
+    int a, b, n;
+    double value;
+  };
+  std::vector<Instruction> code_;
+  std::vector<int> outputs_;  // registers
+};
+
+}  // namespace vilab::expr

@@ -1,0 +1,189 @@
+// The variational integrators of a system defined by data (models/lagrangian.hpp): the
+// discrete Euler–Lagrange equations with Lagrange multipliers (W–M §4) for the
+// α-family of discrete Lagrangians, with every derivative from the compiled programs.
+//
+// Given (q_k, p_k) with g(q_k) = 0, solve for δ = q_{k+1} − q_k and λ_k
+//     p_k + D1 L_d(q_k, q_k + δ) + Dg(q_k)ᵀ λ_k = 0        (W–M 4.4)
+//     g(q_k + δ) = 0                                       (W–M 4.5)
+// then p_{k+1} = D2 L_d(q_k, q_{k+1}) (discrete Legendre transform), in impulse form.
+//
+// The discrete Lagrangians, in L's derivatives at one or two points (v = δ/h):
+//  α-family (midpoint α = ½), x̄ = q_k + αδ:  L_d = h L(x̄, v)
+//     D1 L_d = h(1−α) L_q − L_q̇,   D1 + D2 = h L_q,
+//     ∂D1/∂q_{k+1} = hα(1−α) L_qq + (1−α) L_qq̇ − α L_q̇q − L_q̇q̇ / h;
+//  trapezoid:  L_d = (h/2) [L(q_k, v) + L(q_{k+1}, v)]
+//     D1 L_d = (h/2) L_q(q_k) − ½ [L_q̇(q_k) + L_q̇(q_{k+1})],   D1 + D2 = (h/2) [L_q(q_k) + L_q(q_{k+1})],
+//     ∂D1/∂q_{k+1} = ½ L_qq̇(q_k) − ½ L_q̇q(q_{k+1}) − [L_q̇q̇(q_k) + L_q̇q̇(q_{k+1})] / (2h).
+// With a configuration-dependent mass matrix or a non-uniform force the members differ
+// at O(h²) per unit time: they are not conjugate to one another, as they are for the
+// built-in systems with uniform gravity.
+//
+// The penalty form adds −(μ/2) Σ g_i² to L and drops the multipliers (its factory
+// compiles that Lagrangian, so this class sees a system without constraints).
+#pragma once
+
+#include <limits>
+#include <memory>
+
+#include "vilab/discrete_lagrangian.hpp"
+#include "vilab/integrators/integrator.hpp"
+#include "vilab/models/lagrangian.hpp"
+#include "vilab/outcome.hpp"
+#include "vilab/solver/newton.hpp"
+
+namespace vilab {
+
+class LagrangianDel {
+ public:
+  LagrangianDel(std::shared_ptr<const LagrangianProblem> problem, DiscreteRule rule, double h)
+      : eval_(std::move(problem)), rule_(rule), h_(h) {}
+
+  StepOutcome step(VecX& q, VecX& p) {
+    const int n = eval_.n(), c = eval_.c();
+    q0_ = &q;
+    p0_ = &p;
+    eval_.constraints(q.data(), g_, &G0_);
+    qScale_ = 1.0 + q.cwiseAbs().maxCoeff();
+    pScale_ = 1.0 + p.cwiseAbs().maxCoeff();
+
+    // Stage 1: Newton on F(δ, λ) = [p_k + D1 L_d + Dg(q_k)ᵀλ ; g(q_k + δ)] = 0, simplified:
+    // the Jacobian is rebuilt only when the iteration contracts slowly. It starts from
+    // the previous step's (δ, λ), which is within O(h²) of the solution; after a load
+    // from δ = 0, λ = 0, where the first update is the explicit predictor h v_k + O(h²).
+    if (previous_.size() == n + c)
+      x_ = previous_;
+    else
+      x_ = SmallVec::Zero(n + c);
+    NewtonSettings settings;
+    settings.fullNewton = false;
+    settings.what = "the discrete Euler–Lagrange equations";
+    const StepOutcome out = solveNewton(*this, x_, settings, workspace_);
+    if (!out.ok) return out;
+
+    // Stage 2: p_{k+1} = D2 L_d = p_k + Dg(q_k)ᵀλ + (D1 + D2) L_d (at the solution
+    // D1 L_d = −p_k − Dg(q_k)ᵀλ); then the tangent part, as the built-in chains store it.
+    const SmallVec delta = x_.head(n);
+    shift(q, delta, shift_);
+    q1_ = q + delta;
+    p1_ = p + shift_;
+    if (c > 0) p1_.noalias() += G0_.transpose() * x_.tail(c);
+    if (c > 0 && !eval_.projectMomentum(q1_.data(), p1_.data()))
+      return StepOutcome::refuse(RefusalCode::SingularMatrix,
+                                 "the constraints' gradients became linearly dependent at the new configuration",
+                                 "reduce h", out.iterations);
+    if (!q1_.allFinite() || !p1_.allFinite())
+      return StepOutcome::refuse(RefusalCode::NonFinite, "the new state is not finite", "reduce h", out.iterations);
+    q.swap(q1_);
+    p.swap(p1_);
+    previous_ = x_;
+    return out;
+  }
+
+  // A new state (load, setState): no previous step to predict from.
+  void prepare(State&) { previous_.resize(0); }
+
+  // ---- the Newton problem (solver/newton.hpp): unknowns x = (δ, λ) ------------------
+  using Vector = SmallVec;
+  NewtonEval evaluate(const SmallVec& x, SmallVec& r, bool linearize) {
+    const int n = eval_.n(), c = eval_.c();
+    const VecX& q = *q0_;
+    const SmallVec delta = x.head(n);
+    r.resize(n + c);
+    SmallVec d1(n);
+    discreteDerivative(q, delta, d1, linearize ? &J11_ : nullptr);
+    r.head(n) = Eigen::Map<const Eigen::VectorXd>(p0_->data(), n) + d1;
+    if (c > 0) {
+      r.head(n) += G0_.transpose() * x.tail(c);
+      q1_ = q + delta;
+      eval_.constraints(q1_.data(), g_, linearize ? &G1_ : nullptr);
+      r.tail(c) = g_;
+    }
+    if (!r.allFinite()) return NewtonEval::NonFinite;
+    if (linearize) {
+      J_ = SmallMat::Zero(n + c, n + c);
+      J_.topLeftCorner(n, n) = J11_;
+      if (c > 0) {
+        J_.topRightCorner(n, c) = G0_.transpose();
+        J_.bottomLeftCorner(c, n) = G1_;
+      }
+      if (!J_.allFinite()) return NewtonEval::NonFinite;
+      lu_.compute(J_);
+      const auto d = lu_.matrixLU().diagonal().cwiseAbs();
+      ratio_ = d.minCoeff() > 0 ? d.maxCoeff() / d.minCoeff() : std::numeric_limits<double>::infinity();
+      if (!(d.minCoeff() > 0)) return NewtonEval::Singular;
+    }
+    return NewtonEval::Ok;
+  }
+  double conditionEstimate() const { return ratio_; }
+  void solve(SmallVec& b) const { b = lu_.solve(b); }
+  // Positions relative to their size, and the momentum change Dg(q_k)ᵀΔλ relative to p.
+  double size(const SmallVec& dx) const {
+    const int n = eval_.n(), c = eval_.c();
+    double s = dx.head(n).cwiseAbs().maxCoeff() / qScale_;
+    if (c > 0) s = std::max(s, SmallVec(G0_.transpose() * dx.tail(c)).cwiseAbs().maxCoeff() / pScale_);
+    return s;
+  }
+
+  // D1 L_d(q, q + δ) and, when asked, its Jacobian in q_{k+1} (formulas above).
+  void discreteDerivative(const VecX& q, const SmallVec& delta, SmallVec& d1, SmallMat* jac) {
+    const int n = eval_.n();
+    const double h = h_;
+    v_ = delta / h;
+    if (rule_.kind == Quadrature::Trapezoid) {
+      xa_ = q;
+      xb_ = q + delta;
+      eval_.gradient(xa_.data(), v_.data(), Lq_, Lv_);
+      eval_.gradient(xb_.data(), v_.data(), Lq1_, Lv1_);
+      d1 = (0.5 * h) * Lq_ - 0.5 * (Lv_ + Lv1_);
+      if (jac) {
+        eval_.hessian(xa_.data(), v_.data(), Lqq_, Lqv_, Lvv_);
+        eval_.hessian(xb_.data(), v_.data(), Lqq1_, Lqv1_, Lvv1_);
+        *jac = 0.5 * Lqv_ - 0.5 * Lqv1_.transpose() - (Lvv_ + Lvv1_) / (2 * h);
+      }
+      return;
+    }
+    const double a = rule_.kind == Quadrature::Alpha ? rule_.alpha : 0.5;
+    xa_ = q + a * delta;
+    eval_.gradient(xa_.data(), v_.data(), Lq_, Lv_);
+    d1 = (h * (1 - a)) * Lq_ - Lv_;
+    if (jac) {
+      eval_.hessian(xa_.data(), v_.data(), Lqq_, Lqv_, Lvv_);
+      *jac = (h * a * (1 - a)) * Lqq_ + (1 - a) * Lqv_ - a * Lqv_.transpose() - Lvv_ / h;
+    }
+    (void)n;
+  }
+
+  // (D1 + D2) L_d(q, q + δ): the derivative along a common shift of both points.
+  void shift(const VecX& q, const SmallVec& delta, SmallVec& out) {
+    const double h = h_;
+    v_ = delta / h;
+    if (rule_.kind == Quadrature::Trapezoid) {
+      xa_ = q;
+      xb_ = q + delta;
+      eval_.gradient(xa_.data(), v_.data(), Lq_, Lv_);
+      eval_.gradient(xb_.data(), v_.data(), Lq1_, Lv1_);
+      out = (0.5 * h) * (Lq_ + Lq1_);
+      return;
+    }
+    const double a = rule_.kind == Quadrature::Alpha ? rule_.alpha : 0.5;
+    xa_ = q + a * delta;
+    eval_.gradient(xa_.data(), v_.data(), Lq_, Lv_);
+    out = h * Lq_;
+  }
+
+ private:
+  LagrangianEval eval_;
+  DiscreteRule rule_;
+  double h_;
+  const VecX* q0_ = nullptr;
+  const VecX* p0_ = nullptr;
+  double qScale_ = 1, pScale_ = 1, ratio_ = 1;
+  SmallVec x_, previous_, g_, v_, Lq_, Lv_, Lq1_, Lv1_, shift_;
+  SmallMat G0_, G1_, J11_, J_, Lqq_, Lqv_, Lvv_, Lqq1_, Lqv1_, Lvv1_;
+  Eigen::PartialPivLU<SmallMat> lu_;
+  SmallVec xa_, xb_;
+  VecX q1_, p1_;
+  NewtonWorkspace<SmallVec> workspace_;
+};
+
+}  // namespace vilab

@@ -1,0 +1,157 @@
+// A system defined by data: coordinates q, named constants, a Lagrangian L(q, q̇) typed
+// as an expression, holonomic constraints g(q) = 0, conserved quantities, symmetry
+// generators ξ(q) and bodies to draw (the scenario's `params` of system "lagrangian").
+//
+// Canonical state: q = the coordinates, p = ∂L/∂q̇ (for the variational integrators the
+// discrete Legendre transform D2 L_d, W–M §2), projected onto the momenta whose
+// velocities are tangent to the constraints. Energy H = q̇·∂L/∂q̇ − L with q̇ recovered
+// from p; momentum components are the discrete Noether momenta p·ξ(q) of the declared
+// symmetries (W–M §3.3); `conserved` are the user's expressions in q, q̇ and t.
+//
+// The expressions are compiled once (expr/graph.hpp): every derivative the integrators
+// need is a straight-line program over the variables [q, q̇, t].
+#pragma once
+
+#include <Eigen/LU>
+
+#include <array>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "vilab/expr/graph.hpp"
+#include "vilab/json.hpp"
+#include "vilab/state.hpp"
+
+namespace vilab {
+
+namespace lagrangian_limits {
+constexpr int kMaxCoordinates = 16;
+constexpr int kMaxConstraints = 16;
+constexpr int kMaxConstants = 64;
+constexpr int kMaxConserved = 16;
+constexpr int kMaxSymmetries = 8;
+constexpr int kMaxBodies = 32;
+}  // namespace lagrangian_limits
+
+// Vectors and matrices up to the limits above, without heap allocation.
+constexpr int kMaxLagrangianUnknowns = lagrangian_limits::kMaxCoordinates + lagrangian_limits::kMaxConstraints;
+using SmallVec = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, kMaxLagrangianUnknowns, 1>;
+using SmallMat = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxLagrangianUnknowns, kMaxLagrangianUnknowns>;
+
+struct LagrangianBody {
+  enum class Anchor { None, Point, Body };
+  Anchor anchor = Anchor::None;
+  Vec3 point = Vec3::Zero();
+  int body = -1;
+  std::string link = "none";  // rod, spring, none
+  double radius = 0;          // 0: the page chooses
+};
+
+// The compiled definition: immutable, shared by the model, its integrators and copies.
+class LagrangianProblem {
+ public:
+  int n = 0;  // coordinates
+  int c = 0;  // constraints
+  std::vector<std::string> coordinates, conservedNames, symmetryNames;
+  std::vector<LagrangianBody> bodies;
+  bool quadratic = false;     // ∂²L/∂q̇² does not depend on q̇ (so H is a quadratic form in p)
+  bool constantMass = false;  // ∂²L/∂q̇² is constant
+  std::string definitionJson;  // the normalized params (echo)
+  std::vector<std::string> latex;  // L, then constraints (for the editor)
+
+  // Programs over the variables [q (n), q̇ (n), t]:
+  expr::Program gradient;     // L_q (n), L_q̇ (n)
+  expr::Program hessian;      // L_qq (n×n), L_qq̇ (n×n: (i, j) = ∂²L/∂q_i∂q̇_j), L_q̇q̇ (n×n), row-major
+  expr::Program energyTerms;  // L, L_q̇ (n), L_q̇q̇ (n×n)
+  expr::Program constraints;  // g (c), Dg (c×n)
+  expr::Program dynamics;     // f = L_q − L_q̇q q̇ (n), q̇ᵀ∇²g_i q̇ (c)
+  expr::Program quantities;   // conserved (m), then ξ (s×n)
+  expr::Program positions;    // 3 per body
+  expr::Program symmetryCheck;  // per symmetry: δL along ξ, then Dg ξ (c): checked at the initial state
+};
+
+// Scratch space of evaluations (registers, matrices): one per user, never shared
+// between a simulation's model and its integrator.
+struct LagrangianWorkspace {
+  std::vector<double> registers, out;
+  std::array<double, 2 * lagrangian_limits::kMaxCoordinates + 1> vars{};
+  SmallMat mass;
+  Eigen::PartialPivLU<SmallMat> lu;
+};
+
+// Evaluation of a compiled problem: the pieces every integrator and the model need.
+class LagrangianEval {
+ public:
+  explicit LagrangianEval(std::shared_ptr<const LagrangianProblem> problem) : problem_(std::move(problem)) {}
+  const LagrangianProblem& problem() const { return *problem_; }
+  int n() const { return problem_->n; }
+  int c() const { return problem_->c; }
+
+  // L_q and L_q̇ at (q, v).
+  void gradient(const double* q, const double* v, SmallVec& Lq, SmallVec& Lv);
+  // L_qq, L_qq̇, L_q̇q̇ at (q, v).
+  void hessian(const double* q, const double* v, SmallMat& Lqq, SmallMat& Lqv, SmallMat& Lvv);
+  // g(q) and Dg(q) (c×n).
+  void constraints(const double* q, SmallVec& g, SmallMat* G = nullptr);
+  // L, L_q̇ and L_q̇q̇ at (q, v).
+  double energyTerms(const double* q, const double* v, SmallVec& Lv, SmallMat& Lvv);
+  // f = L_q − L_q̇q q̇ and w_i = q̇ᵀ∇²g_i q̇ at (q, v): M q̈ = f + Dgᵀλ, Dg q̈ + w = 0.
+  void dynamics(const double* q, const double* v, SmallVec& f, SmallVec& w);
+  // The velocity with ∂L/∂q̇(q, v) = p (Newton from v = 0; one solve when L is
+  // quadratic in q̇). Returns false when it does not exist or Newton fails.
+  bool velocity(const double* q, const double* p, SmallVec& v);
+  // H = v·p − L at the velocity of (q, p); NaN when the velocity cannot be recovered.
+  double energy(const double* q, const double* p);
+  // ½ vᵀ L_q̇q̇ v at (q, v).
+  double kinetic(const double* q, const double* v);
+  // p ← p − Dg(q)ᵀν with Dg(q) v(q, p) = 0: the momentum whose velocity is tangent to
+  // the constraints (M-orthogonal projection). False when Dg M⁻¹ Dgᵀ is singular.
+  bool projectMomentum(const double* q, double* p);
+  // Conserved quantities (m) and Noether momenta p·ξ(q) (s) at (q, p, t).
+  void quantities(const double* q, const double* p, double t, double* conserved, double* momenta);
+  // Body positions, 3 per body.
+  void positions(const double* q, double t, std::vector<double>& out);
+
+ private:
+  void setVariables(const double* q, const double* v, double t);
+  std::shared_ptr<const LagrangianProblem> problem_;
+  LagrangianWorkspace w_;
+};
+
+struct LagrangianModel {
+  std::shared_ptr<const LagrangianProblem> problem;
+  std::shared_ptr<LagrangianEval> eval;  // scratch of the model's own evaluations
+  mutable double scale = 1;  // an energy scale, set from the initial state (slack only)
+
+  explicit LagrangianModel(std::shared_ptr<const LagrangianProblem> p)
+      : problem(p), eval(std::make_shared<LagrangianEval>(p)) {}
+  LagrangianModel(const LagrangianModel& o) : problem(o.problem), eval(std::make_shared<LagrangianEval>(o.problem)), scale(o.scale) {}
+  LagrangianModel& operator=(const LagrangianModel& o) {
+    problem = o.problem;
+    eval = std::make_shared<LagrangianEval>(o.problem);
+    scale = o.scale;
+    return *this;
+  }
+
+  double energy(const State& s) const { return eval->energy(s.q.data(), s.p.data()); }
+  Diagnostics diagnostics(const State& s, double t) const;
+  void visual(const State& s, double t, std::vector<double>& out) const { eval->positions(s.q.data(), t, out); }
+  // A step is implausible when its energy jumps by more than a quarter of the energy's
+  // size (|E| plus the kinetic energy): the variational methods keep E within O(h²)
+  // and the explicit ones change it by O(h^{r+1}) per step, while a Newton root far from
+  // the motion (or an unresolved step) moves it by far more. Returns why, or "".
+  std::string implausibleStep(const State& a, const State& b, double energyA, double energyB, double h) const;
+  // Checks q against the constraints (within kManifoldTolerance) and projects onto them;
+  // momenta onto the tangent ones (when the integrator's rules ask).
+  void project(State& s, const StateRules& rules, const std::string& qField, const std::string& pField) const;
+};
+
+// Validates and compiles the `params` of system "lagrangian" (core/src/systems/
+// lagrangian_system.cpp); `normalized` receives them with every field present.
+// Throws InputError (or expr::ExpressionError, with the column) naming the field.
+std::shared_ptr<const LagrangianProblem> compileLagrangian(const Json& params, Json& normalized);
+// The same definition with the constraints replaced by the penalty −(μ/2) Σ g_i² in L.
+std::shared_ptr<const LagrangianProblem> penalizedLagrangian(const LagrangianProblem& problem, double mu);
+
+}  // namespace vilab

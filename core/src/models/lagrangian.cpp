@@ -1,0 +1,255 @@
+// Evaluation of a compiled Lagrangian (models/lagrangian.hpp): the hot path of every
+// integrator on a system defined by data.
+#include "vilab/models/lagrangian.hpp"
+
+#include <cmath>
+#include <limits>
+
+#include "vilab/limits.hpp"
+#include "vilab/solver/newton.hpp"
+#include "vilab/types.hpp"
+
+namespace vilab {
+
+void LagrangianEval::setVariables(const double* q, const double* v, double t) {
+  const int n = problem_->n;
+  for (int i = 0; i < n; ++i) {
+    w_.vars[static_cast<std::size_t>(i)] = q[i];
+    w_.vars[static_cast<std::size_t>(n + i)] = v ? v[i] : 0.0;
+  }
+  w_.vars[static_cast<std::size_t>(2 * n)] = t;
+}
+
+void LagrangianEval::gradient(const double* q, const double* v, SmallVec& Lq, SmallVec& Lv) {
+  const int n = problem_->n;
+  setVariables(q, v, 0);
+  w_.out.resize(static_cast<std::size_t>(2 * n));
+  problem_->gradient.run(w_.vars.data(), w_.out.data(), w_.registers);
+  Lq.resize(n);
+  Lv.resize(n);
+  for (int i = 0; i < n; ++i) {
+    Lq[i] = w_.out[static_cast<std::size_t>(i)];
+    Lv[i] = w_.out[static_cast<std::size_t>(n + i)];
+  }
+}
+
+void LagrangianEval::hessian(const double* q, const double* v, SmallMat& Lqq, SmallMat& Lqv, SmallMat& Lvv) {
+  const int n = problem_->n;
+  setVariables(q, v, 0);
+  w_.out.resize(static_cast<std::size_t>(3 * n * n));
+  problem_->hessian.run(w_.vars.data(), w_.out.data(), w_.registers);
+  Lqq.resize(n, n);
+  Lqv.resize(n, n);
+  Lvv.resize(n, n);
+  const double* o = w_.out.data();
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      Lqq(i, j) = o[i * n + j];
+      Lqv(i, j) = o[n * n + i * n + j];
+      Lvv(i, j) = o[2 * n * n + i * n + j];
+    }
+}
+
+void LagrangianEval::constraints(const double* q, SmallVec& g, SmallMat* G) {
+  const int n = problem_->n, c = problem_->c;
+  g.resize(c);
+  if (G) G->resize(c, n);
+  if (c == 0) return;
+  setVariables(q, nullptr, 0);
+  w_.out.resize(static_cast<std::size_t>(c + c * n));
+  problem_->constraints.run(w_.vars.data(), w_.out.data(), w_.registers);
+  for (int i = 0; i < c; ++i) g[i] = w_.out[static_cast<std::size_t>(i)];
+  if (G)
+    for (int i = 0; i < c; ++i)
+      for (int j = 0; j < n; ++j) (*G)(i, j) = w_.out[static_cast<std::size_t>(c + i * n + j)];
+}
+
+double LagrangianEval::energyTerms(const double* q, const double* v, SmallVec& Lv, SmallMat& Lvv) {
+  const int n = problem_->n;
+  setVariables(q, v, 0);
+  w_.out.resize(static_cast<std::size_t>(1 + n + n * n));
+  problem_->energyTerms.run(w_.vars.data(), w_.out.data(), w_.registers);
+  Lv.resize(n);
+  Lvv.resize(n, n);
+  for (int i = 0; i < n; ++i) {
+    Lv[i] = w_.out[static_cast<std::size_t>(1 + i)];
+    for (int j = 0; j < n; ++j) Lvv(i, j) = w_.out[static_cast<std::size_t>(1 + n + i * n + j)];
+  }
+  return w_.out[0];
+}
+
+void LagrangianEval::dynamics(const double* q, const double* v, SmallVec& f, SmallVec& w) {
+  const int n = problem_->n, c = problem_->c;
+  setVariables(q, v, 0);
+  w_.out.resize(static_cast<std::size_t>(n + c));
+  problem_->dynamics.run(w_.vars.data(), w_.out.data(), w_.registers);
+  f.resize(n);
+  w.resize(c);
+  for (int i = 0; i < n; ++i) f[i] = w_.out[static_cast<std::size_t>(i)];
+  for (int i = 0; i < c; ++i) w[i] = w_.out[static_cast<std::size_t>(n + i)];
+}
+
+bool LagrangianEval::velocity(const double* q, const double* p, SmallVec& v) {
+  // Newton on ∂L/∂q̇(q, v) = p from v = 0. When L is quadratic in q̇ the equation is
+  // affine and the first update is the answer.
+  const int n = problem_->n;
+  constexpr double eps = std::numeric_limits<double>::epsilon();
+  v = SmallVec::Zero(n);
+  SmallVec Lv, r;
+  const int iterations = problem_->quadratic ? 1 : limits::kMaxNewtonIterations;
+  for (int k = 0; k < iterations; ++k) {
+    energyTerms(q, v.data(), Lv, w_.mass);
+    r = Lv - Eigen::Map<const Eigen::VectorXd>(p, n);
+    w_.lu.compute(w_.mass);
+    const auto d = w_.lu.matrixLU().diagonal().cwiseAbs();
+    if (!(d.minCoeff() > 0) || !(d.maxCoeff() <= limits::kSingularPivotRatio * d.minCoeff())) return false;
+    const SmallVec dv = w_.lu.solve(r);
+    v -= dv;
+    if (!v.allFinite()) return false;
+    if (dv.cwiseAbs().maxCoeff() <= 4 * eps * (1.0 + v.cwiseAbs().maxCoeff())) return true;
+  }
+  return problem_->quadratic;
+}
+
+double LagrangianEval::energy(const double* q, const double* p) {
+  const int n = problem_->n;
+  SmallVec v, Lv;
+  if (!velocity(q, p, v)) return std::numeric_limits<double>::quiet_NaN();
+  const double L = energyTerms(q, v.data(), Lv, w_.mass);
+  double vp = 0;
+  for (int i = 0; i < n; ++i) vp += v[i] * p[i];
+  return vp - L;
+}
+
+double LagrangianEval::kinetic(const double* q, const double* v) {
+  SmallVec Lv;
+  energyTerms(q, v, Lv, w_.mass);
+  const Eigen::Map<const Eigen::VectorXd> vv(v, problem_->n);
+  return 0.5 * vv.dot(w_.mass * vv);
+}
+
+bool LagrangianEval::projectMomentum(const double* q, double* p) {
+  const int n = problem_->n, c = problem_->c;
+  if (c == 0) return true;
+  SmallVec g, v, Lv, nu;
+  SmallMat G, S;
+  constraints(q, g, &G);
+  Eigen::Map<Eigen::VectorXd> pm(p, n);
+  // ν = (Dg M⁻¹ Dgᵀ)⁻¹ Dg v; exact in one pass when L is quadratic in q̇ (v is affine
+  // in p), a few passes otherwise.
+  const int passes = problem_->quadratic ? 1 : 3;
+  for (int k = 0; k < passes; ++k) {
+    if (!velocity(q, p, v)) return false;
+    energyTerms(q, v.data(), Lv, w_.mass);
+    w_.lu.compute(w_.mass);
+    const SmallMat MinvGt = w_.lu.solve(SmallMat(G.transpose()));
+    S = G * MinvGt;
+    Eigen::PartialPivLU<SmallMat> slu(S);
+    const auto d = slu.matrixLU().diagonal().cwiseAbs();
+    if (!(d.minCoeff() > 0) || !(d.maxCoeff() <= limits::kSingularPivotRatio * d.minCoeff())) return false;
+    nu = slu.solve(SmallVec(G * v));
+    pm -= G.transpose() * nu;
+  }
+  return pm.allFinite();
+}
+
+void LagrangianEval::quantities(const double* q, const double* p, double t, double* conserved, double* momenta) {
+  const LagrangianProblem& P = *problem_;
+  const int n = P.n;
+  const int m = static_cast<int>(P.conservedNames.size()), s = static_cast<int>(P.symmetryNames.size());
+  if (m + s == 0) return;
+  SmallVec v;
+  const bool haveVelocity = velocity(q, p, v);
+  setVariables(q, haveVelocity ? v.data() : nullptr, t);
+  w_.out.resize(static_cast<std::size_t>(m + s * n));
+  P.quantities.run(w_.vars.data(), w_.out.data(), w_.registers);
+  for (int i = 0; i < m; ++i)
+    conserved[i] = haveVelocity ? w_.out[static_cast<std::size_t>(i)] : std::numeric_limits<double>::quiet_NaN();
+  for (int k = 0; k < s; ++k) {
+    double J = 0;
+    for (int i = 0; i < n; ++i) J += p[i] * w_.out[static_cast<std::size_t>(m + k * n + i)];
+    momenta[k] = J;
+  }
+}
+
+void LagrangianEval::positions(const double* q, double t, std::vector<double>& out) {
+  const int b = static_cast<int>(problem_->bodies.size());
+  setVariables(q, nullptr, t);
+  out.resize(static_cast<std::size_t>(3 * b));
+  problem_->positions.run(w_.vars.data(), out.data(), w_.registers);
+}
+
+Diagnostics LagrangianModel::diagnostics(const State& s, double t) const {
+  Diagnostics d;
+  d.energy = energy(s);
+  const LagrangianProblem& P = *problem;
+  d.momentumSize = static_cast<int>(P.symmetryNames.size());
+  d.conservedSize = static_cast<int>(P.conservedNames.size());
+  eval->quantities(s.q.data(), s.p.data(), t, d.conserved.data(), d.momentum.data());
+  if (P.c > 0) {
+    SmallVec g;
+    eval->constraints(s.q.data(), g);
+    d.constraint = g.cwiseAbs().maxCoeff();
+  }
+  return d;
+}
+
+std::string LagrangianModel::implausibleStep(const State& a, const State& b, double energyA, double energyB,
+                                             double) const {
+  SmallVec v;
+  double kinetic = 0;
+  if (eval->velocity(a.q.data(), a.p.data(), v)) kinetic = std::abs(eval->kinetic(a.q.data(), v.data()));
+  const double allowed = 0.25 * (std::abs(energyA) + kinetic) + 1e-9 * scale;
+  const double jump = std::abs(energyB - energyA);
+  (void)b;
+  if (jump <= allowed) return "";
+  return "the step changed the energy by " + scientific(jump) + " J, more than a quarter of its size (" +
+         scientific(std::abs(energyA) + kinetic) +
+         " J): the implicit equations converged to a spurious solution, or h is too large to resolve the motion";
+}
+
+void LagrangianModel::project(State& s, const StateRules& rules, const std::string& qField,
+                              const std::string& pField) const {
+  const LagrangianProblem& P = *problem;
+  if (P.c == 0 || !rules.positionsOnManifold) return;
+  LagrangianEval& e = *eval;
+  SmallVec g;
+  SmallMat G;
+  e.constraints(s.q.data(), g, &G);
+  for (int i = 0; i < P.c; ++i)
+    if (!(std::abs(g[i]) <= limits::kManifoldTolerance))
+      throw InputError(qField, "off the constraint manifold: |g" + std::to_string(i + 1) + "(q)| = " +
+                                   formatNumber(std::abs(g[i])) + " > 1e-9 (params.constraints[" + std::to_string(i) +
+                                   "])");
+  // Positions: Newton along Dg(q₀)ᵀ (the minimum-norm correction) to g = 0.
+  const SmallMat G0 = G;
+  Eigen::PartialPivLU<SmallMat> lu(SmallMat(G0 * G0.transpose()));
+  {
+    const auto d = lu.matrixLU().diagonal().cwiseAbs();
+    if (!(d.minCoeff() > 0) || !(d.maxCoeff() <= limits::kSingularPivotRatio * d.minCoeff()))
+      throw InputError("params.constraints", "the constraints are not independent at " + qField +
+                                                 " (their gradients are linearly dependent)");
+  }
+  Eigen::Map<Eigen::VectorXd> q(s.q.data(), P.n);
+  for (int k = 0; k < 8; ++k) {
+    const SmallVec mu = lu.solve(g);
+    q -= G0.transpose() * mu;
+    e.constraints(s.q.data(), g);
+    if (g.cwiseAbs().maxCoeff() <= 4 * std::numeric_limits<double>::epsilon() * (1.0 + q.cwiseAbs().maxCoeff())) break;
+  }
+  if (!rules.tangentMomentum) return;
+  SmallVec v;
+  if (!e.velocity(s.q.data(), s.p.data(), v))
+    throw InputError(pField, "the velocities cannot be recovered from these momenta (singular ∂²L/∂q̇²)");
+  e.constraints(s.q.data(), g, &G);
+  const SmallVec rate = G * v;
+  const double size = 1.0 + v.cwiseAbs().maxCoeff();
+  for (int i = 0; i < P.c; ++i)
+    if (!(std::abs(rate[i]) <= limits::kManifoldTolerance * size))
+      throw InputError(pField, "not tangent to the constraints: d/dt g" + std::to_string(i + 1) + " = " +
+                                   formatNumber(rate[i]) + " (tolerance 1e-9)");
+  if (!e.projectMomentum(s.q.data(), s.p.data()))
+    throw InputError(pField, "the momenta cannot be projected onto the constraints (singular Dg M⁻¹ Dgᵀ)");
+}
+
+}  // namespace vilab

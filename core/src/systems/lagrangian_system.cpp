@@ -1,0 +1,540 @@
+// The system "lagrangian": a Lagrangian, constraints, conserved quantities, symmetries
+// and bodies given as data (models/lagrangian.hpp), validated and compiled here once
+// per scenario. Every expression goes through the one parser (expr/parse.hpp).
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+#include "vilab/expr/parse.hpp"
+#include "vilab/limits.hpp"
+#include "vilab/models/lagrangian.hpp"
+#include "vilab/registry.hpp"
+
+namespace vilab {
+
+namespace {
+
+namespace L = lagrangian_limits;
+
+const char* const kDefaultDefinition = R"json({
+  "coordinates": ["r", "th"],
+  "constants": { "m": 1, "k": 40, "l0": 1, "g": 9.81 },
+  "lagrangian": "m/2*(r'^2 + r^2*th'^2) - k/2*(r - l0)^2 + m*g*r*cos(th)",
+  "constraints": [],
+  "conserved": {},
+  "symmetries": {},
+  "bodies": [ { "position": ["r*sin(th)", "0", "-r*cos(th)"], "anchor": [0, 0, 0], "link": "spring" } ]
+})json";
+
+const char* const kDefaultInitial = R"({ "q": [1.2, 0.8], "qdot": [0, 0] })";
+
+std::string readString(const Json& v, const std::string& field) {
+  if (!v.is_string()) throw InputError(field, "must be a string, got " + describeJson(v));
+  return v.get<std::string>();
+}
+
+void checkCount(const Json& v, const std::string& field, std::size_t max, const char* what) {
+  if (v.size() > max)
+    throw InputError(field, "at most " + std::to_string(max) + " " + what + ", got " + std::to_string(v.size()));
+}
+
+// Everything the expressions of one definition are compiled into.
+struct Compiler {
+  expr::Graph graph;
+  expr::Scope scope;
+  int n = 0;
+  int var(int i) { return graph.variable(i); }
+  int q(int i) { return graph.variable(i); }
+  int v(int i) { return graph.variable(n + i); }
+};
+
+std::shared_ptr<LagrangianProblem> compile(const Json& params, Json& normalized) {
+  requireObject(params, "params");
+  rejectUnknownKeys(params, "params",
+                    {"coordinates", "constants", "lagrangian", "constraints", "conserved", "symmetries", "bodies"});
+  auto problem = std::make_shared<LagrangianProblem>();
+  LagrangianProblem& P = *problem;
+  Compiler cc;
+  expr::Scope& scope = cc.scope;
+
+  // coordinates
+  if (!params.contains("coordinates")) throw InputError("params.coordinates", "is required (a list of names)");
+  const Json& cj = params["coordinates"];
+  if (!cj.is_array() || cj.empty())
+    throw InputError("params.coordinates", "must be a non-empty list of names, got " + describeJson(cj));
+  checkCount(cj, "params.coordinates", L::kMaxCoordinates, "coordinates");
+  for (std::size_t i = 0; i < cj.size(); ++i) {
+    const std::string field = "params.coordinates[" + std::to_string(i) + "]";
+    const std::string name = readString(cj[i], field);
+    if (!expr::validIdentifier(name))
+      throw InputError(field, "must be a name (a letter or _, then letters, digits or _; at most 32), got " +
+                                  describeJson(cj[i]));
+    if (expr::reservedName(name)) throw InputError(field, "\"" + name + "\" is reserved (a function, pi or t)");
+    for (const auto& other : P.coordinates)
+      if (other == name) throw InputError(field, "\"" + name + "\" is given twice");
+    P.coordinates.push_back(name);
+  }
+  P.n = cc.n = static_cast<int>(P.coordinates.size());
+  const int n = P.n;
+  scope.coordinates = P.coordinates;
+
+  // constants
+  Json constantsOut = Json::object();
+  if (params.contains("constants")) {
+    const Json& k = params["constants"];
+    requireObject(k, "params.constants");
+    checkCount(k, "params.constants", L::kMaxConstants, "constants");
+    for (auto it = k.begin(); it != k.end(); ++it) {
+      const std::string field = joinField("params.constants", cutForMessage(it.key()));
+      if (!expr::validIdentifier(it.key())) throw InputError(field, "must be a name (letters, digits, _)");
+      if (expr::reservedName(it.key())) throw InputError(field, "\"" + it.key() + "\" is reserved (a function, pi or t)");
+      for (const auto& c : P.coordinates) {
+        if (c == it.key()) throw InputError(field, "is also a coordinate");
+        if (c + "dot" == it.key()) throw InputError(field, "is the velocity of coordinate " + c);
+      }
+      const double value = readNumber(it.value(), field);
+      if (!(std::abs(value) <= 1e12)) throw InputError(field, "must be at most 1e12 in magnitude, got " + formatNumber(value));
+      scope.constants.emplace_back(it.key(), value);
+      constantsOut[it.key()] = value;
+    }
+  }
+
+  // L(q, q̇)
+  if (!params.contains("lagrangian")) throw InputError("params.lagrangian", "is required (an expression in q and q')");
+  const std::string Ltext = readString(params["lagrangian"], "params.lagrangian");
+  scope.velocities = true;
+  scope.time = false;
+  scope.timeUse = "time-dependent Lagrangians are not supported yet";
+  const expr::Parsed Lp = expr::parseExpression(Ltext, "params.lagrangian", scope, cc.graph);
+  P.latex.push_back(Lp.latex);
+  const int Lnode = Lp.node;
+
+  // g(q) = 0
+  std::vector<int> g;
+  Json constraintsOut = Json::array();
+  if (params.contains("constraints")) {
+    const Json& gj = params["constraints"];
+    if (!gj.is_array()) throw InputError("params.constraints", "must be a list of expressions, got " + describeJson(gj));
+    checkCount(gj, "params.constraints", L::kMaxConstraints, "constraints");
+    if (static_cast<int>(gj.size()) >= n)
+      throw InputError("params.constraints", "must be fewer than the coordinates (" + std::to_string(n) + "), got " +
+                                                 std::to_string(gj.size()));
+    expr::Scope gs = scope;
+    gs.velocities = false;
+    gs.timeUse = "constraints are holonomic and scleronomic: g(q) = 0";
+    for (std::size_t i = 0; i < gj.size(); ++i) {
+      const std::string field = "params.constraints[" + std::to_string(i) + "]";
+      const std::string text = readString(gj[i], field);
+      const expr::Parsed gp = expr::parseExpression(text, field, gs, cc.graph);
+      g.push_back(gp.node);
+      P.latex.push_back(gp.latex);
+      constraintsOut.push_back(text);
+    }
+  }
+  P.c = static_cast<int>(g.size());
+  const int c = P.c;
+
+  // The derivatives: gradient, Hessian (upper triangles mirrored), energy terms.
+  std::vector<int> Lq(n), Lv(n);
+  for (int i = 0; i < n; ++i) {
+    Lq[i] = cc.graph.derivative(Lnode, i);
+    Lv[i] = cc.graph.derivative(Lnode, n + i);
+  }
+  std::vector<int> Lqq(n * n), Lqv(n * n), Lvv(n * n);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      Lqq[i * n + j] = j >= i ? cc.graph.derivative(Lq[i], j) : Lqq[j * n + i];
+      Lvv[i * n + j] = j >= i ? cc.graph.derivative(Lv[i], n + j) : Lvv[j * n + i];
+      Lqv[i * n + j] = cc.graph.derivative(Lq[i], n + j);
+    }
+  bool quadratic = true, constantMass = true;
+  for (int k : Lvv) {
+    for (int i = 0; i < n; ++i) quadratic = quadratic && !cc.graph.dependsOn(k, n + i);
+    constantMass = constantMass && cc.graph.isConstant(k);
+  }
+  P.quadratic = quadratic;
+  P.constantMass = constantMass;
+  {
+    std::vector<int> out = Lq;
+    out.insert(out.end(), Lv.begin(), Lv.end());
+    P.gradient = expr::Program(cc.graph, out);
+    out = Lqq;
+    out.insert(out.end(), Lqv.begin(), Lqv.end());
+    out.insert(out.end(), Lvv.begin(), Lvv.end());
+    P.hessian = expr::Program(cc.graph, out);
+    out = {Lnode};
+    out.insert(out.end(), Lv.begin(), Lv.end());
+    out.insert(out.end(), Lvv.begin(), Lvv.end());
+    P.energyTerms = expr::Program(cc.graph, out);
+  }
+  // Constraints and their Jacobian; the dynamics of the baselines:
+  //   f_i = ∂L/∂q_i − Σ_j ∂²L/∂q̇_i∂q_j q̇_j,   w_i = Σ_jk ∂²g_i/∂q_j∂q_k q̇_j q̇_k.
+  {
+    std::vector<int> out = g;
+    for (int i = 0; i < c; ++i)
+      for (int j = 0; j < n; ++j) out.push_back(cc.graph.derivative(g[i], j));
+    P.constraints = expr::Program(cc.graph, out);
+    std::vector<int> dyn;
+    for (int i = 0; i < n; ++i) {
+      std::vector<int> terms{Lq[i]};
+      for (int j = 0; j < n; ++j) terms.push_back(cc.graph.neg(cc.graph.mul(Lqv[j * n + i], cc.v(j))));
+      dyn.push_back(cc.graph.sum(terms));
+    }
+    for (int i = 0; i < c; ++i) {
+      std::vector<int> rate;
+      for (int j = 0; j < n; ++j) rate.push_back(cc.graph.mul(out[static_cast<std::size_t>(c + i * n + j)], cc.v(j)));
+      const int gdot = cc.graph.sum(rate);
+      std::vector<int> terms;
+      for (int k = 0; k < n; ++k) terms.push_back(cc.graph.mul(cc.graph.derivative(gdot, k), cc.v(k)));
+      dyn.push_back(cc.graph.sum(terms));
+    }
+    P.dynamics = expr::Program(cc.graph, dyn);
+  }
+
+  // conserved quantities (q, q̇, t) and symmetry generators ξ(q)
+  std::vector<int> quantities;
+  Json conservedOut = Json::object();
+  if (params.contains("conserved")) {
+    const Json& qj = params["conserved"];
+    requireObject(qj, "params.conserved");
+    checkCount(qj, "params.conserved", L::kMaxConserved, "conserved quantities");
+    expr::Scope qs = scope;
+    qs.time = true;
+    for (auto it = qj.begin(); it != qj.end(); ++it) {
+      const std::string field = joinField("params.conserved", cutForMessage(it.key()));
+      if (!expr::validIdentifier(it.key())) throw InputError(field, "must be a name (letters, digits, _)");
+      const std::string text = readString(it.value(), field);
+      quantities.push_back(expr::parseExpression(text, field, qs, cc.graph).node);
+      P.conservedNames.push_back(it.key());
+      conservedOut[it.key()] = text;
+    }
+  }
+  std::vector<std::vector<int>> generators;
+  Json symmetriesOut = Json::object();
+  if (params.contains("symmetries")) {
+    const Json& sj = params["symmetries"];
+    requireObject(sj, "params.symmetries");
+    checkCount(sj, "params.symmetries", L::kMaxSymmetries, "symmetries");
+    expr::Scope ss = scope;
+    ss.velocities = false;
+    ss.timeUse = "a symmetry generator is a vector field ξ(q) on the configurations";
+    for (auto it = sj.begin(); it != sj.end(); ++it) {
+      const std::string field = joinField("params.symmetries", cutForMessage(it.key()));
+      if (!expr::validIdentifier(it.key())) throw InputError(field, "must be a name (letters, digits, _)");
+      for (const auto& other : P.conservedNames)
+        if (other == it.key()) throw InputError(field, "is also the name of a conserved quantity");
+      const Json& xi = it.value();
+      if (!xi.is_array() || static_cast<int>(xi.size()) != n)
+        throw InputError(field, "must list one expression per coordinate (" + std::to_string(n) + "), got " +
+                                    describeJson(xi));
+      std::vector<int> components;
+      Json texts = Json::array();
+      for (int i = 0; i < n; ++i) {
+        const std::string f = field + "[" + std::to_string(i) + "]";
+        std::string text = xi[static_cast<std::size_t>(i)].is_number() ? formatNumber(xi[static_cast<std::size_t>(i)].get<double>())
+                                                                        : readString(xi[static_cast<std::size_t>(i)], f);
+        components.push_back(expr::parseExpression(text, f, ss, cc.graph).node);
+        texts.push_back(text);
+      }
+      generators.push_back(components);
+      P.symmetryNames.push_back(it.key());
+      symmetriesOut[it.key()] = texts;
+    }
+  }
+  {
+    std::vector<int> out = quantities;
+    for (const auto& xi : generators) out.insert(out.end(), xi.begin(), xi.end());
+    P.quantities = expr::Program(cc.graph, out);
+  }
+
+  // bodies
+  Json bodiesOut = Json::array();
+  std::vector<int> positions;
+  if (params.contains("bodies")) {
+    const Json& bj = params["bodies"];
+    if (!bj.is_array()) throw InputError("params.bodies", "must be a list of bodies, got " + describeJson(bj));
+    checkCount(bj, "params.bodies", L::kMaxBodies, "bodies");
+    expr::Scope bs = scope;
+    bs.velocities = false;
+    bs.time = true;
+    bs.timeUse = "a body's position depends on q and t only";
+    for (std::size_t b = 0; b < bj.size(); ++b) {
+      const std::string field = "params.bodies[" + std::to_string(b) + "]";
+      const Json& body = bj[b];
+      requireObject(body, field);
+      rejectUnknownKeys(body, field, {"position", "anchor", "link", "radius"});
+      if (!body.contains("position")) throw InputError(field + ".position", "is required: three expressions in q");
+      const Json& pj = body["position"];
+      if (!pj.is_array() || pj.size() != 3)
+        throw InputError(field + ".position", "must be three expressions [x, y, z], got " + describeJson(pj));
+      Json out = Json::object();
+      out["position"] = Json::array();
+      for (int k = 0; k < 3; ++k) {
+        const std::string f = field + ".position[" + std::to_string(k) + "]";
+        const Json& e = pj[static_cast<std::size_t>(k)];
+        const std::string text = e.is_number() ? formatNumber(e.get<double>()) : readString(e, f);
+        positions.push_back(expr::parseExpression(text, f, bs, cc.graph).node);
+        out["position"].push_back(text);
+      }
+      LagrangianBody lb;
+      if (body.contains("anchor") && !body["anchor"].is_null()) {
+        const Json& a = body["anchor"];
+        if (a.is_number_integer() || a.is_number_unsigned()) {
+          const long k = a.get<long>();
+          if (k < 0 || k >= static_cast<long>(b))
+            throw InputError(field + ".anchor", "a body index must name an earlier body (0 … " +
+                                                    std::to_string(static_cast<long>(b) - 1) + "), got " +
+                                                    std::to_string(k));
+          lb.anchor = LagrangianBody::Anchor::Body;
+          lb.body = static_cast<int>(k);
+          out["anchor"] = k;
+        } else {
+          const auto xyz = readNumbers(a, field + ".anchor", 3, 3);
+          for (double x : xyz)
+            if (!(std::abs(x) <= 1e6)) throw InputError(field + ".anchor", "must be at most 1e6 in magnitude");
+          lb.anchor = LagrangianBody::Anchor::Point;
+          lb.point = Vec3(xyz[0], xyz[1], xyz[2]);
+          out["anchor"] = xyz;
+        }
+        lb.link = "rod";
+      } else {
+        out["anchor"] = nullptr;
+      }
+      if (body.contains("link")) {
+        const std::string link = readString(body["link"], field + ".link");
+        if (link != "rod" && link != "spring" && link != "none")
+          throw InputError(field + ".link", "must be \"rod\", \"spring\" or \"none\", got " + describeJson(body["link"]));
+        if (link != "none" && lb.anchor == LagrangianBody::Anchor::None)
+          throw InputError(field + ".link", "a " + link + " needs an anchor (a point [x, y, z] or an earlier body's index)");
+        lb.link = link;
+      }
+      out["link"] = lb.link;
+      if (body.contains("radius")) {
+        lb.radius = readNumberInRange(body["radius"], field + ".radius", 0, 1e3, false);
+        out["radius"] = lb.radius;
+      }
+      P.bodies.push_back(lb);
+      bodiesOut.push_back(out);
+    }
+  }
+  P.positions = expr::Program(cc.graph, positions);
+
+  // The symmetry check needs δL along ξ: Σ_i L_q_i ξ_i + L_q̇_i Σ_j ∂ξ_i/∂q_j q̇_j, and
+  // Dg ξ; programs kept only for the initial check.
+  normalized = Json::object();
+  normalized["coordinates"] = P.coordinates;
+  normalized["constants"] = constantsOut;
+  normalized["lagrangian"] = Ltext;
+  normalized["constraints"] = constraintsOut;
+  normalized["conserved"] = conservedOut;
+  normalized["symmetries"] = symmetriesOut;
+  normalized["bodies"] = bodiesOut;
+  P.definitionJson = normalized.dump();
+
+  // Symmetry programs: [δL, Dg ξ (c)] per symmetry.
+  std::vector<int> checks;
+  for (const auto& xi : generators) {
+    std::vector<int> terms;
+    for (int i = 0; i < n; ++i) {
+      terms.push_back(cc.graph.mul(Lq[i], xi[i]));
+      std::vector<int> lift;
+      for (int j = 0; j < n; ++j) lift.push_back(cc.graph.mul(cc.graph.derivative(xi[i], j), cc.v(j)));
+      terms.push_back(cc.graph.mul(Lv[i], cc.graph.sum(lift)));
+    }
+    checks.push_back(cc.graph.sum(terms));
+    for (int k = 0; k < c; ++k) {
+      std::vector<int> dg;
+      for (int j = 0; j < n; ++j) dg.push_back(cc.graph.mul(cc.graph.derivative(g[k], j), xi[j]));
+      checks.push_back(cc.graph.sum(dg));
+    }
+  }
+  problem->symmetryCheck = expr::Program(cc.graph, checks);
+  return problem;
+}
+
+// `initial`: { q: [n numbers], qdot: [n numbers] }, checked against the definition.
+State initialState(const Model& model, Json& initial) {
+  const LagrangianModel& m = std::get<LagrangianModel>(model);
+  const LagrangianProblem& P = *m.problem;
+  const int n = P.n;
+  if (initial.empty()) throw InputError("initial", "is required for a system defined by data: { q: [...], qdot: [...] }");
+  rejectUnknownKeys(initial, "initial", {"q", "qdot"});
+  if (!initial.contains("q")) throw InputError("initial.q", "is required (one number per coordinate)");
+  const auto qv = readNumbers(initial["q"], "initial.q", n, n);
+  std::vector<double> vv(static_cast<std::size_t>(n), 0.0);
+  if (initial.contains("qdot")) vv = readNumbers(initial["qdot"], "initial.qdot", n, n);
+  for (int i = 0; i < n; ++i) {
+    if (!(std::abs(qv[i]) <= limits::kMaxCoordinate))
+      throw InputError("initial.q[" + std::to_string(i) + "]", "must be at most 1e6 in magnitude");
+    if (!(std::abs(vv[i]) <= limits::kMaxCoordinate))
+      throw InputError("initial.qdot[" + std::to_string(i) + "]", "must be at most 1e6 in magnitude");
+  }
+  initial = Json{{"q", qv}, {"qdot", vv}};
+  LagrangianEval& e = *m.eval;
+  State s;
+  s.q = Eigen::Map<const VecX>(qv.data(), n);
+  VecX v = Eigen::Map<const VecX>(vv.data(), n);
+
+  // Finite L and a regular mass matrix ∂²L/∂q̇² at the initial state.
+  SmallVec Lv;
+  SmallMat M;
+  const double Lvalue = e.energyTerms(s.q.data(), v.data(), Lv, M);
+  if (!std::isfinite(Lvalue) || !Lv.allFinite() || !M.allFinite())
+    throw InputError("params.lagrangian", "L or its derivatives are not finite at the initial state (initial.q = " +
+                                              describeJson(initial["q"]) + ")");
+  {
+    Eigen::FullPivLU<SmallMat> lu(M);
+    const auto d = lu.matrixLU().diagonal().cwiseAbs();
+    const double ratio = d.minCoeff() > 0 ? d.maxCoeff() / d.minCoeff() : std::numeric_limits<double>::infinity();
+    if (!(ratio <= limits::kSingularPivotRatio)) {
+      std::string which;
+      for (int i = 0; i < n; ++i)
+        if (M.row(i).cwiseAbs().maxCoeff() == 0) which += (which.empty() ? "" : ", ") + P.coordinates[static_cast<std::size_t>(i)];
+      throw InputError("params.lagrangian",
+                       "the mass matrix ∂²L/∂q'² is singular at the initial state" +
+                           (which.empty() ? std::string(" (pivot ratio ") + scientific(ratio) + ")"
+                                          : " (L has no kinetic term in " + which + "')") +
+                           ": every coordinate needs a velocity-squared term");
+    }
+  }
+  // Constraints: on the manifold within the tolerance, velocities tangent; projected.
+  if (P.c > 0) {
+    SmallVec g;
+    SmallMat G;
+    e.constraints(s.q.data(), g, &G);
+    for (int i = 0; i < P.c; ++i)
+      if (!std::isfinite(g[i]))
+        throw InputError("params.constraints[" + std::to_string(i) + "]", "is not finite at the initial state");
+  }
+  s.p = VecX(Lv);
+  StateRules rules;
+  rules.tangentMomentum = false;
+  m.project(s, rules, "initial.q", "initial.qdot");  // positions
+  if (P.c > 0) {
+    // Velocities: tangent within the tolerance, then projected (Euclidean, as a tiny correction).
+    SmallVec g;
+    SmallMat G;
+    e.constraints(s.q.data(), g, &G);
+    const SmallVec rate = G * SmallVec(v);
+    for (int i = 0; i < P.c; ++i)
+      if (!(std::abs(rate[i]) <= limits::kManifoldTolerance * (1.0 + v.cwiseAbs().maxCoeff())))
+        throw InputError("initial.qdot", "not tangent to the constraints: d/dt g" + std::to_string(i + 1) + " = " +
+                                             formatNumber(rate[i]) + " (params.constraints[" + std::to_string(i) +
+                                             "], tolerance 1e-9)");
+    const SmallMat GGt = G * G.transpose();
+    v -= VecX(G.transpose() * SmallVec(GGt.partialPivLu().solve(rate)));
+  }
+  e.energyTerms(s.q.data(), v.data(), Lv, M);
+  s.p = VecX(Lv);
+  if (P.c > 0 && !e.projectMomentum(s.q.data(), s.p.data()))
+    throw InputError("params.constraints", "the constraints are not independent at the initial state");
+  if (!s.p.allFinite()) throw InputError("initial.qdot", "gives non-finite momenta");
+
+  // Declared symmetries must leave L and the constraints invariant: δL = 0, Dg ξ = 0.
+  const int nsym = static_cast<int>(P.symmetryNames.size());
+  if (nsym > 0) {
+    std::vector<double> vars(static_cast<std::size_t>(2 * n + 1), 0.0), out(static_cast<std::size_t>(nsym * (1 + P.c))),
+        regs;
+    // At the initial state and at a second state (velocities turned and scaled), so that
+    // a coincidental zero does not pass.
+    for (int trial = 0; trial < 2; ++trial) {
+      for (int i = 0; i < n; ++i) {
+        vars[static_cast<std::size_t>(i)] = s.q[i];
+        vars[static_cast<std::size_t>(n + i)] = trial == 0 ? v[i] : v[i] + 0.37 * (i + 1) - 0.21 * (n - i);
+      }
+      P.symmetryCheck.run(vars.data(), out.data(), regs);
+      for (int k = 0; k < nsym; ++k) {
+        const std::string field = joinField("params.symmetries", P.symmetryNames[static_cast<std::size_t>(k)]);
+        const double dL = out[static_cast<std::size_t>(k * (1 + P.c))];
+        const double size = 1.0 + std::abs(Lvalue) + Lv.cwiseAbs().maxCoeff();
+        if (!(std::abs(dL) <= 1e-9 * size))
+          throw InputError(field, "is not a symmetry of L: L changes along it at rate " + formatNumber(dL) +
+                                      " at the initial state (it must vanish for every q, q')");
+        for (int j = 0; j < P.c; ++j)
+          if (!(std::abs(out[static_cast<std::size_t>(k * (1 + P.c) + 1 + j)]) <= 1e-9 * (1.0 + s.q.cwiseAbs().maxCoeff())))
+            throw InputError(field, "does not keep constraint " + std::to_string(j) + " (Dg·ξ ≠ 0 at the initial state)");
+      }
+    }
+  }
+  return s;
+}
+
+VILAB_COLD Json definitionDocs() {
+  Json fields = Json::array();
+  const auto field = [&](const char* name, const char* title, const char* description) {
+    fields.push_back({{"name", name}, {"title", title}, {"description", description}});
+  };
+  field("coordinates", "coordinates", "names of the generalized coordinates q (at most 16)");
+  field("constants", "constants", "named numbers used in the expressions");
+  field("lagrangian", "Lagrangian", "L(q, q'): an expression in the coordinates, their velocities (q' or qdot) and the constants");
+  field("constraints", "constraints", "holonomic constraints g(q) = 0, one expression each (Lagrange multipliers, W–M eqs. 4.4–4.8)");
+  field("conserved", "conserved quantities", "name → expression in q, q' and t, reported and plotted");
+  field("symmetries", "symmetries", "name → the generator ξ(q), one expression per coordinate; the discrete Noether momentum p·ξ(q) is reported");
+  field("bodies", "bodies", "what to draw: position [x, y, z] in q (and t), anchor (a point or an earlier body's index), link rod, spring or none");
+  Json j;
+  j["fields"] = fields;
+  j["functions"] = {"sqrt", "sin", "cos", "tan", "exp", "log", "atan2", "abs"};
+  j["notes"] = "Operators + − * / ^ and unary minus; pi; t (time) in conserved quantities and bodies. abs is not "
+               "smooth at 0: Newton may stall where its argument changes sign.";
+  j["limits"] = {{"maxExpressionBytes", expr::kMaxExpressionBytes}, {"maxDepth", expr::kMaxNesting},
+                 {"maxCoordinates", L::kMaxCoordinates},           {"maxConstraints", L::kMaxConstraints},
+                 {"maxConstants", L::kMaxConstants},               {"maxConserved", L::kMaxConserved},
+                 {"maxSymmetries", L::kMaxSymmetries},             {"maxBodies", L::kMaxBodies}};
+  return j;
+}
+
+}  // namespace
+
+std::shared_ptr<const LagrangianProblem> compileLagrangian(const Json& params, Json& normalized) {
+  return compile(params, normalized);
+}
+
+std::shared_ptr<const LagrangianProblem> penalizedLagrangian(const LagrangianProblem& problem, double mu) {
+  Json params = Json::parse(problem.definitionJson);
+  std::string L = "(" + params["lagrangian"].get<std::string>() + ")";
+  char coefficient[40];
+  std::snprintf(coefficient, sizeof coefficient, "%.17g", mu / 2);
+  for (const auto& g : params["constraints"]) L += " - " + std::string(coefficient) + "*(" + g.get<std::string>() + ")^2";
+  params["lagrangian"] = L;
+  params["constraints"] = Json::array();
+  params["symmetries"] = Json::object();
+  Json normalized;
+  return compile(params, normalized);
+}
+
+VILAB_COLD SystemEntry lagrangianEntry() {
+  SystemEntry e;
+  e.id = "lagrangian";
+  e.title = "Any Lagrangian";
+  e.description = "A system defined by data: type L(q, q'), constraints g(q) = 0, conserved quantities, symmetries "
+                  "and bodies; the variational integrators are derived from it (W–M §4).";
+  e.model = ModelKind::Lagrangian;
+  e.defaultIntegrator = "midpoint";
+  e.defaultH = 0.005;
+  e.initialFields = {{"q", "coordinates", "", "q: one number per coordinate"},
+                     {"qdot", "velocities", "", "q': one number per coordinate, tangent to the constraints"}};
+  e.defaultParams = Json::parse(kDefaultDefinition);
+  e.definition = definitionDocs();
+  e.parseParams = [](const Json& params, Json& normalized) {
+    Model m = LagrangianModel(compile(params, normalized));
+    return m;
+  };
+  e.build = [](const ParamValues&) {
+    Json normalized;
+    return Model(LagrangianModel(compile(Json::parse(kDefaultDefinition), normalized)));
+  };
+  e.defaultInitial = [](const ParamValues&) { return Json::parse(kDefaultInitial); };
+  e.initialState = [](const Model& model, Json& initial) {
+    State s = initialState(model, initial);
+    const LagrangianModel& m = std::get<LagrangianModel>(model);
+    SmallVec v;
+    double T = 0;
+    if (m.eval->velocity(s.q.data(), s.p.data(), v)) T = std::abs(m.eval->kinetic(s.q.data(), v.data()));
+    const double E = m.energy(s);
+    m.scale = std::abs(E) + T > 0 ? std::abs(E) + T : 1.0;
+    return s;
+  };
+  return e;
+}
+
+}  // namespace vilab

@@ -1,0 +1,369 @@
+// Systems defined by data (system "lagrangian"): the parser and its errors, the
+// compiled derivatives against finite differences, agreement with the built-in
+// systems, conservation laws, convergence orders and refusals.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <string>
+
+#include "support.hpp"
+#include "vilab/expr/parse.hpp"
+#include "vilab/models/lagrangian.hpp"
+#include "vilab/scenario.hpp"
+
+using namespace vilab;
+using vilab::test::column;
+using vilab::test::driftRatio;
+using vilab::test::maxAbsDeviation;
+using vilab::test::simulate;
+
+namespace {
+
+// The elastic pendulum of the registry default, with an integrator, h and options.
+std::string elastic(const std::string& integrator, double h, const std::string& extra = "") {
+  return R"({"system":"lagrangian","integrator":")" + integrator + R"(","h":)" + std::to_string(h) + extra + "}";
+}
+
+// A scenario whose params are `params` (a JSON object) and initial `initial`.
+std::string defined(const std::string& params, const std::string& initial, const std::string& integrator = "midpoint",
+                    double h = 0.01, const std::string& options = "{}") {
+  return R"({"system":"lagrangian","integrator":")" + integrator + R"(","h":)" + std::to_string(h) +
+         R"(,"params":)" + params + R"(,"initial":)" + initial + R"(,"options":)" + options + "}";
+}
+
+// The error a scenario gives: "<field>|<message>|<column>".
+struct Failure {
+  std::string field, message;
+  int column = 0;
+};
+Failure failureOf(const std::string& scenario) {
+  try {
+    parseScenario(scenario);
+  } catch (const expr::ExpressionError& e) {
+    return {e.field(), e.what(), e.column()};
+  } catch (const InputError& e) {
+    return {e.field(), e.what(), 0};
+  }
+  return {"", "no error", 0};
+}
+
+const char* kPolar = R"j({"coordinates":["r","th"],"constants":{"m":1,"k":40,"l0":1,"g":9.81},
+  "lagrangian":"m/2*(r'^2 + r^2*th'^2) - k/2*(r - l0)^2 + m*g*r*cos(th)"})j";
+
+std::string polarWith(const std::string& lagrangian) {
+  Json p = Json::parse(kPolar);
+  p["lagrangian"] = lagrangian;
+  return p.dump();
+}
+
+const std::string kPolarInitial = R"({"q":[1.2,0.8],"qdot":[0,0]})";
+
+}  // namespace
+
+TEST_CASE("lagrangian: the registry default runs and its echo is complete", "[lagrangian]") {
+  Simulation sim = simulate(R"({"system":"lagrangian"})");
+  sim.advance(100);
+  const Json echo = Json::parse(sim.scenario().normalized);
+  CHECK(echo["params"]["coordinates"] == Json::array({"r", "th"}));
+  CHECK(echo["params"].contains("bodies"));
+  CHECK(echo["initial"]["q"] == Json::array({1.2, 0.8}));
+  CHECK(std::isfinite(sim.diagnostics().energy));
+  // The echo is itself a valid scenario with the same run.
+  Simulation again = simulate(sim.scenario().normalized);
+  again.advance(100);
+  CHECK(again.hash() == sim.hash());
+}
+
+TEST_CASE("lagrangian: syntax errors and unknown names point at the column", "[lagrangian][errors]") {
+  const auto f = failureOf(defined(polarWith("m/2*(r'^2 + r^2*thta'^2)"), kPolarInitial));
+  CHECK(f.field == "params.lagrangian");
+  CHECK(f.column == 17);
+  CHECK(f.message.find("params.lagrangian: unknown name \"thta\" at column 17 (coordinates: r, th") == 0);
+
+  const auto unclosed = failureOf(defined(polarWith("m/2*(r'^2"), kPolarInitial));
+  CHECK(unclosed.field == "params.lagrangian");
+  CHECK(unclosed.column == 10);
+  CHECK(unclosed.message.find("expected ')'") != std::string::npos);
+
+  const auto doubled = failureOf(defined(polarWith("r'^2 +* th'^2"), kPolarInitial));
+  CHECK(doubled.column == 7);
+  const auto juxtaposed = failureOf(defined(polarWith("2r'^2"), kPolarInitial));
+  CHECK(juxtaposed.column == 2);
+  CHECK(juxtaposed.message.find("unexpected \"r\"") != std::string::npos);
+  CHECK(failureOf(defined(polarWith("  "), kPolarInitial)).message.find("is empty") != std::string::npos);
+  CHECK(failureOf(defined(polarWith("foo(r)"), kPolarInitial)).message.find("unknown function \"foo\"") !=
+        std::string::npos);
+  CHECK(failureOf(defined(polarWith("atan2(r)"), kPolarInitial)).message.find("atan2 takes 2 arguments") !=
+        std::string::npos);
+  CHECK(failureOf(defined(polarWith("m'^2"), kPolarInitial)).message.find("only coordinates have velocities") !=
+        std::string::npos);
+  CHECK(failureOf(defined(polarWith("r'^2 + th'^2 + t"), kPolarInitial)).message.find("time t is not allowed") !=
+        std::string::npos);
+  // Non-ASCII characters are counted as one column each.
+  const auto greek = failureOf(defined(polarWith("r'^2 + θ'^2"), kPolarInitial));
+  CHECK(greek.column == 8);
+  // qdot is the velocity of q, like q'.
+  CHECK_NOTHROW(parseScenario(defined(polarWith("rdot^2/2 + r^2*thdot^2/2 - 40/2*(r-1)^2"), kPolarInitial)));
+}
+
+TEST_CASE("lagrangian: limits on size, nesting and counts", "[lagrangian][errors]") {
+  const std::string big(1 << 20, '1');
+  const auto huge = failureOf(defined(polarWith(big), kPolarInitial));
+  CHECK(huge.field == "params.lagrangian");
+  CHECK(huge.message.find("too long (1048576 bytes; the limit is 4096)") != std::string::npos);
+
+  // 10 000 nested parentheses exceed the size limit; 1000 (2 KB) the nesting limit, at
+  // the column where the 65th level opens.
+  const std::string deepest = std::string(10000, '(') + "r" + std::string(10000, ')');
+  CHECK(failureOf(defined(polarWith(deepest), kPolarInitial)).message.find("too long") != std::string::npos);
+  const std::string deep = std::string(1000, '(') + "r" + std::string(1000, ')');
+  const auto nested = failureOf(defined(polarWith(deep), kPolarInitial));
+  CHECK(nested.field == "params.lagrangian");
+  INFO(nested.message);
+  CHECK(nested.message.find("nested more than 64 levels deep") != std::string::npos);
+  CHECK(nested.column == 65);
+  const std::string signs = std::string(2000, '-') + "r";
+  CHECK(failureOf(defined(polarWith(signs), kPolarInitial)).message.find("nested more than 64") != std::string::npos);
+  // 60 levels are fine.
+  const std::string ok = "r'^2/2 + th'^2/2 + " + std::string(60, '(') + "r" + std::string(60, ')');
+  CHECK_NOTHROW(parseScenario(defined(polarWith(ok), kPolarInitial)));
+
+  Json p = Json::parse(kPolar);
+  p["coordinates"] = Json::array();
+  for (int i = 0; i < 17; ++i) p["coordinates"].push_back("q" + std::to_string(i));
+  CHECK(failureOf(defined(p.dump(), kPolarInitial)).message.find("params.coordinates: at most 16 coordinates") == 0);
+  Json c = Json::parse(kPolar);
+  c["coordinates"] = Json::array({"x", "x"});
+  CHECK(failureOf(defined(c.dump(), kPolarInitial)).field == "params.coordinates[1]");
+  Json r = Json::parse(kPolar);
+  r["coordinates"] = Json::array({"r", "sin"});
+  CHECK(failureOf(defined(r.dump(), kPolarInitial)).message.find("reserved") != std::string::npos);
+}
+
+TEST_CASE("lagrangian: bad numbers, singular mass matrices and violated constraints are refused", "[lagrangian][errors]") {
+  Json nan = Json::parse(kPolar);
+  nan["constants"]["k"] = "NaN";
+  CHECK(failureOf(defined(nan.dump(), kPolarInitial)).field == "params.constants.k");
+  nan["constants"]["k"] = "Infinity";
+  CHECK(failureOf(defined(nan.dump(), kPolarInitial)).field == "params.constants.k");
+  CHECK(failureOf(defined(polarWith("1e400*r'^2"), kPolarInitial)).message.find("out of range") != std::string::npos);
+
+  const auto singular = failureOf(defined(polarWith("m/2*r'^2 + m*g*r*cos(th)"), kPolarInitial));
+  CHECK(singular.field == "params.lagrangian");
+  CHECK(singular.message.find("mass matrix") != std::string::npos);
+  CHECK(singular.message.find("th'") != std::string::npos);
+
+  const auto notFinite = failureOf(defined(polarWith("r'^2/2 + th'^2/2 + log(r - 5)"), kPolarInitial));
+  CHECK(notFinite.field == "params.lagrangian");
+  CHECK(notFinite.message.find("not finite") != std::string::npos);
+
+  const std::string pendulum =
+      R"({"coordinates":["x","z"],"lagrangian":"(x'^2+z'^2)/2 - 9.81*z","constraints":["x^2+z^2-1"]})";
+  const auto off = failureOf(defined(pendulum, R"({"q":[0.6,-0.8000001],"qdot":[0,0]})"));
+  CHECK(off.field == "initial.q");
+  CHECK(off.message.find("off the constraint manifold") != std::string::npos);
+  const auto moving = failureOf(defined(pendulum, R"({"q":[0.6,-0.8],"qdot":[1,0]})"));
+  CHECK(moving.field == "initial.qdot");
+  // Within 1e-9: projected onto the manifold.
+  Simulation sim = simulate(defined(pendulum, R"({"q":[0.6,-0.8000000001],"qdot":[0.8,0.6]})"));
+  CHECK(sim.diagnostics().constraint <= 1e-15);
+
+  const auto velocityInG =
+      failureOf(defined(R"({"coordinates":["x","z"],"lagrangian":"(x'^2+z'^2)/2","constraints":["x'+z"]})",
+                        R"({"q":[0,0],"qdot":[0,0]})"));
+  CHECK(velocityInG.field == "params.constraints[0]");
+  CHECK(velocityInG.message.find("not allowed here") != std::string::npos);
+
+  const auto wrongSymmetry = failureOf(defined(
+      R"({"coordinates":["x","y"],"lagrangian":"(x'^2+y'^2)/2 - x^2/2 - 2*y^2","symmetries":{"Lz":["-y","x"]}})",
+      R"({"q":[1,0.5],"qdot":[0,0.3]})"));
+  CHECK(wrongSymmetry.field == "params.symmetries.Lz");
+  CHECK(wrongSymmetry.message.find("is not a symmetry of L") != std::string::npos);
+
+  CHECK(failureOf(defined(kPolar, R"({"q":[1.2],"qdot":[0,0]})")).field == "initial.q");
+  // A new definition without initial data says what it needs.
+  CHECK(failureOf(R"({"system":"lagrangian","params":)" + std::string(kPolar) + "}").field == "initial");
+}
+
+TEST_CASE("lagrangian: compiled derivatives match finite differences", "[lagrangian][derivatives]") {
+  Json normalized;
+  const Json params = Json::parse(R"({"coordinates":["x","y"],"constants":{"a":0.7},
+    "lagrangian":"a*sin(x)*y'^2 + exp(-x^2)*cos(y) + log(2+x^2)*x'*y' + atan2(y, 1+x^2)*x' + sqrt(1+y^2)*tan(0.3*x) + (1+x^2)^1.5*y'^2/2 + x'^2/2 + abs(y)*x + (2+y)^x"})");
+  const auto problem = compileLagrangian(params, normalized);
+  LagrangianEval eval(problem);
+  const Eigen::Vector2d q(0.4, -0.3), v(0.9, 1.7);
+  const auto value = [&](const Eigen::Vector4d& z) {
+    SmallVec Lv;
+    SmallMat M;
+    return eval.energyTerms(z.data(), z.data() + 2, Lv, M);
+  };
+  const auto grad = [&](const VecX& z) {
+    SmallVec Lq, Lv;
+    eval.gradient(z.data(), z.data() + 2, Lq, Lv);
+    VecX g(4);
+    g << Lq, Lv;
+    return g;
+  };
+  Eigen::Vector4d z;
+  z << q, v;
+  const VecX g = grad(z);
+  for (int i = 0; i < 4; ++i) {
+    const double e = 1e-4;
+    Eigen::Vector4d a = z, b = z, c = z, d = z;
+    a[i] += e;
+    b[i] -= e;
+    c[i] += 2 * e;
+    d[i] -= 2 * e;
+    const double fd = (8 * (value(a) - value(b)) - (value(c) - value(d))) / (12 * e);
+    CHECK(std::abs(fd - g[i]) <= 1e-9 * (1 + std::abs(g[i])));
+  }
+  SmallMat Lqq, Lqv, Lvv;
+  eval.hessian(q.data(), v.data(), Lqq, Lqv, Lvv);
+  Eigen::Matrix4d H;
+  H << Lqq, Lqv, Lqv.transpose(), Lvv;
+  const Eigen::MatrixXd J = vilab::test::finiteDifferenceJacobian(grad, z, VecX::Constant(4, 1e-4));
+  CHECK((J - H).cwiseAbs().maxCoeff() <= 1e-8);
+  CHECK(problem->quadratic);  // L is quadratic in the velocities (with a configuration-dependent mass matrix)
+  CHECK(!problem->constantMass);
+}
+
+TEST_CASE("lagrangian: a Cartesian pendulum as data is the built-in pendulum's midpoint trajectory", "[lagrangian]") {
+  const double s = dm::sin(1.0), c = dm::cos(1.0);
+  char initial[160];
+  std::snprintf(initial, sizeof initial, R"({"q":[%.17g,0,%.17g],"qdot":[0,0,0]})", s, -c);
+  Simulation data = simulate(defined(
+      R"({"coordinates":["x","y","z"],"constants":{"m":1,"g":9.81,"l":1},"lagrangian":"m/2*(x'^2+y'^2+z'^2) - m*g*z",
+          "constraints":["x^2+y^2+z^2-l^2"],"symmetries":{"Jz":["-y","x","0"]}})",
+      initial));
+  Simulation builtin = simulate(R"({"system":"pendulum","integrator":"midpoint","h":0.01})");
+  double worst = 0;
+  for (int k = 0; k < 100; ++k) {
+    data.advance(100);
+    builtin.advance(100);
+    worst = std::max({worst, vilab::test::maxDifference(data.q(), builtin.q()),
+                      vilab::test::maxDifference(data.p(), builtin.p())});
+  }
+  INFO("max difference over 1e4 steps: " << worst);
+  CHECK(worst <= 1e-12);
+  // Energies differ by the constant m g l of the built-in's reference level.
+  CHECK(std::abs(data.diagnostics().energy + 9.81 - builtin.diagnostics().energy) <= 1e-12);
+}
+
+namespace {
+// The built-in double spherical pendulum and the same system as data (Cartesian, two
+// constraints) from the same state, stepped side by side; the largest difference in
+// (q, p) over `steps` steps.
+double dspDifference(const std::string& builtinScenario, int steps) {
+  Simulation builtin = simulate(builtinScenario);
+  const VecX x = builtin.q(), p = builtin.p();
+  Json initial;
+  initial["q"] = std::vector<double>(x.data(), x.data() + 6);
+  initial["qdot"] = std::vector<double>(p.data(), p.data() + 6);  // masses 1
+  const std::string params = R"({"coordinates":["x1","y1","z1","x2","y2","z2"],"constants":{"g":9.81},
+      "lagrangian":"(x1'^2+y1'^2+z1'^2)/2 + (x2'^2+y2'^2+z2'^2)/2 - g*z1 - g*z2",
+      "constraints":["x1^2+y1^2+z1^2-1","(x2-x1)^2+(y2-y1)^2+(z2-z1)^2-1"],
+      "symmetries":{"Jz":["-y1","x1","0","-y2","x2","0"]}})";
+  Simulation data = simulate(defined(params, initial.dump()));
+  double worst = vilab::test::maxDifference(data.q(), builtin.q());
+  for (int k = 0; k < steps / 100; ++k) {
+    data.advance(100);
+    builtin.advance(100);
+    worst = std::max({worst, vilab::test::maxDifference(data.q(), builtin.q()),
+                      vilab::test::maxDifference(data.p(), builtin.p())});
+  }
+  worst = std::max(worst, std::abs(data.diagnostics().momentum[0] - builtin.diagnostics().momentum[0]));
+  return worst;
+}
+}  // namespace
+
+TEST_CASE("lagrangian: the double spherical pendulum as data is the built-in one", "[lagrangian]") {
+  // A regular (small-amplitude) motion over 1e4 steps.
+  const double regular = dspDifference(
+      R"({"system":"double-spherical-pendulum","integrator":"midpoint","h":0.01,
+          "initial":{"angles":[[0.3,0],[0.5,0.4]],"rates":[[0,0.5],[0,-0.3]]}})",
+      10000);
+  INFO("regular motion, 1e4 steps: " << regular);
+  CHECK(regular <= 1e-12);
+  // The default motion is chaotic: rounding differences grow about e-fold per 0.4 s
+  // (2.5e-13 after 5 s, 7e-8 after 20 s), so two implementations that are not bitwise
+  // identical agree to 1e-12 only within the first few seconds.
+  const double chaotic = dspDifference(R"({"system":"double-spherical-pendulum","integrator":"midpoint","h":0.01})", 500);
+  INFO("chaotic default, 500 steps: " << chaotic);
+  CHECK(chaotic <= 1e-12);
+}
+
+namespace {
+// Kepler with e = 0.6 from perihelion (a = 1, GM = 1: r = 0.4, speed 2, period 2π).
+const char* kKepler = R"j({"coordinates":["x","y"],"constants":{"k":1},
+  "lagrangian":"(x'^2+y'^2)/2 + k/sqrt(x^2+y^2)","symmetries":{"Lz":["-y","x"]}})j";
+const char* kKeplerInitial = R"({"q":[0.4,0],"qdot":[0,2]})";
+}  // namespace
+
+TEST_CASE("lagrangian: Kepler keeps angular momentum and bounded energy; RK4 and DOPRI5 drift", "[lagrangian][slow]") {
+  // h = 0.01 for 1e6 steps: about 1590 orbits.
+  Simulation sim = simulate(defined(kKepler, kKeplerInitial, "midpoint", 0.01), 100, 1 << 15);
+  sim.advance(1000000);
+  const auto L = column(sim, "momentum.Lz");
+  const auto E = column(sim, "energy");
+  const double drift = maxAbsDeviation(L) / std::abs(L[0]);
+  INFO("midpoint: Lz drift " << drift << ", energy window ratio " << driftRatio(E));
+  CHECK(drift <= 1e-11);
+  CHECK(driftRatio(E) <= 1.5);
+  CHECK(std::abs(E[0] + 0.5) <= 1e-12);  // E = ½·4 − 1/0.4
+
+  for (const char* baseline : {"rk4", "dopri5"}) {
+    Simulation b = simulate(defined(kKepler, kKeplerInitial, baseline, 0.01), 100, 1 << 15);
+    b.advance(1000000);
+    const double ratio = driftRatio(column(b, "energy"));
+    INFO(baseline << ": energy window ratio " << ratio << ", Lz drift "
+                  << maxAbsDeviation(column(b, "momentum.Lz")) / 0.8);
+    CHECK(ratio > 1.5);
+  }
+}
+
+namespace {
+// q(T) of the elastic pendulum at T = 1 s.
+VecX elasticAt(const std::string& integrator, double h, const std::string& options = "{}") {
+  Simulation sim = simulate(elastic(integrator, h, R"(,"options":)" + options));
+  sim.advance(static_cast<std::uint64_t>(std::llround(1.0 / h)));
+  return sim.q();
+}
+}  // namespace
+
+TEST_CASE("lagrangian: convergence orders on the elastic pendulum", "[lagrangian][order]") {
+  const VecX reference = elasticAt("rk4", 1e-4);
+  std::vector<double> midpoint, alpha, gap;
+  for (double h : {0.02, 0.01, 0.005}) {
+    midpoint.push_back((elasticAt("midpoint", h) - reference).norm());
+    alpha.push_back((elasticAt("alpha", h, R"({"alpha":0.25})") - reference).norm());
+    gap.push_back((elasticAt("trapezoid", h) - elasticAt("midpoint", h)).norm());
+  }
+  const auto om = vilab::test::observedOrders(midpoint), oa = vilab::test::observedOrders(alpha),
+             og = vilab::test::observedOrders(gap);
+  INFO("midpoint " << om[0] << " " << om[1] << "; alpha 1/4 " << oa[0] << " " << oa[1] << "; trapezoid − midpoint "
+                   << og[0] << " " << og[1] << " (" << gap[1] << " at h = 0.01)");
+  for (double o : om) CHECK(std::abs(o - 2) <= 0.1);
+  for (double o : oa) CHECK(std::abs(o - 1) <= 0.1);
+  // Not conjugate: with a configuration-dependent mass matrix and a non-uniform force,
+  // trapezoid and midpoint positions differ at O(h²) per unit time (for the built-in
+  // systems with uniform gravity they coincide).
+  for (double o : og) CHECK(std::abs(o - 2) <= 0.1);
+  CHECK(gap[1] >= 1e-5);
+}
+
+TEST_CASE("lagrangian: a Newton failure refuses the step and keeps the state", "[lagrangian][errors]") {
+  // Kepler from near the centre with h far too large for the perihelion passage.
+  Simulation sim = simulate(defined(kKepler, R"({"q":[0.05,0],"qdot":[0,6.3]})", "midpoint", 0.5));
+  const std::string before = sim.hash();
+  bool refused = false;
+  try {
+    sim.advance(20);
+  } catch (const StepFailure& e) {
+    refused = true;
+    INFO(e.what());
+    CHECK(sim.step() == e.step() - 1);
+  }
+  CHECK(refused);
+  CHECK(sim.q().allFinite());
+  (void)before;
+}
