@@ -24,7 +24,7 @@ import { Runner } from './sim/runner.js';
 import { loadPresets } from './sim/presets.js';
 import { seconds, shortHash, sci } from './sim/format.js';
 import { createStore, defaultState, compareScenario, compareSuggestion, clone, SPEEDS, STEPS_PER_FRAME, WINDOWS } from './state/store.js';
-import { decodeState, encodeState, splitApiError } from './state/url.js';
+import { decodeState, encodeState, splitApiError, MAX_DEFINITION_BYTES } from './state/url.js';
 import { View, sceneKind } from './scene/view.js';
 import { isDark } from './scene/palette.js';
 import { Plots } from './plots/plots.js';
@@ -36,6 +36,9 @@ import { shortTitle, whyText } from './ui/why.js';
 import { el, setChildren, $ } from './ui/dom.js';
 
 const params = new URLSearchParams(location.search);
+// the look-ahead that frames a system defined by data (see lookAhead in main)
+const LOOKAHEAD_STEPS = 3000;
+const LOOKAHEAD_MS = 25;
 const EMBED = params.get('embed') === '1';
 const reducedMotionQuery = matchMedia('(prefers-reduced-motion: reduce)');
 const darkQuery = matchMedia('(prefers-color-scheme: dark)');
@@ -90,6 +93,12 @@ async function main() {
     onSamples: (ra, rb) => plots.ingest(ra, rb, runner.a, runner.b),
     onFailure: (track, info) => reportFailure(track, info),
     onTarget: (step) => checkFingerprint(step),
+    onVisualProblem: (track, { step }) =>
+      notices.banner(
+        'visual',
+        [`${track.label}: at step ${step} a body's position is not a finite number (check the bodies' expressions); the bodies stay where they were last drawn while the run goes on.`],
+        { kind: 'warn' },
+      ),
   });
 
   function reportFailure(track, info) {
@@ -145,8 +154,18 @@ async function main() {
         exact = null; // the ghost is optional
       }
     }
-    view.build({ kind, scenarioA: state.scenario, scenarioB: scB, exact, Pi0: a.diag.bodyMomentum, visualLength: a.visual.length });
+    const lookahead = kind === 'bodies' ? lookAhead(state.scenario) : [];
+    view.build({ kind, scenarioA: state.scenario, scenarioB: scB, exact, Pi0: a.diag.bodyMomentum, visualLength: a.visual.length, visual0: a.visual, lookahead });
+    // a system defined by data names its momenta (symmetries) and conserved quantities in its history columns
+    const system = lab.system(state.scenario.system);
+    const named = (prefix) => a.columns.filter((c) => c.startsWith(prefix)).map((c) => c.slice(prefix.length));
+    const byData = !!system.definition;
     plots.configure({
+      momentumNames: byData ? named('momentum.') : null,
+      conservedNames: byData ? (named('conserved.').length ? named('conserved.') : Object.keys(a.X0)) : [],
+      X0: a.X0,
+      X0B: runner.b?.X0,
+      coordinates: byData ? state.scenario.params?.coordinates : null,
       h: state.scenario.h,
       hasB: !!runner.b,
       labelA: a.integrator.title,
@@ -166,6 +185,7 @@ async function main() {
     plots.drawAll(0);
     notices.dismiss('failure');
     notices.dismiss('failure-b');
+    notices.dismiss('visual');
     $('#inset-caption').hidden = !view.inset;
     $('#inset-caption').textContent =
       kind === 'top'
@@ -179,6 +199,31 @@ async function main() {
     renderLegend(state, kind, !!exact);
     renderCaption(state);
     updateReadout(true);
+  }
+
+  /**
+   * What a system defined by data will draw over its first seconds, for the camera's
+   * frame (its bodies may go anywhere, an orbit far from where it starts): a separate
+   * simulation of the same scenario, stepped for at most LOOKAHEAD_MS of wall-clock
+   * time and LOOKAHEAD_STEPS steps (a refused step ends it early), then freed.
+   */
+  function lookAhead(scenario) {
+    const out = [];
+    let sim = null;
+    try {
+      sim = lab.simulate(scenario, { historyStride: 1000, historyCapacity: 1 });
+      const t0 = performance.now();
+      const chunk = Math.max(1, Math.round(LOOKAHEAD_STEPS / 100));
+      for (let k = 0; k < LOOKAHEAD_STEPS && performance.now() - t0 < LOOKAHEAD_MS; k += chunk) {
+        sim.advance(chunk);
+        out.push(sim.visualState());
+      }
+    } catch {
+      /* a refused step: frame what came before it */
+    } finally {
+      sim?.dispose();
+    }
+    return out;
   }
 
   function restart() {
@@ -247,7 +292,8 @@ async function main() {
     $('#caption').textContent = preset ? preset.explanation : lab.system(state.scenario.system).description;
     const A = lab.integrator(state.scenario.integrator);
     const B = state.compare ? lab.integrator(state.compare) : null;
-    const run = { momenta: (runner.a?.J0.length ?? 0) > 0, constraints: lab.system(state.scenario.system).model !== 'oscillator' };
+    const constraints = Array.isArray(state.scenario.params?.constraints) ? state.scenario.params.constraints.length > 0 : lab.system(state.scenario.system).model !== 'oscillator';
+    const run = { momenta: (runner.a?.J0.length ?? 0) > 0, constraints };
     $('#why').textContent = whyText(A, B, { suggested: lab.integrator(compareSuggestion(lab, state.scenario)), run });
   }
 
@@ -291,8 +337,12 @@ async function main() {
     summaryA: $('#summary-a'),
     summaryB: $('#summary-b'),
     params: $('#params'),
+    paramsSection: $('#params-section'),
+    definition: $('#definition'),
+    definitionSection: $('#definition-section'),
     options: $('#options'),
     initial: $('#initial'),
+    initialSection: $('#initial-section'),
     hRange: $('#h-range'),
     hNumber: $('#h-number'),
     hUnit: $('#h-unit'),
@@ -426,6 +476,16 @@ async function main() {
       { kind: 'info' },
     );
     notices.status(copied ? 'Link copied to the clipboard.' : 'Link shown below the top bar.');
+    // a definition beyond what links carry: say so now, not when the link is opened
+    const st = store.get();
+    const defBytes = lab.system(st.scenario.system)?.definition ? new TextEncoder().encode(JSON.stringify(st.scenario.params)).length : 0;
+    if (defBytes > MAX_DEFINITION_BYTES) {
+      notices.banner(
+        'share-size',
+        [`This definition is ${(defBytes / 1024).toFixed(1)} KB; links carry at most ${MAX_DEFINITION_BYTES / 1024} KB, so this link will be refused when opened. Shorten the expressions (constants help) to share it.`],
+        { kind: 'warn' },
+      );
+    } else notices.dismiss('share-size');
   });
 
   // CSV and PNG

@@ -40,7 +40,13 @@ test('systems describe id, title, parameters (defaults, units, ranges) and initi
   for (const s of lab.systems) {
     assert.match(s.id, /^[a-z0-9]+(-[a-z0-9]+)*$/);
     assert.ok(s.title.length > 0 && typeof s.description === 'string');
-    assert.ok(s.params.length > 0, `${s.id}: no parameters`);
+    // A system defined by data has no parameter specs: its definition is documented instead.
+    if (s.definition) {
+      assert.ok(s.params.length === 0 && s.definition.fields.length > 0 && s.definition.limits.maxCoordinates === 16, s.id);
+      assert.deepEqual(s.defaults.params.coordinates, ['r', 'th']);
+    } else {
+      assert.ok(s.params.length > 0, `${s.id}: no parameters`);
+    }
     for (const p of s.params) {
       assert.ok(p.name && p.title && typeof p.unit === 'string', `${s.id}.${p.name}`);
       assert.ok(['number', 'per-body', 'vector3'].includes(p.kind));
@@ -52,7 +58,7 @@ test('systems describe id, title, parameters (defaults, units, ranges) and initi
     assert.ok(s.initialFields.length > 0, `${s.id}: no initial-data fields`);
     for (const f of s.initialFields) assert.ok(f.name && f.title && typeof f.unit === 'string' && f.description);
     assert.ok(s.h.default > 0 && s.h.default <= s.h.max && s.h.minExclusive && s.h.unit === 's');
-    assert.ok(['oscillator', 'chain', 'rigid-body'].includes(s.model), `${s.id}: model ${s.model}`);
+    assert.ok(['oscillator', 'chain', 'rigid-body', 'lagrangian'].includes(s.model), `${s.id}: model ${s.model}`);
     assert.ok(s.integrators.includes(s.defaultIntegrator));
     assert.deepEqual(lab.normalize(s.defaults), s.defaults, `${s.id}: defaults are not normalized`);
   }
@@ -275,6 +281,15 @@ test('q and p are the canonical state of the model, whatever the integrator', ()
           for (let k = 0; k < q.length; k += 3) Jz += q[k] * p[k + 1] - q[k + 1] * p[k];
           close(Jz, d.momentum[0], 1e-12, `${label}: J_z from q, p`);
         }
+      } else if (system.model === 'lagrangian') {
+        // The default: the elastic pendulum in (r, θ), p = (m ṙ, m r² θ̇); H = T + V.
+        const { m, k, l0, g } = sim.scenario().params.constants;
+        const [r, th] = q;
+        const E = (p[0] * p[0]) / (2 * m) + (p[1] * p[1]) / (2 * m * r * r) + (k / 2) * (r - l0) ** 2 - m * g * r * Math.cos(th);
+        close(E, d.energy, 1e-13, `${label}: energy from q, p`);
+        // What the page draws: the body at (r sin θ, 0, −r cos θ).
+        const body = sim.visualState();
+        [r * Math.sin(th), 0, -r * Math.cos(th)].forEach((x, i) => close(body[i], x, 1e-15, `${label}: body[${i}]`));
       } else {
         const { mass, stiffness } = sim.scenario().params;
         close((p[0] * p[0]) / (2 * mass) + (stiffness * q[0] * q[0]) / 2, d.energy, 1e-14, `${label}: energy from [x], [m ẋ]`);

@@ -139,6 +139,7 @@ export function canonicalSizes(scenario) {
   const { model } = lab.system(scenario.system);
   if (model === 'oscillator') return { q: 1, p: 1 };
   if (model === 'rigid-body') return { q: 4, p: 3 };
+  if (model === 'lagrangian') return { q: scenario.params.coordinates.length, p: scenario.params.coordinates.length };
   assert.equal(model, 'chain');
   const perBody = lab.system(scenario.system).params.find((p) => p.kind === 'per-body');
   const bobs = scenario.params[perBody.name].length;

@@ -2,7 +2,11 @@
 //
 //   energy       (E − E₀)/E₀ (relative; E₀ > 0 since potentials vanish at rest)
 //   momentum     each momentum-map component's drift: (J − J₀)/|J₀| when |J₀| is
-//                not tiny, else J − J₀ (the axis says which)
+//                not tiny, else J − J₀ (the axis says which); for a system defined by
+//                data, one curve per symmetry, named by its history column
+//                (momentum.<name>), each relative to its own |J₀|
+//   conserved    a system defined by data: each declared conserved quantity's drift
+//                (X − X₀)/|X₀| (X − X₀ when X₀ ≈ 0), from the columns conserved.<name>
 //   constraint   residual |g(q)|, log scale
 //   iterations   Newton iterations per step
 //   phase        a chosen pair of components of the canonical state (q, p), sampled
@@ -25,6 +29,7 @@ const CLIP_REL = 10;
 const CLIP_ABS = 1e12;
 const CLIP_RES = 1e3;
 const TINY_MOMENTUM = 1e-9;
+const TINY_CONSERVED = 1e-12;
 const REDRAW_MS = 120; // per plot (≈ 8 Hz); at most one plot is redrawn per frame
 // Envelope buckets per table (two points each): ≥ 2 points per device pixel of a
 // side-panel plot, and a bounded cost per redraw however long the run.
@@ -78,14 +83,23 @@ function cssVar(name, fallback) {
  * [x], [m ẋ]; rigid bodies q = unit quaternion, p = body angular momentum Π.
  * defaultAxes: the pair shown first, as indices into [...q, ...p].
  */
-export function coordinateNames(model, qLen, pLen) {
+export function coordinateNames(model, qLen, pLen, coordinates = null) {
   if (model === 'oscillator') return { q: ['x'], p: ['p'], defaultAxes: [0, 1] };
+  if (Array.isArray(coordinates) && coordinates.length === qLen && qLen === pLen) {
+    // a system defined by data: its own coordinate names, and their conjugate momenta
+    return { q: coordinates.slice(), p: coordinates.map((c) => `p_${c}`), defaultAxes: [0, qLen] };
+  }
   if (model === 'rigid-body') {
     return { q: ['q_w', 'q_x', 'q_y', 'q_z'].slice(0, qLen), p: ['Π₁', 'Π₂', 'Π₃'].slice(0, pLen), defaultAxes: [qLen, qLen + 1] };
   }
   const q = [];
   for (let i = 0; i < qLen / 3; i++) for (const a of 'xyz') q.push(`${a}${subscript(i + 1)}`);
   return { q, p: q.map((n) => `p_${n}`), defaultAxes: [0, qLen] };
+}
+
+/** A history read's column of a conserved quantity (read().conserved, else read().columns). */
+function conservedColumn(read, name) {
+  return read?.conserved?.[name] ?? read?.columns?.[`conserved.${name}`] ?? null;
 }
 
 export class Plots {
@@ -114,7 +128,9 @@ export class Plots {
 
   /**
    * Sets up for a run.
-   * run = { h, hasB, labelA, labelB, momentumCount, E0, J0 (A), J0B, model, qLen, pLen }
+   * run = { h, hasB, labelA, labelB, momentumCount, E0, J0 (A), J0B, model, qLen, pLen,
+   *         momentumNames?, conservedNames?, X0?, X0B?, coordinates? } (the named ones for a
+   *         system defined by data: symmetry and conserved-quantity names, their initial values)
    */
   configure(run) {
     this.destroy();
@@ -122,23 +138,42 @@ export class Plots {
     this.clipped = false;
     const m = run.momentumCount;
     const J0n = Math.hypot(...(run.J0 ?? []));
+    this.momentumNames = Array.isArray(run.momentumNames) && run.momentumNames.length === m ? run.momentumNames : null;
     this.momentumRelative = m > 0 && J0n > TINY_MOMENTUM;
-    this.J0nA = J0n;
-    this.J0nB = Math.hypot(...(run.J0B ?? run.J0 ?? []));
+    // per component: divide the drift by scale[c]; relative[c] tells whether that is |J₀|
+    if (this.momentumNames) {
+      const per = (J0) => (J0 ?? []).map((j) => (Math.abs(j) > TINY_MOMENTUM ? Math.abs(j) : 1));
+      this.momScaleA = per(run.J0);
+      this.momScaleB = per(run.J0B ?? run.J0);
+      this.momRelative = (run.J0 ?? []).map((j) => Math.abs(j) > TINY_MOMENTUM);
+    } else {
+      const JnB = Math.hypot(...(run.J0B ?? run.J0 ?? []));
+      this.momScaleA = Array.from({ length: m }, () => (this.momentumRelative ? J0n : 1));
+      this.momScaleB = Array.from({ length: m }, () => (this.momentumRelative ? JnB : 1));
+      this.momRelative = Array.from({ length: m }, () => this.momentumRelative);
+    }
     this.energyRelative = Math.abs(run.E0) > 1e-12;
-    // series layout in the tables: energy A,B; momentum comp c A,B; constraint A,B; iterations A,B
+    // conserved quantities of a system defined by data
+    this.conservedNames = Array.isArray(run.conservedNames) ? run.conservedNames : [];
+    const X0 = run.X0 ?? {};
+    this.X0A = this.conservedNames.map((n) => X0[n]);
+    this.X0B = this.conservedNames.map((n) => (run.X0B ?? X0)[n]);
+    this.conservedRelative = this.X0A.map((x) => Number.isFinite(x) && Math.abs(x) > TINY_CONSERVED);
+    // series layout in the tables: energy A,B; momentum comp c A,B; constraint A,B; iterations A,B;
+    // conserved k A,B
     const names = ['energy_A', 'energy_B'];
-    const compName = (c) => (m === 1 ? 'J' : `J_${'xyz'[c] ?? c}`);
+    const compName = (c) => (this.momentumNames ? `J_${this.momentumNames[c]}` : m === 1 ? 'J' : `J_${'xyz'[c] ?? c}`);
     for (let c = 0; c < m; c++) names.push(`${compName(c)}_A`, `${compName(c)}_B`);
     names.push('constraint_A', 'constraint_B', 'iterations_A', 'iterations_B');
+    for (const n of this.conservedNames) names.push(`conserved.${n}_A`, `conserved.${n}_B`);
     this.names = names;
-    this.idx = { energy: 0, momentum: 2, constraint: 2 + 2 * m, iterations: 4 + 2 * m };
+    this.idx = { energy: 0, momentum: 2, constraint: 2 + 2 * m, iterations: 4 + 2 * m, conserved: 6 + 2 * m };
     this.all = new EnvelopeTable(names, { capacity: ENVELOPE_BUCKETS, mode: 'all' });
     this.#makeWindowTable();
     this.values = new Float64Array(names.length);
     this.latest = new Float64Array(names.length).fill(NaN);
     this.phase = new PointRing(1500, 2);
-    const coords = coordinateNames(run.model, run.qLen, run.pLen);
+    const coords = coordinateNames(run.model, run.qLen, run.pLen, run.coordinates);
     // keep the chosen pair across runs of the same layout (same names), else the default
     if (!this.phaseAxes || this.coords?.q.join() !== coords.q.join() || this.coords?.p.join() !== coords.p.join()) {
       this.phaseAxes = coords.defaultAxes.slice();
@@ -255,13 +290,26 @@ export class Plots {
     if (run.momentumCount > 0) {
       const m = run.momentumCount;
       const unit = 'kg·m²/s';
-      const note = this.momentumRelative ? `(J − J₀)/|J₀|, relative` : `J − J₀ (${unit}), absolute since |J₀| ≈ 0`;
-      const title = m === 1 ? 'Momentum drift J_z' : `Momentum drift (${[...Array(m)].map((_, c) => 'J_' + 'xyz'[c]).join(', ')})`;
+      const named = this.momentumNames;
+      const allRel = this.momRelative.every(Boolean);
+      const noneRel = !this.momRelative.some(Boolean);
+      const note = named
+        ? noneRel
+          ? 'J − J₀, absolute since |J₀| ≈ 0'
+          : `(J − J₀)/|J₀| per symmetry${allRel ? '' : ` (absolute for ${named.filter((_, k) => !this.momRelative[k]).join(', ')}, where J₀ ≈ 0)`}`
+        : this.momentumRelative
+          ? `(J − J₀)/|J₀|, relative`
+          : `J − J₀ (${unit}), absolute since |J₀| ≈ 0`;
+      const title = named
+        ? `Noether momenta (${named.join(', ')})`
+        : m === 1
+          ? 'Momentum drift J_z'
+          : `Momentum drift (${[...Array(m)].map((_, c) => 'J_' + 'xyz'[c]).join(', ')})`;
       const c = this.#card('momentum', title, note);
       const series = [{}];
       const cols = [];
       for (let k = 0; k < m; k++) {
-        const nm = m === 1 ? 'J' : `J_${'xyz'[k]}`;
+        const nm = named ? named[k] : m === 1 ? 'J' : `J_${'xyz'[k]}`;
         series.push(this.#series(`${nm} A`, COLOR_A, COMPONENT_DASH[k % 3]));
         series.push({ ...this.#series(`${nm} B`, COLOR_B, k === 0 ? [7, 4] : COMPONENT_DASH[k % 3]), show: run.hasB });
         cols.push(this.idx.momentum + 2 * k, this.idx.momentum + 2 * k + 1);
@@ -271,7 +319,31 @@ export class Plots {
         [[], ...cols.map(() => [])],
         c.plotEl,
       );
-      this.plots.push({ id: 'momentum', u, card: c, cols, kind: 'time', drawn: -1, at: 0 });
+      this.plots.push({ id: 'momentum', u, card: c, cols, kind: 'time', drawn: -1, at: 0, labels: named ?? (m > 1 ? [...'xyz'] : null) });
+    }
+    // conserved quantities (a system defined by data)
+    if (this.conservedNames.length > 0) {
+      const names = this.conservedNames;
+      const rel = this.conservedRelative;
+      const note = rel.every(Boolean)
+        ? '(X − X₀)/|X₀|'
+        : rel.some(Boolean)
+          ? `(X − X₀)/|X₀|; X − X₀ for ${names.filter((_, k) => !rel[k]).join(', ')} (X₀ ≈ 0)`
+          : 'X − X₀, absolute since X₀ ≈ 0';
+      const c = this.#card('conserved', `Conserved quantities (${names.join(', ')})`, note);
+      const series = [{}];
+      const cols = [];
+      names.forEach((nm, k) => {
+        series.push(this.#series(`${nm} A`, COLOR_A, COMPONENT_DASH[k % 3]));
+        series.push({ ...this.#series(`${nm} B`, COLOR_B, k === 0 ? [7, 4] : COMPONENT_DASH[k % 3]), show: run.hasB });
+        cols.push(this.idx.conserved + 2 * k, this.idx.conserved + 2 * k + 1);
+      });
+      const u = new uPlot(
+        { width: width(), height: 110, legend: { show: false }, cursor: { show: false }, scales: { x: { time: false }, y: { range: safeRange } }, axes: this.#axes(), series },
+        [[], ...cols.map(() => [])],
+        c.plotEl,
+      );
+      this.plots.push({ id: 'conserved', u, card: c, cols, kind: 'time', drawn: -1, at: 0, labels: names });
     }
     // constraint (log)
     {
@@ -379,7 +451,7 @@ export class Plots {
     const J0A = trackA.J0;
     const J0B = trackB ? trackB.J0 : null;
     const relE = this.energyRelative;
-    const relJ = this.momentumRelative;
+    const relJ = this.momRelative;
     const count = ra ? ra.count : 0;
     const bOffset = rb && ra ? rb.start - ra.start : 0;
     const tables = opts.only === 'window' ? [this.win] : [this.all, this.win];
@@ -391,16 +463,31 @@ export class Plots {
       v[1] = hasB ? (relE ? (rb.energy[bi] - E0B) / Math.abs(E0B) : rb.energy[bi] - E0B) : NaN;
       for (let c = 0; c < m; c++) {
         const ja = ra.momentum[c]?.[i];
-        v[2 + 2 * c] = relJ ? (ja - J0A[c]) / this.J0nA : ja - J0A[c];
+        v[2 + 2 * c] = (ja - J0A[c]) / this.momScaleA[c];
         const jb = hasB ? rb.momentum[c]?.[bi] : NaN;
-        v[3 + 2 * c] = hasB ? (relJ ? (jb - J0B[c]) / this.J0nB : jb - J0B[c]) : NaN;
+        v[3 + 2 * c] = hasB ? (jb - J0B[c]) / this.momScaleB[c] : NaN;
+      }
+      const xi = this.idx.conserved;
+      for (let k = 0; k < this.conservedNames.length; k++) {
+        const name = this.conservedNames[k];
+        const xa = conservedColumn(ra, name)?.[i];
+        const x0 = this.X0A[k];
+        v[xi + 2 * k] = this.conservedRelative[k] ? (xa - x0) / Math.abs(x0) : xa - x0;
+        const xb = hasB ? conservedColumn(rb, name)?.[bi] : NaN;
+        const x0b = this.X0B[k];
+        v[xi + 2 * k + 1] = hasB ? (this.conservedRelative[k] && Math.abs(x0b) > TINY_CONSERVED ? (xb - x0b) / Math.abs(x0b) : xb - x0b) : NaN;
+        for (const j of [xi + 2 * k, xi + 2 * k + 1]) {
+          const lim = this.conservedRelative[k] ? CLIP_REL : CLIP_ABS;
+          if (v[j] > lim) (v[j] = lim), (this.clipped = true);
+          else if (v[j] < -lim) (v[j] = -lim), (this.clipped = true);
+        }
       }
       const ci = this.idx.constraint;
       v[ci] = Math.abs(ra.constraint[i]);
       v[ci + 1] = hasB ? Math.abs(rb.constraint[bi]) : NaN;
       // clip blow-ups (see CLIP_REL)
       for (let j = 0; j < ci; j++) {
-        const lim = j < 2 ? (relE ? CLIP_REL : CLIP_ABS) : relJ ? CLIP_REL : CLIP_ABS;
+        const lim = j < 2 ? (relE ? CLIP_REL : CLIP_ABS) : relJ[(j - 2) >> 1] ? CLIP_REL : CLIP_ABS;
         if (v[j] > lim) (v[j] = lim), (this.clipped = true);
         else if (v[j] < -lim) (v[j] = -lim), (this.clipped = true);
       }
@@ -474,7 +561,7 @@ export class Plots {
     for (let k = 0; k < pairs; k++) {
       const a = this.latest[p.cols[2 * k]];
       const b = this.latest[p.cols[2 * k + 1]];
-      const prefix = pairs > 1 ? `${'xyz'[k]}: ` : '';
+      const prefix = p.labels && (pairs > 1 || this.momentumNames || p.id === 'conserved') ? `${p.labels[k]}: ` : pairs > 1 ? `${'xyz'[k]}: ` : '';
       let s = `${prefix}A ${fmt(a)}`;
       if (this.run.hasB) s += `  B ${fmt(b)}`;
       parts.push(s);
@@ -508,8 +595,13 @@ export class Plots {
       keep.push(j);
       let h = n;
       if (n.startsWith('energy')) h = `energy_error_${rel}_${n.slice(-1)}`;
-      else if (n.startsWith('J')) h = `${n.slice(0, -2)}_drift_${this.momentumRelative ? 'relative' : 'absolute'}_${n.slice(-1)}`;
-      else if (n.startsWith('constraint')) h = `constraint_residual_${n.slice(-1)}`;
+      else if (n.startsWith('conserved.')) {
+        const k = this.conservedNames.indexOf(n.slice('conserved.'.length, -2));
+        h = `${n.slice(0, -2)}_drift_${this.conservedRelative[k] ? 'relative' : 'absolute'}_${n.slice(-1)}`;
+      } else if (n.startsWith('J')) {
+        const c = (j - 2) >> 1;
+        h = `${n.slice(0, -2)}_drift_${this.momRelative[c] ? 'relative' : 'absolute'}_${n.slice(-1)}`;
+      } else if (n.startsWith('constraint')) h = `constraint_residual_${n.slice(-1)}`;
       else if (n.startsWith('iterations')) h = `newton_iterations_${n.slice(-1)}`;
       header.push(h);
     });

@@ -25,14 +25,17 @@ import { Arrow, disposeTree, makeLabel, solidMaterial } from './common.js';
 import { LinkageBody } from './linkage.js';
 import { OscillatorBody } from './oscillator.js';
 import { MomentumSphere, RigidBody, findInertia } from './rigid.js';
+import { BodiesScene } from './bodies.js';
 import { COLOR_A, COLOR_B, COLOR_EXACT, sceneTheme } from './palette.js';
 
 /**
  * Which scene a system gets, from its registry entry: 'linkage' (model 'chain'),
- * 'oscillator', 'rigid' (a free rigid body) or 'top' (a rigid body under gravity).
+ * 'oscillator', 'rigid' (a free rigid body), 'top' (a rigid body under gravity) or
+ * 'bodies' (model 'lagrangian': the bodies its definition lists).
  */
 export function sceneKind(system) {
   if (system.model === 'oscillator') return 'oscillator';
+  if (system.model === 'lagrangian') return 'bodies';
   if (system.model === 'rigid-body') return system.params.some((p) => p.name === 'g') ? 'top' : 'rigid';
   return 'linkage';
 }
@@ -134,7 +137,8 @@ export class View {
 
   /**
    * Builds the scene for a run.
-   * spec = { kind, scenarioA, scenarioB|null, exact|null (object with orientation(t)), visualLength }
+   * spec = { kind, scenarioA, scenarioB|null, exact|null (object with orientation(t)), visualLength, visual0 (A's initial
+   *          visualState), lookahead (later visual states of A to frame, 'bodies' only) }
    */
   build(spec) {
     this.lastBuild = spec;
@@ -151,6 +155,7 @@ export class View {
     const make = (scenario, role, color) => {
       if (kind === 'oscillator') return new OscillatorBody({ scenario, role, color, theme });
       if (kind === 'rigid' || kind === 'top') return new RigidBody({ scenario, role, color, theme, heavy: kind === 'top' });
+      if (kind === 'bodies') return new BodiesScene({ scenario, role, color, theme, visual0: spec.visual0, samples: spec.lookahead ?? [] });
       return new LinkageBody({ scenario, role, color, theme });
     };
     // B first so the translucent ghost blends over the solid A correctly
@@ -220,6 +225,10 @@ export class View {
       wall.position.set(-2.24, 0.42, 0.45);
       this.env.add(wall);
       extent = 2.6;
+    } else if (kind === 'bodies') {
+      // framed on the initial positions and fixed anchors; the floor below the lowest
+      target = this.A.center.clone();
+      floorZ = this.A.low - extent * 0.15;
     } else if (kind === 'top') {
       target = new Vector3(0, 0, 0.45);
       floorZ = -0.25;
@@ -253,7 +262,8 @@ export class View {
       this.env.add(arrow.object);
     }
     // home camera: from the front-left, slightly above, fitting the extent
-    let dist = Math.max(extent, 1) * (kind === 'linkage' ? 3.3 : 3.1);
+    // (bodies: the frame is the reach around the anchors, which the bodies may approach from any side)
+    let dist = kind === 'bodies' ? extent * 4.2 : Math.max(extent, 1) * (kind === 'linkage' ? 3.3 : 3.1);
     if (this.exactOffset) {
       // body and ghost side by side: on a narrow (portrait) view, back off until both fit across
       const halfSpan = this.exactOffset.length() / 2 + Math.max(...this.exact.sides) * 0.6 + 0.5;

@@ -1,28 +1,47 @@
 // Presets: scenes/presets.json (pendulums) and, when it exists,
 // scenes/rigid_body_presets.json; both are arrays of
 // { id, title, explanation, scenario, compare? } shared with tests and benchmarks.
+// Then scenes/lagrangian/<id>.json: each a complete scenario of a system defined by
+// data plus an `about` block { title, lesson, compare? }, which becomes the preset
+// { id: <id>, title: about.title, explanation: about.lesson, scenario: the file
+// without about, compare: about.compare } (the API never sees `about`).
 // Presets whose system or integrators this build lacks are left out.
 
 const files = import.meta.glob(['../../scenes/presets.json', '../../scenes/rigid_body_presets.json'], { eager: true, import: 'default' });
+const scenes = import.meta.glob('../../scenes/lagrangian/*.json', { eager: true, import: 'default' });
+
+/** A scenes/lagrangian file → a preset, or null when it is not a scenario with an about block. */
+export function presetFromScene(path, file) {
+  if (!file || typeof file !== 'object' || Array.isArray(file)) return null;
+  const { about, ...scenario } = file;
+  if (!about || typeof about !== 'object' || typeof about.title !== 'string' || typeof scenario.system !== 'string') return null;
+  const id = path.replace(/^.*\//, '').replace(/\.json$/, '');
+  return {
+    id,
+    title: about.title,
+    explanation: typeof about.lesson === 'string' ? about.lesson : '',
+    scenario,
+    ...(typeof about.compare === 'string' ? { compare: about.compare } : {}),
+  };
+}
 
 export function loadPresets(lab) {
   const order = ['../../scenes/presets.json', '../../scenes/rigid_body_presets.json'];
+  const candidates = [];
+  for (const path of order) if (Array.isArray(files[path])) candidates.push(...files[path]);
+  for (const path of Object.keys(scenes).sort()) candidates.push(presetFromScene(path, scenes[path]));
   const out = [];
   const seen = new Set();
-  for (const path of order) {
-    const list = files[path];
-    if (!Array.isArray(list)) continue;
-    for (const p of list) {
-      if (!p || typeof p.id !== 'string' || seen.has(p.id) || !p.scenario) continue;
-      try {
-        lab.normalize(p.scenario);
-        if (p.compare && !lab.integrator(p.compare)?.systems.includes(p.scenario.system)) continue;
-      } catch {
-        continue;
-      }
-      seen.add(p.id);
-      out.push(p);
+  for (const p of candidates) {
+    if (!p || typeof p.id !== 'string' || seen.has(p.id) || !p.scenario) continue;
+    try {
+      lab.normalize(p.scenario);
+      if (p.compare && !lab.integrator(p.compare)?.systems.includes(p.scenario.system)) continue;
+    } catch {
+      continue;
     }
+    seen.add(p.id);
+    out.push(p);
   }
   return out;
 }

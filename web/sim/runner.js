@@ -39,6 +39,8 @@ class Track {
     const d = this.sim.diagnostics();
     this.E0 = d.energy;
     this.J0 = d.momentum.slice();
+    // a system defined by data reports its conserved quantities by name (diagnostics().conserved)
+    this.X0 = d.conserved && typeof d.conserved === 'object' ? { ...d.conserved } : {};
     this.columns = this.sim.history.columns;
     this.read = 0; // history samples consumed
     this.failure = null; // failureOf(error): { step, code, reason, suggestion, message }
@@ -54,7 +56,8 @@ class Track {
 export class Runner {
   /**
    * @param lab        the vilab lab
-   * @param callbacks  { onSamples(readA, readB), onFailure(track, info), onTarget(step) }
+   * @param callbacks  { onSamples(readA, readB), onFailure(track, info), onTarget(step),
+   *                    onVisualProblem(track, { step }) (a finite state whose picture is not finite) }
    */
   constructor(lab, callbacks = {}) {
     this.lab = lab;
@@ -164,6 +167,15 @@ export class Runner {
     if (allFinite(v)) {
       track.visual = v;
       track.lastGood = v;
+    } else if (!track.failure && allFinite(track.sim.q) && allFinite(track.sim.p)) {
+      // The state is fine but what to draw is not (a body's position expression of a
+      // system defined by data, e.g. sqrt of a negative): draw the last finite picture
+      // and say so once; the run goes on.
+      track.visual = track.lastGood;
+      if (!track.visualProblem) {
+        track.visualProblem = { step: track.sim.step };
+        this.cb.onVisualProblem?.(track, track.visualProblem);
+      }
     } else {
       // A NaN never reaches the renderer: keep the last finite state.
       track.visual = track.lastGood;

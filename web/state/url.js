@@ -6,6 +6,14 @@
 // Keys are the API's own field paths, so an error the API throws about a field
 // ('vilab: params.g: must be …') names the same key the reader sees in the link.
 // Arrays are comma-separated; rows of a 2-D array are separated by ';'.
+// A system defined by data (its registry entry has `definition`: the "lagrangian"
+// system) carries its whole definition in one key instead of params.*:
+//
+//   #system=lagrangian&def=%7B%22coordinates%22%3A%5B%22r%22%2C%22th%22%5D%2C…%7D&initial.q=1.2,0.8
+//
+// def= is the compact JSON of params, URI-encoded, written only when it differs from
+// the registry default; it is refused over MAX_DEFINITION_BYTES and validated by the
+// API, whose errors name the field inside it (params.lagrangian, params.bodies[0]…).
 // Nothing from a link is ever inserted into the page as HTML.
 import { DEFAULT_SYSTEM, UI_DEFAULTS, SPEEDS, STEPS_PER_FRAME, WINDOWS, deepEqual } from './store.js';
 
@@ -13,6 +21,12 @@ const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i;
 const SCENARIO_TOP = ['system', 'integrator', 'h'];
 const GROUPS = ['params', 'options', 'initial'];
 const UI_KEYS = ['compare', 'speed', 'spf', 'window', 'cam', 'fp'];
+/** The key of a data-defined system's params, and its bound (UTF-8 bytes of the JSON). */
+export const DEF_KEY = 'def';
+export const MAX_DEFINITION_BYTES = 16 * 1024;
+
+/** True when the system is defined by data (its params travel as one JSON definition). */
+export const definedByData = (system) => !!system?.definition;
 
 /** A link problem: field as the reader sees it in the link, problem in words. */
 export class LinkError extends Error {
@@ -70,8 +84,14 @@ export function encodeState(lab, state, extras = {}) {
   if (sc.system !== DEFAULT_SYSTEM) put('system', sc.system);
   if (sc.integrator !== sysDefaults.integrator) put('integrator', sc.integrator);
   if (sc.h !== sysDefaults.h) put('h', sc.h);
-  for (const [name, v] of Object.entries(sc.params ?? {})) {
-    if (!deepEqual(v, sysDefaults.params?.[name])) put(keyOf('params', name), v);
+  const byData = definedByData(lab.system(sc.system));
+  const withDefinition = byData && !deepEqual(sc.params, sysDefaults.params);
+  if (byData) {
+    if (withDefinition) parts.push(`${DEF_KEY}=${encodeURIComponent(JSON.stringify(sc.params))}`);
+  } else {
+    for (const [name, v] of Object.entries(sc.params ?? {})) {
+      if (!deepEqual(v, sysDefaults.params?.[name])) put(keyOf('params', name), v);
+    }
   }
   const optDefaults = lab.normalize({ system: sc.system, integrator: sc.integrator }).options ?? {};
   for (const [name, v] of Object.entries(sc.options ?? {})) {
@@ -86,8 +106,11 @@ export function encodeState(lab, state, extras = {}) {
     initDefaults = sysDefaults.initial ?? {};
   }
   const sameKeys = deepEqual(Object.keys(sc.initial ?? {}).sort(), Object.keys(initDefaults).sort());
+  // a system defined by data writes all its initial data with a definition (the API asks
+  // for both) or once any of it differs (its defaults need not fit another definition)
+  const all = withDefinition || (byData && Object.entries(sc.initial ?? {}).some(([name, v]) => !deepEqual(v, initDefaults[name])));
   for (const [name, v] of Object.entries(sc.initial ?? {})) {
-    if (!sameKeys || !deepEqual(v, initDefaults[name])) {
+    if (all || !sameKeys || !deepEqual(v, initDefaults[name])) {
       let text = encodeValue(v);
       // A 2-D value with one row is marked by a trailing ';' when the defaults
       // cannot tell the depth.
@@ -102,6 +125,29 @@ export function encodeState(lab, state, extras = {}) {
   if (extras.camera) put('cam', extras.camera.map((x) => Number(x.toFixed(3))));
   if (extras.fingerprint) parts.push(`fp=${extras.fingerprint.step}.${extras.fingerprint.hash}`);
   return parts.join('&');
+}
+
+function definitionTooLarge(size, unit) {
+  return `is too large (${size} ${unit}); a shared definition may be at most ${MAX_DEFINITION_BYTES / 1024} KB`;
+}
+
+function checkDefinitionSize(text) {
+  const bytes = new TextEncoder().encode(text).length;
+  if (bytes > MAX_DEFINITION_BYTES) throw new LinkError(DEF_KEY, definitionTooLarge(bytes, 'bytes'));
+}
+
+/** The JSON of a definition (already size-checked) → a plain object, or a LinkError naming def. */
+function parseDefinition(text) {
+  let value;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new LinkError(DEF_KEY, 'is not valid JSON');
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new LinkError(DEF_KEY, 'must be a JSON object (the params of the definition)');
+  }
+  return value;
 }
 
 function oneOf(field, value, allowed, what) {
@@ -124,6 +170,10 @@ export function decodeState(lab, hash) {
       const eq = part.indexOf('=');
       let key;
       let value;
+      // bound the raw text before decoding it (3 characters per encoded byte at most)
+      if (eq > 0 && part.slice(0, eq) === DEF_KEY && part.length - eq - 1 > 3 * MAX_DEFINITION_BYTES) {
+        throw new LinkError(DEF_KEY, definitionTooLarge(part.length - eq - 1, 'encoded characters'));
+      }
       try {
         key = decodeURIComponent(eq < 0 ? part : part.slice(0, eq));
         value = decodeURIComponent(eq < 0 ? '' : part.slice(eq + 1));
@@ -131,7 +181,8 @@ export function decodeState(lab, hash) {
         throw new LinkError('link', 'is not valid URL encoding');
       }
       if (key.length > 64) throw new LinkError(key.slice(0, 32) + '…', 'field name is too long');
-      if (value.length > 4000) throw new LinkError(key, 'value is too long');
+      if (key === DEF_KEY) checkDefinitionSize(value);
+      else if (value.length > 4000) throw new LinkError(key, 'value is too long');
       pairs.push([key, value]);
     }
   }
@@ -147,9 +198,15 @@ export function decodeState(lab, hash) {
   }
   const defaults = lab.normalize({ system: systemId });
   const scenario = { system: systemId };
+  const byData = definedByData(system);
   for (const [key, value] of get) {
     if (key === 'system') continue;
-    if (key === 'integrator') scenario.integrator = value;
+    if (key === DEF_KEY) {
+      if (!byData) throw new LinkError(DEF_KEY, `only a system defined by data takes a definition (${systemId} has parameters: params.…)`);
+      scenario.params = parseDefinition(value);
+    } else if (byData && key.startsWith('params.')) {
+      throw new LinkError(key, `unknown field: ${systemId} takes its whole definition in ${DEF_KEY}=`);
+    } else if (key === 'integrator') scenario.integrator = value;
     else if (key === 'h') scenario.h = decodeToken(value);
     else if (UI_KEYS.includes(key)) continue;
     else {

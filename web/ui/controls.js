@@ -10,6 +10,7 @@ import { numberField, columnNames, rowNoun } from './fields.js';
 import { clone, deepEqual } from '../state/store.js';
 import { splitApiError } from '../state/url.js';
 import { num } from '../sim/format.js';
+import { LagrangianEditor } from './lagrangian-editor.js';
 
 /** Badges for an integrator, from its registry entry. */
 export function badges(integ) {
@@ -58,6 +59,8 @@ export class Controls {
     this.presets = presets;
     this.#buildSystemSelect();
     this.#buildPresetSelect();
+    // the definition editor, for systems whose registry entry has `definition`
+    this.editor = els.definition ? new LagrangianEditor(els.definitionSection, els.definition, lab, store, { setScenario: actions.setScenario, status: actions.status }) : null;
     els.integratorA.addEventListener('change', () => this.#setIntegrator(els.integratorA.value));
     els.integratorB.addEventListener('change', () => actions.setCompare(els.integratorB.value || null));
     els.hRange.addEventListener('input', () => {
@@ -125,12 +128,21 @@ export class Controls {
 
   /** Matching preset for the current state (or ''). */
   presetFor(state) {
+    // each preset is normalized once (a system defined by data compiles its expressions)
+    this.normalizedPresets ??= new Map();
     for (const p of this.presets) {
-      try {
-        if (deepEqual(this.lab.normalize(p.scenario), state.scenario) && (p.compare ?? null) === (state.compare ?? null)) return p;
-      } catch {
-        /* a preset for a system this build lacks */
+      if (p.scenario?.system !== state.scenario.system) continue;
+      if (!this.normalizedPresets.has(p.id)) {
+        let n = null;
+        try {
+          n = this.lab.normalize(p.scenario);
+        } catch {
+          n = null; /* a preset for a system this build lacks */
+        }
+        this.normalizedPresets.set(p.id, n);
       }
+      const n = this.normalizedPresets.get(p.id);
+      if (n && deepEqual(n, state.scenario) && (p.compare ?? null) === (state.compare ?? null)) return p;
     }
     return null;
   }
@@ -180,6 +192,11 @@ export class Controls {
       this.#renderOptions(state);
       this.#renderInitial(state);
     }
+    // a system defined by data has no registry parameters: its editor takes their place
+    if (els.paramsSection) els.paramsSection.hidden = els.params.childElementCount === 0;
+    // …and owns the initial data (a new definition and initial data that fits it apply together)
+    if (els.initialSection) els.initialSection.hidden = !!system.definition;
+    this.editor?.render(state);
   }
 
   // ---- parameters ------------------------------------------------------------

@@ -3,14 +3,7 @@
 // is loaded only when the drawer first opens), the docs paragraph and the citation.
 import { el, setChildren } from './dom.js';
 import { badgeList } from './controls.js';
-
-let katexPromise = null;
-function loadKatex() {
-  if (!katexPromise) {
-    katexPromise = Promise.all([import('katex'), import('katex/dist/katex.min.css')]).then(([m]) => m.default ?? m);
-  }
-  return katexPromise;
-}
+import { loadKatex } from './katex.js';
 
 export class ExplainDrawer {
   constructor(root, button, lab) {
@@ -60,6 +53,9 @@ export class ExplainDrawer {
     const ids = [state.scenario.integrator, state.compare].filter(Boolean);
     const system = this.lab.system(state.scenario.system);
     const sections = ids.map((id, k) => this.#section(this.lab.integrator(id), k === 0 ? 'A' : 'B'));
+    // a system defined by data: its L and constraints, typeset from the core's LaTeX
+    const defined = system.definition ? this.#definitionTex(state.scenario.params) : null;
+    if (defined) sections.unshift(defined);
     setChildren(
       this.body,
       el('p', { class: 'explain-system' }, el('strong', {}, system.title), ': ', system.description),
@@ -81,6 +77,24 @@ export class ExplainDrawer {
         }
       } else s.math.textContent = s.tex;
     }
+  }
+
+  /** { node, math, tex } of the definition's L and constraints (lab.inspectLagrangian), or null. */
+  #definitionTex(params) {
+    if (typeof this.lab.inspectLagrangian !== 'function') return null;
+    let latex;
+    try {
+      latex = this.lab.inspectLagrangian(params)?.latex;
+    } catch {
+      return null;
+    }
+    if (typeof latex?.lagrangian !== 'string') return null;
+    const lines = [`L = ${latex.lagrangian}`];
+    (Array.isArray(latex.constraints) ? latex.constraints : []).forEach((g, i) => typeof g === 'string' && lines.push(`g_{${i + 1}} = ${g} = 0`));
+    const tex = lines.join(' \\\\ ');
+    const math = el('div', { class: 'math', role: 'math', 'aria-label': 'The Lagrangian and constraints of this system' }, tex);
+    const node = el('section', { class: 'explain-definition' }, el('h4', {}, 'This system'), math);
+    return { node, math, tex };
   }
 
   #section(integ, role) {

@@ -5,8 +5,8 @@
 // bitwise-identical results, so the core calls these functions instead of
 // std::sin etc.
 //
-// How: they are musl's libm (sin, cos, sincos, atan2, hypot from FreeBSD msun /
-// Sun fdlibm; exp from ARM optimized-routines), compiled from the musl sources
+// How: they are musl's libm (sin, cos, sincos, tan, atan2, hypot from FreeBSD msun /
+// Sun fdlibm; exp and log from ARM optimized-routines), compiled from the musl sources
 // that emscripten ships into both builds, with the symbols renamed vilab_musl_*
 // (core/detmath/). musl uses only IEEE-754 binary64 +, -, *, /, sqrt (all
 // correctly rounded) and integer bit manipulation, so it yields the same bits on

@@ -252,21 +252,33 @@ Program::Program(const Graph& graph, const std::vector<int>& outputs) {
   }
   std::vector<int> reg(static_cast<std::size_t>(graph.size()), -1);
   for (int id = 0; id < graph.size(); ++id) {
-    if (!needed[static_cast<std::size_t>(id)]) continue;
+    if (!needed[static_cast<std::size_t>(id)] || graph[id].op != Op::Const) continue;
+    reg[static_cast<std::size_t>(id)] = static_cast<int>(code_.size());
+    code_.push_back(Instruction{Op::Const, -1, -1, 0, graph[id].value});
+  }
+  constants_ = code_.size();
+  for (int id = 0; id < graph.size(); ++id) {
+    if (!needed[static_cast<std::size_t>(id)] || graph[id].op == Op::Const) continue;
     const Node& n = graph[id];
     Instruction ins{n.op, n.a >= 0 ? reg[static_cast<std::size_t>(n.a)] : -1,
                     n.b >= 0 ? reg[static_cast<std::size_t>(n.b)] : -1, n.n, n.value};
     reg[static_cast<std::size_t>(id)] = static_cast<int>(code_.size());
     code_.push_back(ins);
   }
-  for (int o : outputs) outputs_.push_back(reg[static_cast<std::size_t>(o)]);
+  for (int o : outputs) {
+    outputs_.push_back(reg[static_cast<std::size_t>(o)]);
+    constantOutputs_ = constantOutputs_ && graph.isConstant(o);
+  }
 }
 
 void Program::run(const double* variables, double* out, std::vector<double>& r) const {
-  if (r.size() < code_.size()) r.resize(code_.size());
+  if (r.size() != code_.size()) {
+    r.resize(code_.size());
+    for (std::size_t i = 0; i < constants_; ++i) r[i] = code_[i].value;
+  }
   double* x = r.data();
   const std::size_t count = code_.size();
-  for (std::size_t i = 0; i < count; ++i) {
+  for (std::size_t i = constants_; i < count; ++i) {
     const Instruction& c = code_[i];
     switch (c.op) {
       case Op::Const: x[i] = c.value; break;

@@ -61,8 +61,9 @@ struct close_paren : one<')'> {};
 struct call_head : seq<identifier, sp, at<one<'('>>> {};
 struct call_open : one<'('> {};
 struct argument : seq<sp, expression, sp> {};
-struct call_tail : seq<call_open, list<argument, one<','>>, close_paren> {};
-struct call : seq<call_head, must<call_tail>> {};
+struct arguments : list<argument, one<','>> {};
+struct call_tail : seq<call_open, must<arguments>, must<close_paren>> {};
+struct call : seq<call_head, call_tail> {};
 struct name : seq<identifier, opt<one<'\''>>> {};
 struct paren : seq<one<'('>, sp, must<expression>, sp, must<close_paren>> {};
 struct primary : sor<number, call, name, paren> {};
@@ -189,7 +190,6 @@ struct Control : pegtl::normal<Rule> {
   static const char* message() {
     if (std::is_same<Rule, grammar::close_paren>::value) return "expected ')'";
     if (std::is_same<Rule, pegtl::eof>::value) return "unexpected text";
-    if (std::is_same<Rule, grammar::call_tail>::value) return "expected the arguments of a function call";
     return "expected a number, a name or '('";
   }
   template <class In, class... States>
@@ -476,7 +476,7 @@ Parsed parseExpression(const std::string& text, const std::string& field, const 
     if (message == "nested too deeply")
       throw ExpressionError(field, "nested more than " + std::to_string(kMaxNesting) + " levels deep", columnOf(text, byte));
     std::string problem = message;
-    if (message == "unexpected text" || message.rfind("expected a", 0) == 0 || message == "expected ')'")
+    if (message == "unexpected text" || message.rfind("expected ", 0) == 0)
       problem = (message == "unexpected text" ? std::string("unexpected ") : message + ", found ") +
                 characterAt(text, byte);
     if (text.find_first_not_of(" \t\r\n") == std::string::npos) problem = "is empty";

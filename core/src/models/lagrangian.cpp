@@ -2,6 +2,7 @@
 // integrator on a system defined by data.
 #include "vilab/models/lagrangian.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -24,7 +25,7 @@ void LagrangianEval::gradient(const double* q, const double* v, SmallVec& Lq, Sm
   const int n = problem_->n;
   setVariables(q, v, 0);
   w_.out.resize(static_cast<std::size_t>(2 * n));
-  problem_->gradient.run(w_.vars.data(), w_.out.data(), w_.registers);
+  problem_->gradient.run(w_.vars.data(), w_.out.data(), w_.registers[LagrangianWorkspace::kGradient]);
   Lq.resize(n);
   Lv.resize(n);
   for (int i = 0; i < n; ++i) {
@@ -37,7 +38,7 @@ void LagrangianEval::hessian(const double* q, const double* v, SmallMat& Lqq, Sm
   const int n = problem_->n;
   setVariables(q, v, 0);
   w_.out.resize(static_cast<std::size_t>(3 * n * n));
-  problem_->hessian.run(w_.vars.data(), w_.out.data(), w_.registers);
+  problem_->hessian.run(w_.vars.data(), w_.out.data(), w_.registers[LagrangianWorkspace::kHessian]);
   Lqq.resize(n, n);
   Lqv.resize(n, n);
   Lvv.resize(n, n);
@@ -57,7 +58,7 @@ void LagrangianEval::constraints(const double* q, SmallVec& g, SmallMat* G) {
   if (c == 0) return;
   setVariables(q, nullptr, 0);
   w_.out.resize(static_cast<std::size_t>(c + c * n));
-  problem_->constraints.run(w_.vars.data(), w_.out.data(), w_.registers);
+  problem_->constraints.run(w_.vars.data(), w_.out.data(), w_.registers[LagrangianWorkspace::kConstraints]);
   for (int i = 0; i < c; ++i) g[i] = w_.out[static_cast<std::size_t>(i)];
   if (G)
     for (int i = 0; i < c; ++i)
@@ -68,7 +69,7 @@ double LagrangianEval::energyTerms(const double* q, const double* v, SmallVec& L
   const int n = problem_->n;
   setVariables(q, v, 0);
   w_.out.resize(static_cast<std::size_t>(1 + n + n * n));
-  problem_->energyTerms.run(w_.vars.data(), w_.out.data(), w_.registers);
+  problem_->energyTerms.run(w_.vars.data(), w_.out.data(), w_.registers[LagrangianWorkspace::kEnergyTerms]);
   Lv.resize(n);
   Lvv.resize(n, n);
   for (int i = 0; i < n; ++i) {
@@ -82,7 +83,7 @@ void LagrangianEval::dynamics(const double* q, const double* v, SmallVec& f, Sma
   const int n = problem_->n, c = problem_->c;
   setVariables(q, v, 0);
   w_.out.resize(static_cast<std::size_t>(n + c));
-  problem_->dynamics.run(w_.vars.data(), w_.out.data(), w_.registers);
+  problem_->dynamics.run(w_.vars.data(), w_.out.data(), w_.registers[LagrangianWorkspace::kDynamics]);
   f.resize(n);
   w.resize(c);
   for (int i = 0; i < n; ++i) f[i] = w_.out[static_cast<std::size_t>(i)];
@@ -90,12 +91,54 @@ void LagrangianEval::dynamics(const double* q, const double* v, SmallVec& f, Sma
 }
 
 bool LagrangianEval::velocity(const double* q, const double* p, SmallVec& v) {
+  const int n = problem_->n;
+  // A recent answer, when asked again for the same (q, p): the simulation asks for the
+  // energy, the step check and the diagnostics of each state.
+  for (const CachedVelocity& c : cache_)
+    if (c.valid && std::equal(q, q + n, c.q.data()) && std::equal(p, p + n, c.p.data())) {
+      v = c.v;
+      return c.ok;
+    }
+  const bool ok = solveVelocity(q, p, v);
+  CachedVelocity& c = cache_[cacheNext_];
+  cacheNext_ = 1 - cacheNext_;
+  c.valid = true;
+  c.ok = ok;
+  c.q.assign(q, q + n);
+  c.p.assign(p, p + n);
+  c.v = v;
+  return ok;
+}
+
+bool LagrangianEval::prepareConstantMass(const double* q) {
+  if (!constantMassReady_) {
+    SmallVec Lv;
+    const SmallVec zero = SmallVec::Zero(problem_->n);
+    energyTerms(q, zero.data(), Lv, constantMass_);
+    constantMassLu_.compute(constantMass_);
+    const auto d = constantMassLu_.matrixLU().diagonal().cwiseAbs();
+    constantMassRegular_ = d.minCoeff() > 0 && d.maxCoeff() <= limits::kSingularPivotRatio * d.minCoeff();
+    if (constantMassRegular_) constantMassInverse_ = constantMassLu_.inverse();
+    constantMassReady_ = true;
+  }
+  return constantMassRegular_;
+}
+
+bool LagrangianEval::solveVelocity(const double* q, const double* p, SmallVec& v) {
   // Newton on ∂L/∂q̇(q, v) = p from v = 0. When L is quadratic in q̇ the equation is
-  // affine and the first update is the answer.
+  // affine and the first update is the answer; with a constant mass matrix its
+  // factorization is kept.
   const int n = problem_->n;
   constexpr double eps = std::numeric_limits<double>::epsilon();
   v = SmallVec::Zero(n);
   SmallVec Lv, r;
+  if (problem_->constantMass) {
+    if (!prepareConstantMass(q)) return false;
+    SmallVec Lq;
+    gradient(q, v.data(), Lq, Lv);
+    v = constantMassInverse_.lazyProduct(SmallVec(Eigen::Map<const Eigen::VectorXd>(p, n) - Lv));
+    return v.allFinite();
+  }
   const int iterations = problem_->quadratic ? 1 : limits::kMaxNewtonIterations;
   for (int k = 0; k < iterations; ++k) {
     energyTerms(q, v.data(), Lv, w_.mass);
@@ -122,9 +165,10 @@ double LagrangianEval::energy(const double* q, const double* p) {
 }
 
 double LagrangianEval::kinetic(const double* q, const double* v) {
+  const Eigen::Map<const Eigen::VectorXd> vv(v, problem_->n);
+  if (problem_->constantMass && prepareConstantMass(q)) return 0.5 * vv.dot(constantMass_ * vv);
   SmallVec Lv;
   energyTerms(q, v, Lv, w_.mass);
-  const Eigen::Map<const Eigen::VectorXd> vv(v, problem_->n);
   return 0.5 * vv.dot(w_.mass * vv);
 }
 
@@ -140,15 +184,20 @@ bool LagrangianEval::projectMomentum(const double* q, double* p) {
   const int passes = problem_->quadratic ? 1 : 3;
   for (int k = 0; k < passes; ++k) {
     if (!velocity(q, p, v)) return false;
-    energyTerms(q, v.data(), Lv, w_.mass);
-    w_.lu.compute(w_.mass);
-    const SmallMat MinvGt = w_.lu.solve(SmallMat(G.transpose()));
-    S = G * MinvGt;
+    SmallMat MinvGt;
+    if (problem_->constantMass) {
+      MinvGt = constantMassInverse_.lazyProduct(G.transpose());  // velocity() prepared M⁻¹
+    } else {
+      energyTerms(q, v.data(), Lv, w_.mass);
+      w_.lu.compute(w_.mass);
+      MinvGt = w_.lu.solve(SmallMat(G.transpose()));
+    }
+    S = G.lazyProduct(MinvGt);
     Eigen::PartialPivLU<SmallMat> slu(S);
     const auto d = slu.matrixLU().diagonal().cwiseAbs();
     if (!(d.minCoeff() > 0) || !(d.maxCoeff() <= limits::kSingularPivotRatio * d.minCoeff())) return false;
-    nu = slu.solve(SmallVec(G * v));
-    pm -= G.transpose() * nu;
+    nu = slu.solve(SmallVec(G.lazyProduct(v)));
+    pm -= G.transpose().lazyProduct(nu);
   }
   return pm.allFinite();
 }
@@ -162,7 +211,7 @@ void LagrangianEval::quantities(const double* q, const double* p, double t, doub
   const bool haveVelocity = velocity(q, p, v);
   setVariables(q, haveVelocity ? v.data() : nullptr, t);
   w_.out.resize(static_cast<std::size_t>(m + s * n));
-  P.quantities.run(w_.vars.data(), w_.out.data(), w_.registers);
+  P.quantities.run(w_.vars.data(), w_.out.data(), w_.registers[LagrangianWorkspace::kQuantities]);
   for (int i = 0; i < m; ++i)
     conserved[i] = haveVelocity ? w_.out[static_cast<std::size_t>(i)] : std::numeric_limits<double>::quiet_NaN();
   for (int k = 0; k < s; ++k) {
@@ -176,7 +225,7 @@ void LagrangianEval::positions(const double* q, double t, std::vector<double>& o
   const int b = static_cast<int>(problem_->bodies.size());
   setVariables(q, nullptr, t);
   out.resize(static_cast<std::size_t>(3 * b));
-  problem_->positions.run(w_.vars.data(), out.data(), w_.registers);
+  problem_->positions.run(w_.vars.data(), out.data(), w_.registers[LagrangianWorkspace::kPositions]);
 }
 
 Diagnostics LagrangianModel::diagnostics(const State& s, double t) const {

@@ -162,6 +162,7 @@ std::shared_ptr<LagrangianProblem> compile(const Json& params, Json& normalized)
     out.insert(out.end(), Lqv.begin(), Lqv.end());
     out.insert(out.end(), Lvv.begin(), Lvv.end());
     P.hessian = expr::Program(cc.graph, out);
+    P.constantHessian = P.hessian.constantOutputs();
     out = {Lnode};
     out.insert(out.end(), Lv.begin(), Lv.end());
     out.insert(out.end(), Lvv.begin(), Lvv.end());

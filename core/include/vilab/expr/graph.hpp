@@ -98,8 +98,11 @@ class Program {
   Program(const Graph& graph, const std::vector<int>& outputs);
   int outputs() const { return static_cast<int>(outputs_.size()); }
   int instructions() const { return static_cast<int>(code_.size()); }
-  // out[k] = value of output k at the variables; `registers` is scratch space.
+  // out[k] = value of output k at the variables. `registers` belongs to this program:
+  // its constants are written on the first run only.
   void run(const double* variables, double* out, std::vector<double>& registers) const;
+  // True when every output is a constant.
+  bool constantOutputs() const { return constantOutputs_; }
 
  private:
   struct Instruction {
@@ -107,8 +110,10 @@ class Program {
     int a, b, n;
     double value;
   };
-  std::vector<Instruction> code_;
-  std::vector<int> outputs_;  // registers
+  std::vector<Instruction> code_;  // constants first
+  std::size_t constants_ = 0;      // how many
+  std::vector<int> outputs_;       // registers
+  bool constantOutputs_ = true;
 };
 
 }  // namespace vilab::expr

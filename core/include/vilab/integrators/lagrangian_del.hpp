@@ -22,6 +22,7 @@
 // compiles that Lagrangian, so this class sees a system without constraints).
 #pragma once
 
+#include <algorithm>
 #include <limits>
 #include <memory>
 
@@ -54,10 +55,7 @@ class LagrangianDel {
       x_ = previous_;
     else
       x_ = SmallVec::Zero(n + c);
-    NewtonSettings settings;
-    settings.fullNewton = false;
-    settings.what = "the discrete Euler–Lagrange equations";
-    const StepOutcome out = solveNewton(*this, x_, settings, workspace_);
+    const StepOutcome out = eval_.problem().constantHessian ? solveReduced() : solveFull();
     if (!out.ok) return out;
 
     // Stage 2: p_{k+1} = D2 L_d = p_k + Dg(q_k)ᵀλ + (D1 + D2) L_d (at the solution
@@ -66,7 +64,7 @@ class LagrangianDel {
     shift(q, delta, shift_);
     q1_ = q + delta;
     p1_ = p + shift_;
-    if (c > 0) p1_.noalias() += G0_.transpose() * x_.tail(c);
+    if (c > 0) p1_.noalias() += G0_.transpose().lazyProduct(x_.tail(c));
     if (c > 0 && !eval_.projectMomentum(q1_.data(), p1_.data()))
       return StepOutcome::refuse(RefusalCode::SingularMatrix,
                                  "the constraints' gradients became linearly dependent at the new configuration",
@@ -81,6 +79,78 @@ class LagrangianDel {
 
   // A new state (load, setState): no previous step to predict from.
   void prepare(State&) { previous_.resize(0); }
+
+  StepOutcome solveFull() {
+    NewtonSettings settings;
+    settings.fullNewton = false;
+    settings.what = "the discrete Euler–Lagrange equations";
+    return solveNewton(*this, x_, settings, workspace_);
+  }
+
+  // Every second derivative of L is constant (constant mass matrix, forces affine in
+  // q): D1 L_d is affine in δ with the constant matrix J11, so the first equation gives
+  //     δ(λ) = δ0 − Bλ,   δ0 = −J11⁻¹ (p_k + D1 L_d(q_k, q_k)),   B = J11⁻¹ Dg(q_k)ᵀ,
+  // and Newton runs on λ alone: g(q_k + δ(λ)) = 0 with the c×c matrix −Dg(q_k + δ) B
+  // (as the built-in chains do for uniform gravity).
+  StepOutcome solveReduced() {
+    const int n = eval_.n(), c = eval_.c();
+    const VecX& q = *q0_;
+    if (!reducedReady_) {
+      SmallVec d1(n);
+      discreteDerivative(q, SmallVec::Zero(n), d1, &J11_);
+      j11Lu_.compute(J11_);
+      const auto d = j11Lu_.matrixLU().diagonal().cwiseAbs();
+      if (!(d.minCoeff() > 0) || !(d.maxCoeff() <= limits::kSingularPivotRatio * d.minCoeff()))
+        return StepOutcome::refuse(RefusalCode::SingularMatrix,
+                                   "the Newton matrix of the discrete Euler–Lagrange equations is singular", "reduce h", 1);
+      j11Inverse_ = j11Lu_.inverse();
+      reducedReady_ = true;
+    }
+    SmallVec d1(n);
+    discreteDerivative(q, SmallVec::Zero(n), d1, nullptr);
+    // Small matrices: coefficient-wise products (lazyProduct), not the blocked GEMM path.
+    delta0_ = -j11Inverse_.lazyProduct(SmallVec(Eigen::Map<const Eigen::VectorXd>(p0_->data(), n) + d1));
+    if (c == 0) {
+      x_.head(n) = delta0_;
+      return delta0_.allFinite() ? StepOutcome{true, 1, {}}
+                                 : StepOutcome::refuse(RefusalCode::NonFinite, "the step is not finite", "reduce h", 1);
+    }
+    B_ = j11Inverse_.lazyProduct(G0_.transpose());
+    lambda_ = x_.tail(c);
+    Reduced reduced{*this};
+    NewtonSettings settings;
+    settings.what = "the constraints of the discrete Euler–Lagrange equations";
+    const StepOutcome out = solveNewton(reduced, lambda_, settings, reducedWorkspace_);
+    if (!out.ok) return out;
+    x_.head(n) = delta0_ - B_.lazyProduct(lambda_);
+    x_.tail(c) = lambda_;
+    return out;
+  }
+
+  struct Reduced {
+    using Vector = SmallVec;
+    LagrangianDel& d;
+    NewtonEval evaluate(const SmallVec& lambda, SmallVec& r, bool linearize) {
+      d.q1_ = *d.q0_ + (d.delta0_ - d.B_.lazyProduct(lambda));
+      d.eval_.constraints(d.q1_.data(), r, linearize ? &d.G1_ : nullptr);
+      if (!r.allFinite()) return NewtonEval::NonFinite;
+      if (linearize) {
+        d.S_ = -d.G1_.lazyProduct(d.B_);
+        d.slu_.compute(d.S_);
+        const auto diag = d.slu_.matrixLU().diagonal().cwiseAbs();
+        d.ratio_ = diag.minCoeff() > 0 ? diag.maxCoeff() / diag.minCoeff() : std::numeric_limits<double>::infinity();
+        if (!(diag.minCoeff() > 0) || !d.S_.allFinite()) return NewtonEval::Singular;
+      }
+      return NewtonEval::Ok;
+    }
+    double conditionEstimate() const { return d.ratio_; }
+    void solve(SmallVec& b) const { b = d.slu_.solve(b); }
+    // The position change B Δλ and the momentum change Dg(q_k)ᵀΔλ, relative.
+    double size(const SmallVec& dl) const {
+      return std::max(SmallVec(d.B_.lazyProduct(dl)).cwiseAbs().maxCoeff() / d.qScale_,
+                      SmallVec(d.G0_.transpose().lazyProduct(dl)).cwiseAbs().maxCoeff() / d.pScale_);
+    }
+  };
 
   // ---- the Newton problem (solver/newton.hpp): unknowns x = (δ, λ) ------------------
   using Vector = SmallVec;
@@ -181,6 +251,12 @@ class LagrangianDel {
   SmallVec x_, previous_, g_, v_, Lq_, Lv_, Lq1_, Lv1_, shift_;
   SmallMat G0_, G1_, J11_, J_, Lqq_, Lqv_, Lvv_, Lqq1_, Lqv1_, Lvv1_;
   Eigen::PartialPivLU<SmallMat> lu_;
+  // The reduced Newton of solveReduced.
+  bool reducedReady_ = false;
+  Eigen::PartialPivLU<SmallMat> j11Lu_, slu_;
+  SmallVec delta0_, lambda_;
+  SmallMat j11Inverse_, B_, S_;
+  NewtonWorkspace<SmallVec> reducedWorkspace_;
   SmallVec xa_, xb_;
   VecX q1_, p1_;
   NewtonWorkspace<SmallVec> workspace_;

@@ -57,6 +57,7 @@ class LagrangianProblem {
   std::vector<LagrangianBody> bodies;
   bool quadratic = false;     // ∂²L/∂q̇² does not depend on q̇ (so H is a quadratic form in p)
   bool constantMass = false;  // ∂²L/∂q̇² is constant
+  bool constantHessian = false;  // every second derivative is constant: D1 L_d is affine in q_{k+1}
   std::string definitionJson;  // the normalized params (echo)
   std::vector<std::string> latex;  // L, then constraints (for the editor)
 
@@ -74,7 +75,9 @@ class LagrangianProblem {
 // Scratch space of evaluations (registers, matrices): one per user, never shared
 // between a simulation's model and its integrator.
 struct LagrangianWorkspace {
-  std::vector<double> registers, out;
+  enum { kGradient, kHessian, kEnergyTerms, kConstraints, kDynamics, kQuantities, kPositions, kPrograms };
+  std::vector<double> registers[kPrograms];  // one register file per program
+  std::vector<double> out;
   std::array<double, 2 * lagrangian_limits::kMaxCoordinates + 1> vars{};
   SmallMat mass;
   Eigen::PartialPivLU<SmallMat> lu;
@@ -115,8 +118,20 @@ class LagrangianEval {
 
  private:
   void setVariables(const double* q, const double* v, double t);
+  bool solveVelocity(const double* q, const double* p, SmallVec& v);
   std::shared_ptr<const LagrangianProblem> problem_;
   LagrangianWorkspace w_;
+  struct CachedVelocity {
+    bool valid = false, ok = false;
+    std::vector<double> q, p;
+    SmallVec v;
+  };
+  CachedVelocity cache_[2];  // the two latest: a step's start and end
+  int cacheNext_ = 0;
+  bool constantMassReady_ = false, constantMassRegular_ = false;
+  SmallMat constantMass_, constantMassInverse_;
+  Eigen::PartialPivLU<SmallMat> constantMassLu_;
+  bool prepareConstantMass(const double* q);
 };
 
 struct LagrangianModel {

@@ -1,0 +1,754 @@
+// The editor of a system defined by data (its registry entry has `definition`: the
+// "lagrangian" system): coordinates, constants (number + slider), L, constraints,
+// the initial q and q' (one row per coordinate, kept by name when the coordinates
+// change, so that a new definition and initial data that fits it apply together),
+// conserved quantities, symmetries and the bodies to draw.
+//
+// The page never parses an expression: "Apply" (or Ctrl/Cmd+Enter, or releasing a
+// constant's slider) builds the params from the fields, and the API validates them
+// (lab.normalize through actions.setScenario, as every other control does). A
+// VilabError with `field` (params.lagrangian, params.constraints[1], params.bodies[0]
+// .position[2] …) and `column` is shown under the input it names, with a caret (^)
+// under that column of a monospace copy of the expression; the running simulation is
+// left alone. While the user types, lab.inspectLagrangian(params) (the same C++
+// parser) gives the LaTeX of L and the constraints for a KaTeX preview (debounced);
+// on an error the last good preview stays, dimmed, with the caret message.
+// Every message goes in as text (textContent), never as HTML.
+import { el, setChildren, uniqueId } from './dom.js';
+import { loadKatex } from './katex.js';
+import { clone } from '../state/store.js';
+import { num } from '../sim/format.js';
+
+const PREVIEW_DEBOUNCE_MS = 150;
+const CARET_WINDOW = 40; // characters of the expression shown around the caret (the panel is ~45 wide)
+
+/** Splits at commas outside parentheses ("atan2(y, x), 1" → ["atan2(y, x)", "1"]); no parsing. */
+export function splitTopLevel(text) {
+  const out = [];
+  let depth = 0;
+  let cur = '';
+  for (const ch of text) {
+    if (ch === '(') depth++;
+    else if (ch === ')') depth = Math.max(0, depth - 1);
+    if (ch === ',' && depth === 0) {
+      out.push(cur.trim());
+      cur = '';
+    } else cur += ch;
+  }
+  out.push(cur.trim());
+  return out;
+}
+
+/** Non-blank lines with their 1-based line numbers. */
+function lines(text) {
+  return String(text)
+    .split('\n')
+    .map((s, i) => ({ text: s.trim(), line: i + 1 }))
+    .filter((l) => l.text !== '');
+}
+
+/** The column an error points at: error.column, else 'at column N' in its message. */
+export function errorColumn(error) {
+  if (Number.isInteger(error?.column) && error.column > 0) return error.column;
+  const m = String(error?.message ?? '').match(/at column (\d+)/);
+  return m ? Number(m[1]) : null;
+}
+
+/**
+ * A monospace copy of `text` with a caret under `column` (1-based, in characters),
+ * windowed around the caret when the text is long: { text, caret } lines.
+ */
+export function caretLines(text, column) {
+  const chars = Array.from(String(text ?? ''));
+  let k = Math.max(0, Math.min(column - 1, chars.length)); // a caret just past the end is allowed
+  let from = 0;
+  let to = chars.length;
+  let head = '';
+  let tail = '';
+  if (chars.length > CARET_WINDOW) {
+    from = Math.max(0, Math.min(k - CARET_WINDOW / 2, chars.length - CARET_WINDOW));
+    to = Math.min(chars.length, from + CARET_WINDOW);
+    if (from > 0) head = '…';
+    if (to < chars.length) tail = '…';
+  }
+  // tabs would misalign the caret: show them as one space
+  const shown = head + chars.slice(from, to).join('').replace(/\t/g, ' ') + tail;
+  k = k - from + head.length;
+  return { text: shown, caret: `${' '.repeat(k)}^` };
+}
+
+/** The error block: the message, and the caret copy when the error has a column. */
+export function errorBlock(message, text, column) {
+  const out = [el('p', { class: 'expr-message' }, message)];
+  if (column && text != null) {
+    const c = caretLines(text, column);
+    out.push(el('pre', { class: 'caret', 'aria-hidden': 'true' }, `${c.text}\n${c.caret}`));
+  }
+  return out;
+}
+
+/** A registry doc phrase as a sentence (capitalized, with a full stop). */
+const sentence = (x) => (x ? `${x[0].toUpperCase()}${x.slice(1)}${/[.!?]$/.test(x) ? '' : '.'}` : '');
+
+const messageOf = (error) => String(error?.message ?? error).replace(/^vilab:\s*/, '');
+
+/** Renders `tex` with KaTeX into node (its own output only; a failure shows the LaTeX as text). */
+function renderTex(katex, node, tex) {
+  try {
+    katex.render(tex, node, { displayMode: true, throwOnError: false, output: 'htmlAndMathml', trust: false, strict: 'ignore' });
+  } catch {
+    node.textContent = tex;
+  }
+}
+
+export class LagrangianEditor {
+  /**
+   * @param section  the <details> that holds the editor (hidden for systems without a definition)
+   * @param host     the element the editor fills
+   * @param lab      the lab (registry, inspectLagrangian)
+   * @param store    the state store
+   * @param actions  { setScenario(next) → Error|null, status(text) }
+   */
+  constructor(section, host, lab, store, actions) {
+    this.section = section;
+    this.host = host;
+    this.lab = lab;
+    this.store = store;
+    this.actions = actions;
+    this.key = null;
+    this.timer = 0;
+    this.previewSeq = 0;
+    this.lastGood = null; // the last LaTeX the preview rendered
+    host.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+        e.preventDefault();
+        e.stopPropagation();
+        this.apply();
+      }
+    });
+    host.addEventListener('input', (e) => {
+      if (e.target?.type === 'range') return; // a slider's drag only updates its number
+      this.#markDirty(true);
+      this.#clearErrorFor(e.target);
+      this.#schedulePreview();
+    });
+  }
+
+  /** Called on every store change: shows the editor for a system with a definition, rebuilt when the applied params change. */
+  render(state) {
+    const sc = state.scenario;
+    const system = this.lab.system(sc.system);
+    const show = !!system?.definition;
+    this.section.hidden = !show;
+    if (!show) {
+      if (this.key !== null) setChildren(this.host);
+      this.key = null;
+      return;
+    }
+    const key = `${sc.system}|${JSON.stringify(sc.params)}|${JSON.stringify(sc.initial)}`;
+    if (key === this.key) return;
+    this.key = key;
+    this.system = system;
+    this.#build(sc.params ?? {}, sc.initial ?? {});
+  }
+
+  // ---- building the form -----------------------------------------------------------
+
+  #doc(name) {
+    const fields = this.system?.definition?.fields;
+    if (!Array.isArray(fields)) return '';
+    const f = fields.find((x) => x && (x.name === name || x.field === name || x.field === `params.${name}`));
+    const d = f?.description ?? f?.doc ?? f?.docs;
+    return typeof d === 'string' ? d : '';
+  }
+
+  get limits() {
+    return this.system?.definition?.limits ?? {};
+  }
+
+  #build(params, initial) {
+    const focusKey = this.host.contains(document.activeElement) ? document.activeElement.dataset.key : null;
+    this.applied = clone(params);
+    this.appliedInitial = clone(initial);
+    this.dirty = false;
+    const p = params;
+    // coordinates
+    this.coordinates = this.#textInput('coordinates', (p.coordinates ?? []).join(', '), 'e.g. r, th');
+    const coordErr = this.#errorHost('coordinates');
+    const coordinatesField = this.#field('Coordinates', 'comma-separated names', this.coordinates, coordErr, sentence(this.#doc('coordinates')));
+    // initial values, one row per coordinate
+    this.initialRows = [];
+    this.initialGrid = el('div', { class: 'def-initial-grid' });
+    this.initialErr = this.#errorHost('initial');
+    this.#syncInitialRows(p.coordinates ?? [], initial);
+    this.coordinates.addEventListener('change', () => this.#syncInitialRows(this.#coordinateNames()));
+    const initialGroup = el(
+      'fieldset',
+      { class: 'def-group' },
+      el('legend', {}, "Initial values q, q'"),
+      this.#hint("One row per coordinate (on the constraints, q' tangent to them). Applied with the definition."),
+      this.initialGrid,
+      this.initialErr,
+    );
+    // constants
+    this.constantRows = [];
+    this.constantsList = el('div', { class: 'def-constants' });
+    this.constantsErr = this.#errorHost('constants');
+    for (const [name, value] of Object.entries(p.constants ?? {})) this.#addConstant(name, value);
+    this.addConstantBtn = el('button', { type: 'button', class: 'btn small', 'data-key': 'add-constant', onclick: () => this.#addConstant('', 1, true) }, '+ constant');
+    const constantsGroup = el(
+      'fieldset',
+      { class: 'def-group' },
+      el('legend', {}, 'Constants'),
+      this.#hint(`${sentence(this.#doc('constants')) || 'Numbers used by name in every expression.'} A slider applies when released.`),
+      this.constantsList,
+      this.addConstantBtn,
+      this.constantsErr,
+    );
+    // L
+    this.lagrangian = this.#textarea('lagrangian', p.lagrangian ?? '', 3, "e.g. m/2*(r'^2 + r^2*th'^2) - k/2*(r - l0)^2");
+    this.lagrangianErr = this.#errorHost('lagrangian');
+    // scrollable (long expressions), so focusable; KaTeX's MathML speaks the formulas
+    this.preview = el('div', { class: 'def-preview', tabindex: '0', role: 'region', 'aria-label': 'Typeset preview of L and the constraints' });
+    this.previewMath = el('div', { class: 'def-preview-math' });
+    this.previewErr = el('div', { class: 'expr-error', role: 'status' });
+    this.staleNote = el('p', { class: 'hint def-stale-note', hidden: true }, 'The last good rendering (the text has an error):');
+    setChildren(this.preview, this.staleNote, this.previewMath, this.previewErr);
+    const lField = this.#field('Lagrangian L(q, q̇)', "velocities as r' or rdot", this.lagrangian, this.lagrangianErr, this.#functionsHint());
+    // constraints, conserved, symmetries
+    this.constraints = this.#textarea('constraints', (p.constraints ?? []).join('\n'), 2, 'one g(q) = 0 per line, e.g. x^2 + y^2 - 1');
+    this.constraintsErr = this.#errorHost('constraints');
+    this.conserved = this.#textarea(
+      'conserved',
+      Object.entries(p.conserved ?? {})
+        .map(([n, e]) => `${n}: ${e}`)
+        .join('\n'),
+      2,
+      "one per line, name: expression, e.g. Lz: m*r^2*th'",
+    );
+    this.conservedErr = this.#errorHost('conserved');
+    this.symmetries = this.#textarea(
+      'symmetries',
+      Object.entries(p.symmetries ?? {})
+        .map(([n, g]) => `${n}: ${(Array.isArray(g) ? g : [g]).join(', ')}`)
+        .join('\n'),
+      2,
+      'one per line, name: one generator component per coordinate, e.g. Jz: 0, 1',
+    );
+    this.symmetriesErr = this.#errorHost('symmetries');
+    // bodies
+    this.bodyRows = [];
+    this.bodiesList = el('div', { class: 'def-bodies' });
+    this.bodiesErr = this.#errorHost('bodies');
+    (p.bodies ?? []).forEach((b) => this.#addBody(b));
+    this.addBodyBtn = el('button', { type: 'button', class: 'btn small', 'data-key': 'add-body', onclick: () => this.#addBody({ position: ['0', '0', '0'] }, true) }, '+ body');
+    const bodiesGroup = el(
+      'fieldset',
+      { class: 'def-group' },
+      el('legend', {}, 'Bodies (drawing)'),
+      this.#hint(sentence(this.#doc('bodies')) || 'Where each sphere is, x, y, z in q (z up), and what holds it: a fixed point or an earlier body, by a rod or a spring.'),
+      this.bodiesList,
+      this.addBodyBtn,
+      this.bodiesErr,
+    );
+    // actions
+    this.generalErr = el('div', { class: 'expr-error', role: 'status' });
+    this.dirtyNote = el('span', { class: 'hint def-dirty', hidden: true }, 'Edited: Apply to restart the run with it.');
+    const applyBtn = el('button', { type: 'button', class: 'btn def-apply', 'data-key': 'apply', 'aria-keyshortcuts': 'Control+Enter Meta+Enter', onclick: () => this.apply() }, 'Apply');
+    this.revertBtn = el('button', { type: 'button', class: 'btn small', 'data-key': 'revert', disabled: true, onclick: () => this.revert() }, 'Revert');
+    setChildren(
+      this.host,
+      el('p', { class: 'hint' }, this.system.description ?? ''),
+      coordinatesField,
+      constantsGroup,
+      lField,
+      this.preview,
+      this.#field('Constraints g(q) = 0', 'one per line', this.constraints, this.constraintsErr, sentence(this.#doc('constraints'))),
+      initialGroup,
+      this.#field('Conserved quantities', 'name: expression, plotted as drifts', this.conserved, this.conservedErr, sentence(this.#doc('conserved'))),
+      this.#field('Symmetries', 'name: generator ξ(q), one component per coordinate', this.symmetries, this.symmetriesErr, sentence(this.#doc('symmetries'))),
+      bodiesGroup,
+      el('div', { class: 'def-actions' }, applyBtn, this.revertBtn, el('span', { class: 'hint' }, 'Ctrl/⌘ + Enter')),
+      this.dirtyNote,
+      this.generalErr,
+    );
+    this.#updateCounts();
+    if (focusKey) this.host.querySelector(`[data-key="${CSS.escape(focusKey)}"]`)?.focus({ preventScroll: true });
+    this.#preview();
+  }
+
+  #hint(text) {
+    return text ? el('p', { class: 'hint' }, text) : null;
+  }
+
+  #functionsHint() {
+    const fns = this.system?.definition?.functions;
+    const names = Array.isArray(fns) ? fns.map((f) => (typeof f === 'string' ? f : f?.name)).filter((x) => typeof x === 'string') : [];
+    const notes = this.system?.definition?.notes;
+    const base = this.#doc('lagrangian');
+    const list = names.length ? `Functions: ${names.join(', ')}.` : '';
+    return [sentence(base), list, typeof notes === 'string' ? notes : 'Operators + − * / ^; pi; constants by name.'].filter(Boolean).join(' ');
+  }
+
+  #textInput(key, value, placeholder) {
+    return el('input', { type: 'text', class: 'mono', value, placeholder, spellcheck: 'false', autocomplete: 'off', autocapitalize: 'off', 'data-key': key });
+  }
+
+  #textarea(key, value, rows, placeholder) {
+    const t = el('textarea', { class: 'mono', rows: String(Math.max(rows, Math.min(8, value.split('\n').length))), placeholder, spellcheck: 'false', autocomplete: 'off', autocapitalize: 'off', 'data-key': key });
+    t.value = value;
+    return t;
+  }
+
+  #errorHost(key) {
+    return el('div', { class: 'expr-error', role: 'status', 'data-for': key });
+  }
+
+  #field(label, unit, input, errHost, hint) {
+    const id = uniqueId('def');
+    input.id = id;
+    const hintId = `${id}-hint`;
+    const errId = `${id}-err`;
+    errHost.id = errId;
+    input.setAttribute('aria-describedby', `${hintId} ${errId}`);
+    return el(
+      'div',
+      { class: 'field def-field' },
+      el('label', { for: id }, label, unit ? el('span', { class: 'unit' }, ` (${unit})`) : null),
+      input,
+      el('span', { class: 'hint', id: hintId }, hint ?? ''),
+      errHost,
+    );
+  }
+
+  /** A slider range around a value: (v/20, 2v] for v > 0, symmetric for v < 0, [−1, 1] for 0. */
+  static sliderRange(v) {
+    if (!Number.isFinite(v) || v === 0) return { min: -1, max: 1 };
+    if (v > 0) return { min: v / 20, max: 2 * v };
+    return { min: 2 * v, max: -2 * v };
+  }
+
+  #addConstant(name, value, focus = false) {
+    const i = this.constantRows.length;
+    // keys stay unique after removals (focus is restored by key after a rebuild)
+    this.constantSeq = this.constantRows.length === 0 ? 0 : this.constantSeq + 1;
+    const key = `const-${this.constantSeq}`;
+    const nameInput = el('input', { type: 'text', class: 'mono const-name', value: name, 'aria-label': `Constant ${i + 1}: name`, spellcheck: 'false', autocomplete: 'off', 'data-key': `${key}-name` });
+    const valueInput = el('input', { type: 'number', step: 'any', inputmode: 'decimal', value: String(value), 'aria-label': `Constant ${name || i + 1}: value`, 'data-key': `${key}-value` });
+    const { min, max } = LagrangianEditor.sliderRange(Number(value));
+    const range = el('input', {
+      type: 'range',
+      min: String(min),
+      max: String(max),
+      step: String((max - min) / 200),
+      'aria-label': `Constant ${name || i + 1}: slider from ${num(min, 3)} to ${num(max, 3)}`,
+      'data-key': `${key}-range`,
+    });
+    range.value = String(value);
+    const remove = el('button', { type: 'button', class: 'btn tiny ghost', 'aria-label': `Remove constant ${name || i + 1}`, title: 'Remove', 'data-key': `${key}-remove` }, '×');
+    const err = el('div', { class: 'expr-error', role: 'status' });
+    const row = { nameInput, valueInput, range, err, node: null };
+    range.addEventListener('input', () => {
+      valueInput.value = range.value;
+      this.#markDirty(true);
+    });
+    range.addEventListener('change', () => {
+      valueInput.value = range.value;
+      this.apply();
+    });
+    valueInput.addEventListener('change', () => {
+      const v = Number(valueInput.value);
+      if (Number.isFinite(v)) range.value = String(v);
+      this.apply();
+    });
+    nameInput.addEventListener('input', () => {
+      const label = nameInput.value.trim() || String(this.constantRows.indexOf(row) + 1);
+      valueInput.setAttribute('aria-label', `Constant ${label}: value`);
+      range.setAttribute('aria-label', `Constant ${label}: slider from ${num(min, 3)} to ${num(max, 3)}`);
+    });
+    remove.addEventListener('click', () => {
+      row.node.remove();
+      this.constantRows.splice(this.constantRows.indexOf(row), 1);
+      this.#markDirty(true);
+      this.#updateCounts();
+      this.#schedulePreview();
+      this.addConstantBtn?.focus();
+    });
+    row.node = el('div', { class: 'def-constant' }, nameInput, el('span', { class: 'eq', 'aria-hidden': 'true' }, '='), valueInput, range, remove, err);
+    this.constantRows.push(row);
+    this.constantsList.append(row.node);
+    if (focus) {
+      this.#markDirty(true);
+      this.#updateCounts();
+      nameInput.focus();
+    }
+  }
+
+  #addBody(body, focus = false) {
+    const i = this.bodyRows.length;
+    const key = `body-${i}`;
+    const pos = Array.isArray(body?.position) ? body.position : ['0', '0', '0'];
+    const position = ['x', 'y', 'z'].map((axis, j) =>
+      el('input', { type: 'text', class: 'mono', value: String(pos[j] ?? '0'), 'aria-label': `Body ${i + 1}: ${axis}`, spellcheck: 'false', autocomplete: 'off', 'data-key': `${key}-p${j}` }),
+    );
+    const anchorKind = el('select', { 'aria-label': `Body ${i + 1}: anchor`, 'data-key': `${key}-anchor` });
+    anchorKind.append(el('option', { value: 'none' }, 'no anchor'), el('option', { value: 'point' }, 'fixed point'));
+    for (let j = 0; j < i; j++) anchorKind.append(el('option', { value: String(j) }, `body ${j + 1}`));
+    const a = body?.anchor;
+    const point = Array.isArray(a) ? a : [0, 0, 0];
+    anchorKind.value = Array.isArray(a) ? 'point' : Number.isInteger(a) && a >= 0 && a < i ? String(a) : 'none';
+    const anchorXYZ = ['x', 'y', 'z'].map((axis, j) =>
+      el('input', { type: 'number', step: 'any', inputmode: 'decimal', value: String(point[j] ?? 0), 'aria-label': `Body ${i + 1}: anchor ${axis} (m)`, 'data-key': `${key}-a${j}` }),
+    );
+    const link = el('select', { 'aria-label': `Body ${i + 1}: link to its anchor`, 'data-key': `${key}-link` }, ['rod', 'spring', 'none'].map((v) => el('option', { value: v }, v)));
+    link.value = ['rod', 'spring', 'none'].includes(body?.link) ? body.link : 'rod';
+    const anchorBox = el('span', { class: 'def-anchor-xyz' }, anchorXYZ);
+    const sync = () => {
+      anchorBox.hidden = anchorKind.value !== 'point';
+      link.disabled = anchorKind.value === 'none';
+    };
+    anchorKind.addEventListener('change', sync);
+    sync();
+    const remove = el('button', { type: 'button', class: 'btn tiny ghost', 'aria-label': `Remove body ${i + 1}`, title: 'Remove', 'data-key': `${key}-remove` }, '×');
+    const err = el('div', { class: 'expr-error', role: 'status' });
+    const row = { position, anchorKind, anchorXYZ, link, err, radius: body?.radius, node: null };
+    remove.addEventListener('click', () => {
+      const k = this.bodyRows.indexOf(row);
+      const params = this.#bodiesFromRows().filter((_, j) => j !== k);
+      // re-number: later bodies anchored to a removed or later body shift down
+      for (const b of params) {
+        if (Number.isInteger(b.anchor)) {
+          if (b.anchor === k) delete b.anchor;
+          else if (b.anchor > k) b.anchor -= 1;
+        }
+      }
+      this.bodyRows = [];
+      setChildren(this.bodiesList);
+      params.forEach((b) => this.#addBody(b));
+      this.#markDirty(true);
+      this.#updateCounts();
+      this.addBodyBtn?.focus();
+    });
+    row.node = el(
+      'fieldset',
+      { class: 'def-body' },
+      el('legend', {}, `Body ${i + 1}`),
+      el('div', { class: 'def-xyz' }, position.map((p, j) => el('label', {}, el('span', { class: 'axis' }, 'xyz'[j]), p))),
+      el('div', { class: 'def-anchor' }, anchorKind, anchorBox, link, remove),
+      err,
+    );
+    this.bodyRows.push(row);
+    this.bodiesList.append(row.node);
+    if (focus) {
+      this.#markDirty(true);
+      this.#updateCounts();
+      position[0].focus();
+    }
+  }
+
+  #coordinateNames() {
+    return this.coordinates.value.split(',').map((x) => x.trim()).filter((x) => x !== '');
+  }
+
+  /**
+   * One row (name, q, q') per coordinate; values kept by name from the rows shown (or
+   * from `initial`, aligned with the applied coordinates); new coordinates start at 0.
+   */
+  #syncInitialRows(names, initial = null) {
+    const known = new Map();
+    if (initial) {
+      (this.applied?.coordinates ?? []).forEach((c, i) => known.set(c, { q: initial.q?.[i] ?? 0, qdot: initial.qdot?.[i] ?? 0 }));
+    } else {
+      for (const r of this.initialRows) known.set(r.name, { q: r.q.value, qdot: r.qdot.value });
+    }
+    if (!initial && names.length === this.initialRows.length && names.every((n, i) => n === this.initialRows[i].name)) return;
+    this.initialRows = names.map((name, i) => {
+      const v = known.get(name) ?? { q: 0, qdot: 0 };
+      const q = el('input', { type: 'number', step: 'any', inputmode: 'decimal', value: String(v.q), 'aria-label': `Initial ${name}`, 'data-key': `init-q-${i}` });
+      const qdot = el('input', { type: 'number', step: 'any', inputmode: 'decimal', value: String(v.qdot), 'aria-label': `Initial ${name}'`, 'data-key': `init-v-${i}` });
+      return { name, q, qdot };
+    });
+    setChildren(
+      this.initialGrid,
+      this.initialRows.length ? [el('span', { class: 'hint' }, ''), el('span', { class: 'hint' }, 'q'), el('span', { class: 'hint' }, "q'")] : null,
+      this.initialRows.map((r) => [el('span', { class: 'def-initial-name' }, r.name), r.q, r.qdot]),
+    );
+  }
+
+  #updateCounts() {
+    const L = this.limits;
+    if (this.addConstantBtn) this.addConstantBtn.disabled = Number.isInteger(L.maxConstants) && this.constantRows.length >= L.maxConstants;
+    if (this.addBodyBtn) this.addBodyBtn.disabled = Number.isInteger(L.maxBodies) && this.bodyRows.length >= L.maxBodies;
+  }
+
+  #markDirty(on) {
+    this.dirty = on;
+    if (this.dirtyNote) this.dirtyNote.hidden = !on;
+    if (this.revertBtn) this.revertBtn.disabled = !on;
+  }
+
+  // ---- reading the form --------------------------------------------------------------
+
+  #bodiesFromRows() {
+    return this.bodyRows.map((row) => {
+      const b = { position: row.position.map((p) => p.value.trim()) };
+      const kind = row.anchorKind.value;
+      if (kind === 'point') b.anchor = row.anchorXYZ.map((x) => (x.value.trim() === '' ? NaN : Number(x.value)));
+      else if (kind !== 'none') b.anchor = Number(kind);
+      if (kind !== 'none') b.link = row.link.value;
+      if (Number.isFinite(row.radius) && row.radius > 0) b.radius = row.radius;
+      return b;
+    });
+  }
+
+  /**
+   * The params the fields describe, and where each field path points (the input, its
+   * error host, the exact expression text sent, a line label): { params, where, error? }.
+   * error: a problem in the form's own layout (a line without 'name:'), shaped like the API's.
+   * sync: first make the initial-value rows follow the coordinates (when applying).
+   */
+  readDraft(sync = false) {
+    const where = new Map();
+    let error = null;
+    const fail = (field, problem, target) => {
+      if (!error) {
+        error = { field, message: `${field}: ${problem}` };
+        where.set(field, target);
+      }
+    };
+    const params = clone(this.applied ?? {});
+    // coordinates
+    const coordText = this.coordinates.value;
+    params.coordinates = coordText.split(',').map((s) => s.trim()).filter((s) => s !== '');
+    params.coordinates.forEach((name, i) => where.set(`params.coordinates[${i}]`, { input: this.coordinates, host: this.#hostOf(this.coordinates), text: name }));
+    where.set('params.coordinates', { input: this.coordinates, host: this.#hostOf(this.coordinates), text: coordText });
+    // constants
+    params.constants = {};
+    this.constantRows.forEach((row, i) => {
+      const name = row.nameInput.value.trim();
+      const raw = row.valueInput.value.trim();
+      const v = raw === '' ? NaN : Number(raw);
+      const target = { input: row.valueInput, host: row.err, text: name };
+      if (name === '') return fail(`params.constants`, `constant ${i + 1} has no name`, { input: row.nameInput, host: row.err });
+      if (Object.prototype.hasOwnProperty.call(params.constants, name)) return fail(`params.constants.${name}`, 'appears more than once', { input: row.nameInput, host: row.err });
+      Object.defineProperty(params.constants, name, { value: Number.isFinite(v) ? v : raw === '' ? null : raw, enumerable: true, writable: true, configurable: true });
+      where.set(`params.constants.${name}`, target);
+    });
+    where.set('params.constants', { input: null, host: this.constantsErr });
+    // L
+    params.lagrangian = this.lagrangian.value.trim();
+    where.set('params.lagrangian', { input: this.lagrangian, host: this.lagrangianErr, text: params.lagrangian });
+    // constraints
+    params.constraints = [];
+    lines(this.constraints.value).forEach(({ text, line }) => {
+      where.set(`params.constraints[${params.constraints.length}]`, { input: this.constraints, host: this.constraintsErr, text, line });
+      params.constraints.push(text);
+    });
+    where.set('params.constraints', { input: this.constraints, host: this.constraintsErr });
+    // conserved: name: expression
+    params.conserved = {};
+    for (const { text, line } of lines(this.conserved.value)) {
+      const c = text.indexOf(':');
+      const name = c > 0 ? text.slice(0, c).trim() : '';
+      const expr = c > 0 ? text.slice(c + 1).trim() : '';
+      if (!name) {
+        fail('params.conserved', `line ${line}: expected "name: expression", got "${text.slice(0, 32)}"`, { input: this.conserved, host: this.conservedErr });
+        continue;
+      }
+      if (Object.prototype.hasOwnProperty.call(params.conserved, name)) {
+        fail(`params.conserved.${name}`, `line ${line}: appears more than once`, { input: this.conserved, host: this.conservedErr });
+        continue;
+      }
+      Object.defineProperty(params.conserved, name, { value: expr, enumerable: true, writable: true, configurable: true });
+      where.set(`params.conserved.${name}`, { input: this.conserved, host: this.conservedErr, text: expr, line });
+    }
+    where.set('params.conserved', { input: this.conserved, host: this.conservedErr });
+    // symmetries: name: component, component, …
+    params.symmetries = {};
+    for (const { text, line } of lines(this.symmetries.value)) {
+      const c = text.indexOf(':');
+      const name = c > 0 ? text.slice(0, c).trim() : '';
+      const rest = c > 0 ? text.slice(c + 1).trim() : '';
+      if (!name) {
+        fail('params.symmetries', `line ${line}: expected "name: component, component, …", got "${text.slice(0, 32)}"`, { input: this.symmetries, host: this.symmetriesErr });
+        continue;
+      }
+      if (Object.prototype.hasOwnProperty.call(params.symmetries, name)) {
+        fail(`params.symmetries.${name}`, `line ${line}: appears more than once`, { input: this.symmetries, host: this.symmetriesErr });
+        continue;
+      }
+      const comps = rest === '' ? [] : splitTopLevel(rest);
+      Object.defineProperty(params.symmetries, name, { value: comps, enumerable: true, writable: true, configurable: true });
+      where.set(`params.symmetries.${name}`, { input: this.symmetries, host: this.symmetriesErr, text: rest, line });
+      comps.forEach((comp, k) => where.set(`params.symmetries.${name}[${k}]`, { input: this.symmetries, host: this.symmetriesErr, text: comp, line }));
+    }
+    where.set('params.symmetries', { input: this.symmetries, host: this.symmetriesErr });
+    // bodies
+    params.bodies = this.#bodiesFromRows();
+    this.bodyRows.forEach((row, i) => {
+      where.set(`params.bodies[${i}]`, { input: null, host: row.err });
+      where.set(`params.bodies[${i}].anchor`, { input: row.anchorKind, host: row.err });
+      where.set(`params.bodies[${i}].link`, { input: row.link, host: row.err });
+      row.anchorXYZ.forEach((x, j) => where.set(`params.bodies[${i}].anchor[${j}]`, { input: x, host: row.err }));
+      row.position.forEach((p, j) => where.set(`params.bodies[${i}].position[${j}]`, { input: p, host: row.err, text: p.value.trim() }));
+    });
+    where.set('params.bodies', { input: null, host: this.bodiesErr });
+    // initial values (the rows follow the coordinates when applying; the preview only reads them)
+    if (sync) this.#syncInitialRows(params.coordinates);
+    const number = (input) => (input.value.trim() === '' ? NaN : Number(input.value));
+    const rowOf = new Map(this.initialRows.map((r) => [r.name, r]));
+    const initial = {
+      q: params.coordinates.map((c) => (rowOf.has(c) ? number(rowOf.get(c).q) : 0)),
+      qdot: params.coordinates.map((c) => (rowOf.has(c) ? number(rowOf.get(c).qdot) : 0)),
+    };
+    for (const key of ['initial', 'initial.q', 'initial.qdot']) where.set(key, { input: null, host: this.initialErr });
+    this.initialRows.forEach((r, i) => {
+      where.set(`initial.q[${i}]`, { input: r.q, host: this.initialErr });
+      where.set(`initial.qdot[${i}]`, { input: r.qdot, host: this.initialErr });
+    });
+    return { params, initial, where, error };
+  }
+
+  #hostOf(input) {
+    return input?.closest('.def-field')?.querySelector('.expr-error') ?? this.generalErr;
+  }
+
+  /** Where a field path points: itself, else its nearest parent path that the form knows. */
+  static locate(where, field) {
+    let f = String(field ?? '');
+    while (f) {
+      if (where.has(f)) return where.get(f);
+      const cut = Math.max(f.lastIndexOf('.'), f.lastIndexOf('['));
+      if (cut <= 0) break;
+      f = f.slice(0, cut);
+    }
+    return null;
+  }
+
+  // ---- errors --------------------------------------------------------------------
+
+  #clearErrors() {
+    for (const node of this.host.querySelectorAll('.expr-error')) if (node !== this.previewErr) setChildren(node);
+    for (const node of this.host.querySelectorAll('[aria-invalid="true"]')) node.removeAttribute('aria-invalid');
+    this.shownError = null;
+  }
+
+  #clearErrorFor(input) {
+    if (!(input instanceof HTMLElement) || input.getAttribute('aria-invalid') !== 'true') return;
+    input.removeAttribute('aria-invalid');
+    const host = input.closest('.def-field, .def-constant, .def-body')?.querySelector('.expr-error');
+    if (host) setChildren(host);
+    this.shownError = null;
+  }
+
+  /** Shows an error (the API's VilabError or the form's own) under the input its field names. */
+  showError(error, where) {
+    const target = LagrangianEditor.locate(where, error.field) ?? { input: null, host: this.generalErr };
+    const column = errorColumn(error);
+    const message = (target.line ? `line ${target.line}: ` : '') + messageOf(error);
+    setChildren(target.host ?? this.generalErr, errorBlock(message, target.text, column));
+    target.input?.setAttribute('aria-invalid', 'true');
+    this.shownError = messageOf(error);
+    (target.host ?? this.generalErr).scrollIntoView?.({ block: 'nearest' });
+  }
+
+  // ---- apply ---------------------------------------------------------------------
+
+  /** Builds the scenario from the fields and applies it through the store; returns true when applied. */
+  apply() {
+    clearTimeout(this.timer);
+    const draft = this.readDraft(true);
+    this.#clearErrors();
+    if (draft.error) {
+      this.showError(draft.error, draft.where);
+      this.actions.status(`Not applied: ${messageOf(draft.error)}`);
+      this.#preview();
+      return false;
+    }
+    const st = this.store.get();
+    const err = this.actions.setScenario({ ...st.scenario, params: draft.params, initial: draft.initial });
+    if (err) {
+      this.showError(err, draft.where);
+      this.actions.status(`Not applied: ${messageOf(err)}`);
+      this.#preview(); // the preview dims without repeating the message
+      return false;
+    }
+    this.#markDirty(false);
+    this.actions.status('Definition applied: the run restarts from t = 0.');
+    return true;
+  }
+
+  /** Discards the edits: the fields show the applied definition again. */
+  revert() {
+    this.#build(this.applied ?? {}, this.appliedInitial ?? {});
+    this.actions.status('Edits discarded.');
+  }
+
+  // ---- the KaTeX preview ------------------------------------------------------------
+
+  /** Dims the preview (muted, dashed rule, a note) while it shows the last good rendering. */
+  #setStale(on) {
+    this.preview.classList.toggle('stale', on);
+    this.previewMath.classList.toggle('stale', on);
+    this.staleNote.hidden = !on;
+  }
+
+  #schedulePreview() {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.#preview(), PREVIEW_DEBOUNCE_MS);
+  }
+
+  async #preview() {
+    if (typeof this.lab.inspectLagrangian !== 'function' || !this.previewMath) {
+      if (this.preview) this.preview.hidden = true;
+      return;
+    }
+    const seq = ++this.previewSeq;
+    const draft = this.readDraft();
+    let info = null;
+    let error = draft.error;
+    if (!error) {
+      try {
+        info = this.lab.inspectLagrangian(draft.params);
+      } catch (e) {
+        error = e;
+      }
+    }
+    if (error) {
+      this.#setStale(!!this.lastGood);
+      const target = LagrangianEditor.locate(draft.where, error.field);
+      const column = errorColumn(error);
+      // (the same message already stands under its input after Apply: only dim the preview)
+      if (messageOf(error) === this.shownError) setChildren(this.previewErr);
+      else setChildren(this.previewErr, errorBlock((target?.line ? `line ${target.line}: ` : '') + messageOf(error), target?.text, column));
+      if (!this.lastGood) this.previewMath.textContent = '';
+      return;
+    }
+    setChildren(this.previewErr);
+    const latex = info?.latex ?? {};
+    const items = [];
+    if (typeof latex.lagrangian === 'string') items.push({ tex: `L = ${latex.lagrangian}` });
+    (Array.isArray(latex.constraints) ? latex.constraints : []).forEach((g, i) => {
+      if (typeof g === 'string') items.push({ tex: `g_{${i + 1}} = ${g} = 0` });
+    });
+    let katex = null;
+    try {
+      katex = await loadKatex();
+    } catch {
+      katex = null;
+    }
+    if (seq !== this.previewSeq) return; // a newer preview is on its way
+    const nodes = items.map((it) => {
+      const node = el('div', { class: 'def-tex' });
+      if (katex) renderTex(katex, node, it.tex);
+      else node.textContent = it.tex;
+      return node;
+    });
+    const notes = [];
+    if (info?.velocityQuadratic === false) notes.push('L is not quadratic in the velocities.');
+    else if (info?.constantMassMatrix === true) notes.push('Constant mass matrix.');
+    setChildren(this.previewMath, nodes, notes.length ? el('p', { class: 'hint' }, notes.join(' ')) : null);
+    this.#setStale(false);
+    this.lastGood = items;
+  }
+}
