@@ -260,7 +260,7 @@ val inspectLagrangian(const std::string& paramsJson) {
       throw vilab::InputError("params", std::string("invalid JSON (") + e.what() + ")");
     }
     vilab::Json normalized;
-    const auto problem = vilab::compileLagrangian(params, normalized);
+    const auto problem = vilab::inspectLagrangian(params, normalized);
     val latex = val::object();
     latex.set("lagrangian", problem->latex.at(0));
     val constraints = val::array();

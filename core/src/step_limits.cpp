@@ -54,7 +54,7 @@ constexpr Limit kLimits[] = {
     // The default of "lagrangian" (the elastic pendulum); its system limit is not measured (maxStep).
     {"lagrangian", "midpoint", 0.2}, {"lagrangian", "trapezoid", 0.2}, {"lagrangian", "alpha", 0.2},
     {"lagrangian", "penalty", 0.2}, {"lagrangian", "rk4", 0.2}, {"lagrangian", "euler", 0.002},
-    {"lagrangian", "dopri5", 1},
+    {"lagrangian", "dopri5", 1}, {"lagrangian", "energy-momentum", 0.2},
 };
 // clang-format on
 

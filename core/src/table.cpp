@@ -52,6 +52,7 @@ VILAB_FACTORY(penaltyOnLagrangian)
 VILAB_FACTORY(rk4OnLagrangian)
 VILAB_FACTORY(eulerOnLagrangian)
 VILAB_FACTORY(dopri5OnLagrangian)
+VILAB_FACTORY(energyMomentumOnLagrangian)
 #undef VILAB_INTEGRATOR
 #undef VILAB_FACTORY
 
@@ -77,6 +78,7 @@ const std::vector<Pairing>& applicabilityTable() {
       {K::Oscillator, &energyMomentumEntry, &energyMomentumOnOscillator},
       {K::Chain, &energyMomentumEntry, &energyMomentumOnChain},
       {K::RigidBody, &energyMomentumEntry, &energyMomentumOnRigidBody},
+      {K::Lagrangian, &energyMomentumEntry, &energyMomentumOnLagrangian},
       {K::Oscillator, &rk4Entry, &rk4OnOscillator},
       {K::Chain, &rk4Entry, &rk4OnChain},
       {K::RigidBody, &rk4Entry, &rk4OnRigidBody},

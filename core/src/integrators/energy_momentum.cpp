@@ -2,6 +2,7 @@
 // methods are in vilab/integrators/{chain,rigid}_energy_momentum.hpp; this file is the
 // registry entry.
 #include "vilab/integrators/chain_energy_momentum.hpp"
+#include "vilab/integrators/lagrangian_energy_momentum.hpp"
 #include "vilab/integrators/rigid_energy_momentum.hpp"
 
 #include "common.hpp"
@@ -32,7 +33,10 @@ VILAB_COLD static IntegratorEntry make_energyMomentumIntegrator() {
       "map is not symplectic, and the velocities meet the hidden constraint Dg(q)M⁻¹p = 0 only at the midpoints, "
       "so p_k has an O(h²) component normal to the manifold (projecting it away would cost the energy). Rigid "
       "bodies use the Lie–Poisson form in Π and Γ = Rᵀe₃, with R_{k+1} = R_k cay(hΩ̄/2), orthogonal by "
-      "construction. For the oscillator, whose equations are linear, it coincides with the midpoint rule.";
+      "construction. For the oscillator, whose equations are linear, it coincides with the midpoint rule. On a "
+      "system defined by data (L quadratic in the velocities, so that H(q, p) is available) the discrete gradient "
+      "carries its correction term along Δz, and the constraints use their own discrete gradients ∇̄g(q_k, "
+      "q_{k+1}), so the constraint impulse does no work for any g.";
   e.equations =
       "\\bar\\nabla H(x,y) = \\nabla H(\\bar x) + \\frac{H(y)-H(x)-\\nabla H(\\bar x)\\cdot(y-x)}{|y-x|^2}(y-x)\\\\"
       "q_{k+1}-q_k = hM^{-1}\\bar p,\\quad p_{k+1}-p_k = -h\\nabla V + Dg(\\bar q)^{\\mathsf T}\\Lambda,\\quad "
@@ -60,6 +64,15 @@ std::unique_ptr<Integrator> energyMomentumOnChain(const Model& m, const Options&
 std::unique_ptr<Integrator> energyMomentumOnRigidBody(const Model& m, const Options&, double h) {
   return std::make_unique<RotationIntegrator<RigidEnergyMomentumStepper>>(
       RigidEnergyMomentumStepper(std::get<RigidBodyModel>(m), h));
+}
+
+// A system defined by data: the general discrete gradient, where H(q, p) exists.
+std::unique_ptr<Integrator> energyMomentumOnLagrangian(const Model& model, const Options&, double h) {
+  const LagrangianModel& m = std::get<LagrangianModel>(model);
+  if (!m.problem->quadratic)
+    throw InputError("integrator", "energy-momentum needs H(q, p), which this L does not give in closed form: L must "
+                                   "be quadratic in the velocities (∂²L/∂q'² independent of q')");
+  return std::make_unique<CanonicalIntegrator<LagrangianEnergyMomentum>>(LagrangianEnergyMomentum(m.problem, h));
 }
 
 }  // namespace vilab

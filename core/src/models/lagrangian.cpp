@@ -115,9 +115,8 @@ bool LagrangianEval::prepareConstantMass(const double* q) {
     SmallVec Lv;
     const SmallVec zero = SmallVec::Zero(problem_->n);
     energyTerms(q, zero.data(), Lv, constantMass_);
-    constantMassLu_.compute(constantMass_);
-    const auto d = constantMassLu_.matrixLU().diagonal().cwiseAbs();
-    constantMassRegular_ = d.minCoeff() > 0 && d.maxCoeff() <= limits::kSingularPivotRatio * d.minCoeff();
+    constantMassRegular_ =
+        constantMassLu_.compute(constantMass_) && constantMassLu_.regular(limits::kSingularPivotRatio);
     if (constantMassRegular_) constantMassInverse_ = constantMassLu_.inverse();
     constantMassReady_ = true;
   }
@@ -143,9 +142,7 @@ bool LagrangianEval::solveVelocity(const double* q, const double* p, SmallVec& v
   for (int k = 0; k < iterations; ++k) {
     energyTerms(q, v.data(), Lv, w_.mass);
     r = Lv - Eigen::Map<const Eigen::VectorXd>(p, n);
-    w_.lu.compute(w_.mass);
-    const auto d = w_.lu.matrixLU().diagonal().cwiseAbs();
-    if (!(d.minCoeff() > 0) || !(d.maxCoeff() <= limits::kSingularPivotRatio * d.minCoeff())) return false;
+    if (!w_.lu.compute(w_.mass) || !w_.lu.regular(limits::kSingularPivotRatio)) return false;
     const SmallVec dv = w_.lu.solve(r);
     v -= dv;
     if (!v.allFinite()) return false;
@@ -166,10 +163,10 @@ double LagrangianEval::energy(const double* q, const double* p) {
 
 double LagrangianEval::kinetic(const double* q, const double* v) {
   const Eigen::Map<const Eigen::VectorXd> vv(v, problem_->n);
-  if (problem_->constantMass && prepareConstantMass(q)) return 0.5 * vv.dot(constantMass_ * vv);
+  if (problem_->constantMass && prepareConstantMass(q)) return 0.5 * vv.dot(SmallVec(constantMass_.lazyProduct(vv)));
   SmallVec Lv;
   energyTerms(q, v, Lv, w_.mass);
-  return 0.5 * vv.dot(w_.mass * vv);
+  return 0.5 * vv.dot(SmallVec(w_.mass.lazyProduct(vv)));
 }
 
 bool LagrangianEval::projectMomentum(const double* q, double* p) {
@@ -193,9 +190,8 @@ bool LagrangianEval::projectMomentum(const double* q, double* p) {
       MinvGt = w_.lu.solve(SmallMat(G.transpose()));
     }
     S = G.lazyProduct(MinvGt);
-    Eigen::PartialPivLU<SmallMat> slu(S);
-    const auto d = slu.matrixLU().diagonal().cwiseAbs();
-    if (!(d.minCoeff() > 0) || !(d.maxCoeff() <= limits::kSingularPivotRatio * d.minCoeff())) return false;
+    SmallLU slu;
+    if (!slu.compute(S) || !slu.regular(limits::kSingularPivotRatio)) return false;
     nu = slu.solve(SmallVec(G.lazyProduct(v)));
     pm -= G.transpose().lazyProduct(nu);
   }
@@ -272,17 +268,14 @@ void LagrangianModel::project(State& s, const StateRules& rules, const std::stri
                                    "])");
   // Positions: Newton along Dg(q₀)ᵀ (the minimum-norm correction) to g = 0.
   const SmallMat G0 = G;
-  Eigen::PartialPivLU<SmallMat> lu(SmallMat(G0 * G0.transpose()));
-  {
-    const auto d = lu.matrixLU().diagonal().cwiseAbs();
-    if (!(d.minCoeff() > 0) || !(d.maxCoeff() <= limits::kSingularPivotRatio * d.minCoeff()))
-      throw InputError("params.constraints", "the constraints are not independent at " + qField +
-                                                 " (their gradients are linearly dependent)");
-  }
+  SmallLU lu;
+  if (!lu.compute(SmallMat(G0.lazyProduct(G0.transpose()))) || !lu.regular(limits::kSingularPivotRatio))
+    throw InputError("params.constraints", "the constraints are not independent at " + qField +
+                                               " (their gradients are linearly dependent)");
   Eigen::Map<Eigen::VectorXd> q(s.q.data(), P.n);
   for (int k = 0; k < 8; ++k) {
     const SmallVec mu = lu.solve(g);
-    q -= G0.transpose() * mu;
+    q -= G0.transpose().lazyProduct(mu);
     e.constraints(s.q.data(), g);
     if (g.cwiseAbs().maxCoeff() <= 4 * std::numeric_limits<double>::epsilon() * (1.0 + q.cwiseAbs().maxCoeff())) break;
   }
@@ -291,7 +284,7 @@ void LagrangianModel::project(State& s, const StateRules& rules, const std::stri
   if (!e.velocity(s.q.data(), s.p.data(), v))
     throw InputError(pField, "the velocities cannot be recovered from these momenta (singular ∂²L/∂q̇²)");
   e.constraints(s.q.data(), g, &G);
-  const SmallVec rate = G * v;
+  const SmallVec rate = G.lazyProduct(v);
   const double size = 1.0 + v.cwiseAbs().maxCoeff();
   for (int i = 0; i < P.c; ++i)
     if (!(std::abs(rate[i]) <= limits::kManifoldTolerance * size))

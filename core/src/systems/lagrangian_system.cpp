@@ -48,7 +48,9 @@ struct Compiler {
   int v(int i) { return graph.variable(n + i); }
 };
 
-std::shared_ptr<LagrangianProblem> compile(const Json& params, Json& normalized) {
+// full = false (the editor's inspection): every field is validated, parsed and
+// printed, and the mass matrix classified, but no program is built.
+std::shared_ptr<LagrangianProblem> compile(const Json& params, Json& normalized, bool full = true) {
   requireObject(params, "params");
   rejectUnknownKeys(params, "params",
                     {"coordinates", "constants", "lagrangian", "constraints", "conserved", "symmetries", "bodies"});
@@ -143,8 +145,9 @@ std::shared_ptr<LagrangianProblem> compile(const Json& params, Json& normalized)
   std::vector<int> Lqq(n * n), Lqv(n * n), Lvv(n * n);
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < n; ++j) {
-      Lqq[i * n + j] = j >= i ? cc.graph.derivative(Lq[i], j) : Lqq[j * n + i];
       Lvv[i * n + j] = j >= i ? cc.graph.derivative(Lv[i], n + j) : Lvv[j * n + i];
+      if (!full) continue;
+      Lqq[i * n + j] = j >= i ? cc.graph.derivative(Lq[i], j) : Lqq[j * n + i];
       Lqv[i * n + j] = cc.graph.derivative(Lq[i], n + j);
     }
   bool quadratic = true, constantMass = true;
@@ -154,7 +157,7 @@ std::shared_ptr<LagrangianProblem> compile(const Json& params, Json& normalized)
   }
   P.quadratic = quadratic;
   P.constantMass = constantMass;
-  {
+  if (full) {
     std::vector<int> out = Lq;
     out.insert(out.end(), Lv.begin(), Lv.end());
     P.gradient = expr::Program(cc.graph, out);
@@ -170,7 +173,7 @@ std::shared_ptr<LagrangianProblem> compile(const Json& params, Json& normalized)
   }
   // Constraints and their Jacobian; the dynamics of the baselines:
   //   f_i = ∂L/∂q_i − Σ_j ∂²L/∂q̇_i∂q_j q̇_j,   w_i = Σ_jk ∂²g_i/∂q_j∂q_k q̇_j q̇_k.
-  {
+  if (full) {
     std::vector<int> out = g;
     for (int i = 0; i < c; ++i)
       for (int j = 0; j < n; ++j) out.push_back(cc.graph.derivative(g[i], j));
@@ -242,7 +245,7 @@ std::shared_ptr<LagrangianProblem> compile(const Json& params, Json& normalized)
       symmetriesOut[it.key()] = texts;
     }
   }
-  {
+  if (full) {
     std::vector<int> out = quantities;
     for (const auto& xi : generators) out.insert(out.end(), xi.begin(), xi.end());
     P.quantities = expr::Program(cc.graph, out);
@@ -318,7 +321,7 @@ std::shared_ptr<LagrangianProblem> compile(const Json& params, Json& normalized)
       bodiesOut.push_back(out);
     }
   }
-  P.positions = expr::Program(cc.graph, positions);
+  if (full) P.positions = expr::Program(cc.graph, positions);
 
   // The symmetry check needs δL along ξ: Σ_i L_q_i ξ_i + L_q̇_i Σ_j ∂ξ_i/∂q_j q̇_j, and
   // Dg ξ; programs kept only for the initial check.
@@ -332,6 +335,7 @@ std::shared_ptr<LagrangianProblem> compile(const Json& params, Json& normalized)
   normalized["bodies"] = bodiesOut;
   P.definitionJson = normalized.dump();
 
+  if (!full) return problem;
   // Symmetry programs: [δL, Dg ξ (c)] per symmetry.
   std::vector<int> checks;
   for (const auto& xi : generators) {
@@ -384,9 +388,8 @@ State initialState(const Model& model, Json& initial) {
     throw InputError("params.lagrangian", "L or its derivatives are not finite at the initial state (initial.q = " +
                                               describeJson(initial["q"]) + ")");
   {
-    Eigen::FullPivLU<SmallMat> lu(M);
-    const auto d = lu.matrixLU().diagonal().cwiseAbs();
-    const double ratio = d.minCoeff() > 0 ? d.maxCoeff() / d.minCoeff() : std::numeric_limits<double>::infinity();
+    SmallLU lu;
+    const double ratio = lu.compute(M) ? lu.pivotRatio() : std::numeric_limits<double>::infinity();
     if (!(ratio <= limits::kSingularPivotRatio)) {
       std::string which;
       for (int i = 0; i < n; ++i)
@@ -416,14 +419,16 @@ State initialState(const Model& model, Json& initial) {
     SmallVec g;
     SmallMat G;
     e.constraints(s.q.data(), g, &G);
-    const SmallVec rate = G * SmallVec(v);
+    const SmallVec rate = G.lazyProduct(SmallVec(v));
     for (int i = 0; i < P.c; ++i)
       if (!(std::abs(rate[i]) <= limits::kManifoldTolerance * (1.0 + v.cwiseAbs().maxCoeff())))
         throw InputError("initial.qdot", "not tangent to the constraints: d/dt g" + std::to_string(i + 1) + " = " +
                                              formatNumber(rate[i]) + " (params.constraints[" + std::to_string(i) +
                                              "], tolerance 1e-9)");
-    const SmallMat GGt = G * G.transpose();
-    v -= VecX(G.transpose() * SmallVec(GGt.partialPivLu().solve(rate)));
+    SmallLU glu;
+    if (!glu.compute(SmallMat(G.lazyProduct(G.transpose()))))
+      throw InputError("params.constraints", "the constraints are not independent at the initial state");
+    v -= VecX(G.transpose().lazyProduct(glu.solve(rate)));
   }
   e.energyTerms(s.q.data(), v.data(), Lv, M);
   s.p = VecX(Lv);
@@ -488,6 +493,10 @@ VILAB_COLD Json definitionDocs() {
 
 std::shared_ptr<const LagrangianProblem> compileLagrangian(const Json& params, Json& normalized) {
   return compile(params, normalized);
+}
+
+std::shared_ptr<const LagrangianProblem> inspectLagrangian(const Json& params, Json& normalized) {
+  return compile(params, normalized, false);
 }
 
 std::shared_ptr<const LagrangianProblem> penalizedLagrangian(const LagrangianProblem& problem, double mu) {

@@ -98,9 +98,7 @@ class LagrangianDel {
     if (!reducedReady_) {
       SmallVec d1(n);
       discreteDerivative(q, SmallVec::Zero(n), d1, &J11_);
-      j11Lu_.compute(J11_);
-      const auto d = j11Lu_.matrixLU().diagonal().cwiseAbs();
-      if (!(d.minCoeff() > 0) || !(d.maxCoeff() <= limits::kSingularPivotRatio * d.minCoeff()))
+      if (!j11Lu_.compute(J11_) || !j11Lu_.regular(limits::kSingularPivotRatio))
         return StepOutcome::refuse(RefusalCode::SingularMatrix,
                                    "the Newton matrix of the discrete Euler–Lagrange equations is singular", "reduce h", 1);
       j11Inverse_ = j11Lu_.inverse();
@@ -136,15 +134,14 @@ class LagrangianDel {
       if (!r.allFinite()) return NewtonEval::NonFinite;
       if (linearize) {
         d.S_ = -d.G1_.lazyProduct(d.B_);
-        d.slu_.compute(d.S_);
-        const auto diag = d.slu_.matrixLU().diagonal().cwiseAbs();
-        d.ratio_ = diag.minCoeff() > 0 ? diag.maxCoeff() / diag.minCoeff() : std::numeric_limits<double>::infinity();
-        if (!(diag.minCoeff() > 0) || !d.S_.allFinite()) return NewtonEval::Singular;
+        const bool regular = d.slu_.compute(d.S_);
+        d.ratio_ = d.slu_.pivotRatio();
+        if (!regular) return NewtonEval::Singular;
       }
       return NewtonEval::Ok;
     }
     double conditionEstimate() const { return d.ratio_; }
-    void solve(SmallVec& b) const { b = d.slu_.solve(b); }
+    void solve(SmallVec& b) const { d.slu_.solveInPlace(b); }
     // The position change B Δλ and the momentum change Dg(q_k)ᵀΔλ, relative.
     double size(const SmallVec& dl) const {
       return std::max(SmallVec(d.B_.lazyProduct(dl)).cwiseAbs().maxCoeff() / d.qScale_,
@@ -163,7 +160,7 @@ class LagrangianDel {
     discreteDerivative(q, delta, d1, linearize ? &J11_ : nullptr);
     r.head(n) = Eigen::Map<const Eigen::VectorXd>(p0_->data(), n) + d1;
     if (c > 0) {
-      r.head(n) += G0_.transpose() * x.tail(c);
+      r.head(n) += G0_.transpose().lazyProduct(x.tail(c));
       q1_ = q + delta;
       eval_.constraints(q1_.data(), g_, linearize ? &G1_ : nullptr);
       r.tail(c) = g_;
@@ -177,20 +174,19 @@ class LagrangianDel {
         J_.bottomLeftCorner(c, n) = G1_;
       }
       if (!J_.allFinite()) return NewtonEval::NonFinite;
-      lu_.compute(J_);
-      const auto d = lu_.matrixLU().diagonal().cwiseAbs();
-      ratio_ = d.minCoeff() > 0 ? d.maxCoeff() / d.minCoeff() : std::numeric_limits<double>::infinity();
-      if (!(d.minCoeff() > 0)) return NewtonEval::Singular;
+      const bool regular = lu_.compute(J_);
+      ratio_ = lu_.pivotRatio();
+      if (!regular) return NewtonEval::Singular;
     }
     return NewtonEval::Ok;
   }
   double conditionEstimate() const { return ratio_; }
-  void solve(SmallVec& b) const { b = lu_.solve(b); }
+  void solve(SmallVec& b) const { lu_.solveInPlace(b); }
   // Positions relative to their size, and the momentum change Dg(q_k)ᵀΔλ relative to p.
   double size(const SmallVec& dx) const {
     const int n = eval_.n(), c = eval_.c();
     double s = dx.head(n).cwiseAbs().maxCoeff() / qScale_;
-    if (c > 0) s = std::max(s, SmallVec(G0_.transpose() * dx.tail(c)).cwiseAbs().maxCoeff() / pScale_);
+    if (c > 0) s = std::max(s, SmallVec(G0_.transpose().lazyProduct(dx.tail(c))).cwiseAbs().maxCoeff() / pScale_);
     return s;
   }
 
@@ -250,10 +246,10 @@ class LagrangianDel {
   double qScale_ = 1, pScale_ = 1, ratio_ = 1;
   SmallVec x_, previous_, g_, v_, Lq_, Lv_, Lq1_, Lv1_, shift_;
   SmallMat G0_, G1_, J11_, J_, Lqq_, Lqv_, Lvv_, Lqq1_, Lqv1_, Lvv1_;
-  Eigen::PartialPivLU<SmallMat> lu_;
+  SmallLU lu_;
   // The reduced Newton of solveReduced.
   bool reducedReady_ = false;
-  Eigen::PartialPivLU<SmallMat> j11Lu_, slu_;
+  SmallLU j11Lu_, slu_;
   SmallVec delta0_, lambda_;
   SmallMat j11Inverse_, B_, S_;
   NewtonWorkspace<SmallVec> reducedWorkspace_;

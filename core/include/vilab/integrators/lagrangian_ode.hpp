@@ -56,9 +56,7 @@ class LagrangianOde {
       b_.tail(c) = -w_;
     }
     if (!K_.allFinite() || !b_.allFinite()) return false;
-    lu_.compute(K_);
-    const auto d = lu_.matrixLU().diagonal().cwiseAbs();
-    if (!(d.minCoeff() > 0) || !(d.maxCoeff() <= limits::kSingularPivotRatio * d.minCoeff())) return false;
+    if (!lu_.compute(K_) || !lu_.regular(limits::kSingularPivotRatio)) return false;
     a_ = lu_.solve(b_);
     dy.head(n) = Eigen::Map<const Eigen::VectorXd>(v, n);
     dy.tail(n) = a_.head(n);
@@ -77,11 +75,14 @@ class LagrangianOde {
     constexpr double eps = std::numeric_limits<double>::epsilon();
     eval_.constraints(y.data(), g_, &G_);
     const SmallMat G0 = G_;
-    Eigen::PartialPivLU<SmallMat> glu(SmallMat(G0 * G0.transpose()));
+    SmallLU glu;
+    if (!glu.compute(SmallMat(G0.lazyProduct(G0.transpose()))))
+      return StepOutcome::refuse(RefusalCode::SingularMatrix, "the constraints' gradients are linearly dependent",
+                                 "reduce h");
     int iterations = 0;
     for (; iterations < limits::kMaxNewtonIterations; ++iterations) {
       const SmallVec mu = glu.solve(g_);
-      y.head(n) -= G0.transpose() * mu;
+      y.head(n) -= G0.transpose().lazyProduct(mu);
       eval_.constraints(y.data(), g_);
       if (!g_.allFinite()) break;
       if (mu.cwiseAbs().maxCoeff() * (1.0 + G0.cwiseAbs().maxCoeff()) <= 4 * eps * (1.0 + y.head(n).cwiseAbs().maxCoeff()) ||
@@ -96,11 +97,14 @@ class LagrangianOde {
                                  "reduce h", iterations);
     eval_.constraints(y.data(), g_, &G_);
     eval_.energyTerms(y.data(), y.data() + n, Lv_, M_);
-    lu_.compute(M_);
+    SmallLU slu;
+    if (!lu_.compute(M_) ||
+        !slu.compute(SmallMat(G_.lazyProduct(SmallMat(lu_.solve(SmallMat(G_.transpose())))))))
+      return StepOutcome::refuse(RefusalCode::SingularMatrix, "the projection of the velocities is singular", "reduce h",
+                                 iterations);
     const SmallMat MinvGt = lu_.solve(SmallMat(G_.transpose()));
-    Eigen::PartialPivLU<SmallMat> slu(SmallMat(G_ * MinvGt));
-    const SmallVec nu = slu.solve(SmallVec(G_ * y.tail(n)));
-    y.tail(n) -= MinvGt * nu;
+    const SmallVec nu = slu.solve(SmallVec(G_.lazyProduct(y.tail(n))));
+    y.tail(n) -= MinvGt.lazyProduct(nu);
     if (!y.allFinite())
       return StepOutcome::refuse(RefusalCode::SingularMatrix, "the projection of the velocities is singular", "reduce h",
                                  iterations);
@@ -111,7 +115,7 @@ class LagrangianOde {
   LagrangianEval eval_;
   SmallVec v_, Lv_, f_, w_, g_, b_, a_;
   SmallMat M_, G_, K_;
-  Eigen::PartialPivLU<SmallMat> lu_;
+  SmallLU lu_;
 };
 
 }  // namespace vilab

@@ -12,8 +12,6 @@
 // need is a straight-line program over the variables [q, q̇, t].
 #pragma once
 
-#include <Eigen/LU>
-
 #include <array>
 #include <memory>
 #include <string>
@@ -21,6 +19,7 @@
 
 #include "vilab/expr/graph.hpp"
 #include "vilab/json.hpp"
+#include "vilab/solver/small_lu.hpp"
 #include "vilab/state.hpp"
 
 namespace vilab {
@@ -34,10 +33,8 @@ constexpr int kMaxSymmetries = 8;
 constexpr int kMaxBodies = 32;
 }  // namespace lagrangian_limits
 
-// Vectors and matrices up to the limits above, without heap allocation.
-constexpr int kMaxLagrangianUnknowns = lagrangian_limits::kMaxCoordinates + lagrangian_limits::kMaxConstraints;
-using SmallVec = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, kMaxLagrangianUnknowns, 1>;
-using SmallMat = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxLagrangianUnknowns, kMaxLagrangianUnknowns>;
+static_assert(lagrangian_limits::kMaxCoordinates + lagrangian_limits::kMaxConstraints <= kMaxSmallSize,
+              "the Newton unknowns (δ, λ) must fit the small matrices");
 
 struct LagrangianBody {
   enum class Anchor { None, Point, Body };
@@ -80,7 +77,7 @@ struct LagrangianWorkspace {
   std::vector<double> out;
   std::array<double, 2 * lagrangian_limits::kMaxCoordinates + 1> vars{};
   SmallMat mass;
-  Eigen::PartialPivLU<SmallMat> lu;
+  SmallLU lu;
 };
 
 // Evaluation of a compiled problem: the pieces every integrator and the model need.
@@ -130,7 +127,7 @@ class LagrangianEval {
   int cacheNext_ = 0;
   bool constantMassReady_ = false, constantMassRegular_ = false;
   SmallMat constantMass_, constantMassInverse_;
-  Eigen::PartialPivLU<SmallMat> constantMassLu_;
+  SmallLU constantMassLu_;
   bool prepareConstantMass(const double* q);
 };
 
@@ -166,6 +163,8 @@ struct LagrangianModel {
 // lagrangian_system.cpp); `normalized` receives them with every field present.
 // Throws InputError (or expr::ExpressionError, with the column) naming the field.
 std::shared_ptr<const LagrangianProblem> compileLagrangian(const Json& params, Json& normalized);
+// The same checks and LaTeX without building any program (the editor's preview).
+std::shared_ptr<const LagrangianProblem> inspectLagrangian(const Json& params, Json& normalized);
 // The same definition with the constraints replaced by the penalty −(μ/2) Σ g_i² in L.
 std::shared_ptr<const LagrangianProblem> penalizedLagrangian(const LagrangianProblem& problem, double mu);
 
