@@ -154,7 +154,7 @@ int Graph::unary(Op op, int a) {
   Node n;
   n.op = op;
   n.a = a;
-  return intern(n, op == Op::Sign ? deps_[a] : deps_[a]);
+  return intern(n, deps_[a]);
 }
 
 int Graph::atan2(int a, int b) {

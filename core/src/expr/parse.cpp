@@ -34,7 +34,6 @@ struct Builder {
   std::vector<int> stack;                                    // operands
   std::vector<std::pair<std::size_t, std::size_t>> calls;  // (node of the call, stack size at its '(')
   int depth = 0;
-  std::size_t deepest = 0;  // byte where the nesting limit was exceeded
 
   int push(Ast a) {
     nodes.push_back(std::move(a));
@@ -198,10 +197,8 @@ struct Control : pegtl::normal<Rule> {
   }
   template <class In>
   static void start(const In& in, Builder& b) {
-    if (std::is_same<Rule, grammar::unary>::value && ++b.depth > kMaxNesting) {
-      b.deepest = in.position().byte;
+    if (std::is_same<Rule, grammar::unary>::value && ++b.depth > kMaxNesting)
       throw pegtl::parse_error("nested too deeply", in);
-    }
   }
   template <class In>
   static void success(const In&, Builder& b) {

@@ -169,6 +169,46 @@ double LagrangianEval::kinetic(const double* q, const double* v) {
   return 0.5 * vv.dot(SmallVec(w_.mass.lazyProduct(vv)));
 }
 
+namespace {
+// Newton's problem of projectPositions: unknowns μ, residual g(q̃ − Dg(q̃)ᵀμ).
+struct PositionProjection {
+  using Vector = SmallVec;
+  LagrangianEval& eval;
+  const SmallVec& start;  // q̃
+  const SmallMat& G0;     // Dg(q̃)
+  double scale;
+  SmallVec q;
+  SmallMat G;
+  SmallLU lu;
+  NewtonEval evaluate(const SmallVec& mu, SmallVec& r, bool linearize) {
+    q = start - G0.transpose().lazyProduct(mu);
+    eval.constraints(q.data(), r, linearize ? &G : nullptr);
+    if (!r.allFinite()) return NewtonEval::NonFinite;
+    if (linearize && !lu.compute(SmallMat(-G.lazyProduct(G0.transpose())))) return NewtonEval::Singular;
+    return NewtonEval::Ok;
+  }
+  double conditionEstimate() const { return lu.pivotRatio(); }
+  void solve(SmallVec& b) const { lu.solveInPlace(b); }
+  double size(const SmallVec& dmu) const { return SmallVec(G0.transpose().lazyProduct(dmu)).cwiseAbs().maxCoeff() / scale; }
+};
+}  // namespace
+
+StepOutcome LagrangianEval::projectPositions(double* q) {
+  const int n = problem_->n, c = problem_->c;
+  if (c == 0) return {};
+  SmallVec g;
+  SmallMat G0;
+  constraints(q, g, &G0);
+  const SmallVec start = Eigen::Map<const Eigen::VectorXd>(q, n);
+  PositionProjection projection{*this, start, G0, 1.0 + start.cwiseAbs().maxCoeff(), {}, {}, {}};
+  SmallVec mu = SmallVec::Zero(c);
+  NewtonSettings settings;
+  settings.what = "the projection onto the constraints";
+  const StepOutcome out = solveNewton(projection, mu, settings);
+  if (out.ok) Eigen::Map<Eigen::VectorXd>(q, n) = start - G0.transpose().lazyProduct(mu);
+  return out;
+}
+
 bool LagrangianEval::projectMomentum(const double* q, double* p) {
   const int n = problem_->n, c = problem_->c;
   if (c == 0) return true;
@@ -239,14 +279,13 @@ Diagnostics LagrangianModel::diagnostics(const State& s, double t) const {
   return d;
 }
 
-std::string LagrangianModel::implausibleStep(const State& a, const State& b, double energyA, double energyB,
+std::string LagrangianModel::implausibleStep(const State& a, const State&, double energyA, double energyB,
                                              double) const {
   SmallVec v;
   double kinetic = 0;
   if (eval->velocity(a.q.data(), a.p.data(), v)) kinetic = std::abs(eval->kinetic(a.q.data(), v.data()));
   const double allowed = 0.25 * (std::abs(energyA) + kinetic) + 1e-9 * scale;
   const double jump = std::abs(energyB - energyA);
-  (void)b;
   if (jump <= allowed) return "";
   return "the step changed the energy by " + scientific(jump) + " J, more than a quarter of its size (" +
          scientific(std::abs(energyA) + kinetic) +
@@ -266,19 +305,10 @@ void LagrangianModel::project(State& s, const StateRules& rules, const std::stri
       throw InputError(qField, "off the constraint manifold: |g" + std::to_string(i + 1) + "(q)| = " +
                                    formatNumber(std::abs(g[i])) + " > 1e-9 (params.constraints[" + std::to_string(i) +
                                    "])");
-  // Positions: Newton along Dg(q₀)ᵀ (the minimum-norm correction) to g = 0.
-  const SmallMat G0 = G;
-  SmallLU lu;
-  if (!lu.compute(SmallMat(G0.lazyProduct(G0.transpose()))) || !lu.regular(limits::kSingularPivotRatio))
-    throw InputError("params.constraints", "the constraints are not independent at " + qField +
-                                               " (their gradients are linearly dependent)");
-  Eigen::Map<Eigen::VectorXd> q(s.q.data(), P.n);
-  for (int k = 0; k < 8; ++k) {
-    const SmallVec mu = lu.solve(g);
-    q -= G0.transpose().lazyProduct(mu);
-    e.constraints(s.q.data(), g);
-    if (g.cwiseAbs().maxCoeff() <= 4 * std::numeric_limits<double>::epsilon() * (1.0 + q.cwiseAbs().maxCoeff())) break;
-  }
+  const StepOutcome projected = e.projectPositions(s.q.data());
+  if (!projected.ok)
+    throw InputError("params.constraints", "cannot project " + qField + " onto the constraints (" +
+                                               projected.refusal.reason + "; are they independent there?)");
   if (!rules.tangentMomentum) return;
   SmallVec v;
   if (!e.velocity(s.q.data(), s.p.data(), v))

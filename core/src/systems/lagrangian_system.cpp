@@ -43,7 +43,6 @@ struct Compiler {
   expr::Graph graph;
   expr::Scope scope;
   int n = 0;
-  int var(int i) { return graph.variable(i); }
   int q(int i) { return graph.variable(i); }
   int v(int i) { return graph.variable(n + i); }
 };

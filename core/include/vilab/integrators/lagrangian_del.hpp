@@ -192,14 +192,9 @@ class LagrangianDel {
 
   // D1 L_d(q, q + δ) and, when asked, its Jacobian in q_{k+1} (formulas above).
   void discreteDerivative(const VecX& q, const SmallVec& delta, SmallVec& d1, SmallMat* jac) {
-    const int n = eval_.n();
     const double h = h_;
-    v_ = delta / h;
+    gradientsAt(q, delta);
     if (rule_.kind == Quadrature::Trapezoid) {
-      xa_ = q;
-      xb_ = q + delta;
-      eval_.gradient(xa_.data(), v_.data(), Lq_, Lv_);
-      eval_.gradient(xb_.data(), v_.data(), Lq1_, Lv1_);
       d1 = (0.5 * h) * Lq_ - 0.5 * (Lv_ + Lv1_);
       if (jac) {
         eval_.hessian(xa_.data(), v_.data(), Lqq_, Lqv_, Lvv_);
@@ -208,36 +203,37 @@ class LagrangianDel {
       }
       return;
     }
-    const double a = rule_.kind == Quadrature::Alpha ? rule_.alpha : 0.5;
-    xa_ = q + a * delta;
-    eval_.gradient(xa_.data(), v_.data(), Lq_, Lv_);
+    const double a = weight();
     d1 = (h * (1 - a)) * Lq_ - Lv_;
     if (jac) {
       eval_.hessian(xa_.data(), v_.data(), Lqq_, Lqv_, Lvv_);
       *jac = (h * a * (1 - a)) * Lqq_ + (1 - a) * Lqv_ - a * Lqv_.transpose() - Lvv_ / h;
     }
-    (void)n;
   }
 
   // (D1 + D2) L_d(q, q + δ): the derivative along a common shift of both points.
   void shift(const VecX& q, const SmallVec& delta, SmallVec& out) {
-    const double h = h_;
-    v_ = delta / h;
-    if (rule_.kind == Quadrature::Trapezoid) {
-      xa_ = q;
-      xb_ = q + delta;
-      eval_.gradient(xa_.data(), v_.data(), Lq_, Lv_);
-      eval_.gradient(xb_.data(), v_.data(), Lq1_, Lv1_);
-      out = (0.5 * h) * (Lq_ + Lq1_);
-      return;
-    }
-    const double a = rule_.kind == Quadrature::Alpha ? rule_.alpha : 0.5;
-    xa_ = q + a * delta;
-    eval_.gradient(xa_.data(), v_.data(), Lq_, Lv_);
-    out = h * Lq_;
+    gradientsAt(q, delta);
+    out = rule_.kind == Quadrature::Trapezoid ? SmallVec((0.5 * h_) * (Lq_ + Lq1_)) : SmallVec(h_ * Lq_);
   }
 
  private:
+  // The α-family's quadrature point weight (midpoint ½).
+  double weight() const { return rule_.kind == Quadrature::Alpha ? rule_.alpha : 0.5; }
+  // v = δ/h and L's gradient where the discrete Lagrangian samples it: at q + αδ
+  // (Lq_, Lv_), or for the trapezoid at q (Lq_, Lv_) and q + δ (Lq1_, Lv1_).
+  void gradientsAt(const VecX& q, const SmallVec& delta) {
+    v_ = delta / h_;
+    if (rule_.kind == Quadrature::Trapezoid) {
+      xa_ = q;
+      xb_ = q + delta;
+      eval_.gradient(xb_.data(), v_.data(), Lq1_, Lv1_);
+    } else {
+      xa_ = q + weight() * delta;
+    }
+    eval_.gradient(xa_.data(), v_.data(), Lq_, Lv_);
+  }
+
   LagrangianEval eval_;
   DiscreteRule rule_;
   double h_;

@@ -72,29 +72,13 @@ class LagrangianOde {
   StepOutcome project(VecX& y) {
     const int n = eval_.n(), c = eval_.c();
     if (c == 0) return {};
-    constexpr double eps = std::numeric_limits<double>::epsilon();
-    eval_.constraints(y.data(), g_, &G_);
-    const SmallMat G0 = G_;
-    SmallLU glu;
-    if (!glu.compute(SmallMat(G0.lazyProduct(G0.transpose()))))
-      return StepOutcome::refuse(RefusalCode::SingularMatrix, "the constraints' gradients are linearly dependent",
-                                 "reduce h");
-    int iterations = 0;
-    for (; iterations < limits::kMaxNewtonIterations; ++iterations) {
-      const SmallVec mu = glu.solve(g_);
-      y.head(n) -= G0.transpose().lazyProduct(mu);
-      eval_.constraints(y.data(), g_);
-      if (!g_.allFinite()) break;
-      if (mu.cwiseAbs().maxCoeff() * (1.0 + G0.cwiseAbs().maxCoeff()) <= 4 * eps * (1.0 + y.head(n).cwiseAbs().maxCoeff()) ||
-          g_.cwiseAbs().maxCoeff() == 0) {
-        ++iterations;
-        break;
-      }
+    StepOutcome positions = eval_.projectPositions(y.data());
+    if (!positions.ok) {
+      positions.refusal.reason = "the step carried the state too far off the constraints to project it back (" +
+                                 positions.refusal.reason + ")";
+      return positions;
     }
-    if (!(g_.cwiseAbs().maxCoeff() <= 1e-9) || !y.allFinite())
-      return StepOutcome::refuse(RefusalCode::NoConvergence,
-                                 "the step carried the state too far off the constraints to project it back",
-                                 "reduce h", iterations);
+    const int iterations = positions.iterations;
     eval_.constraints(y.data(), g_, &G_);
     eval_.energyTerms(y.data(), y.data() + n, Lv_, M_);
     SmallLU slu;

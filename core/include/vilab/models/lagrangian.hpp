@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "vilab/expr/graph.hpp"
+#include "vilab/outcome.hpp"
 #include "vilab/json.hpp"
 #include "vilab/solver/small_lu.hpp"
 #include "vilab/state.hpp"
@@ -105,6 +106,9 @@ class LagrangianEval {
   double energy(const double* q, const double* p);
   // ½ vᵀ L_q̇q̇ v at (q, v).
   double kinetic(const double* q, const double* v);
+  // q ← q − Dg(q̃)ᵀμ with g(q) = 0 (q̃ the given q: the minimum-norm correction), by
+  // the one Newton. Refused when the constraints are dependent or Newton fails.
+  StepOutcome projectPositions(double* q);
   // p ← p − Dg(q)ᵀν with Dg(q) v(q, p) = 0: the momentum whose velocity is tangent to
   // the constraints (M-orthogonal projection). False when Dg M⁻¹ Dgᵀ is singular.
   bool projectMomentum(const double* q, double* p);
