@@ -7,7 +7,9 @@
 //      baseline.mjs), interleaved round by round so that load on the machine hits both
 //      alike; the ratio is after/before.
 //   2. wasm/native: the same scenarios in the wasm build (Node), against native.
-//   3. The page figures (bench/page.mjs).
+//   3. The family side by side: per-step cost relative to midpoint on the DSP and the
+//      64-link chain, and the cost to keep the DSP's energy error below 1e-6 to T = 1000 s.
+//   4. The page figures (bench/page.mjs).
 //
 // VILAB_BENCH_ROUNDS (interleaved rounds, 5) and VILAB_BENCH_BASELINE (a commit; "none"
 // skips the before/after) tune it.
@@ -144,6 +146,59 @@ console.log(`  chain N=64 / N=8 midpoint step          native ${ratio('chain N=6
 console.log(`  chain N=64 energy-momentum, before/after ${(get('chain N=64 energy-momentum').before / get('chain N=64 energy-momentum').after).toFixed(2)}× faster   (goal >= 3)`);
 console.log(`  DSP as data / built-in DSP, midpoint    native ${ratio('DSP as data midpoint', 'DSP midpoint', 'after')}   wasm ${ratio('DSP as data midpoint', 'DSP midpoint', 'wasm')}   (goal <= 10)`);
 console.log(`  generic AD paths / specialised ones     penalty DSP ÷ midpoint DSP ${ratio('DSP penalty', 'DSP midpoint', 'after')}, quaternion ÷ lie-group ${ratio('rigid body quaternion', 'rigid body lie-group', 'after')}   (goal <= 5)`);
+
+// The family side by side: every integrator that applies, per step relative to the
+// midpoint rule on the DSP and on the 64-link chain (native and wasm, this run), and the
+// cost of keeping the DSP's relative energy error below 1e-6 up to T = 1000 s: the
+// largest h that does it (searched by vilab_bench --accuracy), its steps and wall time.
+// Exact-energy methods (energy–momentum, sem) meet it at any h they can take.
+console.log('\nthe family: cost per step relative to midpoint (this run)');
+const familyRows = [];
+for (const [label, base] of [['DSP', dsp], ['chain N=64', { ...chain(64) }]]) {
+  const system = lab.system(base.system);
+  const steps = label === 'DSP' ? 20000 : 2000;
+  const timed = [];
+  for (const id of system.integrators) {
+    const integ = lab.integrator(id);
+    const scenario = { ...base, integrator: id, ...(id === 'penalty' || id === 'euler' ? { h: 0.001 } : {}) };
+    const n = ['euler', 'penalty', 'generalized', 'angles-midpoint'].includes(id) ? Math.min(steps, 2000) : steps;
+    const native = [], wasm = [];
+    for (let r = 0; r < Math.max(1, Math.min(ROUNDS, 3)); r++) {
+      native.push(timeNative(here, scenario, n));
+      wasm.push(timeWasm(scenario, n));
+    }
+    timed.push({ id, family: integ.family, order: integ.order, native: best(native), wasm: best(wasm) });
+  }
+  const mid = timed.find((t) => t.id === 'midpoint');
+  for (const t of timed) {
+    const rel = (x, m) => (Number.isFinite(x) ? (x / m).toFixed(2) : ' n/a');
+    console.log(
+      `  ${label.padEnd(11)} ${t.id.padEnd(24)} order ${t.order}  native ${rel(t.native, mid.native).padStart(6)}×` +
+        `  wasm ${rel(t.wasm, mid.wasm).padStart(6)}×   (${Number.isFinite(t.native) ? t.native.toFixed(0) : '-'} ns/step)`,
+    );
+    familyRows.push({ label, ...t });
+  }
+}
+console.log('\nthe family: keeping the DSP energy error below 1e-6 up to T = 1000 s');
+const bench = new URL('build/native/vilab_bench', root).pathname;
+for (const id of lab.system('double-spherical-pendulum').integrators) {
+  let result = { h: null };
+  try {
+    const out = execFileSync(bench, ['--accuracy', JSON.stringify({ ...dsp, integrator: id }), '1000', '1e-6'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 120000,
+    });
+    result = JSON.parse(out);
+  } catch {
+    result = { h: null };
+  }
+  console.log(
+    result.h == null
+      ? `  ${id.padEnd(24)} does not reach it on the ladder (refused or too costly)`
+      : `  ${id.padEnd(24)} h = ${String(result.h).padEnd(10)} ${String(result.steps).padStart(9)} steps  ${result.ms.toFixed(0).padStart(7)} ms  (error ${result.error})`,
+  );
+}
 
 const { pageFigures } = await import('./page.mjs');
 await pageFigures();

@@ -168,6 +168,7 @@ async function main() {
       coordinates: byData ? state.scenario.params?.coordinates : null,
       h: state.scenario.h,
       hasB: !!runner.b,
+      stepSizes: a.columns.includes('dt') || !!runner.b?.columns?.includes('dt'),
       labelA: a.integrator.title,
       labelB: runner.b?.integrator.title,
       momentumCount: a.J0.length,

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "vilab/detmath.hpp"
 #include "vilab/limits.hpp"
 
 namespace vilab {
@@ -85,6 +86,13 @@ ParamSpec ParamSpec::number(std::string name, std::string title, std::string uni
   return p;
 }
 
+ParamSpec ParamSpec::whole(std::string name, std::string title, std::string description, int value, int min,
+                           int max) {
+  ParamSpec p = number(std::move(name), std::move(title), "", std::move(description), value, min, max, false);
+  p.integer = true;
+  return p;
+}
+
 ParamSpec ParamSpec::vector3(std::string name, std::string title, std::string unit, std::string description,
                              const Vec3& value, double min, double max, bool minExclusive) {
   ParamSpec p = number(std::move(name), std::move(title), std::move(unit), std::move(description), 0, min, max,
@@ -109,8 +117,11 @@ ParamSpec ParamSpec::perBody(std::string name, std::string title, std::string un
 std::vector<double> ParamSpec::read(const Json& v, const std::string& field) const {
   if (v.is_null()) return defaultValue;
   switch (kind) {
-    case Kind::Number:
-      return {readNumberInRange(v, field, min, max, minExclusive)};
+    case Kind::Number: {
+      const double x = readNumberInRange(v, field, min, max, minExclusive);
+      if (integer && x != dm::floor(x)) throw InputError(field, "must be a whole number, got " + formatNumber(x));
+      return {x};
+    }
     case Kind::Vector3: {
       const auto xs = readNumbers(v, field, 3, 3);
       for (int i = 0; i < 3; ++i) readNumberInRange(v[i], field + "[" + std::to_string(i) + "]", min, max, minExclusive);
@@ -143,6 +154,7 @@ Json ParamSpec::toJson() const {
   switch (kind) {
     case Kind::Number:
       j["kind"] = "number";
+      if (integer) j["integer"] = true;
       break;
     case Kind::Vector3:
       j["kind"] = "vector3";
@@ -201,7 +213,9 @@ Json IntegratorEntry::toJson() const {
             {"summary", summary},
             {"docs", docs},
             {"equations", equations},
-            {"citation", citation}};
+            {"citation", citation},
+            {"forces", forces},
+            {"variableStep", variableStep}};
   j["options"] = Json::array();
   for (const auto& o : options) j["options"].push_back(o.toJson());
   return j;

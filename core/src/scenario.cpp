@@ -112,6 +112,16 @@ Scenario parseScenario(const Json& j) {
   }
   if (!system.parseParams) s.model = system.build(params);
 
+  // forcing (damping, torque, a driving force): only integrators that model it
+  if (!s.integrator->forces && std::visit([](const auto& m) { return m.forced(); }, s.model)) {
+    std::vector<std::string> ids;
+    for (const auto& id : integratorsOf(system))
+      if (findIntegrator(id)->forces) ids.push_back(id);
+    throw InputError("integrator", "\"" + s.integrator->id +
+                                       "\" does not model forcing, and this system is forced (damping, torque or a "
+                                       "driving force): use one of: " + joinIds(ids));
+  }
+
   // options of the integrator
   const Json& oj = j.contains("options") ? j["options"] : none;
   requireObject(oj, "options");

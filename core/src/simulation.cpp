@@ -97,6 +97,7 @@ Simulation::Simulation(const Scenario& scenario, SimulationOptions options) : sc
   }
   if (d.hasBodyMomentum)
     for (const char* a : axes) columns.push_back(std::string("bodyMomentum.") + a);
+  if (scenario_.integrator->variableStep) columns.push_back("dt");
   history_.configure(columns, options.historyStride, options.historyCapacity);
   row_.resize(columns.size());
   recordHistory();
@@ -122,6 +123,7 @@ void Simulation::visualState(std::vector<double>& out) const {
 }
 
 bool Simulation::stepOnce(Refusal& refusal) {
+  integrator_->setTime(time_);
   const StepOutcome o = integrator_->step();
   if (!o.ok) {
     refusal = o.refusal;
@@ -134,9 +136,9 @@ bool Simulation::stepOnce(Refusal& refusal) {
   // step) is refused.
   const double energy = energyOf(next_);
   const bool finite = next_.q.allFinite() && next_.p.allFinite() && std::isfinite(energy);
+  const double h = scenario_.integrator->variableStep ? integrator_->lastStep() : scenario_.h;
   const std::string implausible =
-      finite ? onModel(scenario_.model,
-                       [&](const auto& m) { return implausibleStepOf(m, state_, next_, energy_, energy, scenario_.h); })
+      finite ? onModel(scenario_.model, [&](const auto& m) { return implausibleStepOf(m, state_, next_, energy_, energy, h); })
              : std::string();
   if (!finite || !implausible.empty()) {
     refusal = finite ? Refusal{RefusalCode::SpuriousRoot, implausible, "reduce h"}
@@ -149,6 +151,13 @@ bool Simulation::stepOnce(Refusal& refusal) {
   energy_ = energy;
   iterations_ = o.iterations;
   ++step_;
+  // A fixed step's clock is step × h (no rounding accumulates); a variable one sums.
+  if (scenario_.integrator->variableStep) {
+    lastDt_ = integrator_->lastStep();
+    time_ += lastDt_;
+  } else {
+    time_ = static_cast<double>(step_) * scenario_.h;
+  }
   if (step_ % static_cast<std::uint64_t>(history_.stride()) == 0) recordHistory();
   return true;
 }
@@ -194,6 +203,7 @@ void Simulation::recordHistory() {
   for (int i = 0; i < d.conservedSize; ++i) row_[c++] = d.conserved[i];
   if (d.hasBodyMomentum)
     for (int i = 0; i < 3; ++i) row_[c++] = d.bodyMomentum[i];
+  if (scenario_.integrator->variableStep) row_[c++] = lastDt_;
   history_.record(row_.data());
 }
 
@@ -216,6 +226,8 @@ void Simulation::setState(const State& s) {
   energy_ = energy;
   iterations_ = 0;
   step_ = 0;
+  time_ = 0;
+  lastDt_ = 0;
   history_.clear();
   recordHistory();
 }

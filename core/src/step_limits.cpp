@@ -31,6 +31,7 @@ constexpr Limit kLimits[] = {
     {"oscillator", "midpoint", 1}, {"oscillator", "trapezoid", 1}, {"oscillator", "alpha", 1},
     {"oscillator", "energy-momentum", 1}, {"oscillator", "rk4", 1}, {"oscillator", "euler", 1},
     {"oscillator", "dopri5", 1},
+    {"oscillator", "sem", 1},
     {"pendulum", "midpoint", 0.2}, {"pendulum", "trapezoid", 0.2}, {"pendulum", "alpha", 0.2},
     {"pendulum", "generalized", 0.2}, {"pendulum", "angles-midpoint", 1}, {"pendulum", "penalty", 0.1},
     {"pendulum", "energy-momentum", 1}, {"pendulum", "rk4", 0.5}, {"pendulum", "euler", 0.002},
@@ -55,6 +56,27 @@ constexpr Limit kLimits[] = {
     {"lagrangian", "midpoint", 0.2}, {"lagrangian", "trapezoid", 0.2}, {"lagrangian", "alpha", 0.2},
     {"lagrangian", "penalty", 0.2}, {"lagrangian", "rk4", 0.2}, {"lagrangian", "euler", 0.002},
     {"lagrangian", "dopri5", 1}, {"lagrangian", "energy-momentum", 0.2},
+    {"lagrangian", "sem", 0.5},
+    // The survey's family around the midpoint rule.
+    {"oscillator", "symplectic-euler", 1}, {"oscillator", "rattle", 1}, {"oscillator", "newmark", 1},
+    {"oscillator", "composition4", 1}, {"oscillator", "composition6", 1},
+    {"pendulum", "symplectic-euler", 0.2}, {"pendulum", "rattle", 0.2}, {"pendulum", "composition4", 0.1},
+    {"pendulum", "composition6", 0.2},
+    {"spherical-pendulum", "symplectic-euler", 0.2}, {"spherical-pendulum", "rattle", 0.2},
+    {"spherical-pendulum", "composition4", 0.1}, {"spherical-pendulum", "composition6", 0.2},
+    {"double-spherical-pendulum", "symplectic-euler", 0.05}, {"double-spherical-pendulum", "rattle", 0.05},
+    {"double-spherical-pendulum", "composition4", 0.02}, {"double-spherical-pendulum", "composition6", 0.02},
+    {"chain", "symplectic-euler", 0.005}, {"chain", "rattle", 0.01}, {"chain", "composition4", 0.005},
+    {"chain", "composition6", 0.005},
+    {"rigid-body", "composition4", 0.2}, {"rigid-body", "composition6", 0.2},
+    {"heavy-top", "composition4", 0.02}, {"heavy-top", "composition6", 0.05},
+    {"lagrangian", "symplectic-euler", 0.2}, {"lagrangian", "composition4", 0.5}, {"lagrangian", "composition6", 1},
+    // Gonzalez's discrete gradient on the penalty Hamiltonian (default μ = 1e4).
+    {"pendulum", "penalty-energy-momentum", 0.1}, {"spherical-pendulum", "penalty-energy-momentum", 0.1},
+    {"double-spherical-pendulum", "penalty-energy-momentum", 0.02}, {"lagrangian", "penalty-energy-momentum", 0.2},
+    // Lobatto IIIA–IIIB (order 4).
+    {"oscillator", "lobatto", 1}, {"pendulum", "lobatto", 0.2}, {"spherical-pendulum", "lobatto", 0.5},
+    {"double-spherical-pendulum", "lobatto", 0.1}, {"chain", "lobatto", 0.02}, {"lagrangian", "lobatto", 0.5},
 };
 // clang-format on
 
@@ -70,7 +92,11 @@ double measuredMaxStep(const std::string& system, const std::string& integrator)
 }
 
 double maxStep(const SystemEntry& system, const IntegratorEntry& integrator) {
-  return std::max(0.0, measured(system.id, integrator.id));
+  const double h = measured(system.id, integrator.id);
+  // A pair that refuses the default definition of a system defined by data (it needs a
+  // constant mass matrix, say) was not measured: the system's limit applies.
+  if (h < 0 && system.parseParams) return maxStep(system);
+  return std::max(0.0, h);
 }
 
 double maxStep(const SystemEntry& system) {

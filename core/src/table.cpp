@@ -22,6 +22,14 @@ VILAB_INTEGRATOR(energyMomentum)
 VILAB_INTEGRATOR(rk4)
 VILAB_INTEGRATOR(euler)
 VILAB_INTEGRATOR(dopri5)
+VILAB_INTEGRATOR(sem)
+VILAB_INTEGRATOR(symplecticEuler)
+VILAB_INTEGRATOR(rattle)
+VILAB_INTEGRATOR(newmark)
+VILAB_INTEGRATOR(composition4)
+VILAB_INTEGRATOR(composition6)
+VILAB_INTEGRATOR(lobatto)
+VILAB_INTEGRATOR(penaltyEnergyMomentum)
 VILAB_FACTORY(midpointOnOscillator)
 VILAB_FACTORY(midpointOnChain)
 VILAB_FACTORY(trapezoidOnOscillator)
@@ -53,6 +61,23 @@ VILAB_FACTORY(rk4OnLagrangian)
 VILAB_FACTORY(eulerOnLagrangian)
 VILAB_FACTORY(dopri5OnLagrangian)
 VILAB_FACTORY(energyMomentumOnLagrangian)
+VILAB_FACTORY(semOnOscillator)
+VILAB_FACTORY(semOnLagrangian)
+VILAB_FACTORY(symplecticEulerOnOscillator)
+VILAB_FACTORY(symplecticEulerOnChain)
+VILAB_FACTORY(symplecticEulerOnLagrangian)
+VILAB_FACTORY(rattleOnOscillator)
+VILAB_FACTORY(rattleOnChain)
+VILAB_FACTORY(rattleOnLagrangian)
+VILAB_FACTORY(newmarkOnOscillator)
+VILAB_FACTORY(newmarkOnLagrangian)
+VILAB_FACTORY(composition4OnModel)
+VILAB_FACTORY(composition6OnModel)
+VILAB_FACTORY(lobattoOnOscillator)
+VILAB_FACTORY(lobattoOnChain)
+VILAB_FACTORY(lobattoOnLagrangian)
+VILAB_FACTORY(penaltyEnergyMomentumOnChain)
+VILAB_FACTORY(penaltyEnergyMomentumOnLagrangian)
 #undef VILAB_INTEGRATOR
 #undef VILAB_FACTORY
 
@@ -69,10 +94,31 @@ const std::vector<Pairing>& applicabilityTable() {
       {K::Oscillator, &alphaEntry, &alphaOnOscillator},
       {K::Chain, &alphaEntry, &alphaOnChain},
       {K::Lagrangian, &alphaEntry, &alphaOnLagrangian},
+      {K::Oscillator, &symplecticEulerEntry, &symplecticEulerOnOscillator},
+      {K::Chain, &symplecticEulerEntry, &symplecticEulerOnChain},
+      {K::Lagrangian, &symplecticEulerEntry, &symplecticEulerOnLagrangian},
+      {K::Oscillator, &rattleEntry, &rattleOnOscillator},
+      {K::Chain, &rattleEntry, &rattleOnChain},
+      {K::Lagrangian, &rattleEntry, &rattleOnLagrangian},
+      {K::Oscillator, &newmarkEntry, &newmarkOnOscillator},
+      {K::Lagrangian, &newmarkEntry, &newmarkOnLagrangian},
+      {K::Oscillator, &composition4Entry, &composition4OnModel},
+      {K::Chain, &composition4Entry, &composition4OnModel},
+      {K::RigidBody, &composition4Entry, &composition4OnModel},
+      {K::Lagrangian, &composition4Entry, &composition4OnModel},
+      {K::Oscillator, &composition6Entry, &composition6OnModel},
+      {K::Chain, &composition6Entry, &composition6OnModel},
+      {K::RigidBody, &composition6Entry, &composition6OnModel},
+      {K::Lagrangian, &composition6Entry, &composition6OnModel},
+      {K::Oscillator, &lobattoEntry, &lobattoOnOscillator},
+      {K::Chain, &lobattoEntry, &lobattoOnChain},
+      {K::Lagrangian, &lobattoEntry, &lobattoOnLagrangian},
       {K::Chain, &generalizedEntry, &generalizedOnChain},
       {K::Chain, &anglesMidpointEntry, &anglesMidpointOnChain},
       {K::Chain, &penaltyEntry, &penaltyOnChain},
       {K::Lagrangian, &penaltyEntry, &penaltyOnLagrangian},
+      {K::Chain, &penaltyEnergyMomentumEntry, &penaltyEnergyMomentumOnChain},
+      {K::Lagrangian, &penaltyEnergyMomentumEntry, &penaltyEnergyMomentumOnLagrangian},
       {K::RigidBody, &quaternionEntry, &quaternionOnRigidBody},
       {K::RigidBody, &lieGroupEntry, &lieGroupOnRigidBody},
       {K::Oscillator, &energyMomentumEntry, &energyMomentumOnOscillator},
@@ -91,6 +137,9 @@ const std::vector<Pairing>& applicabilityTable() {
       {K::Chain, &dopri5Entry, &dopri5OnChain},
       {K::RigidBody, &dopri5Entry, &dopri5OnRigidBody},
       {K::Lagrangian, &dopri5Entry, &dopri5OnLagrangian},
+      // sem: not on chains, whose default motions have no energy-conserving step after ~0.2 s.
+      {K::Oscillator, &semEntry, &semOnOscillator},
+      {K::Lagrangian, &semEntry, &semOnLagrangian},
   };
   return rows;
 }

@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <functional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -20,6 +22,30 @@ inline Simulation simulate(const std::string& json, int stride = 1, int capacity
 }
 
 inline void run(Simulation& sim, long n) { sim.advance(static_cast<std::uint64_t>(n)); }
+
+// Does the integrator accept the system's default scenario? Some integrators on systems
+// defined by data need a constant mass matrix or no constraints, which the default
+// definition (the elastic pendulum, M depending on r) does not have.
+inline bool acceptsDefault(const std::string& system, const std::string& integrator) {
+  try {
+    makeIntegrator(parseScenario(Json{{"system", system}, {"integrator", integrator}}));
+    return true;
+  } catch (const InputError&) {
+    return false;
+  }
+}
+
+// A scene of scenes/lagrangian/ as a scenario (without its `about` block). The sweeps use
+// "henon-heiles" (constant mass, no constraints, nonlinear) for integrators that refuse
+// the default definition.
+inline Json lagrangianScene(const std::string& name) {
+  std::ifstream in(std::string(VILAB_SCENES_DIR) + "/lagrangian/" + name + ".json");
+  std::stringstream text;
+  text << in.rdbuf();
+  Json j = Json::parse(text.str());
+  j.erase("about");
+  return j;
+}
 
 // A recorded diagnostic column (all samples held).
 inline std::vector<double> column(const Simulation& sim, const std::string& name) {

@@ -17,6 +17,11 @@ namespace {
 // with k = 100 (ω = 10) so that h ω = 0.1, like the pendulums' h √(g/l) ≈ 0.03.
 std::string scenarioFor(const SystemEntry& s, const IntegratorEntry& i, double h) {
   Json j = {{"system", s.id}, {"integrator", i.id}, {"h", h}};
+  if (s.model == ModelKind::Lagrangian && !acceptsDefault(s.id, i.id)) {
+    j = lagrangianScene("henon-heiles");
+    j["integrator"] = i.id;
+    j["h"] = h;
+  }
   if (s.id == "oscillator") j["params"] = {{"stiffness", 100.0}};
   // Penalty springs as stiff as the oscillator's: at the default μ = 1e4 they vibrate at
   // 100 rad/s, unresolved at h = 0.01, and finite differences of the 50-step map lose

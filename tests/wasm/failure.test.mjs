@@ -4,7 +4,7 @@
 // simulation stays usable.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { lab, assertHealthy, assertRefusal, refusalOf, runNative, runWasmCli, VilabError } from './helpers.mjs';
+import { lab, assertHealthy, assertRefusal, refusalOf, runNative, runWasmCli, VilabError, pairScenario } from './helpers.mjs';
 
 // Midpoint on the DSP with a step so large that Newton fails after some good steps
 // (h = 0.1 fails at step 24, h = 0.2 at step 4 today). Pick the first h that fails
@@ -109,7 +109,7 @@ test('every refusal of every pair is a VilabError with its fields, never a raw e
   let refused = 0;
   for (const system of lab.systems) {
     for (const integrator of system.integrators) {
-      const sim = lab.simulate({ system: system.id, integrator, h: system.h.max });
+      const sim = lab.simulate({ ...pairScenario(system.id, integrator), h: system.h.max });
       let error = null;
       try {
         sim.advance(3000);

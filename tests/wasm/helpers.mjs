@@ -1,7 +1,7 @@
 // Shared helpers of the wasm layer (node:test on the built module). Not a test file.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createLab, VilabError } from '../../web/sim/vilab.js';
 
@@ -121,11 +121,35 @@ export function runWasmCli(args, input) {
   return spawnSync(process.execPath, [wasmCli, ...args], { input, encoding: 'utf8', maxBuffer: 1 << 30, cwd: root });
 }
 
-/** Every (system, integrator) pair of the registry, with the default scenario of each. */
+/** The Hénon–Heiles scene without its about block: a data system with a constant mass matrix and no constraints. */
+export const henonHeiles = (() => {
+  const { about, ...scenario } = JSON.parse(readFileSync(new URL('../../scenes/lagrangian/henon-heiles.json', import.meta.url), 'utf8'));
+  return scenario;
+})();
+
+/**
+ * The scenario a sweep runs for a pair: the system's default, or, for an integrator that
+ * refuses the default definition of a system defined by data (it needs a constant mass
+ * matrix or no constraints, which the elastic pendulum in polar coordinates does not
+ * have), the Hénon–Heiles scene with that integrator.
+ */
+export function pairScenario(system, integrator) {
+  const scenario = { system, integrator };
+  if (!lab.system(system).definition) return scenario;
+  try {
+    lab.simulate(scenario).dispose();
+    return scenario;
+  } catch (e) {
+    if (!(e instanceof VilabError) || e.field !== 'integrator') throw e;
+    return { ...henonHeiles, integrator };
+  }
+}
+
+/** Every (system, integrator) pair of the registry, with the default scenario of each (pairScenario). */
 export function registryPairs() {
   const pairs = [];
   for (const system of lab.systems) {
-    for (const integrator of system.integrators) pairs.push({ system: system.id, integrator });
+    for (const integrator of system.integrators) pairs.push(pairScenario(system.id, integrator));
   }
   return pairs;
 }

@@ -9,6 +9,7 @@
 //                (X − X₀)/|X₀| (X − X₀ when X₀ ≈ 0), from the columns conserved.<name>
 //   constraint   residual |g(q)|, log scale
 //   iterations   Newton iterations per step
+//   dt           step sizes h_k (variable-step integrators only)
 //   phase        a chosen pair of components of the canonical state (q, p), sampled
 //                per frame; its layout depends on the model only, never on the integrator
 //
@@ -166,8 +167,18 @@ export class Plots {
     for (let c = 0; c < m; c++) names.push(`${compName(c)}_A`, `${compName(c)}_B`);
     names.push('constraint_A', 'constraint_B', 'iterations_A', 'iterations_B');
     for (const n of this.conservedNames) names.push(`conserved.${n}_A`, `conserved.${n}_B`);
+    // variable-step integrators (history column dt): the step size h_k
+    this.stepSizes = !!run.stepSizes;
+    if (this.stepSizes) names.push('dt_A', 'dt_B');
     this.names = names;
-    this.idx = { energy: 0, momentum: 2, constraint: 2 + 2 * m, iterations: 4 + 2 * m, conserved: 6 + 2 * m };
+    this.idx = {
+      energy: 0,
+      momentum: 2,
+      constraint: 2 + 2 * m,
+      iterations: 4 + 2 * m,
+      conserved: 6 + 2 * m,
+      dt: 6 + 2 * m + 2 * this.conservedNames.length,
+    };
     this.all = new EnvelopeTable(names, { capacity: ENVELOPE_BUCKETS, mode: 'all' });
     this.#makeWindowTable();
     this.values = new Float64Array(names.length);
@@ -381,6 +392,24 @@ export class Plots {
       );
       this.plots.push({ id: 'iterations', u, card: c, cols: [this.idx.iterations, this.idx.iterations + 1], kind: 'time', drawn: -1, at: 0 });
     }
+    // step sizes of a variable-step integrator
+    if (this.stepSizes) {
+      const c = this.#card('dt', 'Step size', 'h_k of each step, in s: chosen so that the discrete energy is conserved');
+      const u = new uPlot(
+        {
+          width: width(),
+          height: 100,
+          legend: { show: false },
+          cursor: { show: false },
+          scales: { x: { time: false }, y: { range: (u, min, max) => [0, Math.max(max, 1e-9) * 1.1] } },
+          axes: this.#axes(false),
+          series: [{}, ...both('dt')],
+        },
+        [[], [], []],
+        c.plotEl,
+      );
+      this.plots.push({ id: 'dt', u, card: c, cols: [this.idx.dt, this.idx.dt + 1], kind: 'time', drawn: -1, at: 0 });
+    }
     // phase portrait
     {
       const c = this.#card('phase', 'Phase portrait', '', { tall: true });
@@ -495,6 +524,12 @@ export class Plots {
       const ii = this.idx.iterations;
       v[ii] = ra.iterations[i];
       v[ii + 1] = hasB ? rb.iterations[bi] : NaN;
+      if (this.stepSizes) {
+        // the first sample (the start) has no step yet
+        const at = (r, k) => (k > 0 || r.start > 0 ? r.columns.dt?.[k] ?? NaN : NaN);
+        v[this.idx.dt] = at(ra, i);
+        v[this.idx.dt + 1] = hasB ? at(rb, bi) : NaN;
+      }
       for (const tb of tables) tb.push(t, v);
       for (let j = 0; j < v.length; j++) if (Number.isFinite(v[j])) this.latest[j] = v[j];
     }
@@ -603,6 +638,7 @@ export class Plots {
         h = `${n.slice(0, -2)}_drift_${this.momRelative[c] ? 'relative' : 'absolute'}_${n.slice(-1)}`;
       } else if (n.startsWith('constraint')) h = `constraint_residual_${n.slice(-1)}`;
       else if (n.startsWith('iterations')) h = `newton_iterations_${n.slice(-1)}`;
+      else if (n.startsWith('dt_')) h = `step_size_s_${n.slice(-1)}`;
       header.push(h);
     });
     const lines = [

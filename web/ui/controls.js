@@ -313,6 +313,7 @@ export class Controls {
         unit: spec.unit,
         value: sc.options?.[spec.name] ?? spec.default,
         spec,
+        step: spec.integer ? 1 : 'any',
         description: spec.description,
         onCommit: (v) => this.#commit((next) => (next.options = { ...(next.options ?? {}), [spec.name]: v }), f),
       });

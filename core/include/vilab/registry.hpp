@@ -36,6 +36,7 @@ struct ParamSpec {
   std::vector<double> defaultValue;  // one number, three, or one per body
   double min = 0, max = 0;
   bool minExclusive = false;
+  bool integer = false;            // Number: whole numbers only (a choice among variants)
   int minCount = 1, maxCount = 1;  // PerBody: allowed array lengths
   Json toJson() const;
   // Validates v (or takes the default when v is null) and returns the numbers.
@@ -45,6 +46,8 @@ struct ParamSpec {
   // A number in [min, max] (or (min, max] when minExclusive).
   static ParamSpec number(std::string name, std::string title, std::string unit, std::string description,
                           double value, double min, double max, bool minExclusive);
+  // A whole number in [min, max] (a choice among variants).
+  static ParamSpec whole(std::string name, std::string title, std::string description, int value, int min, int max);
   // Three numbers, each in the range.
   static ParamSpec vector3(std::string name, std::string title, std::string unit, std::string description,
                            const Vec3& value, double min, double max, bool minExclusive);
@@ -116,6 +119,11 @@ struct IntegratorEntry {
   std::vector<ParamSpec> options;
   StateRules stateRules;
   int maxBodies = 0;  // the most links it handles (0: any)
+  // Accepts a system's forcing (damping, torque, driving force): by the discrete
+  // Lagrange–d'Alembert principle or the forced ODE. Others refuse a forced system.
+  bool forces = false;
+  // Chooses its own step sizes (Integrator::lastStep); the history then has a column "dt".
+  bool variableStep = false;
   Json toJson() const;
 };
 

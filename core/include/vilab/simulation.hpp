@@ -38,7 +38,8 @@ class StepFailure : public std::runtime_error {
 };
 
 // Diagnostic time series in a ring buffer: columns t, energy, constraint,
-// iterations, then the momentum components, then Π (rigid bodies).
+// iterations, then the momentum components, then Π (rigid bodies), then the step
+// size dt (variable-step integrators).
 class History {
  public:
   void configure(std::vector<std::string> columns, int stride, int capacity);
@@ -86,7 +87,8 @@ class Simulation {
 
   const Scenario& scenario() const { return scenario_; }
   std::uint64_t step() const { return step_; }
-  double time() const { return static_cast<double>(step_) * scenario_.h; }
+  // Step count × h, or for variable-step integrators the sum of their steps.
+  double time() const { return time_; }
   const State& state() const { return state_; }
   const VecX& q() const { return state_.q; }
   const VecX& p() const { return state_.p; }
@@ -110,6 +112,8 @@ class Simulation {
   double energy_ = 0;  // of state_
   int iterations_ = 0;
   std::uint64_t step_ = 0;
+  double time_ = 0;
+  double lastDt_ = 0;  // the last step's size (variable-step integrators)
   History history_;
   std::vector<double> row_;
 };

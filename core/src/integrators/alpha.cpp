@@ -10,6 +10,7 @@ VILAB_COLD static IntegratorEntry make_alphaIntegrator() {
   e.order = 1;
   e.symplectic = true;
   e.symmetric = false;  // its adjoint is the rule with 1 − α
+  e.forces = true;  // damping, torque, driving forces (discrete Lagrange–d'Alembert / the forced ODE)
   e.conserves = {"symplectic form", "momentum map", "constraints", "energy (bounded, no drift)"};
   e.summary = "Lu's generating-function family L_d = h L((1−α)q_k + α q_{k+1}, v): first order unless α = ½.";
   e.docs =

@@ -69,6 +69,10 @@ std::unique_ptr<Integrator> energyMomentumOnRigidBody(const Model& m, const Opti
 // A system defined by data: the general discrete gradient, where H(q, p) exists.
 std::unique_ptr<Integrator> energyMomentumOnLagrangian(const Model& model, const Options&, double h) {
   const LagrangianModel& m = std::get<LagrangianModel>(model);
+  // A time-dependent L has no conserved H(q, p) for the discrete gradient to keep.
+  if (m.problem->timeDependent)
+    throw InputError("integrator", "energy-momentum conserves H(q, p), and this L depends on t (a driven system "
+                                   "whose energy is not conserved): use midpoint, trapezoid or rk4");
   if (!m.problem->quadratic)
     throw InputError("integrator", "energy-momentum needs H(q, p), which this L does not give in closed form: L must "
                                    "be quadratic in the velocities (∂²L/∂q'² independent of q')");

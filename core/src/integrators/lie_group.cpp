@@ -15,6 +15,7 @@ VILAB_COLD static IntegratorEntry make_lieGroupIntegrator() {
   e.order = 2;
   e.symplectic = true;
   e.symmetric = true;
+  e.forces = true;  // damping, torque, driving forces (discrete Lagrange–d'Alembert / the forced ODE)
   e.conserves = {"symplectic form", "spatial angular momentum (free body) / its vertical component (heavy top)",
                  "|Π| (free body)", "orthonormality of R (by construction)", "Π₃ (symmetric top)",
                  "energy (free body: to rounding; heavy top: bounded, no drift)"};
@@ -29,7 +30,11 @@ VILAB_COLD static IntegratorEntry make_lieGroupIntegrator() {
       "discrete Lagrangian is invariant under rotations of space (about the vertical for the heavy top), so the "
       "discrete Noether theorem conserves RΠ (its vertical component) exactly, and for the free body "
       "Π_{k+1} = F_kᵀΠ_k keeps |Π| exactly. For the free body it is the Moser–Veselov integrable discretization, "
-      "which also keeps the energy to rounding; for the heavy top the energy oscillates within O(h²) without drift.";
+      "which also keeps the energy to rounding; for the heavy top the energy oscillates within O(h²) without drift. "
+      "Forcing (the discrete Lagrange–d'Alembert principle): an external torque τ (space frame) and a damping torque "
+      "−c ω join the moments at both ends of the step, M_k ∋ R_kᵀτ − c ω̄ and M_{k+1} ∋ R_{k+1}ᵀτ − c ω̄, with "
+      "ω̄ = 2f/h the step's mean body angular velocity; this symmetric split keeps the order 2, and RΠ changes by "
+      "exactly h τ − 2c R_k f per step (the discrete Noether theorem with forcing).";
   e.equations =
       "J_d = \\tfrac12\\mathrm{tr}(J)\\,I_3 - J,\\quad M(R) = m g\\,(R^{\\mathsf T}e_3)\\times\\rho\\\\"
       "h\\left(\\Pi_k + \\tfrac h2 M_k\\right)^{\\wedge} = F_kJ_d - J_dF_k^{\\mathsf T},\\quad "

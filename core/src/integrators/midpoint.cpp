@@ -10,6 +10,7 @@ VILAB_COLD static IntegratorEntry make_midpointIntegrator() {
   e.order = 2;
   e.symplectic = true;
   e.symmetric = true;
+  e.forces = true;  // damping, torque, driving forces (discrete Lagrange–d'Alembert / the forced ODE)
   e.conserves = {"symplectic form", "momentum map", "constraints", "energy (bounded, no drift)"};
   e.summary = "Discrete Euler–Lagrange equations of the midpoint discrete Lagrangian, constraints by Lagrange multipliers.";
   e.docs =

@@ -10,6 +10,7 @@ VILAB_COLD static IntegratorEntry make_trapezoidIntegrator() {
   e.order = 2;
   e.symplectic = true;
   e.symmetric = true;
+  e.forces = true;  // damping, torque, driving forces (discrete Lagrange–d'Alembert / the forced ODE)
   e.conserves = {"symplectic form", "momentum map", "constraints", "energy (bounded, no drift)"};
   e.summary = "Trapezoidal discrete Lagrangian: Störmer–Verlet when unconstrained, SHAKE/RATTLE with multipliers.";
   e.docs =

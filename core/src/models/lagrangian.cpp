@@ -21,9 +21,9 @@ void LagrangianEval::setVariables(const double* q, const double* v, double t) {
   w_.vars[static_cast<std::size_t>(2 * n)] = t;
 }
 
-void LagrangianEval::gradient(const double* q, const double* v, SmallVec& Lq, SmallVec& Lv) {
+void LagrangianEval::gradient(const double* q, const double* v, SmallVec& Lq, SmallVec& Lv, double t) {
   const int n = problem_->n;
-  setVariables(q, v, 0);
+  setVariables(q, v, t);
   w_.out.resize(static_cast<std::size_t>(2 * n));
   problem_->gradient.run(w_.vars.data(), w_.out.data(), w_.registers[LagrangianWorkspace::kGradient]);
   Lq.resize(n);
@@ -34,9 +34,10 @@ void LagrangianEval::gradient(const double* q, const double* v, SmallVec& Lq, Sm
   }
 }
 
-void LagrangianEval::hessian(const double* q, const double* v, SmallMat& Lqq, SmallMat& Lqv, SmallMat& Lvv) {
+void LagrangianEval::hessian(const double* q, const double* v, SmallMat& Lqq, SmallMat& Lqv, SmallMat& Lvv,
+                             double t) {
   const int n = problem_->n;
-  setVariables(q, v, 0);
+  setVariables(q, v, t);
   w_.out.resize(static_cast<std::size_t>(3 * n * n));
   problem_->hessian.run(w_.vars.data(), w_.out.data(), w_.registers[LagrangianWorkspace::kHessian]);
   Lqq.resize(n, n);
@@ -65,9 +66,9 @@ void LagrangianEval::constraints(const double* q, SmallVec& g, SmallMat* G) {
       for (int j = 0; j < n; ++j) (*G)(i, j) = w_.out[static_cast<std::size_t>(c + i * n + j)];
 }
 
-double LagrangianEval::energyTerms(const double* q, const double* v, SmallVec& Lv, SmallMat& Lvv) {
+double LagrangianEval::energyTerms(const double* q, const double* v, SmallVec& Lv, SmallMat& Lvv, double t) {
   const int n = problem_->n;
-  setVariables(q, v, 0);
+  setVariables(q, v, t);
   w_.out.resize(static_cast<std::size_t>(1 + n + n * n));
   problem_->energyTerms.run(w_.vars.data(), w_.out.data(), w_.registers[LagrangianWorkspace::kEnergyTerms]);
   Lv.resize(n);
@@ -79,9 +80,9 @@ double LagrangianEval::energyTerms(const double* q, const double* v, SmallVec& L
   return w_.out[0];
 }
 
-void LagrangianEval::dynamics(const double* q, const double* v, SmallVec& f, SmallVec& w) {
+void LagrangianEval::dynamics(const double* q, const double* v, SmallVec& f, SmallVec& w, double t) {
   const int n = problem_->n, c = problem_->c;
-  setVariables(q, v, 0);
+  setVariables(q, v, t);
   w_.out.resize(static_cast<std::size_t>(n + c));
   problem_->dynamics.run(w_.vars.data(), w_.out.data(), w_.registers[LagrangianWorkspace::kDynamics]);
   f.resize(n);
@@ -90,20 +91,53 @@ void LagrangianEval::dynamics(const double* q, const double* v, SmallVec& f, Sma
   for (int i = 0; i < c; ++i) w[i] = w_.out[static_cast<std::size_t>(n + i)];
 }
 
-bool LagrangianEval::velocity(const double* q, const double* p, SmallVec& v) {
+void LagrangianEval::forces(const double* q, const double* v, double t, SmallVec& F) {
   const int n = problem_->n;
-  // A recent answer, when asked again for the same (q, p): the simulation asks for the
-  // energy, the step check and the diagnostics of each state.
+  F = SmallVec::Zero(n);
+  if (!problem_->forced()) return;
+  setVariables(q, v, t);
+  w_.out.resize(static_cast<std::size_t>(n));
+  problem_->forces.run(w_.vars.data(), w_.out.data(), w_.registers[LagrangianWorkspace::kForces]);
+  for (int i = 0; i < n; ++i) F[i] = w_.out[static_cast<std::size_t>(i)];
+}
+
+void LagrangianEval::forceJacobian(const double* q, const double* v, double t, SmallVec& F, SmallMat& Fq,
+                                   SmallMat& Fv) {
+  const int n = problem_->n;
+  F = SmallVec::Zero(n);
+  Fq = SmallMat::Zero(n, n);
+  Fv = SmallMat::Zero(n, n);
+  if (!problem_->forced()) return;
+  setVariables(q, v, t);
+  w_.out.resize(static_cast<std::size_t>(n + 2 * n * n));
+  problem_->forceJacobian.run(w_.vars.data(), w_.out.data(), w_.registers[LagrangianWorkspace::kForceJacobian]);
+  const double* o = w_.out.data();
+  for (int i = 0; i < n; ++i) {
+    F[i] = o[i];
+    for (int j = 0; j < n; ++j) {
+      Fq(i, j) = o[n + i * n + j];
+      Fv(i, j) = o[n + n * n + i * n + j];
+    }
+  }
+}
+
+bool LagrangianEval::velocity(const double* q, const double* p, SmallVec& v, double t) {
+  const int n = problem_->n;
+  // A recent answer, when asked again for the same (q, p, t): the simulation asks for the
+  // energy, the step check and the diagnostics of each state. The time matters only
+  // when L uses it.
+  if (!problem_->timeDependent) t = 0;
   for (const CachedVelocity& c : cache_)
-    if (c.valid && std::equal(q, q + n, c.q.data()) && std::equal(p, p + n, c.p.data())) {
+    if (c.valid && c.t == t && std::equal(q, q + n, c.q.data()) && std::equal(p, p + n, c.p.data())) {
       v = c.v;
       return c.ok;
     }
-  const bool ok = solveVelocity(q, p, v);
+  const bool ok = solveVelocity(q, p, t, v);
   CachedVelocity& c = cache_[cacheNext_];
   cacheNext_ = 1 - cacheNext_;
   c.valid = true;
   c.ok = ok;
+  c.t = t;
   c.q.assign(q, q + n);
   c.p.assign(p, p + n);
   c.v = v;
@@ -123,7 +157,7 @@ bool LagrangianEval::prepareConstantMass(const double* q) {
   return constantMassRegular_;
 }
 
-bool LagrangianEval::solveVelocity(const double* q, const double* p, SmallVec& v) {
+bool LagrangianEval::solveVelocity(const double* q, const double* p, double t, SmallVec& v) {
   // Newton on ∂L/∂q̇(q, v) = p from v = 0. When L is quadratic in q̇ the equation is
   // affine and the first update is the answer; with a constant mass matrix its
   // factorization is kept.
@@ -134,13 +168,13 @@ bool LagrangianEval::solveVelocity(const double* q, const double* p, SmallVec& v
   if (problem_->constantMass) {
     if (!prepareConstantMass(q)) return false;
     SmallVec Lq;
-    gradient(q, v.data(), Lq, Lv);
+    gradient(q, v.data(), Lq, Lv, t);
     v = constantMassInverse_.lazyProduct(SmallVec(Eigen::Map<const Eigen::VectorXd>(p, n) - Lv));
     return v.allFinite();
   }
   const int iterations = problem_->quadratic ? 1 : limits::kMaxNewtonIterations;
   for (int k = 0; k < iterations; ++k) {
-    energyTerms(q, v.data(), Lv, w_.mass);
+    energyTerms(q, v.data(), Lv, w_.mass, t);
     r = Lv - Eigen::Map<const Eigen::VectorXd>(p, n);
     if (!w_.lu.compute(w_.mass) || !w_.lu.regular(limits::kSingularPivotRatio)) return false;
     const SmallVec dv = w_.lu.solve(r);
@@ -151,21 +185,21 @@ bool LagrangianEval::solveVelocity(const double* q, const double* p, SmallVec& v
   return problem_->quadratic;
 }
 
-double LagrangianEval::energy(const double* q, const double* p) {
+double LagrangianEval::energy(const double* q, const double* p, double t) {
   const int n = problem_->n;
   SmallVec v, Lv;
-  if (!velocity(q, p, v)) return std::numeric_limits<double>::quiet_NaN();
-  const double L = energyTerms(q, v.data(), Lv, w_.mass);
+  if (!velocity(q, p, v, t)) return std::numeric_limits<double>::quiet_NaN();
+  const double L = energyTerms(q, v.data(), Lv, w_.mass, t);
   double vp = 0;
   for (int i = 0; i < n; ++i) vp += v[i] * p[i];
   return vp - L;
 }
 
-double LagrangianEval::kinetic(const double* q, const double* v) {
+double LagrangianEval::kinetic(const double* q, const double* v, double t) {
   const Eigen::Map<const Eigen::VectorXd> vv(v, problem_->n);
   if (problem_->constantMass && prepareConstantMass(q)) return 0.5 * vv.dot(SmallVec(constantMass_.lazyProduct(vv)));
   SmallVec Lv;
-  energyTerms(q, v, Lv, w_.mass);
+  energyTerms(q, v, Lv, w_.mass, t);
   return 0.5 * vv.dot(SmallVec(w_.mass.lazyProduct(vv)));
 }
 
@@ -209,7 +243,7 @@ StepOutcome LagrangianEval::projectPositions(double* q) {
   return out;
 }
 
-bool LagrangianEval::projectMomentum(const double* q, double* p) {
+bool LagrangianEval::projectMomentum(const double* q, double* p, double t) {
   const int n = problem_->n, c = problem_->c;
   if (c == 0) return true;
   SmallVec g, v, Lv, nu;
@@ -220,12 +254,12 @@ bool LagrangianEval::projectMomentum(const double* q, double* p) {
   // in p), a few passes otherwise.
   const int passes = problem_->quadratic ? 1 : 3;
   for (int k = 0; k < passes; ++k) {
-    if (!velocity(q, p, v)) return false;
+    if (!velocity(q, p, v, t)) return false;
     SmallMat MinvGt;
     if (problem_->constantMass) {
       MinvGt = constantMassInverse_.lazyProduct(G.transpose());  // velocity() prepared M⁻¹
     } else {
-      energyTerms(q, v.data(), Lv, w_.mass);
+      energyTerms(q, v.data(), Lv, w_.mass, t);
       w_.lu.compute(w_.mass);
       MinvGt = w_.lu.solve(SmallMat(G.transpose()));
     }
@@ -244,7 +278,7 @@ void LagrangianEval::quantities(const double* q, const double* p, double t, doub
   const int m = static_cast<int>(P.conservedNames.size()), s = static_cast<int>(P.symmetryNames.size());
   if (m + s == 0) return;
   SmallVec v;
-  const bool haveVelocity = velocity(q, p, v);
+  const bool haveVelocity = velocity(q, p, v, t);
   setVariables(q, haveVelocity ? v.data() : nullptr, t);
   w_.out.resize(static_cast<std::size_t>(m + s * n));
   P.quantities.run(w_.vars.data(), w_.out.data(), w_.registers[LagrangianWorkspace::kQuantities]);
@@ -266,8 +300,8 @@ void LagrangianEval::positions(const double* q, double t, std::vector<double>& o
 
 Diagnostics LagrangianModel::diagnostics(const State& s, double t) const {
   Diagnostics d;
-  d.energy = energy(s);
   const LagrangianProblem& P = *problem;
+  d.energy = eval->energy(s.q.data(), s.p.data(), P.timeDependent ? t : 0.0);
   d.momentumSize = static_cast<int>(P.symmetryNames.size());
   d.conservedSize = static_cast<int>(P.conservedNames.size());
   eval->quantities(s.q.data(), s.p.data(), t, d.conserved.data(), d.momentum.data());
@@ -279,16 +313,35 @@ Diagnostics LagrangianModel::diagnostics(const State& s, double t) const {
   return d;
 }
 
-std::string LagrangianModel::implausibleStep(const State& a, const State&, double energyA, double energyB,
+std::string LagrangianModel::implausibleStep(const State& a, const State& b, double energyA, double energyB,
                                              double) const {
   SmallVec v;
   double kinetic = 0;
-  if (eval->velocity(a.q.data(), a.p.data(), v)) kinetic = std::abs(eval->kinetic(a.q.data(), v.data()));
-  const double allowed = 0.25 * (std::abs(energyA) + kinetic) + 1e-9 * scale;
-  const double jump = std::abs(energyB - energyA);
-  if (jump <= allowed) return "";
-  return "the step changed the energy by " + scientific(jump) + " J, more than a quarter of its size (" +
-         scientific(std::abs(energyA) + kinetic) +
+  const bool haveVelocity = eval->velocity(a.q.data(), a.p.data(), v);
+  if (haveVelocity) kinetic = std::abs(eval->kinetic(a.q.data(), v.data()));
+  const double size = std::abs(energyA) + kinetic;
+  if (!problem->usesTime() && !problem->forced()) {
+    const double allowed = 0.25 * size + 1e-9 * scale;
+    const double jump = std::abs(energyB - energyA);
+    if (jump <= allowed) return "";
+    return "the step changed the energy by " + scientific(jump) + " J, more than a quarter of its size (" +
+           scientific(size) +
+           " J): the implicit equations converged to a spurious solution, or h is too large to resolve the motion";
+  }
+  // A driven or forced system's energy is not conserved: the work done in one step may
+  // exceed a quarter of it while the step is accurate. The velocity jump is measured
+  // instead: ½ ΔvᵀM Δv = O(h²) for a resolved step, against a quarter of the largest
+  // |E| + T met so far; a spurious root or an unresolved step jumps by far more.
+  scale = std::max(scale, size);
+  SmallVec vb, Lv;
+  SmallMat M;
+  if (!haveVelocity || !eval->velocity(b.q.data(), b.p.data(), vb)) return "";  // the energy is then NaN: refused
+  const SmallVec dv = vb - v;
+  eval->energyTerms(a.q.data(), v.data(), Lv, M);
+  const double jump = std::abs(0.5 * dv.dot(SmallVec(M.lazyProduct(dv))));
+  if (jump <= 0.25 * scale) return "";
+  return "the step changed the velocities by Δq' with ½ Δq'ᵀM Δq' = " + scientific(jump) +
+         " J, more than a quarter of the largest energy met (" + scientific(scale) +
          " J): the implicit equations converged to a spurious solution, or h is too large to resolve the motion";
 }
 

@@ -61,6 +61,7 @@ Model buildChain(const ParamValues& params, bool planar) {
   m.lengths = params.get("lengths");
   m.g = params.number("g");
   m.planar = planar;
+  m.damping = params.number("damping");
   if (m.lengths.size() != m.masses.size())
     throw InputError("params.lengths", "expected " + std::to_string(m.masses.size()) +
                                            " entries (one per link, like masses), got " +
@@ -146,7 +147,10 @@ VILAB_COLD SystemEntry chainFamilyEntry(const std::string& id, const std::string
                                   0, 1e6, true),
               ParamSpec::perBody("lengths", "lengths", "m", "length of each link", lengthDefault, links, minLinks,
                                   maxLinks, 0, 1e3, true),
-              ParamSpec::number("g", "gravity", "m/s²", "gravitational acceleration, along −z", 9.81, 0, 1000, false)};
+              ParamSpec::number("g", "gravity", "m/s²", "gravitational acceleration, along −z", 9.81, 0, 1000, false),
+              ParamSpec::number("damping", "damping", "N·s/m",
+                                "linear drag c: the force −c ẋ_i on every bob (0: none; forcing-capable integrators only)",
+                                0.0, 0, 1e6, false)};
   if (planar)
     e.initialFields = {{"angles", "angle", "rad", "θ: angle from the downward vertical in the x–z plane, one per bob"},
                        {"rates", "angular rate", "rad/s", "θ̇, one per bob"},
@@ -215,15 +219,24 @@ VILAB_COLD SystemEntry oscillatorEntry() {
   SystemEntry e;
   e.id = "oscillator";
   e.title = "Harmonic oscillator";
-  e.description = "A mass on a linear spring, L = ½ m v² − ½ k x²; exact solution x(t) = x₀ cos ωt + (v₀/ω) sin ωt.";
+  e.description =
+      "A mass on a linear spring, L = ½ m v² − ½ k x², optionally damped by the force −c ẋ; exact solution "
+      "x(t) = x₀ cos ωt + (v₀/ω) sin ωt (damped: under-, critically or overdamped).";
   e.params = {ParamSpec::number("mass", "mass", "kg", "mass m", 1.0, 0, 1e6, true),
-              ParamSpec::number("stiffness", "stiffness", "N/m", "spring constant k", 1.0, 0, 1e6, true)};
+              ParamSpec::number("stiffness", "stiffness", "N/m", "spring constant k", 1.0, 0, 1e6, true),
+              ParamSpec::number("damping", "damping", "N·s/m",
+                                "damping c: the force −c ẋ (0: none; forcing-capable integrators only)", 0.0, 0, 1e6,
+                                false)};
   e.initialFields = {{"position", "position", "m", "x₀"}, {"velocity", "velocity", "m/s", "v₀"}};
   e.model = ModelKind::Oscillator;
   e.defaultIntegrator = "midpoint";
   e.defaultH = 0.1;
   e.build = [](const ParamValues& params) {
-    return Model(OscillatorModel{params.number("mass"), params.number("stiffness")});
+    OscillatorModel m;
+    m.mass = params.number("mass");
+    m.stiffness = params.number("stiffness");
+    m.damping = params.number("damping");
+    return Model(m);
   };
   e.defaultInitial = [](const ParamValues&) { return Json{{"position", 1.0}, {"velocity", 0.0}}; };
   e.initialState = [](const Model& model, Json& initial) {

@@ -1,6 +1,6 @@
-// The system "lagrangian": a Lagrangian, constraints, conserved quantities, symmetries
-// and bodies given as data (models/lagrangian.hpp), validated and compiled here once
-// per scenario. Every expression goes through the one parser (expr/parse.hpp).
+// The system "lagrangian": a Lagrangian, constraints, forcing, conserved quantities,
+// symmetries and bodies given as data (models/lagrangian.hpp), validated and compiled
+// here once per scenario. Every expression goes through the one parser (expr/parse.hpp).
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -45,6 +45,7 @@ struct Compiler {
   int n = 0;
   int q(int i) { return graph.variable(i); }
   int v(int i) { return graph.variable(n + i); }
+  int t() { return 2 * n; }  // the variable index of t
 };
 
 // full = false (the editor's inspection): every field is validated, parsed and
@@ -52,7 +53,8 @@ struct Compiler {
 std::shared_ptr<LagrangianProblem> compile(const Json& params, Json& normalized, bool full = true) {
   requireObject(params, "params");
   rejectUnknownKeys(params, "params",
-                    {"coordinates", "constants", "lagrangian", "constraints", "conserved", "symmetries", "bodies"});
+                    {"coordinates", "constants", "lagrangian", "constraints", "damping", "forces", "conserved",
+                     "symmetries", "bodies"});
   auto problem = std::make_shared<LagrangianProblem>();
   LagrangianProblem& P = *problem;
   Compiler cc;
@@ -100,15 +102,15 @@ std::shared_ptr<LagrangianProblem> compile(const Json& params, Json& normalized,
     }
   }
 
-  // L(q, q̇)
+  // L(q, q̇, t): a time-dependent Lagrangian (M–W Part 4) when it uses t.
   if (!params.contains("lagrangian")) throw InputError("params.lagrangian", "is required (an expression in q and q')");
   const std::string Ltext = readString(params["lagrangian"], "params.lagrangian");
   scope.velocities = true;
-  scope.time = false;
-  scope.timeUse = "time-dependent Lagrangians are not supported yet";
+  scope.time = true;
   const expr::Parsed Lp = expr::parseExpression(Ltext, "params.lagrangian", scope, cc.graph);
   P.latex.push_back(Lp.latex);
   const int Lnode = Lp.node;
+  P.timeDependent = cc.graph.dependsOn(Lnode, cc.t());
 
   // g(q) = 0
   std::vector<int> g;
@@ -122,6 +124,7 @@ std::shared_ptr<LagrangianProblem> compile(const Json& params, Json& normalized,
                                                  std::to_string(gj.size()));
     expr::Scope gs = scope;
     gs.velocities = false;
+    gs.time = false;
     gs.timeUse = "constraints are holonomic and scleronomic: g(q) = 0";
     for (std::size_t i = 0; i < gj.size(); ++i) {
       const std::string field = "params.constraints[" + std::to_string(i) + "]";
@@ -135,11 +138,55 @@ std::shared_ptr<LagrangianProblem> compile(const Json& params, Json& normalized,
   P.c = static_cast<int>(g.size());
   const int c = P.c;
 
+  // Forcing (Lagrange–d'Alembert, M–W §3.2): F = Q(q, q̇, t) − c q̇.
+  Json dampingOut, forcesOut;
+  if (params.contains("damping")) {
+    P.damping = readNumberInRange(params["damping"], "params.damping", 0, 1e6, false);
+    dampingOut = P.damping;
+  }
+  std::vector<int> Q(static_cast<std::size_t>(n), cc.graph.constant(0));
+  if (params.contains("forces")) {
+    const Json& fj = params["forces"];
+    if (!fj.is_array() || static_cast<int>(fj.size()) != n)
+      throw InputError("params.forces", "must list one expression per coordinate (" + std::to_string(n) +
+                                            "), the generalized forces Q_i(q, q', t), got " + describeJson(fj));
+    P.hasForces = true;
+    forcesOut = Json::array();
+    for (int i = 0; i < n; ++i) {
+      const std::string field = "params.forces[" + std::to_string(i) + "]";
+      const Json& e = fj[static_cast<std::size_t>(i)];
+      const std::string text = e.is_number() ? formatNumber(e.get<double>()) : readString(e, field);
+      const expr::Parsed fp = expr::parseExpression(text, field, scope, cc.graph);
+      Q[static_cast<std::size_t>(i)] = fp.node;
+      P.forceLatex.push_back(fp.latex);
+      forcesOut.push_back(text);
+    }
+  }
+  std::vector<int> F(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    F[i] = Q[i];
+    if (P.damping != 0) F[i] = cc.graph.sub(Q[i], cc.graph.mul(cc.graph.constant(P.damping), cc.v(i)));
+    P.forcesUseTime = P.forcesUseTime || cc.graph.dependsOn(F[i], cc.t());
+  }
+
   // The derivatives: gradient, Hessian (upper triangles mirrored), energy terms.
   std::vector<int> Lq(n), Lv(n);
   for (int i = 0; i < n; ++i) {
     Lq[i] = cc.graph.derivative(Lnode, i);
     Lv[i] = cc.graph.derivative(Lnode, n + i);
+  }
+  if (full && P.forced()) {
+    // F, ∂F/∂q and ∂F/∂q̇: the Newton matrix of the forced DEL and the baselines' force.
+    std::vector<int> out = F;
+    for (int d = 0; d < 2; ++d)
+      for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j) {
+          const int k = cc.graph.derivative(F[i], d * n + j);
+          out.push_back(k);
+          P.constantForceJacobian = P.constantForceJacobian && cc.graph.isConstant(k);
+        }
+    P.forces = expr::Program(cc.graph, F);
+    P.forceJacobian = expr::Program(cc.graph, out);
   }
   std::vector<int> Lqq(n * n), Lqv(n * n), Lvv(n * n);
   for (int i = 0; i < n; ++i)
@@ -171,7 +218,7 @@ std::shared_ptr<LagrangianProblem> compile(const Json& params, Json& normalized,
     P.energyTerms = expr::Program(cc.graph, out);
   }
   // Constraints and their Jacobian; the dynamics of the baselines:
-  //   f_i = ∂L/∂q_i − Σ_j ∂²L/∂q̇_i∂q_j q̇_j,   w_i = Σ_jk ∂²g_i/∂q_j∂q_k q̇_j q̇_k.
+  //   f_i = ∂L/∂q_i − Σ_j ∂²L/∂q̇_i∂q_j q̇_j − ∂²L/∂q̇_i∂t,   w_i = Σ_jk ∂²g_i/∂q_j∂q_k q̇_j q̇_k.
   if (full) {
     std::vector<int> out = g;
     for (int i = 0; i < c; ++i)
@@ -181,6 +228,7 @@ std::shared_ptr<LagrangianProblem> compile(const Json& params, Json& normalized,
     for (int i = 0; i < n; ++i) {
       std::vector<int> terms{Lq[i]};
       for (int j = 0; j < n; ++j) terms.push_back(cc.graph.neg(cc.graph.mul(Lqv[j * n + i], cc.v(j))));
+      if (P.timeDependent) terms.push_back(cc.graph.neg(cc.graph.derivative(Lv[i], cc.t())));
       dyn.push_back(cc.graph.sum(terms));
     }
     for (int i = 0; i < c; ++i) {
@@ -220,6 +268,7 @@ std::shared_ptr<LagrangianProblem> compile(const Json& params, Json& normalized,
     checkCount(sj, "params.symmetries", L::kMaxSymmetries, "symmetries");
     expr::Scope ss = scope;
     ss.velocities = false;
+    ss.time = false;
     ss.timeUse = "a symmetry generator is a vector field ξ(q) on the configurations";
     for (auto it = sj.begin(); it != sj.end(); ++it) {
       const std::string field = joinField("params.symmetries", cutForMessage(it.key()));
@@ -329,6 +378,8 @@ std::shared_ptr<LagrangianProblem> compile(const Json& params, Json& normalized,
   normalized["constants"] = constantsOut;
   normalized["lagrangian"] = Ltext;
   normalized["constraints"] = constraintsOut;
+  if (!dampingOut.is_null()) normalized["damping"] = dampingOut;
+  if (!forcesOut.is_null()) normalized["forces"] = forcesOut;
   normalized["conserved"] = conservedOut;
   normalized["symmetries"] = symmetriesOut;
   normalized["bodies"] = bodiesOut;
@@ -471,16 +522,24 @@ VILAB_COLD Json definitionDocs() {
   };
   field("coordinates", "coordinates", "names of the generalized coordinates q (at most 16)");
   field("constants", "constants", "named numbers used in the expressions");
-  field("lagrangian", "Lagrangian", "L(q, q'): an expression in the coordinates, their velocities (q' or qdot) and the constants");
-  field("constraints", "constraints", "holonomic constraints g(q) = 0, one expression each (Lagrange multipliers, W–M eqs. 4.4–4.8)");
+  field("lagrangian", "Lagrangian", "L(q, q', t): an expression in the coordinates, their velocities (q' or qdot), the "
+                                    "constants and the time t (a time-dependent Lagrangian, M–W Part 4: a driven "
+                                    "system; the energy is then not conserved)");
+  field("constraints", "constraints", "holonomic constraints g(q) = 0 (not depending on t), one expression each "
+                                      "(Lagrange multipliers, W–M eqs. 4.4–4.8)");
+  field("damping", "damping", "optional: a number c ≥ 0, the generalized force −c q' (discrete Lagrange–d'Alembert, "
+                              "M–W §3.2); the integrators that model forcing accept it");
+  field("forces", "forces", "optional: generalized forces Q_i(q, q', t), one expression per coordinate, added to the "
+                            "Euler–Lagrange equations d/dt ∂L/∂q' − ∂L/∂q = Q − c q' (M–W §3.2)");
   field("conserved", "conserved quantities", "name → expression in q, q' and t, reported and plotted");
   field("symmetries", "symmetries", "name → the generator ξ(q), one expression per coordinate; the discrete Noether momentum p·ξ(q) is reported");
   field("bodies", "bodies", "what to draw: position [x, y, z] in q (and t), anchor (a point or an earlier body's index), link rod, spring or none");
   Json j;
   j["fields"] = fields;
   j["functions"] = {"sqrt", "sin", "cos", "tan", "exp", "log", "atan2", "abs"};
-  j["notes"] = "Operators + − * / ^ and unary minus; pi; t (time) in conserved quantities and bodies. abs is not "
-               "smooth at 0: Newton may stall where its argument changes sign.";
+  j["notes"] = "Operators + − * / ^ and unary minus; pi; t (time) in the Lagrangian, forces, conserved quantities "
+               "and bodies (not in constraints or symmetries). abs is not smooth at 0: Newton may stall where its "
+               "argument changes sign.";
   j["limits"] = {{"maxExpressionBytes", expr::kMaxExpressionBytes}, {"maxDepth", expr::kMaxNesting},
                  {"maxCoordinates", L::kMaxCoordinates},           {"maxConstraints", L::kMaxConstraints},
                  {"maxConstants", L::kMaxConstants},               {"maxConserved", L::kMaxConserved},
@@ -515,8 +574,9 @@ VILAB_COLD SystemEntry lagrangianEntry() {
   SystemEntry e;
   e.id = "lagrangian";
   e.title = "Any Lagrangian";
-  e.description = "A system defined by data: type L(q, q'), constraints g(q) = 0, conserved quantities, symmetries "
-                  "and bodies; the variational integrators are derived from it (W–M §4).";
+  e.description = "A system defined by data: type L(q, q', t), constraints g(q) = 0, damping and forces, conserved "
+                  "quantities, symmetries and bodies; the variational integrators are derived from it (W–M §4, "
+                  "M–W §3.2 and Part 4).";
   e.model = ModelKind::Lagrangian;
   e.defaultIntegrator = "midpoint";
   e.defaultH = 0.005;

@@ -4,6 +4,8 @@
 // (for the heavy top, about the fixed point); initial = {orientation: [w,x,y,z]
 // (unit within 1e-9, body -> space), omega: [ω1,ω2,ω3] (body angular velocity)}.
 // Canonical state: q = the normalized orientation quaternion, p = Π = I ω.
+// Forcing (both systems): params.torque = a constant external torque τ in the space
+// frame, params.damping = c in the damping torque −c ω (body frame); both default 0.
 #include "vilab/detmath.hpp"
 #include "vilab/limits.hpp"
 #include "vilab/registry.hpp"
@@ -12,6 +14,21 @@ namespace vilab {
 
 // ---- the system entries ----------------------------------------------------------------
 namespace {
+
+// The forcing parameters shared by both systems.
+std::vector<ParamSpec> forcingSpecs() {
+  return {ParamSpec::vector3("torque", "external torque", "N·m",
+                             "constant torque τ in the space frame (0: none; forcing-capable integrators only)",
+                             Vec3::Zero(), -1e6, 1e6, false),
+          ParamSpec::number("damping", "damping", "N·m·s",
+                            "damping c: the torque −c ω in the body frame (0: none; forcing-capable integrators only)",
+                            0.0, 0, 1e6, false)};
+}
+
+void readForcing(const ParamValues& params, RigidBodyModel& m) {
+  m.torque = params.vector3("torque");
+  m.damping = params.number("damping");
+}
 
 ParamSpec inertiaSpec(Vec3 value, const char* about) {
   return ParamSpec::vector3("inertia", "principal moments of inertia", "kg·m²", about, value, 0, 1e6, true);
@@ -74,8 +91,10 @@ VILAB_COLD SystemEntry rigidBodyEntry() {
   e.description =
       "A rigid body tumbling freely (no torque): Euler's equations Π̇ = Π × ω. Energy, |Π| and the spatial angular "
       "momentum RΠ are conserved; rotation about the intermediate axis is unstable (Dzhanibekov effect). Exact "
-      "solution by Jacobi elliptic functions, period 4K(k)/λ.";
+      "solution by Jacobi elliptic functions, period 4K(k)/λ. Optionally driven by a constant torque τ (space frame: "
+      "RΠ then grows by τ per second) and damped by −c ω.";
   e.params = {inertiaSpec(Vec3(1, 2, 3), "principal moments (I1, I2, I3) in the body frame; I_i ≤ I_j + I_k")};
+  for (ParamSpec& p : forcingSpecs()) e.params.push_back(std::move(p));
   e.initialFields = bodyInitialFields();
   e.model = ModelKind::RigidBody;
   e.defaultIntegrator = "lie-group";
@@ -85,6 +104,7 @@ VILAB_COLD SystemEntry rigidBodyEntry() {
   e.build = [](const ParamValues& params) {
     RigidBodyModel m;
     m.inertia = readInertia(params);
+    readForcing(params, m);
     return Model(m);
   };
   e.initialState = [defaults](const Model& model, Json& initial) {
@@ -106,6 +126,7 @@ VILAB_COLD SystemEntry heavyTopEntry() {
               ParamSpec::vector3("com", "centre of mass", "m", "centre of mass ρ in the body frame (the fixed point is the origin)",
                       Vec3(0, 0, 0.5), -1e3, 1e3, false),
               ParamSpec::number("g", "gravity", "m/s²", "gravitational acceleration, along −z", 9.81, 0, 1000, false)};
+  for (ParamSpec& p : forcingSpecs()) e.params.push_back(std::move(p));
   e.initialFields = bodyInitialFields();
   e.model = ModelKind::RigidBody;
   e.defaultIntegrator = "lie-group";
@@ -122,6 +143,7 @@ VILAB_COLD SystemEntry heavyTopEntry() {
     m.mass = params.number("mass");
     m.com = params.vector3("com");
     m.g = params.number("g");
+    readForcing(params, m);
     return Model(m);
   };
   e.initialState = [defaults](const Model& model, Json& initial) {

@@ -12,6 +12,16 @@
 //     ∂g(q_{k+1})/∂λ = Dg(q_{k+1}) h M⁻¹ Dg(q_k)ᵀ
 // is tridiagonal because link i only touches bobs i−1 and i. A step costs O(n).
 // This is the same map as VariationalIntegrator<ChainCartesian<n>> (tested).
+//
+// Damping (discrete Lagrange–d'Alembert, M–W §3.2): the drag F_i = −c ẋ_i sampled at
+// (q̄, v̄) with the symmetric split f_d^− = f_d^+ = (h/2) F(q̄, v̄) = −(c/2) δ is linear in
+// δ = q_{k+1} − q_k, so the first equation,
+//     p_k − M v̄ − c1 ∇V − (c/2) δ + Dg(q_k)ᵀ λ_k = 0,
+// stays explicit in q_{k+1}(λ) with the mass m_i/h replaced by m_i/h + c/2:
+//     δ(λ) = (M/h + c/2)⁻¹ (p_k − c1 ∇V + Dg(q_k)ᵀ λ),
+// and the O(N) structure is unchanged. The momentum p_{k+1} = M v̄ − c2 ∇V − (c/2) δ
+// in impulse form is p_{k+1} = p_k + Dg(q_k)ᵀλ − (c1 + c2) ∇V − c δ. An undamped chain
+// takes the undamped arithmetic (h/m_i, no drag term).
 #pragma once
 
 #include <algorithm>
@@ -28,18 +38,20 @@ namespace vilab {
 class ChainMultiplierIntegrator {
  public:
   ChainMultiplierIntegrator(const ChainModel& model, DiscreteRule rule, double h)
-      : model_(model), h_(h), c1_(h * rule.forceWeightStart()), c2_(h * rule.forceWeightEnd()) {
+      : model_(model), h_(h), c1_(h * rule.forceWeightStart()), c2_(h * rule.forceWeightEnd()),
+        forced_(model.forced()) {
     const int n = model_.bobs();
     lengthScale_ = 0;
     for (int i = 0; i < n; ++i) {
       lengthScale_ += model_.lengths[i];
-      hOverMass_.push_back(h / model_.masses[i]);
       invLength_.push_back(1.0 / model_.lengths[i]);
     }
+    setStepMasses();
     lambda_.resize(n);
     normalStart_.resize(n);
     normalEnd_.resize(n);
     freeFlight_.resize(3 * n);
+    delta_.resize(3 * n);
     q1_.resize(3 * n);
     p1_.resize(3 * n);
     matrix_.resize(n);
@@ -47,6 +59,17 @@ class ChainMultiplierIntegrator {
 
   const ChainModel& model() const { return model_; }
   double h() const { return h_; }
+
+  // Tests only: the forced arithmetic even without damping (it must then give the
+  // unforced bits), and the first-order one-sided split f_d^− = −c δ, f_d^+ = 0.
+  void setForcedPath(bool forced) {
+    forced_ = forced;
+    setStepMasses();
+  }
+  void setOneSidedForcing(bool oneSided) {
+    oneSided_ = oneSided;
+    setStepMasses();
+  }
 
   StepOutcome step(VecX& q, VecX& p) {
     const int n = model_.bobs();
@@ -72,6 +95,9 @@ class ChainMultiplierIntegrator {
       for (int c = 0; c < 3; ++c) p1_[3 * i + c] = p[3 * i + c] + impulse[c];
       p1_[3 * i + 2] -= (c1_ + c2_) * model_.masses[i] * g;
     }
+    // Damped: the whole discrete virtual work f_d^− + f_d^+ = −c δ (either split).
+    if (forced_)
+      for (int j = 0; j < 3 * n; ++j) p1_[j] -= model_.damping * delta_[j];
     // The normal part of p_{k+1} is what the next multiplier would absorb; removing it
     // makes the stored momentum the physical (tangent) one without changing the motion.
     if (!projector_.project(model_, q1_, p1_))
@@ -141,17 +167,31 @@ class ChainMultiplierIntegrator {
       const double hm = hOverMass_[i];
       Vec3 push = lambda[i] * normalStart_[i];
       if (i + 1 < n) push -= lambda[i + 1] * normalStart_[i + 1];
-      for (int c = 0; c < 3; ++c) q1_[3 * i + c] = (*start_)[3 * i + c] + (freeFlight_[3 * i + c] + hm * push[c]);
+      for (int c = 0; c < 3; ++c) {
+        delta_[3 * i + c] = freeFlight_[3 * i + c] + hm * push[c];
+        q1_[3 * i + c] = (*start_)[3 * i + c] + delta_[3 * i + c];
+      }
     }
+  }
+
+  // The step's inverse masses h M⁻¹, or with damping (M + s c h)⁻¹ h = (M/h + s c)⁻¹
+  // with s = ½ (symmetric split) or 1 (one-sided): written so that c = 0 gives h/m_i.
+  void setStepMasses() {
+    const double share = oneSided_ ? 1.0 : 0.5;
+    hOverMass_.clear();
+    for (double m : model_.masses)
+      hOverMass_.push_back(forced_ ? h_ / (m + share * model_.damping * h_) : h_ / m);
   }
 
   ChainModel model_;
   double h_, c1_, c2_;
+  bool forced_;            // damped: the drag's f_d^± (M–W §3.2)
+  bool oneSided_ = false;  // tests only: f_d^− = −c δ, f_d^+ = 0
   double lengthScale_;
   VecX lambda_;
   std::vector<double> hOverMass_, invLength_;
   std::vector<Vec3> normalStart_, normalEnd_;  // ∇_d g_i at q_k and at the current q_{k+1}
-  VecX freeFlight_, q1_, p1_;
+  VecX freeFlight_, delta_, q1_, p1_;  // δ = q_{k+1} − q_k as formed, before rounding into q_{k+1}
   const VecX* start_ = nullptr;  // q_k during a step
   Tridiagonal matrix_;
   ChainMomentumProjector projector_;

@@ -27,6 +27,11 @@ class Integrator {
   // The current state in canonical form. `s` holds the previously stored state, so
   // that representations with a sign ambiguity (q and −q) can stay continuous.
   virtual void store(State& s) const = 0;
+  // The time t_k of the state the next step starts from (the Simulation's clock, set
+  // before every step): integrators of time-dependent or forced systems read it.
+  virtual void setTime(double) {}
+  // The time the last step advanced: variable-step integrators override it.
+  virtual double lastStep() const { return 0; }
 };
 
 // Integrator options (α, μ, tol, …): numbers by name, validated against the
@@ -58,8 +63,14 @@ template <class Core>
 struct HasPrepare<Core, std::void_t<decltype(std::declval<Core&>().prepare(std::declval<State&>()))>>
     : std::true_type {};
 
+template <class Core, class = void>
+struct HasSetTime : std::false_type {};
+template <class Core>
+struct HasSetTime<Core, std::void_t<decltype(std::declval<Core&>().setTime(0.0))>> : std::true_type {};
+
 // An integrator whose private coordinates are the canonical ones: Core provides
-// StepOutcome step(VecX& q, VecX& p) and, optionally, prepare(State&) run on load.
+// StepOutcome step(VecX& q, VecX& p) and, optionally, prepare(State&) run on load and
+// setTime(double t_k) run before every step.
 template <class Core>
 class CanonicalIntegrator final : public Integrator {
  public:
@@ -70,6 +81,9 @@ class CanonicalIntegrator final : public Integrator {
   }
   StepOutcome step() override { return core_.step(s_.q, s_.p); }
   void store(State& s) const override { s = s_; }
+  void setTime(double t) override {
+    if constexpr (HasSetTime<Core>::value) core_.setTime(t);
+  }
   Core& core() { return core_; }
 
  private:

@@ -18,6 +18,21 @@
 // at O(h²) per unit time: they are not conjugate to one another, as they are for the
 // built-in systems with uniform gravity.
 //
+// A time-dependent L (M–W Part 4) is sampled where the quadrature samples q: the
+// α-family at t_k + αh (midpoint t_k + h/2), the trapezoid at t_k and t_{k+1}; the
+// Simulation sets t_k before every step (setTime).
+//
+// Forcing (discrete Lagrange–d'Alembert, M–W §3.2): the virtual work of F(q, q̇, t) over
+// the step is split into f_d^−, f_d^+, and the equations become
+//     p_k + D1 L_d + f_d^− + Dg(q_k)ᵀλ_k = 0,   p_{k+1} = D2 L_d + f_d^+.
+// The symmetric split (the default) keeps the order 2 of the midpoint rule:
+//     α-family:  f_d^± = (h/2) F(x̄, v, t_k + αh);
+//     trapezoid: f_d^− = (h/2) F(q_k, v, t_k),  f_d^+ = (h/2) F(q_{k+1}, v, t_{k+1}).
+// The one-sided split f_d^− = f_d^−+f_d^+ (h F at the α point), f_d^+ = 0, is first order.
+// ∂f_d^−/∂q_{k+1} joins the Newton matrix (from F's compiled Jacobians):
+//     α-family: s (hα F_q + F_q̇) with s = ½ (symmetric) or 1 (one-sided);
+//     trapezoid: ½ F_q̇(q_k), plus ½ (h F_q + F_q̇)(q_{k+1}) one-sided.
+//
 // The penalty form adds −(μ/2) Σ g_i² to L and drops the multipliers (its factory
 // compiles that Lagrangian, so this class sees a system without constraints).
 #pragma once
@@ -34,10 +49,17 @@
 
 namespace vilab {
 
+// How the discrete forcing is split between the two ends of the step (M–W §3.2).
+enum class ForceSplit { Symmetric, OneSided };
+
 class LagrangianDel {
  public:
-  LagrangianDel(std::shared_ptr<const LagrangianProblem> problem, DiscreteRule rule, double h)
-      : eval_(std::move(problem)), rule_(rule), h_(h) {}
+  LagrangianDel(std::shared_ptr<const LagrangianProblem> problem, DiscreteRule rule, double h,
+                ForceSplit split = ForceSplit::Symmetric)
+      : eval_(std::move(problem)), rule_(rule), h_(h), split_(split), forced_(eval_.problem().forced()) {}
+
+  // t_k, the time of the state the next step starts from.
+  void setTime(double t) { t_ = t; }
 
   StepOutcome step(VecX& q, VecX& p) {
     const int n = eval_.n(), c = eval_.c();
@@ -55,17 +77,24 @@ class LagrangianDel {
       x_ = previous_;
     else
       x_ = SmallVec::Zero(n + c);
-    const StepOutcome out = eval_.problem().constantHessian ? solveReduced() : solveFull();
+    const LagrangianProblem& P = eval_.problem();
+    const bool affine = P.constantHessian && (!forced_ || P.constantForceJacobian);
+    const StepOutcome out = affine ? solveReduced() : solveFull();
     if (!out.ok) return out;
 
-    // Stage 2: p_{k+1} = D2 L_d = p_k + Dg(q_k)ᵀλ + (D1 + D2) L_d (at the solution
-    // D1 L_d = −p_k − Dg(q_k)ᵀλ); then the tangent part, as the built-in chains store it.
+    // Stage 2: p_{k+1} = D2 L_d + f_d^+ = p_k + Dg(q_k)ᵀλ + (D1 + D2) L_d + f_d^− + f_d^+
+    // (at the solution D1 L_d = −p_k − f_d^− − Dg(q_k)ᵀλ); then the tangent part, as the
+    // built-in chains store it.
     const SmallVec delta = x_.head(n);
     shift(q, delta, shift_);
     q1_ = q + delta;
     p1_ = p + shift_;
     if (c > 0) p1_.noalias() += G0_.transpose().lazyProduct(x_.tail(c));
-    if (c > 0 && !eval_.projectMomentum(q1_.data(), p1_.data()))
+    if (forced_) {
+      discreteForces(q, delta, fMinus_, fPlus_);
+      p1_ += fMinus_ + fPlus_;
+    }
+    if (c > 0 && !eval_.projectMomentum(q1_.data(), p1_.data(), t_ + h_))
       return StepOutcome::refuse(RefusalCode::SingularMatrix,
                                  "the constraints' gradients became linearly dependent at the new configuration",
                                  "reduce h", out.iterations);
@@ -190,25 +219,26 @@ class LagrangianDel {
     return s;
   }
 
-  // D1 L_d(q, q + δ) and, when asked, its Jacobian in q_{k+1} (formulas above).
+  // D1 L_d(q, q + δ) + f_d^− and, when asked, its Jacobian in q_{k+1} (formulas above).
   void discreteDerivative(const VecX& q, const SmallVec& delta, SmallVec& d1, SmallMat* jac) {
     const double h = h_;
     gradientsAt(q, delta);
     if (rule_.kind == Quadrature::Trapezoid) {
       d1 = (0.5 * h) * Lq_ - 0.5 * (Lv_ + Lv1_);
       if (jac) {
-        eval_.hessian(xa_.data(), v_.data(), Lqq_, Lqv_, Lvv_);
-        eval_.hessian(xb_.data(), v_.data(), Lqq1_, Lqv1_, Lvv1_);
+        eval_.hessian(xa_.data(), v_.data(), Lqq_, Lqv_, Lvv_, t_);
+        eval_.hessian(xb_.data(), v_.data(), Lqq1_, Lqv1_, Lvv1_, t_ + h);
         *jac = 0.5 * Lqv_ - 0.5 * Lqv1_.transpose() - (Lvv_ + Lvv1_) / (2 * h);
       }
-      return;
+    } else {
+      const double a = weight();
+      d1 = (h * (1 - a)) * Lq_ - Lv_;
+      if (jac) {
+        eval_.hessian(xa_.data(), v_.data(), Lqq_, Lqv_, Lvv_, sampleTime());
+        *jac = (h * a * (1 - a)) * Lqq_ + (1 - a) * Lqv_ - a * Lqv_.transpose() - Lvv_ / h;
+      }
     }
-    const double a = weight();
-    d1 = (h * (1 - a)) * Lq_ - Lv_;
-    if (jac) {
-      eval_.hessian(xa_.data(), v_.data(), Lqq_, Lqv_, Lvv_);
-      *jac = (h * a * (1 - a)) * Lqq_ + (1 - a) * Lqv_ - a * Lqv_.transpose() - Lvv_ / h;
-    }
+    if (forced_) addForcing(q, delta, d1, jac);
   }
 
   // (D1 + D2) L_d(q, q + δ): the derivative along a common shift of both points.
@@ -217,26 +247,90 @@ class LagrangianDel {
     out = rule_.kind == Quadrature::Trapezoid ? SmallVec((0.5 * h_) * (Lq_ + Lq1_)) : SmallVec(h_ * Lq_);
   }
 
+  // The discrete forces f_d^−, f_d^+ of the step from q to q + δ starting at t_k
+  // (formulas above; zero when the system is not forced).
+  void discreteForces(const VecX& q, const SmallVec& delta, SmallVec& fMinus, SmallVec& fPlus) {
+    const int n = eval_.n();
+    const SmallVec v = delta / h_;
+    if (rule_.kind == Quadrature::Trapezoid) {
+      const VecX q1 = q + delta;
+      eval_.forces(q.data(), v.data(), t_, F_);
+      eval_.forces(q1.data(), v.data(), t_ + h_, F1_);
+      fMinus = (0.5 * h_) * F_;
+      fPlus = (0.5 * h_) * F1_;
+      if (split_ == ForceSplit::OneSided) {
+        fMinus += fPlus;
+        fPlus.setZero();
+      }
+      return;
+    }
+    const VecX x = q + weight() * delta;
+    eval_.forces(x.data(), v.data(), sampleTime(), F_);
+    if (split_ == ForceSplit::OneSided) {
+      fMinus = h_ * F_;
+      fPlus = SmallVec::Zero(n);
+    } else {
+      fMinus = (0.5 * h_) * F_;
+      fPlus = fMinus;
+    }
+  }
+
  private:
   // The α-family's quadrature point weight (midpoint ½).
   double weight() const { return rule_.kind == Quadrature::Alpha ? rule_.alpha : 0.5; }
-  // v = δ/h and L's gradient where the discrete Lagrangian samples it: at q + αδ
-  // (Lq_, Lv_), or for the trapezoid at q (Lq_, Lv_) and q + δ (Lq1_, Lv1_).
+  // Where the α-family samples L and F in time: t_k + αh.
+  double sampleTime() const { return t_ + weight() * h_; }
+  // v = δ/h and L's gradient where the discrete Lagrangian samples it: at (q + αδ,
+  // t_k + αh) (Lq_, Lv_), or for the trapezoid at (q, t_k) (Lq_, Lv_) and (q + δ,
+  // t_{k+1}) (Lq1_, Lv1_).
   void gradientsAt(const VecX& q, const SmallVec& delta) {
     v_ = delta / h_;
+    double t = sampleTime();
     if (rule_.kind == Quadrature::Trapezoid) {
       xa_ = q;
       xb_ = q + delta;
-      eval_.gradient(xb_.data(), v_.data(), Lq1_, Lv1_);
+      eval_.gradient(xb_.data(), v_.data(), Lq1_, Lv1_, t_ + h_);
+      t = t_;
     } else {
       xa_ = q + weight() * delta;
     }
-    eval_.gradient(xa_.data(), v_.data(), Lq_, Lv_);
+    eval_.gradient(xa_.data(), v_.data(), Lq_, Lv_, t);
+  }
+
+  // d1 += f_d^−; jac += ∂f_d^−/∂q_{k+1} (after gradientsAt: xa_, xb_, v_ are set).
+  void addForcing(const VecX& q, const SmallVec& delta, SmallVec& d1, SmallMat* jac) {
+    const double h = h_;
+    const bool oneSided = split_ == ForceSplit::OneSided;
+    if (!jac) {
+      discreteForces(q, delta, fMinus_, fPlus_);
+      d1 += fMinus_;
+      return;
+    }
+    if (rule_.kind == Quadrature::Trapezoid) {
+      eval_.forceJacobian(xa_.data(), v_.data(), t_, F_, Fq_, Fv_);
+      d1 += (0.5 * h) * F_;
+      *jac += 0.5 * Fv_;
+      if (oneSided) {
+        eval_.forceJacobian(xb_.data(), v_.data(), t_ + h, F1_, Fq1_, Fv1_);
+        d1 += (0.5 * h) * F1_;
+        *jac += 0.5 * (h * Fq1_ + Fv1_);
+      }
+      return;
+    }
+    const double a = weight(), s = oneSided ? 1.0 : 0.5;
+    eval_.forceJacobian(xa_.data(), v_.data(), sampleTime(), F_, Fq_, Fv_);
+    d1 += (s * h) * F_;
+    *jac += s * ((h * a) * Fq_ + Fv_);
   }
 
   LagrangianEval eval_;
   DiscreteRule rule_;
   double h_;
+  ForceSplit split_;
+  bool forced_;
+  double t_ = 0;  // t_k
+  SmallVec F_, F1_, fMinus_, fPlus_;
+  SmallMat Fq_, Fv_, Fq1_, Fv1_;
   const VecX* q0_ = nullptr;
   const VecX* p0_ = nullptr;
   double qScale_ = 1, pScale_ = 1, ratio_ = 1;

@@ -23,6 +23,24 @@
 // Π_{k+1} = F_kᵀ(…) keeps |Π| for the free body exactly (F orthogonal). For a symmetric
 // top (I₁ = I₂, ρ on e₃) R ↦ R Q is a symmetry too: Π₃ is conserved.
 //
+// Forcing (discrete Lagrange–d'Alembert on the group, M–W §3.2; Lee–Leok–McClamroch
+// with the external moments added to M): a constant torque τ in the space frame and
+// the damping torque −c ω in the body frame. The moments at the two ends of the step
+// are
+//     M_k = M(R_k) + R_kᵀτ − c ω̄,   M_{k+1} = M(R_{k+1}) + R_{k+1}ᵀτ − c ω̄,
+// with ω̄ = 2f/h the step's mean body angular velocity (F_k = cay(f) ≈ exp(h ω̄^)):
+// each end gets half of the step's virtual work, the symmetric split, so the map
+// stays symmetric and of order 2. f is the axis of F_k (F_k f = f), so ω̄ is the same
+// vector in the body frames at R_k and at R_{k+1}. The damping makes g depend on f,
+//     g(f) = g₀ − h c f,   g₀ = h Π_k + (h²/2)(M(R_k) + R_kᵀτ),
+// and (E1') becomes
+//     G(f) = g₀ + g₀ × f + (g₀ᵀf) f − h c |f|² f − h c f − 2 J f = 0,
+//     ∇G = ĝ₀ + (g₀ᵀf − h c (1 + |f|²)) I₃ + f g₀ᵀ − 2 h c f fᵀ − 2J.
+// Spatial momentum: π = RΠ obeys, exactly for any f (F orthogonal, F f = f),
+//     π_{k+1} − π_k = (h/2) R_k M_k + (h/2) R_{k+1} M_{k+1} = h τ − h c R_k ω̄ + gravity,
+// the discrete Noether theorem with forcing. Without torque and damping the step is
+// the unforced arithmetic above.
+//
 // Private state (R, Π); the canonical state is the unit quaternion of R and Π.
 #pragma once
 
@@ -62,10 +80,16 @@ class RotationIntegrator : public Integrator {
 
 class LieGroupStepper {
  public:
-  LieGroupStepper(const RigidBodyModel& model, double h) : model_(model), h_(h), J_(model.inertia) {}
+  LieGroupStepper(const RigidBodyModel& model, double h)
+      : model_(model), h_(h), J_(model.inertia), forced_(model.forced()) {}
+
+  // Tests only: the forced arithmetic even without torque or damping (it must then give
+  // the unforced bits).
+  void setForcedPath(bool forced) { forced_ = forced; }
 
   // One step (R_k, Π_k) -> (R_{k+1}, Π_{k+1}); on refusal R and Π are untouched.
   StepOutcome step(Mat3& R, Vec3& Pi) const {
+    if (forced_) return forcedStep(R, Pi);
     // Stage 1: gravity moment at R_k and the impulse Π_k + (h/2) M_k.
     const Vec3 Mk = model_.gravityMoment(R.row(2).transpose());
     const Vec3 impulse = Pi + (0.5 * h_) * Mk;
@@ -91,13 +115,50 @@ class LieGroupStepper {
     return out;
   }
 
-  // The Newton problem of (E1'): G(f) = 0.
+  // The forced step (formulas above): the same stages with the external moments.
+  StepOutcome forcedStep(Mat3& R, Vec3& Pi) const {
+    const double c = model_.damping;
+    // Stage 1: the moments at R_k without damping, M(R_k) + R_kᵀτ, and g₀.
+    const Vec3 Mk = model_.gravityMoment(R.row(2).transpose()) + R.transpose() * model_.torque;
+    const Vec3 impulse = Pi + (0.5 * h_) * Mk;
+    // Stage 2: (E1') with g = g₀ − h c f, from the root of its linear part
+    // g₀ − (h c + 2J) f = 0.
+    CayleyProblem problem{h_ * impulse, J_, 1.0, {}, h_ * c};
+    Vec3 f = problem.g.cwiseQuotient(2.0 * J_ + Vec3::Constant(problem.drag));
+    problem.scale = f.cwiseAbs().maxCoeff() + std::numeric_limits<double>::min();
+    NewtonSettings settings;
+    settings.what = "the discrete rigid-body equation";
+    const StepOutcome out = solveNewton(problem, f, settings);
+    if (!out.ok) return out;
+    const Mat3 F = cayley(f);
+    // Stage 3: (E2) R_{k+1} = R_k F_k.
+    const Mat3 R1 = R * F;
+    // Stage 4: (E3) with the damping moment −c ω̄ = −(2c/h) f at both ends:
+    // (h/2)(−c ω̄) = −c f, so Π_{k+1} = F_kᵀ(Π_k + (h/2)(M(R_k) + R_kᵀτ) − c f)
+    // + (h/2)(M(R_{k+1}) + R_{k+1}ᵀτ) − c f.
+    const Vec3 damping = c * f;
+    const Vec3 M1 = model_.gravityMoment(R1.row(2).transpose()) + R1.transpose() * model_.torque;
+    const Vec3 Pi1 = F.transpose() * (impulse - damping) + ((0.5 * h_) * M1 - damping);
+    if (!R1.allFinite() || !Pi1.allFinite())
+      return StepOutcome::refuse(RefusalCode::NonFinite, "the new state is not finite", "reduce h", out.iterations);
+    R = R1;
+    Pi = Pi1;
+    return out;
+  }
+
+  // The Newton problem of (E1'): G(f) = 0, with g = g₀ − drag·f when damped
+  // (drag = h c; g below is g₀).
   struct CayleyProblem {
     using Vector = Vec3;
     Vec3 g, J;
     double scale;  // the size of the rotation per step (the predictor's |f|)
     DenseLU<3> lu;
-    Vec3 residual(const Vec3& f) const { return g + g.cross(f) + g.dot(f) * f - 2.0 * J.cwiseProduct(f); }
+    double drag = 0;  // h c (0: undamped, the unforced arithmetic)
+    Vec3 residual(const Vec3& f) const {
+      const Vec3 r = g + g.cross(f) + g.dot(f) * f - 2.0 * J.cwiseProduct(f);
+      if (drag == 0) return r;
+      return r - drag * (1.0 + f.squaredNorm()) * f;
+    }
     NewtonEval evaluate(const Vec3& f, Vec3& r, bool linearize) {
       r = residual(f);
       if (!r.allFinite()) return NewtonEval::NonFinite;
@@ -105,6 +166,12 @@ class LieGroupStepper {
         Mat3 dG = hat(g) + f * g.transpose();  // ∇G = ĝ − 2J + (gᵀf) I₃ + f gᵀ
         const double gf = g.dot(f);
         for (int i = 0; i < 3; ++i) dG(i, i) += gf - 2.0 * J[i];
+        if (drag != 0) {
+          // − h c ((1 + |f|²) I₃ + 2 f fᵀ)
+          dG -= (2.0 * drag) * (f * f.transpose());
+          const double d = drag * (1.0 + f.squaredNorm());
+          for (int i = 0; i < 3; ++i) dG(i, i) -= d;
+        }
         if (!lu.factorize(dG)) return NewtonEval::Singular;
       }
       return NewtonEval::Ok;
@@ -120,6 +187,7 @@ class LieGroupStepper {
   RigidBodyModel model_;
   double h_;
   Vec3 J_;
+  bool forced_;  // torque or damping: forcedStep
 };
 
 }  // namespace vilab

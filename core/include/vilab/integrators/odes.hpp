@@ -9,6 +9,10 @@
 //   const char* undefined() const;          // why f can be undefined, for refusals
 //   StepOutcome project(VecX& y);           // y onto the manifold; unchanged on refusal
 //   static constexpr bool kProjects;        // whether project() can move y
+//
+// Forcing (Lagrange–d'Alembert): the models' forces outside L join the right-hand
+// sides, the oscillator's −c ẋ, the chain's drag −c ẋ_i on every bob, the rigid body's
+// Rᵀτ − c ω. Unforced models evaluate the unforced expressions unchanged.
 #pragma once
 
 #include <string>
@@ -21,7 +25,7 @@
 
 namespace vilab {
 
-// The oscillator: ẋ = p/m, ṗ = −k x. No manifold.
+// The oscillator: ẋ = p/m, ṗ = −k x − c ẋ. No manifold.
 struct OscillatorOde {
   static constexpr bool kProjects = false;
   OscillatorModel model;
@@ -32,6 +36,7 @@ struct OscillatorOde {
   bool rhs(const VecX& y, VecX& dy) const {
     dy[0] = y[1] / model.mass;
     dy[1] = -model.stiffness * y[0];
+    if (model.forced()) dy[1] -= model.damping * dy[0];
     return std::isfinite(dy[0]) && std::isfinite(dy[1]);
   }
   const char* undefined() const { return "the equations of motion are not finite"; }
@@ -40,7 +45,7 @@ struct OscillatorOde {
 
 // A chain in Cartesian coordinates, index-1 multiplier form. With a_i = d_i / l_i the
 // gradient of g_i = (|d_i|² − l_i²)/(2 l_i) (d_i = x_i − x_{i−1}) and w_i = v_i − v_{i−1}:
-//     ẋ = M⁻¹ p,   ṗ = f + Dg(x)ᵀ λ,   f_i = m_i g⃗ (gravity along −z),
+//     ẋ = M⁻¹ p,   ṗ = f + Dg(x)ᵀ λ,   f_i = m_i g⃗ − c v_i (gravity along −z, drag),
 // with λ from the twice-differentiated constraints g̈ = 0,
 //     (Dg M⁻¹ Dgᵀ) λ = −Dg M⁻¹ f − (|w_i|² / l_i)_i,
 // a tridiagonal solve (link i shares a bob with links i ± 1): O(N) per evaluation.
@@ -85,12 +90,21 @@ class ChainIndex1Ode {
       if (i > 0) w -= invMass_[i - 1] * Vec3(p[3 * i - 3], p[3 * i - 2], p[3 * i - 1]);
       lambda_[i] = -w.squaredNorm() * invLength_[i] - (i == 0 ? normals_[0].dot(gravity) : 0.0);
     }
+    // The drag's share: (Dg M⁻¹ f_drag)_i = −c a_i·(v_i/m_i − v_{i−1}/m_{i−1}).
+    if (model_.forced())
+      for (int i = 0; i < n; ++i) {
+        Vec3 u = (invMass_[i] * invMass_[i]) * Vec3(p[3 * i], p[3 * i + 1], p[3 * i + 2]);
+        if (i > 0) u -= (invMass_[i - 1] * invMass_[i - 1]) * Vec3(p[3 * i - 3], p[3 * i - 2], p[3 * i - 1]);
+        lambda_[i] += model_.damping * normals_[i].dot(u);
+      }
     if (!gram_.solve(lambda_.data())) return false;
-    // ẋ_i = p_i / m_i;  ṗ_i = m_i g⃗ + λ_i a_i − λ_{i+1} a_{i+1} (link i+1 pulls bob i back).
+    // ẋ_i = p_i / m_i;  ṗ_i = m_i g⃗ − c ẋ_i + λ_i a_i − λ_{i+1} a_{i+1} (link i+1 pulls
+    // bob i back).
     for (int i = 0; i < n; ++i) {
       Vec3 force = lambda_[i] * normals_[i];
       if (i + 1 < n) force -= lambda_[i + 1] * normals_[i + 1];
       force += model_.masses[i] * gravity;
+      if (model_.forced()) force -= (model_.damping * invMass_[i]) * Vec3(p[3 * i], p[3 * i + 1], p[3 * i + 2]);
       for (int c = 0; c < 3; ++c) {
         dy[3 * i + c] = invMass_[i] * p[3 * i + c];
         dy[3 * n + 3 * i + c] = force[c];
@@ -135,8 +149,9 @@ class ChainIndex1Ode {
 };
 
 // A rigid body: Euler's equations with quaternion kinematics, y = [q; Π] ∈ R⁴ × R³,
-//     q̇ = ½ q ⊗ (0, ω),   Π̇ = Π × ω + M(q),   ω = I⁻¹ Π,
-// with the heavy top's gravity moment M(q) = m g (Rᵀe₃) × ρ. |q| is a first integral
+//     q̇ = ½ q ⊗ (0, ω),   Π̇ = Π × ω + M(q) + R(q)ᵀτ − c ω,   ω = I⁻¹ Π,
+// with the heavy top's gravity moment M(q) = m g (Rᵀe₃) × ρ, the external torque τ
+// (space frame) and the damping c. |q| is a first integral
 // of the flow (q̇ ⟂ q), so normalizing q after every step is the orthogonal projection
 // onto it. |Π| (free body) and the energy are invariants too, but nothing keeps them.
 struct RigidBodyOde {
@@ -152,6 +167,7 @@ struct RigidBodyOde {
     const Vec3 omega = Pi.cwiseQuotient(model.inertia);
     dy.head<4>() = 0.5 * quat::mul(q, quat::pure(omega));
     dy.tail<3>() = Pi.cross(omega) + model.gravityMoment(quat::verticalInBody(q));
+    if (model.forced()) dy.tail<3>() += model.externalMoment(quat::matrix(q), omega);
     return dy.allFinite();
   }
   const char* undefined() const { return "the equations of motion are not finite"; }

@@ -54,6 +54,24 @@ void odeStore(Ode& ode, const VecX& y, State& s) {
   }
 }
 
+// The clock of a non-autonomous ODE that keeps t in y (LagrangianOde when L or the
+// forces depend on t): set to the simulation's t_k before every step. True when that
+// changed y.
+template <class Ode, class = void>
+struct HasClock : std::false_type {};
+template <class Ode>
+struct HasClock<Ode, std::void_t<decltype(std::declval<const Ode&>().setClock(std::declval<VecX&>(), 0.0))>>
+    : std::true_type {};
+template <class Ode>
+bool odeSetClock(const Ode& ode, VecX& y, double t) {
+  if constexpr (HasClock<Ode>::value) {
+    return ode.setClock(y, t);
+  } else {
+    (void)ode, (void)y, (void)t;
+    return false;
+  }
+}
+
 template <class Ode>
 class ExplicitRungeKutta final : public Integrator {
  public:
@@ -69,6 +87,7 @@ class ExplicitRungeKutta final : public Integrator {
 
   void load(const State& s) override { odeLoad(ode_, s, y_); }
   void store(State& s) const override { odeStore(ode_, y_, s); }
+  void setTime(double t) override { odeSetClock(ode_, y_, t); }
 
   StepOutcome step() override {
     const double h = h_;
@@ -135,6 +154,10 @@ class DormandPrince final : public Integrator {
     firstStageValid_ = false;
   }
   void store(State& s) const override { odeStore(ode_, y_, s); }
+  // The clock moved: the stored first stage f(y_) was at the old one.
+  void setTime(double t) override {
+    if (odeSetClock(ode_, y_, t)) firstStageValid_ = false;
+  }
 
   // Substeps rejected since construction (accepted ones: StepOutcome::iterations).
   std::uint64_t rejectedSubsteps() const { return rejected_; }

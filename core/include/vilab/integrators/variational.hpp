@@ -7,6 +7,20 @@
 //     p_k + D1 L_d(q_k, q_{k+1}) + Dg(q_k)ᵀ λ_k = 0        (4.4, with p_k = D2 L_d(q_{k-1}, q_k))
 //     g(q_{k+1}) = 0                                       (4.5)
 // then p_{k+1} = D2 L_d(q_k, q_{k+1}) (discrete Legendre transform).
+//
+// Forcing (discrete Lagrange–d'Alembert, M–W §3.2), for a system that offers a force
+// F(q, q̇) outside L: the virtual work of F over the step is split into f_d^−, f_d^+,
+//     p_k + D1 L_d(q_k, q_{k+1}) + f_d^− + Dg(q_k)ᵀλ_k = 0,   p_{k+1} = D2 L_d + f_d^+,
+// with F sampled where L_d samples L (v̄ = (q_{k+1} − q_k)/h):
+//     midpoint, α-family:  f_d^− = f_d^+ = (h/2) F(q_k + α(q_{k+1} − q_k), v̄)   (α = ½: q̄);
+//     trapezoid:           f_d^− = (h/2) F(q_k, v̄),  f_d^+ = (h/2) F(q_{k+1}, v̄).
+// This symmetric split keeps the midpoint rule symmetric and of order 2. The one-sided
+// split f_d^− = f_d^− + f_d^+, f_d^+ = 0 (tests only) is of order 1: eliminating p, its
+// position equations D2 L_d(q_{k−1}, q_k) + D1 L_d(q_k, q_{k+1}) + h F̄_k = 0 differ from
+// the symmetric ones (… + (h/2)(F̄_{k−1} + F̄_k) = 0) by (h/2)(F̄_k − F̄_{k−1}) ≈ (h²/2) dF/dt,
+// i.e. the force is off by (h/2) dF/dt: an O(h) error.
+// ∂f_d^−/∂q_{k+1} joins the Newton matrix (forward-mode AD). Unforced systems, and
+// forced ones with F ≡ 0 (forced() false), take the unforced arithmetic unchanged.
 #pragma once
 
 #include <cstdio>
@@ -32,6 +46,42 @@ template <class System>
 struct HasCanonicalize<System, std::void_t<decltype(std::declval<const System&>().canonicalize(
                                    std::declval<Vec<double, System::N>&>()))>> : std::true_type {};
 
+// A system may offer forces outside L: `bool forced() const` (F ≢ 0) and
+// `template <class S> Vec<S, N> force(const Vec<S, N>& q, const Vec<S, N>& v) const`,
+// itself or through the model it wraps as `model` (the thin systems of lagrangians/,
+// e.g. OscillatorSystem, whose OscillatorModel holds the damping).
+template <class T, int N, class = void>
+struct OffersForce : std::false_type {};
+template <class T, int N>
+struct OffersForce<T, N,
+                   std::void_t<decltype(std::declval<const T&>().force(std::declval<const Vec<double, N>&>(),
+                                                                       std::declval<const Vec<double, N>&>())),
+                               decltype(std::declval<const T&>().forced())>> : std::true_type {};
+template <class System, class = void>
+struct ModelOffersForce : std::false_type {};
+template <class System>
+struct ModelOffersForce<System, std::void_t<decltype(std::declval<const System&>().model)>>
+    : OffersForce<std::decay_t<decltype(std::declval<const System&>().model)>, System::N> {};
+
+template <class System>
+struct SystemForces {
+  static constexpr int N = System::N;
+  static constexpr bool ownForce = OffersForce<System, N>::value;
+  static constexpr bool modelForce = !ownForce && ModelOffersForce<System>::value;
+  static constexpr bool value = ownForce || modelForce;
+
+  static bool forced(const System& s) {
+    if constexpr (ownForce) return s.forced();
+    else if constexpr (modelForce) return s.model.forced();
+    else return false;
+  }
+  template <class S>
+  static Vec<S, N> force(const System& s, const Vec<S, N>& q, const Vec<S, N>& v) {
+    if constexpr (ownForce) return s.force(q, v);
+    else return s.model.force(q, v);
+  }
+};
+
 template <class System>
 class VariationalIntegrator {
  public:
@@ -46,11 +96,69 @@ class VariationalIntegrator {
   using MatNC = Mat<double, N + C, N + C>;
 
   VariationalIntegrator(const System& system, DiscreteRule rule, double h)
-      : system_(system), rule_(rule), h_(h) {}
+      : system_(system), rule_(rule), h_(h), forced_(SystemForces<System>::forced(system)) {}
 
   const System& system() const { return system_; }
   double h() const { return h_; }
   const DiscreteRule& rule() const { return rule_; }
+
+  // Tests only: the first-order one-sided split (f_d^− the whole virtual work), and the
+  // forced arithmetic even when F ≡ 0 (it must then give the unforced bits).
+  void setOneSidedForcing(bool oneSided) { oneSided_ = oneSided; }
+  void setForcedPath(bool forced) {
+    if constexpr (SystemForces<System>::value) forced_ = forced;
+  }
+  bool forced() const { return forced_; }
+
+  // The discrete forces f_d^−, f_d^+ of the step from q_k to q_k + δ (formulas above),
+  // over any scalar type (the Newton matrix differentiates f_d^− in δ).
+  template <class S>
+  void discreteForces(const Vec<S, N>& q0, const Vec<S, N>& delta, Vec<S, N>& fMinus, Vec<S, N>& fPlus) const {
+    if constexpr (SystemForces<System>::value) {
+      using Forces = SystemForces<System>;
+      const Vec<S, N> v = delta / h_;
+      if (rule_.kind == Quadrature::Trapezoid) {
+        fMinus = (0.5 * h_) * Forces::force(system_, q0, v);
+        fPlus = (0.5 * h_) * Forces::force(system_, Vec<S, N>(q0 + delta), v);
+      } else {
+        const double a = rule_.kind == Quadrature::Alpha ? rule_.alpha : 0.5;
+        fMinus = (0.5 * h_) * Forces::force(system_, Vec<S, N>(q0 + delta * a), v);
+        fPlus = fMinus;
+      }
+      if (oneSided_) {
+        fMinus += fPlus;
+        fPlus.setZero();
+      }
+    } else {
+      (void)q0;
+      (void)delta;
+      fMinus.setZero();
+      fPlus.setZero();
+    }
+  }
+
+  // D1 L_d(q_k, q_{k+1}), plus f_d^− when forced, at q_{k+1} = q_k + δ, and when asked
+  // its Jacobian in q_{k+1} (the Newton matrix block, with ∂f_d^−/∂q_{k+1} by AD).
+  VecN d1Forced(const VecN& q0, const VecN& delta, MatN* jacInQ1 = nullptr) const {
+    VecN d1 = d1Step(q0, delta, jacInQ1);
+    if (!forced_) return d1;
+    VecN fMinus, fPlus;
+    if (!jacInQ1) {
+      discreteForces(q0, delta, fMinus, fPlus);
+    } else {
+      MatN dfMinus;
+      fMinus = jacobian<N, N>(
+          [&](const auto& y) {
+            using S = typename std::decay_t<decltype(y)>::Scalar;
+            Vec<S, N> minus, plus;
+            discreteForces(constant<S, N>(q0), y, minus, plus);
+            return minus;
+          },
+          delta, dfMinus);
+      *jacInQ1 += dfMinus;
+    }
+    return d1 + fMinus;
+  }
 
   // D1 L_d(q_k, q_{k+1}) at q_{k+1} = q_k + δ, and when asked its Jacobian in q_{k+1}
   // (the Newton matrix block): moving q_k by x with q_{k+1} fixed is (q_k + x, δ − x),
@@ -135,8 +243,15 @@ class VariationalIntegrator {
     // every step, makes momenta drift linearly. p_{k+1} keeps its component normal to
     // the constraint manifold (W–M): the next step's multiplier absorbs it, and the
     // models' canonical momenta never carry it.
+    // Forced (M–W §3.2): D1 L_d = −p_k − f_d^− − Dg(q_k)ᵀλ and p_{k+1} = D2 L_d + f_d^+, so
+    // the impulse gains the whole discrete virtual work, f_d^− + f_d^+.
     VecN q1 = q + delta;
     VecN p1 = p + problem.G0.transpose() * lambda + shiftDerivative(q, delta);
+    if (forced_) {
+      VecN fMinus, fPlus;
+      discreteForces(q, delta, fMinus, fPlus);
+      p1 += fMinus + fPlus;
+    }
     if (!q1.allFinite() || !p1.allFinite())
       return StepOutcome::refuse(RefusalCode::NonFinite, "the new state is not finite", "reduce h", out.iterations);
     if constexpr (HasCanonicalize<System>::value) system_.canonicalize(q1);
@@ -165,7 +280,7 @@ class VariationalIntegrator {
     NewtonEval evaluate(const VecNC& x, VecNC& r, bool linearize) {
       const VecN delta = x.template head<N>();
       MatNC J;
-      const VecN d1 = linearize ? vi.d1Step(q, delta, &J11) : vi.d1Step(q, delta);
+      const VecN d1 = linearize ? vi.d1Forced(q, delta, &J11) : vi.d1Forced(q, delta);
       r.template head<N>() = p + d1 + G0.transpose() * x.template tail<C>();
       MatCN G1;
       r.template tail<C>() = Mech::constraints(vi.system_, VecN(q + delta), G1);
@@ -197,6 +312,8 @@ class VariationalIntegrator {
   System system_;
   DiscreteRule rule_;
   double h_;
+  bool forced_ = false;    // F ≢ 0: add f_d^± (M–W §3.2)
+  bool oneSided_ = false;  // tests only: f_d^− = h F, f_d^+ = 0
 };
 
 }  // namespace vilab
@@ -216,6 +333,7 @@ class DelIntegrator final : public Integrator {
   StepOutcome step() override { return vi_.step(q_, p_); }
   void store(State& s) const override { Coordinates::store(vi_.system(), q_, p_, s); }
   const VariationalIntegrator<System>& integrator() const { return vi_; }
+  VariationalIntegrator<System>& integrator() { return vi_; }
 
  private:
   VariationalIntegrator<System> vi_;

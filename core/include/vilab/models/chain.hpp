@@ -8,6 +8,10 @@
 // rest state (all links hanging straight down), so energies are positive and
 // relative energy errors are meaningful.
 //
+// Damping (optional): a drag F_i = −c ẋ_i on every bob, a force outside L
+// (Lagrange–d'Alembert, M–W §3.2). It is parallel to each bob's velocity, so it keeps
+// neither the energy nor J_z.
+//
 // Validation, projection onto the manifold, diagnostics and the visual mapping of
 // this model are written here once; every integrator of a chain uses them.
 #pragma once
@@ -34,8 +38,11 @@ struct ChainModel {
   std::vector<double> lengths;
   double g = 9.81;
   bool planar = false;  // the planar pendulum: motion confined to the x–z plane
+  double damping = 0;   // c ≥ 0: the drag −c ẋ_i on every bob (N·s/m)
 
   int bobs() const { return static_cast<int>(masses.size()); }
+  // Forces other than the potential's: damping.
+  bool forced() const { return damping != 0; }
 
   // Depth of bob i's rest position below the anchor: Σ_{j≤i} l_j.
   double restDepth(int i) const {

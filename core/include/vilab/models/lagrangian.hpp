@@ -1,12 +1,18 @@
-// A system defined by data: coordinates q, named constants, a Lagrangian L(q, q̇) typed
-// as an expression, holonomic constraints g(q) = 0, conserved quantities, symmetry
-// generators ξ(q) and bodies to draw (the scenario's `params` of system "lagrangian").
+// A system defined by data: coordinates q, named constants, a Lagrangian L(q, q̇, t) typed
+// as an expression, holonomic constraints g(q) = 0, generalized forces outside L
+// (damping −c q̇ and Q(q, q̇, t)), conserved quantities, symmetry generators ξ(q) and
+// bodies to draw (the scenario's `params` of system "lagrangian").
 //
 // Canonical state: q = the coordinates, p = ∂L/∂q̇ (for the variational integrators the
-// discrete Legendre transform D2 L_d, W–M §2), projected onto the momenta whose
-// velocities are tangent to the constraints. Energy H = q̇·∂L/∂q̇ − L with q̇ recovered
-// from p; momentum components are the discrete Noether momenta p·ξ(q) of the declared
-// symmetries (W–M §3.3); `conserved` are the user's expressions in q, q̇ and t.
+// discrete Legendre transform D2 L_d, W–M §2, plus f_d^+ when forced, M–W §3.2),
+// projected onto the momenta whose velocities are tangent to the constraints. Energy
+// H(q, p, t) = q̇·∂L/∂q̇ − L with q̇ recovered from p at time t; momentum components are
+// the discrete Noether momenta p·ξ(q) of the declared symmetries (W–M §3.3);
+// `conserved` are the user's expressions in q, q̇ and t.
+//
+// Time (M–W Part 4): L may use t (a time-dependent Lagrangian); the constraints and
+// symmetry generators may not. Every evaluation below takes t (default 0, the start
+// of a run), and the integrators pass the times their quadrature samples.
 //
 // The expressions are compiled once (expr/graph.hpp): every derivative the integrators
 // need is a straight-line program over the variables [q, q̇, t].
@@ -56,6 +62,13 @@ class LagrangianProblem {
   bool quadratic = false;     // ∂²L/∂q̇² does not depend on q̇ (so H is a quadratic form in p)
   bool constantMass = false;  // ∂²L/∂q̇² is constant
   bool constantHessian = false;  // every second derivative is constant: D1 L_d is affine in q_{k+1}
+  bool timeDependent = false;    // L uses t (M–W Part 4): the integrators sample it at their quadrature times
+  // Forcing (Lagrange–d'Alembert, M–W §3.2): F(q, q̇, t) = Q(q, q̇, t) − c q̇.
+  double damping = 0;            // c ≥ 0
+  bool hasForces = false;        // `forces` Q given (one expression per coordinate)
+  bool forcesUseTime = false;    // Q uses t
+  bool constantForceJacobian = true;  // ∂F/∂q and ∂F/∂q̇ constant (F affine in q, q̇)
+  std::vector<std::string> forceLatex;  // Q, for the editor
   std::string definitionJson;  // the normalized params (echo)
   std::vector<std::string> latex;  // L, then constraints (for the editor)
 
@@ -68,12 +81,30 @@ class LagrangianProblem {
   expr::Program quantities;   // conserved (m), then ξ (s×n)
   expr::Program positions;    // 3 per body
   expr::Program symmetryCheck;  // per symmetry: δL along ξ, then Dg ξ (c): checked at the initial state
+  expr::Program forces;         // F (n), damping included
+  expr::Program forceJacobian;  // F (n), F_q (n×n: (i, j) = ∂F_i/∂q_j), F_q̇ (n×n), row-major
+
+  // Forces outside L: damping or a given Q (even Q ≡ 0).
+  bool forced() const { return damping != 0 || hasForces; }
+  // Anything depends on t: the integrators need the clock.
+  bool usesTime() const { return timeDependent || forcesUseTime; }
 };
 
 // Scratch space of evaluations (registers, matrices): one per user, never shared
 // between a simulation's model and its integrator.
 struct LagrangianWorkspace {
-  enum { kGradient, kHessian, kEnergyTerms, kConstraints, kDynamics, kQuantities, kPositions, kPrograms };
+  enum {
+    kGradient,
+    kHessian,
+    kEnergyTerms,
+    kConstraints,
+    kDynamics,
+    kQuantities,
+    kPositions,
+    kForces,
+    kForceJacobian,
+    kPrograms
+  };
   std::vector<double> registers[kPrograms];  // one register file per program
   std::vector<double> out;
   std::array<double, 2 * lagrangian_limits::kMaxCoordinates + 1> vars{};
@@ -89,29 +120,34 @@ class LagrangianEval {
   int n() const { return problem_->n; }
   int c() const { return problem_->c; }
 
-  // L_q and L_q̇ at (q, v).
-  void gradient(const double* q, const double* v, SmallVec& Lq, SmallVec& Lv);
-  // L_qq, L_qq̇, L_q̇q̇ at (q, v).
-  void hessian(const double* q, const double* v, SmallMat& Lqq, SmallMat& Lqv, SmallMat& Lvv);
+  // L_q and L_q̇ at (q, v, t).
+  void gradient(const double* q, const double* v, SmallVec& Lq, SmallVec& Lv, double t = 0);
+  // L_qq, L_qq̇, L_q̇q̇ at (q, v, t).
+  void hessian(const double* q, const double* v, SmallMat& Lqq, SmallMat& Lqv, SmallMat& Lvv, double t = 0);
   // g(q) and Dg(q) (c×n).
   void constraints(const double* q, SmallVec& g, SmallMat* G = nullptr);
-  // L, L_q̇ and L_q̇q̇ at (q, v).
-  double energyTerms(const double* q, const double* v, SmallVec& Lv, SmallMat& Lvv);
-  // f = L_q − L_q̇q q̇ and w_i = q̇ᵀ∇²g_i q̇ at (q, v): M q̈ = f + Dgᵀλ, Dg q̈ + w = 0.
-  void dynamics(const double* q, const double* v, SmallVec& f, SmallVec& w);
-  // The velocity with ∂L/∂q̇(q, v) = p (Newton from v = 0; one solve when L is
+  // L, L_q̇ and L_q̇q̇ at (q, v, t).
+  double energyTerms(const double* q, const double* v, SmallVec& Lv, SmallMat& Lvv, double t = 0);
+  // f = L_q − L_q̇q q̇ − L_q̇t and w_i = q̇ᵀ∇²g_i q̇ at (q, v, t): M q̈ = f + F + Dgᵀλ,
+  // Dg q̈ + w = 0.
+  void dynamics(const double* q, const double* v, SmallVec& f, SmallVec& w, double t = 0);
+  // The generalized force F(q, v, t) = Q − c v (zero when the system is not forced).
+  void forces(const double* q, const double* v, double t, SmallVec& F);
+  // F and its Jacobians F_q, F_q̇ at (q, v, t).
+  void forceJacobian(const double* q, const double* v, double t, SmallVec& F, SmallMat& Fq, SmallMat& Fv);
+  // The velocity with ∂L/∂q̇(q, v, t) = p (Newton from v = 0; one solve when L is
   // quadratic in q̇). Returns false when it does not exist or Newton fails.
-  bool velocity(const double* q, const double* p, SmallVec& v);
-  // H = v·p − L at the velocity of (q, p); NaN when the velocity cannot be recovered.
-  double energy(const double* q, const double* p);
-  // ½ vᵀ L_q̇q̇ v at (q, v).
-  double kinetic(const double* q, const double* v);
+  bool velocity(const double* q, const double* p, SmallVec& v, double t = 0);
+  // H = v·p − L at the velocity of (q, p, t); NaN when the velocity cannot be recovered.
+  double energy(const double* q, const double* p, double t = 0);
+  // ½ vᵀ L_q̇q̇ v at (q, v, t).
+  double kinetic(const double* q, const double* v, double t = 0);
   // q ← q − Dg(q̃)ᵀμ with g(q) = 0 (q̃ the given q: the minimum-norm correction), by
   // the one Newton. Refused when the constraints are dependent or Newton fails.
   StepOutcome projectPositions(double* q);
-  // p ← p − Dg(q)ᵀν with Dg(q) v(q, p) = 0: the momentum whose velocity is tangent to
+  // p ← p − Dg(q)ᵀν with Dg(q) v(q, p, t) = 0: the momentum whose velocity is tangent to
   // the constraints (M-orthogonal projection). False when Dg M⁻¹ Dgᵀ is singular.
-  bool projectMomentum(const double* q, double* p);
+  bool projectMomentum(const double* q, double* p, double t = 0);
   // Conserved quantities (m) and Noether momenta p·ξ(q) (s) at (q, p, t).
   void quantities(const double* q, const double* p, double t, double* conserved, double* momenta);
   // Body positions, 3 per body.
@@ -119,11 +155,12 @@ class LagrangianEval {
 
  private:
   void setVariables(const double* q, const double* v, double t);
-  bool solveVelocity(const double* q, const double* p, SmallVec& v);
+  bool solveVelocity(const double* q, const double* p, double t, SmallVec& v);
   std::shared_ptr<const LagrangianProblem> problem_;
   LagrangianWorkspace w_;
   struct CachedVelocity {
     bool valid = false, ok = false;
+    double t = 0;
     std::vector<double> q, p;
     SmallVec v;
   };
@@ -138,7 +175,9 @@ class LagrangianEval {
 struct LagrangianModel {
   std::shared_ptr<const LagrangianProblem> problem;
   std::shared_ptr<LagrangianEval> eval;  // scratch of the model's own evaluations
-  mutable double scale = 1;  // an energy scale, set from the initial state (slack only)
+  // An energy scale: |E| + T of the initial state; for a driven or forced system the
+  // largest met so far (implausibleStep updates it).
+  mutable double scale = 1;
 
   explicit LagrangianModel(std::shared_ptr<const LagrangianProblem> p)
       : problem(p), eval(std::make_shared<LagrangianEval>(p)) {}
@@ -150,11 +189,17 @@ struct LagrangianModel {
     return *this;
   }
 
+  // H(q, p) at t = 0 (the step checks); diagnostics() gives H(q, p, t) at the
+  // simulation's time.
   double energy(const State& s) const { return eval->energy(s.q.data(), s.p.data()); }
+  // Forces outside L (damping, a driving force Q): damping ≠ 0 or `forces` given.
+  bool forced() const { return problem->forced(); }
   Diagnostics diagnostics(const State& s, double t) const;
   void visual(const State& s, double t, std::vector<double>& out) const { eval->positions(s.q.data(), t, out); }
   // A step is implausible when its energy jumps by more than a quarter of the energy's
-  // size (|E| plus the kinetic energy): the variational methods keep E within O(h²)
+  // size (|E| plus the kinetic energy; for a driven or forced system, whose energy is
+  // not conserved, when ½ ΔvᵀMΔv exceeds a quarter of the largest size met so far):
+  // the variational methods keep E within O(h²)
   // and the explicit ones change it by O(h^{r+1}) per step, while a Newton root far from
   // the motion (or an unresolved step) moves it by far more. Returns why, or "".
   std::string implausibleStep(const State& a, const State& b, double energyA, double energyB, double h) const;

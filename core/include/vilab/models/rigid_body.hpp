@@ -13,6 +13,9 @@
 //   M = −∂V/∂η (R ↦ R exp(η̂)) = m g (Rᵀe₃) × ρ.
 //   Potential V = m g (e₃·Rρ + |ρ|): zero with the centre of mass straight below the
 //   pivot, so V ≥ 0 (like the pendulums).
+//   Forcing (optional): a constant torque τ given in the space frame (Rᵀτ in the body
+//   frame) and a damping torque −c ω in the body frame, added to M. τ changes the
+//   spatial angular momentum: d(RΠ)/dt = τ − c Rω (plus gravity's moment).
 #pragma once
 
 #include <cmath>
@@ -131,6 +134,14 @@ struct RigidBodyModel {
   double mass = 0;
   Vec3 com = Vec3::Zero();  // centre of mass ρ in the body frame
   double g = 0;
+  Vec3 torque = Vec3::Zero();  // τ: a constant external torque, space frame (N·m)
+  double damping = 0;          // c ≥ 0: the damping torque −c ω, body frame (N·m·s)
+
+  // Forces other than gravity: the external torque or damping.
+  bool forced() const { return damping != 0 || torque != Vec3::Zero(); }
+  // The external moments in the body frame at orientation R and body angular velocity
+  // ω: Rᵀτ − c ω (Euler's equations Π̇ = Π × ω + M(R) + Rᵀτ − c ω).
+  Vec3 externalMoment(const Mat3& R, const Vec3& omega) const { return R.transpose() * torque - damping * omega; }
 
   // |ρ|, the offset that makes V ≥ 0.
   double comDistance() const { return dm::sqrt(com.squaredNorm()); }
