@@ -23,7 +23,7 @@ import { createLab } from './sim/vilab.js';
 import { Runner } from './sim/runner.js';
 import { loadPresets } from './sim/presets.js';
 import { seconds, shortHash, sci } from './sim/format.js';
-import { createStore, defaultState, compareScenario, compareSuggestion, clone, SPEEDS, STEPS_PER_FRAME, WINDOWS } from './state/store.js';
+import { createStore, defaultState, compareScenario, compareSuggestion, clone, SPEEDS, STEPS_PER_FRAME, WINDOWS, UI_DEFAULTS } from './state/store.js';
 import { decodeState, encodeState, splitApiError, MAX_DEFINITION_BYTES } from './state/url.js';
 import { View, sceneKind } from './scene/view.js';
 import { isDark } from './scene/palette.js';
@@ -31,9 +31,11 @@ import { Plots } from './plots/plots.js';
 import { Controls } from './ui/controls.js';
 import { ExplainDrawer } from './ui/explain.js';
 import { Notices } from './ui/banner.js';
-import { failureMessage } from './ui/failure.js';
+import { failureMessage, failureTime } from './ui/failure.js';
+import { exactCSV, wholeViewPNG } from './ui/export.js';
 import { shortTitle, whyText } from './ui/why.js';
 import { el, setChildren, $ } from './ui/dom.js';
+import { setupLayout } from './ui/layout.js';
 
 const params = new URLSearchParams(location.search);
 // the look-ahead that frames a system defined by data (see lookAhead in main)
@@ -55,6 +57,7 @@ if (EMBED) document.documentElement.classList.add('embed');
 
 async function main() {
   const notices = new Notices($('#banners'), $('#status'));
+  const layout = setupLayout({ status: (text) => notices.status(text) });
   let lab;
   try {
     lab = await createLab();
@@ -68,12 +71,14 @@ async function main() {
   let initial = defaultState(lab);
   let linkCamera = null;
   let linkCheck = null;
+  let linkAt = null;
   if (location.hash.length > 1) {
     try {
       const decoded = decodeState(lab, location.hash);
       initial = decoded.state;
       linkCamera = decoded.camera;
       linkCheck = decoded.fingerprint;
+      linkAt = decoded.at;
     } catch (e) {
       const { field, problem } = e.field ? { field: e.field, problem: splitApiError(e.message).problem } : splitApiError(e.message);
       notices.banner('link', field ? ["This link's ", { code: field }, ` is invalid: ${problem}. Showing the default scenario instead.`] : [`This link is invalid: ${problem}. Showing the default scenario instead.`]);
@@ -87,6 +92,8 @@ async function main() {
   const view = new View($('#view'), { reducedMotion: reducedMotionQuery.matches });
   const plots = new Plots($('#plots'), {
     onPhaseChange: () => plots.drawAll(runner.time),
+    // a run whose numbers left the physics (energy, constraint, overflow) stops there
+    onBreakdown: (label, info) => runner.halt(label, info),
   });
   let playing = false;
   const runner = new Runner(lab, {
@@ -102,7 +109,7 @@ async function main() {
   });
 
   function reportFailure(track, info) {
-    const message = failureMessage(track.label, info, lab.integrator(track.scenario.integrator), track.scenario.h);
+    const message = failureMessage(track.label, info, lab.integrator(track.scenario.integrator), track.scenario.h, plots.description);
     const data = info.code ? { code: info.code } : {};
     if (track.label === 'A') {
       setPlaying(false);
@@ -131,7 +138,7 @@ async function main() {
     const node = $('#fp-check');
     node.hidden = false;
     node.className = `check ${ok ? 'ok' : 'bad'}`;
-    node.textContent = ok ? `✓ same as the link at step ${step}` : `✗ differs from the link's ${shortHash(linkCheck.hash)} at step ${step}`;
+    node.textContent = ok ? `✓ same run as the link (step ${step})` : `✗ differs from the link's ${shortHash(linkCheck.hash)} at step ${step}`;
     notices.status(ok ? `Fingerprint matches the link at step ${step}.` : `Fingerprint differs from the link at step ${step}.`);
     linkCheck = null;
   }
@@ -156,28 +163,16 @@ async function main() {
     }
     const lookahead = kind === 'bodies' ? lookAhead(state.scenario) : [];
     view.build({ kind, scenarioA: state.scenario, scenarioB: scB, exact, Pi0: a.diag.bodyMomentum, visualLength: a.visual.length, visual0: a.visual, lookahead });
-    // a system defined by data names its momenta (symmetries) and conserved quantities in its history columns
-    const system = lab.system(state.scenario.system);
-    const named = (prefix) => a.columns.filter((c) => c.startsWith(prefix)).map((c) => c.slice(prefix.length));
-    const byData = !!system.definition;
+    const bounded = (integ) => !!integ && (integ.symplectic || integ.claims.some((c) => c.kind === 'energy' && /exactly/.test(c.text)));
     plots.configure({
-      momentumNames: byData ? named('momentum.') : null,
-      conservedNames: byData ? (named('conserved.').length ? named('conserved.') : Object.keys(a.X0)) : [],
-      X0: a.X0,
-      X0B: runner.b?.X0,
-      coordinates: byData ? state.scenario.params?.coordinates : null,
+      description: a.sim.describe(),
       h: state.scenario.h,
       hasB: !!runner.b,
       stepSizes: a.columns.includes('dt') || !!runner.b?.columns?.includes('dt'),
-      labelA: a.integrator.title,
-      labelB: runner.b?.integrator.title,
-      momentumCount: a.J0.length,
-      E0: a.E0,
-      J0: a.J0,
-      J0B: runner.b?.J0,
-      model: lab.system(state.scenario.system).model,
-      qLen: a.sim.q.length,
-      pLen: a.sim.p.length,
+      labelA: shortTitle(a.integrator),
+      labelB: runner.b ? shortTitle(runner.b.integrator) : '',
+      energyBoundedA: bounded(a.integrator),
+      energyBoundedB: bounded(runner.b?.integrator),
     });
     plots.setWindow(state.window);
     runner.flush();
@@ -236,7 +231,7 @@ async function main() {
     const a = runner.a;
     if (!a) return;
     const b = runner.b && !runner.b.failure ? runner.b : null;
-    plots.samplePhase(a.sim.q, a.sim.p, b?.sim.q, b?.sim.p);
+    plots.samplePhase(a.failure ? null : a.sim.variables(), b?.sim.variables(), a.sim.time);
   }
 
   /** Validates via the API and applies; returns the API's Error or null. */
@@ -271,7 +266,7 @@ async function main() {
     const items = [el('li', {}, el('span', { class: 'swatch A', 'aria-hidden': 'true' }), `A · ${lab.integrator(state.scenario.integrator).title}`)];
     if (state.compare) {
       const fb = runner.b?.failure;
-      const tail = fb ? ` · broke down at t = ${((fb.step ?? 0) * state.scenario.h).toFixed(2)} s` : ' · ghost';
+      const tail = fb ? ` · stopped at t = ${failureTime(fb, state.scenario.h)} s` : ' · ghost';
       items.push(el('li', {}, el('span', { class: 'swatch B ghost', 'aria-hidden': 'true' }), `B · ${lab.integrator(state.compare).title}${tail}`));
     }
     if (hasExact) items.push(el('li', {}, el('span', { class: 'swatch exact ghost', 'aria-hidden': 'true' }), 'exact solution (grey)'));
@@ -365,7 +360,12 @@ async function main() {
         else notices.status(id ? `Comparing with ${lab.integrator(id).title}.` : 'Compare off.');
       },
       applyPreset: (p) => {
-        const err = setState({ scenario: p.scenario, compare: p.compare ?? null });
+        // what the lesson needs on screen comes with it: speed, window, the energy view
+        const lesson = p.lesson ?? {};
+        const speed = SPEEDS.includes(lesson.speed) ? lesson.speed : UI_DEFAULTS.speed;
+        const plotWindow = WINDOWS.includes(lesson.window) ? lesson.window : UI_DEFAULTS.window;
+        plots.setView({ energy: lesson.energy === 'envelope' ? 'envelope' : 'signed', large: lesson.large ?? null });
+        const err = setState({ scenario: p.scenario, compare: p.compare ?? null, speed, stepsPerFrame: 0, window: plotWindow });
         if (err) notices.banner('control', [`Preset ${p.id}: ${err.message}`]);
         else {
           notices.status(`Preset: ${p.title}`);
@@ -443,21 +443,22 @@ async function main() {
     return runner.step;
   }
 
-  // share link
-  function shareURL() {
+  // share link: the URL, its fingerprint and the text all come from one snapshot
+  function shareSnapshot() {
     const st = store.get();
     const a = runner.a;
-    const hash = encodeState(lab, st, {
-      camera: view.getCamera(),
-      fingerprint: a && a.sim.step > 0 ? { step: a.sim.step, hash: a.sim.hash() } : null,
-    });
+    const step = a ? a.sim.step : 0;
+    const hash = a ? a.sim.hash() : null;
+    const fingerprint = step > 0 ? { step, hash } : null;
     const url = new URL(location.href);
-    url.hash = hash;
+    url.hash = encodeState(lab, st, { camera: view.getCamera(), fingerprint, at: step });
     if (!EMBED) url.searchParams.delete('embed');
-    return url.toString();
+    return { url: url.toString(), step, hash };
   }
+  const shareURL = () => shareSnapshot().url;
   $('#copy-link').addEventListener('click', async () => {
-    const url = shareURL();
+    const snap = shareSnapshot();
+    const url = snap.url;
     history.replaceState(null, '', url);
     let copied = false;
     try {
@@ -466,15 +467,14 @@ async function main() {
     } catch {
       copied = false;
     }
-    const a = runner.a;
     notices.banner(
       'share',
       [
         copied ? 'Link copied. ' : 'Copy this link: ',
         { code: url },
-        a?.sim.step ? ` It reproduces this run; at step ${a.sim.step} its fingerprint is ${shortHash(a.sim.hash())}.` : '',
+        snap.step ? ` It opens paused at step ${snap.step}, where its fingerprint is ${shortHash(snap.hash)}.` : ' It reproduces this run from the start.',
       ],
-      { kind: 'info' },
+      { kind: 'info', data: { step: String(snap.step), hash: snap.hash ?? '' } },
     );
     notices.status(copied ? 'Link copied to the clipboard.' : 'Link shown below the top bar.');
     // a definition beyond what links carry: say so now, not when the link is opened
@@ -500,16 +500,37 @@ async function main() {
     const st = store.get();
     return `vilab-${st.scenario.system}-${st.scenario.integrator}${st.compare ? '-vs-' + st.compare : ''}`;
   };
+  /** The exact CSV of the run so far (simulated again from t = 0; see web/ui/export.js). */
+  function csvText() {
+    const a = runner.a;
+    if (!a) return '';
+    const tracks = [{ label: 'A', scenario: a.scenario, step: a.sim.step }];
+    if (runner.b) tracks.push({ label: 'B', scenario: runner.b.scenario, step: runner.b.sim.step });
+    return exactCSV(lab, tracks, { hash: a.sim.hash() });
+  }
   $('#csv').addEventListener('click', () => {
-    const blob = new Blob([plots.csv()], { type: 'text/csv' });
+    const blob = new Blob([csvText()], { type: 'text/csv' });
     const url = URL.createObjectURL(blob);
     download(`${fileStem()}.csv`, url);
     setTimeout(() => URL.revokeObjectURL(url), 10000);
-    notices.status('CSV of the plotted series downloaded.');
+    notices.status('CSV of the run downloaded: every variable and diagnostic, exact.');
   });
+  function pngURL() {
+    const a = runner.a;
+    const st = store.get();
+    const header = `vilab · ${lab.system(st.scenario.system).title} · t = ${seconds(a.sim.time)} s · step ${a.sim.step} · fingerprint ${a.sim.hash()}`;
+    const legend = [...document.querySelectorAll('#legend li')].map((li) => li.textContent);
+    const plotCards = [...document.querySelectorAll('#plots .plot-card')].map((fig) => ({
+      title: fig.querySelector('.plot-title')?.textContent ?? '',
+      values: fig.querySelector('.plot-values')?.textContent ?? '',
+      canvas: fig.querySelector('.plot-host canvas'),
+    }));
+    plots.drawAll(runner.time);
+    return wholeViewPNG({ view, legend, header, plotCards });
+  }
   $('#png').addEventListener('click', () => {
-    download(`${fileStem()}.png`, view.toPNG());
-    notices.status('PNG of the view downloaded.');
+    download(`${fileStem()}.png`, pngURL());
+    notices.status('PNG of the whole view downloaded: the bodies, the plots, the time and the fingerprint.');
   });
 
   // drawers
@@ -526,13 +547,8 @@ async function main() {
   help.querySelector('.drawer-close').addEventListener('click', () => toggleHelp(false));
   help.addEventListener('keydown', (e) => e.key === 'Escape' && toggleHelp(false));
 
-  // bottom sheet (phones)
-  const sheetBtn = $('#sheet-toggle');
-  sheetBtn.addEventListener('click', () => {
-    const open = sheetBtn.getAttribute('aria-expanded') !== 'true';
-    sheetBtn.setAttribute('aria-expanded', String(open));
-    document.body.classList.toggle('sheet-open', open);
-  });
+  // projector mode reaches the plots (the phone sheet is wired in setupLayout)
+  layout.usePlots(plots);
 
   // embed
   if (EMBED) {
@@ -620,7 +636,8 @@ async function main() {
     else runner.target = linkCheck.step;
   }
   $('#loading').remove();
-  setPlaying(!reducedMotionQuery.matches);
+  if (linkAt) landAt(linkAt);
+  else setPlaying(!reducedMotionQuery.matches);
   reducedMotionQuery.addEventListener?.('change', (e) => {
     view.reducedMotion = e.matches;
     if (e.matches) setPlaying(false);
@@ -636,6 +653,28 @@ async function main() {
     positionInsetCaption();
   });
   new ResizeObserver(() => plots.resize()).observe($('#plots'));
+
+  /**
+   * Opens a link paused on its step: steps there in slices (no animation, the page
+   * stays responsive), then draws once; the fingerprint check runs on arrival.
+   */
+  function landAt(target) {
+    setPlaying(false);
+    notices.status(`Going to step ${target} of the link…`);
+    const slice = () => {
+      if (!runner.a || runner.a.failure || runner.step >= target) {
+        view.clearTrails();
+        stepNow(0);
+        plots.drawAll(runner.time);
+        notices.status(`Paused at step ${runner.step}, as the link asks.`);
+        return;
+      }
+      const t0 = performance.now();
+      while (runner.step < target && !runner.a.failure && performance.now() - t0 < 30) runner.advance(Math.min(2000, target - runner.step));
+      setTimeout(slice, 0);
+    };
+    slice();
+  }
 
   // ---- the frame loop -------------------------------------------------------------------------
   let last = performance.now();
@@ -726,7 +765,11 @@ async function main() {
       if (reset) statsFrom = frames;
       return out;
     },
-    csv: () => plots.csv(),
+    csv: () => csvText(),
+    png: () => pngURL(),
+    plotRange: (id) => plots.yRange(id),
+    setPlotView: (v) => plots.setView(v),
+    summary: () => plots.summary(),
     /** the exact ghost's drawn orientation [w, x, y, z] and the time it shows, or null */
     exactGhost: () => view.exactGhost(),
   });

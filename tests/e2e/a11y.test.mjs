@@ -1,5 +1,6 @@
-// Accessibility: a keyboard-only path through the main controls, and axe-core
-// with no serious or critical violations (light and dark, compare mode, drawer open).
+// Accessibility: keyboard-only paths through the main controls (and the new ones:
+// projector, language, settings sections, each with a visible focus ring), and axe-core
+// with no serious or critical violations at phone and desktop sizes, light and dark.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
@@ -106,20 +107,74 @@ async function axe(page) {
   });
 }
 
-test('axe-core: 0 serious/critical violations (light, dark, compare, drawer open)', async () => {
-  for (const scheme of ['light', 'dark']) {
-    const { page, errors } = await openPage(browser.context, '#compare=rk4');
-    await page.emulateMedia({ colorScheme: scheme });
-    await hook(page, () => window.vilabPage.pause());
-    await hook(page, () => window.vilabPage.step(200));
-    await page.click('#params-section summary');
-    await page.click('#initial-section summary');
-    await sleep(300);
-    assert.deepEqual(await axe(page), [], `${scheme}: page`);
-    await page.click('#explain-button');
-    await page.locator('#explain .katex').first().waitFor({ timeout: 5000 });
-    assert.deepEqual(await axe(page), [], `${scheme}: with the Explain drawer`);
-    assert.deepEqual(errors, []);
-    await page.close();
+const SIZES = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 800 } };
+
+test('axe-core: 0 serious/critical violations at phone and desktop sizes, light and dark (compare, sections open, drawer)', async () => {
+  for (const [size, viewport] of Object.entries(SIZES)) {
+    for (const scheme of ['light', 'dark']) {
+      const { page, errors } = await openPage(browser.context, '#compare=rk4', { viewport });
+      await page.emulateMedia({ colorScheme: scheme });
+      await hook(page, () => window.vilabPage.pause());
+      await hook(page, () => window.vilabPage.step(200));
+      // on a phone the settings live in the sheet: open it first
+      if (size === 'phone') await page.click('#sheet-toggle');
+      await page.click('#params-section summary');
+      await page.click('#initial-section summary');
+      await sleep(300);
+      assert.deepEqual(await axe(page), [], `${size}, ${scheme}: page`);
+      if (size === 'desktop') {
+        await page.click('#explain-button');
+        await page.locator('#explain .katex').first().waitFor({ timeout: 5000 });
+        assert.deepEqual(await axe(page), [], `${size}, ${scheme}: with the Explain drawer`);
+      } else {
+        await page.click('#help-button');
+        await sleep(100);
+        assert.deepEqual(await axe(page), [], `${size}, ${scheme}: with the help drawer`);
+      }
+      assert.deepEqual(errors, []);
+      await page.close();
+    }
   }
+});
+
+/** The focused element and whether it shows a focus ring (an outline ≥ 2 px, :focus-visible). */
+const focusRing = (page) =>
+  page.evaluate(() => {
+    const e = document.activeElement;
+    const s = getComputedStyle(e);
+    return { id: e.id || (e.tagName === 'SUMMARY' ? e.parentElement.id : e.tagName), ring: e.matches(':focus-visible') && s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 2 };
+  });
+
+test('keyboard only: Tab reaches the new controls in order, each with a visible focus ring', async () => {
+  const { page, errors } = await openPage(browser.context, '');
+  await hook(page, () => window.vilabPage.pause());
+  const wanted = ['system', 'preset', 'projector', 'language', 'play', 'integrator-a', 'integrator-b', 'params-section', 'initial-section'];
+  const seen = [];
+  for (let i = 0; i < 80 && seen.length < wanted.length; i++) {
+    await page.keyboard.press('Tab');
+    const f = await focusRing(page);
+    if (wanted.includes(f.id) && !seen.includes(f.id)) {
+      assert.ok(f.ring, `${f.id}: visible focus ring`);
+      seen.push(f.id);
+    }
+  }
+  assert.deepEqual(seen, wanted, 'reached in reading order');
+  // the projector toggle and a settings section work from the keyboard
+  await page.focus('#projector');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.locator('#projector').getAttribute('aria-pressed'), 'true');
+  await page.keyboard.press('Space');
+  assert.equal(await page.locator('#projector').getAttribute('aria-pressed'), 'false');
+  await page.focus('#initial-section summary');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.locator('#initial-section').getAttribute('open'), '');
+  // the language select has a visible label and lists every catalogue
+  assert.equal(await page.locator('label[for="language"]').isVisible(), true);
+  assert.ok((await page.locator('#language option').count()) >= 2);
+  // one h1, and the landmarks
+  assert.equal(await page.locator('h1').count(), 1);
+  assert.equal(await page.locator('body > header').count(), 1, 'a banner landmark');
+  assert.equal(await page.locator('main').count(), 1, 'a main landmark');
+  assert.deepEqual(errors, []);
+  await page.close();
 });

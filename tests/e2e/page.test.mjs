@@ -145,7 +145,8 @@ test('controls come from the registry: parameters, initial data, N links, inline
   await sleep(150);
   const st = await hook(page, () => window.vilabPage.state());
   assert.equal(st.compare, 'rk4');
-  assert.equal(st.scenario.h, 0.005);
+  assert.equal(st.scenario.h, 0.02);
+  assert.equal(st.speed, 25, 'the preset sets the speed its lesson needs');
   assert.match(await page.locator('#caption').textContent(), /five minutes/);
   if (await hook(page, () => !!window.vilabPage.lab.system('rigid-body'))) {
     assert.ok(ids.includes('dzhanibekov'), 'rigid-body presets are loaded when the system exists');
@@ -189,16 +190,16 @@ test("the h ladder ends at each system's largest h; dopri5 shows its tolerance; 
   assert.equal(await hook(page, () => window.vilabPage.state().scenario.options.tol), 1e-8);
   await hook(page, () => window.vilabPage.step(50));
   assert.equal(await hook(page, () => window.vilabPage.sim().step), 50);
-  // phase portrait: bob position against its momentum for the pendulum, Π₂ against Π₁ for the free body
+  // the graph in natural variables: θ̇₁ against θ₁ for the double pendulum, Π₂ against Π₁ for the free body
   await hook(page, () => window.vilabPage.drawPlots());
-  assert.equal(await page.locator('#plot-phase .plot-values').textContent(), 'p_x₁ against x₁');
+  assert.equal(await page.locator('#plot-phase .plot-values').textContent(), 'θ̇₁ against θ₁');
   await hook(page, () => window.vilabPage.setState({ scenario: { system: 'rigid-body', integrator: 'rk4' }, compare: null }));
   await sleep(100);
   await hook(page, () => window.vilabPage.step(20));
   await hook(page, () => window.vilabPage.drawPlots());
   assert.equal(await page.locator('#plot-phase .plot-values').textContent(), 'Π₂ against Π₁');
   const axes = await page.locator('#phase-x option').allTextContents();
-  assert.deepEqual(axes, ['q_w', 'q_x', 'q_y', 'q_z', 'Π₁', 'Π₂', 'Π₃'], 'q: the quaternion, p: Π, whatever the integrator');
+  assert.deepEqual(axes, ['time t', 'Π₁', 'Π₂', 'Π₃', 'ω₁', 'ω₂', 'ω₃', 'θ', 'φ'], 'natural variables of a rigid body, whatever the integrator');
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -234,26 +235,41 @@ test('compare mode draws two bodies and two series', async () => {
   await page.close();
 });
 
-test('CSV of the plotted series and PNG of the view download with real content', async () => {
+test('CSV of the exact run and PNG of the whole view download with real content', async () => {
   const { page, errors } = await openPage(browser.context, '#compare=rk4', { reducedMotion: 'reduce' });
   await page.click('#reset');
   await hook(page, () => window.vilabPage.step(500));
   const [csvDl] = await Promise.all([page.waitForEvent('download'), page.click('#csv')]);
   assert.match(csvDl.suggestedFilename(), /^vilab-double-spherical-pendulum-midpoint-vs-rk4\.csv$/);
   const csv = readFileSync(await csvDl.path(), 'utf8').trim().split('\n');
-  assert.match(csv[0], /^# vilab Midpoint/);
-  const header = csv[1].split(',');
-  assert.deepEqual(header.slice(0, 3), ['t_s', 'energy_error_relative_A', 'energy_error_relative_B']);
-  assert.ok(header.includes('constraint_residual_A') && header.includes('newton_iterations_B'));
-  assert.equal(csv.length - 2, 501, 'one row per step (t = 0 … 5 s)');
-  const last = csv[csv.length - 1].split(',').map(Number);
+  // the header comments carry the scenarios (JSON), the steps and the fingerprint
+  assert.match(csv[0], /^# vilab: every step, simulated again from t = 0/);
+  const scenarioA = JSON.parse(csv[1].replace(/^# A: /, ''));
+  assert.equal(scenarioA.integrator, 'midpoint');
+  assert.equal(JSON.parse(csv[2].replace(/^# B: /, '')).integrator, 'rk4');
+  const fp = await hook(page, () => window.vilabPage.fingerprint());
+  assert.match(csv[3], new RegExp(`A ran to step 500; B ran to step 500; A's fingerprint there: ${fp}`));
+  const header = csv[4].split(',');
+  assert.deepEqual(header.slice(0, 3), ['t_s', 'theta1_rad_A', 'phi1_rad_A']);
+  for (const name of ['kinetic_J_A', 'energy_error_relative_A', 'J_drift_relative_B', 'constraint_residual_A', 'newton_iterations_B']) assert.ok(header.includes(name), name);
+  assert.equal(csv.length - 5, 501, 'one row per step (t = 0 … 5 s)');
+  const last = csv[csv.length - 1].split(',');
   assert.equal(last.length, header.length);
-  assert.ok(Math.abs(last[0] - 5) < 1e-9, 'last time 5 s');
-  assert.ok(last.every(Number.isFinite));
+  assert.equal(last[0], '5', 'the last time, printed without float noise');
+  assert.ok(csv.slice(5).every((row) => !/\.\d*0000000\d\b|9999999\d\b/.test(row.split(',')[0])), 't without float noise');
+  assert.ok(last.map(Number).every(Number.isFinite));
+  // the last row is the page's state at step 500, exactly
+  const now = await hook(page, () => ({ vars: Array.from(window.vilabPage.sim().variables()), d: window.vilabPage.sim().diagnostics() }));
+  assert.deepEqual(last.slice(1, 1 + now.vars.length).map(Number), now.vars);
+  assert.equal(Number(last[header.indexOf('energy_J_A')]), now.d.energy);
   const [pngDl] = await Promise.all([page.waitForEvent('download'), page.click('#png')]);
   const png = readFileSync(await pngDl.path());
   assert.equal(png.subarray(1, 4).toString(), 'PNG');
   assert.ok(pixelStats(png).variance > 30, 'the PNG shows the scene');
+  // the whole view: taller than the 3D canvas alone (the header and the plots are in it)
+  const pngHeight = png.readUInt32BE(20);
+  const canvasHeight = await page.evaluate(() => document.querySelector('#view canvas').height);
+  assert.ok(pngHeight > canvasHeight, `PNG ${pngHeight} px high, 3D canvas ${canvasHeight} px`);
   assert.deepEqual(errors, []);
   await page.close();
 });

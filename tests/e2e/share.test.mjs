@@ -52,7 +52,7 @@ test('share-link round trip: the copied URL reproduces the run (equal fingerprin
   assert.equal(await hook(p2, () => window.vilabPage.simB().hash()), fpB, 'B: same fingerprint at step 777');
   const check = p2.locator('#fp-check');
   await check.waitFor({ state: 'visible' });
-  assert.match(await check.textContent(), /✓ same as the link at step 777/);
+  assert.match(await check.textContent(), /✓ same run as the link \(step 777\)/);
   const cam2 = await hook(p2, () => window.vilabPage.camera());
   cam2.forEach((x, i) => assert.ok(Math.abs(x - camera[i]) < 0.01, 'camera restored'));
   assert.deepEqual(errors, []);
@@ -133,10 +133,11 @@ test('a refused step pauses, names the step, the reason and its code, offers to 
   assert.equal(failure.step, 4);
   assert.equal(failure.code, 'no-convergence');
   assert.equal(failure.suggestion, 'reduce h');
-  assert.match(text, /Midpoint \(variational\) refused step 4 \(t = 0\.80 s\)/);
-  assert.ok(text.includes(failure.reason), 'the reason in the core\'s words');
-  assert.match(failure.reason, /Newton/);
-  assert.match(text, /Suggestion: reduce h \(now h = 0\.2 s\)/);
+  // plain words, said once: the step, the cause, what to do
+  assert.match(text, /Midpoint \(variational\) could not take step 4 \(t = 0\.80 s\): the equation this method solves at every step has no solution it can find at this step size\./);
+  assert.match(failure.reason, /Newton/, 'the core\'s own words stay in the API');
+  assert.ok(!/Newton/.test(text), 'no solver jargon in the banner');
+  assert.match(text, /A smaller step h \(now 0\.2 s\) usually helps/);
   assert.equal(await banner.getAttribute('data-code'), 'no-convergence');
   assert.equal(await hook(page, () => window.vilabPage.playing()), false, 'paused');
   assert.equal(await page.locator('#play').textContent(), 'Play');
@@ -165,10 +166,10 @@ test("B's refused step: A keeps running, B's banner names the step and the code"
   assert.equal(failure.A, null);
   assert.equal(failure.B.step, 1473);
   assert.equal(failure.B.code, 'non-finite');
-  assert.match(await warn.textContent(), /B, Explicit Euler with projection \(baseline\), broke down at step 1473 \(t = 14\.73 s\)/);
+  assert.match(await warn.textContent(), /B, Explicit Euler with projection \(baseline\), could not take step 1473 \(t = 14\.73 s\): its numbers overflowed/);
   assert.equal(await warn.getAttribute('data-code'), 'non-finite');
   assert.equal(await hook(page, () => window.vilabPage.sim().step), 2000, 'A took all its steps');
-  assert.match(await page.locator('#legend').textContent(), /broke down at t = 14\.73 s/);
+  assert.match(await page.locator('#legend').textContent(), /stopped at t = 14\.73 s/);
   assert.deepEqual(errors, []);
   await page.close();
 });

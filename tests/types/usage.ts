@@ -81,6 +81,10 @@ export async function example(): Promise<string> {
   const cols: string[] = sim.history.columns;
   const total: number = sim.history.total + sim.history.oldest + sim.history.stride + sim.history.capacity;
   const visual: Float64Array = sim.visualState();
+  const run: import("../../web/sim/vilab.js").RunDescription = sim.describe();
+  const theta: number = sim.variables()[run.phase[0]];
+  const conservedKeys: string[] = run.quantities.filter((q) => q.conserved).map((q) => q.key);
+  void theta; void conservedKeys;
   const state: State = { q, p: Array.from(p) };
   sim.setState(state);
   const csv: string = sim.csvHeader() + '\n' + sim.csvRow();

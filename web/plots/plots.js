@@ -1,41 +1,42 @@
-// The diagnostics plots (uPlot), fed incrementally from the recorded histories:
+// The diagnostics plots (uPlot), fed incrementally from the recorded histories and
+// laid out from the run's description (sim.describe(), web/sim/describe.js), never
+// from system or integrator ids:
 //
-//   energy       (E − E₀)/E₀ (relative; E₀ > 0 since potentials vanish at rest)
-//   momentum     each momentum-map component's drift: (J − J₀)/|J₀| when |J₀| is
-//                not tiny, else J − J₀ (the axis says which); for a system defined by
-//                data, one curve per symmetry, named by its history column
-//                (momentum.<name>), each relative to its own |J₀|
-//   conserved    a system defined by data: each declared conserved quantity's drift
-//                (X − X₀)/|X₀| (X − X₀ when X₀ ≈ 0), from the columns conserved.<name>
-//   constraint   residual |g(q)|, log scale
+//   energy       the energy error (E − E₀)/E₀, or the running envelope max |ΔE/E| on a
+//                log axis (a bounded band is flat, a drift rises); only when the
+//                scenario's exact flow conserves the energy
+//   momentum     drifts of the conserved momenta (J_z, J, Π₃, |Π|, Noether momenta)
+//   conserved    drifts of a data-defined system's declared conserved quantities
+//   unconserved  values of recorded quantities the exact flow does NOT conserve (the
+//                heavy top's J_x, a damped system's energy), each with its reason
+//   constraint   residual |g(q)| (log), only for constrained systems
 //   iterations   Newton iterations per step
 //   dt           step sizes h_k (variable-step integrators only)
-//   phase        a chosen pair of components of the canonical state (q, p), sampled
-//                per frame; its layout depends on the model only, never on the integrator
+//   phase        "Graph": any natural variable against another or against time
 //
-// Redraws are staggered (at most one plot per animation frame, each ≤ ~12 Hz),
-// the data arrays are reused, and the tables are min/max envelopes of bounded
-// size, so long runs stay smooth.
+// A run that breaks down (non-finite numbers, the energy error beyond 100 %, the
+// constraint residual beyond 1 % of the shortest link) stops contributing at its
+// last good sample, which is marked; other series keep their ranges, and nothing is
+// clipped into the tables. Redraws are staggered (at most one plot per frame, each
+// ≤ ~8 Hz) and the tables are min/max envelopes of bounded size.
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { EnvelopeTable, PointRing } from './series.js';
 import { el, setChildren } from '../ui/dom.js';
-import { num, sci, signedSci, subscript } from '../sim/format.js';
+import { num, sci, signedSci } from '../sim/format.js';
 import { COLOR_A, COLOR_B } from '../scene/palette.js';
 
 const LOG_FLOOR = 1e-17;
-// A method that blows up (explicit Euler just before it breaks down) would squash every
-// other curve: relative errors are clipped at ±CLIP_REL, residuals at CLIP_RES.
-const CLIP_REL = 10;
-const CLIP_ABS = 1e12;
-const CLIP_RES = 1e3;
-const TINY_MOMENTUM = 1e-9;
-const TINY_CONSERVED = 1e-12;
-const REDRAW_MS = 120; // per plot (≈ 8 Hz); at most one plot is redrawn per frame
-// Envelope buckets per table (two points each): ≥ 2 points per device pixel of a
-// side-panel plot, and a bounded cost per redraw however long the run.
+const TINY = { energy: 1e-12, momentum: 1e-9, other: 1e-12 };
+const BREAK_ENERGY = 1; // relative energy error that ends a run's curves
+const BREAK_CONSTRAINT = 0.01; // residual, as a fraction of the shortest link
+const REDRAW_MS = 120;
 const ENVELOPE_BUCKETS = 800;
 const COMPONENT_DASH = [[], [2, 3], [8, 3, 2, 3]];
+const DEG = 180 / Math.PI;
+const MINUS = '\u2212';
+
+const measureCtx = typeof document !== 'undefined' ? document.createElement('canvas').getContext('2d') : null;
 
 function axisValues(u, splits) {
   const maxAbs = Math.max(...splits.map((v) => Math.abs(v ?? 0)));
@@ -44,25 +45,22 @@ function axisValues(u, splits) {
 }
 
 function logAxisValues(u, splits) {
-  return splits.map((v) => (v == null ? '' : `1e${Math.round(Math.log10(v))}`.replace('-', '−')));
+  return splits.map((v) => (v == null ? '' : `1e${Math.round(Math.log10(v))}`.replace('-', MINUS)));
 }
 
-/** Powers of ten, about four of them, for a log axis. */
+/** Powers of ten, at least three of them, for a log axis. */
 function logSplits(u, axisIdx, min, max) {
-  const lo = Math.floor(Math.log10(Math.max(min, 1e-300)));
-  const hi = Math.ceil(Math.log10(Math.max(max, 1e-300)));
-  const step = Math.max(1, Math.ceil((hi - lo) / 4));
+  let lo = Math.floor(Math.log10(Math.max(min, 1e-300)));
+  let hi = Math.ceil(Math.log10(Math.max(max, 1e-300)));
+  if (hi - lo < 2) (lo -= 1), (hi += 1);
+  const step = Math.max(1, Math.ceil((hi - lo) / 5));
   const out = [];
   for (let e = hi; e >= lo; e -= step) out.unshift(10 ** e);
   return out;
 }
 
-function timeValues(u, splits) {
-  return splits.map((v, i) => (v == null ? '' : i === splits.length - 1 ? `${num(v, 4)} s` : num(v, 4)));
-}
-
-/** A linear range with a minimum span, so round-off-level data (1e−16) never
- * makes the tick search degenerate; padded 8 %. */
+/** A linear range with a minimum span (round-off-level data never makes the tick
+ * search degenerate), padded 8 %. */
 function safeRange(u, min, max) {
   if (min == null || max == null || !Number.isFinite(min) || !Number.isFinite(max)) return [-1, 1];
   const mid = (min + max) / 2;
@@ -78,43 +76,44 @@ function cssVar(name, fallback) {
   return v || fallback;
 }
 
-/**
- * Names of the canonical state's components for the phase-portrait menu, by model
- * (vilab.d.ts, State): chains q = bob positions, p = their momenta; the oscillator
- * [x], [m ẋ]; rigid bodies q = unit quaternion, p = body angular momentum Π.
- * defaultAxes: the pair shown first, as indices into [...q, ...p].
- */
-export function coordinateNames(model, qLen, pLen, coordinates = null) {
-  if (model === 'oscillator') return { q: ['x'], p: ['p'], defaultAxes: [0, 1] };
-  if (Array.isArray(coordinates) && coordinates.length === qLen && qLen === pLen) {
-    // a system defined by data: its own coordinate names, and their conjugate momenta
-    return { q: coordinates.slice(), p: coordinates.map((c) => `p_${c}`), defaultAxes: [0, qLen] };
-  }
-  if (model === 'rigid-body') {
-    return { q: ['q_w', 'q_x', 'q_y', 'q_z'].slice(0, qLen), p: ['Π₁', 'Π₂', 'Π₃'].slice(0, pLen), defaultAxes: [qLen, qLen + 1] };
-  }
-  const q = [];
-  for (let i = 0; i < qLen / 3; i++) for (const a of 'xyz') q.push(`${a}${subscript(i + 1)}`);
-  return { q, p: q.map((n) => `p_${n}`), defaultAxes: [0, qLen] };
+/** A quantity's value from a history read at index i (its columns, or their norm). */
+function quantityValue(read, q, i) {
+  const cols = q.columns.map((c) => read?.columns?.[c]?.[i]);
+  if (cols.some((v) => v === undefined)) return NaN;
+  return q.combine === 'norm' ? Math.hypot(...cols) : cols[0];
 }
 
-/** A history read's column of a conserved quantity (read().conserved, else read().columns). */
-function conservedColumn(read, name) {
-  return read?.conserved?.[name] ?? read?.columns?.[`conserved.${name}`] ?? null;
+/** Series names kept from the first page (tests and the CSV of older versions read them). */
+function seriesName(q) {
+  if (q.key === 'energy') return 'energy';
+  if (q.key === 'momentum') return 'J';
+  if (q.key.startsWith('momentum.')) return `J_${q.key.slice('momentum.'.length)}`;
+  if (q.key === 'bodyMomentum.z') return 'Pi3';
+  return q.key; // conserved.<name>, casimir
+}
+
+/** How a natural variable is shown: angles and rates in degrees. */
+export function displayOf(v) {
+  if (!v) return { factor: 1, unit: '' };
+  if (v.kind === 'angle') return { factor: DEG, unit: '°' };
+  if (v.kind === 'rate' && v.unit === 'rad/s') return { factor: DEG, unit: '°/s' };
+  return { factor: 1, unit: v.unit };
 }
 
 export class Plots {
   /**
    * @param host  element to fill with plot cards
-   * @param opts  { onPhaseChange() }
+   * @param opts  { onPhaseChange(), onBreakdown(label, { t, kind, amount }) }
    */
   constructor(host, opts = {}) {
     this.host = host;
     this.opts = opts;
     this.plots = [];
     this.windowSeconds = 0;
-    this.phaseAxes = null; // [x index, y index] into [...q, ...p]; null → the model's default pair
-    // only plots on screen are redrawn
+    this.energyMode = 'signed';
+    this.projector = false;
+    this.large = null;
+    this.graphAxes = null; // [x, y]: -1 = time, else an index into the variables
     this.hidden = new Set();
     this.observer =
       typeof IntersectionObserver === 'function'
@@ -125,71 +124,60 @@ export class Plots {
             }
           })
         : null;
+    this.onKey = (e) => {
+      if (e.key === 'Escape' && this.large) this.enlarge(null);
+    };
+    document.addEventListener('keydown', this.onKey);
   }
 
   /**
-   * Sets up for a run.
-   * run = { h, hasB, labelA, labelB, momentumCount, E0, J0 (A), J0B, model, qLen, pLen,
-   *         momentumNames?, conservedNames?, X0?, X0B?, coordinates? } (the named ones for a
-   *         system defined by data: symmetry and conserved-quantity names, their initial values)
+   * Sets up for a run. run = { description: sim.describe() of A, hasB, labelA, labelB, h,
+   * stepSizes (a variable-step integrator is in the run), energyBoundedA/B (symplectic or
+   * energy-conserving) }.
    */
   configure(run) {
-    this.destroy();
+    this.destroyPlots();
     this.run = run;
-    this.clipped = false;
-    const m = run.momentumCount;
-    const J0n = Math.hypot(...(run.J0 ?? []));
-    this.momentumNames = Array.isArray(run.momentumNames) && run.momentumNames.length === m ? run.momentumNames : null;
-    this.momentumRelative = m > 0 && J0n > TINY_MOMENTUM;
-    // per component: divide the drift by scale[c]; relative[c] tells whether that is |J₀|
-    if (this.momentumNames) {
-      const per = (J0) => (J0 ?? []).map((j) => (Math.abs(j) > TINY_MOMENTUM ? Math.abs(j) : 1));
-      this.momScaleA = per(run.J0);
-      this.momScaleB = per(run.J0B ?? run.J0);
-      this.momRelative = (run.J0 ?? []).map((j) => Math.abs(j) > TINY_MOMENTUM);
-    } else {
-      const JnB = Math.hypot(...(run.J0B ?? run.J0 ?? []));
-      this.momScaleA = Array.from({ length: m }, () => (this.momentumRelative ? J0n : 1));
-      this.momScaleB = Array.from({ length: m }, () => (this.momentumRelative ? JnB : 1));
-      this.momRelative = Array.from({ length: m }, () => this.momentumRelative);
-    }
-    this.energyRelative = Math.abs(run.E0) > 1e-12;
-    // conserved quantities of a system defined by data
-    this.conservedNames = Array.isArray(run.conservedNames) ? run.conservedNames : [];
-    const X0 = run.X0 ?? {};
-    this.X0A = this.conservedNames.map((n) => X0[n]);
-    this.X0B = this.conservedNames.map((n) => (run.X0B ?? X0)[n]);
-    this.conservedRelative = this.X0A.map((x) => Number.isFinite(x) && Math.abs(x) > TINY_CONSERVED);
-    // series layout in the tables: energy A,B; momentum comp c A,B; constraint A,B; iterations A,B;
-    // conserved k A,B
-    const names = ['energy_A', 'energy_B'];
-    const compName = (c) => (this.momentumNames ? `J_${this.momentumNames[c]}` : m === 1 ? 'J' : `J_${'xyz'[c] ?? c}`);
-    for (let c = 0; c < m; c++) names.push(`${compName(c)}_A`, `${compName(c)}_B`);
-    names.push('constraint_A', 'constraint_B', 'iterations_A', 'iterations_B');
-    for (const n of this.conservedNames) names.push(`conserved.${n}_A`, `conserved.${n}_B`);
-    // variable-step integrators (history column dt): the step size h_k
-    this.stepSizes = !!run.stepSizes;
-    if (this.stepSizes) names.push('dt_A', 'dt_B');
-    this.names = names;
-    this.idx = {
-      energy: 0,
-      momentum: 2,
-      constraint: 2 + 2 * m,
-      iterations: 4 + 2 * m,
-      conserved: 6 + 2 * m,
-      dt: 6 + 2 * m + 2 * this.conservedNames.length,
+    const d = run.description;
+    this.description = d;
+    this.quantities = d.quantities;
+    this.conservedQ = d.quantities.filter((q) => q.conserved);
+    this.unconservedQ = d.quantities.filter((q) => !q.conserved);
+    this.energyQ = this.conservedQ.find((q) => q.key === 'energy') ?? null;
+    this.momentumQ = this.conservedQ.filter((q) => q.key !== 'energy' && !q.key.startsWith('conserved.'));
+    this.declaredQ = this.conservedQ.filter((q) => q.key.startsWith('conserved.'));
+    // table layout: pairs (A, B) of series
+    const names = [];
+    const pair = (n) => {
+      const j = names.length;
+      names.push(`${n}_A`, `${n}_B`);
+      return j;
     };
+    this.col = new Map(); // quantity key → first column of its pair (drift or value)
+    for (const q of this.conservedQ) this.col.set(q.key, pair(seriesName(q)));
+    this.envCol = this.energyQ ? pair('energyEnvelope') : -1;
+    for (const q of this.unconservedQ) this.col.set(q.key, pair(`value.${seriesName(q)}`));
+    this.constraintCol = d.constrained ? pair('constraint') : -1;
+    this.iterCol = pair('iterations');
+    this.stepSizes = !!run.stepSizes;
+    this.dtCol = this.stepSizes ? pair('dt') : -1;
+    this.names = names;
     this.all = new EnvelopeTable(names, { capacity: ENVELOPE_BUCKETS, mode: 'all' });
     this.#makeWindowTable();
     this.values = new Float64Array(names.length);
     this.latest = new Float64Array(names.length).fill(NaN);
+    this.base = { A: null, B: null }; // quantity values at sample 0
+    this.relative = new Map();
+    this.envMax = { A: 0, B: 0 };
+    this.crossAt = null;
+    this.broken = { A: null, B: null };
+    this.lastGoodT = { A: 0, B: 0 };
     this.phase = new PointRing(1500, 2);
-    const coords = coordinateNames(run.model, run.qLen, run.pLen, run.coordinates);
-    // keep the chosen pair across runs of the same layout (same names), else the default
-    if (!this.phaseAxes || this.coords?.q.join() !== coords.q.join() || this.coords?.p.join() !== coords.p.join()) {
-      this.phaseAxes = coords.defaultAxes.slice();
-    }
-    this.coords = coords;
+    this.variables = d.variables;
+    const n = d.variables.length;
+    if (!this.graphAxes || this.graphLayout !== d.variables.map((v) => v.key).join()) this.graphAxes = d.phase.slice();
+    this.graphAxes = this.graphAxes.map((i) => (i >= -1 && i < n ? i : 0));
+    this.graphLayout = d.variables.map((v) => v.key).join();
     this.#build();
   }
 
@@ -213,10 +201,38 @@ export class Plots {
     this.plots.forEach((p) => (p.drawn = -1));
   }
 
-  #theme() {
-    if (!this.themeCache) {
-      this.themeCache = { fg: cssVar('--fg-muted', '#4a515b'), grid: cssVar('--grid', 'rgba(0,0,0,0.08)') };
+  /** What a lesson needs: { energy: 'signed'|'envelope', large: card id or null }. */
+  setView({ energy, large } = {}) {
+    if (energy && energy !== this.energyMode) {
+      this.energyMode = energy;
+      if (this.run) this.#rebuild();
     }
+    if (large !== undefined) this.enlarge(large);
+  }
+
+  /** Larger type and thicker lines for a projector. */
+  setProjector(on) {
+    this.projector = !!on;
+    if (this.run) this.#rebuild();
+  }
+
+  /** Enlarges one card (id) or none (null). */
+  enlarge(id) {
+    this.large = id && this.plots.some((p) => p.id === id) ? id : null;
+    for (const p of this.plots) {
+      const on = p.id === this.large;
+      p.card.fig.classList.toggle('enlarged', on);
+      p.card.enlargeBtn.setAttribute('aria-pressed', String(on));
+      p.card.enlargeBtn.textContent = on ? 'Close' : 'Enlarge';
+    }
+    document.documentElement.classList.toggle('plot-enlarged', !!this.large);
+    this.resize();
+    this.drawAll(this.lastTime);
+    if (this.large) this.plots.find((p) => p.id === this.large)?.card.enlargeBtn.focus({ preventScroll: true });
+  }
+
+  #theme() {
+    if (!this.themeCache) this.themeCache = { fg: cssVar('--fg-muted', '#4a515b'), grid: cssVar('--grid', 'rgba(0,0,0,0.08)') };
     return this.themeCache;
   }
 
@@ -226,324 +242,399 @@ export class Plots {
     this.drawAll(time);
   }
 
-  #axes(logY = false, yLabelSize = 58, { xIsTime = true } = {}) {
-    // colours are read at draw time, so a light/dark switch needs no rebuild
-    const fg = () => this.#theme().fg;
-    const grid = () => this.#theme().grid;
-    const common = { stroke: fg, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid, width: 1, size: 4 }, font: '11px system-ui, sans-serif' };
-    const y = { ...common, size: yLabelSize, values: logY ? logAxisValues : axisValues };
-    if (logY) y.splits = logSplits;
-    return [{ ...common, size: 26, values: xIsTime ? timeValues : axisValues }, y];
+  get #fontPx() {
+    return this.projector ? 15 : 11;
+  }
+  get #lineWidth() {
+    return this.projector ? 2.8 : 1.6;
   }
 
-  #card(id, title, note, { tall = false } = {}) {
-    const valuesEl = el('span', { class: 'plot-values', 'aria-hidden': 'true' });
+  #axes({ logY = false, xFormat = null, xLabel = 't (s)', yLabel = '' } = {}) {
+    const fg = () => this.#theme().fg;
+    const grid = () => this.#theme().grid;
+    const px = this.#fontPx;
+    const font = `${px}px system-ui, sans-serif`;
+    const common = { stroke: fg, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid, width: 1, size: 4 }, font, labelFont: font, labelSize: px + 6 };
+    // the y axis is as wide as its widest label (a minus sign is never clipped)
+    const ySize = (u, values) => {
+      if (!values || !measureCtx) return 50;
+      measureCtx.font = font;
+      return Math.ceil(Math.max(...values.map((v) => measureCtx.measureText(String(v ?? '')).width))) + 12;
+    };
+    const y = { ...common, size: ySize, space: px * 2 + 4, values: logY ? logAxisValues : axisValues, label: yLabel };
+    if (logY) y.splits = logSplits;
+    const x = { ...common, size: px + 16, space: px * 5, values: xFormat ?? axisValues, label: xLabel };
+    return [x, y];
+  }
+
+  #card(id, title, note) {
+    const valuesEl = el('span', { class: 'plot-values', id: `plot-${id}-values` });
     const plotEl = el('div', { class: 'plot-host', 'aria-hidden': 'true' });
     const noteEl = el('span', { class: 'plot-note' }, note);
+    const enlargeBtn = el('button', { type: 'button', class: 'btn tiny enlarge', 'aria-pressed': 'false', 'aria-label': `Enlarge the ${title} plot` }, 'Enlarge');
+    enlargeBtn.addEventListener('click', () => this.enlarge(this.large === id ? null : id));
+    const markEl = el('p', { class: 'plot-mark', hidden: true });
     const fig = el(
       'figure',
-      { class: `plot-card${tall ? ' tall' : ''}`, id: `plot-${id}`, 'aria-labelledby': `plot-${id}-title` },
-      el('figcaption', {}, el('span', { class: 'plot-title', id: `plot-${id}-title` }, title), ' ', noteEl, valuesEl),
+      { class: 'plot-card', id: `plot-${id}`, 'aria-labelledby': `plot-${id}-title`, 'aria-describedby': `plot-${id}-values` },
+      el('figcaption', {}, el('span', { class: 'plot-title', id: `plot-${id}-title` }, title), ' ', noteEl, valuesEl, enlargeBtn),
       plotEl,
+      markEl,
     );
     this.host.append(fig);
     this.observer?.observe(fig);
-    return { fig, plotEl, valuesEl, noteEl };
+    return { fig, plotEl, valuesEl, noteEl, enlargeBtn, markEl };
   }
 
-  #series(label, color, dash = [], width = 1.6) {
-    return { label, stroke: color, width, dash, points: { show: false }, spanGaps: false };
+  #series(label, color, dash = []) {
+    return { label, stroke: color, width: this.#lineWidth, dash, points: { show: false }, spanGaps: false };
+  }
+
+  #height(base) {
+    const small = typeof innerWidth === 'number' && innerWidth < 700;
+    return Math.round(base * (small ? 0.8 : 1) * (this.projector ? 1.25 : 1));
+  }
+
+  #width() {
+    return Math.max(160, this.host.clientWidth - 4);
+  }
+
+  /** Draws a ring and a cross at each broken run's last good point. */
+  #markerHook(entry) {
+    return (u) => {
+      const ctx = u.ctx;
+      for (const [k, label] of [[0, 'A'], [1, 'B']]) {
+        if (!this.broken[label]) continue;
+        for (let s = k; s < entry.cols.length; s += 2) {
+          const v = this.latest[entry.cols[s]];
+          if (!Number.isFinite(v)) continue;
+          const y = entry.log ? Math.max(Math.abs(v), LOG_FLOOR) : v;
+          const cx = u.valToPos(this.lastGoodT[label], 'x', true);
+          const cy = u.valToPos(y, 'y', true);
+          if (!Number.isFinite(cx) || !Number.isFinite(cy)) continue;
+          const r = 5 * devicePixelRatio;
+          ctx.save();
+          ctx.strokeStyle = label === 'A' ? COLOR_A : COLOR_B;
+          ctx.lineWidth = 2 * devicePixelRatio;
+          ctx.beginPath();
+          ctx.arc(cx, cy, r, 0, 2 * Math.PI);
+          ctx.moveTo(cx - r, cy - r);
+          ctx.lineTo(cx + r, cy + r);
+          ctx.moveTo(cx + r, cy - r);
+          ctx.lineTo(cx - r, cy + r);
+          ctx.stroke();
+          ctx.restore();
+        }
+      }
+    };
+  }
+
+  #timePlot(entry, { height, logY = false, yLabel = '', range = safeRange, series }) {
+    const opts = {
+      width: this.#width(),
+      height: this.#height(height),
+      legend: { show: false },
+      cursor: { show: false },
+      scales: { x: { time: false }, y: logY ? { distr: 3, log: 10 } : { range } },
+      axes: this.#axes({ logY, yLabel }),
+      series: [{}, ...series],
+      hooks: { draw: [this.#markerHook(entry)] },
+    };
+    entry.baseHeight = opts.height;
+    return new uPlot(opts, [[], ...series.map(() => [])], entry.card.plotEl);
+  }
+
+  #pairSeries(name, k = 0) {
+    return [
+      this.#series(`${name} A`, COLOR_A, COMPONENT_DASH[k % 3]),
+      { ...this.#series(`${name} B`, COLOR_B, k === 0 ? [7, 4] : COMPONENT_DASH[k % 3]), show: this.run.hasB },
+    ];
+  }
+
+  #rebuild() {
+    const large = this.large;
+    this.destroyPlots();
+    this.#build();
+    if (large) this.enlarge(large);
+    this.drawAll(this.lastTime);
   }
 
   #build() {
-    const run = this.run;
     setChildren(this.host);
-    const both = (name, extra = {}) => [
-      this.#series(`${name} A`, COLOR_A, extra.dashA ?? []),
-      { ...this.#series(`${name} B`, COLOR_B, extra.dashB ?? [7, 4]), show: run.hasB },
-    ];
-    const width = () => Math.max(160, this.host.clientWidth - 4);
-    // energy (linear by default; a toggle shows |error| on a log axis)
-    {
-      const rel = this.energyRelative;
+    const d = this.description;
+    if (this.energyQ) {
+      const envelope = this.energyMode === 'envelope';
+      const rel = () => this.relative.get('energy') !== false;
       const c = this.#card('energy', 'Energy error', '');
-      const note = () => (this.energyLog ? (rel ? '|E − E₀|/E₀, log scale' : '|E − E₀| (J), log scale') : rel ? '(E − E₀)/E₀' : 'E − E₀ (J)');
-      const toggle = el('button', { type: 'button', class: 'btn tiny', 'aria-pressed': String(!!this.energyLog), title: 'Show the size of the error on a log axis' }, 'log');
-      const noteText = el('span', {}, note());
+      const noteText = el('span', {});
+      const toggle = el('button', { type: 'button', class: 'btn tiny', 'aria-pressed': String(envelope), title: 'The largest error so far, on a log axis: a bounded band stays flat, a drift keeps rising' }, 'envelope (log)');
+      toggle.addEventListener('click', () => this.setView({ energy: this.energyMode === 'envelope' ? 'signed' : 'envelope' }));
       c.noteEl.replaceChildren(noteText, toggle);
-      const make = () =>
-        new uPlot(
-          {
-            width: width(),
-            height: 120,
-            legend: { show: false },
-            cursor: { show: false },
-            scales: { x: { time: false }, y: this.energyLog ? { distr: 3, log: 10 } : { range: safeRange } },
-            axes: this.#axes(!!this.energyLog),
-            series: [{}, ...both('energy')],
-          },
-          [[], [], []],
-          c.plotEl,
-        );
-      const entry = { id: 'energy', u: make(), card: c, cols: [0, 1], kind: 'time', drawn: -1, at: 0 };
-      toggle.addEventListener('click', () => {
-        this.energyLog = !this.energyLog;
-        toggle.setAttribute('aria-pressed', String(this.energyLog));
-        noteText.textContent = note();
-        entry.u.destroy();
-        entry.u = make();
-        entry.drawn = -1;
-        this.#draw(entry, performance.now(), this.lastTime);
+      const entry = { id: 'energy', card: c, kind: 'time', drawn: -1, at: 0, log: envelope, noteText, rel };
+      entry.cols = envelope ? [this.envCol, this.envCol + 1] : [this.col.get('energy'), this.col.get('energy') + 1];
+      entry.u = this.#timePlot(entry, {
+        height: 200,
+        logY: envelope,
+        yLabel: envelope ? 'max |ΔE/E₀| so far' : 'ΔE/E₀',
+        series: this.#pairSeries('energy'),
       });
       this.plots.push(entry);
     }
-    // momentum
-    if (run.momentumCount > 0) {
-      const m = run.momentumCount;
-      const unit = 'kg·m²/s';
-      const named = this.momentumNames;
-      const allRel = this.momRelative.every(Boolean);
-      const noneRel = !this.momRelative.some(Boolean);
-      const note = named
-        ? noneRel
-          ? 'J − J₀, absolute since |J₀| ≈ 0'
-          : `(J − J₀)/|J₀| per symmetry${allRel ? '' : ` (absolute for ${named.filter((_, k) => !this.momRelative[k]).join(', ')}, where J₀ ≈ 0)`}`
-        : this.momentumRelative
-          ? `(J − J₀)/|J₀|, relative`
-          : `J − J₀ (${unit}), absolute since |J₀| ≈ 0`;
-      const title = named
-        ? `Noether momenta (${named.join(', ')})`
-        : m === 1
-          ? 'Momentum drift J_z'
-          : `Momentum drift (${[...Array(m)].map((_, c) => 'J_' + 'xyz'[c]).join(', ')})`;
-      const c = this.#card('momentum', title, note);
-      const series = [{}];
+    if (this.momentumQ.length) {
+      const qs = this.momentumQ;
+      const c = this.#card('momentum', `Conserved momenta (${qs.map((q) => q.symbol).join(', ')})`, '');
+      const series = [];
       const cols = [];
-      for (let k = 0; k < m; k++) {
-        const nm = named ? named[k] : m === 1 ? 'J' : `J_${'xyz'[k]}`;
-        series.push(this.#series(`${nm} A`, COLOR_A, COMPONENT_DASH[k % 3]));
-        series.push({ ...this.#series(`${nm} B`, COLOR_B, k === 0 ? [7, 4] : COMPONENT_DASH[k % 3]), show: run.hasB });
-        cols.push(this.idx.momentum + 2 * k, this.idx.momentum + 2 * k + 1);
-      }
-      const u = new uPlot(
-        { width: width(), height: 110, legend: { show: false }, cursor: { show: false }, scales: { x: { time: false }, y: { range: safeRange } }, axes: this.#axes(), series },
-        [[], ...cols.map(() => [])],
-        c.plotEl,
-      );
-      this.plots.push({ id: 'momentum', u, card: c, cols, kind: 'time', drawn: -1, at: 0, labels: named ?? (m > 1 ? [...'xyz'] : null) });
-    }
-    // conserved quantities (a system defined by data)
-    if (this.conservedNames.length > 0) {
-      const names = this.conservedNames;
-      const rel = this.conservedRelative;
-      const note = rel.every(Boolean)
-        ? '(X − X₀)/|X₀|'
-        : rel.some(Boolean)
-          ? `(X − X₀)/|X₀|; X − X₀ for ${names.filter((_, k) => !rel[k]).join(', ')} (X₀ ≈ 0)`
-          : 'X − X₀, absolute since X₀ ≈ 0';
-      const c = this.#card('conserved', `Conserved quantities (${names.join(', ')})`, note);
-      const series = [{}];
-      const cols = [];
-      names.forEach((nm, k) => {
-        series.push(this.#series(`${nm} A`, COLOR_A, COMPONENT_DASH[k % 3]));
-        series.push({ ...this.#series(`${nm} B`, COLOR_B, k === 0 ? [7, 4] : COMPONENT_DASH[k % 3]), show: run.hasB });
-        cols.push(this.idx.conserved + 2 * k, this.idx.conserved + 2 * k + 1);
+      qs.forEach((q, k) => {
+        series.push(...this.#pairSeries(q.symbol, k));
+        cols.push(this.col.get(q.key), this.col.get(q.key) + 1);
       });
-      const u = new uPlot(
-        { width: width(), height: 110, legend: { show: false }, cursor: { show: false }, scales: { x: { time: false }, y: { range: safeRange } }, axes: this.#axes(), series },
-        [[], ...cols.map(() => [])],
-        c.plotEl,
-      );
-      this.plots.push({ id: 'conserved', u, card: c, cols, kind: 'time', drawn: -1, at: 0, labels: names });
+      const entry = { id: 'momentum', card: c, cols, kind: 'time', drawn: -1, at: 0, quantities: qs };
+      entry.u = this.#timePlot(entry, { height: 150, yLabel: 'drift', series });
+      this.plots.push(entry);
     }
-    // constraint (log)
-    {
-      const c = this.#card('constraint', 'Constraint residual', `|g(q)|, log scale; 0 is drawn at 1e−17`);
-      const u = new uPlot(
-        {
-          width: width(),
-          height: 110,
-          legend: { show: false },
-          cursor: { show: false },
-          scales: { x: { time: false }, y: { distr: 3, log: 10 } },
-          axes: this.#axes(true),
-          series: [{}, ...both('constraint')],
-        },
-        [[], [], []],
-        c.plotEl,
-      );
-      this.plots.push({ id: 'constraint', u, card: c, cols: [this.idx.constraint, this.idx.constraint + 1], kind: 'time', log: true, drawn: -1, at: 0 });
+    if (this.declaredQ.length) {
+      const qs = this.declaredQ;
+      const c = this.#card('conserved', `Conserved quantities (${qs.map((q) => q.symbol).join(', ')})`, '');
+      const series = [];
+      const cols = [];
+      qs.forEach((q, k) => {
+        series.push(...this.#pairSeries(q.symbol, k));
+        cols.push(this.col.get(q.key), this.col.get(q.key) + 1);
+      });
+      const entry = { id: 'conserved', card: c, cols, kind: 'time', drawn: -1, at: 0, quantities: qs };
+      entry.u = this.#timePlot(entry, { height: 150, yLabel: 'drift', series });
+      this.plots.push(entry);
     }
-    // Newton iterations
+    if (this.unconservedQ.length) {
+      const qs = this.unconservedQ;
+      const why = [...new Set(qs.map((q) => q.why))].join(' ');
+      const c = this.#card('unconserved', `Not conserved (${qs.map((q) => q.symbol).join(', ')})`, `Their values, for reference: ${why}`);
+      const series = [];
+      const cols = [];
+      qs.forEach((q, k) => {
+        series.push(...this.#pairSeries(q.symbol, k));
+        cols.push(this.col.get(q.key), this.col.get(q.key) + 1);
+      });
+      const units = [...new Set(qs.map((q) => q.unit).filter(Boolean))];
+      const entry = { id: 'unconserved', card: c, cols, kind: 'time', drawn: -1, at: 0, quantities: qs, values: true };
+      entry.u = this.#timePlot(entry, { height: 150, yLabel: units.length === 1 ? units[0] : 'value', series });
+      this.plots.push(entry);
+    }
+    if (d.constrained) {
+      const c = this.#card('constraint', 'Constraint residual', `|g(q)|, log scale (0 is drawn at 1e${MINUS}17)`);
+      const entry = { id: 'constraint', card: c, cols: [this.constraintCol, this.constraintCol + 1], kind: 'time', log: true, drawn: -1, at: 0 };
+      entry.u = this.#timePlot(entry, { height: 140, logY: true, yLabel: '|g(q)|', series: this.#pairSeries('constraint') });
+      this.plots.push(entry);
+    }
     {
       const c = this.#card('iterations', 'Newton iterations', 'per step (0 for explicit methods)');
-      const u = new uPlot(
-        {
-          width: width(),
-          height: 80,
-          legend: { show: false },
-          cursor: { show: false },
-          scales: { x: { time: false }, y: { range: (u, min, max) => [0, Math.max(4, Math.ceil(max + 1))] } },
-          axes: this.#axes(false),
-          series: [{}, ...both('iterations')],
-        },
-        [[], [], []],
-        c.plotEl,
-      );
-      this.plots.push({ id: 'iterations', u, card: c, cols: [this.idx.iterations, this.idx.iterations + 1], kind: 'time', drawn: -1, at: 0 });
+      const entry = { id: 'iterations', card: c, cols: [this.iterCol, this.iterCol + 1], kind: 'time', drawn: -1, at: 0 };
+      entry.u = this.#timePlot(entry, { height: 100, yLabel: 'iterations', range: (u, min, max) => [0, Math.max(4, Math.ceil(max + 1))], series: this.#pairSeries('iterations') });
+      this.plots.push(entry);
     }
-    // step sizes of a variable-step integrator
     if (this.stepSizes) {
       const c = this.#card('dt', 'Step size', 'h_k of each step, in s: chosen so that the discrete energy is conserved');
-      const u = new uPlot(
-        {
-          width: width(),
-          height: 100,
-          legend: { show: false },
-          cursor: { show: false },
-          scales: { x: { time: false }, y: { range: (u, min, max) => [0, Math.max(max, 1e-9) * 1.1] } },
-          axes: this.#axes(false),
-          series: [{}, ...both('dt')],
-        },
-        [[], [], []],
-        c.plotEl,
-      );
-      this.plots.push({ id: 'dt', u, card: c, cols: [this.idx.dt, this.idx.dt + 1], kind: 'time', drawn: -1, at: 0 });
+      const entry = { id: 'dt', card: c, cols: [this.dtCol, this.dtCol + 1], kind: 'time', drawn: -1, at: 0 };
+      entry.u = this.#timePlot(entry, { height: 120, yLabel: 'h (s)', range: (u, min, max) => [0, Math.max(max, 1e-9) * 1.1], series: this.#pairSeries('dt') });
+      this.plots.push(entry);
     }
-    // phase portrait
-    {
-      const c = this.#card('phase', 'Phase portrait', '', { tall: true });
-      const all = [...this.coords.q, ...this.coords.p];
-      const mkSelect = (label, which) => {
-        const id = `phase-${which}`;
-        const select = el('select', { id, 'aria-label': `Phase portrait ${label} axis` });
-        all.forEach((n, i) => select.append(el('option', { value: String(i) }, n)));
-        select.addEventListener('change', () => {
-          const v = Number(select.value);
-          if (which === 'x') this.phaseAxes = [v, this.#partner(v)];
-          else this.phaseAxes = [this.phaseAxes[0], v];
-          this.phase.clear();
-          this.opts.onPhaseChange?.();
-        });
-        return el('label', { class: 'phase-axis', for: id }, `${label} `, select);
-      };
-      const xs = mkSelect('horizontal', 'x');
-      const ys = mkSelect('vertical', 'y');
-      c.noteEl.replaceChildren(xs, ys);
-      this.phaseSelects = [xs.querySelector('select'), ys.querySelector('select')];
-      this.#syncPhaseSelects();
-      const u = new uPlot(
-        {
-          mode: 2,
-          width: width(),
-          height: 190,
-          legend: { show: false },
-          cursor: { show: false },
-          scales: { x: { time: false, range: safeRange }, y: { range: safeRange } },
-          axes: this.#axes(false, 58, { xIsTime: false }), // x is a coordinate, not time
-          series: [{}, { ...this.#series('A', COLOR_A), paths: uPlot.paths.linear(), facets: [{ scale: 'x', auto: true }, { scale: 'y', auto: true }] },
-            { ...this.#series('B', COLOR_B, [7, 4]), paths: uPlot.paths.linear(), facets: [{ scale: 'x', auto: true }, { scale: 'y', auto: true }] }],
-        },
-        [null, [[], []], [[], []]],
-        c.plotEl,
-      );
-      this.plots.push({ id: 'phase', u, card: c, kind: 'phase', drawn: -1, at: 0 });
-    }
+    this.#buildGraph();
   }
 
-  /** The natural vertical axis for a horizontal one: its conjugate momentum when q and p
-   * pair up (chains, the oscillator), else the next component of the same block (Π₁ → Π₂). */
-  #partner(x) {
-    const { qLen: n, pLen: m } = this.run;
-    if (n === m) return x < n ? x + n : x - n;
-    return x < n ? (x + 1) % n : n + ((x - n + 1) % m);
+  /** The Graph card: any natural variable against another, or against time. */
+  #buildGraph() {
+    const vars = this.variables;
+    const c = this.#card('phase', 'Graph', '');
+    const label = (i) => (i < 0 ? 't (s)' : `${vars[i].symbol} (${displayOf(vars[i]).unit || '—'})`);
+    const mkSelect = (name, which) => {
+      const id = `phase-${which}`;
+      const select = el('select', { id });
+      if (which === 'x') select.append(el('option', { value: '-1' }, 'time t'));
+      vars.forEach((v, i) => select.append(el('option', { value: String(i), title: v.title }, v.symbol)));
+      select.addEventListener('change', () => {
+        const v = Number(select.value);
+        this.graphAxes = which === 'x' ? [v, this.graphAxes[1]] : [this.graphAxes[0], v];
+        this.phase.clear();
+        this.#rebuildGraph();
+        this.opts.onPhaseChange?.();
+      });
+      return el('label', { class: 'phase-axis', for: id }, `${name} `, select);
+    };
+    const xs = mkSelect('horizontal', 'x');
+    const ys = mkSelect('vertical', 'y');
+    const period = el('span', { class: 'period', id: 'period' });
+    const periodReset = el('button', { type: 'button', class: 'btn tiny', title: 'Start measuring the period afresh' }, 'reset period');
+    periodReset.addEventListener('click', () => this.#resetPeriod());
+    c.noteEl.replaceChildren(xs, ys, period, periodReset);
+    this.phaseSelects = [xs.querySelector('select'), ys.querySelector('select')];
+    this.phaseSelects[0].value = String(this.graphAxes[0]);
+    this.phaseSelects[1].value = String(this.graphAxes[1]);
+    const [ix, iy] = this.graphAxes;
+    const dispX = ix < 0 ? { factor: 1 } : displayOf(vars[ix]);
+    const xFormat = (u, splits) => splits.map((v) => (v == null ? '' : num(v, 3)));
+    const entry = { id: 'phase', card: c, kind: 'phase', drawn: -1, at: 0, cols: [], periodEl: period };
+    const opts = {
+      mode: 2,
+      width: this.#width(),
+      height: this.#height(240),
+      legend: { show: false },
+      cursor: { show: false },
+      scales: { x: { time: false, range: safeRange }, y: { range: safeRange } },
+      axes: this.#axes({ xFormat, xLabel: label(ix), yLabel: label(iy) }),
+      series: [
+        {},
+        { ...this.#series('A', COLOR_A), paths: uPlot.paths.linear(), facets: [{ scale: 'x', auto: true }, { scale: 'y', auto: true }] },
+        { ...this.#series('B', COLOR_B, [7, 4]), paths: uPlot.paths.linear(), facets: [{ scale: 'x', auto: true }, { scale: 'y', auto: true }] },
+      ],
+    };
+    entry.baseHeight = opts.height;
+    entry.u = new uPlot(opts, [null, [[], []], [[], []]], c.plotEl);
+    entry.dispX = dispX;
+    this.plots.push(entry);
+    this.#resetPeriod();
   }
 
-  #syncPhaseSelects() {
-    const [x, y] = this.phaseAxes;
-    this.phaseSelects[0].value = String(x);
-    this.phaseSelects[1].value = String(y);
+  #rebuildGraph() {
+    const i = this.plots.findIndex((p) => p.id === 'phase');
+    if (i < 0) return;
+    const old = this.plots[i];
+    old.u.destroy();
+    this.observer?.unobserve(old.card.fig);
+    old.card.fig.remove();
+    this.plots.splice(i, 1);
+    this.#buildGraph();
+    if (this.large === 'phase') this.enlarge('phase');
   }
 
-  /** The phase-portrait pair as indices into [...q, ...p]. */
+  #resetPeriod() {
+    this.periodState = { last: null, prevY: NaN, prevDY: NaN, maxima: [] };
+    const p = this.plots.find((x) => x.id === 'phase');
+    if (p) p.periodEl.textContent = '';
+  }
+
+  /** The graph's pair as indices (−1 = time) into the variables. */
   get phasePair() {
-    return this.phaseAxes.slice();
+    return this.graphAxes.slice();
+  }
+
+  #quantityBase(track, read, i) {
+    const base = new Map();
+    for (const q of this.quantities) base.set(q.key, quantityValue(read, q, i));
+    this.base[track] = base;
+    if (track === 'A') {
+      for (const q of this.conservedQ) {
+        const b = base.get(q.key);
+        const tiny = q.key === 'energy' ? TINY.energy : q.key.startsWith('momentum') ? TINY.momentum : TINY.other;
+        this.relative.set(q.key, Number.isFinite(b) && Math.abs(b) > tiny);
+      }
+    }
+  }
+
+  /** Writes one track's values of sample i into v (slot 0: A, 1: B); returns a breakdown or null. */
+  #fill(track, slot, read, i, v) {
+    const base = this.base[track];
+    for (const q of this.conservedQ) {
+      const x = quantityValue(read, q, i);
+      const b = base.get(q.key);
+      v[this.col.get(q.key) + slot] = this.relative.get(q.key) ? (x - b) / Math.abs(b) : x - b;
+    }
+    for (const q of this.unconservedQ) v[this.col.get(q.key) + slot] = quantityValue(read, q, i);
+    if (this.energyQ) {
+      const e = Math.abs(v[this.col.get('energy') + slot]);
+      if (e > this.envMax[track]) this.envMax[track] = e;
+      v[this.envCol + slot] = this.envMax[track];
+    }
+    if (this.constraintCol >= 0) v[this.constraintCol + slot] = Math.abs(read.constraint[i]);
+    v[this.iterCol + slot] = read.iterations[i];
+    if (this.stepSizes) v[this.dtCol + slot] = i > 0 || read.start > 0 ? read.columns.dt?.[i] ?? NaN : NaN;
+    // breakdown?
+    for (let j = slot; j < v.length; j += 2) {
+      if (j === this.dtCol + slot) continue;
+      if (!Number.isFinite(v[j])) return { kind: 'non-finite', amount: NaN };
+    }
+    if (this.energyQ && this.relative.get('energy')) {
+      const e = v[this.col.get('energy') + slot];
+      if (Math.abs(e) > BREAK_ENERGY) return { kind: 'energy', amount: e };
+    }
+    if (this.constraintCol >= 0) {
+      const g = v[this.constraintCol + slot] / (this.description.constraintScale || 1);
+      if (g > BREAK_CONSTRAINT) return { kind: 'constraint', amount: g };
+    }
+    return null;
+  }
+
+  #blank(slot, v) {
+    for (let j = slot; j < v.length; j += 2) v[j] = NaN;
   }
 
   /** Ingests history reads of A and B (aligned by sample index). */
   ingest(ra, rb, trackA, trackB, opts = {}) {
     if (!this.run) return;
-    const m = this.run.momentumCount;
     const v = this.values;
-    const E0A = trackA.E0;
-    const E0B = trackB ? trackB.E0 : NaN;
-    const J0A = trackA.J0;
-    const J0B = trackB ? trackB.J0 : null;
-    const relE = this.energyRelative;
-    const relJ = this.momRelative;
     const count = ra ? ra.count : 0;
     const bOffset = rb && ra ? rb.start - ra.start : 0;
     const tables = opts.only === 'window' ? [this.win] : [this.all, this.win];
+    const replay = opts.only === 'window';
     for (let i = 0; i < count; i++) {
       const t = ra.t[i];
-      v[0] = relE ? (ra.energy[i] - E0A) / Math.abs(E0A) : ra.energy[i] - E0A;
+      if (!this.base.A && ra.start + i === 0) this.#quantityBase('A', ra, i);
       const bi = i - bOffset;
       const hasB = rb && bi >= 0 && bi < rb.count;
-      v[1] = hasB ? (relE ? (rb.energy[bi] - E0B) / Math.abs(E0B) : rb.energy[bi] - E0B) : NaN;
-      for (let c = 0; c < m; c++) {
-        const ja = ra.momentum[c]?.[i];
-        v[2 + 2 * c] = (ja - J0A[c]) / this.momScaleA[c];
-        const jb = hasB ? rb.momentum[c]?.[bi] : NaN;
-        v[3 + 2 * c] = hasB ? (jb - J0B[c]) / this.momScaleB[c] : NaN;
-      }
-      const xi = this.idx.conserved;
-      for (let k = 0; k < this.conservedNames.length; k++) {
-        const name = this.conservedNames[k];
-        const xa = conservedColumn(ra, name)?.[i];
-        const x0 = this.X0A[k];
-        v[xi + 2 * k] = this.conservedRelative[k] ? (xa - x0) / Math.abs(x0) : xa - x0;
-        const xb = hasB ? conservedColumn(rb, name)?.[bi] : NaN;
-        const x0b = this.X0B[k];
-        v[xi + 2 * k + 1] = hasB ? (this.conservedRelative[k] && Math.abs(x0b) > TINY_CONSERVED ? (xb - x0b) / Math.abs(x0b) : xb - x0b) : NaN;
-        for (const j of [xi + 2 * k, xi + 2 * k + 1]) {
-          const lim = this.conservedRelative[k] ? CLIP_REL : CLIP_ABS;
-          if (v[j] > lim) (v[j] = lim), (this.clipped = true);
-          else if (v[j] < -lim) (v[j] = -lim), (this.clipped = true);
+      if (hasB && !this.base.B && rb.start + bi === 0) this.#quantityBase('B', rb, bi);
+      for (const [track, slot, read, k, present] of [['A', 0, ra, i, !!this.base.A], ['B', 1, rb, bi, hasB && !!this.base.B]]) {
+        const brk = this.broken[track];
+        if (!present || (brk && t > brk.t)) {
+          this.#blank(slot, v);
+          continue;
         }
+        const problem = this.#fill(track, slot, read, k, v);
+        if (problem && !brk && !replay) {
+          this.#blank(slot, v);
+          this.broken[track] = { t: this.lastGoodT[track], ...problem };
+          this.opts.onBreakdown?.(track, this.broken[track]);
+        } else if (problem) this.#blank(slot, v);
+        else this.lastGoodT[track] = Math.max(this.lastGoodT[track], t);
       }
-      const ci = this.idx.constraint;
-      v[ci] = Math.abs(ra.constraint[i]);
-      v[ci + 1] = hasB ? Math.abs(rb.constraint[bi]) : NaN;
-      // clip blow-ups (see CLIP_REL)
-      for (let j = 0; j < ci; j++) {
-        const lim = j < 2 ? (relE ? CLIP_REL : CLIP_ABS) : relJ[(j - 2) >> 1] ? CLIP_REL : CLIP_ABS;
-        if (v[j] > lim) (v[j] = lim), (this.clipped = true);
-        else if (v[j] < -lim) (v[j] = -lim), (this.clipped = true);
-      }
-      for (const j of [ci, ci + 1]) if (v[j] > CLIP_RES) (v[j] = CLIP_RES), (this.clipped = true);
-      const ii = this.idx.iterations;
-      v[ii] = ra.iterations[i];
-      v[ii + 1] = hasB ? rb.iterations[bi] : NaN;
-      if (this.stepSizes) {
-        // the first sample (the start) has no step yet
-        const at = (r, k) => (k > 0 || r.start > 0 ? r.columns.dt?.[k] ?? NaN : NaN);
-        v[this.idx.dt] = at(ra, i);
-        v[this.idx.dt + 1] = hasB ? at(rb, bi) : NaN;
+      if (this.energyQ && this.run.hasB && this.crossAt == null && t > 1 && Number.isFinite(v[this.envCol + 1]) && v[this.envCol + 1] > v[this.envCol]) {
+        this.crossAt = t;
       }
       for (const tb of tables) tb.push(t, v);
       for (let j = 0; j < v.length; j++) if (Number.isFinite(v[j])) this.latest[j] = v[j];
     }
   }
 
-  /** Samples the phase portrait from the current (q, p) of A and B. */
-  samplePhase(qa, pa, qb, pb) {
-    if (!this.run) return;
-    const [ix, iy] = this.phasePair;
-    const pick = (q, p, i) => (i < q.length ? q[i] : p[i - q.length]);
-    const a = qa ? [pick(qa, pa, ix), pick(qa, pa, iy)] : null;
-    const b = qb && qb.length === qa?.length ? [pick(qb, pb, ix), pick(qb, pb, iy)] : null;
-    this.phase.push([a, b]);
+  /** Samples the graph from the natural variables of A and B (and the time). */
+  samplePhase(varsA, varsB, t) {
+    if (!this.run || !varsA) return;
+    const [ix, iy] = this.graphAxes;
+    const dx = ix < 0 ? 1 : displayOf(this.variables[ix]).factor;
+    const dy = displayOf(this.variables[iy]).factor;
+    const pick = (vars) => (vars ? [ix < 0 ? t : vars[ix] * dx, vars[iy] * dy] : null);
+    this.phase.push([pick(varsA), varsB && varsB.length === varsA.length ? pick(varsB) : null]);
     this.phaseVersion = (this.phaseVersion ?? 0) + 1;
+    this.#periodSample(t, varsA[iy]);
+  }
+
+  /** The period of the graphed variable: time between successive maxima (of A). */
+  #periodSample(t, y) {
+    const s = this.periodState;
+    if (!s || !Number.isFinite(y)) return;
+    const dy = y - s.prevY;
+    if (dy < 0 && s.prevDY > 0) {
+      s.maxima.push(s.lastT);
+      if (s.maxima.length > 6) s.maxima.shift();
+    }
+    if (Number.isFinite(dy) && dy !== 0) s.prevDY = dy;
+    s.prevY = y;
+    s.lastT = t;
+  }
+
+  #periodText() {
+    const m = this.periodState?.maxima ?? [];
+    if (m.length < 2) return '';
+    const T = (m[m.length - 1] - m[0]) / (m.length - 1);
+    return `period ≈ ${num(T, 4)} s (${m.length - 1} swing${m.length > 2 ? 's' : ''})`;
   }
 
   /** Redraws at most one stale plot (call every animation frame). */
@@ -569,17 +660,17 @@ export class Plots {
     this.lastTime = time;
     if (p.kind === 'phase') {
       p.drawn = this.phaseVersion ?? 0;
-      const a = this.phase.output(0);
-      const b = this.phase.output(1);
-      p.u.setData([null, a, b]);
-      this.#phaseLabels(p);
+      p.u.setData([null, this.phase.output(0), this.phase.output(1)]);
+      const [ix, iy] = this.graphAxes;
+      const name = (i) => (i < 0 ? 't' : this.variables[i].symbol);
+      p.card.valuesEl.textContent = `${name(iy)} against ${name(ix)}`;
+      p.periodEl.textContent = this.#periodText();
       return;
     }
     const table = this.table;
     p.drawn = table.version;
-    const log = p.log || (p.id === 'energy' && this.energyLog);
-    const tf = p.log ? (j, v) => (v > LOG_FLOOR ? v : LOG_FLOOR) : log ? (j, v) => Math.max(Math.abs(v), LOG_FLOOR) : null;
-    const out = table.output(tf, log, p.cols);
+    const tf = p.log ? (j, v) => Math.max(Math.abs(v), LOG_FLOOR) : null;
+    const out = table.output(tf, !!p.log, p.cols);
     const data = [out[0], ...p.cols.map((c) => out[1 + c])];
     const W = this.windowSeconds;
     p.u.batch(() => {
@@ -589,25 +680,50 @@ export class Plots {
         p.u.setScale('x', { min: t1 - W, max: t1 });
       } else if (out[0].length < 2) p.u.setScale('x', { min: 0, max: 1 });
     });
-    // current values in the caption
+    p.card.valuesEl.textContent = this.#valuesText(p);
+    if (p.id === 'energy') p.noteText.textContent = this.#energyNote(p);
+    this.#markText(p);
+  }
+
+  #valuesText(p) {
     const parts = [];
-    const fmt = p.id === 'iterations' ? (x) => String(Math.round(x)) : p.id === 'constraint' ? (x) => sci(x, 2) : (x) => signedSci(x, 2);
     const pairs = p.cols.length / 2;
+    const fmt = p.id === 'iterations' ? (x) => String(Math.round(x)) : p.log || p.values || p.id === 'dt' ? (x) => sci(x, 3) : (x) => signedSci(x, 2);
     for (let k = 0; k < pairs; k++) {
       const a = this.latest[p.cols[2 * k]];
       const b = this.latest[p.cols[2 * k + 1]];
-      const prefix = p.labels && (pairs > 1 || this.momentumNames || p.id === 'conserved') ? `${p.labels[k]}: ` : pairs > 1 ? `${'xyz'[k]}: ` : '';
+      const prefix = p.quantities && (pairs > 1 || p.id !== 'momentum' || p.quantities[k].key !== 'momentum') ? `${p.quantities[k].symbol}: ` : '';
       let s = `${prefix}A ${fmt(a)}`;
       if (this.run.hasB) s += `  B ${fmt(b)}`;
       parts.push(s);
     }
-    p.card.valuesEl.textContent = parts.join(' · ') + (this.clipped && p.id !== 'iterations' ? ' (blow-up clipped)' : '');
+    return parts.join(' · ');
   }
 
-  #phaseLabels(p) {
-    const [ix, iy] = this.phasePair;
-    const all = [...this.coords.q, ...this.coords.p];
-    p.card.valuesEl.textContent = `${all[iy]} against ${all[ix]}`;
+  #energyNote(p) {
+    const rel = this.relative.get('energy') !== false;
+    const what = this.energyMode === 'envelope' ? (rel ? 'largest |E − E₀|/E₀ so far' : 'largest |E − E₀| so far (J)') : rel ? '(E − E₀)/E₀' : 'E − E₀ (J)';
+    if (!this.run.hasB || this.energyMode !== 'envelope') return what;
+    const A = this.run.labelA;
+    const B = this.run.labelB;
+    if (this.crossAt != null) {
+      const boundedA = this.run.energyBoundedA ? `; ${A}'s error never grows` : '';
+      return `${what}. ${B} was more accurate for the first ${num(this.crossAt, 2)} s${boundedA}.`;
+    }
+    if (this.envMax.B < this.envMax.A && this.run.energyBoundedA && !this.run.energyBoundedB) {
+      return `${what}. ${B} is more accurate so far, but its error keeps growing while ${A}'s stays in a band: watch for the crossing.`;
+    }
+    return what;
+  }
+
+  #markText(p) {
+    const parts = [];
+    for (const label of ['A', 'B']) {
+      const b = this.broken[label];
+      if (b && (label === 'A' || this.run.hasB)) parts.push(`${label} stopped at t = ${num(b.t, 4)} s (marked ⊗)`);
+    }
+    p.card.markEl.hidden = parts.length === 0;
+    p.card.markEl.textContent = parts.join('; ');
   }
 
   /** Current values (latest sample) per series name. */
@@ -617,55 +733,32 @@ export class Plots {
     return out;
   }
 
-  /** CSV of the plotted series (the current window's envelope points). */
-  csv() {
-    const table = this.table;
-    const out = table.output(null);
-    const rel = this.energyRelative ? 'relative' : 'absolute_J';
-    const header = ['t_s'];
-    const hasB = this.run.hasB;
-    const keep = [];
-    this.names.forEach((n, j) => {
-      if (!hasB && n.endsWith('_B')) return;
-      keep.push(j);
-      let h = n;
-      if (n.startsWith('energy')) h = `energy_error_${rel}_${n.slice(-1)}`;
-      else if (n.startsWith('conserved.')) {
-        const k = this.conservedNames.indexOf(n.slice('conserved.'.length, -2));
-        h = `${n.slice(0, -2)}_drift_${this.conservedRelative[k] ? 'relative' : 'absolute'}_${n.slice(-1)}`;
-      } else if (n.startsWith('J')) {
-        const c = (j - 2) >> 1;
-        h = `${n.slice(0, -2)}_drift_${this.momRelative[c] ? 'relative' : 'absolute'}_${n.slice(-1)}`;
-      } else if (n.startsWith('constraint')) h = `constraint_residual_${n.slice(-1)}`;
-      else if (n.startsWith('iterations')) h = `newton_iterations_${n.slice(-1)}`;
-      else if (n.startsWith('dt_')) h = `step_size_s_${n.slice(-1)}`;
-      header.push(h);
-    });
-    const lines = [
-      `# vilab ${this.run.labelA}${hasB ? ` vs ${this.run.labelB}` : ''}; h = ${this.run.h} s; ${table.bucket > 1 ? `min/max envelope of ${table.bucket}-sample buckets` : 'every step'}`,
-      header.join(','),
-    ];
-    for (let i = 0; i < out[0].length; i++) {
-      const row = [out[0][i]];
-      for (const j of keep) {
-        const v = out[1 + j][i];
-        row.push(v == null ? '' : v);
-      }
-      lines.push(row.join(','));
-    }
-    return lines.join('\n') + '\n';
+  /** A short text of the current diagnostics (the live summary for screen readers). */
+  summary() {
+    if (!this.run) return '';
+    return this.plots
+      .filter((p) => p.kind === 'time')
+      .map((p) => `${p.card.fig.querySelector('.plot-title').textContent}: ${this.#valuesText(p)}`)
+      .join('. ');
+  }
+
+  /** y range of a card's plot (tests: a breakdown must not rescale the others). */
+  yRange(id) {
+    const p = this.plots.find((x) => x.id === id);
+    return p ? [p.u.scales.y.min, p.u.scales.y.max] : null;
   }
 
   resize() {
-    const w = Math.max(160, this.host.clientWidth - 4);
+    const w = this.#width();
     for (const p of this.plots) {
-      const h = p.u.height;
-      if (Math.abs(p.u.width - w) > 1) p.u.setSize({ width: w, height: h });
+      const large = p.id === this.large;
+      const width = large ? Math.max(200, p.card.fig.clientWidth - 16) : w;
+      const height = large ? Math.max(p.baseHeight * 2, Math.round(innerHeight * 0.7)) : p.baseHeight;
+      if (Math.abs(p.u.width - width) > 1 || Math.abs(p.u.height - height) > 1) p.u.setSize({ width, height });
     }
   }
 
   clearData() {
-    this.clipped = false;
     this.all?.clear();
     this.win?.clear();
     this.phase?.clear();
@@ -673,11 +766,17 @@ export class Plots {
     this.plots.forEach((p) => (p.drawn = -1));
   }
 
-  destroy() {
+  destroyPlots() {
     this.observer?.disconnect();
     this.hidden.clear();
     for (const p of this.plots) p.u.destroy();
     this.plots = [];
     setChildren(this.host);
+    document.documentElement.classList.remove('plot-enlarged');
+  }
+
+  destroy() {
+    this.destroyPlots();
+    document.removeEventListener('keydown', this.onKey);
   }
 }

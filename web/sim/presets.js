@@ -1,10 +1,12 @@
 // Presets: scenes/presets.json (pendulums) and, when it exists,
 // scenes/rigid_body_presets.json; both are arrays of
-// { id, title, explanation, scenario, compare? } shared with tests and benchmarks.
+// { id, title, explanation, scenario, compare?, lesson? } shared with tests and benchmarks.
+// lesson: what the lesson needs on screen { speed, window, energy: 'signed'|'envelope',
+// large: a plot card id } — applied with the preset, so it reads right from the first second.
 // Then scenes/lagrangian/<id>.json: each a complete scenario of a system defined by
 // data plus an `about` block { title, lesson, compare? }, which becomes the preset
 // { id: <id>, title: about.title, explanation: about.lesson, scenario: the file
-// without about, compare: about.compare } (the API never sees `about`).
+// without about, compare: about.compare, lesson: about.view } (the API never sees `about`).
 // Presets whose system or integrators this build lacks are left out.
 
 const files = import.meta.glob(['../../scenes/presets.json', '../../scenes/rigid_body_presets.json'], { eager: true, import: 'default' });
@@ -22,6 +24,7 @@ export function presetFromScene(path, file) {
     explanation: typeof about.lesson === 'string' ? about.lesson : '',
     scenario,
     ...(typeof about.compare === 'string' ? { compare: about.compare } : {}),
+    ...(about.view && typeof about.view === 'object' ? { lesson: about.view } : {}),
   };
 }
 

@@ -186,6 +186,19 @@ export class Runner {
     track.diag = track.sim.diagnostics();
   }
 
+  /**
+   * Stops a track whose numbers have left the physics (the plots' breakdown check:
+   * { t, kind: 'energy'|'constraint'|'non-finite', amount }): it takes no more steps,
+   * and is reported like a refused step, with code 'breakdown'.
+   */
+  halt(label, info) {
+    const track = label === 'A' ? this.a : label === 'B' ? this.b : null;
+    if (!track || track.failure) return;
+    track.failure = { step: null, t: info.t, code: 'breakdown', kind: info.kind, amount: info.amount, reason: '', suggestion: null, message: `breakdown: ${info.kind}` };
+    if (track === this.a) this.playing = false;
+    this.cb.onFailure?.(track, track.failure);
+  }
+
   #fail(track, error) {
     track.failure = failureOf(error);
     if (track === this.a) this.playing = false;

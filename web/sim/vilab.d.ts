@@ -134,6 +134,8 @@ export interface IntegratorInfo {
   readonly equations: string;
   readonly citation: string;
   readonly options: readonly ParamInfo[];
+  /** `conserves`, each classified: a badge applies where the run's description lists its kind in `structures`. */
+  readonly claims: readonly { readonly kind: ClaimKind; readonly text: string }[];
 }
 
 /** Options of lab.simulate(). */
@@ -172,6 +174,9 @@ export interface Diagnostics {
   bodyMomentum?: [number, number, number];
   /** Systems defined by data: the declared conserved quantities by name. */
   conserved?: Record<string, number>;
+  /** Kinetic and potential energy, where the system separates them (RunDescription.energyParts). */
+  kinetic?: number;
+  potential?: number;
 }
 
 /** Copies of history samples [start, start + count). */
@@ -216,6 +221,47 @@ export interface State {
   p: ArrayLike<number>;
 }
 
+export type ClaimKind = 'symplectic' | 'momentum' | 'constraints' | 'energy' | 'casimir' | 'other';
+
+/** A recorded quantity of a run: conserved (by this scenario's exact flow) or not, and why. */
+export interface RunQuantity {
+  key: string;
+  symbol: string;
+  title: string;
+  unit: string;
+  /** History columns; with combine 'norm', the quantity is their Euclidean norm. */
+  columns: string[];
+  combine?: 'norm';
+  conserved: boolean;
+  why: string;
+}
+
+/** A natural variable (an angle, a rate, a component of Π, a coordinate of a system defined by data). */
+export interface RunVariable {
+  key: string;
+  symbol: string;
+  title: string;
+  unit: string;
+  kind: 'angle' | 'rate' | 'position' | 'velocity' | 'momentum' | 'other';
+}
+
+/** sim.describe(). */
+export interface RunDescription {
+  quantities: RunQuantity[];
+  /** Holonomic constraints exist (the residual is meaningful). */
+  constrained: boolean;
+  /** A length to express the residual relatively (the shortest link), else 1. */
+  constraintScale: number;
+  /** What the constraint is, for messages: the links of a chain, R being a rotation, a data system's surface g(q) = 0. */
+  constraintWhat: 'links' | 'rotation' | 'surface' | 'none';
+  variables: RunVariable[];
+  /** The default phase-portrait pair, as indices into variables. */
+  phase: [number, number];
+  energyParts: boolean;
+  /** The claim kinds that apply to this system. */
+  structures: ClaimKind[];
+}
+
 export interface Simulation {
   /** The normalized scenario (a fresh object). */
   scenario(): NormalizedScenario;
@@ -237,6 +283,10 @@ export interface Simulation {
   diagnostics(): Diagnostics;
   /** Bob positions [x, y, z, …] or the orientation quaternion [w, x, y, z] (a copy). */
   visualState(): Float64Array;
+  /** What this run's numbers mean: which quantities its exact flow conserves, its natural variables. */
+  describe(): RunDescription;
+  /** The natural variables now, in describe().variables order (radians, SI units). */
+  variables(): Float64Array;
   /** Replaces (q, p); restarts step and history at 0. Throws when off the constraint manifold. */
   setState(state: State): void;
   /** FNV-1a 64 of q, p (float64 LE) and step (uint64 LE), 16 hex digits; equals the native `vilab hash`. */

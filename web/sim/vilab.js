@@ -13,6 +13,7 @@
 // goes stale or detaches when the heap grows. The Embind layer returns heap views
 // and this file copies them before making any other call into the module.
 import createVilabModule from '../../build/wasm/vilab.mjs';
+import { describeRun, claimKind } from './describe.js';
 
 const PREFIX = 'vilab: ';
 /** Scenario text larger than this is refused before it enters the wasm heap (the core's limit). */
@@ -265,13 +266,44 @@ const disposeSymbol = Symbol.dispose ?? Symbol.for('Symbol.dispose');
 class Simulation extends NativeOwner {
   #history;
   #maxStateSize;
+  #systemOf;
+  #description = null;
 
-  constructor(module, limits, scenario, options) {
+  constructor(module, limits, scenario, options, systemOf) {
     const opts = readOptions(options, limits);
     super(new module.Simulation(encodeScenario(scenario), opts.historyStride, opts.historyCapacity), 'simulation');
     const native = this[LIVE]();
     this.#maxStateSize = limits.maxStateSize;
     this.#history = new History(() => this[LIVE](), Array.from(native.historyColumns()));
+    this.#systemOf = systemOf;
+  }
+
+  #run() {
+    if (!this.#description) {
+      const scenario = this.scenario();
+      this.#description = describeRun(this.#systemOf(scenario.system), scenario, this.history.columns);
+    }
+    return this.#description;
+  }
+
+  /**
+   * What this run's numbers mean (web/sim/describe.js): { quantities: [{ key, symbol,
+   * title, unit, columns, combine?, conserved, why }], constrained, constraintScale,
+   * variables: [{ key, symbol, title, unit, kind }], phase: [ix, iy], energyParts,
+   * structures } — conserved is decided by this scenario's exact flow (forcing,
+   * gravity's torque, symmetry). A fresh copy.
+   */
+  describe() {
+    const { values: _v, kinetic: _k, ...plain } = this.#run();
+    return JSON.parse(JSON.stringify(plain));
+  }
+
+  /** The natural variables now (angles and rates, Π and ω, …), in describe().variables order. */
+  variables() {
+    const run = this.#run();
+    const out = new Float64Array(run.variables.length);
+    run.values(this.q, this.p, out);
+    return out;
   }
 
   /** The normalized scenario, defaults filled in (a fresh object). */
@@ -339,6 +371,12 @@ class Simulation extends NativeOwner {
   diagnostics() {
     const d = this[LIVE]().diagnostics();
     const out = { energy: d.energy, momentum: Array.from(d.momentum), constraint: d.constraint, iterations: d.iterations };
+    // kinetic and potential parts, where the system separates them (describe().energyParts)
+    const run = this.#run();
+    if (run.kinetic) {
+      out.kinetic = run.kinetic(this.q, this.p);
+      out.potential = d.energy - out.kinetic;
+    }
     if (d.bodyMomentum) out.bodyMomentum = Array.from(d.bodyMomentum);
     if (d.conserved) {
       const names = this.history.columns.filter((n) => n.startsWith('conserved.')).map((n) => n.slice('conserved.'.length));
@@ -467,7 +505,10 @@ async function loadLab(options) {
   } catch (e) {
     throw new VilabError(`module: the WebAssembly core could not be loaded (${e?.message ?? e})`, { field: 'module' });
   }
-  const registry = deepFreeze(JSON.parse(module.registryJson()));
+  const parsed = JSON.parse(module.registryJson());
+  // each claim classified, so the page shows a badge only where the system has that structure
+  for (const entry of parsed.integrators) entry.claims = entry.conserves.map((text) => ({ kind: claimKind(text), text }));
+  const registry = deepFreeze(parsed);
   const { systems, integrators, limits } = registry;
   const normalize = (scenario) => {
     const result = module.validateScenario(encodeScenario(scenario));
@@ -520,7 +561,7 @@ async function loadLab(options) {
     },
     /** A new simulation; options { historyStride = 1, historyCapacity = limits.historyCapacity.default }. */
     simulate(scenario, simOptions) {
-      return new Simulation(module, limits, scenario, simOptions);
+      return new Simulation(module, limits, scenario, simOptions, (id) => systems.find((s) => s.id === id));
     },
     /** The registry exactly as the native `vilab registry` prints it (2-space JSON). */
     registryText: () => module.registryText(),

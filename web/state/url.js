@@ -1,7 +1,10 @@
 // The state in the URL hash, as differences from the defaults, readable:
 //
 //   #system=chain&integrator=rk4&h=0.005&params.g=3.7&initial.angles=1.6,0;2.2,0.8
-//    &options.alpha=0.5&compare=rk4&speed=10&cam=3.1,-2,1.2,0,0,-0.8&fp=1234.3f9ac2d18e0b11aa
+//    &options.alpha=0.5&compare=rk4&speed=10&cam=3.1,-2,1.2,0,0,-0.8&fp=1234.3f9ac2d18e0b11aa&at=1234
+//
+// fp is the run's fingerprint at a step (the opener checks it when it gets there); at
+// opens the link paused on that step, reached without animation.
 //
 // Keys are the API's own field paths, so an error the API throws about a field
 // ('vilab: params.g: must be …') names the same key the reader sees in the link.
@@ -20,7 +23,7 @@ import { DEFAULT_SYSTEM, UI_DEFAULTS, SPEEDS, STEPS_PER_FRAME, WINDOWS, deepEqua
 const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i;
 const SCENARIO_TOP = ['system', 'integrator', 'h'];
 const GROUPS = ['params', 'options', 'initial'];
-const UI_KEYS = ['compare', 'speed', 'spf', 'window', 'cam', 'fp'];
+const UI_KEYS = ['compare', 'speed', 'spf', 'window', 'cam', 'fp', 'at'];
 /** The key of a data-defined system's params, and its bound (UTF-8 bytes of the JSON). */
 export const DEF_KEY = 'def';
 export const MAX_DEFINITION_BYTES = 16 * 1024;
@@ -124,6 +127,7 @@ export function encodeState(lab, state, extras = {}) {
   if (state.window !== UI_DEFAULTS.window) put('window', state.window);
   if (extras.camera) put('cam', extras.camera.map((x) => Number(x.toFixed(3))));
   if (extras.fingerprint) parts.push(`fp=${extras.fingerprint.step}.${extras.fingerprint.hash}`);
+  if (Number.isSafeInteger(extras.at) && extras.at > 0) parts.push(`at=${extras.at}`);
   return parts.join('&');
 }
 
@@ -250,5 +254,11 @@ export function decodeState(lab, hash) {
     if (!m) throw new LinkError('fp', 'must be <step>.<hex fingerprint>');
     fingerprint = { step: Number(m[1]), hash: m[2].toLowerCase() };
   }
-  return { state, camera, fingerprint };
+  let at = null;
+  if (get.has('at')) {
+    const m = get.get('at').match(/^\d{1,9}$/);
+    if (!m) throw new LinkError('at', 'must be a step number (a whole number below 1e9)');
+    at = Number(m[0]);
+  }
+  return { state, camera, fingerprint, at };
 }

@@ -1,6 +1,8 @@
-// Banners under the top bar (errors: role=alert) and the polite status live
-// region. All text is set with textContent.
+// Banners under the top bar (errors: role=alert; on phones they float above the
+// controls bar instead of pushing the view down, see styles.css) and the polite
+// status live region. All text is set with textContent; callers pass t() strings.
 import { el } from './dom.js';
+import { t } from '../i18n/index.js';
 
 export class Notices {
   constructor(bannerHost, statusEl) {
@@ -19,7 +21,11 @@ export class Notices {
     const text = el('p', { class: 'banner-text' });
     for (const p of parts) text.append(typeof p === 'string' ? document.createTextNode(p) : el('code', {}, p.code));
     const buttons = actions.map((a) => el('button', { type: 'button', class: 'btn small', onclick: () => a.onClick() }, a.label));
-    const close = el('button', { type: 'button', class: 'btn small ghost', 'aria-label': 'Dismiss this message', onclick: () => this.dismiss(key) }, 'Dismiss');
+    const close = el(
+      'button',
+      { type: 'button', class: 'btn small ghost', 'aria-label': t('page.banner.dismissLabel'), onclick: () => this.dismiss(key) },
+      t('page.banner.dismiss'),
+    );
     const node = el(
       'div',
       { class: `banner ${kind}`, role: kind === 'error' ? 'alert' : 'status', dataset: { ...data, key } },

@@ -1,0 +1,16 @@
+// The language select in the top bar: filled from the catalogues' LANGUAGES, switches
+// with setLanguage (which re-translates the static markup and tells every listener).
+import { LANGUAGES, language, setLanguage, onLanguageChange } from '../i18n/index.js';
+import { el, setChildren } from './dom.js';
+
+export function setupLanguageSelect(select) {
+  if (!select.options.length) {
+    // each name in its own language, marked so a screen reader pronounces it right
+    setChildren(select, LANGUAGES.map(({ code, name }) => el('option', { value: code, lang: code }, name)));
+  }
+  select.value = language();
+  if (select.dataset.wired) return;
+  select.dataset.wired = '1';
+  select.addEventListener('change', () => setLanguage(select.value));
+  onLanguageChange((code) => (select.value = code));
+}

@@ -1,0 +1,45 @@
+// Small screens: the Settings toggle and the measured heights the CSS lays out with.
+// On a phone in portrait the panel docks above the controls bar and the scrolling page
+// above it shrinks by the panel's height, so no layer ever covers another's controls;
+// in landscape the toggle reveals the controls bar's speed and time-step fields.
+const PHONE = '(max-width: 699px)';
+
+/** Keeps --topbar-h, --transport-h and --sheet-h (CSS px) on <html> up to date. */
+function measureInto(root, name, node, when = () => true) {
+  const write = () => root.style.setProperty(name, `${when() ? Math.ceil(node.getBoundingClientRect().height) : 0}px`);
+  new ResizeObserver(write).observe(node);
+  write();
+  return write;
+}
+
+export function setupSheet({ toggle, panel, topbar, transport, body = document.body }) {
+  const root = document.documentElement;
+  const phone = matchMedia(PHONE);
+  const isOpen = () => toggle.getAttribute('aria-expanded') === 'true';
+  measureInto(root, '--topbar-h', topbar);
+  measureInto(root, '--transport-h', transport);
+  const writeSheet = measureInto(root, '--sheet-h', panel, () => isOpen() && phone.matches);
+
+  function setOpen(open) {
+    toggle.setAttribute('aria-expanded', String(open));
+    body.classList.toggle('sheet-open', open);
+    writeSheet();
+  }
+  toggle.addEventListener('click', () => setOpen(!isOpen()));
+  phone.addEventListener?.('change', writeSheet);
+  // Escape in the docked panel closes it and gives focus back to the toggle
+  panel.addEventListener('keydown', (e) => {
+    if (e.key !== 'Escape' || !phone.matches || !isOpen()) return;
+    setOpen(false);
+    toggle.focus();
+  });
+  // an opened section scrolls to the top of the docked panel: its fields come into reach
+  for (const details of panel.querySelectorAll('details')) {
+    details.addEventListener('toggle', () => {
+      if (!details.open || !phone.matches || !isOpen()) return;
+      const offset = details.getBoundingClientRect().top - panel.getBoundingClientRect().top;
+      panel.scrollTo({ top: panel.scrollTop + offset - 4, behavior: 'instant' });
+    });
+  }
+  return { setOpen, isOpen };
+}
