@@ -23,9 +23,10 @@ import { createLab } from './sim/vilab.js';
 import { Runner } from './sim/runner.js';
 import { loadPresets } from './sim/presets.js';
 import { seconds, shortHash, sci } from './sim/format.js';
-import { createStore, defaultState, compareScenario, compareSuggestion, clone, SPEEDS, STEPS_PER_FRAME, WINDOWS, UI_DEFAULTS } from './state/store.js';
+import { createStore, defaultState, compareScenario, compareSuggestion, clone, deepEqual, SPEEDS, STEPS_PER_FRAME, WINDOWS, UI_DEFAULTS } from './state/store.js';
 import { decodeState, encodeState, splitApiError, MAX_DEFINITION_BYTES } from './state/url.js';
 import { View, sceneKind } from './scene/view.js';
+import { BobDrag, chainInitial } from './scene/drag.js';
 import { isDark } from './scene/palette.js';
 import { Plots } from './plots/plots.js';
 import { Controls } from './ui/controls.js';
@@ -36,6 +37,7 @@ import { exactCSV, wholeViewPNG } from './ui/export.js';
 import { shortTitle, whyText } from './ui/why.js';
 import { el, setChildren, $ } from './ui/dom.js';
 import { setupLayout } from './ui/layout.js';
+import { t, registryText, onLanguageChange } from './i18n/index.js';
 
 const params = new URLSearchParams(location.search);
 // the look-ahead that frames a system defined by data (see lookAhead in main)
@@ -62,7 +64,7 @@ async function main() {
   try {
     lab = await createLab();
   } catch (e) {
-    $('#loading').textContent = 'The simulation engine could not be loaded (WebAssembly is required).';
+    $('#loading').textContent = t('main.engineFailed');
     throw e;
   }
   const presets = loadPresets(lab);
@@ -81,7 +83,7 @@ async function main() {
       linkAt = decoded.at;
     } catch (e) {
       const { field, problem } = e.field ? { field: e.field, problem: splitApiError(e.message).problem } : splitApiError(e.message);
-      notices.banner('link', field ? ["This link's ", { code: field }, ` is invalid: ${problem}. Showing the default scenario instead.`] : [`This link is invalid: ${problem}. Showing the default scenario instead.`]);
+      notices.banner('link', field ? [t('main.link.invalidField.before'), { code: field }, t('main.link.invalidField.after', { problem })] : [t('main.link.invalid', { problem })]);
       initial = defaultState(lab);
       history.replaceState(null, '', location.pathname + location.search);
     }
@@ -103,7 +105,7 @@ async function main() {
     onVisualProblem: (track, { step }) =>
       notices.banner(
         'visual',
-        [`${track.label}: at step ${step} a body's position is not a finite number (check the bodies' expressions); the bodies stay where they were last drawn while the run goes on.`],
+        [t('main.visualProblem', { track: track.label, step })],
         { kind: 'warn' },
       ),
   });
@@ -113,8 +115,8 @@ async function main() {
     const data = info.code ? { code: info.code } : {};
     if (track.label === 'A') {
       setPlaying(false);
-      const actions = [{ label: 'Reset', onClick: () => restart() }];
-      if (message.halve) actions.unshift({ label: 'Halve h and restart', onClick: () => halveH() });
+      const actions = [{ label: t('main.action.reset'), onClick: () => restart() }];
+      if (message.halve) actions.unshift({ label: t('main.action.halve'), onClick: () => halveH() });
       notices.banner('failure', [message.text], { kind: 'error', actions, data });
     } else {
       notices.banner('failure-b', [message.text], { kind: 'warn', data });
@@ -127,7 +129,7 @@ async function main() {
     const st = store.get();
     const h = Number((st.scenario.h / 2).toPrecision(6));
     const err = setScenario({ ...st.scenario, h });
-    if (err) notices.banner('failure', [`Could not halve h: ${err.message}`]);
+    if (err) notices.banner('failure', [t('main.halveFailed', { message: err.message })]);
     else setPlaying(true);
   }
 
@@ -138,8 +140,10 @@ async function main() {
     const node = $('#fp-check');
     node.hidden = false;
     node.className = `check ${ok ? 'ok' : 'bad'}`;
-    node.textContent = ok ? `✓ same run as the link (step ${step})` : `✗ differs from the link's ${shortHash(linkCheck.hash)} at step ${step}`;
-    notices.status(ok ? `Fingerprint matches the link at step ${step}.` : `Fingerprint differs from the link at step ${step}.`);
+    // kept on the node so a language change can say it again
+    Object.assign(node.dataset, { words: ok ? 'main.fp.same' : 'main.fp.differs', step: String(step), hash: shortHash(linkCheck.hash) });
+    node.textContent = t(node.dataset.words, node.dataset);
+    notices.status(ok ? t('main.fp.sameStatus', { step }) : t('main.fp.differsStatus', { step }));
     linkCheck = null;
   }
 
@@ -147,9 +151,10 @@ async function main() {
   let lastKind = 'linkage';
   let lastExact = false;
   let exact = null; // the exact free rigid body of the current run (lab.exactRigidBody), or null
-  function buildRun(state) {
+  function buildRun(state, { keepA = false } = {}) {
     const scB = state.compare ? compareScenario(lab, state.scenario, state.compare) : null;
-    runner.configure(state.scenario, scB);
+    if (keepA) runner.configureB(scB);
+    else runner.configure(state.scenario, scB);
     const a = runner.a;
     const kind = sceneKind(lab.system(state.scenario.system));
     exact?.dispose();
@@ -163,9 +168,12 @@ async function main() {
     }
     const lookahead = kind === 'bodies' ? lookAhead(state.scenario) : [];
     view.build({ kind, scenarioA: state.scenario, scenarioB: scB, exact, Pi0: a.diag.bodyMomentum, visualLength: a.visual.length, visual0: a.visual, lookahead });
+    if (controls) controls.structures = a.sim.describe().structures; // badges only where they apply
     const bounded = (integ) => !!integ && (integ.symplectic || integ.claims.some((c) => c.kind === 'energy' && /exactly/.test(c.text)));
     plots.configure({
       description: a.sim.describe(),
+      firstA: a.first,
+      firstB: runner.b?.first,
       h: state.scenario.h,
       hasB: !!runner.b,
       stepSizes: a.columns.includes('dt') || !!runner.b?.columns?.includes('dt'),
@@ -175,18 +183,16 @@ async function main() {
       energyBoundedB: bounded(runner.b?.integrator),
     });
     plots.setWindow(state.window);
+    if (keepA) runner.rewindReads(); // the plots start afresh from the oldest samples kept
     runner.flush();
-    view.update(runner.a, runner.b, 0);
+    view.update(runner.a, runner.b, runner.time);
     samplePhase();
-    plots.drawAll(0);
+    plots.drawAll(runner.time);
     notices.dismiss('failure');
     notices.dismiss('failure-b');
     notices.dismiss('visual');
     $('#inset-caption').hidden = !view.inset;
-    $('#inset-caption').textContent =
-      kind === 'top'
-        ? 'Π in the body frame; sphere |Π| = |Π₀| for reference (gravity changes |Π|)'
-        : `Π on the sphere |Π| = const and the energy ellipsoid: Π moves on their intersection${exact ? ' (grey: the exact orbit)' : ''}`;
+    $('#inset-caption').textContent = insetCaption(kind, !!exact);
     positionInsetCaption();
     $('#exact-toggle').hidden = !exact;
     view.setExactVisible($('#exact-toggle').getAttribute('aria-pressed') === 'true');
@@ -222,9 +228,30 @@ async function main() {
     return out;
   }
 
+  // dragging a bob (paused) sets the start: projected onto the links, carried by links
+  const drag = new BobDrag(view, {
+    enabled: () => lastKind === 'linkage' && !!runner.a,
+    positions: () => Float64Array.from(runner.a.visual),
+    lengths: () => store.get().scenario.params.lengths,
+    planar: () => !Array.isArray(store.get().scenario.initial?.angles?.[0]),
+    onGrab: () => setPlaying(false),
+    onMove: (positions) => {
+      view.A.update(positions);
+      view.dirty = true;
+    },
+    onDrop: (positions) => {
+      const st = store.get();
+      const planar = !Array.isArray(st.scenario.initial?.angles?.[0]);
+      const initial = chainInitial(positions, st.scenario.params.lengths.length, planar);
+      const err = setScenario({ ...st.scenario, initial });
+      if (err) notices.banner('control', [t('main.drag.refused', { message: err.message })]);
+      else notices.status(t('main.drag.done'));
+    },
+  });
+
   function restart() {
     buildRun(store.get());
-    notices.status('Reset to t = 0.');
+    notices.status(t('main.resetDone'));
   }
 
   function samplePhase() {
@@ -262,30 +289,33 @@ async function main() {
   }
 
   // ---- legend, caption, readout --------------------------------------------------------------
+  const insetCaption = (kind, hasExact) => (kind === 'top' ? t('main.inset.top') : t('main.inset.free') + (hasExact ? t('main.inset.exact') : ''));
+  const integratorTitle = (id) => registryText('integrator', lab.integrator(id), 'title');
+
   function renderLegend(state, kind, hasExact) {
-    const items = [el('li', {}, el('span', { class: 'swatch A', 'aria-hidden': 'true' }), `A · ${lab.integrator(state.scenario.integrator).title}`)];
+    const items = [el('li', {}, el('span', { class: 'swatch A', 'aria-hidden': 'true' }), `A · ${integratorTitle(state.scenario.integrator)}`)];
     if (state.compare) {
       const fb = runner.b?.failure;
-      const tail = fb ? ` · stopped at t = ${failureTime(fb, state.scenario.h)} s` : ' · ghost';
-      items.push(el('li', {}, el('span', { class: 'swatch B ghost', 'aria-hidden': 'true' }), `B · ${lab.integrator(state.compare).title}${tail}`));
+      const tail = fb ? t('main.legend.stopped', { t: failureTime(fb, state.scenario.h) }) : t('main.legend.ghost');
+      items.push(el('li', {}, el('span', { class: 'swatch B ghost', 'aria-hidden': 'true' }), `B · ${integratorTitle(state.compare)}${tail}`));
     }
-    if (hasExact) items.push(el('li', {}, el('span', { class: 'swatch exact ghost', 'aria-hidden': 'true' }), 'exact solution (grey)'));
+    if (hasExact) items.push(el('li', {}, el('span', { class: 'swatch exact ghost', 'aria-hidden': 'true' }), t('main.legend.exact')));
     setChildren($('#legend'), items);
     const suggested = lab.integrator(compareSuggestion(lab, state.scenario));
     const invite = $('#invite');
     invite.hidden = !!state.compare || !suggested;
-    if (suggested) invite.textContent = `Compare with ${shortTitle(suggested)}`;
+    if (suggested) invite.textContent = t('main.invite', { title: shortTitle(suggested) });
     view.canvas.setAttribute(
       'aria-label',
-      `${lab.system(state.scenario.system).title} integrated by ${lab.integrator(state.scenario.integrator).title} (blue)` +
-        (state.compare ? ` and ${lab.integrator(state.compare).title} (orange ghost)` : '') +
-        '. Drag to orbit, scroll or pinch to zoom.',
+      t('main.canvas.label', { system: registryText('system', lab.system(state.scenario.system), 'title'), a: integratorTitle(state.scenario.integrator) }) +
+        (state.compare ? t('main.canvas.labelB', { b: integratorTitle(state.compare) }) : '') +
+        t('main.canvas.hint'),
     );
   }
 
   function renderCaption(state) {
     const preset = controls?.presetFor(state);
-    $('#caption').textContent = preset ? preset.explanation : lab.system(state.scenario.system).description;
+    $('#caption').textContent = preset ? registryText('preset', preset, 'explanation') : registryText('system', lab.system(state.scenario.system), 'description');
     const A = lab.integrator(state.scenario.integrator);
     const B = state.compare ? lab.integrator(state.compare) : null;
     const constraints = Array.isArray(state.scenario.params?.constraints) ? state.scenario.params.constraints.length > 0 : lab.system(state.scenario.system).model !== 'oscillator';
@@ -301,13 +331,13 @@ async function main() {
     lastReadout = now;
     const a = runner.a;
     if (!a) return;
-    readoutEls.time.textContent = `t = ${seconds(a.sim.time)} s`;
-    readoutEls.step.textContent = `step ${a.sim.step}`;
+    readoutEls.time.textContent = t('main.readout.time', { t: seconds(a.sim.time) });
+    readoutEls.step.textContent = t('main.readout.step', { step: a.sim.step });
     const hash = a.sim.hash();
     const fp = readoutEls.fp;
     fp.textContent = `⎔ ${shortHash(hash)}`;
     fp.dataset.hash = hash;
-    fp.setAttribute('aria-label', `Run fingerprint ${hash} at step ${a.sim.step}`);
+    fp.setAttribute('aria-label', t('main.readout.fpLabel', { hash, step: a.sim.step }));
     readoutEls.behind.hidden = !runner.behind;
   }
 
@@ -357,7 +387,7 @@ async function main() {
       setCompare: (id) => {
         const err = setState({ compare: id });
         if (err) notices.banner('control', [err.message]);
-        else notices.status(id ? `Comparing with ${lab.integrator(id).title}.` : 'Compare off.');
+        else notices.status(id ? t('main.comparing', { title: integratorTitle(id) }) : t('main.compareOff'));
       },
       applyPreset: (p) => {
         // what the lesson needs on screen comes with it: speed, window, the energy view
@@ -366,9 +396,9 @@ async function main() {
         const plotWindow = WINDOWS.includes(lesson.window) ? lesson.window : UI_DEFAULTS.window;
         plots.setView({ energy: lesson.energy === 'envelope' ? 'envelope' : 'signed', large: lesson.large ?? null });
         const err = setState({ scenario: p.scenario, compare: p.compare ?? null, speed, stepsPerFrame: 0, window: plotWindow });
-        if (err) notices.banner('control', [`Preset ${p.id}: ${err.message}`]);
+        if (err) notices.banner('control', [t('main.preset.failed', { id: p.id, message: err.message })]);
         else {
-          notices.status(`Preset: ${p.title}`);
+          notices.status(t('main.preset.status', { title: registryText('preset', p, 'title') }));
           setPlaying(true);
         }
       },
@@ -382,38 +412,50 @@ async function main() {
   const playBtn = $('#play');
   function setPlaying(on) {
     if (on && runner.a?.failure) on = false;
+    // on pause, the summary says where things stand
+    if (!on && playing) requestAnimationFrame(() => ($('#diag-summary').textContent = plots.summary()));
     playing = on;
     runner.playing = on;
     runner.acc = 0;
-    playBtn.textContent = on ? 'Pause' : 'Play';
-    playBtn.setAttribute('aria-label', on ? 'Pause the simulation' : 'Play the simulation');
+    playBtn.textContent = t(on ? 'main.pause' : 'main.play');
+    playBtn.setAttribute('aria-label', t(on ? 'main.pause.label' : 'main.play.label'));
     playBtn.classList.toggle('playing', on);
     document.body.classList.toggle('is-playing', on);
   }
   playBtn.addEventListener('click', () => {
     setPlaying(!playing);
-    notices.status(playing ? 'Playing.' : 'Paused.');
+    notices.status(t(playing ? 'main.playing' : 'main.paused'));
   });
   $('#step').addEventListener('click', () => {
     setPlaying(false);
     stepNow(1);
   });
   $('#reset').addEventListener('click', () => restart());
+  // One pacing control: a multiple of real time, or a fixed number of steps per frame
+  // (never one silently overriding the other).
   const speed = $('#speed');
-  setChildren(speed, SPEEDS.map((s) => el('option', { value: String(s) }, `${s}×`)));
-  speed.addEventListener('change', () => store.set({ speed: Number(speed.value) }));
-  const spf = $('#spf');
-  setChildren(spf, STEPS_PER_FRAME.map((n) => el('option', { value: String(n) }, n === 0 ? 'real time' : String(n))));
-  spf.addEventListener('change', () => store.set({ stepsPerFrame: Number(spf.value) }));
+  const fillPacing = () =>
+    setChildren(
+      speed,
+      el('optgroup', { label: t('main.pacing.speed') }, SPEEDS.map((s) => el('option', { value: `x${s}` }, `${s}×`))),
+      el('optgroup', { label: t('main.pacing.spf') }, STEPS_PER_FRAME.filter((n) => n > 0).map((n) => el('option', { value: `spf${n}` }, t('main.pacing.spfOption', { n })))),
+    );
+  fillPacing();
+  const pacingValue = (st) => (st.stepsPerFrame > 0 ? `spf${st.stepsPerFrame}` : `x${st.speed}`);
+  speed.addEventListener('change', () => {
+    const v = speed.value;
+    store.set(v.startsWith('spf') ? { stepsPerFrame: Number(v.slice(3)) } : { speed: Number(v.slice(1)), stepsPerFrame: 0 });
+  });
   const win = $('#window');
-  setChildren(win, WINDOWS.map((w) => el('option', { value: String(w) }, w === 0 ? 'whole run' : `last ${w} s`)));
+  const fillWindow = () => setChildren(win, WINDOWS.map((w) => el('option', { value: String(w) }, w === 0 ? t('main.window.all') : t('main.window.last', { w }))));
+  fillWindow();
   win.addEventListener('change', () => store.set({ window: Number(win.value) }));
 
   $('#invite').addEventListener('click', () => {
     const id = compareSuggestion(lab, store.get().scenario);
     const err = id ? setState({ compare: id }) : null;
     if (id && !err) {
-      notices.status(`Comparing with ${shortTitle(lab.integrator(id))} on the same initial data.`);
+      notices.status(t('main.invite.status', { title: shortTitle(lab.integrator(id)) }));
       setPlaying(true);
       $('#integrator-b').focus({ preventScroll: true });
     }
@@ -424,7 +466,7 @@ async function main() {
     const on = exactBtn.getAttribute('aria-pressed') !== 'true';
     exactBtn.setAttribute('aria-pressed', String(on));
     view.setExactVisible(on);
-    notices.status(on ? 'Exact solution shown.' : 'Exact solution hidden.');
+    notices.status(t(on ? 'main.exact.shown' : 'main.exact.hidden'));
   });
   const followBtn = $('#follow');
   followBtn.addEventListener('click', () => {
@@ -470,20 +512,20 @@ async function main() {
     notices.banner(
       'share',
       [
-        copied ? 'Link copied. ' : 'Copy this link: ',
+        t(copied ? 'main.share.copied' : 'main.share.copyThis'),
         { code: url },
-        snap.step ? ` It opens paused at step ${snap.step}, where its fingerprint is ${shortHash(snap.hash)}.` : ' It reproduces this run from the start.',
+        snap.step ? t('main.share.at', { step: snap.step, hash: shortHash(snap.hash) }) : t('main.share.start'),
       ],
       { kind: 'info', data: { step: String(snap.step), hash: snap.hash ?? '' } },
     );
-    notices.status(copied ? 'Link copied to the clipboard.' : 'Link shown below the top bar.');
+    notices.status(t(copied ? 'main.share.copiedStatus' : 'main.share.shownStatus'));
     // a definition beyond what links carry: say so now, not when the link is opened
     const st = store.get();
     const defBytes = lab.system(st.scenario.system)?.definition ? new TextEncoder().encode(JSON.stringify(st.scenario.params)).length : 0;
     if (defBytes > MAX_DEFINITION_BYTES) {
       notices.banner(
         'share-size',
-        [`This definition is ${(defBytes / 1024).toFixed(1)} KB; links carry at most ${MAX_DEFINITION_BYTES / 1024} KB, so this link will be refused when opened. Shorten the expressions (constants help) to share it.`],
+        [t('main.share.tooLarge', { kb: (defBytes / 1024).toFixed(1), max: MAX_DEFINITION_BYTES / 1024 })],
         { kind: 'warn' },
       );
     } else notices.dismiss('share-size');
@@ -513,12 +555,12 @@ async function main() {
     const url = URL.createObjectURL(blob);
     download(`${fileStem()}.csv`, url);
     setTimeout(() => URL.revokeObjectURL(url), 10000);
-    notices.status('CSV of the run downloaded: every variable and diagnostic, exact.');
+    notices.status(t('main.csv.done'));
   });
   function pngURL() {
     const a = runner.a;
     const st = store.get();
-    const header = `vilab · ${lab.system(st.scenario.system).title} · t = ${seconds(a.sim.time)} s · step ${a.sim.step} · fingerprint ${a.sim.hash()}`;
+    const header = t('main.png.header', { system: registryText('system', lab.system(st.scenario.system), 'title'), t: seconds(a.sim.time), step: a.sim.step, hash: a.sim.hash() });
     const legend = [...document.querySelectorAll('#legend li')].map((li) => li.textContent);
     const plotCards = [...document.querySelectorAll('#plots .plot-card')].map((fig) => ({
       title: fig.querySelector('.plot-title')?.textContent ?? '',
@@ -530,7 +572,7 @@ async function main() {
   }
   $('#png').addEventListener('click', () => {
     download(`${fileStem()}.png`, pngURL());
-    notices.status('PNG of the whole view downloaded: the bodies, the plots, the time and the fingerprint.');
+    notices.status(t('main.png.done'));
   });
 
   // drawers
@@ -584,10 +626,14 @@ async function main() {
   let urlTimer = 0;
   store.subscribe((state, prev, meta) => {
     if (meta.rebuild || state.scenario !== prev.scenario || state.compare !== prev.compare) {
-      linkCheck = null;
-      $('#fp-check').hidden = true;
+      // a new comparison keeps A's run: only B is rebuilt (and brought to A's step)
+      const keepA = !!runner.a && !runner.a.failure && state.compare !== prev.compare && deepEqual(state.scenario, prev.scenario);
+      if (!keepA) {
+        linkCheck = null;
+        $('#fp-check').hidden = true;
+      }
       try {
-        buildRun(state);
+        buildRun(state, { keepA });
       } catch (e) {
         notices.banner('control', [e.message]);
       }
@@ -598,8 +644,7 @@ async function main() {
       plots.setWindow(state.window);
       refillWindow();
     }
-    speed.value = String(state.speed);
-    spf.value = String(state.stepsPerFrame);
+    speed.value = pacingValue(state);
     win.value = String(state.window);
     controls.render(state);
     explain.update(state);
@@ -625,8 +670,7 @@ async function main() {
   const st0 = store.get();
   runner.speed = st0.speed;
   runner.stepsPerFrame = st0.stepsPerFrame;
-  speed.value = String(st0.speed);
-  spf.value = String(st0.stepsPerFrame);
+  speed.value = pacingValue(st0);
   win.value = String(st0.window);
   explain.update(st0);
   buildRun(st0);
@@ -648,6 +692,24 @@ async function main() {
     view.update(runner.a, runner.b, runner.time);
     plots.retheme(runner.time);
   });
+  // a new language re-words what main.js wrote; the run itself (step, fingerprint) is untouched
+  onLanguageChange(() => {
+    const st = store.get();
+    fillPacing();
+    speed.value = pacingValue(st);
+    fillWindow();
+    win.value = String(st.window);
+    playBtn.textContent = t(playing ? 'main.pause' : 'main.play');
+    playBtn.setAttribute('aria-label', t(playing ? 'main.pause.label' : 'main.play.label'));
+    $('#inset-caption').textContent = insetCaption(lastKind, lastExact);
+    const check = $('#fp-check');
+    if (check.dataset.words) check.textContent = t(check.dataset.words, check.dataset);
+    if (plots.run && runner.a) Object.assign(plots.run, { labelA: shortTitle(runner.a.integrator), labelB: runner.b ? shortTitle(runner.b.integrator) : '' });
+    controls.render(st);
+    renderLegend(st, lastKind, lastExact);
+    renderCaption(st);
+    updateReadout(true);
+  });
   window.addEventListener('resize', () => {
     plots.resize();
     positionInsetCaption();
@@ -660,13 +722,13 @@ async function main() {
    */
   function landAt(target) {
     setPlaying(false);
-    notices.status(`Going to step ${target} of the link…`);
+    notices.status(t('main.landing', { step: target }));
     const slice = () => {
       if (!runner.a || runner.a.failure || runner.step >= target) {
         view.clearTrails();
         stepNow(0);
         plots.drawAll(runner.time);
-        notices.status(`Paused at step ${runner.step}, as the link asks.`);
+        notices.status(t('main.landed', { step: runner.step }));
         return;
       }
       const t0 = performance.now();
@@ -687,6 +749,8 @@ async function main() {
   const frameMs = new Float64Array(RING);
   const phaseMs = { sim: new Float64Array(RING), view: new Float64Array(RING), render: new Float64Array(RING), plots: new Float64Array(RING), other: new Float64Array(RING) };
   let firstFrameAt = null;
+  let lastBars = 0;
+  let lastSummary = performance.now();
   let statsFrom = 0; // frameStats({ reset: true }) counts frames from here
   function frame(now) {
     const t0 = performance.now();
@@ -704,6 +768,15 @@ async function main() {
     view.render();
     const t3 = performance.now();
     plots.tick(now, runner.time);
+    if (now - lastBars > 100 && runner.a) {
+      lastBars = now;
+      plots.energyBars($('#energy-bars'), runner.a.diag, runner.b && !runner.b.failure ? runner.b.diag : null);
+    }
+    // a live text summary of the diagnostics, at most every 5 s while playing
+    if (playing && now - lastSummary > 5000) {
+      lastSummary = now;
+      $('#diag-summary').textContent = plots.summary();
+    }
     const t4 = performance.now();
     updateReadout();
     const t5 = performance.now();
@@ -772,6 +845,8 @@ async function main() {
     summary: () => plots.summary(),
     /** the exact ghost's drawn orientation [w, x, y, z] and the time it shows, or null */
     exactGhost: () => view.exactGhost(),
+    /** client coordinates of A's bob i (drag tests) */
+    bobScreen: (i) => drag.screenOf(runner.a.visual, i),
   });
 
   // ---- offline: the service worker (production builds only) -----------------------------------

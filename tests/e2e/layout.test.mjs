@@ -142,7 +142,7 @@ test('phone portrait: every settings section opens and is edited by tapping; cap
   // Parameters: tap to open, tap a field, type
   await page.locator('#params-section summary').tap();
   assert.equal(await page.locator('#params-section').getAttribute('open'), '', 'Parameters opens by tapping');
-  const gravity = page.getByLabel('gravity');
+  const gravity = page.getByLabel('gravity (m/s²)', { exact: true });
   await gravity.tap();
   await page.keyboard.press('Control+A');
   await page.keyboard.type('3.7');
@@ -155,10 +155,10 @@ test('phone portrait: every settings section opens and is edited by tapping; cap
   const theta = page.locator('#initial input[type="number"]').first();
   await theta.tap();
   await page.keyboard.press('Control+A');
-  await page.keyboard.type('0.9');
+  await page.keyboard.type('45');
   await page.keyboard.press('Enter');
   await sleep(150);
-  assert.equal(await hook(page, () => window.vilabPage.state().scenario.initial.angles[0][0]), 0.9, 'initial angle edited by tapping and typing');
+  assert.equal(await hook(page, () => window.vilabPage.state().scenario.initial.angles[0][0]), Math.PI / 4, 'initial angle edited (in degrees) by tapping and typing');
   const open = await coveredWhileScrolling(page, 'sheet open');
   assert.deepEqual(open.problems, [], 'no control covered with the sheet and its sections open');
   assert.deepEqual(await smallTargets(page), [], 'touch targets ≥ 40 px in the sheet');

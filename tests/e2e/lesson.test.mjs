@@ -32,6 +32,10 @@ test('heavy top: conservation cards hold only conserved quantities; J_x and J_y 
   await sleep(100);
   assert.equal(await page.locator('#plot-constraint').count(), 0);
   assert.equal(await page.locator('#plot-momentum').count(), 0);
+  // and no badge it does not have
+  const badges = await page.locator('#badges-a').textContent();
+  assert.ok(!/momentum|constraint/.test(badges), badges);
+  assert.match(badges, /symplectic form/);
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -133,6 +137,18 @@ test('Enlarge makes a plot at least twice as tall; Escape restores it', async ()
   await sleep(100);
   const after = await page.locator('#plot-energy canvas').boundingBox();
   assert.ok(Math.abs(after.height - before.height) < 2);
+  // energy bars: kinetic + potential = total, as numbers a reader can check
+  await hook(page, () => window.vilabPage.play());
+  await sleep(400);
+  await hook(page, () => window.vilabPage.pause());
+  await sleep(300);
+  const bars = page.locator('#energy-bars');
+  assert.equal(await bars.isVisible(), true);
+  const [K, U, E] = (await bars.locator('.bar-value').allTextContents()).slice(0, 3).map((x) => Number(x.replace('\u2212', '-')));
+  assert.ok(Math.abs(K + U - E) < 1e-3 * Math.abs(E), `${K} + ${U} = ${E}`);
+  // screen readers: the live summary after a pause, and a table per card
+  assert.match(await page.locator('#diag-summary').textContent(), /Energy error: A [−+]?\d/);
+  assert.ok((await page.locator('#plot-energy table tr').count()) >= 2);
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -162,4 +178,91 @@ test('copy link while playing: one snapshot; the link opens paused on that step 
   assert.match(await opened.page.locator('#fp-check').textContent(), /✓ same run as the link/);
   assert.deepEqual([...errors, ...opened.errors], []);
   await opened.page.close();
+});
+
+test('changing B keeps A\'s run; B is brought to A\'s step; one pacing control', async () => {
+  const { page, errors } = await openPage(browser.context, '', { reducedMotion: 'reduce' });
+  await hook(page, () => window.vilabPage.runTo(600));
+  const fpA = await hook(page, () => window.vilabPage.fingerprint());
+  await page.selectOption('#integrator-b', 'rk4');
+  await sleep(150);
+  assert.equal(await hook(page, () => window.vilabPage.sim().step), 600, "A's run goes on from where it was");
+  assert.equal(await hook(page, () => window.vilabPage.fingerprint()), fpA);
+  assert.equal(await hook(page, () => window.vilabPage.simB().step), 600, 'B starts level with A');
+  // B at step 600 is the same bits as B run from the start alongside A
+  const fresh = await hook(page, () => {
+    const sim = window.vilabPage.lab.simulate(window.vilabPage.simB().scenario());
+    sim.advance(600);
+    const h = sim.hash();
+    sim.dispose();
+    return h;
+  });
+  assert.equal(await hook(page, () => window.vilabPage.simB().hash()), fresh);
+  await page.selectOption('#integrator-b', 'alpha');
+  await sleep(150);
+  assert.equal(await hook(page, () => window.vilabPage.sim().step), 600);
+  await hook(page, () => window.vilabPage.drawPlots());
+  const series = await hook(page, () => window.vilabPage.plotSeries());
+  assert.ok(Number.isFinite(series.energy_A) && Number.isFinite(series.energy_B), 'both curves, from the oldest kept sample');
+  // pacing: real-time multiples and fixed steps per frame are one select
+  assert.equal(await page.locator('#spf').count(), 0);
+  await page.selectOption('#speed', 'spf100');
+  let st = await hook(page, () => window.vilabPage.state());
+  assert.equal(st.stepsPerFrame, 100);
+  await page.selectOption('#speed', 'x5');
+  st = await hook(page, () => window.vilabPage.state());
+  assert.deepEqual([st.speed, st.stepsPerFrame], [5, 0]);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('dragging a bob sets a new start on the constraint manifold (mouse and touch)', async () => {
+  const { page, errors } = await openPage(browser.context, '', { reducedMotion: 'reduce' });
+  await hook(page, () => window.vilabPage.pause());
+  const before = await hook(page, () => window.vilabPage.state().scenario.initial.angles);
+  const camera = await hook(page, () => window.vilabPage.camera());
+  const bob = await hook(page, () => window.vilabPage.bobScreen(1));
+  await page.mouse.move(bob.x, bob.y);
+  await page.mouse.down();
+  await page.mouse.move(bob.x + 40, bob.y - 30, { steps: 5 });
+  await page.mouse.move(bob.x + 80, bob.y - 60, { steps: 5 });
+  await page.mouse.up();
+  await sleep(150);
+  const st = await hook(page, () => window.vilabPage.state());
+  assert.notDeepEqual(st.scenario.initial.angles, before, 'the start changed');
+  assert.deepEqual(st.scenario.initial.rates, [[0, 0], [0, 0]], 'released from rest');
+  assert.deepEqual(st.scenario.initial.angles[0], before[0], 'the upper link keeps its direction');
+  const run = await hook(page, () => ({ step: window.vilabPage.sim().step, constraint: window.vilabPage.sim().diagnostics().constraint, playing: window.vilabPage.playing() }));
+  assert.equal(run.step, 0, 'the run restarts at t = 0');
+  assert.equal(run.playing, false, 'paused, ready to play');
+  assert.ok(run.constraint <= 1e-12, `on the manifold: |g| = ${run.constraint}`);
+  const cameraAfter = await hook(page, () => window.vilabPage.camera());
+  assert.ok(cameraAfter.every((x, k) => Math.abs(x - camera[k]) < 1e-9), `the camera did not orbit while the bob was held: ${cameraAfter}`);
+  // the planar pendulum stays in its plane
+  await hook(page, () => window.vilabPage.setState({ scenario: { system: 'pendulum' }, compare: null }));
+  await sleep(150);
+  const p = await hook(page, () => window.vilabPage.bobScreen(0));
+  await page.mouse.move(p.x, p.y);
+  await page.mouse.down();
+  await page.mouse.move(p.x - 60, p.y - 20, { steps: 6 });
+  await page.mouse.up();
+  await sleep(150);
+  const sc = await hook(page, () => window.vilabPage.state().scenario);
+  assert.equal(typeof sc.initial.angles[0], 'number');
+  assert.notEqual(sc.initial.angles[0], 1);
+  assert.ok((await hook(page, () => window.vilabPage.sim().diagnostics().constraint)) <= 1e-12);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('compare: at t = 0, B is drawn with an opaque orange outline, not blended into A', async () => {
+  const { page, errors } = await openPage(browser.context, '#compare=rk4', { reducedMotion: 'reduce' });
+  await hook(page, () => window.vilabPage.pause());
+  await hook(page, () => window.vilabPage.drawPlots());
+  await sleep(200);
+  const { countColor } = await import('./helpers.mjs');
+  const shot = await page.locator('#view canvas').screenshot();
+  assert.ok(countColor(shot, [230, 159, 0], 30) > 150, `pure orange outline pixels: ${countColor(shot, [230, 159, 0], 30)}`);
+  assert.deepEqual(errors, []);
+  await page.close();
 });

@@ -108,18 +108,27 @@ test('controls come from the registry: parameters, initial data, N links, inline
   await page.click('#initial-section summary');
   const labels = await page.locator('#initial label').allTextContents();
   assert.ok(labels.includes('θ link 1') && labels.includes('φ link 2'), labels.join('|'));
-  await page.getByLabel('angles: θ link 1 (rad)').fill('1.2');
-  await page.getByLabel('angles: θ link 1 (rad)').press('Enter');
+  // angles are edited in degrees; the scenario keeps radians
+  await page.getByLabel('angles: θ link 1 (°)').fill('90');
+  await page.getByLabel('angles: θ link 1 (°)').press('Enter');
   await sleep(100);
-  assert.equal(await hook(page, () => window.vilabPage.state().scenario.initial.angles[0][0]), 1.2);
-  // parameters with units and ranges; a value the API refuses shows its problem inline
+  assert.equal(await hook(page, () => window.vilabPage.state().scenario.initial.angles[0][0]), Math.PI / 2);
+  assert.equal(await page.getByLabel('angles: θ link 1 (°)').inputValue(), '90');
+  // per-body parameters are named for what they are
   await page.click('#params-section summary');
+  assert.equal(await page.getByLabel('mass of bob 2 (kg)').inputValue(), '1');
+  assert.equal(await page.getByLabel('length of link 1 (m)').inputValue(), '1');
+  // parameters with units and ranges; a value the API refuses shows its problem inline
   assert.match(await page.locator('#params').textContent(), /gravity \(m\/s²\)/);
-  await page.getByLabel('gravity').fill('-3');
-  await page.getByLabel('gravity').press('Enter');
+  await page.getByLabel('gravity (m/s²)', { exact: true }).fill('-3');
+  await page.getByLabel('gravity (m/s²)', { exact: true }).press('Enter');
   await sleep(100);
   assert.match(await page.locator('#params .field-error:not(:empty)').first().textContent(), /must be in \[0, 1000\], got -3/);
   assert.equal(await hook(page, () => window.vilabPage.state().scenario.params.g), 9.81, 'refused value not applied');
+  // gravity of familiar places
+  await page.getByLabel('gravity of').selectOption({ label: 'Moon (1.62 m/s²)' });
+  await sleep(100);
+  assert.equal(await hook(page, () => window.vilabPage.state().scenario.params.g), 1.62);
   // h out of range: the API's message next to the field, with the system's largest h
   const hMax = await hook(page, () => window.vilabPage.lab.system('double-spherical-pendulum').h.max);
   await page.fill('#h-number', String(2 * hMax));

@@ -11,8 +11,10 @@
 //
 // The registry (C++) speaks English; its translations live in <lang>/registry.js under
 // keys `integrator.<id>.<field>`, `system.<id>.<field>`, `param.<system>.<name>.<field>`,
-// `preset.<id>.<field>`. A missing key falls back to English, so a new integrator works
-// before it is translated (tests/e2e list what is missing).
+// `preset.<id>.<field>`; an integrator's options go through paramText(integratorId, spec,
+// field) (`param.<integrator>.<name>.<field>`), its claims (badges) through claimText(text)
+// (`claim.<English text>`). A missing key falls back to English, so a new integrator works
+// before it is translated (tests/e2e/i18n.test.mjs lists what is missing).
 const modules = import.meta.glob('./*/*.js', { eager: true, import: 'default' });
 
 export const LANGUAGES = [
@@ -79,6 +81,12 @@ export function paramText(systemId, spec, field) {
   if (current === 'en' || !spec) return english;
   const table = catalogues[current] ?? {};
   return table[`param.${systemId}.${spec.name}.${field}`] ?? table[`param.*.${spec.name}.${field}`] ?? english;
+}
+
+/** An integrator's claim as the registry words it ('symplectic form', …): claim.<text>. */
+export function claimText(text) {
+  if (current === 'en' || text == null) return text ?? '';
+  return catalogues[current]?.[`claim.${text}`] ?? text;
 }
 
 export function setLanguage(code) {

@@ -131,7 +131,8 @@ export class Plots {
   }
 
   /**
-   * Sets up for a run. run = { description: sim.describe() of A, hasB, labelA, labelB, h,
+   * Sets up for a run. run = { description: sim.describe() of A, firstA/firstB (history
+   * reads holding sample 0: the reference of the drifts), hasB, labelA, labelB, h,
    * stepSizes (a variable-step integrator is in the run), energyBoundedA/B (symplectic or
    * energy-conserving) }.
    */
@@ -168,6 +169,8 @@ export class Plots {
     this.latest = new Float64Array(names.length).fill(NaN);
     this.base = { A: null, B: null }; // quantity values at sample 0
     this.relative = new Map();
+    if (run.firstA?.count) this.#quantityBase('A', run.firstA, 0);
+    if (run.firstB?.count) this.#quantityBase('B', run.firstB, 0);
     this.envMax = { A: 0, B: 0 };
     this.crossAt = null;
     this.broken = { A: null, B: null };
@@ -274,16 +277,19 @@ export class Plots {
     const enlargeBtn = el('button', { type: 'button', class: 'btn tiny enlarge', 'aria-pressed': 'false', 'aria-label': `Enlarge the ${title} plot` }, 'Enlarge');
     enlargeBtn.addEventListener('click', () => this.enlarge(this.large === id ? null : id));
     const markEl = el('p', { class: 'plot-mark', hidden: true });
+    // the numbers behind the curve, for screen readers (kept current at the redraw rate)
+    const tableEl = el('table', { class: 'sr-only' }, el('caption', {}, `${title}: latest values`));
     const fig = el(
       'figure',
       { class: 'plot-card', id: `plot-${id}`, 'aria-labelledby': `plot-${id}-title`, 'aria-describedby': `plot-${id}-values` },
       el('figcaption', {}, el('span', { class: 'plot-title', id: `plot-${id}-title` }, title), ' ', noteEl, valuesEl, enlargeBtn),
       plotEl,
       markEl,
+      tableEl,
     );
     this.host.append(fig);
     this.observer?.observe(fig);
-    return { fig, plotEl, valuesEl, noteEl, enlargeBtn, markEl };
+    return { fig, plotEl, valuesEl, noteEl, enlargeBtn, markEl, tableEl };
   }
 
   #series(label, color, dash = []) {
@@ -681,6 +687,7 @@ export class Plots {
       } else if (out[0].length < 2) p.u.setScale('x', { min: 0, max: 1 });
     });
     p.card.valuesEl.textContent = this.#valuesText(p);
+    this.#table(p);
     if (p.id === 'energy') p.noteText.textContent = this.#energyNote(p);
     this.#markText(p);
   }
@@ -698,6 +705,47 @@ export class Plots {
       parts.push(s);
     }
     return parts.join(' · ');
+  }
+
+  /** The card's accessible table: one row per quantity, columns A and B (latest values). */
+  #table(p) {
+    const caption = p.card.tableEl.querySelector('caption');
+    const rows = [el('tr', {}, el('th', { scope: 'col' }, 'quantity'), el('th', { scope: 'col' }, 'A'), this.run.hasB ? el('th', { scope: 'col' }, 'B') : null)];
+    const pairs = p.cols.length / 2;
+    for (let k = 0; k < pairs; k++) {
+      const name = p.quantities?.[k]?.symbol ?? p.card.fig.querySelector('.plot-title').textContent;
+      const cell = (j) => el('td', {}, sci(this.latest[p.cols[2 * k + j]], 4));
+      rows.push(el('tr', {}, el('th', { scope: 'row' }, name), cell(0), this.run.hasB ? cell(1) : null));
+    }
+    p.card.tableEl.replaceChildren(caption, ...rows);
+  }
+
+  /** Energy bars: kinetic, potential and total energy of A (and B), from diagnostics(). */
+  energyBars(host, dA, dB) {
+    if (!this.description?.energyParts || !dA || !Number.isFinite(dA.kinetic)) {
+      host.hidden = true;
+      return;
+    }
+    host.hidden = false;
+    const tracks = [['A', dA], ...(this.run.hasB && dB && Number.isFinite(dB.kinetic) ? [['B', dB]] : [])];
+    const scale = Math.max(...tracks.flatMap(([, d]) => [Math.abs(d.kinetic), Math.abs(d.potential), Math.abs(d.energy)]), 1e-300);
+    if (!this.barEls || this.barEls.tracks !== tracks.length) {
+      const row = (label, part, name) => {
+        const bar = el('span', { class: `bar ${part} ${label}` });
+        const value = el('span', { class: 'bar-value' });
+        return { node: el('div', { class: 'bar-row' }, el('span', { class: 'bar-label' }, `${name} ${label}`), el('span', { class: 'bar-track' }, bar), value), bar, value };
+      };
+      const rows = [];
+      for (const [label] of tracks) for (const [part, name] of [['kinetic', 'kinetic'], ['potential', 'potential'], ['total', 'total']]) rows.push({ label, part, ...row(label, part, name) });
+      host.replaceChildren(el('p', { class: 'bars-title' }, 'Energy (J): kinetic + potential = total'), ...rows.map((r) => r.node));
+      this.barEls = { tracks: tracks.length, rows };
+    }
+    for (const r of this.barEls.rows) {
+      const d = tracks.find(([l]) => l === r.label)?.[1];
+      const v = r.part === 'kinetic' ? d.kinetic : r.part === 'potential' ? d.potential : d.energy;
+      r.bar.style.width = `${Math.max(0, Math.min(100, (100 * Math.abs(v)) / scale))}%`;
+      r.value.textContent = num(v, 4);
+    }
   }
 
   #energyNote(p) {
@@ -767,6 +815,7 @@ export class Plots {
   }
 
   destroyPlots() {
+    this.barEls = null;
     this.observer?.disconnect();
     this.hidden.clear();
     for (const p of this.plots) p.u.destroy();

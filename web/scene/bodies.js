@@ -4,7 +4,7 @@
 // (cylinder) or a spring (a helix that stretches with the distance), with trails.
 // A body whose position is not finite is left where it was last drawn.
 import { CatmullRomCurve3, CylinderGeometry, Group, Mesh, Quaternion, SphereGeometry, TubeGeometry, Vector3 } from 'three';
-import { solidMaterial } from './common.js';
+import { outlineMaterial, OUTLINE_SCALE, solidMaterial } from './common.js';
 import { Trail } from './trail.js';
 
 const Y = new Vector3(0, 1, 0);
@@ -139,10 +139,18 @@ export class BodiesScene {
     const shown = this.radii.filter((r) => r > 0);
     const coil = Math.min(Math.max(base * 0.45, this.rodRadius * 2.5), 0.07 * typical, 0.6 * (shown.length ? Math.min(...shown) : Infinity));
     this.springGeometry = springGeometry(coil, Math.min(this.rodRadius * 0.6, coil * 0.3));
+    // B's bodies carry an opaque wire outline: where A and B coincide (the start of a
+    // comparison) the translucent ghost alone would blend into one olive body
+    this.outlineMaterial = role === 'B' ? outlineMaterial(color) : null;
     this.spheres = bodies.map((_, i) => {
       const m = new Mesh(this.sphere, this.bodyMaterial);
       m.scale.setScalar(Math.max(this.radii[i], 1e-6));
       m.visible = false; // until a finite position arrives
+      if (this.outlineMaterial) {
+        const rim = new Mesh(this.sphere, this.outlineMaterial);
+        rim.scale.setScalar(OUTLINE_SCALE);
+        m.add(rim);
+      }
       this.object.add(m);
       return m;
     });
@@ -238,6 +246,7 @@ export class BodiesScene {
     this.bodyMaterial.dispose();
     this.linkMaterial.dispose();
     this.pivotMaterial.dispose();
+    this.outlineMaterial?.dispose();
     for (const tr of this.trails) tr.dispose();
   }
 }

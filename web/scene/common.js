@@ -88,6 +88,14 @@ export function solidMaterial(color, role) {
   return new MeshStandardMaterial({ color, roughness: 0.6, transparent: true, opacity: 0.42, depthWrite: false });
 }
 
+/** How much larger than its body B's wire outline is drawn. */
+export const OUTLINE_SCALE = 1.35;
+
+/** B's outline: an opaque wireframe in B's colour, drawn over whatever it overlaps. */
+export function outlineMaterial(color) {
+  return new MeshBasicMaterial({ color, wireframe: true, transparent: false, depthTest: false });
+}
+
 export function basicMaterial(color, opacity = 1) {
   return new MeshBasicMaterial({ color, transparent: opacity < 1, opacity, depthWrite: opacity >= 1 });
 }

@@ -2,7 +2,7 @@
 // pendulum, chain of N links. visualState = bob positions [x, y, z]*, hung
 // from the origin, gravity along −z (the scene's up is +z).
 import { CylinderGeometry, Group, InstancedMesh, Matrix4, Quaternion, SphereGeometry, Vector3 } from 'three';
-import { solidMaterial } from './common.js';
+import { outlineMaterial, OUTLINE_SCALE, solidMaterial } from './common.js';
 import { Trail } from './trail.js';
 
 const Y = new Vector3(0, 1, 0);
@@ -32,6 +32,16 @@ export class LinkageBody {
     this.rods = new InstancedMesh(rodGeometry, this.rodMaterial, this.n);
     this.bobs.frustumCulled = this.rods.frustumCulled = false;
     this.object.add(this.rods, this.bobs);
+    // B's bobs carry an opaque wire outline: at the start of a comparison A and B
+    // coincide, and the translucent ghost alone would blend with A into one olive body
+    this.outlines = null;
+    if (role === 'B') {
+      this.outlineMaterial = outlineMaterial(color);
+      this.outlines = new InstancedMesh(new SphereGeometry(1, 12, 8), this.outlineMaterial, this.n);
+      this.outlines.frustumCulled = false;
+      this.outlines.renderOrder = 4;
+      this.object.add(this.outlines);
+    }
     // trails: every bob for ≤ 2 bobs, the last one for chains
     this.trails = [];
     if (trails) {
@@ -65,6 +75,11 @@ export class LinkageBody {
       const r = this.radii[i];
       this.m.makeScale(r, r, r).setPosition(x, y, z);
       this.bobs.setMatrixAt(i, this.m);
+      if (this.outlines) {
+        const R = r * OUTLINE_SCALE;
+        this.m.makeScale(R, R, R).setPosition(x, y, z);
+        this.outlines.setMatrixAt(i, this.m);
+      }
       const dx = x - px;
       const dy = y - py;
       const dz = z - pz;
@@ -83,6 +98,7 @@ export class LinkageBody {
     }
     this.bobs.instanceMatrix.needsUpdate = true;
     this.rods.instanceMatrix.needsUpdate = true;
+    if (this.outlines) this.outlines.instanceMatrix.needsUpdate = true;
     for (const tr of this.trails) {
       const i = tr.index;
       if (i < n) tr.push(visual[3 * i], visual[3 * i + 1], visual[3 * i + 2]);
@@ -100,6 +116,11 @@ export class LinkageBody {
   }
 
   dispose() {
+    if (this.outlines) {
+      this.outlines.geometry.dispose();
+      this.outlineMaterial.dispose();
+      this.outlines.dispose();
+    }
     this.bobs.geometry.dispose();
     this.rods.geometry.dispose();
     this.bobMaterial.dispose();

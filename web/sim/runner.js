@@ -42,6 +42,8 @@ class Track {
     // a system defined by data reports its conserved quantities by name (diagnostics().conserved)
     this.X0 = d.conserved && typeof d.conserved === 'object' ? { ...d.conserved } : {};
     this.columns = this.sim.history.columns;
+    // sample 0, the reference of every drift (kept: the ring may later drop it)
+    this.first = this.sim.history.read(0);
     this.read = 0; // history samples consumed
     this.failure = null; // failureOf(error): { step, code, reason, suggestion, message }
     this.visual = this.sim.visualState();
@@ -88,6 +90,30 @@ export class Runner {
     this.b = b;
     this.acc = 0;
     this.behind = false;
+  }
+
+  /**
+   * Replaces B only (null: compare off); A's run and step stay. The new B starts from
+   * A's initial data at t = 0 and is brought to A's step in one batch call (the same
+   * bits as if it had run alongside).
+   */
+  configureB(scenarioB) {
+    const b = scenarioB ? new Track(this.lab, 'B', scenarioB, this.historyCapacity) : null;
+    this.b?.dispose();
+    this.b = b;
+    if (b && this.a && this.a.sim.step > 0) {
+      try {
+        b.sim.advance(this.a.sim.step);
+      } catch (e) {
+        this.#fail(b, e);
+      }
+      this.#refreshVisual(b);
+    }
+  }
+
+  /** The next flush delivers every sample A and B still hold (after the plots were reset). */
+  rewindReads() {
+    for (const t of [this.a, this.b]) if (t) t.read = t.sim.history.oldest;
   }
 
   disposeTracks() {

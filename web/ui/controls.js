@@ -9,26 +9,43 @@ import { el, setChildren, uniqueId } from './dom.js';
 import { numberField, columnNames, rowNoun } from './fields.js';
 import { clone, deepEqual } from '../state/store.js';
 import { splitApiError } from '../state/url.js';
-import { num } from '../sim/format.js';
 import { LagrangianEditor } from './lagrangian-editor.js';
 
-/** Badges for an integrator, from its registry entry. */
-export function badges(integ) {
+/**
+ * Badges for an integrator, from its registry entry: its claims, only those whose kind
+ * the system has (structures: sim.describe().structures; null = all) — no "momentum
+ * map" on a system without a symmetry, no "constraints" on the oscillator.
+ */
+export function badges(integ, structures = null) {
   if (!integ) return [];
   const out = [{ text: `order ${integ.order}`, kind: 'order' }, { text: integ.family, kind: integ.family === 'baseline' ? 'plain' : 'good' }];
   if (!integ.symplectic) out.push({ text: 'not symplectic', kind: 'warn' });
-  for (const c of integ.conserves ?? []) out.push({ text: c, kind: 'good' });
-  if (!integ.conserves?.length) out.push({ text: 'conserves nothing exactly', kind: 'warn' });
+  const claims = (integ.claims ?? (integ.conserves ?? []).map((text) => ({ kind: 'other', text }))).filter((c) => !structures || c.kind === 'other' || structures.includes(c.kind));
+  for (const c of claims) out.push({ text: c.text, kind: 'good' });
+  if (!claims.length) out.push({ text: 'conserves nothing exactly', kind: 'warn' });
   return out;
 }
 
-export function badgeList(integ, id) {
+export function badgeList(integ, id, structures = null) {
   return el(
     'ul',
     { class: 'badges', id, 'aria-label': integ ? `${integ.title}: properties` : 'properties' },
-    badges(integ).map((b) => el('li', { class: `badge ${b.kind}` }, b.text)),
+    badges(integ, structures).map((b) => el('li', { class: `badge ${b.kind}` }, b.text)),
   );
 }
+
+/** Surface gravity (m/s²) of places a class knows. */
+const GRAVITY = [
+  ['Earth', 9.81],
+  ['Moon', 1.62],
+  ['Mars', 3.71],
+  ['Jupiter', 24.79],
+  ['zero gravity', 0],
+];
+
+/** Angles and angular rates are shown in degrees (the schema keeps radians). */
+const DEGREES = { rad: { unit: '°', factor: 180 / Math.PI }, 'rad/s': { unit: '°/s', factor: 180 / Math.PI } };
+const shown = (x, factor) => (factor === 1 ? x : Number((x * factor).toPrecision(10)));
 
 /** Nice h values (1, 1.5, 2, 3, 5, 7 × 10^k) in [lo, hi], and hi itself (the system's h.max). */
 export function hLadder(lo, hi) {
@@ -72,7 +89,15 @@ export class Controls {
     els.hNumber.addEventListener('change', () => this.#setH(Number(els.hNumber.value)));
     this.lastSystem = null;
     this.lastIntegrator = null;
+    this.structures = null; // the run's claim kinds (setStructures)
     this.render(store.get());
+  }
+
+  /** The claim kinds the current run's system has (sim.describe().structures); re-renders the badges. */
+  setStructures(structures) {
+    this.structures = structures ? structures.slice() : null;
+    this.lastIntegrator = null;
+    this.render(this.store.get());
   }
 
   #buildSystemSelect() {
@@ -164,9 +189,9 @@ export class Controls {
       supported.map((i) => el('option', { value: i.id }, i.title)),
     );
     els.integratorB.value = state.compare ?? '';
-    els.badgesA.replaceWith((els.badgesA = badgeList(lab.integrator(sc.integrator), 'badges-a')));
+    els.badgesA.replaceWith((els.badgesA = badgeList(lab.integrator(sc.integrator), 'badges-a', this.structures)));
     const bInteg = state.compare ? lab.integrator(state.compare) : null;
-    els.badgesB.replaceWith((els.badgesB = badgeList(bInteg, 'badges-b')));
+    els.badgesB.replaceWith((els.badgesB = badgeList(bInteg, 'badges-b', this.structures)));
     els.badgesB.hidden = !bInteg;
     els.summaryA.textContent = lab.integrator(sc.integrator)?.summary ?? '';
     els.summaryB.textContent = bInteg ? bInteg.summary : 'Run a second integrator on the same initial data; it is drawn as an orange ghost and overlaid on every plot.';
@@ -267,9 +292,11 @@ export class Controls {
           value.forEach((x, i) => {
             // vector3 parameters live in the body frame: components along e₁, e₂, e₃
             const label = spec.kind === 'vector3' ? `along e${'₁₂₃'[i]}` : value.length > 1 ? `${i + 1}` : spec.title;
+            // an accessible name that says what the number is: 'mass of bob 2 (kg)'
+            const each = /\beach\b/.test(spec.description) ? spec.description.replace(/\beach\b/, '').replace(/\s+(\w+)\s*$/, ` $1 ${i + 1}`).replace(/\s+/g, ' ').trim() : null;
             const f = numberField({
               label,
-              fullName: `${spec.title} ${label}${spec.unit ? ` (${spec.unit})` : ''}`,
+              fullName: `${spec.kind === 'per-body' && each ? each : `${spec.title} ${label}`}${spec.unit ? ` (${spec.unit})` : ''}`,
               unit: '',
               value: x,
               spec,
@@ -291,6 +318,7 @@ export class Controls {
           onCommit: (v) => this.#commit((next) => (next.params[spec.name] = v), f),
         });
         host.append(f.root);
+        if (spec.name === 'g' && spec.unit === 'm/s²') host.append(this.#gravityPresets(spec, value));
       } else if (Array.isArray(spec.choices)) {
         const id = uniqueId('f');
         const select = el('select', { id }, spec.choices.map((c) => el('option', { value: String(c) }, String(c))));
@@ -299,6 +327,23 @@ export class Controls {
         host.append(el('div', { class: 'field' }, el('label', { for: id }, spec.title), select));
       }
     }
+  }
+
+  /** Gravity of familiar places, one choice away (sets the parameter g). */
+  #gravityPresets(spec, value) {
+    const id = uniqueId('g');
+    const places = GRAVITY.filter(([, g]) => g >= spec.min && g <= spec.max);
+    const select = el(
+      'select',
+      { id },
+      el('option', { value: '' }, 'custom'),
+      places.map(([name, g]) => el('option', { value: String(g) }, `${name} (${g} m/s²)`)),
+    );
+    select.value = places.some(([, g]) => g === value) ? String(value) : '';
+    select.addEventListener('change', () => {
+      if (select.value !== '') this.#commit((next) => (next.params[spec.name] = Number(select.value)));
+    });
+    return el('div', { class: 'field' }, el('label', { for: id }, 'gravity of'), select);
   }
 
   #renderOptions(state) {
@@ -330,15 +375,19 @@ export class Controls {
     setChildren(host);
     const fields = new Map(system.initialFields.map((f) => [f.name, f]));
     for (const [name, value] of Object.entries(sc.initial ?? {})) {
-      const meta = fields.get(name) ?? { title: name, unit: '', description: '' };
+      const raw = fields.get(name) ?? { title: name, unit: '', description: '' };
+      const deg = DEGREES[raw.unit];
+      const factor = deg ? deg.factor : 1;
+      const meta = deg ? { ...raw, unit: deg.unit, description: raw.description.replace(/\brad\b/g, '°') } : raw;
+      const toSchema = (v) => (factor === 1 ? v : (v * Math.PI) / 180);
       if (typeof value === 'number') {
         const f = numberField({
           label: meta.title,
           unit: meta.unit,
-          value,
+          value: shown(value, factor),
           description: meta.description,
-          step: 0.1,
-          onCommit: (v) => this.#commit((next) => (next.initial[name] = v), f),
+          step: deg ? 1 : 0.1,
+          onCommit: (v) => this.#commit((next) => (next.initial[name] = toSchema(v)), f),
         });
         host.append(f.root);
         continue;
@@ -369,14 +418,14 @@ export class Controls {
             label,
             fullName: `${meta.title}: ${label}${meta.unit ? ` (${meta.unit})` : ''}`,
             unit: '',
-            value: x,
+            value: shown(x, factor),
             description: '',
-            step: 0.1,
+            step: deg ? 1 : 0.1,
             compact: true,
             onCommit: (v) =>
               this.#commit((next) => {
-                if (twoD) next.initial[name][i][j] = v;
-                else next.initial[name][i] = v;
+                if (twoD) next.initial[name][i][j] = toSchema(v);
+                else next.initial[name][i] = toSchema(v);
               }, f),
           });
           group.append(f.root);
@@ -384,7 +433,7 @@ export class Controls {
       });
       host.append(group);
     }
-    const note = el('p', { class: 'hint' }, `Editing restarts the run from t = 0. Angles in ${fields.get('angles')?.unit ?? 'rad'}; ${num(57.29577951308232, 4)}° per rad.`);
+    const note = el('p', { class: 'hint' }, 'Editing restarts the run from t = 0. Angles in degrees here (links and files keep radians: 1 rad = 57.30°). Pause and drag a bob to set the start.');
     if (fields.has('angles')) host.append(note);
   }
 }

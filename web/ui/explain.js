@@ -4,6 +4,7 @@
 import { el, setChildren } from './dom.js';
 import { badgeList } from './controls.js';
 import { loadKatex } from './katex.js';
+import { t, registryText, onLanguageChange } from '../i18n/index.js';
 
 export class ExplainDrawer {
   constructor(root, button, lab) {
@@ -20,6 +21,7 @@ export class ExplainDrawer {
     });
     button.addEventListener('click', () => (this.isOpen ? this.close() : this.open()));
     this.state = null;
+    onLanguageChange(() => this.isOpen && this.render());
   }
 
   get isOpen() {
@@ -58,7 +60,7 @@ export class ExplainDrawer {
     if (defined) sections.unshift(defined);
     setChildren(
       this.body,
-      el('p', { class: 'explain-system' }, el('strong', {}, system.title), ': ', system.description),
+      el('p', { class: 'explain-system' }, el('strong', {}, registryText('system', system, 'title')), ': ', registryText('system', system, 'description')),
       sections.map((s) => s.node),
     );
     let katex = null;
@@ -92,25 +94,27 @@ export class ExplainDrawer {
     const lines = [`L = ${latex.lagrangian}`];
     (Array.isArray(latex.constraints) ? latex.constraints : []).forEach((g, i) => typeof g === 'string' && lines.push(`g_{${i + 1}} = ${g} = 0`));
     const tex = lines.join(' \\\\ ');
-    const math = el('div', { class: 'math', role: 'math', 'aria-label': 'The Lagrangian and constraints of this system' }, tex);
-    const node = el('section', { class: 'explain-definition' }, el('h4', {}, 'This system'), math);
+    const math = el('div', { class: 'math', role: 'math', 'aria-label': t('explain.definition.label') }, tex);
+    const node = el('section', { class: 'explain-definition' }, el('h4', {}, t('explain.definition.title')), math);
     return { node, math, tex };
   }
 
   #section(integ, role) {
-    if (!integ) return { node: el('p', {}, 'Unknown integrator.') };
-    const math = el('div', { class: 'math', role: 'math', 'aria-label': `Equations of ${integ.title}` }, integ.equations);
+    if (!integ) return { node: el('p', {}, t('explain.unknown')) };
+    const title = registryText('integrator', integ, 'title');
+    const math = el('div', { class: 'math', role: 'math', 'aria-label': t('explain.equationsOf', { title }) }, integ.equations);
+    const update = { 'energy-momentum': 'explain.update.gradient', variational: 'explain.update.lagrangian' }[integ.family] ?? 'explain.update';
     const node = el(
       'section',
       { class: `explain-integrator role-${role}` },
-      el('h3', {}, el('span', { class: `swatch ${role}`, 'aria-hidden': 'true' }), `${role}: ${integ.title}`),
+      el('h3', {}, el('span', { class: `swatch ${role}`, 'aria-hidden': 'true' }), `${role}: ${title}`),
       badgeList(integ, `explain-badges-${role}`),
-      el('p', { class: 'summary' }, integ.summary),
-      el('h4', {}, integ.family === 'energy-momentum' ? 'Discrete gradient and update' : integ.family === 'variational' ? 'Discrete Lagrangian and update' : 'Update'),
+      el('p', { class: 'summary' }, registryText('integrator', integ, 'summary')),
+      el('h4', {}, t(update)),
       math,
-      el('h4', {}, integ.family === 'baseline' ? 'Why it drifts' : 'Why it conserves what it conserves'),
-      el('p', {}, integ.docs),
-      el('p', { class: 'citation' }, 'Source: ', el('cite', {}, integ.citation)),
+      el('h4', {}, t(integ.family === 'baseline' ? 'explain.whyDrifts' : 'explain.whyConserves')),
+      el('p', {}, registryText('integrator', integ, 'docs')),
+      el('p', { class: 'citation' }, t('explain.source'), el('cite', {}, registryText('integrator', integ, 'citation'))),
     );
     return { node, math, tex: integ.equations };
   }

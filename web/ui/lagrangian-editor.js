@@ -18,6 +18,7 @@ import { el, setChildren, uniqueId } from './dom.js';
 import { loadKatex } from './katex.js';
 import { clone } from '../state/store.js';
 import { num } from '../sim/format.js';
+import { t, registryText, language } from '../i18n/index.js';
 
 const PREVIEW_DEBOUNCE_MS = 150;
 const CARET_WINDOW = 40; // characters of the expression shown around the caret (the panel is ~45 wide)
@@ -145,8 +146,9 @@ export class LagrangianEditor {
       this.key = null;
       return;
     }
-    const key = `${sc.system}|${JSON.stringify(sc.params)}|${JSON.stringify(sc.initial)}`;
-    if (key === this.key) return;
+    // a new language rebuilds the words, unless there are unapplied edits to keep
+    const key = `${sc.system}|${JSON.stringify(sc.params)}|${JSON.stringify(sc.initial)}|${language()}`;
+    if (key === this.key || (this.dirty && key.slice(0, key.lastIndexOf('|')) === this.key?.slice(0, this.key.lastIndexOf('|')))) return;
     this.key = key;
     this.system = system;
     this.#build(sc.params ?? {}, sc.initial ?? {});
@@ -159,7 +161,7 @@ export class LagrangianEditor {
     if (!Array.isArray(fields)) return '';
     const f = fields.find((x) => x && (x.name === name || x.field === name || x.field === `params.${name}`));
     const d = f?.description ?? f?.doc ?? f?.docs;
-    return typeof d === 'string' ? d : '';
+    return typeof d === 'string' ? registryText('definition', { id: name, description: d }, 'description') : '';
   }
 
   get limits() {
@@ -173,9 +175,9 @@ export class LagrangianEditor {
     this.dirty = false;
     const p = params;
     // coordinates
-    this.coordinates = this.#textInput('coordinates', (p.coordinates ?? []).join(', '), 'e.g. r, th');
+    this.coordinates = this.#textInput('coordinates', (p.coordinates ?? []).join(', '), t('editor.coordinates.placeholder'));
     const coordErr = this.#errorHost('coordinates');
-    const coordinatesField = this.#field('Coordinates', 'comma-separated names', this.coordinates, coordErr, sentence(this.#doc('coordinates')));
+    const coordinatesField = this.#field(t('editor.coordinates'), t('editor.coordinates.unit'), this.coordinates, coordErr, sentence(this.#doc('coordinates')));
     // initial values, one row per coordinate
     this.initialRows = [];
     this.initialGrid = el('div', { class: 'def-initial-grid' });
@@ -185,8 +187,8 @@ export class LagrangianEditor {
     const initialGroup = el(
       'fieldset',
       { class: 'def-group' },
-      el('legend', {}, "Initial values q, q'"),
-      this.#hint("One row per coordinate (on the constraints, q' tangent to them). Applied with the definition."),
+      el('legend', {}, t('editor.initial')),
+      this.#hint(t('editor.initial.hint')),
       this.initialGrid,
       this.initialErr,
     );
@@ -195,28 +197,28 @@ export class LagrangianEditor {
     this.constantsList = el('div', { class: 'def-constants' });
     this.constantsErr = this.#errorHost('constants');
     for (const [name, value] of Object.entries(p.constants ?? {})) this.#addConstant(name, value);
-    this.addConstantBtn = el('button', { type: 'button', class: 'btn small', 'data-key': 'add-constant', onclick: () => this.#addConstant('', 1, true) }, '+ constant');
+    this.addConstantBtn = el('button', { type: 'button', class: 'btn small', 'data-key': 'add-constant', onclick: () => this.#addConstant('', 1, true) }, t('editor.constant.add'));
     const constantsGroup = el(
       'fieldset',
       { class: 'def-group' },
-      el('legend', {}, 'Constants'),
-      this.#hint(`${sentence(this.#doc('constants')) || 'Numbers used by name in every expression.'} A slider applies when released.`),
+      el('legend', {}, t('editor.constants')),
+      this.#hint(`${sentence(this.#doc('constants')) || t('editor.constants.doc')}${t('editor.constants.slider')}`),
       this.constantsList,
       this.addConstantBtn,
       this.constantsErr,
     );
     // L
-    this.lagrangian = this.#textarea('lagrangian', p.lagrangian ?? '', 3, "e.g. m/2*(r'^2 + r^2*th'^2) - k/2*(r - l0)^2");
+    this.lagrangian = this.#textarea('lagrangian', p.lagrangian ?? '', 3, t('editor.lagrangian.placeholder'));
     this.lagrangianErr = this.#errorHost('lagrangian');
     // scrollable (long expressions), so focusable; KaTeX's MathML speaks the formulas
-    this.preview = el('div', { class: 'def-preview', tabindex: '0', role: 'region', 'aria-label': 'Typeset preview of L and the constraints' });
+    this.preview = el('div', { class: 'def-preview', tabindex: '0', role: 'region', 'aria-label': t('editor.preview') });
     this.previewMath = el('div', { class: 'def-preview-math' });
     this.previewErr = el('div', { class: 'expr-error', role: 'status' });
-    this.staleNote = el('p', { class: 'hint def-stale-note', hidden: true }, 'The last good rendering (the text has an error):');
+    this.staleNote = el('p', { class: 'hint def-stale-note', hidden: true }, t('editor.stale'));
     setChildren(this.preview, this.staleNote, this.previewMath, this.previewErr);
-    const lField = this.#field('Lagrangian L(q, q̇)', "velocities as r' or rdot", this.lagrangian, this.lagrangianErr, this.#functionsHint());
+    const lField = this.#field(t('editor.lagrangian'), t('editor.lagrangian.unit'), this.lagrangian, this.lagrangianErr, this.#functionsHint());
     // constraints, conserved, symmetries
-    this.constraints = this.#textarea('constraints', (p.constraints ?? []).join('\n'), 2, 'one g(q) = 0 per line, e.g. x^2 + y^2 - 1');
+    this.constraints = this.#textarea('constraints', (p.constraints ?? []).join('\n'), 2, t('editor.constraints.placeholder'));
     this.constraintsErr = this.#errorHost('constraints');
     this.conserved = this.#textarea(
       'conserved',
@@ -224,7 +226,7 @@ export class LagrangianEditor {
         .map(([n, e]) => `${n}: ${e}`)
         .join('\n'),
       2,
-      "one per line, name: expression, e.g. Lz: m*r^2*th'",
+      t('editor.conserved.placeholder'),
     );
     this.conservedErr = this.#errorHost('conserved');
     this.symmetries = this.#textarea(
@@ -233,7 +235,7 @@ export class LagrangianEditor {
         .map(([n, g]) => `${n}: ${(Array.isArray(g) ? g : [g]).join(', ')}`)
         .join('\n'),
       2,
-      'one per line, name: one generator component per coordinate, e.g. Jz: 0, 1',
+      t('editor.symmetries.placeholder'),
     );
     this.symmetriesErr = this.#errorHost('symmetries');
     // bodies
@@ -241,32 +243,32 @@ export class LagrangianEditor {
     this.bodiesList = el('div', { class: 'def-bodies' });
     this.bodiesErr = this.#errorHost('bodies');
     (p.bodies ?? []).forEach((b) => this.#addBody(b));
-    this.addBodyBtn = el('button', { type: 'button', class: 'btn small', 'data-key': 'add-body', onclick: () => this.#addBody({ position: ['0', '0', '0'] }, true) }, '+ body');
+    this.addBodyBtn = el('button', { type: 'button', class: 'btn small', 'data-key': 'add-body', onclick: () => this.#addBody({ position: ['0', '0', '0'] }, true) }, t('editor.body.add'));
     const bodiesGroup = el(
       'fieldset',
       { class: 'def-group' },
-      el('legend', {}, 'Bodies (drawing)'),
-      this.#hint(sentence(this.#doc('bodies')) || 'Where each sphere is, x, y, z in q (z up), and what holds it: a fixed point or an earlier body, by a rod or a spring.'),
+      el('legend', {}, t('editor.bodies')),
+      this.#hint(sentence(this.#doc('bodies')) || t('editor.bodies.doc')),
       this.bodiesList,
       this.addBodyBtn,
       this.bodiesErr,
     );
     // actions
     this.generalErr = el('div', { class: 'expr-error', role: 'status' });
-    this.dirtyNote = el('span', { class: 'hint def-dirty', hidden: true }, 'Edited: Apply to restart the run with it.');
-    const applyBtn = el('button', { type: 'button', class: 'btn def-apply', 'data-key': 'apply', 'aria-keyshortcuts': 'Control+Enter Meta+Enter', onclick: () => this.apply() }, 'Apply');
-    this.revertBtn = el('button', { type: 'button', class: 'btn small', 'data-key': 'revert', disabled: true, onclick: () => this.revert() }, 'Revert');
+    this.dirtyNote = el('span', { class: 'hint def-dirty', hidden: true }, t('editor.dirty'));
+    const applyBtn = el('button', { type: 'button', class: 'btn def-apply', 'data-key': 'apply', 'aria-keyshortcuts': 'Control+Enter Meta+Enter', onclick: () => this.apply() }, t('editor.apply'));
+    this.revertBtn = el('button', { type: 'button', class: 'btn small', 'data-key': 'revert', disabled: true, onclick: () => this.revert() }, t('editor.revert'));
     setChildren(
       this.host,
-      el('p', { class: 'hint' }, this.system.description ?? ''),
+      el('p', { class: 'hint' }, registryText('system', this.system, 'description')),
       coordinatesField,
       constantsGroup,
       lField,
       this.preview,
-      this.#field('Constraints g(q) = 0', 'one per line', this.constraints, this.constraintsErr, sentence(this.#doc('constraints'))),
+      this.#field(t('editor.constraints'), t('editor.constraints.unit'), this.constraints, this.constraintsErr, sentence(this.#doc('constraints'))),
       initialGroup,
-      this.#field('Conserved quantities', 'name: expression, plotted as drifts', this.conserved, this.conservedErr, sentence(this.#doc('conserved'))),
-      this.#field('Symmetries', 'name: generator ξ(q), one component per coordinate', this.symmetries, this.symmetriesErr, sentence(this.#doc('symmetries'))),
+      this.#field(t('editor.conserved'), t('editor.conserved.unit'), this.conserved, this.conservedErr, sentence(this.#doc('conserved'))),
+      this.#field(t('editor.symmetries'), t('editor.symmetries.unit'), this.symmetries, this.symmetriesErr, sentence(this.#doc('symmetries'))),
       bodiesGroup,
       el('div', { class: 'def-actions' }, applyBtn, this.revertBtn, el('span', { class: 'hint' }, 'Ctrl/⌘ + Enter')),
       this.dirtyNote,
@@ -286,8 +288,9 @@ export class LagrangianEditor {
     const names = Array.isArray(fns) ? fns.map((f) => (typeof f === 'string' ? f : f?.name)).filter((x) => typeof x === 'string') : [];
     const notes = this.system?.definition?.notes;
     const base = this.#doc('lagrangian');
-    const list = names.length ? `Functions: ${names.join(', ')}.` : '';
-    return [sentence(base), list, typeof notes === 'string' ? notes : 'Operators + − * / ^; pi; constants by name.'].filter(Boolean).join(' ');
+    const list = names.length ? t('editor.functions', { list: names.join(', ') }) : '';
+    const notesText = typeof notes === 'string' ? registryText('definition', { id: 'notes', text: notes }, 'text') : t('editor.operators');
+    return [sentence(base), list, notesText].filter(Boolean).join(' ');
   }
 
   #textInput(key, value, placeholder) {
@@ -295,9 +298,9 @@ export class LagrangianEditor {
   }
 
   #textarea(key, value, rows, placeholder) {
-    const t = el('textarea', { class: 'mono', rows: String(Math.max(rows, Math.min(8, value.split('\n').length))), placeholder, spellcheck: 'false', autocomplete: 'off', autocapitalize: 'off', 'data-key': key });
-    t.value = value;
-    return t;
+    const area = el('textarea', { class: 'mono', rows: String(Math.max(rows, Math.min(8, value.split('\n').length))), placeholder, spellcheck: 'false', autocomplete: 'off', autocapitalize: 'off', 'data-key': key });
+    area.value = value;
+    return area;
   }
 
   #errorHost(key) {
@@ -333,19 +336,19 @@ export class LagrangianEditor {
     // keys stay unique after removals (focus is restored by key after a rebuild)
     this.constantSeq = this.constantRows.length === 0 ? 0 : this.constantSeq + 1;
     const key = `const-${this.constantSeq}`;
-    const nameInput = el('input', { type: 'text', class: 'mono const-name', value: name, 'aria-label': `Constant ${i + 1}: name`, spellcheck: 'false', autocomplete: 'off', 'data-key': `${key}-name` });
-    const valueInput = el('input', { type: 'number', step: 'any', inputmode: 'decimal', value: String(value), 'aria-label': `Constant ${name || i + 1}: value`, 'data-key': `${key}-value` });
+    const nameInput = el('input', { type: 'text', class: 'mono const-name', value: name, 'aria-label': t('editor.constant.name', { n: i + 1 }), spellcheck: 'false', autocomplete: 'off', 'data-key': `${key}-name` });
+    const valueInput = el('input', { type: 'number', step: 'any', inputmode: 'decimal', value: String(value), 'aria-label': t('editor.constant.value', { name: name || i + 1 }), 'data-key': `${key}-value` });
     const { min, max } = LagrangianEditor.sliderRange(Number(value));
     const range = el('input', {
       type: 'range',
       min: String(min),
       max: String(max),
       step: String((max - min) / 200),
-      'aria-label': `Constant ${name || i + 1}: slider from ${num(min, 3)} to ${num(max, 3)}`,
+      'aria-label': t('editor.constant.slider', { name: name || i + 1, min: num(min, 3), max: num(max, 3) }),
       'data-key': `${key}-range`,
     });
     range.value = String(value);
-    const remove = el('button', { type: 'button', class: 'btn tiny ghost', 'aria-label': `Remove constant ${name || i + 1}`, title: 'Remove', 'data-key': `${key}-remove` }, '×');
+    const remove = el('button', { type: 'button', class: 'btn tiny ghost', 'aria-label': t('editor.constant.remove', { name: name || i + 1 }), title: t('editor.remove'), 'data-key': `${key}-remove` }, '×');
     const err = el('div', { class: 'expr-error', role: 'status' });
     const row = { nameInput, valueInput, range, err, node: null };
     range.addEventListener('input', () => {
@@ -363,8 +366,8 @@ export class LagrangianEditor {
     });
     nameInput.addEventListener('input', () => {
       const label = nameInput.value.trim() || String(this.constantRows.indexOf(row) + 1);
-      valueInput.setAttribute('aria-label', `Constant ${label}: value`);
-      range.setAttribute('aria-label', `Constant ${label}: slider from ${num(min, 3)} to ${num(max, 3)}`);
+      valueInput.setAttribute('aria-label', t('editor.constant.value', { name: label }));
+      range.setAttribute('aria-label', t('editor.constant.slider', { name: label, min: num(min, 3), max: num(max, 3) }));
     });
     remove.addEventListener('click', () => {
       row.node.remove();
@@ -389,18 +392,18 @@ export class LagrangianEditor {
     const key = `body-${i}`;
     const pos = Array.isArray(body?.position) ? body.position : ['0', '0', '0'];
     const position = ['x', 'y', 'z'].map((axis, j) =>
-      el('input', { type: 'text', class: 'mono', value: String(pos[j] ?? '0'), 'aria-label': `Body ${i + 1}: ${axis}`, spellcheck: 'false', autocomplete: 'off', 'data-key': `${key}-p${j}` }),
+      el('input', { type: 'text', class: 'mono', value: String(pos[j] ?? '0'), 'aria-label': t('editor.body.axis', { n: i + 1, axis }), spellcheck: 'false', autocomplete: 'off', 'data-key': `${key}-p${j}` }),
     );
-    const anchorKind = el('select', { 'aria-label': `Body ${i + 1}: anchor`, 'data-key': `${key}-anchor` });
-    anchorKind.append(el('option', { value: 'none' }, 'no anchor'), el('option', { value: 'point' }, 'fixed point'));
-    for (let j = 0; j < i; j++) anchorKind.append(el('option', { value: String(j) }, `body ${j + 1}`));
+    const anchorKind = el('select', { 'aria-label': t('editor.body.anchor', { n: i + 1 }), 'data-key': `${key}-anchor` });
+    anchorKind.append(el('option', { value: 'none' }, t('editor.anchor.none')), el('option', { value: 'point' }, t('editor.anchor.point')));
+    for (let j = 0; j < i; j++) anchorKind.append(el('option', { value: String(j) }, t('editor.anchor.body', { n: j + 1 })));
     const a = body?.anchor;
     const point = Array.isArray(a) ? a : [0, 0, 0];
     anchorKind.value = Array.isArray(a) ? 'point' : Number.isInteger(a) && a >= 0 && a < i ? String(a) : 'none';
     const anchorXYZ = ['x', 'y', 'z'].map((axis, j) =>
-      el('input', { type: 'number', step: 'any', inputmode: 'decimal', value: String(point[j] ?? 0), 'aria-label': `Body ${i + 1}: anchor ${axis} (m)`, 'data-key': `${key}-a${j}` }),
+      el('input', { type: 'number', step: 'any', inputmode: 'decimal', value: String(point[j] ?? 0), 'aria-label': t('editor.body.anchorAxis', { n: i + 1, axis }), 'data-key': `${key}-a${j}` }),
     );
-    const link = el('select', { 'aria-label': `Body ${i + 1}: link to its anchor`, 'data-key': `${key}-link` }, ['rod', 'spring', 'none'].map((v) => el('option', { value: v }, v)));
+    const link = el('select', { 'aria-label': t('editor.body.link', { n: i + 1 }), 'data-key': `${key}-link` }, ['rod', 'spring', 'none'].map((v) => el('option', { value: v }, t(`editor.link.${v}`))));
     link.value = ['rod', 'spring', 'none'].includes(body?.link) ? body.link : 'rod';
     const anchorBox = el('span', { class: 'def-anchor-xyz' }, anchorXYZ);
     const sync = () => {
@@ -409,7 +412,7 @@ export class LagrangianEditor {
     };
     anchorKind.addEventListener('change', sync);
     sync();
-    const remove = el('button', { type: 'button', class: 'btn tiny ghost', 'aria-label': `Remove body ${i + 1}`, title: 'Remove', 'data-key': `${key}-remove` }, '×');
+    const remove = el('button', { type: 'button', class: 'btn tiny ghost', 'aria-label': t('editor.body.remove', { n: i + 1 }), title: t('editor.remove'), 'data-key': `${key}-remove` }, '×');
     const err = el('div', { class: 'expr-error', role: 'status' });
     const row = { position, anchorKind, anchorXYZ, link, err, radius: body?.radius, node: null };
     remove.addEventListener('click', () => {
@@ -432,7 +435,7 @@ export class LagrangianEditor {
     row.node = el(
       'fieldset',
       { class: 'def-body' },
-      el('legend', {}, `Body ${i + 1}`),
+      el('legend', {}, t('editor.body', { n: i + 1 })),
       el('div', { class: 'def-xyz' }, position.map((p, j) => el('label', {}, el('span', { class: 'axis' }, 'xyz'[j]), p))),
       el('div', { class: 'def-anchor' }, anchorKind, anchorBox, link, remove),
       err,
@@ -464,8 +467,8 @@ export class LagrangianEditor {
     if (!initial && names.length === this.initialRows.length && names.every((n, i) => n === this.initialRows[i].name)) return;
     this.initialRows = names.map((name, i) => {
       const v = known.get(name) ?? { q: 0, qdot: 0 };
-      const q = el('input', { type: 'number', step: 'any', inputmode: 'decimal', value: String(v.q), 'aria-label': `Initial ${name}`, 'data-key': `init-q-${i}` });
-      const qdot = el('input', { type: 'number', step: 'any', inputmode: 'decimal', value: String(v.qdot), 'aria-label': `Initial ${name}'`, 'data-key': `init-v-${i}` });
+      const q = el('input', { type: 'number', step: 'any', inputmode: 'decimal', value: String(v.q), 'aria-label': t('editor.initial.q', { name }), 'data-key': `init-q-${i}` });
+      const qdot = el('input', { type: 'number', step: 'any', inputmode: 'decimal', value: String(v.qdot), 'aria-label': t('editor.initial.qdot', { name }), 'data-key': `init-v-${i}` });
       return { name, q, qdot };
     });
     setChildren(
@@ -529,8 +532,8 @@ export class LagrangianEditor {
       const raw = row.valueInput.value.trim();
       const v = raw === '' ? NaN : Number(raw);
       const target = { input: row.valueInput, host: row.err, text: name };
-      if (name === '') return fail(`params.constants`, `constant ${i + 1} has no name`, { input: row.nameInput, host: row.err });
-      if (Object.prototype.hasOwnProperty.call(params.constants, name)) return fail(`params.constants.${name}`, 'appears more than once', { input: row.nameInput, host: row.err });
+      if (name === '') return fail(`params.constants`, t('editor.error.noName', { n: i + 1 }), { input: row.nameInput, host: row.err });
+      if (Object.prototype.hasOwnProperty.call(params.constants, name)) return fail(`params.constants.${name}`, t('editor.error.twice'), { input: row.nameInput, host: row.err });
       Object.defineProperty(params.constants, name, { value: Number.isFinite(v) ? v : raw === '' ? null : raw, enumerable: true, writable: true, configurable: true });
       where.set(`params.constants.${name}`, target);
     });
@@ -552,11 +555,11 @@ export class LagrangianEditor {
       const name = c > 0 ? text.slice(0, c).trim() : '';
       const expr = c > 0 ? text.slice(c + 1).trim() : '';
       if (!name) {
-        fail('params.conserved', `line ${line}: expected "name: expression", got "${text.slice(0, 32)}"`, { input: this.conserved, host: this.conservedErr });
+        fail('params.conserved', t('editor.error.conservedLine', { line, text: text.slice(0, 32) }), { input: this.conserved, host: this.conservedErr });
         continue;
       }
       if (Object.prototype.hasOwnProperty.call(params.conserved, name)) {
-        fail(`params.conserved.${name}`, `line ${line}: appears more than once`, { input: this.conserved, host: this.conservedErr });
+        fail(`params.conserved.${name}`, t('editor.error.lineTwice', { line }), { input: this.conserved, host: this.conservedErr });
         continue;
       }
       Object.defineProperty(params.conserved, name, { value: expr, enumerable: true, writable: true, configurable: true });
@@ -570,11 +573,11 @@ export class LagrangianEditor {
       const name = c > 0 ? text.slice(0, c).trim() : '';
       const rest = c > 0 ? text.slice(c + 1).trim() : '';
       if (!name) {
-        fail('params.symmetries', `line ${line}: expected "name: component, component, …", got "${text.slice(0, 32)}"`, { input: this.symmetries, host: this.symmetriesErr });
+        fail('params.symmetries', t('editor.error.symmetryLine', { line, text: text.slice(0, 32) }), { input: this.symmetries, host: this.symmetriesErr });
         continue;
       }
       if (Object.prototype.hasOwnProperty.call(params.symmetries, name)) {
-        fail(`params.symmetries.${name}`, `line ${line}: appears more than once`, { input: this.symmetries, host: this.symmetriesErr });
+        fail(`params.symmetries.${name}`, t('editor.error.lineTwice', { line }), { input: this.symmetries, host: this.symmetriesErr });
         continue;
       }
       const comps = rest === '' ? [] : splitTopLevel(rest);
@@ -645,7 +648,7 @@ export class LagrangianEditor {
   showError(error, where) {
     const target = LagrangianEditor.locate(where, error.field) ?? { input: null, host: this.generalErr };
     const column = errorColumn(error);
-    const message = (target.line ? `line ${target.line}: ` : '') + messageOf(error);
+    const message = (target.line ? t('editor.error.linePrefix', { line: target.line }) : '') + messageOf(error);
     setChildren(target.host ?? this.generalErr, errorBlock(message, target.text, column));
     target.input?.setAttribute('aria-invalid', 'true');
     this.shownError = messageOf(error);
@@ -661,7 +664,7 @@ export class LagrangianEditor {
     this.#clearErrors();
     if (draft.error) {
       this.showError(draft.error, draft.where);
-      this.actions.status(`Not applied: ${messageOf(draft.error)}`);
+      this.actions.status(t('editor.notApplied', { message: messageOf(draft.error) }));
       this.#preview();
       return false;
     }
@@ -669,19 +672,19 @@ export class LagrangianEditor {
     const err = this.actions.setScenario({ ...st.scenario, params: draft.params, initial: draft.initial });
     if (err) {
       this.showError(err, draft.where);
-      this.actions.status(`Not applied: ${messageOf(err)}`);
+      this.actions.status(t('editor.notApplied', { message: messageOf(err) }));
       this.#preview(); // the preview dims without repeating the message
       return false;
     }
     this.#markDirty(false);
-    this.actions.status('Definition applied: the run restarts from t = 0.');
+    this.actions.status(t('editor.applied'));
     return true;
   }
 
   /** Discards the edits: the fields show the applied definition again. */
   revert() {
     this.#build(this.applied ?? {}, this.appliedInitial ?? {});
-    this.actions.status('Edits discarded.');
+    this.actions.status(t('editor.discarded'));
   }
 
   // ---- the KaTeX preview ------------------------------------------------------------
@@ -745,8 +748,8 @@ export class LagrangianEditor {
       return node;
     });
     const notes = [];
-    if (info?.velocityQuadratic === false) notes.push('L is not quadratic in the velocities.');
-    else if (info?.constantMassMatrix === true) notes.push('Constant mass matrix.');
+    if (info?.velocityQuadratic === false) notes.push(t('editor.notQuadratic'));
+    else if (info?.constantMassMatrix === true) notes.push(t('editor.constantMass'));
     setChildren(this.previewMath, nodes, notes.length ? el('p', { class: 'hint' }, notes.join(' ')) : null);
     this.#setStale(false);
     this.lastGood = items;

@@ -1,10 +1,11 @@
 // What the curves of A and B should show, in words, from the integrators' registry
 // entries (symplectic, conserves, order): the "Why the curves differ" line and the
-// invitation's label. No integrator id is named here.
+// invitation's label. No integrator id is named here. Words: web/i18n/*/explain.js.
+import { t, registryText } from '../i18n/index.js';
 
 /** A title without its final parenthetical (nested ones included), e.g. 'Runge–Kutta 4 with projection'. */
 export function shortTitle(integ) {
-  const title = String(integ?.title ?? '').trimEnd();
+  const title = String(integ ? registryText('integrator', integ, 'title') : '').trimEnd();
   if (!title.endsWith(')')) return title;
   let depth = 0;
   for (let i = title.length - 1; i >= 0; i--) {
@@ -24,23 +25,23 @@ function kept(integ, run) {
   const parts = [];
   if (run.momenta && holds(integ, /momentum/)) parts.push('momenta');
   if (run.constraints && holds(integ, /^(constraints|unit quaternion|orthonormality)/)) parts.push('constraints');
-  return parts;
+  return parts.join('+');
 }
 
 /** One integrator's nature on a system, for the sentence 'A is …'. */
 export function natureOf(integ, run = { momenta: true, constraints: true }) {
-  const keeps = kept(integ, run);
-  const andKeeps = keeps.length ? `, and its ${keeps.join(' and ')} hold to round-off` : '';
+  const keeps = { momenta: 'explain.why.keeps.momenta', constraints: 'explain.why.keeps.constraints', 'momenta+constraints': 'explain.why.keeps.both' }[kept(integ, run)];
+  const andKeeps = keeps ? t(keeps) : '';
   if (integ.symplectic) {
-    return `symplectic${integ.symmetric ? ' and time-reversible' : ''}: its energy error oscillates but stays bounded, with no drift${andKeeps}`;
+    return t(integ.symmetric ? 'explain.why.symplecticReversible' : 'explain.why.symplectic', { keeps: andKeeps });
   }
-  if (holds(integ, /^energy \(exactly/)) {
-    return `not symplectic, but it conserves the energy exactly (to round-off)${andKeeps}`;
-  }
+  if (holds(integ, /^energy \(exactly/)) return t('explain.why.energyExact', { keeps: andKeeps });
   const momentaDrift = run.momenta && !holds(integ, /momentum/);
   const projected = run.constraints && holds(integ, /projected|normalized/);
-  return `not symplectic: its energy error drifts${momentaDrift ? ', and so do its momenta' : ''}` +
-    (projected ? '; its constraints hold only because it projects onto them after every step' : '');
+  return t('explain.why.drifts', {
+    momenta: momentaDrift ? t('explain.why.momentaDrift') : '',
+    projected: projected ? t('explain.why.projected') : '',
+  });
 }
 
 /**
@@ -49,14 +50,13 @@ export function natureOf(integ, run = { momenta: true, constraints: true }) {
  */
 export function whyText(A, B, { suggested = null, run } = {}) {
   if (!B) {
-    return `${A.title} is ${natureOf(A, run)}.` + (suggested ? ` Compare it with ${shortTitle(suggested)} to see the difference.` : '');
+    const title = registryText('integrator', A, 'title');
+    return t('explain.why.single', { title, nature: natureOf(A, run) }) + (suggested ? t('explain.why.suggest', { other: shortTitle(suggested) }) : '');
   }
   if (A.symplectic && B.symplectic) {
-    return `Both are symplectic: both energy errors stay bounded${run?.momenta === false ? '' : ' and momenta are exact'}. They differ in accuracy (order ${A.order} vs ${B.order}); in a chaotic system the trajectories then part even though both are structure-preserving.`;
+    return t('explain.why.bothSymplectic', { momenta: run?.momenta === false ? '' : t('explain.why.momentaExact'), a: A.order, b: B.order });
   }
   const drifts = (i) => !i.symplectic && !holds(i, /^energy \(exactly/);
-  if (drifts(A) && drifts(B)) {
-    return `Neither method is symplectic: both energy errors drift, at rates set by their orders (${A.order} vs ${B.order}).`;
-  }
-  return `Why the curves differ: A (blue) is ${natureOf(A, run)}. B (orange) is ${natureOf(B, run)}.`;
+  if (drifts(A) && drifts(B)) return t('explain.why.neither', { a: A.order, b: B.order });
+  return t('explain.why.differ', { a: natureOf(A, run), b: natureOf(B, run) });
 }
