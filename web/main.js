@@ -704,6 +704,7 @@ async function main() {
     $('#inset-caption').textContent = insetCaption(lastKind, lastExact);
     const check = $('#fp-check');
     if (check.dataset.words) check.textContent = t(check.dataset.words, check.dataset);
+    if ($('#diag-summary').textContent) $('#diag-summary').textContent = plots.summary();
     if (plots.run && runner.a) Object.assign(plots.run, { labelA: shortTitle(runner.a.integrator), labelB: runner.b ? shortTitle(runner.b.integrator) : '' });
     controls.render(st);
     renderLegend(st, lastKind, lastExact);

@@ -119,3 +119,6 @@ export function translateDom(root = document) {
 
 /** Every key of a language (tests: coverage). */
 export const keys = (code) => Object.keys(catalogues[code] ?? {});
+
+/** A copy of a language's whole catalogue (tests: no English left on screen). */
+export const catalogue = (code) => ({ ...(catalogues[code] ?? {}) });

@@ -25,6 +25,7 @@ import { EnvelopeTable, PointRing } from './series.js';
 import { el, setChildren } from '../ui/dom.js';
 import { num, sci, signedSci } from '../sim/format.js';
 import { COLOR_A, COLOR_B } from '../scene/palette.js';
+import { t, onLanguageChange } from '../i18n/index.js';
 
 const LOG_FLOOR = 1e-17;
 const TINY = { energy: 1e-12, momentum: 1e-9, other: 1e-12 };
@@ -128,6 +129,11 @@ export class Plots {
       if (e.key === 'Escape' && this.large) this.enlarge(null);
     };
     document.addEventListener('keydown', this.onKey);
+    // a new language re-words every card (the data stay)
+    this.offLanguage = onLanguageChange(() => {
+      if (this.run) this.#rebuild();
+      this.barEls = null;
+    });
   }
 
   /**
@@ -226,7 +232,7 @@ export class Plots {
       const on = p.id === this.large;
       p.card.fig.classList.toggle('enlarged', on);
       p.card.enlargeBtn.setAttribute('aria-pressed', String(on));
-      p.card.enlargeBtn.textContent = on ? 'Close' : 'Enlarge';
+      p.card.enlargeBtn.textContent = on ? t('plots.close') : t('plots.enlarge');
     }
     document.documentElement.classList.toggle('plot-enlarged', !!this.large);
     this.resize();
@@ -274,11 +280,11 @@ export class Plots {
     const valuesEl = el('span', { class: 'plot-values', id: `plot-${id}-values` });
     const plotEl = el('div', { class: 'plot-host', 'aria-hidden': 'true' });
     const noteEl = el('span', { class: 'plot-note' }, note);
-    const enlargeBtn = el('button', { type: 'button', class: 'btn tiny enlarge', 'aria-pressed': 'false', 'aria-label': `Enlarge the ${title} plot` }, 'Enlarge');
+    const enlargeBtn = el('button', { type: 'button', class: 'btn tiny enlarge', 'aria-pressed': 'false', 'aria-label': t('plots.enlarge.label', { title }) }, t('plots.enlarge'));
     enlargeBtn.addEventListener('click', () => this.enlarge(this.large === id ? null : id));
     const markEl = el('p', { class: 'plot-mark', hidden: true });
     // the numbers behind the curve, for screen readers (kept current at the redraw rate)
-    const tableEl = el('table', { class: 'sr-only' }, el('caption', {}, `${title}: latest values`));
+    const tableEl = el('table', { class: 'sr-only' }, el('caption', {}, t('plots.table.caption', { title })));
     const fig = el(
       'figure',
       { class: 'plot-card', id: `plot-${id}`, 'aria-labelledby': `plot-${id}-title`, 'aria-describedby': `plot-${id}-values` },
@@ -371,9 +377,9 @@ export class Plots {
     if (this.energyQ) {
       const envelope = this.energyMode === 'envelope';
       const rel = () => this.relative.get('energy') !== false;
-      const c = this.#card('energy', 'Energy error', '');
+      const c = this.#card('energy', t('plots.energy.title'), '');
       const noteText = el('span', {});
-      const toggle = el('button', { type: 'button', class: 'btn tiny', 'aria-pressed': String(envelope), title: 'The largest error so far, on a log axis: a bounded band stays flat, a drift keeps rising' }, 'envelope (log)');
+      const toggle = el('button', { type: 'button', class: 'btn tiny', 'aria-pressed': String(envelope), title: t('plots.envelope.title') }, t('plots.envelope'));
       toggle.addEventListener('click', () => this.setView({ energy: this.energyMode === 'envelope' ? 'signed' : 'envelope' }));
       c.noteEl.replaceChildren(noteText, toggle);
       const entry = { id: 'energy', card: c, kind: 'time', drawn: -1, at: 0, log: envelope, noteText, rel };
@@ -381,14 +387,14 @@ export class Plots {
       entry.u = this.#timePlot(entry, {
         height: 200,
         logY: envelope,
-        yLabel: envelope ? 'max |ΔE/E₀| so far' : 'ΔE/E₀',
+        yLabel: envelope ? t('plots.energy.yEnvelope') : 'ΔE/E₀',
         series: this.#pairSeries('energy'),
       });
       this.plots.push(entry);
     }
     if (this.momentumQ.length) {
       const qs = this.momentumQ;
-      const c = this.#card('momentum', `Conserved momenta (${qs.map((q) => q.symbol).join(', ')})`, '');
+      const c = this.#card('momentum', t('plots.momentum.title', { list: qs.map((q) => q.symbol).join(', ') }), '');
       const series = [];
       const cols = [];
       qs.forEach((q, k) => {
@@ -396,12 +402,12 @@ export class Plots {
         cols.push(this.col.get(q.key), this.col.get(q.key) + 1);
       });
       const entry = { id: 'momentum', card: c, cols, kind: 'time', drawn: -1, at: 0, quantities: qs };
-      entry.u = this.#timePlot(entry, { height: 150, yLabel: 'drift', series });
+      entry.u = this.#timePlot(entry, { height: 150, yLabel: t('plots.drift'), series });
       this.plots.push(entry);
     }
     if (this.declaredQ.length) {
       const qs = this.declaredQ;
-      const c = this.#card('conserved', `Conserved quantities (${qs.map((q) => q.symbol).join(', ')})`, '');
+      const c = this.#card('conserved', t('plots.conserved.title', { list: qs.map((q) => q.symbol).join(', ') }), '');
       const series = [];
       const cols = [];
       qs.forEach((q, k) => {
@@ -409,13 +415,13 @@ export class Plots {
         cols.push(this.col.get(q.key), this.col.get(q.key) + 1);
       });
       const entry = { id: 'conserved', card: c, cols, kind: 'time', drawn: -1, at: 0, quantities: qs };
-      entry.u = this.#timePlot(entry, { height: 150, yLabel: 'drift', series });
+      entry.u = this.#timePlot(entry, { height: 150, yLabel: t('plots.drift'), series });
       this.plots.push(entry);
     }
     if (this.unconservedQ.length) {
       const qs = this.unconservedQ;
-      const why = [...new Set(qs.map((q) => q.why))].join(' ');
-      const c = this.#card('unconserved', `Not conserved (${qs.map((q) => q.symbol).join(', ')})`, `Their values, for reference: ${why}`);
+      const why = [...new Set(qs.map((q) => t(q.why)))].join(' ');
+      const c = this.#card('unconserved', t('plots.unconserved.title', { list: qs.map((q) => q.symbol).join(', ') }), t('plots.unconserved.note', { why }));
       const series = [];
       const cols = [];
       qs.forEach((q, k) => {
@@ -424,23 +430,23 @@ export class Plots {
       });
       const units = [...new Set(qs.map((q) => q.unit).filter(Boolean))];
       const entry = { id: 'unconserved', card: c, cols, kind: 'time', drawn: -1, at: 0, quantities: qs, values: true };
-      entry.u = this.#timePlot(entry, { height: 150, yLabel: units.length === 1 ? units[0] : 'value', series });
+      entry.u = this.#timePlot(entry, { height: 150, yLabel: units.length === 1 ? units[0] : t('plots.value'), series });
       this.plots.push(entry);
     }
     if (d.constrained) {
-      const c = this.#card('constraint', 'Constraint residual', `|g(q)|, log scale (0 is drawn at 1e${MINUS}17)`);
+      const c = this.#card('constraint', t('plots.constraint.title'), t('plots.constraint.note', { floor: `1e${MINUS}17` }));
       const entry = { id: 'constraint', card: c, cols: [this.constraintCol, this.constraintCol + 1], kind: 'time', log: true, drawn: -1, at: 0 };
       entry.u = this.#timePlot(entry, { height: 140, logY: true, yLabel: '|g(q)|', series: this.#pairSeries('constraint') });
       this.plots.push(entry);
     }
     {
-      const c = this.#card('iterations', 'Newton iterations', 'per step (0 for explicit methods)');
+      const c = this.#card('iterations', t('plots.iterations.title'), t('plots.iterations.note'));
       const entry = { id: 'iterations', card: c, cols: [this.iterCol, this.iterCol + 1], kind: 'time', drawn: -1, at: 0 };
-      entry.u = this.#timePlot(entry, { height: 100, yLabel: 'iterations', range: (u, min, max) => [0, Math.max(4, Math.ceil(max + 1))], series: this.#pairSeries('iterations') });
+      entry.u = this.#timePlot(entry, { height: 100, yLabel: t('plots.iterations.y'), range: (u, min, max) => [0, Math.max(4, Math.ceil(max + 1))], series: this.#pairSeries('iterations') });
       this.plots.push(entry);
     }
     if (this.stepSizes) {
-      const c = this.#card('dt', 'Step size', 'h_k of each step, in s: chosen so that the discrete energy is conserved');
+      const c = this.#card('dt', t('plots.dt.title'), t('plots.dt.note'));
       const entry = { id: 'dt', card: c, cols: [this.dtCol, this.dtCol + 1], kind: 'time', drawn: -1, at: 0 };
       entry.u = this.#timePlot(entry, { height: 120, yLabel: 'h (s)', range: (u, min, max) => [0, Math.max(max, 1e-9) * 1.1], series: this.#pairSeries('dt') });
       this.plots.push(entry);
@@ -451,13 +457,13 @@ export class Plots {
   /** The Graph card: any natural variable against another, or against time. */
   #buildGraph() {
     const vars = this.variables;
-    const c = this.#card('phase', 'Graph', '');
+    const c = this.#card('phase', t('plots.graph.title'), '');
     const label = (i) => (i < 0 ? 't (s)' : `${vars[i].symbol} (${displayOf(vars[i]).unit || '—'})`);
     const mkSelect = (name, which) => {
       const id = `phase-${which}`;
       const select = el('select', { id });
-      if (which === 'x') select.append(el('option', { value: '-1' }, 'time t'));
-      vars.forEach((v, i) => select.append(el('option', { value: String(i), title: v.title }, v.symbol)));
+      if (which === 'x') select.append(el('option', { value: '-1' }, t('plots.graph.time')));
+      vars.forEach((v, i) => select.append(el('option', { value: String(i), title: t(v.title) }, v.symbol)));
       select.addEventListener('change', () => {
         const v = Number(select.value);
         this.graphAxes = which === 'x' ? [v, this.graphAxes[1]] : [this.graphAxes[0], v];
@@ -467,10 +473,10 @@ export class Plots {
       });
       return el('label', { class: 'phase-axis', for: id }, `${name} `, select);
     };
-    const xs = mkSelect('horizontal', 'x');
-    const ys = mkSelect('vertical', 'y');
+    const xs = mkSelect(t('plots.graph.horizontal'), 'x');
+    const ys = mkSelect(t('plots.graph.vertical'), 'y');
     const period = el('span', { class: 'period', id: 'period' });
-    const periodReset = el('button', { type: 'button', class: 'btn tiny', title: 'Start measuring the period afresh' }, 'reset period');
+    const periodReset = el('button', { type: 'button', class: 'btn tiny', title: t('plots.period.reset.title') }, t('plots.period.reset'));
     periodReset.addEventListener('click', () => this.#resetPeriod());
     c.noteEl.replaceChildren(xs, ys, period, periodReset);
     this.phaseSelects = [xs.querySelector('select'), ys.querySelector('select')];
@@ -640,7 +646,7 @@ export class Plots {
     const m = this.periodState?.maxima ?? [];
     if (m.length < 2) return '';
     const T = (m[m.length - 1] - m[0]) / (m.length - 1);
-    return `period ≈ ${num(T, 4)} s (${m.length - 1} swing${m.length > 2 ? 's' : ''})`;
+    return t(m.length > 2 ? 'plots.period.many' : 'plots.period.one', { T: num(T, 4), n: m.length - 1 });
   }
 
   /** Redraws at most one stale plot (call every animation frame). */
@@ -669,7 +675,7 @@ export class Plots {
       p.u.setData([null, this.phase.output(0), this.phase.output(1)]);
       const [ix, iy] = this.graphAxes;
       const name = (i) => (i < 0 ? 't' : this.variables[i].symbol);
-      p.card.valuesEl.textContent = `${name(iy)} against ${name(ix)}`;
+      p.card.valuesEl.textContent = t('plots.graph.against', { y: name(iy), x: name(ix) });
       p.periodEl.textContent = this.#periodText();
       return;
     }
@@ -710,7 +716,7 @@ export class Plots {
   /** The card's accessible table: one row per quantity, columns A and B (latest values). */
   #table(p) {
     const caption = p.card.tableEl.querySelector('caption');
-    const rows = [el('tr', {}, el('th', { scope: 'col' }, 'quantity'), el('th', { scope: 'col' }, 'A'), this.run.hasB ? el('th', { scope: 'col' }, 'B') : null)];
+    const rows = [el('tr', {}, el('th', { scope: 'col' }, t('plots.table.quantity')), el('th', { scope: 'col' }, 'A'), this.run.hasB ? el('th', { scope: 'col' }, 'B') : null)];
     const pairs = p.cols.length / 2;
     for (let k = 0; k < pairs; k++) {
       const name = p.quantities?.[k]?.symbol ?? p.card.fig.querySelector('.plot-title').textContent;
@@ -733,11 +739,11 @@ export class Plots {
       const row = (label, part, name) => {
         const bar = el('span', { class: `bar ${part} ${label}` });
         const value = el('span', { class: 'bar-value' });
-        return { node: el('div', { class: 'bar-row' }, el('span', { class: 'bar-label' }, `${name} ${label}`), el('span', { class: 'bar-track' }, bar), value), bar, value };
+        return { node: el('div', { class: 'bar-row' }, el('span', { class: 'bar-label' }, `${t(`plots.bars.${name}`)} ${label}`), el('span', { class: 'bar-track' }, bar), value), bar, value };
       };
       const rows = [];
       for (const [label] of tracks) for (const [part, name] of [['kinetic', 'kinetic'], ['potential', 'potential'], ['total', 'total']]) rows.push({ label, part, ...row(label, part, name) });
-      host.replaceChildren(el('p', { class: 'bars-title' }, 'Energy (J): kinetic + potential = total'), ...rows.map((r) => r.node));
+      host.replaceChildren(el('p', { class: 'bars-title' }, t('plots.bars.title')), ...rows.map((r) => r.node));
       this.barEls = { tracks: tracks.length, rows };
     }
     for (const r of this.barEls.rows) {
@@ -750,16 +756,16 @@ export class Plots {
 
   #energyNote(p) {
     const rel = this.relative.get('energy') !== false;
-    const what = this.energyMode === 'envelope' ? (rel ? 'largest |E − E₀|/E₀ so far' : 'largest |E − E₀| so far (J)') : rel ? '(E − E₀)/E₀' : 'E − E₀ (J)';
+    const what = this.energyMode === 'envelope' ? (rel ? t('plots.energy.envelopeRel') : t('plots.energy.envelopeAbs')) : rel ? '(E − E₀)/E₀' : 'E − E₀ (J)';
     if (!this.run.hasB || this.energyMode !== 'envelope') return what;
     const A = this.run.labelA;
     const B = this.run.labelB;
     if (this.crossAt != null) {
-      const boundedA = this.run.energyBoundedA ? `; ${A}'s error never grows` : '';
-      return `${what}. ${B} was more accurate for the first ${num(this.crossAt, 2)} s${boundedA}.`;
+      const head = t('plots.energy.crossed', { what, B, t: num(this.crossAt, 2) });
+      return this.run.energyBoundedA ? `${head} ${t('plots.energy.neverGrows', { A })}` : head;
     }
     if (this.envMax.B < this.envMax.A && this.run.energyBoundedA && !this.run.energyBoundedB) {
-      return `${what}. ${B} is more accurate so far, but its error keeps growing while ${A}'s stays in a band: watch for the crossing.`;
+      return t('plots.energy.notYet', { what, A, B });
     }
     return what;
   }
@@ -768,7 +774,7 @@ export class Plots {
     const parts = [];
     for (const label of ['A', 'B']) {
       const b = this.broken[label];
-      if (b && (label === 'A' || this.run.hasB)) parts.push(`${label} stopped at t = ${num(b.t, 4)} s (marked ⊗)`);
+      if (b && (label === 'A' || this.run.hasB)) parts.push(t('plots.stopped', { label, t: num(b.t, 4) }));
     }
     p.card.markEl.hidden = parts.length === 0;
     p.card.markEl.textContent = parts.join('; ');
@@ -827,5 +833,6 @@ export class Plots {
   destroy() {
     this.destroyPlots();
     document.removeEventListener('keydown', this.onKey);
+    this.offLanguage?.();
   }
 }

@@ -6,6 +6,7 @@
 // lab.normalize; a problem comes back as the API's 'vilab: <field>: <problem>'
 // and is shown next to the field.
 import { el, setChildren, uniqueId } from './dom.js';
+import { t, registryText, onLanguageChange, claimText, paramText } from '../i18n/index.js';
 import { numberField, columnNames, rowNoun } from './fields.js';
 import { clone, deepEqual } from '../state/store.js';
 import { splitApiError } from '../state/url.js';
@@ -18,18 +19,18 @@ import { LagrangianEditor } from './lagrangian-editor.js';
  */
 export function badges(integ, structures = null) {
   if (!integ) return [];
-  const out = [{ text: `order ${integ.order}`, kind: 'order' }, { text: integ.family, kind: integ.family === 'baseline' ? 'plain' : 'good' }];
-  if (!integ.symplectic) out.push({ text: 'not symplectic', kind: 'warn' });
+  const out = [{ text: t('controls.badge.order', { n: integ.order }), kind: 'order' }, { text: t(`controls.family.${integ.family}`), kind: integ.family === 'baseline' ? 'plain' : 'good' }];
+  if (!integ.symplectic) out.push({ text: t('controls.badge.notSymplectic'), kind: 'warn' });
   const claims = (integ.claims ?? (integ.conserves ?? []).map((text) => ({ kind: 'other', text }))).filter((c) => !structures || c.kind === 'other' || structures.includes(c.kind));
-  for (const c of claims) out.push({ text: c.text, kind: 'good' });
-  if (!claims.length) out.push({ text: 'conserves nothing exactly', kind: 'warn' });
+  for (const c of claims) out.push({ text: claimText(c.text), kind: 'good' });
+  if (!claims.length) out.push({ text: t('controls.badge.nothing'), kind: 'warn' });
   return out;
 }
 
 export function badgeList(integ, id, structures = null) {
   return el(
     'ul',
-    { class: 'badges', id, 'aria-label': integ ? `${integ.title}: properties` : 'properties' },
+    { class: 'badges', id, 'aria-label': t('controls.badges.label', { title: integ ? registryText('integrator', integ, 'title') : '' }) },
     badges(integ, structures).map((b) => el('li', { class: `badge ${b.kind}` }, b.text)),
   );
 }
@@ -90,6 +91,13 @@ export class Controls {
     this.lastSystem = null;
     this.lastIntegrator = null;
     this.structures = null; // the run's claim kinds (setStructures)
+    // a new language: the selects' texts, then everything render() writes
+    onLanguageChange(() => {
+      this.#relabelSelects();
+      this.lastIntegrator = null;
+      this.formKey = null;
+      this.render(this.store.get());
+    });
     this.render(store.get());
   }
 
@@ -100,9 +108,18 @@ export class Controls {
     this.render(this.store.get());
   }
 
+  /** The option texts of the system and preset selects, in the current language. */
+  #relabelSelects() {
+    for (const o of this.els.system.options) o.textContent = registryText('system', this.lab.system(o.value), 'title');
+    const s = this.els.preset;
+    s.options[0].textContent = t('controls.preset.choose');
+    for (const g of s.querySelectorAll('optgroup')) g.label = registryText('system', this.lab.system(g.dataset.system), 'title');
+    for (const o of s.querySelectorAll('option[value]:not([value=""])')) o.textContent = registryText('preset', this.presets.find((p) => p.id === o.value), 'title');
+  }
+
   #buildSystemSelect() {
     const s = this.els.system;
-    setChildren(s, this.lab.systems.map((sys) => el('option', { value: sys.id }, sys.title)));
+    setChildren(s, this.lab.systems.map((sys) => el('option', { value: sys.id }, registryText('system', sys, 'title'))));
     s.addEventListener('change', () => {
       const id = s.value;
       try {
@@ -110,7 +127,7 @@ export class Controls {
         const current = this.store.get();
         const compare = current.compare && this.lab.integrator(current.compare)?.systems.includes(id) ? current.compare : null;
         this.actions.setState({ scenario, compare });
-        this.actions.status(`System: ${this.lab.system(id).title}`);
+        this.actions.status(t('controls.status.system', { title: registryText('system', this.lab.system(id), 'title') }));
       } catch (e) {
         this.actions.error(e);
       }
@@ -119,12 +136,13 @@ export class Controls {
 
   #buildPresetSelect() {
     const s = this.els.preset;
-    const opts = [el('option', { value: '' }, 'Choose a preset…')];
+    const opts = [el('option', { value: '' }, t('controls.preset.choose'))];
     const groups = new Map();
     for (const p of this.presets) {
-      const title = this.lab.system(p.scenario.system)?.title ?? p.scenario.system;
-      if (!groups.has(title)) groups.set(title, el('optgroup', { label: title }));
-      groups.get(title).append(el('option', { value: p.id }, p.title));
+      const system = this.lab.system(p.scenario.system);
+      const key = p.scenario.system;
+      if (!groups.has(key)) groups.set(key, el('optgroup', { label: system ? registryText('system', system, 'title') : key, dataset: { system: key } }));
+      groups.get(key).append(el('option', { value: p.id }, registryText('preset', p, 'title')));
     }
     setChildren(s, opts, [...groups.values()]);
     s.addEventListener('change', () => {
@@ -181,20 +199,20 @@ export class Controls {
     els.preset.value = preset ? preset.id : '';
     // integrators supported by the system, in registry order
     const supported = lab.integrators.filter((i) => i.systems.includes(sc.system));
-    setChildren(els.integratorA, supported.map((i) => el('option', { value: i.id }, i.title)));
+    setChildren(els.integratorA, supported.map((i) => el('option', { value: i.id }, registryText('integrator', i, 'title'))));
     els.integratorA.value = sc.integrator;
     setChildren(
       els.integratorB,
-      el('option', { value: '' }, 'Compare: off'),
-      supported.map((i) => el('option', { value: i.id }, i.title)),
+      el('option', { value: '' }, t('controls.compare.off')),
+      supported.map((i) => el('option', { value: i.id }, registryText('integrator', i, 'title'))),
     );
     els.integratorB.value = state.compare ?? '';
     els.badgesA.replaceWith((els.badgesA = badgeList(lab.integrator(sc.integrator), 'badges-a', this.structures)));
     const bInteg = state.compare ? lab.integrator(state.compare) : null;
     els.badgesB.replaceWith((els.badgesB = badgeList(bInteg, 'badges-b', this.structures)));
     els.badgesB.hidden = !bInteg;
-    els.summaryA.textContent = lab.integrator(sc.integrator)?.summary ?? '';
-    els.summaryB.textContent = bInteg ? bInteg.summary : 'Run a second integrator on the same initial data; it is drawn as an orange ghost and overlaid on every plot.';
+    els.summaryA.textContent = registryText('integrator', lab.integrator(sc.integrator), 'summary');
+    els.summaryB.textContent = bInteg ? registryText('integrator', bInteg, 'summary') : t('controls.compare.hint');
     // h
     const hs = system.h;
     const lo = Math.max(hs.min > 0 ? hs.min : 1e-4, 1e-4);
@@ -250,12 +268,12 @@ export class Controls {
     if (variable) {
       const n = sc.params[variable.name].length;
       const f = numberField({
-        label: 'bodies N',
+        label: t('controls.bodies'),
         unit: '',
         value: n,
         step: 1,
         spec: { min: variable.minCount, max: variable.maxCount },
-        description: `number of ${variable.description.includes('link') ? 'links' : 'bodies'} (${variable.minCount}–${variable.maxCount})`,
+        description: t(variable.description.includes('link') ? 'controls.bodies.links' : 'controls.bodies.bodies', { min: variable.minCount, max: variable.maxCount }),
         onCommit: (v) =>
           this.#commit((next) => {
             const N = Math.round(v);
@@ -273,13 +291,14 @@ export class Controls {
       });
       host.append(f.root);
     }
-    for (const spec of system.params) {
+    for (const raw of system.params) {
+      const spec = { ...raw, title: paramText(sc.system, raw, 'title'), description: paramText(sc.system, raw, 'description') };
       const value = sc.params[spec.name];
       if (Array.isArray(value)) {
         const uniform = value.every((x) => x === value[0]);
         if (value.length > 3 && uniform) {
           const f = numberField({
-            label: `${spec.title} (each)`,
+            label: t('controls.each', { title: spec.title }),
             unit: spec.unit,
             value: value[0],
             spec,
@@ -291,7 +310,7 @@ export class Controls {
           const group = el('fieldset', { class: 'field-group' }, el('legend', {}, spec.title, el('span', { class: 'unit' }, spec.unit ? ` (${spec.unit})` : '')));
           value.forEach((x, i) => {
             // vector3 parameters live in the body frame: components along e₁, e₂, e₃
-            const label = spec.kind === 'vector3' ? `along e${'₁₂₃'[i]}` : value.length > 1 ? `${i + 1}` : spec.title;
+            const label = spec.kind === 'vector3' ? t('controls.along', { i: '₁₂₃'[i] }) : value.length > 1 ? `${i + 1}` : spec.title;
             // an accessible name that says what the number is: 'mass of bob 2 (kg)'
             const each = /\beach\b/.test(spec.description) ? spec.description.replace(/\beach\b/, '').replace(/\s+(\w+)\s*$/, ` $1 ${i + 1}`).replace(/\s+/g, ' ').trim() : null;
             const f = numberField({
@@ -336,14 +355,14 @@ export class Controls {
     const select = el(
       'select',
       { id },
-      el('option', { value: '' }, 'custom'),
-      places.map(([name, g]) => el('option', { value: String(g) }, `${name} (${g} m/s²)`)),
+      el('option', { value: '' }, t('controls.gravity.custom')),
+      places.map(([name, g]) => el('option', { value: String(g) }, `${t(`controls.gravity.${name}`)} (${g} m/s²)`)),
     );
     select.value = places.some(([, g]) => g === value) ? String(value) : '';
     select.addEventListener('change', () => {
       if (select.value !== '') this.#commit((next) => (next.params[spec.name] = Number(select.value)));
     });
-    return el('div', { class: 'field' }, el('label', { for: id }, 'gravity of'), select);
+    return el('div', { class: 'field' }, el('label', { for: id }, t('controls.gravity.label')), select);
   }
 
   #renderOptions(state) {
@@ -352,7 +371,8 @@ export class Controls {
     const host = this.els.options;
     setChildren(host);
     host.hidden = !integ?.options?.length;
-    for (const spec of integ?.options ?? []) {
+    for (const raw of integ?.options ?? []) {
+      const spec = { ...raw, title: paramText(integ.id, raw, 'title'), description: paramText(integ.id, raw, 'description') };
       const f = numberField({
         label: spec.title,
         unit: spec.unit,
@@ -375,7 +395,8 @@ export class Controls {
     setChildren(host);
     const fields = new Map(system.initialFields.map((f) => [f.name, f]));
     for (const [name, value] of Object.entries(sc.initial ?? {})) {
-      const raw = fields.get(name) ?? { title: name, unit: '', description: '' };
+      const field = fields.get(name);
+      const raw = field ? { ...field, title: paramText(sc.system, field, 'title'), description: paramText(sc.system, field, 'description') } : { title: name, unit: '', description: '' };
       const deg = DEGREES[raw.unit];
       const factor = deg ? deg.factor : 1;
       const meta = deg ? { ...raw, unit: deg.unit, description: raw.description.replace(/\brad\b/g, '°') } : raw;
@@ -433,7 +454,7 @@ export class Controls {
       });
       host.append(group);
     }
-    const note = el('p', { class: 'hint' }, 'Editing restarts the run from t = 0. Angles in degrees here (links and files keep radians: 1 rad = 57.30°). Pause and drag a bob to set the start.');
+    const note = el('p', { class: 'hint' }, t('controls.initial.note'));
     if (fields.has('angles')) host.append(note);
   }
 }

@@ -2,15 +2,10 @@
 // runner.failureOf: step, code, reason, suggestion) or a breakdown the plots saw (the
 // energy error beyond 100 %, links stretched, numbers overflowing). Plain words, said
 // once: the cause, what it means, what to do.
+import { t, registryText } from '../i18n/index.js';
 
 /** Plain causes of the refusal codes (outcome.hpp). */
-const CAUSES = {
-  'no-convergence': 'the equation this method solves at every step has no solution it can find at this step size',
-  diverged: 'the equation this method solves at every step ran away from its solution',
-  'singular-matrix': 'the equation this method solves at every step became degenerate',
-  'non-finite': 'its numbers overflowed',
-  'spurious-root': 'the only solution of its step equation is a jump, not the motion',
-};
+const CAUSES = ['no-convergence', 'diverged', 'singular-matrix', 'non-finite', 'spurious-root'];
 
 /** The time a failure happened at (s), as printed. */
 export function failureTime(info, h) {
@@ -29,15 +24,15 @@ const percent = (x) => `${Math.round(Math.abs(x) * 100)} %`;
 export function breakdownCause(info, description) {
   if (info.kind === 'energy') {
     const grew = info.amount > 0;
-    return `its energy has ${grew ? 'grown' : 'fallen'} by ${percent(info.amount)}: it has left the motion it was started on`;
+    return t(grew ? 'failure.energy.grown' : 'failure.energy.fallen', { pct: percent(info.amount) });
   }
   if (info.kind === 'constraint') {
     const what = description?.constraintWhat;
-    if (what === 'links') return `its links have stretched by ${percent(info.amount)}; it can no longer hold the constraint`;
-    if (what === 'rotation') return `its orientation is no longer a rotation (off by ${percent(info.amount)})`;
-    return `it has left the constraint surface (residual ${percent(info.amount)} of the scale)`;
+    if (what === 'links') return t('failure.links', { pct: percent(info.amount) });
+    if (what === 'rotation') return t('failure.rotation', { pct: percent(info.amount) });
+    return t('failure.surface', { pct: percent(info.amount) });
   }
-  return 'its numbers overflowed';
+  return t('failure.code.non-finite');
 }
 
 /**
@@ -45,22 +40,22 @@ export function breakdownCause(info, description) {
  * integ: the integrator's registry entry (title); h: the run's step; description: sim.describe().
  */
 export function failureMessage(label, info, integ, h, description = null) {
-  const t = failureTime(info, h);
-  const name = integ?.title ?? label;
-  const cause = info.code === 'breakdown' ? breakdownCause(info, description) : CAUSES[info.code] ?? info.reason ?? 'the step was refused';
+  const time = failureTime(info, h);
+  const name = integ ? registryText('integrator', integ, 'title') : label;
+  const cause = info.code === 'breakdown' ? breakdownCause(info, description) : CAUSES.includes(info.code) ? t(`failure.code.${info.code}`) : info.reason || t('failure.refused');
   const halve = suggestsSmallerH(info);
-  const advice = halve ? ` A smaller step h (now ${h} s) usually helps.` : info.suggestion ? ` Try: ${info.suggestion}.` : '';
-  const when = info.step != null ? `could not take step ${info.step} (t = ${t} s)` : `stopped at t = ${t} s`;
+  const advice = halve ? ` ${t('failure.advice.halve', { h })}` : info.suggestion ? ` ${t('failure.advice.try', { suggestion: info.suggestion })}` : '';
+  const when = info.step != null ? t('failure.when.step', { step: info.step, t: time }) : t('failure.when.time', { t: time });
   if (label === 'A') {
     return {
-      text: `${name} ${when}: ${cause}.${advice} The run is paused at the last good step.`,
-      status: `Paused at t = ${t} s: ${cause}.`,
+      text: t('failure.A.text', { name, when, cause, advice }),
+      status: t('failure.A.status', { t: time, cause }),
       halve,
     };
   }
   return {
-    text: `B, ${name}, ${when}: ${cause}. A keeps running; B's curves end at the marked point.`,
-    status: `B stopped at t = ${t} s: ${cause}.`,
+    text: t('failure.B.text', { name, when, cause }),
+    status: t('failure.B.status', { t: time, cause }),
     halve: false,
   };
 }

@@ -1,6 +1,6 @@
 // The language select in the top bar: filled from the catalogues' LANGUAGES, switches
 // with setLanguage (which re-translates the static markup and tells every listener).
-import { LANGUAGES, language, setLanguage, onLanguageChange } from '../i18n/index.js';
+import { LANGUAGES, language, setLanguage, onLanguageChange, keys, catalogue } from '../i18n/index.js';
 import { el, setChildren } from './dom.js';
 
 export function setupLanguageSelect(select) {
@@ -13,4 +13,6 @@ export function setupLanguageSelect(select) {
   select.dataset.wired = '1';
   select.addEventListener('change', () => setLanguage(select.value));
   onLanguageChange((code) => (select.value = code));
+  // test hook: the catalogues, for the e2e check that no English is left on screen
+  if (window.vilabPage) Object.assign(window.vilabPage, { i18n: { language, setLanguage, keys, catalogue, languages: LANGUAGES } });
 }

@@ -12,7 +12,8 @@ VILAB_COLD static IntegratorEntry make_alphaIntegrator() {
   e.symmetric = false;  // its adjoint is the rule with 1 − α
   e.forces = true;  // damping, torque, driving forces (discrete Lagrange–d'Alembert / the forced ODE)
   e.conserves = {"symplectic form", "momentum map", "constraints", "energy (bounded, no drift)"};
-  e.summary = "Lu's generating-function family L_d = h L((1−α)q_k + α q_{k+1}, v): first order unless α = ½.";
+  e.summary = "Lu's family: the Lagrangian is evaluated at the point a fraction α along each step. First order, "
+              "except the symmetric choice α = ½ (second order).";
   e.docs =
       "Evaluating the Lagrangian at the point (1−α)q_k + αq_{k+1} still gives a discrete Lagrangian, so the method is "
       "symplectic and conserves the momentum map for every α. It is first order unless α = ½ (the midpoint rule, "

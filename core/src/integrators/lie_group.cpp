@@ -19,8 +19,8 @@ VILAB_COLD static IntegratorEntry make_lieGroupIntegrator() {
   e.conserves = {"symplectic form", "spatial angular momentum (free body) / its vertical component (heavy top)",
                  "|Π| (free body)", "orthonormality of R (by construction)", "Π₃ (symmetric top)",
                  "energy (free body: to rounding; heavy top: bounded, no drift)"};
-  e.summary = "Discrete Lagrangian on SO(3): R_{k+1} = R_k F_k with F_k from an implicit equation solved by Newton in "
-              "Cayley coordinates.";
+  e.summary = "Works with the rotation itself: each step multiplies the orientation by a small rotation, found "
+              "by solving one implicit equation, so the body never stops being a true rotation.";
   e.docs =
       "The configuration is the rotation matrix R itself and a step multiplies it by a relative rotation F_k, "
       "R_{k+1} = R_k F_k. F_k solves the discrete Euler–Poincaré equation h(Π_k + (h/2)M_k)^ = F_k J_d − J_d F_kᵀ, "

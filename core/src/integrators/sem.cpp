@@ -20,7 +20,7 @@ VILAB_COLD static IntegratorEntry make_semIntegrator() {
   e.symmetric = false;
   e.variableStep = true;
   e.conserves = {"energy (discrete, exactly, to rounding)", "momentum map", "constraints",
-                 "symplectic form (extended phase space, KMO)"};
+                 "symplectic form (in space and time)"};
   e.summary = "Variational in space and time: the step size is solved for at every step so that the discrete "
               "energy of the midpoint discrete Lagrangian is conserved exactly.";
   e.docs =

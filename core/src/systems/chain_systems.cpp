@@ -198,7 +198,8 @@ VILAB_COLD SystemEntry sphericalPendulumEntry() {
 }
 VILAB_COLD SystemEntry doubleSphericalPendulumEntry() {
   return chainFamilyEntry("double-spherical-pendulum", "Double spherical pendulum",
-                          "Two bobs on two rigid rods in R³×R³ with two constraints (W–M's example); chaotic, J_z "
+                          "Two bobs on two rigid rods, each free to swing in any direction (Wendlandt and Marsden's example); "
+                          "chaotic. The angular momentum about the vertical, J_z, is "
                           "conserved.",
                           2, 2, 2, false,
                           Json{{"angles", {{1.6, 0.0}, {2.2, 0.8}}}, {"rates", {{0.0, 1.2}, {0.0, -0.6}}}}, 0.01);
@@ -207,8 +208,8 @@ VILAB_COLD SystemEntry chainEntry() {
   std::vector<std::vector<double>> a(8, {1.3, 0.0}), r(8, {0.0, 0.0});
   r[0][1] = 0.5;
   return chainFamilyEntry("chain", "Chain of spherical links",
-                          "N ≤ 64 bobs joined by rigid links, hung from the origin; the multiplier system is "
-                          "tridiagonal, so a step costs O(N).",
+                          "Up to 64 bobs joined by rigid links, hung from a fixed point. Each link only pulls on "
+                          "its neighbours, so a step costs time in proportion to the number of links.",
                           8, 1, limits::kMaxLinks, false, Json{{"angles", rowsOf(a)}, {"rates", rowsOf(r)}},
                           // The free end of a chain released from near horizontal whips fast;
                           // h = 0.01 resolves it for a few minutes, h = 0.005 for much longer.

@@ -574,9 +574,9 @@ VILAB_COLD SystemEntry lagrangianEntry() {
   SystemEntry e;
   e.id = "lagrangian";
   e.title = "Any Lagrangian";
-  e.description = "A system defined by data: type L(q, q', t), constraints g(q) = 0, damping and forces, conserved "
-                  "quantities, symmetries and bodies; the variational integrators are derived from it (W–M §4, "
-                  "M–W §3.2 and Part 4).";
+  e.description = "A system you define: type its Lagrangian L(q, q', t), constraints g(q) = 0, damping and "
+                  "forces, conserved quantities, symmetries and the bodies to draw; the variational integrators "
+                  "are derived from it (Wendlandt and Marsden 1997, Marsden and West 2001).";
   e.model = ModelKind::Lagrangian;
   e.defaultIntegrator = "midpoint";
   e.defaultH = 0.005;

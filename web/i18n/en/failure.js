@@ -1,0 +1,22 @@
+// English text of what the page says when a run stops (web/ui/failure.js).
+export default {
+  "failure.code.no-convergence": "the equation this method solves at every step has no solution it can find at this step size",
+  "failure.code.diverged": "the equation this method solves at every step ran away from its solution",
+  "failure.code.singular-matrix": "the equation this method solves at every step became degenerate",
+  "failure.code.non-finite": "its numbers overflowed",
+  "failure.code.spurious-root": "the only solution of its step equation is a jump, not the motion",
+  "failure.refused": "the step was refused",
+  "failure.energy.grown": "its energy has grown by {pct}: it has left the motion it was started on",
+  "failure.energy.fallen": "its energy has fallen by {pct}: it has left the motion it was started on",
+  "failure.links": "its links have stretched by {pct}; it can no longer hold the constraint",
+  "failure.rotation": "its orientation is no longer a rotation (off by {pct})",
+  "failure.surface": "it has left the constraint surface (residual {pct} of the scale)",
+  "failure.advice.halve": "A smaller step h (now {h} s) usually helps.",
+  "failure.advice.try": "Try: {suggestion}.",
+  "failure.when.step": "could not take step {step} (t = {t} s)",
+  "failure.when.time": "stopped at t = {t} s",
+  "failure.A.text": "{name} {when}: {cause}.{advice} The run is paused at the last good step.",
+  "failure.A.status": "Paused at t = {t} s: {cause}.",
+  "failure.B.text": "B, {name}, {when}: {cause}. A keeps running; B's curves end at the marked point.",
+  "failure.B.status": "B stopped at t = {t} s: {cause}.",
+};
