@@ -5,6 +5,7 @@
 //   npx vilab run  scenario.json --steps N [--every K]   CSV trajectory on stdout
 //   npx vilab hash scenario.json --steps N               FNV-1a 64 state hash
 //   npx vilab registry                                   systems and integrators as JSON
+//   npx vilab --version
 // Exit codes: 0 ok, 1 a step was refused (the rows before it are printed), 2 bad input.
 import { readFile } from 'node:fs/promises';
 import { createLab } from '../web/sim/vilab.js';
@@ -13,7 +14,8 @@ const USAGE =
   'usage:\n' +
   '  vilab run  <scenario.json|-> --steps N [--every K]   write CSV to stdout\n' +
   '  vilab hash <scenario.json|-> --steps N               print the FNV-1a 64 state hash\n' +
-  '  vilab registry                                      print the registries as JSON\n';
+  '  vilab registry                                      print the registries as JSON\n' +
+  '  vilab --version                                     print the version\n';
 
 class UsageExit extends Error {
   constructor(code) {
@@ -91,6 +93,11 @@ async function main(argv) {
   if (argv.length < 1) throw new UsageExit(2);
   const cmd = argv[0];
   if (cmd === '--help' || cmd === '-h') throw new UsageExit(0);
+  if (cmd === '--version' || cmd === '-V') {
+    const lab = await createLab();
+    await out.push(`vilab ${lab.version}\n`);
+    return 0;
+  }
   if (cmd === 'registry') {
     const lab = await createLab();
     await out.push(lab.registryText() + '\n');

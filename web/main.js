@@ -37,13 +37,22 @@ import { exactCSV, wholeViewPNG } from './ui/export.js';
 import { shortTitle, whyText } from './ui/why.js';
 import { el, setChildren, $ } from './ui/dom.js';
 import { setupLayout } from './ui/layout.js';
+import { EmbedBridge, EmbedDialog, readEmbedKeys } from './ui/embed.js';
+import { watchForUpdates } from './pwa/update.js';
+import inlinedWasm from 'virtual:vilab-wasm';
 import { t, registryText, onLanguageChange } from './i18n/index.js';
 
 const params = new URLSearchParams(location.search);
+const SINGLE_FILE = import.meta.env.MODE === 'single';
+const SITE_URL = SINGLE_FILE ? (import.meta.env.VITE_SITE_URL ?? '') : '';
+if (SINGLE_FILE) document.documentElement.classList.add('single-file');
 // the look-ahead that frames a system defined by data (see lookAhead in main)
 const LOOKAHEAD_STEPS = 3000;
 const LOOKAHEAD_MS = 25;
-const EMBED = params.get('embed') === '1';
+// embed=1, paused=1, chrome=0, origin=… (state/messages.js); a bad key is reported once the page is up
+const embedProblems = [];
+const embedKeys = readEmbedKeys(location.search, (field, problem) => embedProblems.push({ field, problem }));
+const EMBED = embedKeys.embed;
 const reducedMotionQuery = matchMedia('(prefers-reduced-motion: reduce)');
 const darkQuery = matchMedia('(prefers-color-scheme: dark)');
 
@@ -56,13 +65,16 @@ const ready = new Promise((res, rej) => {
 window.vilabPage = { ready };
 
 if (EMBED) document.documentElement.classList.add('embed');
+if (!embedKeys.chrome) document.documentElement.classList.add('bare');
 
 async function main() {
   const notices = new Notices($('#banners'), $('#status'));
+  for (const { field, problem } of embedProblems) notices.banner(`embed-key-${field}`, [t('embed.keyInvalid', { field, problem })], { kind: 'warn' });
   const layout = setupLayout({ status: (text) => notices.status(text) });
   let lab;
   try {
-    lab = await createLab();
+    // the single-file build carries the wasm in the page (web/pwa/inline-wasm-plugin.js)
+    lab = await createLab(inlinedWasm ? { wasmBinary: inlinedWasm } : {});
   } catch (e) {
     $('#loading').textContent = t('main.engineFailed');
     throw e;
@@ -82,11 +94,16 @@ async function main() {
       linkCheck = decoded.fingerprint;
       linkAt = decoded.at;
     } catch (e) {
-      const { field, problem } = e.field ? { field: e.field, problem: splitApiError(e.message).problem } : splitApiError(e.message);
-      notices.banner('link', field ? [t('main.link.invalidField.before'), { code: field }, t('main.link.invalidField.after', { problem })] : [t('main.link.invalid', { problem })]);
+      reportLink(e, 'main.link.invalidField.after');
       initial = defaultState(lab);
       history.replaceState(null, '', location.pathname + location.search);
     }
+  }
+  /** A bad link: its field and problem, in words; after: what the page does instead. */
+  function reportLink(e, after) {
+    const { field, problem } = e.field ? { field: e.field, problem: splitApiError(e.message).problem } : splitApiError(e.message);
+    const fallback = after === 'main.link.invalidField.after' ? 'main.link.invalid' : 'main.link.invalidKept';
+    notices.banner('link', field ? [t('main.link.invalidField.before'), { code: field }, t(after, { problem })] : [t(fallback, { problem })]);
   }
   const store = createStore(initial);
 
@@ -98,6 +115,7 @@ async function main() {
     onBreakdown: (label, info) => runner.halt(label, info),
   });
   let playing = false;
+  let bridge = null;
   const runner = new Runner(lab, {
     onSamples: (ra, rb) => plots.ingest(ra, rb, runner.a, runner.b),
     onFailure: (track, info) => reportFailure(track, info),
@@ -123,6 +141,7 @@ async function main() {
       renderLegend(store.get(), lastKind, lastExact);
     }
     notices.status(message.status);
+    bridge?.refusal({ track: track.label, step: info.step ?? null, code: info.code, message: message.text });
   }
 
   function halveH() {
@@ -492,7 +511,8 @@ async function main() {
     const step = a ? a.sim.step : 0;
     const hash = a ? a.sim.hash() : null;
     const fingerprint = step > 0 ? { step, hash } : null;
-    const url = new URL(location.href);
+    // the single file's links point at the hosted page when the build names it (VITE_SITE_URL)
+    const url = new URL(SITE_URL || location.href);
     url.hash = encodeState(lab, st, { camera: view.getCamera(), fingerprint, at: step });
     if (!EMBED) url.searchParams.delete('embed');
     return { url: url.toString(), step, hash };
@@ -592,7 +612,44 @@ async function main() {
   // projector mode reaches the plots (the phone sheet is wired in setupLayout)
   layout.usePlots(plots);
 
-  // embed
+  // the single file opens a link from the hosted page (or from another copy) by its #… part
+  $('#open-link').addEventListener('click', () => {
+    const text = prompt(t('main.openLink.prompt'));
+    if (!text) return;
+    const at = text.indexOf('#');
+    if (at < 0) {
+      notices.banner('link', [t('main.openLink.noHash')]);
+      return;
+    }
+    location.hash = text.slice(at);
+    location.reload();
+  });
+
+  // embedding: the code for a course page, and commands from the host page
+  new EmbedDialog($('#embed-code'), {
+    shareURL: () => shareSnapshot().url,
+    title: () => `vilab: ${registryText('system', lab.system(store.get().scenario.system), 'title')}`,
+    status: (text) => notices.status(text),
+  });
+  bridge = new EmbedBridge({
+    origins: embedKeys.origins,
+    version: lab.version,
+    report: (field, message) => notices.banner('embed-command', [t('embed.commandInvalid', { field, problem: splitApiError(message).problem })], { kind: 'warn' }),
+    controller: {
+      load: (scenario) => setScenario(scenario),
+      play: () => setPlaying(true),
+      pause: () => setPlaying(false),
+      step: (n) => {
+        setPlaying(false);
+        stepNow(n);
+      },
+      snapshot: () => {
+        const sim = runner.a?.sim;
+        if (!sim) return { step: 0, time: 0, fingerprint: null, playing, scenario: store.get().scenario, diagnostics: null };
+        return { step: sim.step, time: sim.time, fingerprint: sim.hash(), playing, scenario: sim.scenario(), diagnostics: sim.diagnostics() };
+      },
+    },
+  });
   if (EMBED) {
     const full = $('#open-full');
     full.hidden = false;
@@ -666,6 +723,34 @@ async function main() {
     plots.drawAll(runner.time);
   }
 
+  // A link pasted into the address bar of an open page changes only its # part: open it
+  // in place. A bad one is named and the current run kept. (The page's own URL updates
+  // use history.replaceState, which fires no hashchange.)
+  window.addEventListener('hashchange', (event) => {
+    // the link as pasted (event.newURL): a pending URL update of the old run must not replace it
+    clearTimeout(urlTimer);
+    const pasted = new URL(event.newURL).hash;
+    let decoded;
+    try {
+      decoded = decodeState(lab, pasted);
+    } catch (e) {
+      reportLink(e, 'main.link.invalidField.kept');
+      const hash = encodeState(lab, store.get());
+      history.replaceState(null, '', hash ? `#${hash}` : location.pathname + location.search);
+      return;
+    }
+    notices.dismiss('link');
+    store.set(decoded.state, { rebuild: true });
+    if (decoded.camera) view.setCamera(decoded.camera);
+    linkCheck = decoded.fingerprint;
+    if (linkCheck) {
+      if (linkCheck.step === 0) checkFingerprint(0);
+      else runner.target = linkCheck.step;
+    }
+    if (decoded.at) landAt(decoded.at);
+    else setPlaying(!reducedMotionQuery.matches && !embedKeys.paused);
+  });
+
   // first run
   const st0 = store.get();
   runner.speed = st0.speed;
@@ -680,8 +765,9 @@ async function main() {
     else runner.target = linkCheck.step;
   }
   $('#loading').remove();
+  bridge.announce();
   if (linkAt) landAt(linkAt);
-  else setPlaying(!reducedMotionQuery.matches);
+  else setPlaying(!reducedMotionQuery.matches && !embedKeys.paused);
   reducedMotionQuery.addEventListener?.('change', (e) => {
     view.reducedMotion = e.matches;
     if (e.matches) setPlaying(false);
@@ -851,11 +937,18 @@ async function main() {
   });
 
   // ---- offline: the service worker (production builds only) -----------------------------------
-  if (import.meta.env.PROD && 'serviceWorker' in navigator && !params.has('nosw')) {
+  if (import.meta.env.PROD && import.meta.env.MODE !== 'single' && 'serviceWorker' in navigator && !params.has('nosw')) {
     const register = () =>
-      navigator.serviceWorker.register('./sw.js').catch(() => {
-        /* offline support is optional */
-      });
+      navigator.serviceWorker
+        .register('./sw.js')
+        .then((registration) => {
+          const updates = watchForUpdates(registration, () =>
+            notices.banner('update', [t('embed.update')], { kind: 'info', actions: [{ label: t('embed.update.reload'), onClick: () => updates.apply() }] }),
+          );
+        })
+        .catch(() => {
+          /* offline support is optional */
+        });
     if (document.readyState === 'complete') register();
     else window.addEventListener('load', register, { once: true });
   }

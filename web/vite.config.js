@@ -1,24 +1,37 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
+import { viteSingleFile } from 'vite-plugin-singlefile';
 import { precache } from './pwa/precache-plugin.js';
+import { inlineWasm, woff2Only } from './pwa/inline-wasm-plugin.js';
+import { csp } from './pwa/csp-plugin.js';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
+const wasmFile = fileURLToPath(new URL('../build/wasm/vilab.wasm', import.meta.url));
 
-export default defineConfig({
-  root,
-  base: './',
-  build: {
-    outDir: fileURLToPath(new URL('../dist', import.meta.url)),
-    emptyOutDir: true,
-    target: 'es2022',
-    chunkSizeWarningLimit: 1200,
-    // the wasm is fetched by the emscripten loader: never inline it
-    assetsInlineLimit: (file) => (file.endsWith('.wasm') ? false : undefined),
-  },
-  plugins: [precache({ template: fileURLToPath(new URL('./pwa/sw-template.js', import.meta.url)) })],
-  // The emscripten module loads its .wasm through new URL(..., import.meta.url):
-  // keep it out of dependency pre-bundling so that URL stays valid.
-  optimizeDeps: { exclude: ['vilab'] },
-  server: { fs: { allow: [fileURLToPath(new URL('..', import.meta.url))] } },
-  preview: { host: '127.0.0.1' },
+// Two builds: the site (dist/, any static host, any sub-path: relative base, a service
+// worker for offline use) and, with --mode single, the classroom file
+// (dist-single/vilab.html: one HTML file with the wasm, the code, the styles and the
+// fonts inlined, that runs from file://, a USB stick or an LMS upload).
+export default defineConfig(({ mode }) => {
+  const single = mode === 'single';
+  return {
+    root,
+    base: './',
+    build: {
+      outDir: fileURLToPath(new URL(single ? '../dist-single' : '../dist', import.meta.url)),
+      emptyOutDir: true,
+      target: 'es2022',
+      chunkSizeWarningLimit: single ? 6000 : 1200,
+      // the site's wasm is fetched by the emscripten loader: never inline it
+      assetsInlineLimit: single ? () => true : (file) => (file.endsWith('.wasm') ? false : undefined),
+    },
+    plugins: single
+      ? [woff2Only(), inlineWasm({ wasmFile }), viteSingleFile({ removeViteModuleLoader: true, outputFileName: 'vilab.html' }), csp({ single: true })]
+      : [inlineWasm({ wasmFile: null }), precache({ template: fileURLToPath(new URL('./pwa/sw-template.js', import.meta.url)) }), csp()],
+    // The emscripten module loads its .wasm through new URL(..., import.meta.url):
+    // keep it out of dependency pre-bundling so that URL stays valid.
+    optimizeDeps: { exclude: ['vilab'] },
+    server: { fs: { allow: [fileURLToPath(new URL('..', import.meta.url))] } },
+    preview: { host: '127.0.0.1' },
+  };
 });

@@ -2,6 +2,7 @@
 //   vilab run  scenario.json --steps N [--every K] [--out file.csv]   CSV trajectory
 //   vilab hash scenario.json --steps N                               run fingerprint
 //   vilab registry                                                   systems and integrators as JSON
+//   vilab --version
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -19,7 +20,8 @@ int usage(int code) {
                "usage:\n"
                "  vilab run  <scenario.json|-> --steps N [--every K]   write CSV to stdout\n"
                "  vilab hash <scenario.json|-> --steps N               print the FNV-1a 64 state hash\n"
-               "  vilab registry                                      print the registries as JSON\n");
+               "  vilab registry                                      print the registries as JSON\n"
+               "  vilab --version                                     print the version\n");
   return code;
 }
 
@@ -61,6 +63,10 @@ int main(int argc, char** argv) {
   const std::string cmd = argv[1];
   try {
     if (cmd == "--help" || cmd == "-h") return usage(0);
+    if (cmd == "--version" || cmd == "-V") {
+      std::printf("vilab %s\n", VILAB_VERSION);
+      return 0;
+    }
     if (cmd == "registry") {
       std::cout << vilab::registryJson().dump(2) << "\n";
       return 0;

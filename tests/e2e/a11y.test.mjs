@@ -3,11 +3,7 @@
 // with no serious or critical violations at phone and desktop sizes, light and dark.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
-import { useBrowser, openPage, sleep } from './helpers.mjs';
-
-const require = createRequire(import.meta.url);
-const AXE = require.resolve('axe-core/axe.min.js');
+import { useBrowser, openPage, sleep, injectAxe } from './helpers.mjs';
 
 const browser = useBrowser();
 
@@ -98,7 +94,7 @@ test('keyboard only: play/pause, step, compare, integrator, h, explain drawer, s
 });
 
 async function axe(page) {
-  await page.addScriptTag({ path: AXE });
+  await injectAxe(page);
   return page.evaluate(async () => {
     const r = await window.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
     return r.violations

@@ -179,3 +179,16 @@ export function diffFraction(a, b) {
 }
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Loads axe-core into the page. Not with addScriptTag: the page's Content-Security-Policy
+ * refuses inline scripts, as it should; evaluation through the DevTools protocol is not
+ * page script and is not subject to it.
+ */
+export async function injectAxe(page) {
+  const { createRequire } = await import('node:module');
+  const { readFileSync } = await import('node:fs');
+  const source = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  await page.evaluate(`${source}\n;void 0`);
+  if (!(await page.evaluate(() => typeof window.axe === 'object'))) throw new Error('axe-core did not load');
+}

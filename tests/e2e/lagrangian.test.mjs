@@ -8,12 +8,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { createRequire } from 'node:module';
-import { useBrowser, openPage, pixelStats, sleep } from './helpers.mjs';
+import { useBrowser, openPage, pixelStats, sleep, injectAxe } from './helpers.mjs';
 
 const browser = useBrowser();
 const hook = (page, fn, arg) => page.evaluate(fn, arg);
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const SCENES = fileURLToPath(new URL('../../scenes/lagrangian/', import.meta.url));
 
 /** The id of the system defined by data, and its normalized default scenario. */
@@ -408,7 +406,7 @@ test('axe-core: the editor, its preview and an inline error have no serious/crit
     await page.click('#definition .def-apply');
     await page.locator('#definition .def-field .expr-error pre.caret').waitFor();
     await sleep(300);
-    await page.addScriptTag({ path: AXE });
+    await injectAxe(page);
     const violations = await page.evaluate(async () => {
       const r = await window.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
       return r.violations

@@ -173,3 +173,30 @@ test("B's refused step: A keeps running, B's banner names the step and the code"
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('a link that changes only some initial data (rates) opens with the others at their defaults, and round-trips', async () => {
+  const { page, errors } = await openPage(browser.context, '#initial.rates=0,0.5;0,-0.25');
+  const st = await page.evaluate(() => window.vilabPage.state());
+  assert.deepEqual(st.scenario.initial.rates, [[0, 0.5], [0, -0.25]]);
+  const defaults = await page.evaluate(() => window.vilabPage.lab.normalize({ system: 'double-spherical-pendulum' }).initial.angles);
+  assert.deepEqual(st.scenario.initial.angles, defaults);
+  assert.equal(await page.locator('.banner[data-key="link"]').count(), 0);
+  // the page writes the same difference back
+  await page.waitForFunction(() => location.hash.includes('initial.rates'));
+  assert.doesNotMatch(await page.evaluate(() => location.hash), /initial\.angles/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a link pasted into an open page opens in place; a bad one is named and the run kept', async () => {
+  const { page, errors } = await openPage(browser.context, '#system=pendulum');
+  await page.evaluate(() => (location.hash = 'system=oscillator&h=0.05&at=40'));
+  await page.waitForFunction(() => window.vilabPage.state().scenario.system === 'oscillator' && window.vilabPage.sim().step === 40);
+  assert.equal(await page.evaluate(() => window.vilabPage.playing()), false, 'at= lands paused');
+  await page.evaluate(() => (location.hash = 'system=oscillator&h=-3'));
+  await page.waitForSelector('.banner[data-key="link"]');
+  assert.match(await page.locator('.banner[data-key="link"]').textContent(), /h is invalid.*current run is kept/);
+  assert.equal(await page.evaluate(() => window.vilabPage.sim().step), 40, 'the run is kept');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

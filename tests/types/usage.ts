@@ -20,6 +20,9 @@ import {
   type SimulateOptions,
   type State,
   type SystemInfo,
+  type SystemId,
+  type IntegratorId,
+  type NumberList,
 } from 'vilab';
 
 export async function example(): Promise<string> {
@@ -58,6 +61,22 @@ export async function example(): Promise<string> {
   };
   const normalized: NormalizedScenario = lab.normalize(scenario);
   const fromText: Simulation = lab.simulate(JSON.stringify(scenario));
+  // typed arrays wherever the runtime takes a list of numbers
+  const typed: Scenario = {
+    system: 'chain',
+    params: { masses: new Float64Array([1, 2, 3]), lengths: Float32Array.of(1, 1, 1) },
+    initial: { angles: [new Float64Array([0.5, 0]), [0.1, 0], Int32Array.of(0, 0)] },
+  };
+  // ids are the registry's union types: a known id gives a definite entry, a typo does not compile
+  const known: SystemInfo = lab.system('heavy-top');
+  const integratorId: IntegratorId = known.defaultIntegrator;
+  const systemIds: readonly SystemId[] = lab.integrator('rk4').systems;
+  // @ts-expect-error: not a system id
+  const typo: Scenario = { system: 'double-spherical-pendulm' };
+  // @ts-expect-error: not an integrator id
+  const typo2: Scenario = { system: 'oscillator', integrator: 'rk5' };
+  const list: NumberList = new Uint8Array(2);
+  void list, typed, integratorId, systemIds, typo, typo2;
   fromText[Symbol.dispose]();
 
   const simOptions: SimulateOptions = { historyStride: 10, historyCapacity: 1024 };

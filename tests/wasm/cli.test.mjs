@@ -66,6 +66,11 @@ test('vilab run / hash from stdin', () => {
   same(['hash', '-', '--steps', '100'], text);
 });
 
+test('vilab --version = native = package.json', () => {
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  for (const flag of ['--version', '-V']) assert.equal(same([flag]).stdout, `vilab ${pkg.version}\n`);
+});
+
 test('vilab registry = native', () => {
   const r = same(['registry']);
   assert.ok(JSON.parse(r.stdout).systems.length > 0);

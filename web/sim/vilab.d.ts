@@ -1,23 +1,47 @@
 // Type declarations for the vilab JavaScript API (web/sim/vilab.js), written by
-// hand and checked by tests/types (tsc --noEmit). Reference: README.md, "JavaScript API".
+// hand and checked by tests/types (tsc --noEmit). Reference: docs/api.md.
 //
-// Ids (systems, integrators) are plain strings: the lists live in the C++
-// registry and reach JS as lab.systems / lab.integrators at run time.
+// Ids of systems and integrators are union types generated from the C++ registry
+// (ids.d.ts, written by scripts/gen-ids.mjs); lab.systems / lab.integrators list them at run time.
+
+import type { SystemId, IntegratorId } from './ids.js';
+export type { SystemId, IntegratorId };
+
+// Symbol.dispose (for `using sim = lab.simulate(…)`) without requiring lib esnext.disposable;
+// the same declaration as TypeScript's own lib, so the two merge.
+declare global {
+  interface SymbolConstructor {
+    readonly dispose: unique symbol;
+  }
+}
+
+/** A list of numbers: an array or any typed array (converted with Number()). */
+export type NumberList =
+  | readonly number[]
+  | Float64Array
+  | Float32Array
+  | Int8Array
+  | Uint8Array
+  | Uint8ClampedArray
+  | Int16Array
+  | Uint16Array
+  | Int32Array
+  | Uint32Array;
 
 /** A scenario, the one schema shared by the native CLI, this API and share links. */
 export interface Scenario {
   /** System id, e.g. 'double-spherical-pendulum' (see lab.systems). */
-  system: string;
+  system: SystemId;
   /** Integrator id, e.g. 'midpoint' (see lab.integrators); default: the system's defaultIntegrator. */
-  integrator?: string;
+  integrator?: IntegratorId;
   /** Time step (s), in (0, system.h.max]; default: system.h.default. */
   h?: number;
   /** Model parameters by name (see SystemInfo.params); missing ones take their defaults. For system 'lagrangian', the definition (LagrangianDefinition). */
-  params?: Record<string, number | readonly number[]> | LagrangianDefinition;
+  params?: Record<string, number | NumberList> | LagrangianDefinition;
   /** Initial data (see SystemInfo.initialFields); default: system.defaults.initial. */
-  initial?: Record<string, number | readonly number[] | readonly (readonly number[])[]>;
+  initial?: Record<string, number | NumberList | readonly NumberList[]>;
   /** Integrator options by name (see IntegratorInfo.options). */
-  options?: Record<string, number | readonly number[]>;
+  options?: Record<string, number | NumberList>;
   /** Documentation of a scene (title, lesson, …); ignored by the engine. */
   about?: Record<string, unknown>;
 }
@@ -32,7 +56,7 @@ export interface LagrangianBody {
   radius?: number;
 }
 
-/** The params of system 'lagrangian' (README, "Any Lagrangian"). */
+/** The params of system 'lagrangian' (docs/lagrangian-as-data.md). */
 export interface LagrangianDefinition {
   coordinates: readonly string[];
   constants?: Record<string, number>;
@@ -58,8 +82,8 @@ export interface LagrangianInspection {
 
 /** The normalized scenario that sim.scenario() and lab.normalize() return: every field filled in. */
 export interface NormalizedScenario {
-  system: string;
-  integrator: string;
+  system: SystemId;
+  integrator: IntegratorId;
   h: number;
   params: Record<string, number | number[]> | LagrangianDefinition;
   initial: Record<string, number | number[] | number[][]>;
@@ -93,14 +117,14 @@ export interface FieldInfo {
 
 /** A system, as described by the C++ registry. */
 export interface SystemInfo {
-  readonly id: string;
+  readonly id: SystemId;
   readonly title: string;
   readonly description: string;
   /** The model behind it: pendulums and chains share 'chain'; the free body and the heavy top 'rigid-body'. */
   readonly model: 'oscillator' | 'chain' | 'rigid-body';
   readonly params: readonly ParamInfo[];
   readonly initialFields: readonly FieldInfo[];
-  readonly defaultIntegrator: string;
+  readonly defaultIntegrator: IntegratorId;
   /** Valid time steps: (min, max] s; max is measured (the largest h any of its integrators takes on the default scenario). */
   readonly h: {
     readonly default: number;
@@ -112,12 +136,12 @@ export interface SystemInfo {
   /** The complete default scenario of this system. */
   readonly defaults: Readonly<NormalizedScenario>;
   /** Ids of the integrators that apply to this system. */
-  readonly integrators: readonly string[];
+  readonly integrators: readonly IntegratorId[];
 }
 
 /** An integrator, as described by the C++ registry. */
 export interface IntegratorInfo {
-  readonly id: string;
+  readonly id: IntegratorId;
   readonly title: string;
   readonly family: 'variational' | 'energy-momentum' | 'baseline' | (string & {});
   readonly order: number;
@@ -127,7 +151,7 @@ export interface IntegratorInfo {
   /** What it conserves, in words (e.g. 'symplectic form', 'momentum map'); empty for baselines. */
   readonly conserves: readonly string[];
   /** Ids of the systems it applies to. */
-  readonly systems: readonly string[];
+  readonly systems: readonly SystemId[];
   readonly summary: string;
   readonly docs: string;
   /** LaTeX. */
@@ -324,7 +348,9 @@ export interface Lab {
   readonly systems: readonly SystemInfo[];
   readonly integrators: readonly IntegratorInfo[];
   readonly limits: Limits;
+  system(id: SystemId): SystemInfo;
   system(id: string): SystemInfo | undefined;
+  integrator(id: IntegratorId): IntegratorInfo;
   integrator(id: string): IntegratorInfo | undefined;
   /** Validates and normalizes a scenario (an object or JSON text); throws VilabError. */
   normalize(scenario: Scenario | string): NormalizedScenario;

@@ -1,5 +1,5 @@
 // vilab: the JavaScript API over the WebAssembly core. One contract for the page,
-// for Node and for anyone who embeds it (reference: the "JavaScript API" section of README.md; types: vilab.d.ts).
+// for Node and for anyone who embeds it (reference: docs/api.md; types: vilab.d.ts).
 //
 //   import { createLab } from 'vilab';
 //   const lab = await createLab();

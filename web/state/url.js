@@ -27,6 +27,8 @@ const UI_KEYS = ['compare', 'speed', 'spf', 'window', 'cam', 'fp', 'at'];
 /** The key of a data-defined system's params, and its bound (UTF-8 bytes of the JSON). */
 export const DEF_KEY = 'def';
 export const MAX_DEFINITION_BYTES = 16 * 1024;
+/** at= is reached by stepping when the link opens: a bound keeps that to seconds, not hours. */
+export const MAX_AT_STEP = 10_000_000;
 
 /** True when the system is defined by data (its params travel as one JSON definition). */
 export const definedByData = (system) => !!system?.definition;
@@ -180,9 +182,13 @@ export function decodeState(lab, hash) {
       }
       try {
         key = decodeURIComponent(eq < 0 ? part : part.slice(0, eq));
+      } catch {
+        throw new LinkError('link', 'a field name is not valid URL encoding');
+      }
+      try {
         value = decodeURIComponent(eq < 0 ? '' : part.slice(eq + 1));
       } catch {
-        throw new LinkError('link', 'is not valid URL encoding');
+        throw new LinkError(key.length > 32 ? key.slice(0, 32) + '…' : key, 'is not valid URL encoding');
       }
       if (key.length > 64) throw new LinkError(key.slice(0, 32) + '…', 'field name is too long');
       if (key === DEF_KEY) checkDefinitionSize(value);
@@ -225,6 +231,19 @@ export function decodeState(lab, hash) {
       Object.defineProperty(scenario[group], name, { value: decodeValue(value, like), enumerable: true, writable: true });
     }
   }
+  // A link writes only the initial fields that differ from the defaults for its params
+  // (encodeState): the others come back from those same defaults.
+  if (scenario.initial && !byData) {
+    let initDefaults = defaults.initial ?? {};
+    try {
+      initDefaults = lab.normalize({ system: systemId, params: scenario.params ?? {} }).initial ?? initDefaults;
+    } catch {
+      /* the params are refused below, naming their field */
+    }
+    if (Object.keys(scenario.initial).every((name) => name in initDefaults)) {
+      for (const [name, v] of Object.entries(initDefaults)) if (!(name in scenario.initial)) scenario.initial[name] = v;
+    }
+  }
   // The API validates everything and names the field on failure.
   const normalized = lab.normalize(scenario);
   const state = { scenario: normalized, ...UI_DEFAULTS };
@@ -257,7 +276,7 @@ export function decodeState(lab, hash) {
   let at = null;
   if (get.has('at')) {
     const m = get.get('at').match(/^\d{1,9}$/);
-    if (!m) throw new LinkError('at', 'must be a step number (a whole number below 1e9)');
+    if (!m || Number(m[0]) > MAX_AT_STEP) throw new LinkError('at', `must be a step number from 0 to ${MAX_AT_STEP}`);
     at = Number(m[0]);
   }
   return { state, camera, fingerprint, at };

@@ -59,4 +59,10 @@ export default {
   'main.png.done': 'PNG of the whole view downloaded: the bodies, the plots, the time and the fingerprint.',
   'main.landing': 'Going to step {step} of the link…',
   'main.landed': 'Paused at step {step}, as the link asks.',
+  'main.openLink': 'Open link',
+  'main.openLink.title': 'Open a link copied from vilab (the hosted page or another copy of this file)',
+  'main.openLink.prompt': 'Paste a vilab link:',
+  'main.openLink.noHash': 'That is not a vilab link: it has no # part with the run.',
+  'main.link.invalidField.kept': ' is invalid: {problem}. The current run is kept.',
+  'main.link.invalidKept': 'This link is invalid: {problem}. The current run is kept.',
 };

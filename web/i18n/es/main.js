@@ -59,4 +59,10 @@ export default {
   'main.png.done': 'PNG de toda la vista descargado: los cuerpos, las gráficas, el tiempo y la huella.',
   'main.landing': 'Yendo al paso {step} del enlace…',
   'main.landed': 'En pausa en el paso {step}, como pide el enlace.',
+  'main.openLink': 'Abrir enlace',
+  'main.openLink.title': 'Abrir un enlace copiado de vilab (la página publicada u otra copia de este archivo)',
+  'main.openLink.prompt': 'Pegue un enlace de vilab:',
+  'main.openLink.noHash': 'Eso no es un enlace de vilab: no tiene la parte # con la simulación.',
+  'main.link.invalidField.kept': ' de este enlace no es válido: {problem}. Se conserva la simulación actual.',
+  'main.link.invalidKept': 'Este enlace no es válido: {problem}. Se conserva la simulación actual.',
 };

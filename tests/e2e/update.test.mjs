@@ -1,0 +1,107 @@
+// A redeploy under open tabs: the new service worker waits, open tabs keep their
+// version (a lazy chunk that the new deploy no longer has still loads) and offer
+// "Reload"; the reload switches to the new version, and a second old tab keeps working.
+// The site is served under a sub-path, as on any static host (relative base).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { useBrowser } from './helpers.mjs';
+
+const browser = useBrowser();
+// the site as built (scripts/test.mjs serves the same dist/ to the other tests)
+const dist = process.env.VILAB_DIST ?? fileURLToPath(new URL('../../dist', import.meta.url));
+const work = mkdtempSync(join(tmpdir(), 'vilab-redeploy-'));
+const v1 = join(work, 'v1');
+const v2 = join(work, 'v2');
+let site = v1;
+let server;
+let origin;
+const SUB = '/courses/physics-101/vilab/';
+const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm', '.woff2': 'font/woff2', '.json': 'application/json', '.webmanifest': 'application/manifest+json', '.svg': 'image/svg+xml', '.png': 'image/png' };
+
+// the Explain drawer's KaTeX chunk: loaded only when the drawer opens
+const lazyChunk = () => readdirSync(join(dist, 'assets')).find((f) => /^katex.*\.js$/i.test(f));
+
+before(async () => {
+  cpSync(dist, v1, { recursive: true });
+  cpSync(dist, v2, { recursive: true });
+  // v2: a new deploy: the lazy chunk has a new name, the worker a new version, the page a marker
+  const old = lazyChunk();
+  const renamed = old.replace(/\.js$/, '-v2.js');
+  renameSync(join(v2, 'assets', old), join(v2, 'assets', renamed));
+  for (const dir of [v2, join(v2, 'assets')]) {
+    for (const f of readdirSync(dir).filter((f) => /\.(js|html)$/.test(f))) {
+      const p = join(dir, f);
+      writeFileSync(p, readFileSync(p, 'utf8').replaceAll(old, renamed));
+    }
+  }
+  const sw = join(v2, 'sw.js');
+  writeFileSync(sw, readFileSync(sw, 'utf8').replace(/const VERSION = '([0-9a-f]+)'/, "const VERSION = '$1v2'"));
+  const index = join(v2, 'index.html');
+  writeFileSync(index, readFileSync(index, 'utf8').replace('<head>', '<head><meta name="deploy" content="v2">'));
+  server = createServer((req, res) => {
+    const full = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    const path = full.startsWith(SUB) ? full.slice(SUB.length - 1) : null;
+    const file = path && join(site, path.endsWith('/') ? path + 'index.html' : path);
+    if (!file || !file.startsWith(site) || !existsSync(file)) {
+      res.writeHead(404).end('not found');
+      return;
+    }
+    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-cache' });
+    res.end(readFileSync(file));
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  origin = `http://127.0.0.1:${server.address().port}`;
+});
+after(() => {
+  server?.close();
+  rmSync(work, { recursive: true, force: true });
+});
+
+async function openTab(path = '') {
+  const page = await browser.context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(origin + SUB + path);
+  await page.waitForFunction(() => window.vilabPage?.ready, null, { timeout: 20000 });
+  await page.evaluate(() => window.vilabPage.ready);
+  return { page, errors };
+}
+
+test('after a redeploy, open tabs keep their version until the reader reloads', async () => {
+  const tab1 = await openTab('');
+  // the first visit installs the worker, which takes the page
+  await tab1.page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 20000 });
+  const tab2 = await openTab('?lang=en');
+  await tab2.page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 20000 });
+
+  site = v2; // redeploy: the old lazy chunk is gone from the server
+  assert.equal((await fetch(`${origin}${SUB}assets/${lazyChunk()}`)).status, 404);
+  await tab1.page.evaluate(() => navigator.serviceWorker.getRegistration().then((r) => r.update()));
+  await tab1.page.waitForSelector('.banner[data-key="update"]', { timeout: 20000 });
+  assert.match(await tab1.page.locator('.banner[data-key="update"]').textContent(), /new version/);
+
+  // the old tab still opens its lazy chunk (from its cache), although the server has a new deploy
+  await tab1.page.click('#explain-button');
+  await tab1.page.waitForSelector('#explain .katex', { timeout: 15000 });
+  assert.equal(await tab1.page.locator('meta[name="deploy"]').count(), 0, 'still the first deploy');
+
+  await tab1.page.keyboard.press('Escape'); // the drawer closes; the banner is reachable
+  // the reader accepts: the tab reloads into the new deploy
+  await Promise.all([tab1.page.waitForEvent('load', { timeout: 20000 }), tab1.page.locator('.banner[data-key="update"] button', { hasText: 'Reload' }).click()]);
+  await tab1.page.waitForFunction(() => window.vilabPage?.ready, null, { timeout: 20000 });
+  assert.equal(await tab1.page.locator('meta[name="deploy"]').count(), 1, 'the new deploy');
+  await tab1.page.click('#explain-button');
+  await tab1.page.waitForSelector('#explain .katex', { timeout: 15000 });
+
+  // the other old tab, now under the new worker, still finds its old chunk
+  await tab2.page.click('#explain-button');
+  await tab2.page.waitForSelector('#explain .katex', { timeout: 15000 });
+  assert.deepEqual([...tab1.errors, ...tab2.errors], []);
+  await tab1.page.close();
+  await tab2.page.close();
+});

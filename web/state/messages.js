@@ -1,0 +1,124 @@
+// The embedding protocol: what a host page may send an embedded vilab (postMessage),
+// validated like a link, and the page's own URL keys for embedding.
+//
+//   host → page, commands (only from origins the embed code names with origin=):
+//     { type: 'vilab:load', scenario }   { type: 'vilab:play' }   { type: 'vilab:pause' }
+//     { type: 'vilab:step', steps: n }   (1 ≤ n ≤ MAX_MESSAGE_STEPS; pauses first)
+//   host → page, read-only (any origin):
+//     { type: 'vilab:get', id? }         → { type: 'vilab:state', id, step, time, fingerprint, scenario, diagnostics }
+//   page → host (to the parent window): vilab:ready, vilab:step, vilab:refusal, vilab:error
+//
+// A message whose type does not start with 'vilab:' belongs to someone else and is
+// ignored. Anything else that is wrong is answered with vilab:error naming the field.
+// Nothing from a message is ever inserted into the page as HTML.
+
+export const MESSAGE_PREFIX = 'vilab:';
+export const COMMANDS = ['vilab:load', 'vilab:play', 'vilab:pause', 'vilab:step'];
+export const QUERIES = ['vilab:get'];
+export const MAX_MESSAGE_STEPS = 100000;
+/** An id is echoed back: keep it small and plain. */
+const MAX_ID_LENGTH = 64;
+const MAX_ORIGINS = 8;
+
+/** A message problem: field as the host wrote it, problem in words. */
+export class MessageError extends Error {
+  constructor(field, problem) {
+    super(`vilab: ${field}: ${problem}`);
+    this.field = field;
+    this.problem = problem;
+  }
+}
+
+const own = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
+const clip = (s) => (s.length > 32 ? `${s.slice(0, 32)}…` : s);
+
+function plainObject(x) {
+  if (x === null || typeof x !== 'object' || Array.isArray(x)) return false;
+  const proto = Object.getPrototypeOf(x);
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * Reads a message's data. Returns null when it is not addressed to vilab, else
+ * { type, id, command: boolean, scenario?, steps? }; throws MessageError otherwise.
+ * The scenario is checked by the API later (lab.normalize), whose errors name the
+ * field inside it ('scenario.h', …).
+ */
+export function parseMessage(data) {
+  if (!plainObject(data) || !own(data, 'type') || typeof data.type !== 'string' || !data.type.startsWith(MESSAGE_PREFIX)) return null;
+  const type = data.type;
+  if (!COMMANDS.includes(type) && !QUERIES.includes(type)) {
+    throw new MessageError('type', `unknown message "${clip(type)}" (known: ${[...COMMANDS, ...QUERIES].join(', ')})`);
+  }
+  const allowed = new Set(['type', 'id', ...(type === 'vilab:load' ? ['scenario'] : type === 'vilab:step' ? ['steps'] : [])]);
+  for (const key of Object.keys(data)) {
+    if (!allowed.has(key)) throw new MessageError(clip(key), `is not a field of ${type}`);
+  }
+  const out = { type, id: null, command: COMMANDS.includes(type) };
+  if (own(data, 'id')) {
+    const id = data.id;
+    const okNumber = typeof id === 'number' && Number.isSafeInteger(id);
+    const okString = typeof id === 'string' && id.length <= MAX_ID_LENGTH;
+    if (!okNumber && !okString) throw new MessageError('id', `must be an integer or a string of at most ${MAX_ID_LENGTH} characters`);
+    out.id = id;
+  }
+  if (type === 'vilab:load') {
+    if (!own(data, 'scenario')) throw new MessageError('scenario', 'is required');
+    if (!plainObject(data.scenario)) throw new MessageError('scenario', 'must be an object');
+    out.scenario = data.scenario;
+  }
+  if (type === 'vilab:step') {
+    const n = own(data, 'steps') ? data.steps : 1;
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > MAX_MESSAGE_STEPS) {
+      throw new MessageError('steps', `must be an integer from 1 to ${MAX_MESSAGE_STEPS}`);
+    }
+    out.steps = n;
+  }
+  return out;
+}
+
+/**
+ * The page's embedding keys from its query string: { embed, paused, chrome, origins }.
+ * paused=1 opens paused at t = 0; chrome=0 leaves only the view, the transport and the
+ * plots; origin= (repeatable) names the host origins whose commands are obeyed.
+ * Throws MessageError naming the key.
+ */
+export function parseEmbedKeys(search) {
+  const params = new URLSearchParams(search);
+  const flag = (key, fallback) => {
+    const values = params.getAll(key);
+    if (values.length === 0) return fallback;
+    if (values.length > 1 || (values[0] !== '0' && values[0] !== '1')) throw new MessageError(key, 'must be 0 or 1');
+    return values[0] === '1';
+  };
+  const embed = flag('embed', false);
+  const paused = flag('paused', false);
+  const chrome = flag('chrome', true);
+  const raw = params.getAll('origin');
+  if (raw.length > MAX_ORIGINS) throw new MessageError('origin', `at most ${MAX_ORIGINS} origins`);
+  const origins = raw.map((text) => {
+    let url = null;
+    try {
+      url = new URL(text);
+    } catch {
+      /* reported below */
+    }
+    if (!url || !/^https?:$/.test(url.protocol) || url.origin !== text.replace(/\/$/, '')) {
+      throw new MessageError('origin', `"${clip(text)}" is not an origin (scheme://host[:port], http or https)`);
+    }
+    return url.origin;
+  });
+  return { embed, paused, chrome, origins };
+}
+
+/** The iframe code for a page URL (already carrying the scenario) and the embedding choices. */
+export function embedCode(pageURL, { title, paused = false, chrome = true, origins = [], width = 800, height = 540 }) {
+  const url = new URL(pageURL);
+  for (const key of ['embed', 'paused', 'chrome', 'origin']) url.searchParams.delete(key);
+  url.searchParams.set('embed', '1');
+  if (paused) url.searchParams.set('paused', '1');
+  if (!chrome) url.searchParams.set('chrome', '0');
+  for (const o of origins) url.searchParams.append('origin', o);
+  const attr = (s) => String(s).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+  return `<iframe src="${attr(url.toString())}" title="${attr(title)}" width="${width}" height="${height}" style="border:0;max-width:100%" loading="lazy" allow="clipboard-write"></iframe>`;
+}

@@ -1,0 +1,179 @@
+// Embedding: the "Copy embed code" dialog, and the bridge that lets a host page drive an
+// embedded vilab through postMessage (the protocol and its validation: state/messages.js).
+import { el, setChildren } from './dom.js';
+import { t } from '../i18n/index.js';
+import { parseMessage, embedCode, parseEmbedKeys, MessageError } from '../state/messages.js';
+import { splitApiError } from '../state/url.js';
+
+/** At most this many vilab:step events per second while playing. */
+const STEP_EVENTS_PER_SECOND = 4;
+
+/**
+ * Drives the page for a host. controller: { load(scenario) → Error|null, play(), pause(),
+ * step(n), snapshot() → { step, time, fingerprint, playing, scenario, diagnostics } }.
+ * origins: the host origins whose commands are obeyed; read-only requests are answered
+ * for any origin. report(field, message): shows a rejected command to the reader.
+ */
+export class EmbedBridge {
+  constructor({ origins, controller, report, version }) {
+    this.origins = new Set(origins);
+    this.controller = controller;
+    this.report = report;
+    this.version = version;
+    this.parent = window.parent !== window ? window.parent : null;
+    this.lastStep = null;
+    this.onMessage = (event) => this.receive(event);
+    window.addEventListener('message', this.onMessage);
+    this.timer = setInterval(() => this.tick(), 1000 / STEP_EVENTS_PER_SECOND);
+  }
+
+  /** Tells the host the page is up, once the first run exists. */
+  announce() {
+    this.post({ type: 'vilab:ready', version: this.version, fingerprint: this.controller.snapshot().fingerprint });
+  }
+
+  /** Events go to the parent window with '*': they carry nothing its iframe src does not show. */
+  post(message) {
+    this.parent?.postMessage(message, '*');
+  }
+
+  reply(event, message) {
+    if (!event.source || typeof event.source.postMessage !== 'function') return;
+    // an opaque origin ('null': file://, sandboxed frames) can only be reached with '*'
+    event.source.postMessage(message, event.origin && event.origin !== 'null' ? event.origin : '*');
+  }
+
+  tick() {
+    const snap = this.controller.snapshot();
+    if (snap.step === this.lastStep) return;
+    this.lastStep = snap.step;
+    this.post({ type: 'vilab:step', step: snap.step, time: snap.time, fingerprint: snap.fingerprint });
+  }
+
+  /** A refused step, as the page reports it. */
+  refusal({ track, step, code, message }) {
+    this.post({ type: 'vilab:refusal', track, step, code: code ?? null, message });
+  }
+
+  receive(event) {
+    const trusted = this.origins.has(event.origin);
+    let msg;
+    try {
+      msg = parseMessage(event.data);
+    } catch (e) {
+      this.reject(event, trusted, e.field, e.message, typeof event.data?.type === 'string' ? event.data.type.slice(0, 32) : null);
+      return;
+    }
+    if (!msg) return; // not addressed to vilab
+    if (!msg.command) {
+      this.reply(event, { type: 'vilab:state', id: msg.id, ...this.controller.snapshot() });
+      return;
+    }
+    if (!trusted) {
+      // commands only from the origins the embed code names; nothing shown to the reader
+      this.reply(event, { type: 'vilab:error', id: msg.id, field: 'origin', message: `vilab: origin: ${event.origin} may not send ${msg.type} (allowed: the origin= keys of this page)`, request: msg.type });
+      return;
+    }
+    if (msg.type === 'vilab:load') {
+      const err = this.controller.load(msg.scenario);
+      if (err) {
+        const { field, problem } = err.field ? { field: err.field, problem: splitApiError(err.message).problem } : splitApiError(err.message);
+        this.reject(event, true, `scenario${field ? '.' + field : ''}`, `vilab: scenario${field ? '.' + field : ''}: ${problem}`, msg.type, msg.id);
+        return;
+      }
+    } else if (msg.type === 'vilab:play') this.controller.play();
+    else if (msg.type === 'vilab:pause') this.controller.pause();
+    else if (msg.type === 'vilab:step') this.controller.step(msg.steps);
+    this.lastStep = null;
+    this.tick();
+  }
+
+  reject(event, trusted, field, message, request, id = null) {
+    this.reply(event, { type: 'vilab:error', id, field, message, request });
+    if (trusted) this.report(field, message);
+  }
+
+  dispose() {
+    window.removeEventListener('message', this.onMessage);
+    clearInterval(this.timer);
+  }
+}
+
+/** The embedding keys of this page, or the defaults with the problem reported. */
+export function readEmbedKeys(search, report) {
+  try {
+    return parseEmbedKeys(search);
+  } catch (e) {
+    if (!(e instanceof MessageError)) throw e;
+    report(e.field, e.problem);
+    return { embed: new URLSearchParams(search).get('embed') === '1', paused: false, chrome: true, origins: [] };
+  }
+}
+
+/**
+ * The "Copy embed code" dialog: the iframe code for the current run, with choices to
+ * open paused, hide the menus and name the host page allowed to control it.
+ * shareURL(): the page's link for the current run; title(): the run's title.
+ */
+export class EmbedDialog {
+  constructor(button, { shareURL, title, status }) {
+    this.shareURL = shareURL;
+    this.title = title;
+    this.status = status;
+    this.button = button;
+    this.dialog = el('dialog', { class: 'embed-dialog', id: 'embed-dialog', 'aria-labelledby': 'embed-dialog-title' });
+    document.body.append(this.dialog);
+    button.addEventListener('click', () => this.open());
+    this.dialog.addEventListener('close', () => button.focus());
+  }
+
+  open() {
+    const paused = el('input', { type: 'checkbox', id: 'embed-paused', checked: true });
+    const bare = el('input', { type: 'checkbox', id: 'embed-bare' });
+    const origin = el('input', { type: 'url', id: 'embed-origin', placeholder: 'https://course.example.org', autocomplete: 'off', spellcheck: 'false', 'aria-describedby': 'embed-origin-help' });
+    const problem = el('p', { class: 'embed-problem', id: 'embed-problem', role: 'alert' });
+    const code = el('textarea', { id: 'embed-text', readonly: true, rows: 4, 'aria-label': t('embed.code.label') });
+    const copy = el('button', { type: 'button', class: 'btn primary', id: 'embed-copy' }, t('embed.copy'));
+    const update = () => {
+      problem.textContent = '';
+      const text = origin.value.trim();
+      let origins = [];
+      if (text) {
+        try {
+          origins = parseEmbedKeys(`?origin=${encodeURIComponent(text.replace(/\/$/, ''))}`).origins;
+        } catch (e) {
+          problem.textContent = t('embed.origin.bad', { problem: e.problem });
+        }
+      }
+      code.value = embedCode(this.shareURL(), { title: this.title(), paused: paused.checked, chrome: !bare.checked, origins });
+    };
+    for (const input of [paused, bare, origin]) input.addEventListener('input', update);
+    copy.addEventListener('click', async () => {
+      let copied = false;
+      try {
+        await navigator.clipboard.writeText(code.value);
+        copied = true;
+      } catch {
+        code.select();
+      }
+      this.status(t(copied ? 'embed.copied' : 'embed.selectCopy'));
+      copy.textContent = t(copied ? 'embed.copiedButton' : 'embed.copy');
+    });
+    setChildren(
+      this.dialog,
+      el('h2', { id: 'embed-dialog-title' }, t('embed.title')),
+      el('p', {}, t('embed.intro')),
+      code,
+      el('label', { class: 'check-row', for: 'embed-paused' }, paused, ' ', t('embed.paused')),
+      el('label', { class: 'check-row', for: 'embed-bare' }, bare, ' ', t('embed.bare')),
+      el('label', { class: 'field-row', for: 'embed-origin' }, t('embed.origin'), origin),
+      el('p', { class: 'hint', id: 'embed-origin-help' }, t('embed.origin.help')),
+      problem,
+      el('div', { class: 'dialog-actions' }, copy, el('button', { type: 'button', class: 'btn', onclick: () => this.dialog.close() }, t('embed.close'))),
+    );
+    update();
+    this.dialog.showModal();
+    code.focus();
+    code.select();
+  }
+}
