@@ -1,0 +1,407 @@
+// Studies over many runs of the JS API: what one run cannot show.
+//
+//   loopStudy(lab, scenario, options)        a closed loop of initial conditions carried by
+//                                             the integrator; its action ∮ p·dq (the
+//                                             Poincaré–Cartan integral invariant) over time
+//   convergenceStudy(lab, scenario, options) the error at time T for a sweep of h, against
+//                                             the exact solution or a fine reference; the
+//                                             fitted order (slope on log–log axes)
+//
+// A symplectic map preserves ∮ p·dq over every closed loop (Marsden & West §2.1; for
+// constrained systems with the canonical (q, p) on T*Q restricted to the constraint
+// manifold). The loop is a smooth periodic curve s ↦ (q(s), p(s)), sampled at N equally
+// spaced s; the integral ∫ p·q'(s) ds is taken with q'(s) from the discrete Fourier
+// transform, whose trapezoidal rule converges exponentially for smooth periodic curves,
+// so the quadrature error stays far below what a non-symplectic method changes.
+
+/** Where an initial field's entry lives: ['angles', 0] is initial.angles[0], ['angles', 1, 0] initial.angles[1][0]. */
+function readPath(initial, path) {
+  let x = initial[path[0]];
+  for (const i of path.slice(1)) x = x?.[i];
+  if (typeof x !== 'number') throw new Error(`vilab: loop: initial.${path.join('.')} is not a number of this scenario's initial data`);
+  return x;
+}
+
+function writePath(initial, path, value) {
+  const copy = structuredClone(initial);
+  if (path.length === 1) copy[path[0]] = value;
+  else {
+    let x = copy[path[0]];
+    for (const i of path.slice(1, -1)) x = x[i];
+    x[path[path.length - 1]] = value;
+  }
+  return copy;
+}
+
+/**
+ * The default plane of a loop: the first coordinate and its rate, as initial-data paths
+ * (oscillator position/velocity, a chain's first angle and its rate, a data system's
+ * q[0]/qdot[0]). Rigid bodies have no canonical (q, p) pair in their state: null.
+ */
+export function defaultLoopPlane(normalized) {
+  const ini = normalized.initial;
+  const first = (name) => (Array.isArray(ini[name]?.[0]) ? [name, 0, 0] : [name, 0]);
+  if ('position' in ini && 'velocity' in ini) return [['position'], ['velocity']];
+  if ('angles' in ini && 'rates' in ini) return [first('angles'), first('rates')];
+  if ('q' in ini && 'qdot' in ini) return [first('q'), first('qdot')];
+  return null;
+}
+
+/** In-place radix-2 FFT (n a power of 2) of (re, im). */
+function fft(re, im) {
+  const n = re.length;
+  for (let i = 1, j = 0; i < n; i++) {
+    let bit = n >> 1;
+    for (; j & bit; bit >>= 1) j ^= bit;
+    j ^= bit;
+    if (i < j) {
+      [re[i], re[j]] = [re[j], re[i]];
+      [im[i], im[j]] = [im[j], im[i]];
+    }
+  }
+  for (let len = 2; len <= n; len <<= 1) {
+    const ang = (-2 * Math.PI) / len;
+    for (let i = 0; i < n; i += len) {
+      for (let k = 0; k < len / 2; k++) {
+        const wr = Math.cos(ang * k);
+        const wi = Math.sin(ang * k);
+        const a = i + k;
+        const b = a + len / 2;
+        const xr = re[b] * wr - im[b] * wi;
+        const xi = re[b] * wi + im[b] * wr;
+        re[b] = re[a] - xr;
+        im[b] = im[a] - xi;
+        re[a] += xr;
+        im[a] += xi;
+      }
+    }
+  }
+}
+
+/** d/ds of periodic samples x(s_j), s_j = 2πj/N, by the discrete Fourier transform. */
+export function spectralDerivative(x) {
+  const n = x.length;
+  const re = Float64Array.from(x);
+  const im = new Float64Array(n);
+  fft(re, im);
+  for (let k = 0; k < n; k++) {
+    const wave = k < n / 2 ? k : k === n / 2 ? 0 : k - n; // the Nyquist mode has no derivative
+    const r = re[k];
+    re[k] = -wave * im[k];
+    im[k] = wave * r;
+  }
+  // inverse transform: conj(FFT(conj(X))) / n
+  for (let k = 0; k < n; k++) im[k] = -im[k];
+  fft(re, im);
+  for (let k = 0; k < n; k++) re[k] /= n;
+  return re;
+}
+
+/** ∮ p·dq = Σ_i ∫ p_i(s) q_i'(s) ds over a loop sampled at N equally spaced s. */
+export function loopAction(qs, ps) {
+  const n = qs.length;
+  const dim = qs[0].length;
+  let action = 0;
+  for (let i = 0; i < dim; i++) {
+    const dq = spectralDerivative(Float64Array.from(qs, (q) => q[i]));
+    for (let j = 0; j < n; j++) action += ps[j][i] * dq[j];
+  }
+  return (action * 2 * Math.PI) / n;
+}
+
+const isPowerOfTwo = (n) => Number.isInteger(n) && n >= 8 && (n & (n - 1)) === 0;
+
+/**
+ * A loop of initial conditions around the scenario's start, in the plane of two
+ * initial-data entries (plane: [pathA, pathB], default defaultLoopPlane), an ellipse
+ * of radii (default 2 % of each entry's scale, at least 0.01), carried by the scenario's
+ * integrator. The loop is refined (N doubled, up to maxPoints) when neighbours drift
+ * apart by more than `stretch` times their start spacing, so it stays resolved.
+ *
+ * Returns { points, step, time, action(), initialAction, relativeChange(), advance(n),
+ * variables(), dispose() }. A refused step of any member throws its VilabError with
+ * .loopPoint set.
+ */
+export function loopStudy(lab, scenario, { points = 512, plane, radii, maxPoints = 4096, stretch = 8 } = {}) {
+  if (!isPowerOfTwo(points) || !isPowerOfTwo(maxPoints) || maxPoints < points) {
+    throw new Error('vilab: loop.points: must be a power of two ≥ 8, at most maxPoints (a power of two)');
+  }
+  const base = lab.normalize(scenario);
+  if (lab.system(base.system).model === 'rigid-body') {
+    throw new Error(`vilab: loop: ${base.system} carries a quaternion and a body angular momentum, not a canonical (q, p) pair`);
+  }
+  const [pa, pb] = plane ?? defaultLoopPlane(base) ?? [];
+  if (!pa || !pb) throw new Error(`vilab: loop.plane: no default plane for ${base.system}; give two initial-data paths`);
+  const ca = readPath(base.initial, pa);
+  const cb = readPath(base.initial, pb);
+  const [ra, rb] = radii ?? [Math.max(0.01, 0.02 * Math.abs(ca)), Math.max(0.01, 0.02 * Math.abs(cb))];
+
+  const at = (s) => ({ ...base, initial: writePath(writePath(base.initial, pa, ca + ra * Math.cos(s)), pb, cb + rb * Math.sin(s)) });
+  let sims = [];
+  let step = 0;
+  const make = (s) => {
+    const sim = lab.simulate(at(s), { historyCapacity: lab.limits.historyCapacity.min });
+    if (step > 0) sim.advance(step); // the same bits as having run along with the others
+    return sim;
+  };
+  const spacing = () => {
+    let worst = 0;
+    for (let j = 0; j < sims.length; j++) {
+      const a = sims[j];
+      const b = sims[(j + 1) % sims.length];
+      let d = 0;
+      const qa = a.q, qb = b.q, xa = a.p, xb = b.p;
+      for (let i = 0; i < qa.length; i++) d += (qa[i] - qb[i]) ** 2 + (xa[i] - xb[i]) ** 2;
+      worst = Math.max(worst, Math.sqrt(d));
+    }
+    return worst;
+  };
+  try {
+    for (let j = 0; j < points; j++) sims.push(make((2 * Math.PI * j) / points));
+  } catch (e) {
+    sims.forEach((s) => s.dispose());
+    throw e;
+  }
+  const start = spacing();
+  const action = () => loopAction(sims.map((s) => s.q), sims.map((s) => s.p));
+  const initialAction = action();
+
+  function refine() {
+    while (sims.length < maxPoints && spacing() > stretch * start * (points / sims.length)) {
+      const n = sims.length;
+      const finer = [];
+      for (let j = 0; j < n; j++) finer.push(sims[j], make((2 * Math.PI * (2 * j + 1)) / (2 * n)));
+      sims = finer;
+    }
+  }
+
+  return {
+    get points() {
+      return sims.length;
+    },
+    get step() {
+      return step;
+    },
+    get time() {
+      return sims[0].time;
+    },
+    initialAction,
+    action,
+    /** |∮p·dq(t) − ∮p·dq(0)| / |∮p·dq(0)|. */
+    relativeChange: () => Math.abs(action() - initialAction) / Math.abs(initialAction),
+    /** Advances every point by n steps, in chunks that let the loop refine as it stretches. */
+    advance(n) {
+      let left = n;
+      while (left > 0) {
+        const chunk = Math.min(left, 50);
+        sims.forEach((sim, j) => {
+          try {
+            sim.advance(chunk);
+          } catch (e) {
+            e.loopPoint = j;
+            throw e;
+          }
+        });
+        step += chunk;
+        left -= chunk;
+        refine();
+      }
+    },
+    /** Each point's natural variables (sim.variables()), for drawing the loop in a phase plane. */
+    variables: () => sims.map((s) => s.variables()),
+    dispose() {
+      sims.forEach((s) => s.dispose());
+      sims = [];
+    },
+  };
+}
+
+/** Least-squares slope of log(error) against log(h). */
+export function fittedOrder(hs, errors) {
+  const xs = hs.map(Math.log);
+  const ys = errors.map(Math.log);
+  const n = xs.length;
+  const mx = xs.reduce((a, b) => a + b, 0) / n;
+  const my = ys.reduce((a, b) => a + b, 0) / n;
+  let sxy = 0;
+  let sxx = 0;
+  for (let i = 0; i < n; i++) {
+    sxy += (xs[i] - mx) * (ys[i] - my);
+    sxx += (xs[i] - mx) ** 2;
+  }
+  return sxy / sxx;
+}
+
+/** The oscillator's exact state at t: x = x₀ cos ωt + (v₀/ω) sin ωt (undamped). */
+function exactOscillator(normalized, t) {
+  const { mass, stiffness, damping } = normalized.params;
+  if (damping !== 0) return null;
+  const w = Math.sqrt(stiffness / mass);
+  const { position: x0, velocity: v0 } = normalized.initial;
+  const x = x0 * Math.cos(w * t) + (v0 / w) * Math.sin(w * t);
+  const v = -x0 * w * Math.sin(w * t) + v0 * Math.cos(w * t);
+  return { q: [x], p: [mass * v] };
+}
+
+/**
+ * The error at time T of a sweep of steps hs (T/h must be whole), in the canonical state
+ * (max norm over q and p), against the exact solution where one is known (the undamped
+ * oscillator) or else a reference run of an order-6 composition at min(hs)/8.
+ * Async: yields between runs (onProgress(done, total)); signal (AbortSignal) cancels.
+ * Resolves to { hs, errors, order, reference: 'exact' | 'composition6' }.
+ */
+export async function convergenceStudy(lab, scenario, { hs, T, onProgress, signal } = {}) {
+  const base = lab.normalize(scenario);
+  if (!Array.isArray(hs) || hs.length < 3) throw new Error('vilab: convergence.hs: at least 3 steps');
+  const stepsOf = (h) => {
+    const n = Math.round(T / h);
+    if (!(n >= 1) || Math.abs(n * h - T) > 1e-9 * T) throw new Error(`vilab: convergence.hs: T = ${T} is not a whole number of steps of h = ${h}`);
+    return n;
+  };
+  const run = (sc, h) => {
+    const sim = lab.simulate({ ...sc, h }, { historyCapacity: lab.limits.historyCapacity.min });
+    try {
+      sim.advance(stepsOf(h));
+      return { q: Array.from(sim.q), p: Array.from(sim.p) };
+    } finally {
+      sim.dispose();
+    }
+  };
+  const pause = () => new Promise((r) => setTimeout(r, 0));
+  const total = hs.length + 1;
+  let reference = base.system === 'oscillator' ? exactOscillator(base, T) : null;
+  const kind = reference ? 'exact' : 'composition6';
+  if (!reference) {
+    const href = Math.min(...hs) / 8;
+    reference = run({ ...base, integrator: 'composition6', options: {} }, href);
+  }
+  onProgress?.(1, total);
+  const errors = [];
+  for (const [i, h] of hs.entries()) {
+    if (signal?.aborted) throw new Error('vilab: convergence: cancelled');
+    await pause();
+    const got = run(base, h);
+    let err = 0;
+    for (let k = 0; k < got.q.length; k++) err = Math.max(err, Math.abs(got.q[k] - reference.q[k]), Math.abs(got.p[k] - reference.p[k]));
+    errors.push(err);
+    onProgress?.(i + 2, total);
+  }
+  return { hs: [...hs], errors, order: fittedOrder(hs, errors), reference: kind };
+}
+
+/**
+ * Initial data on the energy surface E for a system defined by data with ≥ 2 coordinates:
+ * q = [0, y, …rest of the scenario's q], q̇ = [v, vy, …] with v ≥ 0 found by bisection so
+ * that the run's energy at t = 0 is E (the energy grows with |v| for a kinetic energy that
+ * is positive definite). Returns the initial data, or null when (y, vy) is outside the
+ * energy surface (even v = 0 has energy above E).
+ */
+export function seedOnEnergy(lab, scenario, E, [y, vy]) {
+  const base = lab.normalize(scenario);
+  const energyAt = (v) => {
+    const q = [...base.initial.q];
+    const qdot = [...base.initial.qdot];
+    q[0] = 0;
+    q[1] = y;
+    qdot[0] = v;
+    qdot[1] = vy;
+    const sim = lab.simulate({ ...base, initial: { q, qdot } }, { historyCapacity: lab.limits.historyCapacity.min });
+    try {
+      return { energy: sim.diagnostics().energy, initial: { q, qdot } };
+    } finally {
+      sim.dispose();
+    }
+  };
+  if (energyAt(0).energy > E) return null;
+  let lo = 0;
+  let hi = 1;
+  while (energyAt(hi).energy < E) {
+    hi *= 2;
+    if (hi > 1e6) return null;
+  }
+  for (let i = 0; i < 80 && hi - lo > 1e-15 * hi; i++) {
+    const mid = (lo + hi) / 2;
+    if (energyAt(mid).energy < E) lo = mid;
+    else hi = mid;
+  }
+  return energyAt((lo + hi) / 2).initial;
+}
+
+/**
+ * A Poincaré section of a run: the points (q[1], p[1]) where q[0] crosses 0 upwards
+ * (p[0] > 0), linearly interpolated between steps (error O(h²)). Stops after `crossings`
+ * points or maxSteps steps. Resolves to { points: [[y, py], …], steps }.
+ */
+export async function poincareSection(lab, scenario, { crossings = 200, maxSteps = 2_000_000, chunk = 2000, signal } = {}) {
+  const sim = lab.simulate(scenario, { historyCapacity: lab.limits.historyCapacity.min });
+  const points = [];
+  try {
+    let prevQ = Array.from(sim.q);
+    let prevP = Array.from(sim.p);
+    while (points.length < crossings && sim.step < maxSteps) {
+      if (signal?.aborted) throw new Error('vilab: poincare: cancelled');
+      for (let i = 0; i < chunk && points.length < crossings; i++) {
+        sim.advance(1);
+        const q = sim.q;
+        const p = sim.p;
+        if (prevQ[0] < 0 && q[0] >= 0 && p[0] > 0) {
+          const w = -prevQ[0] / (q[0] - prevQ[0]);
+          points.push([prevQ[1] + w * (q[1] - prevQ[1]), prevP[1] + w * (p[1] - prevP[1])]);
+        }
+        prevQ = Array.from(q);
+        prevP = Array.from(p);
+      }
+      await new Promise((r) => setTimeout(r, 0));
+    }
+    return { points, steps: sim.step };
+  } finally {
+    sim.dispose();
+  }
+}
+
+/**
+ * How far section points lie from one smooth closed curve: the curve r(θ) around their
+ * centroid fitted by least squares with `harmonics` Fourier modes; returns the largest
+ * residual |r − r_fit|. A regular orbit (a KAM torus) gives a small value; a chaotic one
+ * a large value.
+ */
+export function closedCurveResidual(points, harmonics = 8) {
+  const n = points.length;
+  const cx = points.reduce((a, p) => a + p[0], 0) / n;
+  const cy = points.reduce((a, p) => a + p[1], 0) / n;
+  const th = points.map(([x, y]) => Math.atan2(y - cy, x - cx));
+  const r = points.map(([x, y]) => Math.hypot(x - cx, y - cy));
+  const m = 2 * harmonics + 1;
+  const row = (t) => [1, ...Array.from({ length: harmonics }, (_, k) => [Math.cos((k + 1) * t), Math.sin((k + 1) * t)]).flat()];
+  // normal equations AᵀA c = Aᵀr, solved by Gaussian elimination with partial pivoting
+  const M = Array.from({ length: m }, () => new Float64Array(m + 1));
+  for (let i = 0; i < n; i++) {
+    const a = row(th[i]);
+    for (let j = 0; j < m; j++) {
+      for (let k = 0; k < m; k++) M[j][k] += a[j] * a[k];
+      M[j][m] += a[j] * r[i];
+    }
+  }
+  for (let c = 0; c < m; c++) {
+    let piv = c;
+    for (let i = c + 1; i < m; i++) if (Math.abs(M[i][c]) > Math.abs(M[piv][c])) piv = i;
+    [M[c], M[piv]] = [M[piv], M[c]];
+    for (let i = c + 1; i < m; i++) {
+      const f = M[i][c] / M[c][c];
+      for (let k = c; k <= m; k++) M[i][k] -= f * M[c][k];
+    }
+  }
+  const coef = new Float64Array(m);
+  for (let c = m - 1; c >= 0; c--) {
+    let s = M[c][m];
+    for (let k = c + 1; k < m; k++) s -= M[c][k] * coef[k];
+    coef[c] = s / M[c][c];
+  }
+  let worst = 0;
+  for (let i = 0; i < n; i++) {
+    const a = row(th[i]);
+    const fit = a.reduce((acc, v, j) => acc + v * coef[j], 0);
+    worst = Math.max(worst, Math.abs(r[i] - fit));
+  }
+  return worst;
+}
