@@ -8,6 +8,7 @@
 #include <malloc.h>
 
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -25,28 +26,48 @@ namespace {
 
 // The record of the exception being handled; call it only inside a catch block.
 // Dispatch by rethrowing: the wasm build has no RTTI, and catch clauses need none.
-val currentErrorRecord() {
+// `where` names the call for failures that carry no field (memory, internal errors).
+// Every text is valid UTF-8 and bounded (vilab::boundedMessage), and nothing here
+// throws: an exception escaping to JS would leak its object and reach the caller as a
+// raw WebAssembly.Exception.
+val currentErrorRecord(const char* where) {
   val r = val::object();
+  const auto set = [&r](const char* key, const std::string& text) {
+    try {
+      r.set(key, vilab::boundedMessage(text));
+    } catch (...) {
+      r.set(key, std::string("internal error"));
+    }
+  };
+  const auto setPlain = [&](const std::string& problem) {
+    set("message", std::string(where) + ": " + problem);
+    set("field", where);
+  };
   try {
     throw;
   } catch (const vilab::expr::ExpressionError& e) {
-    r.set("message", std::string(e.what()));
-    r.set("field", e.field());
+    set("message", e.what());
+    set("field", e.field());
     r.set("column", e.column());
   } catch (const vilab::InputError& e) {
-    r.set("message", std::string(e.what()));
-    r.set("field", e.field());
+    set("message", e.what());
+    set("field", e.field());
   } catch (const vilab::StepFailure& e) {
-    r.set("message", std::string(e.what()));
+    set("message", e.what());
     r.set("step", static_cast<double>(e.step()));
     r.set("code", std::string(vilab::refusalCodeName(e.refusal().code)));
-    r.set("reason", e.refusal().reason);
-    r.set("suggestion", e.refusal().suggestion);
+    set("reason", e.refusal().reason);
+    set("suggestion", e.refusal().suggestion);
     r.set("stepsTaken", static_cast<double>(e.stepsTaken()));
+  } catch (const std::bad_alloc&) {
+    setPlain("out of memory (the WebAssembly heap cannot grow further: dispose() simulations no longer needed, "
+             "or use a smaller historyCapacity)");
+  } catch (const vilab::Json::exception& e) {
+    setPlain(std::string("internal error in JSON handling (") + e.what() + ")");
   } catch (const std::exception& e) {
-    r.set("message", std::string(e.what()));
+    setPlain(std::string("internal error (") + e.what() + ")");
   } catch (...) {
-    r.set("message", std::string("internal error (unknown exception)"));
+    setPlain("internal error (unknown exception)");
   }
   return r;
 }
@@ -73,7 +94,7 @@ class WasmSimulation {
       options.historyCapacity = historyCapacity;
       sim_ = std::make_unique<vilab::Simulation>(vilab::parseScenario(scenarioJson), options);
     } catch (...) {
-      error_ = currentErrorRecord();
+      error_ = currentErrorRecord("simulate");
     }
   }
 
@@ -88,7 +109,7 @@ class WasmSimulation {
     try {
       sim_->advance(static_cast<std::uint64_t>(n));
     } catch (...) {
-      error_ = currentErrorRecord();
+      error_ = currentErrorRecord("advance");
     }
     return static_cast<double>(sim_->step() - start);
   }
@@ -102,7 +123,7 @@ class WasmSimulation {
     try {
       done_ = sim_->advanceFor(static_cast<std::uint64_t>(maxSteps), budgetMs).done;
     } catch (...) {
-      error_ = currentErrorRecord();
+      error_ = currentErrorRecord("advanceFor");
     }
     return static_cast<double>(sim_->step() - start);
   }
@@ -143,7 +164,7 @@ class WasmSimulation {
       sim_->setState(s);
       return val::null();
     } catch (...) {
-      return currentErrorRecord();
+      return currentErrorRecord("setState");
     }
   }
 
@@ -156,12 +177,22 @@ class WasmSimulation {
   int historyCapacity() const { return sim_->history().capacity(); }
   double historyTotal() const { return static_cast<double>(sim_->history().total()); }
   double historyOldest() const { return static_cast<double>(sim_->history().oldest()); }
-  // Copies samples [from, total) column-major into scratch; returns the view.
-  // historyReadStart() then tells the first sample index copied.
+  // Copies samples [from, total) column-major into scratch; returns the view, or an
+  // empty one with error() set. historyReadStart() then tells the first sample copied.
+  // `from` is a whole number in [0, 2^53) (checked by the JS API; a larger one reads
+  // nothing rather than wrapping).
   val historyRead(double from) {
-    std::uint64_t count = 0;
-    const std::uint64_t first = from > 0 ? static_cast<std::uint64_t>(from) : 0;
-    readStart_ = static_cast<double>(sim_->history().read(first, scratch_, count));
+    error_ = val::null();
+    try {
+      std::uint64_t count = 0;
+      const std::uint64_t first = !(from > 0) ? 0
+                                  : from >= 9007199254740992.0 ? std::numeric_limits<std::uint64_t>::max()
+                                                               : static_cast<std::uint64_t>(from);
+      readStart_ = static_cast<double>(sim_->history().read(first, scratch_, count));
+    } catch (...) {
+      scratch_.clear();
+      error_ = currentErrorRecord("history.read");
+    }
     return val(typed_memory_view(scratch_.size(), scratch_.data()));
   }
   double historyReadStart() const { return readStart_; }
@@ -193,7 +224,7 @@ class WasmExactRigidBody {
       q0 /= vilab::dm::sqrt(q0.squaredNorm());
       exact_ = std::make_unique<vilab::exact::FreeRigidBodyExact>(Eigen::Vector3d(I), q0, Eigen::Vector3d(w));
     } catch (...) {
-      error_ = currentErrorRecord();
+      error_ = currentErrorRecord("exactRigidBody");
     }
   }
   val error() const { return error_; }
@@ -209,18 +240,41 @@ class WasmExactRigidBody {
     }
     return "unknown";
   }
+  // Π(t) and the orientation at t: a view of 3 or 4 numbers, or an empty one with
+  // error() set (t out of range, or a value that is not finite).
   val Pi(double t) {
-    const Eigen::Vector3d v = exact_->Pi(t);
-    std::copy(v.data(), v.data() + 3, out_);
-    return val(typed_memory_view(3, out_));
+    return evaluate(t, 3, [this](double s) {
+      const Eigen::Vector3d v = exact_->Pi(s);
+      std::copy(v.data(), v.data() + 3, out_);
+    });
   }
   val orientation(double t) {
-    const Eigen::Vector4d v = exact_->quaternion(t);
-    std::copy(v.data(), v.data() + 4, out_);
-    return val(typed_memory_view(4, out_));
+    return evaluate(t, 4, [this](double s) {
+      const Eigen::Vector4d v = exact_->quaternion(s);
+      std::copy(v.data(), v.data() + 4, out_);
+    });
   }
 
  private:
+  template <class F>
+  val evaluate(double t, std::size_t n, F&& f) {
+    error_ = val::null();
+    try {
+      // Beyond kMaxExactTime the phase t·rate has lost its digits (and the elliptic
+      // argument reduction its range): refuse rather than return noise.
+      if (!(std::abs(t) <= vilab::limits::kMaxExactTime))
+        throw vilab::InputError("t", "must be a finite number of seconds in [-1e9, 1e9], got " + vilab::formatNumber(t));
+      f(t);
+      for (std::size_t i = 0; i < n; ++i)
+        if (!std::isfinite(out_[i]))
+          throw vilab::InputError("t", "the exact solution is not finite at t = " + vilab::formatNumber(t));
+      return val(typed_memory_view(n, out_));
+    } catch (...) {
+      error_ = currentErrorRecord("exactRigidBody");
+      return val(typed_memory_view(0, out_));
+    }
+  }
+
   std::unique_ptr<vilab::exact::FreeRigidBodyExact> exact_;
   val error_ = val::null();
   double out_[4] = {0, 0, 0, 0};
@@ -239,7 +293,7 @@ val validateScenario(const std::string& json) {
     out.set("scenario", s.normalized);
   } catch (...) {
     out.set("ok", false);
-    out.set("error", currentErrorRecord());
+    out.set("error", currentErrorRecord("normalize"));
   }
   return out;
 }
@@ -250,15 +304,7 @@ val validateScenario(const std::string& json) {
 val inspectLagrangian(const std::string& paramsJson) {
   val out = val::object();
   try {
-    vilab::Json params;
-    try {
-      params = vilab::Json::parse(paramsJson, [](int depth, vilab::Json::parse_event_t, vilab::Json&) {
-        if (depth > vilab::limits::kMaxScenarioDepth) throw vilab::InputError("params", "nested too deeply");
-        return true;
-      });
-    } catch (const vilab::Json::parse_error& e) {
-      throw vilab::InputError("params", std::string("invalid JSON (") + e.what() + ")");
-    }
+    const vilab::Json params = vilab::parseJsonText(paramsJson, "params", vilab::limits::kMaxScenarioDepth);
     vilab::Json normalized;
     const auto problem = vilab::inspectLagrangian(params, normalized);
     val latex = val::object();
@@ -268,12 +314,12 @@ val inspectLagrangian(const std::string& paramsJson) {
     latex.set("constraints", constraints);
     out.set("ok", true);
     out.set("latex", latex);
-    out.set("params", normalized.dump());
+    out.set("params", normalized.dump(-1, ' ', false, vilab::Json::error_handler_t::replace));
     out.set("velocityQuadratic", problem->quadratic);
     out.set("constantMassMatrix", problem->constantMass);
   } catch (...) {
     out.set("ok", false);
-    out.set("error", currentErrorRecord());
+    out.set("error", currentErrorRecord("inspectLagrangian"));
   }
   return out;
 }

@@ -7,8 +7,8 @@
 //   npx vilab registry                                   systems and integrators as JSON
 //   npx vilab --version
 // Exit codes: 0 ok, 1 a step was refused (the rows before it are printed), 2 bad input.
-import { readFile } from 'node:fs/promises';
-import { createLab } from '../web/sim/vilab.js';
+import { open } from 'node:fs/promises';
+import { createLab, MAX_SCENARIO_BYTES } from '../web/sim/vilab.js';
 
 const USAGE =
   'usage:\n' +
@@ -54,27 +54,92 @@ process.stdout.on('error', (e) => {
   throw e;
 });
 
-// As the native parseCount: strtoll base 10, the whole text consumed, not negative.
+// As the native parseCount: strtoll base 10, the whole text consumed, in [0, maxSteps].
+const MAX_COUNT = (1n << 53n) - 1n;
 function parseCount(flag, text) {
   const ok = text === '' || /^[ \t\n\v\f\r]*[+-]?[0-9]+$/.test(text);
-  let v = ok && text !== '' ? BigInt(text.trim()) : 0n;
-  const max = (1n << 63n) - 1n;
-  if (v > max) v = max;
-  if (!ok || v < 0n) throw new CliError(`vilab: ${flag}: must be a non-negative integer, got ${text}`);
+  const v = ok && text !== '' ? BigInt(text.trim()) : 0n;
+  const shown = cut(text);
+  if (!ok || v < 0n) throw new CliError(`vilab: ${flag}: must be a non-negative integer, got ${shown}`);
+  if (v > MAX_COUNT) throw new CliError(`vilab: ${flag}: must be at most ${MAX_COUNT}, got ${shown}`);
   return Number(v);
 }
 
-async function readAll(path) {
+// As the native cutForMessage: at most 32 bytes of UTF-8, then "…".
+function cut(text, max = 32) {
+  const bytes = Buffer.from(text, 'utf8');
+  if (bytes.length <= max) return text;
+  let end = max;
+  while (end > 0 && (bytes[end] & 0xc0) === 0x80) end--;
+  return bytes.subarray(0, end).toString('utf8') + '…';
+}
+
+// The offset of the first byte that is not well-formed UTF-8, or -1 (as the core's
+// invalidUtf8Offset).
+function invalidUtf8Offset(bytes) {
+  for (let i = 0; i < bytes.length; ) {
+    const c = bytes[i];
+    let len = 0;
+    let lo = 0x80;
+    let hi = 0xbf;
+    if (c < 0x80) len = 1;
+    else if (c >= 0xc2 && c <= 0xdf) len = 2;
+    else if (c >= 0xe0 && c <= 0xef) {
+      len = 3;
+      if (c === 0xe0) lo = 0xa0;
+      if (c === 0xed) hi = 0x9f;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+      len = 4;
+      if (c === 0xf0) lo = 0x90;
+      if (c === 0xf4) hi = 0x8f;
+    }
+    let valid = len > 0 && i + len <= bytes.length;
+    for (let k = 1; valid && k < len; k++) {
+      const b = bytes[i + k];
+      valid = k === 1 ? b >= lo && b <= hi : b >= 0x80 && b <= 0xbf;
+    }
+    if (!valid) return i;
+    i += len;
+  }
+  return -1;
+}
+
+// As the native readScenario: at most one byte past the limit is read (so /dev/zero or
+// an endless pipe is refused at once), and the bytes must be UTF-8 text.
+async function readScenario(path) {
+  const limit = MAX_SCENARIO_BYTES;
+  const chunks = [];
+  let size = 0;
   try {
     if (path === '-') {
-      const chunks = [];
-      for await (const chunk of process.stdin) chunks.push(chunk);
-      return Buffer.concat(chunks).toString('utf8');
+      for await (const chunk of process.stdin) {
+        chunks.push(chunk);
+        size += chunk.length;
+        if (size > limit) break;
+      }
+    } else {
+      const file = await open(path, 'r');
+      try {
+        for (;;) {
+          const buffer = Buffer.alloc(Math.min(1 << 16, limit + 1 - size));
+          const { bytesRead } = await file.read(buffer, 0, buffer.length, null);
+          if (bytesRead === 0) break;
+          chunks.push(buffer.subarray(0, bytesRead));
+          size += bytesRead;
+          if (size > limit) break;
+        }
+      } finally {
+        await file.close();
+      }
     }
-    return await readFile(path, 'utf8');
   } catch {
-    throw new CliError(`vilab: cannot read ${path}`);
+    throw new CliError(`vilab: cannot read ${cut(path, 200)}`);
   }
+  if (size > limit) throw new CliError(`vilab: scenario: too large (more than ${limit} bytes; the limit is 4 MiB)`);
+  const bytes = Buffer.concat(chunks, size);
+  const bad = invalidUtf8Offset(bytes);
+  if (bad >= 0) throw new CliError(`vilab: scenario: is not UTF-8 text (byte ${bad})`);
+  return bytes.toString('utf8');
 }
 
 // As the native run(): chunks that never cross a multiple of `every`; each() after
@@ -119,7 +184,7 @@ async function main(argv) {
     }
   }
   if (steps < 0) throw new CliError('vilab: --steps: is required');
-  const text = await readAll(argv[1]);
+  const text = await readScenario(argv[1]);
   const lab = await createLab();
   const sim = lab.simulate(text);
   try {
@@ -146,8 +211,9 @@ try {
     code = e.code;
   } else {
     // A refused step exits 1 after the rows before it; any other error exits 2.
-    process.stderr.write(`${e.message.startsWith('vilab: ') ? e.message : `vilab: ${e.message}`}\n`);
-    code = e.step !== undefined ? 1 : 2;
+    const message = e instanceof Error && typeof e.message === 'string' ? e.message : `internal error (${String(e)})`;
+    process.stderr.write(`${message.startsWith('vilab: ') ? message : `vilab: ${message}`}\n`);
+    code = e instanceof Error && e.step !== undefined ? 1 : 2;
   }
 }
 await out.flush();

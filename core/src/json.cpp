@@ -7,13 +7,95 @@
 
 namespace vilab {
 
-std::string cutForMessage(const std::string& s, std::size_t max) {
-  if (s.size() <= max) return s;
-  std::size_t end = max;
-  // Never split a UTF-8 sequence: back up over continuation bytes (10xxxxxx).
-  while (end > 0 && (static_cast<unsigned char>(s[end]) & 0xC0) == 0x80) --end;
-  return s.substr(0, end) + "…";
+namespace {
+
+// Where the parser is, from its callback events: "params.masses[1]" ("" at the top).
+class JsonPath {
+ public:
+  void event(Json::parse_event_t e, const Json& parsed) {
+    using E = Json::parse_event_t;
+    switch (e) {
+      case E::object_start: frames_.push_back({false, std::string(), 0}); break;
+      case E::array_start: frames_.push_back({true, std::string(), 0}); break;
+      case E::key:
+        if (!frames_.empty() && parsed.is_string()) frames_.back().key = cutForMessage(parsed.get_ref<const std::string&>());
+        break;
+      case E::object_end:
+      case E::array_end:
+        if (!frames_.empty()) frames_.pop_back();
+        next();
+        break;
+      case E::value: next(); break;
+    }
+  }
+  std::string str() const {
+    std::string out;
+    for (const auto& f : frames_) {
+      if (f.array) out += "[" + std::to_string(f.index) + "]";
+      else if (!f.key.empty()) out += (out.empty() ? "" : ".") + f.key;
+    }
+    return out;
+  }
+
+ private:
+  void next() {
+    if (!frames_.empty() && frames_.back().array) ++frames_.back().index;
+  }
+  struct Frame {
+    bool array;
+    std::string key;
+    std::size_t index;
+  };
+  std::vector<Frame> frames_;
+};
+
+// nlohmann's message without its "[json.exception.…] " tag, and with the token it
+// quotes ("last read: '…'") cut like any user text.
+std::string parserMessage(const char* what) {
+  std::string m = what;
+  if (m.rfind("[json.exception.", 0) == 0) {
+    const std::size_t tag = m.find("] ");
+    if (tag != std::string::npos) m.erase(0, tag + 2);
+  }
+  const std::string lastRead = "last read: '";
+  std::size_t b = m.find(lastRead);
+  if (b != std::string::npos) {
+    b += lastRead.size();
+    std::size_t e = m.find("'; expected", b);
+    if (e == std::string::npos) e = m.rfind('\'');
+    if (e != std::string::npos && e >= b) m = m.substr(0, b) + cutForMessage(m.substr(b, e - b)) + m.substr(e);
+  }
+  return cutForMessage(m, 200);
 }
+
+}  // namespace
+
+Json parseJsonText(const std::string& text, const std::string& field, int maxDepth) {
+  JsonPath path;
+  try {
+    // Bounded nesting: deeper documents are rejected while parsing, before a
+    // recursive copy or destruction of the tree could overflow the stack.
+    return Json::parse(text, [&](int depth, Json::parse_event_t e, Json& parsed) {
+      if (depth > maxDepth)
+        throw InputError(field, "nested too deeply (more than " + std::to_string(maxDepth) + " levels)");
+      path.event(e, parsed);
+      return true;
+    });
+  } catch (const Json::out_of_range& e) {
+    // 406: a number literal beyond the range of a double (1e999)
+    const std::string where = path.str();
+    std::string literal = e.what();
+    const std::size_t q = literal.find('\'');
+    literal = q == std::string::npos ? std::string() : literal.substr(q + 1, literal.size() - q - 2);
+    const std::string at = where.empty() || where[0] == '[' ? field + where : joinField(field == "scenario" ? "" : field, where);
+    throw InputError(at,
+                     "must be a finite number, got " + cutForMessage(literal) + " (beyond the range of a double)");
+  } catch (const Json::exception& e) {
+    throw InputError(field, "invalid JSON (" + parserMessage(e.what()) + ")");
+  }
+}
+
+std::string cutForMessage(const std::string& s, std::size_t max) { return cutUtf8(s, max); }
 
 std::string describeJson(const Json& v) {
   switch (v.type()) {

@@ -237,7 +237,9 @@ Json registryJson() {
                    {"default", limits::kDefaultHistoryCapacity}}},
                  {"budgetMs", {{"min", limits::kMinBudgetMs}, {"max", limits::kMaxBudgetMs}}},
                  {"maxStateSize", limits::kMaxStateSize},
-                 {"maxLinks", limits::kMaxLinks}};
+                 {"maxLinks", limits::kMaxLinks},
+                 {"maxSteps", limits::kMaxSteps},
+                 {"maxExactTime", limits::kMaxExactTime}};
   return j;
 }
 

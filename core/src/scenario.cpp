@@ -19,19 +19,7 @@ std::string shortKey(const std::string& key) { return cutForMessage(key); }
 Scenario parseScenario(const std::string& text) {
   if (text.size() > limits::kMaxScenarioBytes)
     throw InputError("scenario", "too large (" + std::to_string(text.size()) + " bytes; the limit is 4 MiB)");
-  Json j;
-  try {
-    // Bounded nesting: deeper documents are rejected while parsing, before a
-    // recursive copy or destruction of the tree could overflow the stack.
-    j = Json::parse(text, [](int depth, Json::parse_event_t, Json&) {
-      if (depth > limits::kMaxScenarioDepth)
-        throw InputError("scenario",
-                         "nested too deeply (more than " + std::to_string(limits::kMaxScenarioDepth) + " levels)");
-      return true;
-    });
-  } catch (const Json::parse_error& e) {
-    throw InputError("scenario", std::string("invalid JSON (") + e.what() + ")");
-  }
+  const Json j = parseJsonText(text, "scenario", limits::kMaxScenarioDepth);
   return parseScenario(j);
 }
 
@@ -163,7 +151,8 @@ Scenario parseScenario(const Json& j) {
   normalized["params"] = paramsJson;
   normalized["initial"] = initial;
   normalized["options"] = optionsJson;
-  s.normalized = normalized.dump();
+  // replace, not throw, should a string ever hold invalid UTF-8: a dump never fails
+  s.normalized = normalized.dump(-1, ' ', false, Json::error_handler_t::replace);
   return s;
 }
 

@@ -73,6 +73,78 @@ std::string implausibleStepOf(const M& m, const State& a, const State& b, double
            " J): the implicit equations converged to a spurious solution, or h is too large to resolve the motion";
   }
 }
+
+// setState takes what initial data may give, no more (core/src/systems/*: the same
+// limits), so that no state enters that the scenario parser would refuse for size.
+void checkMagnitudes(const OscillatorModel& m, const State& s) {
+  if (!(std::abs(s.q[0]) <= limits::kMaxCoordinate))
+    throw InputError("q[0]", "must be at most 1e6 m in magnitude (as initial.position), got " + formatNumber(s.q[0]));
+  const double v = s.p[0] / m.mass;
+  if (!(std::abs(v) <= limits::kMaxCoordinate))
+    throw InputError("p[0]", "the velocity p/m must be at most 1e6 m/s in magnitude (as initial.velocity), got " +
+                                 formatNumber(v));
+}
+
+void checkMagnitudes(const ChainModel& m, const State& s) {
+  // Initial data allows 1e4 m/s per component, or 1e4 rad/s on every angle: a bob then
+  // moves at up to √2·1e4 rad/s times the chain's length down to it.
+  double reach = 0;
+  for (int i = 0; i < m.bobs(); ++i) {
+    reach += m.lengths[static_cast<std::size_t>(i)];
+    const double maxSpeed = std::max(limits::kMaxSpeed, std::sqrt(2.0) * limits::kMaxRate * reach);
+    for (int c = 0; c < 3; ++c) {
+      const int k = 3 * i + c;
+      if (!(std::abs(s.q[k]) <= limits::kMaxCoordinate))
+        throw InputError("q[" + std::to_string(k) + "]", "must be at most 1e6 m in magnitude, got " + formatNumber(s.q[k]));
+      const double v = s.p[k] / m.masses[static_cast<std::size_t>(i)];
+      if (!(std::abs(v) <= maxSpeed))
+        throw InputError("p[" + std::to_string(k) + "]", "the velocity p/m must be at most " + formatNumber(maxSpeed) +
+                                                           " m/s in magnitude (what initial data may give), got " +
+                                                           formatNumber(v));
+    }
+  }
+}
+
+void checkMagnitudes(const RigidBodyModel& m, const State& s) {
+  for (int i = 0; i < 3; ++i) {
+    const double w = s.p[i] / m.inertia[i];
+    if (!(std::abs(w) <= limits::kMaxRate))
+      throw InputError("p[" + std::to_string(i) + "]",
+                       "the angular velocity Π/I must be at most 1e4 rad/s in magnitude (as initial.omega), got " +
+                           formatNumber(w));
+  }
+}
+
+void checkMagnitudes(const LagrangianModel& m, const State& s) {
+  const int n = m.problem->n;
+  for (int i = 0; i < n; ++i)
+    if (!(std::abs(s.q[i]) <= limits::kMaxCoordinate))
+      throw InputError("q[" + std::to_string(i) + "]", "must be at most 1e6 in magnitude (as initial.q), got " +
+                                                         formatNumber(s.q[i]));
+  SmallVec v;
+  if (!m.eval->velocity(s.q.data(), s.p.data(), v))
+    throw InputError("p", "the velocities cannot be recovered from these momenta (singular ∂²L/∂q'²)");
+  for (int i = 0; i < n; ++i)
+    if (!(std::abs(v[i]) <= limits::kMaxCoordinate))
+      throw InputError("p[" + std::to_string(i) + "]", "the velocity must be at most 1e6 in magnitude (as initial.qdot), got " +
+                                                         formatNumber(v[i]));
+}
+
+// The first number of a state, or of a diagnostics row (named by `columns`), that is
+// not finite or beyond ±kMaxMagnitude: "" when there is none, else what and its value.
+std::string firstOverflow(const State& s, const std::vector<double>& row, const std::vector<std::string>& columns) {
+  const auto bad = [](double x) { return !(std::abs(x) <= limits::kMaxMagnitude); };
+  const auto at = [](const char* name, Eigen::Index i, double x) {
+    return std::string(name) + "[" + std::to_string(i) + "] = " + formatNumber(x);
+  };
+  for (Eigen::Index i = 0; i < s.q.size(); ++i)
+    if (bad(s.q[i])) return at("q", i, s.q[i]);
+  for (Eigen::Index i = 0; i < s.p.size(); ++i)
+    if (bad(s.p[i])) return at("p", i, s.p[i]);
+  for (std::size_t c = 0; c < row.size(); ++c)
+    if (bad(row[c])) return columns[c] + " = " + formatNumber(row[c]);
+  return "";
+}
 }  // namespace
 
 Simulation::Simulation(const Scenario& scenario, SimulationOptions options) : scenario_(scenario) {
@@ -100,7 +172,14 @@ Simulation::Simulation(const Scenario& scenario, SimulationOptions options) : sc
   if (scenario_.integrator->variableStep) columns.push_back("dt");
   history_.configure(columns, options.historyStride, options.historyCapacity);
   row_.resize(columns.size());
-  recordHistory();
+  fillRow(diagnostics(), time(), lastDt_);
+  // Initial data is bounded, but a definition's conserved quantity or momentum may
+  // still not be finite there (1/q at q = 0).
+  const std::string overflow = firstOverflow(state_, row_, history_.columns());
+  if (!overflow.empty())
+    throw InputError(scenario_.system->parseParams ? "params" : "initial",
+                     "the initial state's " + overflow + " is not finite or beyond ±1e300");
+  history_.record(row_.data());
 }
 
 double Simulation::energyOf(const State& s) const {
@@ -146,6 +225,19 @@ bool Simulation::stepOnce(Refusal& refusal) {
     integrator_->load(state_);  // back to the last good step
     return false;
   }
+  // Every number that leaves the core (state, diagnostics, history, CSV) is finite and
+  // within ±kMaxMagnitude, so that the sums and squares readers form stay finite too.
+  const double dt = scenario_.integrator->variableStep ? integrator_->lastStep() : lastDt_;
+  const double tNext = scenario_.integrator->variableStep ? time_ + dt : static_cast<double>(step_ + 1) * scenario_.h;
+  Diagnostics d = onModel(scenario_.model, [&](const auto& m) { return diagnosticsOf(m, next_, tNext); });
+  d.iterations = o.iterations;
+  fillRow(d, tNext, dt);
+  const std::string overflow = firstOverflow(next_, row_, history_.columns());
+  if (!overflow.empty()) {
+    refusal = Refusal{RefusalCode::NonFinite, "the new state overflows (" + overflow + ", beyond ±1e300)", "reduce h"};
+    integrator_->load(state_);
+    return false;
+  }
   std::swap(state_, next_);
   next_ = state_;  // keeps sizes; store() may read the previous state (quaternion sign)
   energy_ = energy;
@@ -158,7 +250,7 @@ bool Simulation::stepOnce(Refusal& refusal) {
   } else {
     time_ = static_cast<double>(step_) * scenario_.h;
   }
-  if (step_ % static_cast<std::uint64_t>(history_.stride()) == 0) recordHistory();
+  if (step_ % static_cast<std::uint64_t>(history_.stride()) == 0) history_.record(row_.data());
   return true;
 }
 
@@ -192,10 +284,9 @@ AdvanceProgress Simulation::advanceFor(std::uint64_t maxSteps, double budgetMs) 
   return progress;
 }
 
-void Simulation::recordHistory() {
-  const Diagnostics d = diagnostics();
+void Simulation::fillRow(const Diagnostics& d, double t, double dt) {
   std::size_t c = 0;
-  row_[c++] = time();
+  row_[c++] = t;
   row_[c++] = d.energy;
   row_[c++] = d.constraint;
   row_[c++] = d.iterations;
@@ -203,8 +294,7 @@ void Simulation::recordHistory() {
   for (int i = 0; i < d.conservedSize; ++i) row_[c++] = d.conserved[i];
   if (d.hasBodyMomentum)
     for (int i = 0; i < 3; ++i) row_[c++] = d.bodyMomentum[i];
-  if (scenario_.integrator->variableStep) row_[c++] = lastDt_;
-  history_.record(row_.data());
+  if (scenario_.integrator->variableStep) row_[c++] = dt;
 }
 
 void Simulation::setState(const State& s) {
@@ -217,9 +307,17 @@ void Simulation::setState(const State& s) {
   };
   size(checked.q, state_.q.size(), "q");
   size(checked.p, state_.p.size(), "p");
+  onModel(scenario_.model, [&](const auto& m) { checkMagnitudes(m, checked); });
   onModel(scenario_.model, [&](const auto& m) { m.project(checked, scenario_.integrator->stateRules, "q", "p"); });
   const double energy = energyOf(checked);
   if (!std::isfinite(energy)) throw InputError("p", "the state's energy is not finite");
+  // Its diagnostics must be as representable as a step's (a conserved quantity of a
+  // definition may not be finite there).
+  Diagnostics d = onModel(scenario_.model, [&](const auto& m) { return diagnosticsOf(m, checked, 0.0); });
+  d.iterations = 0;
+  fillRow(d, 0.0, 0.0);
+  const std::string overflow = firstOverflow(checked, row_, history_.columns());
+  if (!overflow.empty()) throw InputError("state", "its " + overflow + " is not finite or beyond ±1e300");
   integrator_->load(checked);
   state_ = checked;
   next_ = state_;
@@ -229,7 +327,7 @@ void Simulation::setState(const State& s) {
   time_ = 0;
   lastDt_ = 0;
   history_.clear();
-  recordHistory();
+  history_.record(row_.data());
 }
 
 std::string Simulation::hash() const { return stateHash(state_.q, state_.p, step_); }

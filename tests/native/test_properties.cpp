@@ -120,8 +120,15 @@ TEST_CASE("every pair: the canonical state round-trips and the hash ignores batc
       for (int k = 0; k < 3; ++k) b.advance(20);
       INFO(system.id << " / " << id);
       CHECK(a.hash() == b.hash());
-      // setState of the state just read: the same state, step 0.
+      // setState of the state just read: the same state, step 0. Explicit Euler on the
+      // stiff oscillator (ωh = 1) doubles the energy per step and leaves the magnitudes
+      // initial data may have (|x| ≤ 1e6): setState refuses that, naming the field.
       const State s = a.state();
+      if (id == "euler" && system.id == "oscillator") {
+        CHECK(std::abs(s.q[0]) > limits::kMaxCoordinate);
+        CHECK_THROWS_WITH(a.setState(s), Catch::StartsWith("q[0]: must be at most 1e6 m"));
+        continue;
+      }
       a.setState(s);
       CHECK(maxDifference(a.q(), s.q) <= 1e-15 * (1 + s.q.cwiseAbs().maxCoeff()));
       CHECK(maxDifference(a.p(), s.p) <= 1e-14 * (1 + s.p.cwiseAbs().maxCoeff()));

@@ -5,6 +5,10 @@
 #include <catch2/catch.hpp>
 
 #include <chrono>
+#include <optional>
+#include <tuple>
+
+#include "vilab/csv.hpp"
 
 #include "support.hpp"
 
@@ -175,4 +179,118 @@ TEST_CASE("setState checks the canonical state and names the field", "[simulatio
   n.p.segment<3>(0) += 0.3 * n.q.segment<3>(0);
   em.setState(n);
   CHECK(maxDifference(em.p(), n.p) == 0);
+}
+
+namespace {
+
+// Steps until the first refusal (at most n); returns it, or nullopt when all ran.
+std::optional<StepFailure> runUntilRefused(Simulation& sim, std::uint64_t n) {
+  try {
+    sim.advance(n);
+  } catch (const StepFailure& e) {
+    return e;
+  }
+  return std::nullopt;
+}
+
+// Every number the simulation reports is finite and within ±kMaxMagnitude.
+void checkReported(const Simulation& sim) {
+  const auto ok = [](double x) { return std::abs(x) <= limits::kMaxMagnitude; };
+  CHECK(std::all_of(sim.q().data(), sim.q().data() + sim.q().size(), ok));
+  CHECK(std::all_of(sim.p().data(), sim.p().data() + sim.p().size(), ok));
+  std::vector<double> rows;
+  std::uint64_t count = 0;
+  sim.history().read(0, rows, count);
+  CHECK(std::all_of(rows.begin(), rows.end(), ok));
+  const std::string row = csvRow(sim);
+  CHECK(row.find("inf") == std::string::npos);
+  CHECK(row.find("nan") == std::string::npos);
+}
+
+}  // namespace
+
+TEST_CASE("a step that overflows is refused at once, with the state of the step before", "[simulation][failure]") {
+  // RK4 at ωh ≈ 3.2 grows the state 2.1-fold per step: the energy passes 1e300 at step
+  // 464 and the double range at 470; the state itself would overflow only near 938.
+  // Explicit Euler at ωh = 1 doubles the energy per step (overflow near step 1024).
+  for (const auto& [text, first, last] : std::vector<std::tuple<std::string, int, int>>{
+           {R"({"system":"oscillator","integrator":"rk4","h":0.1,"params":{"stiffness":1000}})", 430, 470},
+           {R"({"system":"oscillator","integrator":"euler","h":1})", 950, 1025}}) {
+    Simulation sim = simulate(text, 1);
+    const auto refused = runUntilRefused(sim, 3000);
+    REQUIRE(refused);
+    INFO(refused->what());
+    CHECK(refused->refusal().code == RefusalCode::NonFinite);
+    CHECK(refused->step() >= static_cast<std::uint64_t>(first));
+    CHECK(refused->step() <= static_cast<std::uint64_t>(last));
+    CHECK(sim.step() == refused->step() - 1);
+    CHECK(sim.diagnostics().energy <= limits::kMaxMagnitude);
+    checkReported(sim);
+    // the refusal repeats; the state does not move
+    const std::string hash = sim.hash();
+    CHECK(runUntilRefused(sim, 1));
+    CHECK(sim.hash() == hash);
+  }
+}
+
+TEST_CASE("setState takes no more than initial data may give", "[simulation][input]") {
+  Simulation osc = simulate(R"({"system":"oscillator"})");
+  State s = osc.state();
+  s.p[0] = 1e300;  // the audit's p × 1e300: energy Infinity
+  CHECK_THROWS_WITH(osc.setState(s), Catch::StartsWith("p[0]: the velocity p/m must be at most 1e6 m/s"));
+  s = osc.state();
+  s.q[0] = 2e6;
+  CHECK_THROWS_WITH(osc.setState(s), Catch::StartsWith("q[0]: must be at most 1e6 m"));
+  s.q[0] = 1e6;  // the bound itself is initial data
+  osc.setState(s);
+
+  Simulation body = simulate(R"({"system":"rigid-body"})");
+  State b = body.state();
+  b.p = Vec3(1e6, 0, 0);  // ω1 = 1e6 rad/s
+  CHECK_THROWS_WITH(body.setState(b), Catch::StartsWith("p[0]: the angular velocity Π/I must be at most 1e4 rad/s"));
+  b.p = Vec3(1e4, 0, 0);
+  body.setState(b);
+
+  Simulation dsp = simulate(R"({"system":"double-spherical-pendulum"})");
+  State d = dsp.state();
+  d.p *= 1e300;
+  CHECK_THROWS_WITH(dsp.setState(d), Catch::Contains("must be at most") && Catch::StartsWith("p["));
+  d = dsp.state();
+  d.p *= 1e3;  // about 2e3 m/s: what rates up to 1e4 rad/s give on 2 m of chain
+  dsp.setState(d);
+  checkReported(dsp);
+
+  // A system defined by data: q and the velocity recovered from p, as initial.q and qdot.
+  Simulation data = simulate(R"({"system":"lagrangian"})");
+  State l = data.state();
+  l.q[0] = 1e7;
+  CHECK_THROWS_WITH(data.setState(l), Catch::StartsWith("q[0]: must be at most 1e6"));
+  l = data.state();
+  l.p[0] = 1e300;
+  CHECK_THROWS_WITH(data.setState(l), Catch::StartsWith("p[0]: the velocity must be at most 1e6"));
+  CHECK(data.step() == 0);
+}
+
+TEST_CASE("a definition's diagnostics must be finite at the initial state and after every step", "[simulation][lagrangian]") {
+  Json scenario = Json::parse(R"({"system":"lagrangian","integrator":"midpoint","h":0.01,
+    "params":{"coordinates":["x"],"lagrangian":"x'^2/2 - x^2/2","conserved":{"inv":"1/x"}},
+    "initial":{"q":[0],"qdot":[1]}})");
+  try {
+    Simulation sim(parseScenario(scenario));
+    FAIL("a conserved quantity that is infinite at the start was accepted");
+  } catch (const InputError& e) {
+    CHECK(e.field() == "params");
+    CHECK_THAT(e.what(), Catch::Contains("conserved.inv"));
+  }
+  // x = sin t: exp(1000 x) passes 1e300 where x ≈ 0.6908, at t ≈ 0.763 s (step 76).
+  scenario["params"]["conserved"] = Json::parse(R"j({"big":"exp(1000*x)"})j");
+  Simulation sim(parseScenario(scenario));
+  const auto refused = runUntilRefused(sim, 1000);
+  REQUIRE(refused);
+  INFO(refused->what());
+  CHECK(refused->refusal().code == RefusalCode::NonFinite);
+  CHECK_THAT(refused->refusal().reason, Catch::Contains("conserved.big"));
+  CHECK(refused->step() >= 70);
+  CHECK(refused->step() <= 80);
+  checkReported(sim);
 }

@@ -6,7 +6,7 @@ import { mkdtempSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { root, runNative, runWasmCli } from './helpers.mjs';
+import { root, runNative, runWasmCli, lab } from './helpers.mjs';
 
 const dir = mkdtempSync(join(tmpdir(), 'vilab-cli-'));
 function scenarioFile(name, scenario) {
@@ -109,4 +109,50 @@ test('npx vilab runs the CLI (package.json "bin")', () => {
   const r = spawnSync('npx', ['--no-install', 'vilab', 'hash', dsp, '--steps', '1000'], { cwd: root, encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
   assert.equal(r.stdout, runNative(['hash', dsp, '--steps', '1000']).stdout);
+});
+
+test('bad input is refused before it is read whole, with the same message and exit 2 in both CLIs', () => {
+  const raw = (name, bytes) => {
+    const path = join(dir, name);
+    writeFileSync(path, bytes);
+    return path;
+  };
+  const tooLarge = 'vilab: scenario: too large (more than 4194304 bytes; the limit is 4 MiB)\n';
+  const cases = [
+    // an endless file: at most 4 MiB + 1 bytes are read
+    [['hash', '/dev/zero', '--steps', '1'], undefined, tooLarge],
+    [['hash', '-', '--steps', '1'], 'x'.repeat(5 << 20), tooLarge],
+    // counts beyond the documented limit (2^53 − 1, lab.limits.maxSteps)
+    [['hash', dsp, '--steps', '99999999999999999999'], undefined, 'vilab: --steps: must be at most 9007199254740991, got 99999999999999999999\n'],
+    [['hash', dsp, '--steps', '9007199254740992'], undefined, /must be at most 9007199254740991/],
+    [['run', dsp, '--steps', '1', '--every', '18446744073709551616'], undefined, /--every: must be at most/],
+    // bytes that are not UTF-8, and text cut inside a character
+    [['hash', raw('latin1.json', Buffer.from('{"system":"caf\xe9"}', 'latin1')), '--steps', '1'], undefined, 'vilab: scenario: is not UTF-8 text (byte 14)\n'],
+    [['hash', raw('ff.json', Buffer.from('42\u00ff', 'utf8')), '--steps', '1'], undefined, /^vilab: scenario: invalid JSON \(/],
+    [['hash', scenarioFile('accented', { system: 'a' + 'é'.repeat(20) }), '--steps', '1'], undefined, `vilab: system: unknown id "a${'é'.repeat(15)}…" (41 bytes) (known: `],
+    [['hash', scenarioFile('overflow', '{"system":"oscillator","h":1e999}'), '--steps', '1'], undefined, 'vilab: h: must be a finite number, got 1e999 (beyond the range of a double)\n'],
+  ];
+  assert.equal(lab.limits.maxSteps, 2 ** 53 - 1);
+  for (const [args, input, expected] of cases) {
+    const t0 = Date.now();
+    const r = same(args, input);
+    assert.ok(Date.now() - t0 < 20000, `${args.join(' ')} took ${Date.now() - t0} ms`);
+    assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.equal(r.stdout, '');
+    if (typeof expected === 'string' && expected.endsWith('\n')) assert.equal(r.stderr, expected);
+    else if (typeof expected === 'string') assert.ok(r.stderr.startsWith(expected), r.stderr);
+    else assert.match(r.stderr, expected);
+    assert.ok(r.stderr.length <= 301, `${r.stderr.length} characters`);
+  }
+});
+
+test('a run that overflows is refused (exit 1), never printed as inf', () => {
+  const file = scenarioFile('overflowing', { system: 'oscillator', integrator: 'rk4', h: 0.1, params: { stiffness: 1000 } });
+  const r = same(['run', file, '--steps', '2000', '--every', '1']);
+  assert.equal(r.status, 1);
+  assert.doesNotMatch(r.stdout, /inf|nan/i);
+  assert.match(r.stderr, /^vilab: step \d+ refused: the new state overflows \(/);
+  const euler = same(['run', scenarioFile('euler', { system: 'oscillator', integrator: 'euler', h: 1 }), '--steps', '2000']);
+  assert.equal(euler.status, 1);
+  assert.doesNotMatch(euler.stdout, /inf|nan/i);
 });

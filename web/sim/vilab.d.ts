@@ -180,6 +180,10 @@ export interface Limits {
   readonly budgetMs: { readonly min: number; readonly max: number };
   readonly maxStateSize: number;
   readonly maxLinks: number;
+  /** The most steps of one call or one CLI run: 2^53 − 1. */
+  readonly maxSteps: number;
+  /** The exact rigid body is evaluated for |t| up to this (s). */
+  readonly maxExactTime: number;
 }
 
 /** sim.diagnostics(): the current values, computed in C++. */

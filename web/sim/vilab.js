@@ -43,6 +43,63 @@ function coreError(record) {
   return new VilabError(record.message, record);
 }
 
+// Anything else a call into the module throws (the core catches its own exceptions, so
+// this is a last line: a WebAssembly.Exception or a trap) becomes a VilabError naming
+// the call, never a raw error.
+function asVilabError(e, where) {
+  if (e instanceof VilabError) return e;
+  const detail =
+    typeof WebAssembly !== 'undefined' && WebAssembly.Exception && e instanceof WebAssembly.Exception
+      ? 'an exception escaped the core'
+      : String(e?.message ?? e).slice(0, 200);
+  return new VilabError(`${where}: internal error (${detail})`, { field: where });
+}
+
+function guard(where, fn) {
+  try {
+    return fn();
+  } catch (e) {
+    throw asVilabError(e, where);
+  }
+}
+
+// The Embind object behind a proxy whose methods turn any error into a VilabError.
+function guarded(native, where) {
+  const methods = new Map();
+  return new Proxy(native, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop, target);
+      if (typeof value !== 'function') return value;
+      let method = methods.get(prop);
+      if (!method) {
+        method = (...args) => guard(where, () => value.apply(target, args));
+        methods.set(prop, method);
+      }
+      return method;
+    },
+  });
+}
+
+const hasOwn = (object, key) => Object.prototype.hasOwnProperty.call(object, key);
+
+// The own enumerable entries of a plain options object (never inherited ones, so
+// {constructor: 1} or an own "__proto__" is an unknown key, not Object's property).
+function ownEntries(name, value) {
+  try {
+    return Object.entries(value);
+  } catch (e) {
+    throw inputError(name, `cannot be read (${String(e?.message ?? e).slice(0, 100)})`);
+  }
+}
+
+function unknownKey(name, key, known) {
+  return inputError(`${name}.${cutKey(key)}`, `unknown option (known: ${known.join(', ')})`);
+}
+
+function cutKey(key) {
+  return key.length > 32 ? `${key.slice(0, 32).replace(/[\uD800-\uDBFF]$/, '')}…` : key;
+}
+
 function isNode() {
   return typeof process !== 'undefined' && process.versions != null && process.versions.node != null;
 }
@@ -115,21 +172,18 @@ function toFloat64(name, value, maxLength) {
 }
 
 function readOptions(options, limits) {
-  const bounds = {
-    historyStride: [limits.historyStride.min, limits.historyStride.max],
-    historyCapacity: [limits.historyCapacity.min, limits.historyCapacity.max],
-  };
+  const bounds = new Map([
+    ['historyStride', [limits.historyStride.min, limits.historyStride.max]],
+    ['historyCapacity', [limits.historyCapacity.min, limits.historyCapacity.max]],
+  ]);
   const out = { historyStride: 1, historyCapacity: limits.historyCapacity.default };
   if (options === undefined) return out;
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
     throw inputError('options', `must be an object, got ${describe(options)}`);
   }
-  for (const [key, value] of Object.entries(options)) {
-    const range = bounds[key];
-    if (!range) {
-      const name = key.length > 32 ? `${key.slice(0, 32)}…` : key;
-      throw inputError(`options.${name}`, `unknown option (known: ${Object.keys(bounds).join(', ')})`);
-    }
+  for (const [key, value] of ownEntries('options', options)) {
+    const range = bounds.get(key);
+    if (!range) throw unknownKey('options', key, [...bounds.keys()]);
     if (value === undefined) continue;
     const [min, max] = range;
     if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
@@ -192,11 +246,13 @@ class History {
    * columns: { [name]: Float64Array } }. Poll with from = previous start + count.
    */
   read(from = 0) {
-    if (typeof from !== 'number' || !Number.isInteger(from) || from < 0) {
-      throw inputError('from', `must be a non-negative integer, got ${describe(from)}`);
+    if (typeof from !== 'number' || !Number.isSafeInteger(from) || from < 0) {
+      throw inputError('from', `must be a non-negative integer (at most 2^53 − 1), got ${describe(from)}`);
     }
     const native = this.#sim();
     const data = native.historyRead(from).slice(); // copy before any other call
+    const error = native.error();
+    if (error) throw coreError(error);
     const start = native.historyReadStart();
     const names = this.#columns;
     const count = data.length / names.length;
@@ -232,12 +288,12 @@ class NativeOwner {
   #name;
 
   constructor(native, name) {
-    const error = native.error();
+    const error = guard(name, () => native.error());
     if (error) {
       native.delete();
       throw coreError(error);
     }
-    this.#native = native;
+    this.#native = guarded(native, name);
     this.#name = name;
     finalizer?.register(this, native, this);
   }
@@ -271,7 +327,8 @@ class Simulation extends NativeOwner {
 
   constructor(module, limits, scenario, options, systemOf) {
     const opts = readOptions(options, limits);
-    super(new module.Simulation(encodeScenario(scenario), opts.historyStride, opts.historyCapacity), 'simulation');
+    const text = encodeScenario(scenario);
+    super(guard('simulate', () => new module.Simulation(text, opts.historyStride, opts.historyCapacity)), 'simulation');
     const native = this[LIVE]();
     this.#maxStateSize = limits.maxStateSize;
     this.#history = new History(() => this[LIVE](), Array.from(native.historyColumns()));
@@ -332,8 +389,16 @@ class Simulation extends NativeOwner {
    * budgetMs of wall-clock time have passed (checked about every millisecond).
    * Returns { steps, done } (done: all maxSteps were taken). Refusals throw as advance().
    */
-  advanceFor({ maxSteps, budgetMs } = {}) {
+  advanceFor(limits = {}) {
     const native = this[LIVE]();
+    if (limits === null || typeof limits !== 'object' || Array.isArray(limits)) {
+      throw inputError('limits', `must be { maxSteps, budgetMs }, got ${describe(limits)}`);
+    }
+    for (const [key] of ownEntries('limits', limits)) {
+      if (key !== 'maxSteps' && key !== 'budgetMs') throw unknownKey('limits', key, ['maxSteps', 'budgetMs']);
+    }
+    const maxSteps = hasOwn(limits, 'maxSteps') ? limits.maxSteps : undefined;
+    const budgetMs = hasOwn(limits, 'budgetMs') ? limits.budgetMs : undefined;
     if (typeof maxSteps !== 'number' || !Number.isSafeInteger(maxSteps) || maxSteps < 0) {
       throw inputError('maxSteps', `must be a non-negative integer, got ${describe(maxSteps)}`);
     }
@@ -398,10 +463,11 @@ class Simulation extends NativeOwner {
   setState(state) {
     const native = this[LIVE]();
     if (state === null || typeof state !== 'object') throw inputError('state', `must be { q, p }, got ${describe(state)}`);
-    for (const key of Object.keys(state)) {
-      if (key !== 'q' && key !== 'p') throw inputError(`state.${key.slice(0, 32)}`, 'unknown field (known: q, p)');
+    for (const [key] of ownEntries('state', state)) {
+      if (key !== 'q' && key !== 'p') throw inputError(`state.${cutKey(key)}`, 'unknown field (known: q, p)');
     }
-    const error = native.setState(toFloat64('q', state.q, this.#maxStateSize), toFloat64('p', state.p, this.#maxStateSize));
+    const own = (key) => (hasOwn(state, key) ? state[key] : undefined);
+    const error = native.setState(toFloat64('q', own('q'), this.#maxStateSize), toFloat64('p', own('p'), this.#maxStateSize));
     if (error) throw coreError(error);
   }
 
@@ -442,17 +508,31 @@ class ExactRigidBody extends NativeOwner {
   #period;
   #branch;
 
-  constructor(module, scenario) {
+  constructor(module, scenario, maxTime) {
     const { inertia } = scenario.params;
     const { orientation, omega } = scenario.initial;
-    super(new module.ExactRigidBody(inertia, orientation, omega), 'exactRigidBody');
+    super(guard('exactRigidBody', () => new module.ExactRigidBody(inertia, orientation, omega)), 'exactRigidBody');
     this.#period = this[LIVE]().period();
     this.#branch = this[LIVE]().branch();
+    this.#maxTime = maxTime;
   }
 
+  #maxTime;
+
   #time(t) {
-    if (typeof t !== 'number' || !Number.isFinite(t)) throw inputError('t', `must be a finite number, got ${describe(t)}`);
+    // beyond maxExactTime the phase has lost its digits: refused, not noise
+    if (typeof t !== 'number' || !(Math.abs(t) <= this.#maxTime)) {
+      const bound = this.#maxTime.toExponential().replace('e+', 'e');
+      throw inputError('t', `must be a finite number of seconds in [-${bound}, ${bound}], got ${describe(t)}`);
+    }
     return t;
+  }
+
+  #values(view) {
+    const values = Array.from(view);
+    const error = this[LIVE]().error();
+    if (error) throw coreError(error);
+    return values;
   }
 
   /** Period of Π(t) (s): 4K/λ, or 2π/|ν| for a symmetric body; Infinity when Π is constant or on the separatrix. */
@@ -470,13 +550,13 @@ class ExactRigidBody extends NativeOwner {
   /** Body angular momentum Π(t) [Π1, Π2, Π3] (a fresh array). */
   Pi(t) {
     const native = this[LIVE]();
-    return Array.from(native.Pi(this.#time(t)));
+    return this.#values(native.Pi(this.#time(t)));
   }
 
   /** Orientation quaternion [w, x, y, z] at t (body → space; orientation(0) = the normalized initial one). */
   orientation(t) {
     const native = this[LIVE]();
-    return Array.from(native.orientation(this.#time(t)));
+    return this.#values(native.orientation(this.#time(t)));
   }
 
 }
@@ -511,7 +591,8 @@ async function loadLab(options) {
   const registry = deepFreeze(parsed);
   const { systems, integrators, limits } = registry;
   const normalize = (scenario) => {
-    const result = module.validateScenario(encodeScenario(scenario));
+    const text = encodeScenario(scenario);
+    const result = guard('normalize', () => module.validateScenario(text));
     if (!result.ok) throw coreError(result.error);
     return JSON.parse(result.scenario);
   };
@@ -534,7 +615,7 @@ async function loadLab(options) {
       if (normalized.system !== 'rigid-body') {
         throw inputError('system', `the exact solution is known for the free rigid body only ("rigid-body"), got "${normalized.system}"`);
       }
-      return new ExactRigidBody(module, normalized);
+      return new ExactRigidBody(module, normalized, limits.maxExactTime);
     },
     /**
      * The editor's view of a definition (the params of system "lagrangian"): { coordinates,
@@ -548,7 +629,7 @@ async function loadLab(options) {
       }
       const text = JSON.stringify(params);
       if (utf8Length(text) > MAX_SCENARIO_BYTES) throw inputError('params', 'too large (the limit is 4 MiB)');
-      const result = module.inspectLagrangian(text);
+      const result = guard('inspectLagrangian', () => module.inspectLagrangian(text));
       if (!result.ok) throw coreError(result.error);
       const normalized = JSON.parse(result.params);
       return {
@@ -564,11 +645,11 @@ async function loadLab(options) {
       return new Simulation(module, limits, scenario, simOptions, (id) => systems.find((s) => s.id === id));
     },
     /** The registry exactly as the native `vilab registry` prints it (2-space JSON). */
-    registryText: () => module.registryText(),
+    registryText: () => guard('registryText', () => module.registryText()),
     /** Bytes of wasm linear memory (grows, never shrinks). */
     heapBytes: () => module.HEAPU8.length,
     /** Bytes currently allocated by malloc inside the module (for leak checks). */
-    heapUsed: () => module.heapUsed(),
+    heapUsed: () => guard('heapUsed', () => module.heapUsed()),
   });
 }
 
@@ -587,12 +668,11 @@ function readLabOptions(options) {
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
     throw inputError('options', `must be an object, got ${describe(options)}`);
   }
-  for (const key of Object.keys(options)) {
-    if (key !== 'wasmBinary' && key !== 'locateFile') {
-      throw inputError(`options.${key.slice(0, 32)}`, 'unknown option (known: wasmBinary, locateFile)');
-    }
+  for (const [key] of ownEntries('options', options)) {
+    if (key !== 'wasmBinary' && key !== 'locateFile') throw unknownKey('options', key, ['wasmBinary', 'locateFile']);
   }
-  const { wasmBinary, locateFile } = options;
+  const wasmBinary = hasOwn(options, 'wasmBinary') ? options.wasmBinary : undefined;
+  const locateFile = hasOwn(options, 'locateFile') ? options.locateFile : undefined;
   if (wasmBinary !== undefined && !(wasmBinary instanceof ArrayBuffer || ArrayBuffer.isView(wasmBinary))) {
     throw inputError('options.wasmBinary', `must be an ArrayBuffer or a typed array, got ${describe(wasmBinary)}`);
   }

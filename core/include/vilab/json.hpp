@@ -14,6 +14,12 @@ namespace vilab {
 
 using Json = nlohmann::json;
 
+// JSON text from a user (a scenario, a definition) as a document, nested at most
+// `maxDepth` levels. Errors are InputErrors: syntax errors name `field` and say where
+// (line, column, the token cut for the message); a number out of the range of a double
+// names the field that holds it ("h: must be a finite number, got 1e999 …").
+Json parseJsonText(const std::string& text, const std::string& field, int maxDepth);
+
 // User text quoted in a message, cut to `max` bytes at a UTF-8 character boundary.
 std::string cutForMessage(const std::string& s, std::size_t max = 32);
 // Short description of a JSON value for messages; long strings are cut.

@@ -103,7 +103,8 @@ class Simulation {
  private:
   // One step; returns false with the refusal when it is refused (state unchanged).
   bool stepOnce(Refusal& refusal);
-  void recordHistory();
+  // The history row of diagnostics d at time t (dt: the step that ended there).
+  void fillRow(const Diagnostics& d, double t, double dt);
   double energyOf(const State& s) const;
 
   Scenario scenario_;

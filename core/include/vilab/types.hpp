@@ -7,7 +7,83 @@
 #include <stdexcept>
 #include <string>
 
+#include "vilab/limits.hpp"
+
 namespace vilab {
+
+// The length of the well-formed UTF-8 character at s[i], or 0 when there is none.
+inline std::size_t utf8CharLength(const std::string& s, std::size_t i) {
+  const unsigned char c = static_cast<unsigned char>(s[i]);
+  std::size_t len = 0;
+  unsigned lo = 0x80, hi = 0xBF;  // the valid range of the second byte
+  if (c < 0x80) {
+    return 1;
+  } else if (c >= 0xC2 && c <= 0xDF) {
+    len = 2;
+  } else if (c >= 0xE0 && c <= 0xEF) {
+    len = 3;
+    if (c == 0xE0) lo = 0xA0;  // no overlong forms
+    if (c == 0xED) hi = 0x9F;  // no surrogates
+  } else if (c >= 0xF0 && c <= 0xF4) {
+    len = 4;
+    if (c == 0xF0) lo = 0x90;
+    if (c == 0xF4) hi = 0x8F;  // at most U+10FFFF
+  } else {
+    return 0;
+  }
+  if (i + len > s.size()) return 0;
+  for (std::size_t k = 1; k < len; ++k) {
+    const unsigned char b = static_cast<unsigned char>(s[i + k]);
+    if (k == 1 ? (b < lo || b > hi) : (b < 0x80 || b > 0xBF)) return 0;
+  }
+  return len;
+}
+
+// The offset of the first byte of s that is not well-formed UTF-8, or npos.
+inline std::size_t invalidUtf8Offset(const std::string& s) {
+  for (std::size_t i = 0; i < s.size();) {
+    const std::size_t len = utf8CharLength(s, i);
+    if (len == 0) return i;
+    i += len;
+  }
+  return std::string::npos;
+}
+
+// s as valid UTF-8: each byte that does not start a well-formed character becomes
+// U+FFFD. Stops once more than `stopAfter` bytes are out (enough for a cut).
+inline std::string validUtf8(const std::string& s, std::size_t stopAfter = std::string::npos) {
+  std::string out;
+  out.reserve((s.size() < stopAfter ? s.size() : stopAfter) + 4);
+  for (std::size_t i = 0; i < s.size() && out.size() <= stopAfter;) {
+    const std::size_t len = utf8CharLength(s, i);
+    if (len > 0) {
+      out.append(s, i, len);
+      i += len;
+    } else {
+      out += "\xEF\xBF\xBD";
+      ++i;
+    }
+  }
+  return out;
+}
+
+// Valid UTF-8 cut to at most `keep` bytes at a character boundary, then "…" when
+// anything was cut.
+inline std::string cutUtf8(const std::string& s, std::size_t keep) {
+  std::string out = validUtf8(s, keep);
+  if (out.size() <= keep) return out;
+  std::size_t end = keep;
+  while (end > 0 && (static_cast<unsigned char>(out[end]) & 0xC0) == 0x80) --end;
+  out.resize(end);
+  return out + "\xE2\x80\xA6";
+}
+
+// Text fit for a message: valid UTF-8 (so JSON dumps and JS strings never fail on
+// it) and at most `max` bytes, the ellipsis included.
+inline std::string boundedMessage(const std::string& s, std::size_t max = limits::kMaxMessageBytes) {
+  std::string out = validUtf8(s, max);
+  return out.size() <= max ? out : cutUtf8(out, max > 3 ? max - 3 : 0);
+}
 
 template <class S, int N>
 using Vec = Eigen::Matrix<S, N, 1>;
@@ -21,7 +97,7 @@ using VecX = Eigen::VectorXd;
 class InputError : public std::runtime_error {
  public:
   InputError(const std::string& field, const std::string& problem)
-      : std::runtime_error(field + ": " + problem), field_(field) {}
+      : std::runtime_error(boundedMessage(field + ": " + problem)), field_(boundedMessage(field, limits::kMaxFieldBytes)) {}
   const std::string& field() const { return field_; }
 
  private:

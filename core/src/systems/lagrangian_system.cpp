@@ -383,7 +383,7 @@ std::shared_ptr<LagrangianProblem> compile(const Json& params, Json& normalized,
   normalized["conserved"] = conservedOut;
   normalized["symmetries"] = symmetriesOut;
   normalized["bodies"] = bodiesOut;
-  P.definitionJson = normalized.dump();
+  P.definitionJson = normalized.dump(-1, ' ', false, Json::error_handler_t::replace);
 
   if (!full) return problem;
   // Symmetry programs: [δL, Dg ξ (c)] per symmetry.
