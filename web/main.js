@@ -31,6 +31,7 @@ import { isDark } from './scene/palette.js';
 import { Plots } from './plots/plots.js';
 import { Controls } from './ui/controls.js';
 import { ExplainDrawer } from './ui/explain.js';
+import { StudiesDrawer } from './ui/studies.js';
 import { Notices } from './ui/banner.js';
 import { failureMessage, failureTime } from './ui/failure.js';
 import { exactCSV, wholeViewPNG } from './ui/export.js';
@@ -597,6 +598,11 @@ async function main() {
 
   // drawers
   const explain = new ExplainDrawer($('#explain'), $('#explain-button'), lab);
+  const studies = new StudiesDrawer($('#studies'), $('#studies-button'), {
+    lab,
+    getState: () => store.get(),
+    onOpen: () => explain.isOpen && explain.close(),
+  });
   const help = $('#help');
   const helpBtn = $('#help-button');
   const toggleHelp = (open) => {
@@ -705,6 +711,7 @@ async function main() {
     win.value = String(state.window);
     controls.render(state);
     explain.update(state);
+    if (state.scenario !== prev.scenario || state.compare !== prev.compare) studies.update();
     renderCaption(state);
     clearTimeout(urlTimer);
     urlTimer = setTimeout(() => {

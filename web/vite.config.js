@@ -28,6 +28,9 @@ export default defineConfig(({ mode }) => {
     plugins: single
       ? [woff2Only(), inlineWasm({ wasmFile }), viteSingleFile({ removeViteModuleLoader: true, outputFileName: 'vilab.html' }), csp({ single: true })]
       : [inlineWasm({ wasmFile: null }), precache({ template: fileURLToPath(new URL('./pwa/sw-template.js', import.meta.url)) }), csp()],
+    // the study workers (web/sim/study-worker.js): in the single file
+    // they get the wasm's bytes from the page, so their own references are emptied
+    worker: { plugins: () => [inlineWasm({ wasmFile: single ? wasmFile : null })] },
     // The emscripten module loads its .wasm through new URL(..., import.meta.url):
     // keep it out of dependency pre-bundling so that URL stays valid.
     optimizeDeps: { exclude: ['vilab'] },

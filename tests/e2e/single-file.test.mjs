@@ -58,6 +58,12 @@ test('from file://: it moves, plots and loads a preset, with no request beyond t
   await page.click('#explain-button');
   await page.waitForSelector('#explain .katex', { timeout: 10000 });
   assert.ok(await page.locator('#open-link').isVisible(), 'the file can open a link');
+  // the studies' workers live inside the file too
+  await page.keyboard.press('Escape');
+  await page.click('#studies-button');
+  await page.click('#studies button[data-study="convergence"]');
+  await page.waitForFunction(() => /Done|stopped/.test(document.querySelector('#study-convergence .study-status').textContent), null, { timeout: 120000 });
+  assert.equal(await page.locator('#study-convergence .study-status').textContent(), 'Done.');
   // its own policy: each inline script and style by hash, nothing from anywhere
   const policy = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
   assert.match(policy, /default-src 'none'/);

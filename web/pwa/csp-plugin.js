@@ -30,6 +30,7 @@ export function singleFilePolicy(html) {
     `style-src ${styles.join(' ') || "'none'"}`,
     'font-src data:',
     'img-src data: blob:',
+    'worker-src blob:',
     ...COMMON,
   ].join('; ');
 }

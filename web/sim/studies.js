@@ -243,50 +243,64 @@ function exactOscillator(normalized, t) {
   return { q: [x], p: [mass * v] };
 }
 
+/** The number of steps of h in T; an error when T is not a whole number of them. */
+function stepsIn(T, h) {
+  const n = Math.round(T / h);
+  if (!(n >= 1) || Math.abs(n * h - T) > 1e-9 * T) throw new Error(`vilab: convergence.hs: T = ${T} is not a whole number of steps of h = ${h}`);
+  return n;
+}
+
+function stateAt(lab, scenario, h, T) {
+  const sim = lab.simulate({ ...scenario, h }, { historyCapacity: lab.limits.historyCapacity.min });
+  try {
+    sim.advance(stepsIn(T, h));
+    return { q: Array.from(sim.q), p: Array.from(sim.p) };
+  } finally {
+    sim.dispose();
+  }
+}
+
+/**
+ * The state to measure errors against at T: the exact solution where one is known (the
+ * undamped oscillator), else an order-6 composition at min(hs)/8.
+ * Returns { q, p, kind: 'exact' | 'composition6' }.
+ */
+export function convergenceReference(lab, scenario, hs, T) {
+  const base = lab.normalize(scenario);
+  for (const h of hs) stepsIn(T, h);
+  const exact = base.system === 'oscillator' ? exactOscillator(base, T) : null;
+  if (exact) return { ...exact, kind: 'exact' };
+  return { ...stateAt(lab, { ...base, integrator: 'composition6', options: {} }, Math.min(...hs) / 8, T), kind: 'composition6' };
+}
+
+/** The error at T of one run of step h: the max norm of its canonical (q, p) minus the reference. */
+export function convergenceError(lab, scenario, h, T, reference) {
+  const got = stateAt(lab, lab.normalize(scenario), h, T);
+  let err = 0;
+  for (let k = 0; k < got.q.length; k++) err = Math.max(err, Math.abs(got.q[k] - reference.q[k]), Math.abs(got.p[k] - reference.p[k]));
+  return err;
+}
+
 /**
  * The error at time T of a sweep of steps hs (T/h must be whole), in the canonical state
- * (max norm over q and p), against the exact solution where one is known (the undamped
- * oscillator) or else a reference run of an order-6 composition at min(hs)/8.
- * Async: yields between runs (onProgress(done, total)); signal (AbortSignal) cancels.
- * Resolves to { hs, errors, order, reference: 'exact' | 'composition6' }.
+ * (max norm over q and p), against convergenceReference. Async: yields between runs
+ * (onProgress(done, total)); signal (AbortSignal) cancels. Resolves to
+ * { hs, errors, order, reference: 'exact' | 'composition6' }. (The page runs the same
+ * pieces in workers, one h each: web/sim/study-pool.js.)
  */
 export async function convergenceStudy(lab, scenario, { hs, T, onProgress, signal } = {}) {
-  const base = lab.normalize(scenario);
   if (!Array.isArray(hs) || hs.length < 3) throw new Error('vilab: convergence.hs: at least 3 steps');
-  const stepsOf = (h) => {
-    const n = Math.round(T / h);
-    if (!(n >= 1) || Math.abs(n * h - T) > 1e-9 * T) throw new Error(`vilab: convergence.hs: T = ${T} is not a whole number of steps of h = ${h}`);
-    return n;
-  };
-  const run = (sc, h) => {
-    const sim = lab.simulate({ ...sc, h }, { historyCapacity: lab.limits.historyCapacity.min });
-    try {
-      sim.advance(stepsOf(h));
-      return { q: Array.from(sim.q), p: Array.from(sim.p) };
-    } finally {
-      sim.dispose();
-    }
-  };
-  const pause = () => new Promise((r) => setTimeout(r, 0));
   const total = hs.length + 1;
-  let reference = base.system === 'oscillator' ? exactOscillator(base, T) : null;
-  const kind = reference ? 'exact' : 'composition6';
-  if (!reference) {
-    const href = Math.min(...hs) / 8;
-    reference = run({ ...base, integrator: 'composition6', options: {} }, href);
-  }
+  const reference = convergenceReference(lab, scenario, hs, T);
   onProgress?.(1, total);
   const errors = [];
   for (const [i, h] of hs.entries()) {
     if (signal?.aborted) throw new Error('vilab: convergence: cancelled');
-    await pause();
-    const got = run(base, h);
-    let err = 0;
-    for (let k = 0; k < got.q.length; k++) err = Math.max(err, Math.abs(got.q[k] - reference.q[k]), Math.abs(got.p[k] - reference.p[k]));
-    errors.push(err);
+    await new Promise((r) => setTimeout(r, 0));
+    errors.push(convergenceError(lab, scenario, h, T, reference));
     onProgress?.(i + 2, total);
   }
-  return { hs: [...hs], errors, order: fittedOrder(hs, errors), reference: kind };
+  return { hs: [...hs], errors, order: fittedOrder(hs, errors), reference: reference.kind };
 }
 
 /**
@@ -332,7 +346,7 @@ export function seedOnEnergy(lab, scenario, E, [y, vy]) {
  * (p[0] > 0), linearly interpolated between steps (error O(h²)). Stops after `crossings`
  * points or maxSteps steps. Resolves to { points: [[y, py], …], steps }.
  */
-export async function poincareSection(lab, scenario, { crossings = 200, maxSteps = 2_000_000, chunk = 2000, signal } = {}) {
+export async function poincareSection(lab, scenario, { crossings = 200, maxSteps = 2_000_000, chunk = 2000, signal, onCrossing } = {}) {
   const sim = lab.simulate(scenario, { historyCapacity: lab.limits.historyCapacity.min });
   const points = [];
   try {
@@ -347,6 +361,7 @@ export async function poincareSection(lab, scenario, { crossings = 200, maxSteps
         if (prevQ[0] < 0 && q[0] >= 0 && p[0] > 0) {
           const w = -prevQ[0] / (q[0] - prevQ[0]);
           points.push([prevQ[1] + w * (q[1] - prevQ[1]), prevP[1] + w * (p[1] - prevP[1])]);
+          onCrossing?.(points.length);
         }
         prevQ = Array.from(q);
         prevP = Array.from(p);

@@ -1,0 +1,68 @@
+// The Studies drawer: loops, convergence and Poincaré sections run in workers and
+// produce their curves; the page keeps its frame budget while a sweep runs.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { useBrowser, openPage } from './helpers.mjs';
+
+const browser = useBrowser();
+
+async function runStudy(page, key, timeout = 120000) {
+  await page.click(`#studies button[data-study="${key}"]`);
+  await page.waitForFunction((key) => {
+    const s = document.querySelector(`#study-${key} .study-status`)?.textContent ?? '';
+    return /Done|stopped|Cancelled/.test(s);
+  }, key, { timeout });
+  return page.locator(`#study-${key} .study-status`).textContent();
+}
+
+test('loop: midpoint keeps ∮p·dq on the pendulum, RK4 does not (1000 steps, h = 0.05, 512 points)', async () => {
+  const { page, errors } = await openPage(browser.context, '#system=pendulum&h=0.05&compare=rk4', { reducedMotion: 'reduce' });
+  await page.click('#studies-button');
+  await page.fill('#loop-steps', '1000');
+  assert.equal(await runStudy(page, 'loop'), 'Done.');
+  const a = Number(await page.locator('#study-loop tr[data-track="A"] .loop-change').getAttribute('data-value'));
+  const b = Number(await page.locator('#study-loop tr[data-track="B"] .loop-change').getAttribute('data-value'));
+  assert.ok(a <= 1e-10, `A (midpoint) ${a}`);
+  assert.ok(b >= 1e-4, `B (RK4) ${b}`);
+  assert.ok(await page.locator('#loop-plot canvas').count() >= 1, 'the curve is drawn');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('convergence: fitted orders near 2 (midpoint) and 4 (composition4) on the oscillator; the page keeps its frame budget meanwhile', async () => {
+  const { page, errors } = await openPage(browser.context, '#system=oscillator&h=0.1&compare=composition4');
+  await page.click('#studies-button');
+  await page.evaluate(() => window.vilabPage.frameStats({ reset: true }));
+  const status = await runStudy(page, 'convergence');
+  const stats = await page.evaluate(() => window.vilabPage.frameStats());
+  assert.equal(status, 'Done.');
+  const a = Number(await page.locator('#study-convergence tr[data-track="A"] .fitted-order').getAttribute('data-value'));
+  const b = Number(await page.locator('#study-convergence tr[data-track="B"] .fitted-order').getAttribute('data-value'));
+  assert.ok(Math.abs(a - 2) <= 0.1, `midpoint ${a}`);
+  assert.ok(Math.abs(b - 4) <= 0.2, `composition4 ${b}`);
+  console.log(`main thread per frame during the sweep: median ${stats.median.toFixed(2)} ms, p95 ${stats.p95.toFixed(2)} ms over ${stats.n} frames`);
+  assert.ok(stats.n > 0);
+  assert.ok(stats.median <= 4, `median ${stats.median} ms per frame while the sweep runs`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('Poincaré: Hénon–Heiles orbits fill the section; a click adds one; cancel stops a run', async () => {
+  const { page, errors } = await openPage(browser.context, '', { reducedMotion: 'reduce' });
+  await page.selectOption('#preset', 'henon-heiles');
+  await page.click('#studies-button');
+  assert.equal(await runStudy(page, 'poincare', 180000), 'Done.');
+  const n = Number(await page.locator('#poincare-canvas').getAttribute('data-points'));
+  assert.ok(n >= 8 * 200, `${n} points`);
+  await page.locator('#poincare-canvas').click(); // its centre: inside the orbits' range
+  await page.waitForFunction((n) => Number(document.querySelector('#poincare-canvas').dataset.points) > n, n, { timeout: 60000 });
+  // cancel: a long loop study (100000 steps of 1024 points) stopped at once
+  await page.fill('#loop-steps', '100000');
+  await page.selectOption('#loop-points', '1024');
+  await page.click('#studies button[data-study="loop"]');
+  await page.click('#study-loop .study-controls button:not([data-study])');
+  await page.waitForFunction(() => /Cancelled/.test(document.querySelector('#study-loop .study-status').textContent), null, { timeout: 10000 });
+  assert.ok(await page.locator('#studies button[data-study="loop"]').isEnabled(), 'ready for another run');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

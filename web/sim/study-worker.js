@@ -1,0 +1,57 @@
+// A study worker: its own wasm instance, one task at a time (web/sim/study-pool.js
+// sends them). Messages in: { id, task, args, wasmBinary? }; out: { id, progress } while
+// it works, then { id, result } or { id, error: { message, field } }.
+import { createLab } from './vilab.js';
+import { loopStudy, convergenceReference, convergenceError, poincareSection, seedOnEnergy } from './studies.js';
+
+let labPromise = null;
+
+const tasks = {
+  /** A loop carried for `steps` steps: ∮p·dq's relative change sampled `samples` times, and the loop at the end. */
+  async loop(lab, { scenario, points, steps, samples = 100, phase }, progress) {
+    const loop = loopStudy(lab, scenario, { points });
+    try {
+      const series = { t: [0], change: [0] };
+      const every = Math.max(1, Math.round(steps / samples));
+      while (loop.step < steps) {
+        loop.advance(Math.min(every, steps - loop.step));
+        series.t.push(loop.time);
+        // an exact zero has no place on a log axis: the smallest double instead
+        series.change.push(Math.max(loop.relativeChange(), Number.MIN_VALUE));
+        progress(loop.step / steps);
+      }
+      const vars = loop.variables();
+      const shape = phase ? { x: vars.map((v) => v[phase[0]]), y: vars.map((v) => v[phase[1]]) } : null;
+      return { series, shape, points: loop.points, initialAction: loop.initialAction, action: loop.action() };
+    } finally {
+      loop.dispose();
+    }
+  },
+  reference: (lab, { scenario, hs, T }) => convergenceReference(lab, scenario, hs, T),
+  error: (lab, { scenario, h, T, reference }) => convergenceError(lab, scenario, h, T, reference),
+  seed: (lab, { scenario, E, at }) => seedOnEnergy(lab, scenario, E, at),
+  async section(lab, { scenario, crossings }, progress) {
+    return poincareSection(lab, scenario, { crossings, onCrossing: (n) => progress(n / crossings) });
+  },
+};
+
+self.onmessage = async ({ data }) => {
+  const { id, task, args, wasmBinary } = data;
+  try {
+    labPromise ??= createLab(wasmBinary ? { wasmBinary } : {});
+    const lab = await labPromise;
+    if (!Object.prototype.hasOwnProperty.call(tasks, task)) throw new Error(`vilab: task: unknown "${String(task).slice(0, 32)}"`);
+    let last = 0;
+    const progress = (fraction) => {
+      const now = performance.now();
+      if (now - last > 100) {
+        last = now;
+        self.postMessage({ id, progress: fraction });
+      }
+    };
+    const result = await tasks[task](lab, args, progress);
+    self.postMessage({ id, result });
+  } catch (e) {
+    self.postMessage({ id, error: { message: String(e?.message ?? e), field: e?.field ?? null } });
+  }
+};
