@@ -95,16 +95,16 @@ async function main() {
       linkCheck = decoded.fingerprint;
       linkAt = decoded.at;
     } catch (e) {
-      reportLink(e, 'main.link.invalidField.after');
+      reportLink(e, { kept: false });
       initial = defaultState(lab);
       history.replaceState(null, '', location.pathname + location.search);
     }
   }
-  /** A bad link: its field and problem, in words; after: what the page does instead. */
-  function reportLink(e, after) {
+  /** A bad link: its field and problem, in words, and what the page shows instead (the defaults, or the run it kept). */
+  function reportLink(e, { kept }) {
     const { field, problem } = e.field ? { field: e.field, problem: splitApiError(e.message).problem } : splitApiError(e.message);
-    const fallback = after === 'main.link.invalidField.after' ? 'main.link.invalid' : 'main.link.invalidKept';
-    notices.banner('link', field ? [t('main.link.invalidField.before'), { code: field }, t(after, { problem })] : [t(fallback, { problem })]);
+    const [withField, without] = kept ? ['main.link.invalidField.kept', 'main.link.invalidKept'] : ['main.link.invalidField.after', 'main.link.invalid'];
+    notices.banner('link', field ? [t('main.link.invalidField.before'), { code: field }, t(withField, { problem })] : [t(without, { problem })]);
   }
   const store = createStore(initial);
 
@@ -637,6 +637,10 @@ async function main() {
     title: () => `vilab: ${registryText('system', lab.system(store.get().scenario.system), 'title')}`,
     status: (text) => notices.status(text),
   });
+  const position = () => {
+    const sim = runner.a?.sim;
+    return sim ? { step: sim.step, time: sim.time, fingerprint: sim.hash() } : { step: 0, time: 0, fingerprint: null };
+  };
   bridge = new EmbedBridge({
     origins: embedKeys.origins,
     version: lab.version,
@@ -649,10 +653,10 @@ async function main() {
         setPlaying(false);
         stepNow(n);
       },
+      position,
       snapshot: () => {
         const sim = runner.a?.sim;
-        if (!sim) return { step: 0, time: 0, fingerprint: null, playing, scenario: store.get().scenario, diagnostics: null };
-        return { step: sim.step, time: sim.time, fingerprint: sim.hash(), playing, scenario: sim.scenario(), diagnostics: sim.diagnostics() };
+        return { ...position(), playing, scenario: sim ? sim.scenario() : store.get().scenario, diagnostics: sim ? sim.diagnostics() : null };
       },
     },
   });
@@ -741,7 +745,7 @@ async function main() {
     try {
       decoded = decodeState(lab, pasted);
     } catch (e) {
-      reportLink(e, 'main.link.invalidField.kept');
+      reportLink(e, { kept: true });
       const hash = encodeState(lab, store.get());
       history.replaceState(null, '', hash ? `#${hash}` : location.pathname + location.search);
       return;

@@ -72,7 +72,6 @@ test('a named host origin drives the page: pause, step, get, load; events carry 
 
   await page.evaluate(() => window.send({ type: 'vilab:pause' }, 300));
   assert.equal(await frameHook(frame, () => window.vilabPage.playing()), false, 'paused by the host');
-  await frameHook(frame, () => window.vilabPage.runTo(0));
   const before = await page.evaluate(() => window.send({ type: 'vilab:get', id: 7 }));
   assert.equal(before.type, 'vilab:state');
   assert.equal(before.id, 7);

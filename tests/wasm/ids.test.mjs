@@ -8,5 +8,5 @@ import { lab } from './helpers.mjs';
 
 test('web/sim/ids.d.ts is current with the registry (node scripts/gen-ids.mjs)', () => {
   assert.equal(readFileSync(IDS_FILE, 'utf8'), idsSource(lab));
-  for (const s of lab.systems) assert.match(readFileSync(IDS_FILE, 'utf8'), new RegExp(`'${s.id}'`));
+  assert.match(readFileSync(IDS_FILE, 'utf8'), /SystemId =\n  \| 'oscillator'/, 'not an empty union');
 });

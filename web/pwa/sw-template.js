@@ -26,8 +26,10 @@ self.addEventListener('message', (event) => {
   if (event.data?.type === 'vilab:skip-waiting') self.skipWaiting();
 });
 
+// this version's cache name, looked up once per worker (not on every request)
+let current = null;
 const currentCache = () =>
-  caches.keys().then((keys) => keys.filter((k) => k.startsWith(PREFIX) && k.endsWith(`-${VERSION}`)).sort().pop());
+  (current ??= caches.keys().then((keys) => keys.filter((k) => k.startsWith(PREFIX) && k.endsWith(`-${VERSION}`)).sort().pop()));
 
 self.addEventListener('activate', (event) => {
   event.waitUntil(

@@ -145,12 +145,12 @@ export function loopStudy(lab, scenario, { points = 512, plane, radii, maxPoints
     return sim;
   };
   const spacing = () => {
+    const states = sims.map((s) => [s.q, s.p]); // one copy out of the heap per point
     let worst = 0;
-    for (let j = 0; j < sims.length; j++) {
-      const a = sims[j];
-      const b = sims[(j + 1) % sims.length];
+    for (let j = 0; j < states.length; j++) {
+      const [qa, xa] = states[j];
+      const [qb, xb] = states[(j + 1) % states.length];
       let d = 0;
-      const qa = a.q, qb = b.q, xa = a.p, xb = b.p;
       for (let i = 0; i < qa.length; i++) d += (qa[i] - qb[i]) ** 2 + (xa[i] - xb[i]) ** 2;
       worst = Math.max(worst, Math.sqrt(d));
     }
@@ -350,8 +350,9 @@ export async function poincareSection(lab, scenario, { crossings = 200, maxSteps
   const sim = lab.simulate(scenario, { historyCapacity: lab.limits.historyCapacity.min });
   const points = [];
   try {
-    let prevQ = Array.from(sim.q);
-    let prevP = Array.from(sim.p);
+    // sim.q and sim.p are fresh copies already: keep them as they come
+    let prevQ = sim.q;
+    let prevP = sim.p;
     while (points.length < crossings && sim.step < maxSteps) {
       if (signal?.aborted) throw new Error('vilab: poincare: cancelled');
       for (let i = 0; i < chunk && points.length < crossings; i++) {
@@ -363,8 +364,8 @@ export async function poincareSection(lab, scenario, { crossings = 200, maxSteps
           points.push([prevQ[1] + w * (q[1] - prevQ[1]), prevP[1] + w * (p[1] - prevP[1])]);
           onCrossing?.(points.length);
         }
-        prevQ = Array.from(q);
-        prevP = Array.from(p);
+        prevQ = q;
+        prevP = p;
       }
       await new Promise((r) => setTimeout(r, 0));
     }

@@ -7,8 +7,8 @@ import { loopStudy, convergenceReference, convergenceError, poincareSection, see
 let labPromise = null;
 
 const tasks = {
-  /** A loop carried for `steps` steps: ∮p·dq's relative change sampled `samples` times, and the loop at the end. */
-  async loop(lab, { scenario, points, steps, samples = 100, phase }, progress) {
+  /** A loop carried for `steps` steps: ∮p·dq's relative change sampled `samples` times. */
+  async loop(lab, { scenario, points, steps, samples = 100 }, progress) {
     const loop = loopStudy(lab, scenario, { points });
     try {
       const series = { t: [0], change: [0] };
@@ -20,9 +20,7 @@ const tasks = {
         series.change.push(Math.max(loop.relativeChange(), Number.MIN_VALUE));
         progress(loop.step / steps);
       }
-      const vars = loop.variables();
-      const shape = phase ? { x: vars.map((v) => v[phase[0]]), y: vars.map((v) => v[phase[1]]) } : null;
-      return { series, shape, points: loop.points, initialAction: loop.initialAction, action: loop.action() };
+      return { series, points: loop.points, initialAction: loop.initialAction, action: loop.action() };
     } finally {
       loop.dispose();
     }

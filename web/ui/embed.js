@@ -10,7 +10,8 @@ const STEP_EVENTS_PER_SECOND = 4;
 
 /**
  * Drives the page for a host. controller: { load(scenario) → Error|null, play(), pause(),
- * step(n), snapshot() → { step, time, fingerprint, playing, scenario, diagnostics } }.
+ * step(n), position() → { step, time, fingerprint }, snapshot() → position and { playing,
+ * scenario, diagnostics } }.
  * origins: the host origins whose commands are obeyed; read-only requests are answered
  * for any origin. report(field, message): shows a rejected command to the reader.
  */
@@ -24,12 +25,13 @@ export class EmbedBridge {
     this.lastStep = null;
     this.onMessage = (event) => this.receive(event);
     window.addEventListener('message', this.onMessage);
-    this.timer = setInterval(() => this.tick(), 1000 / STEP_EVENTS_PER_SECOND);
+    // step events only for a parent window: a page that is not embedded does no work here
+    this.timer = this.parent ? setInterval(() => this.tick(), 1000 / STEP_EVENTS_PER_SECOND) : 0;
   }
 
   /** Tells the host the page is up, once the first run exists. */
   announce() {
-    this.post({ type: 'vilab:ready', version: this.version, fingerprint: this.controller.snapshot().fingerprint });
+    this.post({ type: 'vilab:ready', version: this.version, fingerprint: this.controller.position().fingerprint });
   }
 
   /** Events go to the parent window with '*': they carry nothing its iframe src does not show. */
@@ -44,10 +46,11 @@ export class EmbedBridge {
   }
 
   tick() {
-    const snap = this.controller.snapshot();
-    if (snap.step === this.lastStep) return;
-    this.lastStep = snap.step;
-    this.post({ type: 'vilab:step', step: snap.step, time: snap.time, fingerprint: snap.fingerprint });
+    if (!this.parent) return;
+    const { step, time, fingerprint } = this.controller.position();
+    if (step === this.lastStep) return;
+    this.lastStep = step;
+    this.post({ type: 'vilab:step', step, time, fingerprint });
   }
 
   /** A refused step, as the page reports it. */

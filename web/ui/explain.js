@@ -4,43 +4,14 @@
 import { el, setChildren } from './dom.js';
 import { badgeList } from './controls.js';
 import { loadKatex } from './katex.js';
-import { t, registryText, onLanguageChange } from '../i18n/index.js';
+import { t, registryText } from '../i18n/index.js';
+import { Drawer } from './drawer.js';
 
-export class ExplainDrawer {
+export class ExplainDrawer extends Drawer {
   constructor(root, button, lab) {
-    this.root = root;
-    this.button = button;
+    super(root, button);
     this.lab = lab;
-    this.body = root.querySelector('.drawer-body');
-    root.querySelector('.drawer-close').addEventListener('click', () => this.close());
-    root.addEventListener('keydown', (e) => {
-      if (e.key === 'Escape') {
-        e.stopPropagation();
-        this.close();
-      }
-    });
-    button.addEventListener('click', () => (this.isOpen ? this.close() : this.open()));
     this.state = null;
-    onLanguageChange(() => this.isOpen && this.render());
-  }
-
-  get isOpen() {
-    return !this.root.hidden;
-  }
-
-  async open() {
-    this.root.hidden = false;
-    this.button.setAttribute('aria-expanded', 'true');
-    document.body.classList.add('drawer-open');
-    await this.render();
-    this.root.querySelector('h2')?.focus();
-  }
-
-  close() {
-    this.root.hidden = true;
-    this.button.setAttribute('aria-expanded', 'false');
-    document.body.classList.remove('drawer-open');
-    this.button.focus();
   }
 
   /** Call on state changes; re-renders only while open. */

@@ -10,7 +10,8 @@ import { sci } from '../sim/format.js';
 import { COLOR_A, COLOR_B } from '../scene/palette.js';
 import { fittedOrder } from '../sim/studies.js';
 import { StudyPool } from '../sim/study-pool.js';
-import { t, registryText, onLanguageChange } from '../i18n/index.js';
+import { t, registryText } from '../i18n/index.js';
+import { Drawer } from './drawer.js';
 
 const CONVERGENCE_STEPS = 6;
 const ORBIT_COLORS = ['#0072b2', '#d55e00', '#009e73', '#cc79a7', '#e69f00', '#56b4e9', '#000000', '#f0e442'];
@@ -22,46 +23,20 @@ function logRange(u, min, max) {
   return [10 ** Math.floor(Math.log10(min)), 10 ** Math.ceil(Math.log10(max))];
 }
 
-export class StudiesDrawer {
+export class StudiesDrawer extends Drawer {
   constructor(root, button, { lab, getState, onOpen }) {
-    this.root = root;
-    this.button = button;
+    super(root, button);
     this.lab = lab;
     this.getState = getState;
     this.onOpen = onOpen;
-    this.body = root.querySelector('.drawer-body');
     this.pool = null;
     this.plots = [];
     this.results = {};
-    root.querySelector('.drawer-close').addEventListener('click', () => this.close());
-    root.addEventListener('keydown', (e) => {
-      if (e.key === 'Escape') {
-        e.stopPropagation();
-        this.close();
-      }
-    });
-    button.addEventListener('click', () => (this.isOpen ? this.close() : this.open()));
-    onLanguageChange(() => this.isOpen && this.render());
-  }
-
-  get isOpen() {
-    return !this.root.hidden;
   }
 
   open() {
     this.onOpen?.();
-    this.root.hidden = false;
-    this.button.setAttribute('aria-expanded', 'true');
-    document.body.classList.add('drawer-open');
-    this.render();
-    this.root.querySelector('h2')?.focus();
-  }
-
-  close() {
-    this.root.hidden = true;
-    this.button.setAttribute('aria-expanded', 'false');
-    document.body.classList.remove('drawer-open');
-    this.button.focus();
+    return super.open();
   }
 
   /** A new run: results of the old one no longer apply. */
@@ -200,10 +175,8 @@ export class StudiesDrawer {
     const { controls, status } = this.#runner('convergence', async (progress) => {
       const tracks = this.#tracks();
       const reference = await this.#pool().run('reference', { scenario: st.scenario, hs, T });
-      let done = 0;
       const jobs = tracks.flatMap((tr) => hs.map((h) => ['error', { scenario: tr.scenario, h, T, reference }]));
-      const errors = await this.#pool().all(jobs, { onDone: (d, n) => progress((done = d) / n) });
-      void done;
+      const errors = await this.#pool().all(jobs, { onDone: (d, n) => progress(d / n) });
       this.results.convergence = tracks.map((tr, k) => {
         const errs = errors.slice(k * hs.length, (k + 1) * hs.length);
         const keep = hs.map((h, i) => [h, errs[i]]).filter(([, e]) => e > ROUND_OFF);
