@@ -371,6 +371,20 @@ async function main() {
     cap.style.width = `${r.size}px`;
   }
 
+  function applyPreset(p) {
+    // what the lesson needs on screen comes with it: speed, window, the energy view
+    const lesson = p.lesson ?? {};
+    const speed = SPEEDS.includes(lesson.speed) ? lesson.speed : UI_DEFAULTS.speed;
+    const plotWindow = WINDOWS.includes(lesson.window) ? lesson.window : UI_DEFAULTS.window;
+    plots.setView({ energy: lesson.energy === 'envelope' ? 'envelope' : 'signed', large: lesson.large ?? null });
+    const err = setState({ scenario: p.scenario, compare: p.compare ?? null, speed, stepsPerFrame: 0, window: plotWindow });
+    if (err) notices.banner('control', [t('main.preset.failed', { id: p.id, message: err.message })]);
+    else {
+      notices.status(t('main.preset.status', { title: registryText('preset', p, 'title') }));
+      setPlaying(true);
+    }
+  }
+
   // ---- controls -------------------------------------------------------------------
   let controls = null;
   const els = {
@@ -409,19 +423,7 @@ async function main() {
         if (err) notices.banner('control', [err.message]);
         else notices.status(id ? t('main.comparing', { title: integratorTitle(id) }) : t('main.compareOff'));
       },
-      applyPreset: (p) => {
-        // what the lesson needs on screen comes with it: speed, window, the energy view
-        const lesson = p.lesson ?? {};
-        const speed = SPEEDS.includes(lesson.speed) ? lesson.speed : UI_DEFAULTS.speed;
-        const plotWindow = WINDOWS.includes(lesson.window) ? lesson.window : UI_DEFAULTS.window;
-        plots.setView({ energy: lesson.energy === 'envelope' ? 'envelope' : 'signed', large: lesson.large ?? null });
-        const err = setState({ scenario: p.scenario, compare: p.compare ?? null, speed, stepsPerFrame: 0, window: plotWindow });
-        if (err) notices.banner('control', [t('main.preset.failed', { id: p.id, message: err.message })]);
-        else {
-          notices.status(t('main.preset.status', { title: registryText('preset', p, 'title') }));
-          setPlaying(true);
-        }
-      },
+      applyPreset: (p) => applyPreset(p),
       status: (t) => notices.status(t),
       error: (e) => notices.banner('control', [String(e.message ?? e)]),
     },
@@ -598,9 +600,15 @@ async function main() {
 
   // drawers
   const explain = new ExplainDrawer($('#explain'), $('#explain-button'), lab);
+  const where = (track) => track && { q: track.sim.q, p: track.sim.p, step: track.sim.step, time: track.sim.time };
   const studies = new StudiesDrawer($('#studies'), $('#studies-button'), {
     lab,
     getState: () => store.get(),
+    getRun: () => ({ A: where(runner.a), B: where(runner.b) }),
+    presets,
+    // a lesson comes as its preset, or as a preset made of its own set-up
+    applyLesson: ({ preset, scenario, compare }, lesson) => applyPreset(preset ?? { id: lesson.id, title: registryText('lesson', lesson, 'title'), scenario, compare }),
+    onLesson: (id) => explain.setLesson(id),
     onOpen: () => explain.isOpen && explain.close(),
   });
   const help = $('#help');

@@ -13,6 +13,8 @@
 // spaced s; the integral ∫ p·q'(s) ds is taken with q'(s) from the discrete Fourier
 // transform, whose trapezoidal rule converges exponentially for smooth periodic curves,
 // so the quadrature error stays far below what a non-symplectic method changes.
+import { exactOscillator, exactPendulumScenario } from './exact.js';
+import { describeRun } from './describe.js';
 
 /** Where an initial field's entry lives: ['angles', 0] is initial.angles[0], ['angles', 1, 0] initial.angles[1][0]. */
 function readPath(initial, path) {
@@ -45,6 +47,91 @@ export function defaultLoopPlane(normalized) {
   if ('angles' in ini && 'rates' in ini) return [first('angles'), first('rates')];
   if ('q' in ini && 'qdot' in ini) return [first('q'), first('qdot')];
   return null;
+}
+
+/** A time-dependent expression (the identifier t) in a definition's L or forces. */
+const usesTime = (text) => /(^|[^\w'.])t(?![\w'(])/.test(String(text ?? ''));
+
+/** The max norm of the difference of two canonical states. */
+function stateDistance(a, b) {
+  let d = 0;
+  for (let k = 0; k < a.q.length; k++) d = Math.max(d, Math.abs(a.q[k] - b.q[k]));
+  for (let k = 0; k < a.p.length; k++) d = Math.max(d, Math.abs(a.p[k] - b.p[k]));
+  return d;
+}
+
+/** The canonical state at t = 0 of a scenario with the given initial data. */
+function startState(lab, base, initial) {
+  const sim = lab.simulate({ ...base, initial }, { historyCapacity: lab.limits.historyCapacity.min });
+  try {
+    return { q: sim.q, p: sim.p };
+  } finally {
+    sim.dispose();
+  }
+}
+
+/**
+ * Initial data whose run starts at the canonical state { q, p } (a state of a run of this
+ * scenario): the oscillator's position and velocity, a chain's angles and rates (its
+ * natural variables), a data system's q and q̇ (p is affine in q̇ for a kinetic energy
+ * quadratic in q̇: p(q̇) = M q̇ + b is sampled at q̇ = 0 and the unit vectors, and
+ * M q̇ = p − b solved). Checked by a round trip (the run started from it is within
+ * 1e-9 of the state); null where that fails or where the time origin matters (a
+ * time-dependent Lagrangian, constraints of a data system, rigid bodies).
+ */
+export function initialFromState(lab, scenario, state) {
+  const base = lab.normalize(scenario);
+  const system = lab.system(base.system);
+  let initial = null;
+  if (system.model === 'oscillator') initial = { position: state.q[0], velocity: state.p[0] / base.params.mass };
+  else if (system.model === 'chain') {
+    const run = describeRun(system, base, []);
+    const v = new Float64Array(run.variables.length);
+    run.values(state.q, state.p, v);
+    const half = v.length / 2;
+    const planar = !Array.isArray(base.initial.angles[0]);
+    const group = (xs) => (planar ? xs : Array.from({ length: xs.length / 2 }, (_, i) => [xs[2 * i], xs[2 * i + 1]]));
+    initial = { angles: group(Array.from(v.subarray(0, half))), rates: group(Array.from(v.subarray(half))) };
+  } else if (system.definition && !(base.params.constraints ?? []).length && !usesTime(base.params.lagrangian)) {
+    const q = Array.from(state.q);
+    const n = q.length;
+    const pAt = (qdot) => startState(lab, base, { q, qdot }).p;
+    const b = pAt(new Array(n).fill(0));
+    const M = Array.from({ length: n }, (_, j) => {
+      const e = new Array(n).fill(0);
+      e[j] = 1;
+      return Array.from(pAt(e), (x, i) => x - b[i]); // column j
+    });
+    initial = { q, qdot: solve((i, j) => M[j][i], Array.from(state.p, (x, i) => x - b[i])) };
+  }
+  if (!initial) return null;
+  try {
+    return stateDistance(startState(lab, base, initial), state) <= 1e-9 ? initial : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Solves A x = y (A(i, j) its entries) by Gaussian elimination with partial pivoting. */
+function solve(A, y) {
+  const n = y.length;
+  const M = Array.from({ length: n }, (_, i) => [...Array.from({ length: n }, (_, j) => A(i, j)), y[i]]);
+  for (let c = 0; c < n; c++) {
+    let piv = c;
+    for (let i = c + 1; i < n; i++) if (Math.abs(M[i][c]) > Math.abs(M[piv][c])) piv = i;
+    [M[c], M[piv]] = [M[piv], M[c]];
+    for (let i = c + 1; i < n; i++) {
+      const f = M[i][c] / M[c][c];
+      for (let k = c; k <= n; k++) M[i][k] -= f * M[c][k];
+    }
+  }
+  const x = new Array(n).fill(0);
+  for (let c = n - 1; c >= 0; c--) {
+    let s = M[c][n];
+    for (let k = c + 1; k < n; k++) s -= M[c][k] * x[k];
+    x[c] = s / M[c][c];
+  }
+  return x;
 }
 
 /** In-place radix-2 FFT (n a power of 2) of (re, im). */
@@ -112,23 +199,35 @@ export function loopAction(qs, ps) {
 const isPowerOfTwo = (n) => Number.isInteger(n) && n >= 8 && (n & (n - 1)) === 0;
 
 /**
- * A loop of initial conditions around the scenario's start, in the plane of two
+ * A loop of initial conditions around the scenario's start (or around `around`, a
+ * canonical state { q, p } of a run of it, e.g. where the page is now: see
+ * initialFromState; `centre` then says 'state', or 'start' where that state has no
+ * initial data), in the plane of two
  * initial-data entries (plane: [pathA, pathB], default defaultLoopPlane), an ellipse
  * of radii (default 2 % of each entry's scale, at least 0.01), carried by the scenario's
  * integrator. The loop is refined (N doubled, up to maxPoints) when neighbours drift
  * apart by more than `stretch` times their start spacing, so it stays resolved.
  *
- * Returns { points, step, time, action(), initialAction, relativeChange(), advance(n),
- * variables(), dispose() }. A refused step of any member throws its VilabError with
+ * Returns { points, step, time, centre, initialAction, action(), relativeChange(),
+ * advance(n), variables(), dispose() }; time counts from the loop's start. A refused step of any member throws its VilabError with
  * .loopPoint set.
  */
-export function loopStudy(lab, scenario, { points = 512, plane, radii, maxPoints = 4096, stretch = 8 } = {}) {
+export function loopStudy(lab, scenario, { points = 512, plane, radii, maxPoints = 4096, stretch = 8, around } = {}) {
   if (!isPowerOfTwo(points) || !isPowerOfTwo(maxPoints) || maxPoints < points) {
     throw new Error('vilab: loop.points: must be a power of two ≥ 8, at most maxPoints (a power of two)');
   }
-  const base = lab.normalize(scenario);
+  let base = lab.normalize(scenario);
   if (lab.system(base.system).model === 'rigid-body') {
     throw new Error(`vilab: loop: ${base.system} carries a quaternion and a body angular momentum, not a canonical (q, p) pair`);
+  }
+  let centre = 'start';
+  if (around) {
+    if (!Array.isArray(around.q) && !ArrayBuffer.isView(around.q)) throw new Error('vilab: loop.around: must be a canonical state { q, p }');
+    const initial = initialFromState(lab, base, around);
+    if (initial) {
+      base = { ...base, initial };
+      centre = 'state';
+    }
   }
   const [pa, pb] = plane ?? defaultLoopPlane(base) ?? [];
   if (!pa || !pb) throw new Error(`vilab: loop.plane: no default plane for ${base.system}; give two initial-data paths`);
@@ -185,6 +284,7 @@ export function loopStudy(lab, scenario, { points = 512, plane, radii, maxPoints
     get time() {
       return sims[0].time;
     },
+    centre,
     initialAction,
     action,
     /** |∮p·dq(t) − ∮p·dq(0)| / |∮p·dq(0)|. */
@@ -232,17 +332,6 @@ export function fittedOrder(hs, errors) {
   return sxy / sxx;
 }
 
-/** The oscillator's exact state at t: x = x₀ cos ωt + (v₀/ω) sin ωt (undamped). */
-function exactOscillator(normalized, t) {
-  const { mass, stiffness, damping } = normalized.params;
-  if (damping !== 0) return null;
-  const w = Math.sqrt(stiffness / mass);
-  const { position: x0, velocity: v0 } = normalized.initial;
-  const x = x0 * Math.cos(w * t) + (v0 / w) * Math.sin(w * t);
-  const v = -x0 * w * Math.sin(w * t) + v0 * Math.cos(w * t);
-  return { q: [x], p: [mass * v] };
-}
-
 /** The number of steps of h in T; an error when T is not a whole number of them. */
 function stepsIn(T, h) {
   const n = Math.round(T / h);
@@ -260,15 +349,32 @@ function stateAt(lab, scenario, h, T) {
   }
 }
 
+/** The exact state at T where one is known, in the canonical (q, p): the undamped oscillator, the pendulum (Jacobi sn), the free rigid body (lab.exactRigidBody). */
+function exactState(lab, base, T) {
+  if (base.system === 'oscillator') return exactOscillator(base, T);
+  if (base.system === 'pendulum') return exactPendulumScenario(base)?.state(T) ?? null;
+  if (base.system === 'rigid-body' && base.params.damping === 0 && base.params.torque.every((x) => x === 0)) {
+    const exact = lab.exactRigidBody(base);
+    try {
+      // a quaternion and its negative are the same rotation: errors take the nearer sign
+      return { q: exact.orientation(T), p: exact.Pi(T), quaternion: true };
+    } finally {
+      exact.dispose();
+    }
+  }
+  return null;
+}
+
 /**
  * The state to measure errors against at T: the exact solution where one is known (the
- * undamped oscillator), else an order-6 composition at min(hs)/8.
- * Returns { q, p, kind: 'exact' | 'composition6' }.
+ * undamped oscillator, the pendulum via Jacobi sn, the free rigid body via Jacobi
+ * elliptic functions), else an order-6 composition at min(hs)/8.
+ * Returns { q, p, kind: 'exact' | 'composition6', quaternion? }.
  */
 export function convergenceReference(lab, scenario, hs, T) {
   const base = lab.normalize(scenario);
   for (const h of hs) stepsIn(T, h);
-  const exact = base.system === 'oscillator' ? exactOscillator(base, T) : null;
+  const exact = exactState(lab, base, T);
   if (exact) return { ...exact, kind: 'exact' };
   return { ...stateAt(lab, { ...base, integrator: 'composition6', options: {} }, Math.min(...hs) / 8, T), kind: 'composition6' };
 }
@@ -276,8 +382,10 @@ export function convergenceReference(lab, scenario, hs, T) {
 /** The error at T of one run of step h: the max norm of its canonical (q, p) minus the reference. */
 export function convergenceError(lab, scenario, h, T, reference) {
   const got = stateAt(lab, lab.normalize(scenario), h, T);
+  const sign = reference.quaternion && got.q.reduce((a, x, k) => a + x * reference.q[k], 0) < 0 ? -1 : 1;
   let err = 0;
-  for (let k = 0; k < got.q.length; k++) err = Math.max(err, Math.abs(got.q[k] - reference.q[k]), Math.abs(got.p[k] - reference.p[k]));
+  for (let k = 0; k < got.q.length; k++) err = Math.max(err, Math.abs(sign * got.q[k] - reference.q[k]));
+  for (let k = 0; k < got.p.length; k++) err = Math.max(err, Math.abs(got.p[k] - reference.p[k]));
   return err;
 }
 

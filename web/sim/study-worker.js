@@ -3,13 +3,14 @@
 // it works, then { id, result } or { id, error: { message, field } }.
 import { createLab } from './vilab.js';
 import { loopStudy, convergenceReference, convergenceError, poincareSection, seedOnEnergy } from './studies.js';
+import { LESSON_TASKS } from './lessons.js';
 
 let labPromise = null;
 
 const tasks = {
   /** A loop carried for `steps` steps: ∮p·dq's relative change sampled `samples` times. */
-  async loop(lab, { scenario, points, steps, samples = 100 }, progress) {
-    const loop = loopStudy(lab, scenario, { points });
+  async loop(lab, { scenario, points, steps, samples = 100, around }, progress) {
+    const loop = loopStudy(lab, scenario, { points, around });
     try {
       const series = { t: [0], change: [0] };
       const every = Math.max(1, Math.round(steps / samples));
@@ -20,7 +21,7 @@ const tasks = {
         series.change.push(Math.max(loop.relativeChange(), Number.MIN_VALUE));
         progress(loop.step / steps);
       }
-      return { series, points: loop.points, initialAction: loop.initialAction, action: loop.action() };
+      return { series, points: loop.points, centre: loop.centre, initialAction: loop.initialAction, action: loop.action() };
     } finally {
       loop.dispose();
     }
@@ -31,6 +32,8 @@ const tasks = {
   async section(lab, { scenario, crossings }, progress) {
     return poincareSection(lab, scenario, { crossings, onCrossing: (n) => progress(n / crossings) });
   },
+  // the lessons' measurements (web/sim/lessons.js)
+  ...LESSON_TASKS,
 };
 
 self.onmessage = async ({ data }) => {

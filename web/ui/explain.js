@@ -1,17 +1,27 @@
 // The Explain drawer: for the selected integrator(s), the discrete Lagrangian and
 // update equations (registry field `equations`, LaTeX, rendered by KaTeX, which
-// is loaded only when the drawer first opens), the docs paragraph and the citation.
+// is loaded only when the drawer first opens), the docs paragraph and the citation;
+// then the lesson last opened in the Studies drawer and the studies themselves, from
+// their registry (web/sim/lessons.js), so the page's words and the code stay together.
 import { el, setChildren } from './dom.js';
 import { badgeList } from './controls.js';
 import { loadKatex } from './katex.js';
 import { t, registryText } from '../i18n/index.js';
 import { Drawer } from './drawer.js';
+import { STUDIES, lessonById } from '../sim/lessons.js';
 
 export class ExplainDrawer extends Drawer {
   constructor(root, button, lab) {
     super(root, button);
     this.lab = lab;
     this.state = null;
+    this.lessonId = null;
+  }
+
+  /** The lesson shown in the Studies drawer (its docs come first among the studies). */
+  setLesson(id) {
+    this.lessonId = id;
+    if (this.isOpen) this.render();
   }
 
   /** Call on state changes; re-renders only while open. */
@@ -29,10 +39,15 @@ export class ExplainDrawer extends Drawer {
     // a system defined by data: its L and constraints, typeset from the core's LaTeX
     const defined = system.definition ? this.#definitionTex(state.scenario.params) : null;
     if (defined) sections.unshift(defined);
+    const lesson = lessonById(this.lessonId);
+    const studies = [...(lesson ? [this.#study('lesson', lesson, true)] : []), ...STUDIES.map((s) => this.#study('study', s, false))];
+    sections.push(...studies);
     setChildren(
       this.body,
       el('p', { class: 'explain-system' }, el('strong', {}, registryText('system', system, 'title')), ': ', registryText('system', system, 'description')),
-      sections.map((s) => s.node),
+      sections.filter((s) => !studies.includes(s)).map((s) => s.node),
+      el('h3', { class: 'explain-studies' }, t('explain.studies')),
+      studies.map((s) => s.node),
     );
     let katex = null;
     try {
@@ -68,6 +83,22 @@ export class ExplainDrawer extends Drawer {
     const math = el('div', { class: 'math', role: 'math', 'aria-label': t('explain.definition.label') }, tex);
     const node = el('section', { class: 'explain-definition' }, el('h4', {}, t('explain.definition.title')), math);
     return { node, math, tex };
+  }
+
+  /** A study's or a lesson's docs (registry kind 'study' | 'lesson'): open for the current lesson, folded otherwise. */
+  #study(kind, entry, open) {
+    const title = registryText(kind, entry, 'title');
+    const math = el('div', { class: 'math', role: 'math', 'aria-label': t('explain.equationsOf', { title }) }, entry.tex);
+    const node = el(
+      'details',
+      { class: `explain-${kind}`, id: `explain-${kind}-${entry.id}`, open },
+      el('summary', {}, title),
+      entry.caption ? el('p', { class: 'summary' }, registryText(kind, entry, 'caption')) : null,
+      math,
+      el('p', {}, registryText(kind, entry, 'docs')),
+      el('p', { class: 'citation' }, t('explain.source'), el('cite', {}, registryText(kind, entry, entry.source ? 'source' : 'citation'))),
+    );
+    return { node, math, tex: entry.tex };
   }
 
   #section(integ, role) {

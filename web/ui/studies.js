@@ -4,11 +4,14 @@
 //   Convergence   the error at T for h, h/2, …, h/32: the fitted order on log–log axes
 //   Poincaré      a 2-coordinate system defined by data: where orbits at one energy cross
 //                 q₁ = 0 upwards; click the section to add an orbit there
+//   Lessons       the seeds' figures, one click each: the lesson sets up the page and
+//                 computes its curve; captions, sources and docs from web/sim/lessons.js
 import uPlot from 'uplot';
 import { el, setChildren } from './dom.js';
 import { sci } from '../sim/format.js';
 import { COLOR_A, COLOR_B } from '../scene/palette.js';
 import { fittedOrder } from '../sim/studies.js';
+import { LESSONS, lessonById, lessonSetup } from '../sim/lessons.js';
 import { StudyPool } from '../sim/study-pool.js';
 import { t, registryText } from '../i18n/index.js';
 import { Drawer } from './drawer.js';
@@ -20,18 +23,52 @@ const ROUND_OFF = 1e-13;
 
 function logRange(u, min, max) {
   if (!(min > 0) || !(max > 0)) return [1e-16, 1];
+  min = Math.max(min, 1e-300);
   return [10 ** Math.floor(Math.log10(min)), 10 ** Math.ceil(Math.log10(max))];
 }
 
+/** A measured number for a caption: 3 significant digits, or scientific notation when far from 1. */
+function measuredText(v) {
+  if (Array.isArray(v)) return v.map((x) => measuredText(x)).join(', ');
+  if (!Number.isFinite(v)) return '—';
+  const a = Math.abs(v);
+  return a >= 0.01 && a < 1000 ? v.toPrecision(3) : sci(v, 2);
+}
+
 export class StudiesDrawer extends Drawer {
-  constructor(root, button, { lab, getState, onOpen }) {
+  /**
+   * getState() the store's state; getRun() { A: { q, p, step, time }, B? } where the run is
+   * now; presets the page's presets; applyLesson({ scenario, compare, preset }) sets the
+   * page up for a lesson; onLesson(id) tells the Explain drawer which lesson is shown.
+   */
+  constructor(root, button, { lab, getState, getRun, presets = [], applyLesson, onLesson, onOpen }) {
     super(root, button);
     this.lab = lab;
     this.getState = getState;
+    this.getRun = getRun;
+    this.presets = presets;
+    this.applyLesson = applyLesson;
+    this.onLesson = onLesson;
     this.onOpen = onOpen;
     this.pool = null;
     this.plots = [];
     this.results = {};
+    this.lesson = null; // { id, status, figure }
+    this.applying = false;
+  }
+
+  /** The lessons this build can set up (their systems, integrators and presets exist). */
+  get lessons() {
+    return LESSONS.filter((l) => {
+      const setup = lessonSetup(l, this.presets);
+      if (!setup) return false;
+      try {
+        this.lab.normalize(setup.scenario);
+        return !setup.compare || !!this.lab.integrator(setup.compare);
+      } catch {
+        return false;
+      }
+    });
   }
 
   open() {
@@ -43,6 +80,7 @@ export class StudiesDrawer extends Drawer {
   update() {
     this.pool?.cancel();
     this.results = {};
+    if (!this.applying) this.lesson = null;
     if (this.isOpen) this.render();
   }
 
@@ -68,6 +106,7 @@ export class StudiesDrawer extends Drawer {
     const st = this.getState();
     const system = this.lab.system(st.scenario.system);
     const sections = [el('p', { class: 'hint' }, t('studies.intro', { cores: this.#pool().size }))];
+    sections.push(this.#lessonsSection());
     sections.push(this.#loopSection(system, st));
     sections.push(this.#convergenceSection(st));
     const poincare = this.#poincareSection(system, st);
@@ -112,9 +151,13 @@ export class StudiesDrawer extends Drawer {
     const steps = el('input', { id: 'loop-steps', type: 'number', min: 10, max: 100000, step: 10, value: 1000 });
     const plotHost = el('div', { class: 'study-plot', id: 'loop-plot' });
     const table = el('table', { class: 'study-table' });
+    const centreNote = el('p', { class: 'hint loop-centre' });
     const show = () => {
       const res = this.results.loop;
       if (!res) return;
+      const a = res[0];
+      centreNote.dataset.centre = a.centre;
+      centreNote.textContent = a.from > 0 ? t(a.centre === 'state' ? 'studies.loop.centre.state' : 'studies.loop.centre.start', { t: a.from.toFixed(2) }) : t('studies.loop.centre.origin');
       this.#plotSeries(plotHost, res.map((r) => ({ label: r.label, color: r.color, x: r.series.t, y: r.series.change })), {
         xLabel: t('studies.axis.time'),
         yLabel: t('studies.loop.axis'),
@@ -126,16 +169,23 @@ export class StudiesDrawer extends Drawer {
         res.map((r) => el('tr', { dataset: { track: r.label } }, el('th', {}, `${r.label} · ${r.title}`), el('td', {}, String(r.points)), el('td', { class: 'loop-change', dataset: { value: String(r.series.change.at(-1)) } }, sci(r.series.change.at(-1), 2)))),
       );
     };
+
     const { controls, status } = this.#runner('loop', async (progress) => {
       const tracks = this.#tracks();
+      const now = this.getRun?.() ?? {};
       const n = Number(points.value);
       const total = Math.min(100000, Math.max(10, Math.round(Number(steps.value) || 1000)));
       const fractions = tracks.map(() => 0);
       const res = await Promise.all(
         tracks.map((tr, k) =>
           this.#pool()
-            .run('loop', { scenario: tr.scenario, points: n, steps: total }, { onProgress: (f) => ((fractions[k] = f), progress(fractions.reduce((a, b) => a + b, 0) / tracks.length)) })
-            .then((r) => ({ ...r, label: tr.label, color: tr.color, title: tr.title })),
+            .run(
+              'loop',
+              // mid-run, the loop is centred on where the run is now
+              { scenario: tr.scenario, points: n, steps: total, around: now[tr.label]?.step > 0 ? { q: now[tr.label].q, p: now[tr.label].p } : undefined },
+              { onProgress: (f) => ((fractions[k] = f), progress(fractions.reduce((a, b) => a + b, 0) / tracks.length)) },
+            )
+            .then((r) => ({ ...r, label: tr.label, color: tr.color, title: tr.title, from: now[tr.label]?.step > 0 ? now[tr.label].time : 0 })),
         ),
       );
       this.results.loop = res;
@@ -150,9 +200,95 @@ export class StudiesDrawer extends Drawer {
       el('div', { class: 'study-fields' }, el('label', { for: 'loop-points' }, t('studies.loop.points'), ' ', points), el('label', { for: 'loop-steps' }, t('studies.loop.steps'), ' ', steps)),
       controls,
       status,
+      centreNote,
       plotHost,
       table,
     );
+  }
+
+  // ---- lessons
+  #lessonsSection() {
+    const list = el(
+      'ul',
+      { class: 'lesson-list' },
+      this.lessons.map((l) =>
+        el('li', {}, el('button', { type: 'button', class: 'btn lesson', dataset: { lesson: l.id }, 'aria-pressed': String(this.lesson?.id === l.id) }, registryText('lesson', l, 'title'))),
+      ),
+    );
+    const figure = el('figure', { class: 'lesson-figure', id: 'lesson-figure', hidden: !this.lesson });
+    const bar = el('progress', { max: 1, value: 0, hidden: true, 'aria-label': t('studies.progress') });
+    const status = el('p', { class: 'study-status', role: 'status' });
+    const cancel = el('button', { type: 'button', class: 'btn', hidden: true }, t('studies.cancel'));
+    cancel.addEventListener('click', () => this.pool?.cancel());
+    const show = () => {
+      const state = this.lesson;
+      if (!state) return;
+      const lesson = lessonById(state.id);
+      figure.hidden = false;
+      figure.dataset.lesson = state.id;
+      figure.dataset.status = state.status;
+      bar.hidden = cancel.hidden = state.status !== 'running';
+      status.textContent = { running: t('studies.running'), done: t('studies.done'), cancelled: t('studies.cancelled'), failed: t('studies.failed', { message: state.message ?? '' }) }[state.status];
+      const plotHost = el('div', { class: 'study-plot', id: 'lesson-plot' });
+      const measured = el('p', { class: 'lesson-measured' });
+      setChildren(
+        figure,
+        el('h4', {}, registryText('lesson', lesson, 'title')),
+        el('div', { class: 'study-controls' }, cancel, bar),
+        status,
+        plotHost,
+        measured,
+        el(
+          'figcaption',
+          { class: 'lesson-caption' },
+          el('p', {}, registryText('lesson', lesson, 'caption')),
+          el('p', {}, el('strong', {}, t('lessons.see')), ' ', registryText('lesson', lesson, 'see')),
+          el('p', { class: 'citation' }, t('explain.source'), el('cite', {}, registryText('lesson', lesson, 'source'))),
+        ),
+      );
+      const fig = state.figure;
+      if (!fig) return;
+      const vars = Object.fromEntries(Object.entries(fig.measured).map(([k, v]) => [k, measuredText(v)]));
+      measured.textContent = t(`lessons.${fig.summary}`, vars);
+      measured.dataset.measured = JSON.stringify(fig.measured);
+      const colors = { A: COLOR_A, B: COLOR_B };
+      const curves = fig.curves.map((c, i) => ({ label: t(`lessons.curve.${c.label}`), color: colors[c.color ?? c.label] ?? ORBIT_COLORS[i % ORBIT_COLORS.length], x: c.x, y: c.y }));
+      plotHost.dataset.points = String(curves.reduce((n, c) => n + c.y.filter((y) => Number.isFinite(y)).length, 0));
+      this.#plotSeries(plotHost, curves, { xLabel: t(`lessons.axis.${lesson.plot.x}`), yLabel: t(`lessons.axis.${lesson.plot.y}`), logX: lesson.plot.logX, logY: lesson.plot.logY });
+    };
+    list.addEventListener('click', (e) => {
+      const id = e.target.closest('button[data-lesson]')?.dataset.lesson;
+      if (id) this.#startLesson(lessonById(id)).catch(() => {});
+    });
+    show();
+    this.showLesson = show;
+    return el('section', { class: 'study', id: 'study-lessons' }, el('h3', {}, t('lessons.title')), el('p', {}, t('lessons.text')), list, figure);
+  }
+
+  /** One click: the page is set up as the lesson says, then its jobs run in the pool. */
+  async #startLesson(lesson) {
+    const setup = lessonSetup(lesson, this.presets);
+    this.applying = true;
+    try {
+      this.applyLesson?.(setup, lesson);
+    } finally {
+      this.applying = false;
+    }
+    const state = { id: lesson.id, status: 'running', figure: null };
+    this.lesson = state;
+    this.onLesson?.(lesson.id);
+    this.render();
+    const bar = this.body.querySelector('#lesson-figure progress');
+    try {
+      const jobs = lesson.jobs(this.lab.normalize(setup.scenario));
+      const results = await this.#pool().all(jobs, { onDone: (d, n) => bar && (bar.value = d / n) });
+      state.figure = lesson.figure(results);
+      state.status = 'done';
+    } catch (e) {
+      state.status = /cancelled/.test(e.message) ? 'cancelled' : 'failed';
+      state.message = e.message;
+    }
+    if (this.lesson === state && this.isOpen) this.showLesson?.();
   }
 
   // ---- convergence
@@ -290,18 +426,20 @@ export class StudiesDrawer extends Drawer {
     canvas.dataset.points = String(all.length);
   }
 
-  /** A uPlot of one curve per track; log y (and log x when asked). */
-  #plotSeries(host, curves, { xLabel, yLabel, logX }) {
+  /** A uPlot of one curve per track; log y unless logY is false, log x when asked. */
+  #plotSeries(host, curves, { xLabel, yLabel, logX, logY = true }) {
     host.replaceChildren();
     const xs = [...new Set(curves.flatMap((c) => c.x))].sort((a, b) => a - b);
-    const data = [xs, ...curves.map((c) => xs.map((x) => { const i = c.x.indexOf(x); return i < 0 ? null : c.y[i]; }))];
+    // on a log axis a zero (a drift of exactly nothing) or a subnormal has no place: a gap
+    const shown = (y) => (Number.isFinite(y) && (!logY || y >= 1e-300) ? y : null);
+    const data = [xs, ...curves.map((c) => xs.map((x) => { const i = c.x.indexOf(x); return i < 0 ? null : shown(c.y[i]); }))];
     const width = Math.max(260, host.clientWidth || this.body.clientWidth - 40 || 360);
     const u = new uPlot(
       {
         width,
         height: 220,
-        scales: { x: { time: false, distr: logX ? 3 : 1 }, y: { distr: 3, range: logRange } },
-        axes: [{ label: xLabel, size: 40 }, { label: yLabel, size: 70, values: (u, s) => s.map((v) => (v == null ? '' : v.toExponential(0))) }],
+        scales: { x: { time: false, distr: logX ? 3 : 1 }, y: logY ? { distr: 3, range: logRange } : { auto: true } },
+        axes: [{ label: xLabel, size: 40 }, { label: yLabel, size: 70, values: (u, s) => s.map((v) => (v == null ? '' : logY ? v.toExponential(0) : String(+v.toPrecision(4)))) }],
         series: [{}, ...curves.map((c) => ({ label: c.label, stroke: c.color, width: 2, points: { show: logX } }))],
         legend: { show: true },
       },

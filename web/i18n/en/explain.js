@@ -11,6 +11,7 @@ export default {
   'explain.whyDrifts': 'Why it drifts',
   'explain.whyConserves': 'Why it conserves what it conserves',
   'explain.source': 'Source: ',
+  'explain.studies': 'Studies and lessons',
   // web/ui/why.js: '{title} is {nature}.', the nature built from the pieces below
   'explain.why.keeps.momenta': ', and its momenta hold to round-off',
   'explain.why.keeps.constraints': ', and its constraints hold to round-off',

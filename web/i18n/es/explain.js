@@ -11,6 +11,7 @@ export default {
   'explain.whyDrifts': 'Por qué deriva',
   'explain.whyConserves': 'Por qué conserva lo que conserva',
   'explain.source': 'Fuente: ',
+  'explain.studies': 'Estudios y lecciones',
   'explain.why.keeps.momenta': ', y sus momentos se mantienen hasta el redondeo',
   'explain.why.keeps.constraints': ', y sus ligaduras se mantienen hasta el redondeo',
   'explain.why.keeps.both': ', y sus momentos y ligaduras se mantienen hasta el redondeo',

@@ -1,0 +1,28 @@
+// English text of the lessons in the Studies drawer (web/ui/studies.js). The lessons'
+// own titles, captions, sources and docs are in their registry, web/sim/lessons.js.
+export default {
+  'lessons.title': 'Lessons from the papers',
+  'lessons.text': 'Each button sets the page up as a figure of the papers behind vilab and computes its curve, here, in a few seconds.',
+  'lessons.see': 'What to see:',
+  'lessons.axis.time': 'time t (s)',
+  'lessons.axis.h': 'time step h (s)',
+  'lessons.axis.mu': 'penalty stiffness μ (N/m)',
+  'lessons.axis.energy': 'energy E (J)',
+  'lessons.axis.energy-fluctuation': 'largest |E − E₀| (J)',
+  'lessons.axis.momentum-drift': '|J_z − J_z(0)|',
+  'lessons.axis.constraint': 'largest rod-length error (m)',
+  'lessons.axis.clock-error': 'error of (q, p)',
+  'lessons.axis.energy-amplitude': 'half-width of the energy band (J)',
+  'lessons.curve.A': 'A',
+  'lessons.curve.B': 'B',
+  'lessons.curve.ndt': 'against the exact motion at n·Δt',
+  'lessons.curve.nh': 'against the exact motion at n·h',
+  'lessons.curve.top': 'heavy top (quaternion DEL)',
+  'lessons.curve.dsp': 'double spherical pendulum (midpoint)',
+  'lessons.measured.mw': 'Measured: Newmark’s energy stays within {bandA} of E₀ (relative) and ends at {finalA}; RK4’s ends at {finalB}.',
+  'lessons.measured.ratios': 'Measured: the fluctuation falls by {ratios} per halving of h; fitted slope {slope}.',
+  'lessons.measured.jz': 'Measured: largest |J_z − J_z(0)| {driftA} for A, {driftB} for B.',
+  'lessons.measured.slope': 'Measured: fitted slope {slope} (1/μ is slope −1).',
+  'lessons.measured.clock': 'Measured: largest error {maxNdt} at n·Δt (Δt = {dt} s), {maxNh} at n·h.',
+  'lessons.measured.slopes': 'Measured: fitted slopes {slopeTop} (heavy top) and {slopeDsp} (double spherical pendulum).',
+};
