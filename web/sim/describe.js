@@ -29,7 +29,7 @@ function chainIsPlanar(system) {
 }
 
 /** A time-dependent expression (the identifier t) in a definition's L or forces. */
-function usesTime(text) {
+export function usesTime(text) {
   return /(^|[^\w'.])t(?![\w'(])/.test(String(text ?? ''));
 }
 

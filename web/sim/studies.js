@@ -14,7 +14,7 @@
 // transform, whose trapezoidal rule converges exponentially for smooth periodic curves,
 // so the quadrature error stays far below what a non-symplectic method changes.
 import { exactOscillator, exactPendulumScenario } from './exact.js';
-import { describeRun } from './describe.js';
+import { describeRun, usesTime } from './describe.js';
 
 /** Where an initial field's entry lives: ['angles', 0] is initial.angles[0], ['angles', 1, 0] initial.angles[1][0]. */
 function readPath(initial, path) {
@@ -48,9 +48,6 @@ export function defaultLoopPlane(normalized) {
   if ('q' in ini && 'qdot' in ini) return [first('q'), first('qdot')];
   return null;
 }
-
-/** A time-dependent expression (the identifier t) in a definition's L or forces. */
-const usesTime = (text) => /(^|[^\w'.])t(?![\w'(])/.test(String(text ?? ''));
 
 /** The max norm of the difference of two canonical states. */
 function stateDistance(a, b) {
