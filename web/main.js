@@ -609,6 +609,10 @@ async function main() {
     // a lesson comes as its preset, or as a preset made of its own set-up
     applyLesson: ({ preset, scenario, compare }, lesson) => applyPreset(preset ?? { id: lesson.id, title: registryText('lesson', lesson, 'title'), scenario, compare }),
     onLesson: (id) => explain.setLesson(id),
+    onExplain: () => {
+      studies.close();
+      explain.open();
+    },
     onOpen: () => explain.isOpen && explain.close(),
   });
   const help = $('#help');

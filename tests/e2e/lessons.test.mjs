@@ -54,8 +54,7 @@ test('every lesson loads from one click and draws its curve, with caption and so
   assert.equal(st.scenario.integrator, 'quaternion');
   assert.deepEqual(await axe(page), [], 'axe on the Studies drawer with a lesson shown');
   // Explain: the lesson's docs (KaTeX) from the registry, then the studies
-  await page.click('#studies .drawer-close');
-  await page.click('#explain-button');
+  await page.click('#lesson-figure .lesson-explain');
   await page.locator('#explain-lesson-wm-amplitude .katex').first().waitFor({ timeout: 5000 });
   assert.ok(await page.locator('#explain-lesson-wm-amplitude').evaluate((d) => d.open));
   for (const s of ['loop', 'convergence', 'poincare']) assert.equal(await page.locator(`#explain-study-${s}`).count(), 1);

@@ -39,9 +39,10 @@ export class StudiesDrawer extends Drawer {
   /**
    * getState() the store's state; getRun() { A: { q, p, step, time }, B? } where the run is
    * now; presets the page's presets; applyLesson({ scenario, compare, preset }) sets the
-   * page up for a lesson; onLesson(id) tells the Explain drawer which lesson is shown.
+   * page up for a lesson; onLesson(id) tells the Explain drawer which lesson is shown;
+   * onExplain() opens it.
    */
-  constructor(root, button, { lab, getState, getRun, presets = [], applyLesson, onLesson, onOpen }) {
+  constructor(root, button, { lab, getState, getRun, presets = [], applyLesson, onLesson, onExplain, onOpen }) {
     super(root, button);
     this.lab = lab;
     this.getState = getState;
@@ -49,6 +50,7 @@ export class StudiesDrawer extends Drawer {
     this.presets = presets;
     this.applyLesson = applyLesson;
     this.onLesson = onLesson;
+    this.onExplain = onExplain;
     this.onOpen = onOpen;
     this.pool = null;
     this.plots = [];
@@ -245,6 +247,7 @@ export class StudiesDrawer extends Drawer {
           el('p', {}, el('strong', {}, t('lessons.see')), ' ', registryText('lesson', lesson, 'see')),
           el('p', { class: 'citation' }, t('explain.source'), el('cite', {}, registryText('lesson', lesson, 'source'))),
         ),
+        this.onExplain ? el('button', { type: 'button', class: 'btn small lesson-explain', onclick: () => this.onExplain() }, t('lessons.explain')) : null,
       );
       const fig = state.figure;
       if (!fig) return;

@@ -4,6 +4,7 @@ export default {
   'lessons.title': 'Lessons from the papers',
   'lessons.text': 'Each button sets the page up as a figure of the papers behind vilab and computes its curve, here, in a few seconds.',
   'lessons.see': 'What to see:',
+  'lessons.explain': 'The equations behind it (Explain)',
   'lessons.axis.time': 'time t (s)',
   'lessons.axis.h': 'time step h (s)',
   'lessons.axis.mu': 'penalty stiffness μ (N/m)',

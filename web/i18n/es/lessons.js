@@ -4,6 +4,7 @@ export default {
   'lessons.title': 'Lecciones de los artículos',
   'lessons.text': 'Cada botón prepara la página como una figura de los artículos en que se basa vilab y calcula su curva, aquí, en unos segundos.',
   'lessons.see': 'Qué observar:',
+  'lessons.explain': 'Las ecuaciones que hay detrás (Explicación)',
   'lessons.axis.time': 'tiempo t (s)',
   'lessons.axis.h': 'paso de tiempo h (s)',
   'lessons.axis.mu': 'rigidez de penalización μ (N/m)',
