@@ -171,7 +171,6 @@ export class StudiesDrawer extends Drawer {
         res.map((r) => el('tr', { dataset: { track: r.label } }, el('th', {}, `${r.label} · ${r.title}`), el('td', {}, String(r.points)), el('td', { class: 'loop-change', dataset: { value: String(r.series.change.at(-1)) } }, sci(r.series.change.at(-1), 2)))),
       );
     };
-
     const { controls, status } = this.#runner('loop', async (progress) => {
       const tracks = this.#tracks();
       const now = this.getRun?.() ?? {};
