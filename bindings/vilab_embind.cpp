@@ -16,6 +16,7 @@
 #include "vilab/csv.hpp"
 #include "vilab/detmath.hpp"
 #include "vilab/exact/free_rigid_body.hpp"
+#include "vilab/exact/pendulum.hpp"
 #include "vilab/expr/parse.hpp"
 #include "vilab/simulation.hpp"
 
@@ -280,6 +281,51 @@ class WasmExactRigidBody {
   double out_[4] = {0, 0, 0, 0};
 };
 
+// The exact planar pendulum (core: vilab::exact::Pendulum, Jacobi sn/cn/dn and am) for
+// the studies' convergence references, from g, l and the initial angle and rate.
+class WasmExactPendulum {
+ public:
+  WasmExactPendulum(double g, double l, double theta0, double omega0) {
+    try {
+      exact_ = std::make_unique<vilab::exact::Pendulum>(g, l, theta0, omega0);
+    } catch (...) {
+      error_ = currentErrorRecord("exactPendulum");
+    }
+  }
+  val error() const { return error_; }
+  double period() const { return exact_->period(); }
+  double modulus() const { return exact_->modulus(); }
+  std::string regime() const {
+    switch (exact_->regime()) {
+      case vilab::exact::PendulumRegime::libration: return "libration";
+      case vilab::exact::PendulumRegime::separatrix: return "separatrix";
+      case vilab::exact::PendulumRegime::rotation: return "rotation";
+    }
+    return "unknown";
+  }
+  // [θ(t), θ'(t)]: a view of 2 numbers, or an empty one with error() set.
+  val at(double t) {
+    error_ = val::null();
+    try {
+      if (!(std::abs(t) <= vilab::limits::kMaxExactTime))
+        throw vilab::InputError("t", "must be a finite number of seconds in [-1e9, 1e9], got " + vilab::formatNumber(t));
+      out_[0] = exact_->theta(t);
+      out_[1] = exact_->omega(t);
+      if (!std::isfinite(out_[0]) || !std::isfinite(out_[1]))
+        throw vilab::InputError("t", "the exact solution is not finite at t = " + vilab::formatNumber(t));
+      return val(typed_memory_view(2, out_));
+    } catch (...) {
+      error_ = currentErrorRecord("exactPendulum");
+      return val(typed_memory_view(0, out_));
+    }
+  }
+
+ private:
+  std::unique_ptr<vilab::exact::Pendulum> exact_;
+  val error_ = val::null();
+  double out_[2] = {0, 0};
+};
+
 std::string registryJson() { return vilab::registryJson().dump(); }
 // Exactly what the native `vilab registry` prints (without the final newline).
 std::string registryText() { return vilab::registryJson().dump(2); }
@@ -349,6 +395,13 @@ EMSCRIPTEN_BINDINGS(vilab) {
       .function("branch", &WasmExactRigidBody::branch)
       .function("Pi", &WasmExactRigidBody::Pi)
       .function("orientation", &WasmExactRigidBody::orientation);
+  emscripten::class_<WasmExactPendulum>("ExactPendulum")
+      .constructor<double, double, double, double>()
+      .function("error", &WasmExactPendulum::error)
+      .function("period", &WasmExactPendulum::period)
+      .function("modulus", &WasmExactPendulum::modulus)
+      .function("regime", &WasmExactPendulum::regime)
+      .function("at", &WasmExactPendulum::at);
   emscripten::class_<WasmSimulation>("Simulation")
       .constructor<std::string, int, int>()
       .function("error", &WasmSimulation::error)

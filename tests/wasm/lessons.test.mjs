@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { lab, root } from './helpers.mjs';
 import { LESSONS, lessonById, lessonSetup, runLesson, measureRun, clockRun } from '../../web/sim/lessons.js';
-import { exactPendulum, exactPendulumScenario, ellipK, ellipF, jacobi, jacobiAm, midpointClockStep } from '../../web/sim/exact.js';
+import { midpointClockStep } from '../../web/sim/exact.js';
 import { convergenceStudy, convergenceReference, initialFromState, loopStudy } from '../../web/sim/studies.js';
 
 const scene = (id) => {
@@ -84,33 +84,36 @@ test('Wendlandt–Marsden: the energy band half-width falls as h² for the heavy
   console.log(`W–M energy amplitude slopes: heavy top ${measured.slopeTop.toFixed(3)}, DSP ${measured.slopeDsp.toFixed(3)}`);
 });
 
-test('Jacobi functions: K(½), F(K) = K, sn² + cn² = 1, dn² + m sn² = 1, am(K) = π/2, and the core’s check value θ(10)', () => {
-  assert.ok(Math.abs(ellipK(0.5) - 1.8540746773013719) < 1e-15);
-  for (const m of [0, 0.1, 0.5, 0.9, 0.999999]) {
-    const K = ellipK(m);
-    assert.ok(Math.abs(ellipF(Math.PI / 2, m) - K) < 1e-13 * K, `F(π/2|${m})`);
-    assert.ok(Math.abs(jacobiAm(K, m) - Math.PI / 2) < 1e-12, `am(K|${m})`);
-    for (const u of [-7.3, -0.4, 0, 0.3, 1.1, 5.9, 40]) {
-      const { sn, cn, dn } = jacobi(u, m);
-      assert.ok(Math.abs(sn * sn + cn * cn - 1) < 1e-15 && Math.abs(dn * dn + m * sn * sn - 1) < 1e-15, `u = ${u}, m = ${m}`);
-      assert.ok(Math.abs(ellipF(jacobiAm(u, m), m) - u) < 1e-12 * Math.max(1, Math.abs(u)), `F(am(u)) = u at ${u}, ${m}`);
-    }
-  }
-  assert.ok(Math.abs(jacobi(0.7, 0).sn - Math.sin(0.7)) < 1e-15);
-  assert.ok(Math.abs(jacobi(0.7, 1).sn - Math.tanh(0.7)) < 1e-15);
+test('exact pendulum (the core’s Jacobi sn through lab.exactPendulum): the core’s check value θ(10), one period, one revolution, bad input named', () => {
   // w = 1, θ0 = 0, ω0 = 1 (k = ½): θ(10) = 0.114252255017604 (core test_exact.cpp)
-  assert.ok(Math.abs(exactPendulum(1, 1, 0, 1).theta(10) - 0.114252255017604) <= 1e-14);
-  assert.throws(() => jacobi(1, 1.5), /parameter m/);
-  assert.throws(() => exactPendulum(-9.81, 1, 1, 0), /g\/l > 0/);
+  const check = lab.exactPendulum({ system: 'pendulum', params: { g: 1 }, initial: { angles: [0], rates: [1] } });
+  assert.equal(check.regime, 'libration');
+  assert.ok(Math.abs(check.modulus - 0.5) < 1e-15);
+  assert.ok(Math.abs(check.at(10)[0] - 0.114252255017604) <= 1e-14);
+  check.dispose();
+  assert.throws(() => check.at(1), /used after dispose/);
+  // back where it started after one period; a rotation returns after one revolution + 2π
+  const p = lab.exactPendulum({ system: 'pendulum', initial: { angles: [2.5], rates: [1] } });
+  const [th, om] = p.at(p.period);
+  assert.ok(Math.abs(th - 2.5) < 1e-11 && Math.abs(om - 1) < 1e-10, `${th}, ${om}`);
+  p.dispose();
+  const r = lab.exactPendulum({ system: 'pendulum', initial: { angles: [0.3], rates: [8] } });
+  assert.equal(r.regime, 'rotation');
+  assert.ok(Math.abs(r.at(r.period)[0] - (0.3 + 2 * Math.PI)) < 1e-11);
+  assert.throws(() => r.at(Infinity), (e) => e.field === 't');
+  r.dispose();
+  assert.throws(() => lab.exactPendulum({ system: 'oscillator' }), (e) => e.field === 'system');
+  assert.throws(() => lab.exactPendulum({ system: 'pendulum', params: { g: 0 } }), (e) => e.field === 'params.g');
+  assert.throws(() => lab.exactPendulum({ system: 'pendulum', params: { damping: 0.1 } }), (e) => e.field === 'params.damping');
 });
 
-test('exact pendulum (Jacobi sn) against an order-6 composition at h = 0.002: within 1e-12 over 10 s; the small-angle solution is not', () => {
+test('exact pendulum against an order-6 composition at h = 0.002: within 1e-12 over 10 s; the small-angle solution is not', () => {
   for (const [theta, rate] of [
     [1, 0],
     [1, -0.7],
   ]) {
     const sc = lab.normalize({ system: 'pendulum', integrator: 'composition6', h: 0.002, initial: { angles: [theta], rates: [rate] } });
-    const exact = exactPendulumScenario(sc);
+    const exact = lab.exactPendulum(sc);
     assert.equal(exact.regime, 'libration');
     const sim = lab.simulate(sc, { historyCapacity: 1 });
     let worst = 0;
@@ -127,16 +130,11 @@ test('exact pendulum (Jacobi sn) against an order-6 composition at h = 0.002: wi
       }
     } finally {
       sim.dispose();
+      exact.dispose();
     }
     assert.ok(worst <= 1e-12, `θ0 = ${theta}, ω0 = ${rate}: ${worst}`);
     assert.ok(small >= 1e-2, `small-angle approximation ${small}`);
   }
-  // period: back where it started after one period; rotation returns after one revolution + 2π
-  const p = exactPendulum(9.81, 1, 2.5, 1);
-  assert.ok(Math.abs(p.theta(p.period) - 2.5) < 1e-11 && Math.abs(p.omega(p.period) - 1) < 1e-10);
-  const r = exactPendulum(9.81, 1, 0.3, 8);
-  assert.equal(r.regime, 'rotation');
-  assert.ok(Math.abs(r.theta(r.period) - (0.3 + 2 * Math.PI)) < 1e-11);
 });
 
 test('convergence uses the exact pendulum and the exact free rigid body: midpoint 2 ± 0.1, lie-group 2 ± 0.1', async () => {

@@ -13,7 +13,7 @@
 // spaced s; the integral ∫ p·q'(s) ds is taken with q'(s) from the discrete Fourier
 // transform, whose trapezoidal rule converges exponentially for smooth periodic curves,
 // so the quadrature error stays far below what a non-symplectic method changes.
-import { exactOscillator, exactPendulumScenario } from './exact.js';
+import { exactOscillator } from './exact.js';
 import { describeRun, usesTime } from './describe.js';
 
 /** Where an initial field's entry lives: ['angles', 0] is initial.angles[0], ['angles', 1, 0] initial.angles[1][0]. */
@@ -346,10 +346,17 @@ function stateAt(lab, scenario, h, T) {
   }
 }
 
-/** The exact state at T where one is known, in the canonical (q, p): the undamped oscillator, the pendulum (Jacobi sn), the free rigid body (lab.exactRigidBody). */
+/** The exact state at T where one is known, in the canonical (q, p): the undamped oscillator, the pendulum (lab.exactPendulum: Jacobi sn), the free rigid body (lab.exactRigidBody). */
 function exactState(lab, base, T) {
   if (base.system === 'oscillator') return exactOscillator(base, T);
-  if (base.system === 'pendulum') return exactPendulumScenario(base)?.state(T) ?? null;
+  if (base.system === 'pendulum' && base.params.damping === 0 && base.params.g > 0) {
+    const exact = lab.exactPendulum(base);
+    try {
+      return exact.state(T);
+    } finally {
+      exact.dispose();
+    }
+  }
   if (base.system === 'rigid-body' && base.params.damping === 0 && base.params.torque.every((x) => x === 0)) {
     const exact = lab.exactRigidBody(base);
     try {

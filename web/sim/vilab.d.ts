@@ -347,6 +347,23 @@ export interface ExactRigidBody {
   dispose(): void;
 }
 
+/** The exact planar pendulum θ'' = −(g/l) sin θ (Jacobi elliptic functions). */
+export interface ExactPendulum {
+  /** s: 4K(k²)/w when it swings, 2K(1/k²)/(k w) per turn when it turns over; Infinity on the separatrix. */
+  readonly period: number;
+  readonly regime: 'libration' | 'separatrix' | 'rotation';
+  /** k = √(sin²(θ₀/2) + θ̇₀² l/(4g)). */
+  readonly modulus: number;
+  /** [θ(t), θ'(t)] (a fresh array). t must be finite, |t| ≤ limits.maxExactTime. */
+  at(t: number): [number, number];
+  /** The state at t in the system's canonical coordinates (bob position q, momentum p). */
+  state(t: number): { q: [number, number, number]; p: [number, number, number] };
+  readonly disposed: boolean;
+  /** Frees the wasm memory; idempotent. Any other use afterwards throws. */
+  dispose(): void;
+  [Symbol.dispose](): void;
+}
+
 export interface Lab {
   readonly version: string;
   readonly systems: readonly SystemInfo[];
@@ -364,6 +381,8 @@ export interface Lab {
    * initial.orientation (normalized as the core does) and initial.omega.
    */
   exactRigidBody(scenario: Scenario | string): ExactRigidBody;
+  /** The exact solution of an undamped planar pendulum (system 'pendulum', g > 0); throws VilabError otherwise. */
+  exactPendulum(scenario: Scenario | string): ExactPendulum;
   /** The editor's view of a definition (params of system 'lagrangian'); throws VilabError { field, column? }. */
   inspectLagrangian(params: LagrangianDefinition): LagrangianInspection;
   /** A new simulation (an object or JSON text); throws VilabError on bad input. */

@@ -501,6 +501,76 @@ class Simulation extends NativeOwner {
 }
 
 /**
+ * The exact planar pendulum (Jacobi elliptic functions; core vilab::exact::Pendulum) of a
+ * normalized undamped `pendulum` scenario.
+ */
+class ExactPendulum extends NativeOwner {
+  #period;
+  #regime;
+  #modulus;
+  #maxTime;
+  #length;
+  #mass;
+
+  constructor(module, scenario, maxTime) {
+    const { g, lengths, masses } = scenario.params;
+    const [theta0] = scenario.initial.angles;
+    const [omega0] = scenario.initial.rates;
+    super(guard('exactPendulum', () => new module.ExactPendulum(g, lengths[0], theta0, omega0)), 'exactPendulum');
+    const native = this[LIVE]();
+    this.#period = native.period();
+    this.#regime = native.regime();
+    this.#modulus = native.modulus();
+    this.#maxTime = maxTime;
+    this.#length = lengths[0];
+    this.#mass = masses[0];
+  }
+
+  /** Period (s): 4K(k²)/w in libration, the time of one revolution 2K(1/k²)/(k w) in rotation, Infinity on the separatrix. */
+  get period() {
+    this[LIVE]();
+    return this.#period;
+  }
+
+  /** 'libration' | 'separatrix' | 'rotation'. */
+  get regime() {
+    this[LIVE]();
+    return this.#regime;
+  }
+
+  /** k = √(sin²(θ₀/2) + θ̇₀²/(4 g/l)): below 1 it swings, above 1 it turns over. */
+  get modulus() {
+    this[LIVE]();
+    return this.#modulus;
+  }
+
+  /** [θ(t), θ'(t)] (a fresh array). */
+  at(t) {
+    const native = this[LIVE]();
+    if (typeof t !== 'number' || !(Math.abs(t) <= this.#maxTime)) {
+      const bound = this.#maxTime.toExponential().replace('e+', 'e');
+      throw inputError('t', `must be a finite number of seconds in [-${bound}, ${bound}], got ${describe(t)}`);
+    }
+    const values = Array.from(native.at(t));
+    const error = native.error();
+    if (error) throw coreError(error);
+    return values;
+  }
+
+  /** The state at t in the system's canonical coordinates: the bob at q = l (sin θ, 0, −cos θ), p = m l θ' (cos θ, 0, sin θ). */
+  state(t) {
+    const [theta, omega] = this.at(t);
+    const l = this.#length;
+    const pl = this.#mass * l * omega;
+    return { q: [l * Math.sin(theta), 0, -l * Math.cos(theta)], p: [pl * Math.cos(theta), 0, pl * Math.sin(theta)] };
+  }
+
+  [disposeSymbol]() {
+    this.dispose();
+  }
+}
+
+/**
  * The exact free rigid body (Jacobi elliptic functions; core
  * vilab::exact::FreeRigidBodyExact) of a normalized `rigid-body` scenario.
  */
@@ -616,6 +686,19 @@ async function loadLab(options) {
         throw inputError('system', `the exact solution is known for the free rigid body only ("rigid-body"), got "${normalized.system}"`);
       }
       return new ExactRigidBody(module, normalized, limits.maxExactTime);
+    },
+    /**
+     * The exact planar pendulum (system 'pendulum', undamped, g > 0), built from the
+     * normalized scenario: { period, regime, modulus, at(t) → [θ, θ'], state(t) → { q, p }, dispose() }.
+     */
+    exactPendulum(scenario) {
+      const normalized = normalize(scenario);
+      if (normalized.system !== 'pendulum') {
+        throw inputError('system', `the exact solution is known for the planar pendulum only ("pendulum"), got "${normalized.system}"`);
+      }
+      if (normalized.params.damping !== 0) throw inputError('params.damping', 'the exact solution is for the undamped pendulum: must be 0');
+      if (!(normalized.params.g > 0)) throw inputError('params.g', 'the exact solution needs gravity: must be > 0');
+      return new ExactPendulum(module, normalized, limits.maxExactTime);
     },
     /**
      * The editor's view of a definition (the params of system "lagrangian"): { coordinates,
