@@ -25,6 +25,14 @@ test('loop: midpoint keeps ∮p·dq on the pendulum, RK4 does not (1000 steps, h
   assert.ok(a <= 1e-10, `A (midpoint) ${a}`);
   assert.ok(b >= 1e-4, `B (RK4) ${b}`);
   assert.ok(await page.locator('#loop-plot canvas').count() >= 1, 'the curve is drawn');
+  // the loop itself: drawn in the phase-portrait plane at the end, then in another plane and at the start
+  assert.ok(await page.locator('#loop-shape canvas').count() >= 1, 'the loop is drawn');
+  assert.ok(Number(await page.locator('#loop-shape').getAttribute('data-points')) >= 512);
+  assert.ok(Math.abs(Number(await page.locator('#study-loop tr[data-track="A"] .loop-action').getAttribute('data-value'))) > 0);
+  await page.selectOption('#loop-y', '0');
+  await page.locator('#loop-time').fill('0');
+  assert.match(await page.locator('label[for="loop-time"]').textContent(), /t = 0\.00 s/);
+  assert.ok(await page.locator('#loop-shape canvas').count() >= 1);
   assert.deepEqual(errors, []);
   await page.close();
 });

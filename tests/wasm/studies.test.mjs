@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { lab } from './helpers.mjs';
 import { readFileSync } from 'node:fs';
-import { loopStudy, convergenceStudy, spectralDerivative, loopAction, fittedOrder, seedOnEnergy, poincareSection, closedCurveResidual } from '../../web/sim/studies.js';
+import { loopStudy, loopShape, polygonArea, convergenceStudy, spectralDerivative, loopAction, fittedOrder, seedOnEnergy, poincareSection, closedCurveResidual } from '../../web/sim/studies.js';
 
 test('spectral quadrature: the area of an ellipse to round-off; derivative of sin', () => {
   const n = 64;
@@ -22,7 +22,7 @@ function loopChange(integrator, { system = 'pendulum', steps = 1000, h = 0.05, p
   const loop = loopStudy(lab, { system, integrator, h }, { points });
   try {
     loop.advance(steps);
-    return { change: loop.relativeChange(), points: loop.points, action: loop.initialAction };
+    return { change: loop.relativeChange(), points: loop.points, action: loop.initialAction, unresolvedAt: loop.unresolvedAt };
   } finally {
     loop.dispose();
   }
@@ -31,6 +31,7 @@ function loopChange(integrator, { system = 'pendulum', steps = 1000, h = 0.05, p
 test('loop action on the pendulum, 1000 steps at h = 0.05: midpoint keeps it to 1e-10; RK4 and energy–momentum change it by more than 1e-4', () => {
   const mid = loopChange('midpoint');
   assert.ok(mid.change <= 1e-10, `midpoint ${mid.change}`);
+  assert.equal(mid.unresolvedAt, null, 'the pendulum loop stays resolved');
   for (const id of ['rk4', 'energy-momentum']) {
     const r = loopChange(id);
     assert.ok(r.change >= 1e-4, `${id} ${r.change}`);
@@ -103,4 +104,46 @@ test('Poincaré section of Hénon–Heiles: a regular orbit at E = 1/12 lies on 
   assert.ok(rChaotic > 1e-2, `chaotic orbit: ${rChaotic}`);
   assert.equal(seedOnEnergy(lab, scene, 1 / 12, [0.9, 0]), null, 'outside the energy surface');
   console.log(`Poincaré: regular E = 1/12 residual ${rRegular.toExponential(2)}, chaotic E = 1/6 ${rChaotic.toExponential(2)}`);
+});
+
+test('the loop drawn for one degree of freedom encloses ∮p·dq: pendulum (θ, m l² θ̇) area = the action, at the start and after 1000 midpoint steps; RK4 changes it', () => {
+  const enclosed = (loop) => {
+    const [theta, rate] = loopShape(loop); // m = l = 1: p_θ = θ̇
+    return polygonArea(Float64Array.from(theta), Float64Array.from(rate));
+  };
+  for (const integrator of ['midpoint', 'rk4']) {
+    const loop = loopStudy(lab, { system: 'pendulum', integrator, h: 0.05 }, { points: 1024 });
+    try {
+      const a0 = enclosed(loop);
+      // the polygon of N points misses the smooth loop's area by ~(2π/N)²/6 (Float32 drawing data: 1e-7)
+      assert.ok(Math.abs(Math.abs(a0) - Math.abs(loop.initialAction)) <= 1e-5 * Math.abs(loop.initialAction), `${integrator}: ${a0} vs ${loop.initialAction}`);
+      loop.advance(1000);
+      const a1 = enclosed(loop);
+      const change = Math.abs(Math.abs(a1) - Math.abs(a0)) / Math.abs(a0);
+      if (integrator === 'midpoint') assert.ok(change <= 1e-5, `midpoint: the area changed by ${change}`);
+      else assert.ok(change >= 1e-3, `rk4: the area changed by only ${change}`);
+      console.log(`loop area, pendulum, ${integrator}, 1000 steps at h = 0.05: relative change ${change.toExponential(2)} (${loop.points} points)`);
+    } finally {
+      loop.dispose();
+    }
+  }
+});
+
+test('a chaotic loop outgrows its points: the DSP loop (midpoint) is flagged unresolved before its quadrature breaks down, and its measured change is tiny until then', () => {
+  const loop = loopStudy(lab, { system: 'double-spherical-pendulum', integrator: 'midpoint', h: 0.01 }, { points: 512 });
+  try {
+    let before = 0;
+    while (loop.unresolvedAt === null && loop.step < 1500) {
+      loop.advance(50);
+      if (loop.unresolvedAt === null) before = Math.max(before, loop.relativeChange());
+    }
+    assert.ok(loop.unresolvedAt !== null && loop.unresolvedAt < 15, `flagged at ${loop.unresolvedAt}`);
+    assert.ok(before <= 1e-10, `while resolved the change stays at round-off: ${before}`);
+    loop.advance(300);
+    // what the flag guards against: past it the "change" is the sampling's, not the method's
+    assert.ok(loop.relativeChange() > 1e-6, `after: ${loop.relativeChange()}`);
+    console.log(`DSP loop (midpoint, h = 0.01, ${loop.points} points): resolved until t = ${loop.unresolvedAt} s with change ≤ ${before.toExponential(2)}; 3 s later the quadrature gives ${loop.relativeChange().toExponential(2)}`);
+  } finally {
+    loop.dispose();
+  }
 });

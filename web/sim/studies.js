@@ -206,10 +206,10 @@ const isPowerOfTwo = (n) => Number.isInteger(n) && n >= 8 && (n & (n - 1)) === 0
  * apart by more than `stretch` times their start spacing, so it stays resolved.
  *
  * Returns { points, step, time, centre, initialAction, action(), relativeChange(),
- * advance(n), variables(), dispose() }; time counts from the loop's start. A refused step of any member throws its VilabError with
+ * unresolvedAt, advance(n), variables(), dispose() }; time counts from the loop's start. A refused step of any member throws its VilabError with
  * .loopPoint set.
  */
-export function loopStudy(lab, scenario, { points = 512, plane, radii, maxPoints = 4096, stretch = 8, around } = {}) {
+export function loopStudy(lab, scenario, { points = 512, plane, radii, maxPoints = 4096, stretch = 8, quadratureTolerance = 1e-8, around } = {}) {
   if (!isPowerOfTwo(points) || !isPowerOfTwo(maxPoints) || maxPoints < points) {
     throw new Error('vilab: loop.points: must be a power of two ≥ 8, at most maxPoints (a power of two)');
   }
@@ -262,6 +262,11 @@ export function loopStudy(lab, scenario, { points = 512, plane, radii, maxPoints
   const action = () => loopAction(sims.map((s) => s.q), sims.map((s) => s.p));
   const initialAction = action();
 
+  // Once the loop has outgrown maxPoints (chaos stretches it exponentially) its points
+  // may no longer resolve it, and the quadrature of ∮p·dq then measures the sampling, not
+  // the integrator. The spectral quadrature's own error estimate (every point against
+  // every other point) tells: the time it first exceeds quadratureTolerance is kept.
+  let unresolvedAt = null;
   function refine() {
     while (sims.length < maxPoints && spacing() > stretch * start * (points / sims.length)) {
       const n = sims.length;
@@ -269,6 +274,14 @@ export function loopStudy(lab, scenario, { points = 512, plane, radii, maxPoints
       for (let j = 0; j < n; j++) finer.push(sims[j], make((2 * Math.PI * (2 * j + 1)) / (2 * n)));
       sims = finer;
     }
+    if (unresolvedAt === null && sims.length === maxPoints && quadratureError() > quadratureTolerance) unresolvedAt = sims[0].time;
+  }
+  function quadratureError() {
+    const qs = sims.map((s) => s.q);
+    const ps = sims.map((s) => s.p);
+    const all = loopAction(qs, ps);
+    const half = loopAction(qs.filter((_, j) => j % 2 === 0), ps.filter((_, j) => j % 2 === 0));
+    return Math.abs(all - half) / Math.abs(all);
   }
 
   return {
@@ -284,6 +297,10 @@ export function loopStudy(lab, scenario, { points = 512, plane, radii, maxPoints
     centre,
     initialAction,
     action,
+    /** The loop's time when it first outgrew maxPoints (its ∮p·dq is no longer measured), or null. */
+    get unresolvedAt() {
+      return unresolvedAt;
+    },
     /** |∮p·dq(t) − ∮p·dq(0)| / |∮p·dq(0)|. */
     relativeChange: () => Math.abs(action() - initialAction) / Math.abs(initialAction),
     /** Advances every point by n steps, in chunks that let the loop refine as it stretches. */
@@ -311,6 +328,30 @@ export function loopStudy(lab, scenario, { points = 512, plane, radii, maxPoints
       sims = [];
     },
   };
+}
+
+/**
+ * The loop as curves of its points' natural variables: vars[k][j] = variable k of point
+ * j (Float32Array each: for drawing, not for measuring).
+ */
+export function loopShape(loop) {
+  const rows = loop.variables();
+  const n = rows[0]?.length ?? 0;
+  const vars = Array.from({ length: n }, () => new Float32Array(rows.length));
+  rows.forEach((row, j) => {
+    for (let k = 0; k < n; k++) vars[k][j] = row[k];
+  });
+  return vars;
+}
+
+/** The signed area of the closed polygon (x_j, y_j) (the shoelace formula). */
+export function polygonArea(x, y) {
+  let twice = 0;
+  for (let j = 0, n = x.length; j < n; j++) {
+    const k = (j + 1) % n;
+    twice += x[j] * y[k] - x[k] * y[j];
+  }
+  return twice / 2;
 }
 
 /** Least-squares slope of log(error) against log(h). */

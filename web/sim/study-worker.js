@@ -2,26 +2,33 @@
 // sends them). Messages in: { id, task, args, wasmBinary? }; out: { id, progress } while
 // it works, then { id, result } or { id, error: { message, field } }.
 import { createLab } from './vilab.js';
-import { loopStudy, convergenceReference, convergenceError, poincareSection, seedOnEnergy } from './studies.js';
+import { loopStudy, loopShape, convergenceReference, convergenceError, poincareSection, seedOnEnergy } from './studies.js';
 import { LESSON_TASKS } from './lessons.js';
 
 let labPromise = null;
 
 const tasks = {
-  /** A loop carried for `steps` steps: ∮p·dq's relative change sampled `samples` times. */
-  async loop(lab, { scenario, points, steps, samples = 100, around }, progress) {
+  /**
+   * A loop carried for `steps` steps: ∮p·dq's relative change sampled `samples` times,
+   * and the loop's shape (its points' natural variables) at `shapes` + 1 evenly spaced times.
+   */
+  async loop(lab, { scenario, points, steps, samples = 100, shapes = 8, around }, progress) {
     const loop = loopStudy(lab, scenario, { points, around });
     try {
       const series = { t: [0], change: [0] };
+      const snapshots = [{ t: 0, vars: loopShape(loop), action: loop.initialAction }];
       const every = Math.max(1, Math.round(steps / samples));
+      const shapeEvery = steps / shapes;
       while (loop.step < steps) {
         loop.advance(Math.min(every, steps - loop.step));
         series.t.push(loop.time);
-        // an exact zero has no place on a log axis: the smallest double instead
-        series.change.push(Math.max(loop.relativeChange(), Number.MIN_VALUE));
+        // an exact zero has no place on a log axis: the smallest double instead; once the
+        // loop has outgrown its points, no number (its quadrature measures the sampling)
+        series.change.push(loop.unresolvedAt === null ? Math.max(loop.relativeChange(), Number.MIN_VALUE) : null);
+        if (loop.step >= snapshots.length * shapeEvery - 1e-9 || loop.step === steps) snapshots.push({ t: loop.time, vars: loopShape(loop), action: loop.action() });
         progress(loop.step / steps);
       }
-      return { series, points: loop.points, centre: loop.centre, initialAction: loop.initialAction, action: loop.action() };
+      return { series, snapshots, points: loop.points, centre: loop.centre, initialAction: loop.initialAction, action: loop.action(), unresolvedAt: loop.unresolvedAt };
     } finally {
       loop.dispose();
     }

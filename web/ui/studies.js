@@ -152,11 +152,13 @@ export class StudiesDrawer extends Drawer {
     const points = el('select', { id: 'loop-points' }, [256, 512, 1024].map((n) => el('option', { value: String(n), selected: n === 512 }, String(n))));
     const steps = el('input', { id: 'loop-steps', type: 'number', min: 10, max: 100000, step: 10, value: 1000 });
     const plotHost = el('div', { class: 'study-plot', id: 'loop-plot' });
+    const shape = this.#loopShapeView(st.scenario);
     const table = el('table', { class: 'study-table' });
     const centreNote = el('p', { class: 'hint loop-centre' });
     const show = () => {
       const res = this.results.loop;
       if (!res) return;
+      shape.show(res);
       const a = res[0];
       centreNote.dataset.centre = a.centre;
       centreNote.textContent = a.from > 0 ? t(a.centre === 'state' ? 'studies.loop.centre.state' : 'studies.loop.centre.start', { t: a.from.toFixed(2) }) : t('studies.loop.centre.origin');
@@ -167,8 +169,22 @@ export class StudiesDrawer extends Drawer {
       });
       setChildren(
         table,
-        el('tr', {}, el('th', {}, ''), el('th', {}, t('studies.loop.col.points')), el('th', {}, t('studies.loop.col.change'))),
-        res.map((r) => el('tr', { dataset: { track: r.label } }, el('th', {}, `${r.label} · ${r.title}`), el('td', {}, String(r.points)), el('td', { class: 'loop-change', dataset: { value: String(r.series.change.at(-1)) } }, sci(r.series.change.at(-1), 2)))),
+        el('tr', {}, el('th', {}, ''), el('th', {}, t('studies.loop.col.points')), el('th', {}, t('studies.loop.col.action0')), el('th', {}, t('studies.loop.col.action')), el('th', {}, t('studies.loop.col.change'))),
+        res.map((r) =>
+          el(
+            'tr',
+            { dataset: { track: r.label } },
+            el('th', {}, `${r.label} · ${r.title}`),
+            el('td', {}, String(r.points)),
+            el('td', { class: 'loop-action0' }, r.initialAction.toPrecision(10)),
+            r.unresolvedAt === null
+              ? [
+                  el('td', { class: 'loop-action', dataset: { value: String(r.action) } }, r.action.toPrecision(10)),
+                  el('td', { class: 'loop-change', dataset: { value: String(r.series.change.at(-1)) } }, sci(r.series.change.at(-1), 2)),
+                ]
+              : el('td', { class: 'loop-unresolved', colspan: 2, dataset: { at: String(r.unresolvedAt) } }, t('studies.loop.unresolved', { t: r.unresolvedAt.toFixed(2), n: r.points })),
+          ),
+        ),
       );
     };
     const { controls, status } = this.#runner('loop', async (progress) => {
@@ -204,6 +220,7 @@ export class StudiesDrawer extends Drawer {
       centreNote,
       plotHost,
       table,
+      shape.root,
     );
   }
 
@@ -344,6 +361,92 @@ export class StudiesDrawer extends Drawer {
     );
   }
 
+  /**
+   * The loop itself in a plane of two of the run's natural variables (chosen; by default
+   * the run's phase-portrait pair): where it started (grey) and where each track carried
+   * it by the chosen time. A symplectic method may stretch and fold it, never change
+   * ∮p·dq (for one degree of freedom, the area it encloses).
+   */
+  #loopShapeView(scenario) {
+    const probe = this.lab.simulate(scenario, { historyCapacity: this.lab.limits.historyCapacity.min });
+    const { variables, phase } = probe.describe();
+    probe.dispose();
+    const axis = (id, label, index) =>
+      el(
+        'label',
+        { for: id },
+        `${label} `,
+        el('select', { id }, variables.map((v, k) => el('option', { value: String(k), selected: k === index }, `${v.symbol} (${v.unit})`))),
+      );
+    const xAxis = axis('loop-x', t('studies.loop.shape.x'), phase[0]);
+    const yAxis = axis('loop-y', t('studies.loop.shape.y'), phase[1]);
+    const time = el('input', { id: 'loop-time', type: 'range', min: 0, max: 0, step: 1, value: 0 });
+    const timeLabel = el('label', { for: 'loop-time' }, t('studies.loop.shape.time', { t: '0' }), ' ', time);
+    const host = el('div', { class: 'study-plot', id: 'loop-shape' });
+    const note = el('p', { class: 'hint' }, t('studies.loop.shape.text'));
+    const root = el('div', { class: 'loop-shape', hidden: true }, note, el('div', { class: 'study-fields' }, xAxis, yAxis, timeLabel), host);
+    let res = null;
+    let plot = null;
+    const closed = (a) => Array.from(a).concat(a.length ? [a[0]] : []);
+    const span = (arrays) => {
+      let lo = Infinity;
+      let hi = -Infinity;
+      for (const a of arrays) for (const v of a) if (Number.isFinite(v)) (lo = Math.min(lo, v)), (hi = Math.max(hi, v));
+      if (!(hi >= lo)) return [-1, 1];
+      const pad = 0.05 * (hi - lo) || 0.5 * Math.abs(hi) || 1;
+      return [lo - pad, hi + pad];
+    };
+    const draw = () => {
+      if (!res) return;
+      const ix = Number(xAxis.querySelector('select').value);
+      const iy = Number(yAxis.querySelector('select').value);
+      const s = Number(time.value);
+      const at = res[0].snapshots[Math.min(s, res[0].snapshots.length - 1)];
+      timeLabel.firstChild.textContent = `${t('studies.loop.shape.time', { t: at.t.toFixed(2) })} `;
+      const start = res[0].snapshots[0].vars;
+      const curves = [{ label: t('studies.loop.shape.start'), color: '#888888', dash: [4, 4], x: closed(start[ix]), y: closed(start[iy]) }];
+      for (const r of res) {
+        const v = r.snapshots[Math.min(s, r.snapshots.length - 1)].vars;
+        curves.push({ label: r.label, color: r.color, x: closed(v[ix]), y: closed(v[iy]) });
+      }
+      if (plot) {
+        plot.destroy();
+        this.plots = this.plots.filter((p) => p !== plot);
+      }
+      host.replaceChildren();
+      const width = Math.max(260, host.clientWidth || this.body.clientWidth - 40 || 360);
+      const facets = [{ scale: 'x', auto: true }, { scale: 'y', auto: true }];
+      plot = new uPlot(
+        {
+          mode: 2,
+          width,
+          height: 260,
+          // every curve in view: uPlot's own ranging in mode 2 can leave part of a long filament out
+          scales: { x: { time: false, range: () => span(curves.map((c) => c.x)) }, y: { range: () => span(curves.map((c) => c.y)) } },
+          axes: [{ label: `${variables[ix].symbol} (${variables[ix].unit})`, size: 40 }, { label: `${variables[iy].symbol} (${variables[iy].unit})`, size: 70 }],
+          legend: { show: true, live: false },
+          cursor: { show: false },
+          series: [{}, ...curves.map((c) => ({ label: c.label, stroke: c.color, width: c.dash ? 1.5 : 2, dash: c.dash, paths: uPlot.paths.linear(), points: { show: false }, facets }))],
+        },
+        [null, ...curves.map((c) => [c.x, c.y])],
+        host,
+      );
+      host.dataset.points = String(curves[1].x.length - 1);
+      this.plots.push(plot);
+    };
+    for (const input of [xAxis.querySelector('select'), yAxis.querySelector('select'), time]) input.addEventListener('input', draw);
+    return {
+      root,
+      show: (results) => {
+        res = results;
+        root.hidden = false;
+        time.max = String(results[0].snapshots.length - 1);
+        time.value = time.max;
+        draw();
+      },
+    };
+  }
+
   // ---- Poincaré
   #poincareSection(system, st) {
     const sc = st.scenario;
@@ -443,7 +546,7 @@ export class StudiesDrawer extends Drawer {
         scales: { x: { time: false, distr: logX ? 3 : 1 }, y: logY ? { distr: 3, range: logRange } : { auto: true } },
         axes: [{ label: xLabel, size: 40 }, { label: yLabel, size: 70, values: (u, s) => s.map((v) => (v == null ? '' : logY ? v.toExponential(0) : String(+v.toPrecision(4)))) }],
         series: [{}, ...curves.map((c) => ({ label: c.label, stroke: c.color, width: 2, points: { show: logX } }))],
-        legend: { show: true },
+        legend: { show: true, live: false },
       },
       data,
       host,
