@@ -279,7 +279,7 @@ const machine = [
   `- OS: ${os}, kernel ${release()}`,
   `- compilers: ${sh('g++', ['--version'])}; ${sh('emcc', ['--version'])}; Node ${process.version}`,
   `- load average at start ${load0.map((x) => x.toFixed(2)).join(' ')}, at end ${load1.map((x) => x.toFixed(2)).join(' ')} (other work shared the cores: figures are CPU time and ratios are per interleaved round)`,
-  `- sections: ${SECTIONS.join(', ')}; ${ROUNDS} rounds; ${minutes.toFixed(1)} min`,
+  `- tree: ${sh('git', ['-C', root.pathname, 'describe', '--always', '--dirty'])}; sections: ${SECTIONS.join(', ')}; ${ROUNDS} rounds; ${minutes.toFixed(1)} min`,
 ];
 const date = new Date().toISOString().slice(0, 10);
 const slug = cpu.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
