@@ -7,7 +7,16 @@
 // residual. MuJoCo is set up for a frictionless conservative system: contacts and the
 // constraint solver disabled, no joint damping, armature, friction loss or springs, the
 // Euler integrator's implicit damping off (eulerdamp), the energy flag on.
-import { cpuMs, dsp, fmt, preset, ROUNDS, stats } from './common.mjs';
+import { readFileSync } from 'node:fs';
+import { cpuMs, dsp, fmt, preset, root, ROUNDS, stats } from './common.mjs';
+
+const version = () => {
+  try {
+    return JSON.parse(readFileSync(new URL('node_modules/@mujoco/mujoco/package.json', root))).version;
+  } catch {
+    return '?';
+  }
+};
 
 const METHODS = ['Euler', 'RK4', 'implicit', 'implicitfast'];  // MJCF keywords
 const T = 1000;
@@ -141,6 +150,7 @@ export async function mujocoSection(lab, table) {
     return;
   }
   const mj = await loadMujoco();
+  console.log(`  @mujoco/mujoco ${version()}`);
   const body = { ...preset('dzhanibekov'), integrator: 'lie-group' };
   const start = lab.simulate({ ...dsp, integrator: 'midpoint' });
   const q = Array.from(start.q), p = Array.from(start.p);  // unit masses: p = velocities
@@ -224,7 +234,7 @@ export async function mujocoSection(lab, table) {
     table.add('MuJoCo', `${sys.name}: momentum-map error at 1000 s, orders of magnitude below MuJoCo's best`, { median: Math.log10(worstMj / Math.max(vm, 1e-300)), n: 1 });
     const md = ['| method | steps/s (CPU) | max rel. energy error | momentum-map error | constraint | note |', '|---|---:|---:|---:|---:|---|'];
     for (const [name, sps, e, L, g, note] of rows) md.push(`| ${name} | ${fmt(sps)} | ${fmt(e)} | ${fmt(L)} | ${g == null ? '–' : fmt(g)} | ${note} |`);
-    table.detail(`MuJoCo 3.14 (wasm) and vilab (wasm) on the ${sys.name}, h = 0.01, T = 1000 s`, md.join('\n'));
+    table.detail(`MuJoCo ${version()} (wasm) and vilab (wasm) on the ${sys.name}, h = 0.01, T = 1000 s`, md.join('\n'));
     console.log(md.join('\n'));
   }
 }

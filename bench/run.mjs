@@ -29,6 +29,10 @@ mkdirSync(resultsDir, { recursive: true });
 const lab = await createLab();
 const table = new Table();
 const load0 = loadavg();
+let tree = 'unknown';
+try {
+  tree = execFileSync('git', ['-C', root.pathname, 'describe', '--always', '--dirty'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+} catch {}
 const started = Date.now();
 const body = preset('dzhanibekov');
 const heading = (s) => console.log(`\n== ${s}`);
@@ -249,7 +253,7 @@ const SECTION = { wasm: wasmSection, mujoco: null, odeint: null, scaling: scalin
 for (const s of SECTIONS) {
   if (!(s in SECTION)) throw new Error(`VILAB_BENCH_SECTIONS: unknown section "${s}" (known: ${Object.keys(SECTION).join(', ')})`);
   if (s === 'mujoco') {
-    heading('against MuJoCo 3.14 (official wasm build), same process');
+    heading("against MuJoCo's official wasm build, same process");
     const { mujocoSection } = await import('./mujoco.mjs');
     await mujocoSection(lab, table);
   } else if (s === 'odeint') {
@@ -279,7 +283,7 @@ const machine = [
   `- OS: ${os}, kernel ${release()}`,
   `- compilers: ${sh('g++', ['--version'])}; ${sh('emcc', ['--version'])}; Node ${process.version}`,
   `- load average at start ${load0.map((x) => x.toFixed(2)).join(' ')}, at end ${load1.map((x) => x.toFixed(2)).join(' ')} (other work shared the cores: figures are CPU time and ratios are per interleaved round)`,
-  `- tree: ${sh('git', ['-C', root.pathname, 'describe', '--always', '--dirty'])}; sections: ${SECTIONS.join(', ')}; ${ROUNDS} rounds; ${minutes.toFixed(1)} min`,
+  `- tree: ${tree}; sections: ${SECTIONS.join(', ')}; ${ROUNDS} rounds; ${minutes.toFixed(1)} min`,
 ];
 const date = new Date().toISOString().slice(0, 10);
 const slug = cpu.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
