@@ -132,7 +132,7 @@ function perfBreakdown() {
     const report = execFileSync('perf', ['report', '-i', data, '--no-children', '--stdio', '--sort', 'symbol'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
     const rows = report.split('\n').map((l) => l.match(/^\s+([\d.]+)%\s+\[\.\]\s+(.*)$/)).filter(Boolean).slice(0, 10);
     if (!rows.length) return null;
-    const short = (f) => f.trim().replace(/vilab::/g, '').replace(/std::__cxx11::basic_string<.*$/, 'std::string (construction)').slice(0, 90);
+    const short = (f) => f.split(/\s{2,}/)[0].trim().replace(/vilab::/g, '').replace(/std::__cxx11::basic_string<.*$/, 'std::string (construction)').slice(0, 90);
     return ['| self time | function |', '|---:|---|', ...rows.map(([, pc, f]) => `| ${pc} % | \`${short(f)}\` |`)].join('\n');
   } catch {
     console.log('  perf is not available: the time breakdown is skipped');
