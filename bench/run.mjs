@@ -31,7 +31,9 @@ const table = new Table();
 const load0 = loadavg();
 let tree = 'unknown';
 try {
-  tree = execFileSync('git', ['-C', root.pathname, 'describe', '--always', '--dirty'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  const git = (args) => execFileSync('git', ['-C', root.pathname, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  // Dirty only for changes outside bench/results/ (which this run rewrites).
+  tree = git(['describe', '--always']) + (git(['status', '--porcelain', '--', '.', ':!bench/results']) ? '-dirty' : '');
 } catch {}
 const started = Date.now();
 const body = preset('dzhanibekov');
