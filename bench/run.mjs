@@ -101,8 +101,28 @@ async function scalingSection() {
   table.detail('Chains: ns per step (native, median over rounds), the fitted slope and Newton iterations per step', md.join('\n'));
   console.log(md.join('\n'));
 
-  // The DSP typed as data (Cartesian, two constraints) against the built-in DSP.
+  // Systems typed as data against their compiled twins: the DSP (Cartesian, two
+  // constraints) and the planar pendulum (Cartesian x, z, one constraint).
   const asData = dspAsData(lab);
+  const pendulum = { system: 'pendulum', h: 0.01 };
+  const start = lab.simulate(pendulum);
+  const pendulumAsData = {
+    system: 'lagrangian',
+    h: 0.01,
+    params: { coordinates: ['x', 'z'], constants: { g: 9.81 }, lagrangian: "(x'^2+z'^2)/2 - g*z", constraints: ['x^2+z^2-1'] },
+    initial: { q: [start.q[0], start.q[2]], qdot: [start.p[0], start.p[2]] },  // mass 1
+  };
+  start.dispose();
+  {
+    const nat = [], wasm = [];
+    for (let r = 0; r < ROUNDS; r++) {
+      const sc = { ...pendulumAsData, integrator: 'midpoint' }, tw = { ...pendulum, integrator: 'midpoint' };
+      nat.push(nativeNs(sc, 50000, 2) / nativeNs(tw, 50000, 2));
+      wasm.push(wasmNs(lab, sc, 50000, 2) / wasmNs(lab, tw, 50000, 2));
+    }
+    table.add('scaling', 'pendulum as data ÷ compiled pendulum, midpoint, native', stats(nat), { goal: '≤ 10', met: stats(nat).median <= 10, unit: '×' });
+    table.add('scaling', 'pendulum as data ÷ compiled pendulum, midpoint, wasm', stats(wasm), { goal: '≤ 10', met: stats(wasm).median <= 10, unit: '×' });
+  }
   for (const id of ['midpoint', 'rk4']) {
     const nat = [], wasm = [];
     for (let r = 0; r < ROUNDS; r++) {
