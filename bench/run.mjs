@@ -1,204 +1,339 @@
-// npm run bench: step-time benchmarks measured in one run, with the ratios the project
-// tracks. Scenarios come from the shared scene files.
+// npm run bench: one table of figures measured in one run, written as markdown (and the
+// work–precision diagram) to bench/results/. Every comparison is a ratio measured in this
+// run in CPU time (thread CPU time natively, process.cpuUsage in Node), over interleaved
+// rounds, reported as the median and the range over rounds. Sections (all by default,
+// or those listed in VILAB_BENCH_SECTIONS, comma-separated):
 //
-//   1. Before/after: every integrator on the double spherical pendulum (DSP), the
-//      64-link chain and the free rigid body, timed natively with this tree's
-//      vilab_bench and with the Engine 1 baseline's (built once from git, see
-//      baseline.mjs), interleaved round by round so that load on the machine hits both
-//      alike; the ratio is after/before.
-//   2. wasm/native: the same scenarios in the wasm build (Node), against native.
-//   3. The family side by side: per-step cost relative to midpoint on the DSP and the
-//      64-link chain, and the cost to keep the DSP's energy error below 1e-6 to T = 1000 s.
-//   4. The page figures (bench/page.mjs).
+//   wasm     wasm/native per step for each system and method
+//   mujoco   against MuJoCo's official wasm build (bench/mujoco.mjs)
+//   odeint   work–precision against Boost.Odeint to T = 1e4 s (bench/odeint.mjs)
+//   scaling  chains N = 2…64 (log–log slope) and data-defined systems against compiled twins
+//   limit    the DSP midpoint step against a fixed-size kernel, flops, where the time goes
+//   family   every integrator's step cost relative to midpoint (DSP, 64-link chain)
+//   page     the page figures in headless Chromium (bench/page.mjs; needs dist/)
+//   baseline (not by default) before/after against an earlier commit built from git
+//   accuracy (not by default) the largest h keeping the DSP's energy error below 1e-6 to 1000 s
 //
-// VILAB_BENCH_ROUNDS (interleaved rounds, 5) and VILAB_BENCH_BASELINE (a commit; "none"
-// skips the before/after) tune it.
+// VILAB_BENCH_ROUNDS (interleaved rounds, 5), VILAB_BENCH_BASELINE (a commit, for
+// `baseline`), VILAB_BENCH_WP_T (the work–precision horizon, 1e4 s) tune it.
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, release } from 'node:os';
 import { createLab } from '../web/sim/vilab.js';
-import { baselineBench } from './baseline.mjs';
+import { chain, dsp, dspAsData, fmt, median, native, nativeBin, nativeNs, preset, root, ROUNDS, single, stats, Table, wasmNs } from './common.mjs';
 
-const root = new URL('..', import.meta.url);
-const ROUNDS = Number(process.env.VILAB_BENCH_ROUNDS ?? 5);
-// The last commit of Engine 1 (before one state, one Newton, exact stepping).
-const BASELINE = process.env.VILAB_BENCH_BASELINE ?? '8f1ec57166247c87b64b68ddc6cfdeaffb15f4d5';
-
-const presets = [
-  ...JSON.parse(readFileSync(new URL('scenes/presets.json', root))),
-  ...JSON.parse(readFileSync(new URL('scenes/rigid_body_presets.json', root))),
-];
-const preset = (id) => {
-  const p = presets.find((x) => x.id === id);
-  if (!p) throw new Error(`bench: no preset ${id}`);
-  return p.scenario;
-};
-const chain = (n) => ({
-  system: 'chain',
-  h: 0.01,
-  params: { masses: Array(n).fill(0.1), lengths: Array(n).fill(0.25) },
-  initial: { angles: Array(n).fill([0.6, 0]), rates: Array(n).fill([0, 1.0]) },
-});
-// A DSP start that stays away from the spherical-angle poles, so that the old chart
-// integrator (`generalized` before, `angles-midpoint` now) runs too.
-const dspAwayFromPoles = {
-  system: 'double-spherical-pendulum',
-  h: 0.005,
-  initial: { angles: [[1.0, 0], [1.3, 0.7]], rates: [[0, 1.8], [0.3, 1.5]] },
-};
-const dsp = { system: 'double-spherical-pendulum', h: 0.01 };
-const body = preset('dzhanibekov');
-
-// [name, scenario of this tree, integrator id in the baseline (null: new), steps]
-const cases = [];
-for (const [id, steps] of [
-  ['midpoint', 100000], ['trapezoid', 100000], ['alpha', 100000], ['energy-momentum', 50000],
-  ['rk4', 10000], ['euler', 2000], ['dopri5', 50000], ['penalty', 5000],
-]) {
-  // Euler and penalty at h = 0.001: Euler's energy growth refuses the default h's step
-  // 438, and the penalty springs want a small step. The unprojected RK4 of the baseline
-  // breaks down after about 12000 steps, so RK4 is timed over 10000.
-  const h = id === 'penalty' || id === 'euler' ? { h: 0.001 } : {};
-  cases.push([`DSP ${id}`, { ...dsp, integrator: id, ...h }, id === 'dopri5' ? null : id, steps]);
-}
-cases.push(['DSP generalized (W–M §4.2)', { ...dspAwayFromPoles, integrator: 'generalized' }, 'generalized', 10000]);
-cases.push(['DSP angles-midpoint', { ...dspAwayFromPoles, integrator: 'angles-midpoint' }, 'generalized', 10000]);
-for (const [id, steps] of [['midpoint', 10000], ['energy-momentum', 5000], ['rk4', 5000], ['dopri5', 5000]]) {
-  cases.push([`chain N=64 ${id}`, { ...chain(64), integrator: id }, id === 'dopri5' ? null : id, steps]);
-}
-cases.push(['chain N=8 midpoint', { ...chain(8), integrator: 'midpoint' }, 'midpoint', 50000]);
-// The double spherical pendulum typed as data (Cartesian, two constraints) from the
-// built-in default's state: the interpreted expressions against the compiled system.
+const ALL = ['wasm', 'mujoco', 'odeint', 'scaling', 'limit', 'family', 'page'];
+const SECTIONS = (process.env.VILAB_BENCH_SECTIONS ?? ALL.join(',')).split(',').map((s) => s.trim()).filter(Boolean);
+const resultsDir = new URL('bench/results/', root);
+mkdirSync(resultsDir, { recursive: true });
 const lab = await createLab();
-const dspAsData = (() => {
-  const builtin = lab.simulate(dsp);
-  const scenario = {
+const table = new Table();
+const load0 = loadavg();
+let tree = 'unknown';
+try {
+  const git = (args) => execFileSync('git', ['-C', root.pathname, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  // Dirty only for changes outside bench/results/ (which this run rewrites).
+  tree = git(['describe', '--always']) + (git(['status', '--porcelain', '--', '.', ':!bench/results']) ? '-dirty' : '');
+} catch {}
+const started = Date.now();
+const body = preset('dzhanibekov');
+const heading = (s) => console.log(`\n== ${s}`);
+
+// ---- wasm/native --------------------------------------------------------------------
+async function wasmSection() {
+  heading('wasm/native per step (CPU time, interleaved rounds)');
+  const cases = [
+    ['DSP midpoint', { ...dsp, integrator: 'midpoint' }, 100000],
+    ['DSP energy-momentum', { ...dsp, integrator: 'energy-momentum' }, 50000],
+    ['DSP rk4', { ...dsp, integrator: 'rk4' }, 50000],
+    ['chain N=8 midpoint', { ...chain(8), integrator: 'midpoint' }, 50000],
+    ['chain N=64 midpoint', { ...chain(64), integrator: 'midpoint' }, 5000],
+    ['chain N=64 energy-momentum', { ...chain(64), integrator: 'energy-momentum' }, 3000],
+    ['rigid body lie-group', { ...body, integrator: 'lie-group' }, 50000],
+    ['rigid body quaternion (AD)', { ...body, integrator: 'quaternion' }, 5000],
+    ['heavy top lie-group', { ...preset('heavy-top-nutation'), integrator: 'lie-group' }, 20000],
+  ];
+  for (const [name, scenario, steps] of cases) {
+    const ratios = [];
+    let ns = [];
+    for (let r = 0; r < ROUNDS; r++) {
+      // Best of 3 on each side within a round: a preempted repeat does not set the ratio.
+      const n = nativeNs(scenario, steps, 3);
+      const w = wasmNs(lab, scenario, steps, 3);
+      ratios.push(w / n);
+      ns.push(n);
+    }
+    const s = stats(ratios);
+    table.add('wasm', `${name}: wasm/native (native ${fmt(median(ns))} ns/step)`, s, { goal: '≤ 1.25', met: s.median <= 1.25 });
+  }
+}
+
+// ---- scaling ------------------------------------------------------------------------
+function slope(xs, ys) {
+  const lx = xs.map(Math.log), ly = ys.map(Math.log);
+  const mx = lx.reduce((a, b) => a + b) / lx.length, my = ly.reduce((a, b) => a + b) / ly.length;
+  let num = 0, den = 0;
+  for (let i = 0; i < lx.length; i++) num += (lx[i] - mx) * (ly[i] - my), den += (lx[i] - mx) ** 2;
+  return num / den;
+}
+async function scalingSection() {
+  heading('how cost grows: chains N = 2…64 (native, thread CPU time)');
+  const Ns = [2, 4, 8, 16, 32, 64];
+  const md = ['| method | ' + Ns.map((n) => `N = ${n}`).join(' | ') + ' | slope | iterations N=2 → 64 |', '|---|' + Ns.map(() => '---:|').join('') + '---:|---|'];
+  for (const id of ['midpoint', 'energy-momentum', 'rattle']) {
+    const perN = Ns.map(() => []), iters = Ns.map(() => NaN);
+    for (let r = 0; r < ROUNDS; r++) {
+      Ns.forEach((n, i) => {
+        const steps = Math.round(200000 / n);
+        const res = native('vilab_bench', ['--run', JSON.stringify({ ...chain(n), integrator: id }), steps * 0.01, 100]);
+        perN[i].push(res?.refusedAt == null ? res?.nsPerStep ?? NaN : NaN);
+        if (r === 0 && res) iters[i] = res.iterations;
+      });
+    }
+    const ns = perN.map(median);
+    // The slope over rounds: one fit per round, median and range.
+    const slopes = [];
+    for (let r = 0; r < ROUNDS; r++) slopes.push(slope(Ns, perN.map((a) => a[r])));
+    const s = stats(slopes);
+    table.add('scaling', `chain ${id}: log–log slope of step cost in N (2…64)`, s, { goal: '≤ 1.1', met: s.median <= 1.1 });
+    md.push(`| ${id} | ${ns.map((x) => fmt(x)).join(' | ')} | ${fmt(s.median)} | ${fmt(iters[0])} → ${fmt(iters.at(-1))} |`);
+  }
+  table.detail('Chains: ns per step (native, median over rounds), the fitted slope and Newton iterations per step', md.join('\n'));
+  console.log(md.join('\n'));
+
+  // Systems typed as data against their compiled twins: the DSP (Cartesian, two
+  // constraints) and the planar pendulum (Cartesian x, z, one constraint).
+  const asData = dspAsData(lab);
+  const pendulum = { system: 'pendulum', h: 0.01 };
+  const start = lab.simulate(pendulum);
+  const pendulumAsData = {
     system: 'lagrangian',
     h: 0.01,
-    params: {
-      coordinates: ['x1', 'y1', 'z1', 'x2', 'y2', 'z2'],
-      constants: { g: 9.81 },
-      lagrangian: "(x1'^2+y1'^2+z1'^2)/2 + (x2'^2+y2'^2+z2'^2)/2 - g*z1 - g*z2",
-      constraints: ['x1^2+y1^2+z1^2-1', '(x2-x1)^2+(y2-y1)^2+(z2-z1)^2-1'],
-      symmetries: { Jz: ['-y1', 'x1', '0', '-y2', 'x2', '0'] },
-    },
-    initial: { q: Array.from(builtin.q), qdot: Array.from(builtin.p) },  // masses 1
+    params: { coordinates: ['x', 'z'], constants: { g: 9.81 }, lagrangian: "(x'^2+z'^2)/2 - g*z", constraints: ['x^2+z^2-1'] },
+    initial: { q: [start.q[0], start.q[2]], qdot: [start.p[0], start.p[2]] },  // mass 1
   };
-  builtin.dispose();
-  return scenario;
-})();
-for (const [id, steps] of [['midpoint', 100000], ['trapezoid', 100000], ['rk4', 10000]]) {
-  cases.push([`DSP as data ${id}`, { ...dspAsData, integrator: id }, null, steps]);
-}
-for (const [id, steps] of [['lie-group', 50000], ['quaternion', 5000], ['energy-momentum', 50000], ['rk4', 50000], ['dopri5', 20000]]) {
-  cases.push([`rigid body ${id}`, { ...body, integrator: id }, id === 'dopri5' ? null : id, steps]);
-}
-
-function timeNative(bin, scenario, steps) {
-  try {
-    const out = execFileSync(bin, [JSON.stringify(scenario), String(steps), '1'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-    return JSON.parse(out).nsPerStep;
-  } catch {
-    return NaN;  // refused or not known to that build
-  }
-}
-
-function timeWasm(scenario, steps) {
-  const sim = lab.simulate(scenario, { historyStride: 1000000 });
-  try {
-    sim.advance(Math.min(steps, 2000));  // past V8's baseline tier for this code
-    const t0 = performance.now();
-    sim.advance(steps);
-    return ((performance.now() - t0) * 1e6) / steps;
-  } catch {
-    return NaN;  // refused, as timeNative
-  } finally {
-    sim.dispose();
-  }
-}
-
-const here = new URL('build/native/vilab_bench', root).pathname;
-const before = BASELINE === 'none' ? null : baselineBench(BASELINE);
-const best = (xs) => Math.min(...xs.filter(Number.isFinite));
-const rows = [];
-for (const [name, scenario, oldId, steps] of cases) {
-  const after = [], old = [], wasm = [];
-  const oldScenario = oldId && { ...scenario, integrator: oldId };
-  for (let r = 0; r < ROUNDS; r++) {
-    after.push(timeNative(here, scenario, steps));
-    if (before && oldScenario) old.push(timeNative(before, oldScenario, steps));
-    wasm.push(timeWasm(scenario, steps));
-  }
-  const row = { name, after: best(after), before: old.length ? best(old) : NaN, wasm: best(wasm) };
-  rows.push(row);
-  const ratio = Number.isFinite(row.before) ? (row.after / row.before).toFixed(2) : '  -  ';
-  console.log(
-    `${name.padEnd(30)} native ${row.after.toFixed(0).padStart(7)} ns/step` +
-      `   before ${Number.isFinite(row.before) ? row.before.toFixed(0).padStart(7) : '      -'} ns   after/before ${ratio}` +
-      `   wasm ${row.wasm.toFixed(0).padStart(7)} ns   wasm/native ${(row.wasm / row.after).toFixed(2)}`,
-  );
-}
-
-const get = (name) => rows.find((r) => r.name === name);
-const ratio = (a, b, key) => (get(a)[key] / get(b)[key]).toFixed(2);
-console.log('\nratios (measured in this run)');
-console.log(`  DSP midpoint step / RK4 step            native ${ratio('DSP midpoint', 'DSP rk4', 'after')}   wasm ${ratio('DSP midpoint', 'DSP rk4', 'wasm')}   (goal <= 4)`);
-console.log(`  chain N=64 / N=8 midpoint step          native ${ratio('chain N=64 midpoint', 'chain N=8 midpoint', 'after')}   wasm ${ratio('chain N=64 midpoint', 'chain N=8 midpoint', 'wasm')}   (goal <= 10; O(N) means about 8)`);
-console.log(`  chain N=64 energy-momentum, before/after ${(get('chain N=64 energy-momentum').before / get('chain N=64 energy-momentum').after).toFixed(2)}× faster   (goal >= 3)`);
-console.log(`  DSP as data / built-in DSP, midpoint    native ${ratio('DSP as data midpoint', 'DSP midpoint', 'after')}   wasm ${ratio('DSP as data midpoint', 'DSP midpoint', 'wasm')}   (goal <= 10)`);
-console.log(`  generic AD paths / specialised ones     penalty DSP ÷ midpoint DSP ${ratio('DSP penalty', 'DSP midpoint', 'after')}, quaternion ÷ lie-group ${ratio('rigid body quaternion', 'rigid body lie-group', 'after')}   (goal <= 5)`);
-
-// The family side by side: every integrator that applies, per step relative to the
-// midpoint rule on the DSP and on the 64-link chain (native and wasm, this run), and the
-// cost of keeping the DSP's relative energy error below 1e-6 up to T = 1000 s: the
-// largest h that does it (searched by vilab_bench --accuracy), its steps and wall time.
-// Exact-energy methods (energy–momentum, sem) meet it at any h they can take.
-console.log('\nthe family: cost per step relative to midpoint (this run)');
-const familyRows = [];
-for (const [label, base] of [['DSP', dsp], ['chain N=64', { ...chain(64) }]]) {
-  const system = lab.system(base.system);
-  const steps = label === 'DSP' ? 20000 : 2000;
-  const timed = [];
-  for (const id of system.integrators) {
-    const integ = lab.integrator(id);
-    const scenario = { ...base, integrator: id, ...(id === 'penalty' || id === 'euler' ? { h: 0.001 } : {}) };
-    const n = ['euler', 'penalty', 'generalized', 'angles-midpoint'].includes(id) ? Math.min(steps, 2000) : steps;
-    const native = [], wasm = [];
-    for (let r = 0; r < Math.max(1, Math.min(ROUNDS, 3)); r++) {
-      native.push(timeNative(here, scenario, n));
-      wasm.push(timeWasm(scenario, n));
+  start.dispose();
+  {
+    const nat = [], wasm = [];
+    for (let r = 0; r < ROUNDS; r++) {
+      const sc = { ...pendulumAsData, integrator: 'midpoint' }, tw = { ...pendulum, integrator: 'midpoint' };
+      nat.push(nativeNs(sc, 50000, 2) / nativeNs(tw, 50000, 2));
+      wasm.push(wasmNs(lab, sc, 50000, 2) / wasmNs(lab, tw, 50000, 2));
     }
-    timed.push({ id, family: integ.family, order: integ.order, native: best(native), wasm: best(wasm) });
+    table.add('scaling', 'pendulum as data ÷ compiled pendulum, midpoint, native', stats(nat), { goal: '≤ 10', met: stats(nat).median <= 10, unit: '×' });
+    table.add('scaling', 'pendulum as data ÷ compiled pendulum, midpoint, wasm', stats(wasm), { goal: '≤ 10', met: stats(wasm).median <= 10, unit: '×' });
   }
-  const mid = timed.find((t) => t.id === 'midpoint');
-  for (const t of timed) {
-    const rel = (x, m) => (Number.isFinite(x) ? (x / m).toFixed(2) : ' n/a');
-    console.log(
-      `  ${label.padEnd(11)} ${t.id.padEnd(24)} order ${t.order}  native ${rel(t.native, mid.native).padStart(6)}×` +
-        `  wasm ${rel(t.wasm, mid.wasm).padStart(6)}×   (${Number.isFinite(t.native) ? t.native.toFixed(0) : '-'} ns/step)`,
-    );
-    familyRows.push({ label, ...t });
+  for (const id of ['midpoint', 'rk4']) {
+    const nat = [], wasm = [];
+    for (let r = 0; r < ROUNDS; r++) {
+      nat.push(nativeNs({ ...asData, integrator: id }, 20000, 2) / nativeNs({ ...dsp, integrator: id }, 20000, 2));
+      wasm.push(wasmNs(lab, { ...asData, integrator: id }, 20000, 2) / wasmNs(lab, { ...dsp, integrator: id }, 20000, 2));
+    }
+    // The goal is the midpoint rule's (the interpreted Lagrangian inside an implicit step).
+    const goal = id === 'midpoint' ? (x) => ({ goal: '≤ 10', met: stats(x).median <= 10 }) : () => ({});
+    table.add('scaling', `DSP as data ÷ compiled DSP, ${id}, native`, stats(nat), { ...goal(nat), unit: '×' });
+    table.add('scaling', `DSP as data ÷ compiled DSP, ${id}, wasm`, stats(wasm), { ...goal(wasm), unit: '×' });
   }
-}
-console.log('\nthe family: keeping the DSP energy error below 1e-6 up to T = 1000 s');
-const bench = new URL('build/native/vilab_bench', root).pathname;
-for (const id of lab.system('double-spherical-pendulum').integrators) {
-  let result = { h: null };
-  try {
-    const out = execFileSync(bench, ['--accuracy', JSON.stringify({ ...dsp, integrator: id }), '1000', '1e-6'], {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
-      timeout: 120000,
-    });
-    result = JSON.parse(out);
-  } catch {
-    result = { h: null };
-  }
-  console.log(
-    result.h == null
-      ? `  ${id.padEnd(24)} does not reach it on the ladder (refused or too costly)`
-      : `  ${id.padEnd(24)} h = ${String(result.h).padEnd(10)} ${String(result.steps).padStart(9)} steps  ${result.ms.toFixed(0).padStart(7)} ms  (error ${result.error})`,
-  );
 }
 
-const { pageFigures } = await import('./page.mjs');
-await pageFigures();
+// ---- the physical limit -------------------------------------------------------------
+function clockGHz() {
+  try {
+    const mhz = readFileSync('/proc/cpuinfo', 'utf8').match(/cpu MHz\s*:\s*([\d.]+)/);
+    return mhz ? Number(mhz[1]) / 1000 : NaN;
+  } catch {
+    return NaN;
+  }
+}
+// The library's DSP midpoint step under `perf record` (Linux perf; skipped when absent):
+// self time by function, the top entries.
+function perfBreakdown() {
+  const data = '/tmp/vilab-bench-perf.data';
+  try {
+    execFileSync('perf', ['record', '-q', '-o', data, nativeBin('vilab_bench'), JSON.stringify({ ...dsp, integrator: 'midpoint' }), '1000000', '1'], { stdio: 'ignore' });
+    const report = execFileSync('perf', ['report', '-i', data, '--no-children', '--stdio', '--sort', 'symbol'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    const rows = report.split('\n').map((l) => l.match(/^\s+([\d.]+)%\s+\[\.\]\s+(.*)$/)).filter(Boolean).slice(0, 10);
+    if (!rows.length) return null;
+    const short = (f) => f.split(/\s{2,}/)[0].trim().replace(/vilab::/g, '').replace(/std::__cxx11::basic_string<.*$/, 'std::string (construction)').slice(0, 90);
+    return ['| self time | function |', '|---:|---|', ...rows.map(([, pc, f]) => `| ${pc} % | \`${short(f)}\` |`)].join('\n');
+  } catch {
+    console.log('  perf is not available: the time breakdown is skipped');
+    return null;
+  }
+}
+
+async function limitSection() {
+  heading('the physical limit: DSP midpoint step against a fixed-size kernel');
+  const runs = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    const k = native('vilab_bench', ['--kernel', 300000]);
+    if (k) runs.push(k);
+  }
+  if (!runs.length) return;
+  const k = runs[0];
+  const ratio = stats(runs.map((x) => x.libraryNs / x.kernelNs));
+  const lib = stats(runs.map((x) => x.libraryNs));
+  const ker = stats(runs.map((x) => x.kernelNs));
+  const ghz = clockGHz();
+  table.add('limit', 'DSP midpoint step, library ÷ fixed-size kernel (native)', ratio, { goal: '≤ 1.5', met: ratio.median <= 1.5, unit: '×' });
+  table.add('limit', 'DSP midpoint step, library (native, ns)', lib, { goal: '≤ 150', met: lib.median <= 150 });
+  table.add('limit', 'DSP midpoint step, fixed-size kernel (native, ns)', ker);
+  table.add('limit', `flops per step (kernel, counted; ${k.flopsPerIteration} per Newton iteration)`, single(k.flops));
+  table.add('limit', `flops per cycle at ${fmt(ghz)} GHz: library / kernel`, single(k.flops / (lib.median * ghz)), {});
+  table.add('limit', 'flops per cycle, kernel', single(k.flops / (ker.median * ghz)));
+  const profiles = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    const prof = native('vilab_bench', ['--profile', JSON.stringify({ ...dsp, integrator: 'midpoint' }), 100000]);
+    if (prof) profiles.push(prof);
+  }
+  if (profiles.length) {
+    table.add('limit', 'DSP midpoint: Newton iterations per step (library; kernel ' + fmt(k.kernelIterations) + ')', single(profiles[0].iterations));
+    table.add('limit', 'DSP midpoint: history recorded every step ÷ not recorded', stats(profiles.map((p) => p.nsPerStepHistoryEveryStep / p.nsPerStep)), { unit: '×' });
+  }
+  const perf = perfBreakdown();
+  if (perf) table.detail('Where the library\'s DSP midpoint step spends its time (perf, native, self time by function)', perf);
+  const ad = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    ad.push(nativeNs({ system: 'double-spherical-pendulum', h: 0.005, integrator: 'generalized', initial: { angles: [[1.0, 0], [1.3, 0.7]], rates: [[0, 1.8], [0.3, 1.5]] } }, 5000) /
+      nativeNs({ ...dsp, integrator: 'midpoint' }, 50000));
+  }
+  table.add('limit', 'AD path (generalized, chart, jets) ÷ hand-written midpoint, per step', stats(ad), { unit: '×' });
+  table.detail('The fixed-size kernel', `Agreement with the library after 1000 steps: max |Δ| = ${fmt(k.maxDifferenceAfter1000)} (chaotic motion; rounding-order differences). ` +
+    `Counted flops per step: ${k.flops} (${k.flopsFixed} outside the Newton loop, ${k.flopsPerIteration} per iteration, ${k.divisions} divisions).`);
+}
+
+// ---- the family side by side --------------------------------------------------------
+async function familySection() {
+  heading('the family: cost per step relative to midpoint (native and wasm)');
+  const md = ['| system | integrator | order | native ÷ midpoint | wasm ÷ midpoint | native ns/step |', '|---|---|---:|---:|---:|---:|'];
+  for (const [label, base] of [['DSP', dsp], ['chain N=64', chain(64)]]) {
+    const system = lab.system(base.system);
+    const steps = label === 'DSP' ? 20000 : 2000;
+    const mid = { ...base, integrator: 'midpoint' };
+    for (const id of system.integrators) {
+      const scenario = { ...base, integrator: id, ...(id === 'penalty' || id === 'euler' ? { h: 0.001 } : {}) };
+      const n = ['euler', 'penalty', 'generalized', 'angles-midpoint', 'penalty-energy-momentum'].includes(id) ? Math.min(steps, 2000) : steps;
+      const rn = [], rw = [], ns = [];
+      for (let r = 0; r < Math.max(1, Math.min(ROUNDS, 3)); r++) {
+        const a = nativeNs(scenario, n);
+        ns.push(a);
+        rn.push(a / nativeNs(mid, steps));
+        rw.push(wasmNs(lab, scenario, n) / wasmNs(lab, mid, steps));
+      }
+      md.push(`| ${label} | ${id} | ${lab.integrator(id).order} | ${fmt(median(rn))} | ${fmt(median(rw))} | ${fmt(median(ns))} |`);
+    }
+  }
+  table.detail('The family: step cost relative to midpoint (medians over interleaved rounds; Euler and penalty at h = 0.001)', md.join('\n'));
+  console.log(md.join('\n'));
+}
+
+async function accuracySection() {
+  heading('the family: keeping the DSP energy error below 1e-6 up to T = 1000 s');
+  const md = ['| integrator | largest h | steps | CPU ms | error |', '|---|---:|---:|---:|---:|'];
+  for (const id of lab.system('double-spherical-pendulum').integrators) {
+    const r = native('vilab_bench', ['--accuracy', JSON.stringify({ ...dsp, integrator: id }), 1000, 1e-6], 120000);
+    md.push(r?.h == null ? `| ${id} | not reached | | | |` : `| ${id} | ${r.h} | ${r.steps} | ${fmt(r.ms)} | ${fmt(r.error)} |`);
+  }
+  table.detail('Keeping the DSP energy error below 1e-6 to T = 1000 s', md.join('\n'));
+  console.log(md.join('\n'));
+}
+
+async function baselineSection() {
+  const { baselineBench } = await import('./baseline.mjs');
+  const commit = process.env.VILAB_BENCH_BASELINE ?? '8f1ec57166247c87b64b68ddc6cfdeaffb15f4d5';
+  heading(`before/after against ${commit.slice(0, 10)} (native)`);
+  const before = baselineBench(commit);
+  if (!before) return console.log('  the baseline commit is not in this clone: skipped');
+  const { execFileSync: run } = await import('node:child_process');
+  const time = (bin, sc, steps) => {
+    try {
+      return JSON.parse(run(bin, [JSON.stringify(sc), String(steps), '1'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })).nsPerStep;
+    } catch {
+      return NaN;
+    }
+  };
+  for (const [name, sc, steps] of [['DSP midpoint', { ...dsp, integrator: 'midpoint' }, 100000], ['chain N=64 energy-momentum', { ...chain(64), integrator: 'energy-momentum' }, 5000]]) {
+    const ratios = [];
+    for (let r = 0; r < ROUNDS; r++) ratios.push(nativeNs(sc, steps) / time(before, sc, steps));
+    table.add('baseline', `${name}: after/before (the baseline times wall clock)`, stats(ratios));
+  }
+}
+
+async function pageSection() {
+  heading('page figures');
+  const { pageFigures } = await import('./page.mjs');
+  const lines = [];
+  const log = console.log;
+  console.log = (...a) => (lines.push(a.join(' ')), log(...a));
+  try {
+    await pageFigures();
+  } catch (e) {
+    lines.push(`page figures failed: ${e.message} (build dist/ first: npm run build)`);
+  } finally {
+    console.log = log;
+  }
+  table.detail('Page figures (bench/page.mjs)', '```\n' + lines.join('\n').trim() + '\n```');
+}
+
+const SECTION = { wasm: wasmSection, mujoco: null, odeint: null, scaling: scalingSection, limit: limitSection, family: familySection, page: pageSection, baseline: baselineSection, accuracy: accuracySection };
+for (const s of SECTIONS) {
+  if (!(s in SECTION)) throw new Error(`VILAB_BENCH_SECTIONS: unknown section "${s}" (known: ${Object.keys(SECTION).join(', ')})`);
+  if (s === 'mujoco') {
+    heading("against MuJoCo's official wasm build, same process");
+    const { mujocoSection } = await import('./mujoco.mjs');
+    await mujocoSection(lab, table);
+  } else if (s === 'odeint') {
+    heading('work–precision against Boost.Odeint (native)');
+    const { odeintSection } = await import('./odeint.mjs');
+    await odeintSection(lab, table, resultsDir);
+  } else await SECTION[s]();
+}
+
+// ---- the table and the results file -------------------------------------------------
+const sh = (cmd, args) => {
+  try {
+    return execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).split('\n')[0].trim();
+  } catch {
+    return 'absent';
+  }
+};
+const cpu = cpus()[0]?.model?.trim() ?? 'unknown CPU';
+let os = release();
+try {
+  os = readFileSync('/etc/os-release', 'utf8').match(/PRETTY_NAME="([^"]*)"/)?.[1] ?? os;
+} catch {}
+const load1 = loadavg();
+const minutes = (Date.now() - started) / 60000;
+const machine = [
+  `- CPU: ${cpu}, ${cpus().length} cores (clock ${fmt(clockGHz())} GHz as reported by /proc/cpuinfo)`,
+  `- OS: ${os}, kernel ${release()}`,
+  `- compilers: ${sh('g++', ['--version'])}; ${sh('emcc', ['--version'])}; Node ${process.version}`,
+  `- load average at start ${load0.map((x) => x.toFixed(2)).join(' ')}, at end ${load1.map((x) => x.toFixed(2)).join(' ')} (other work shared the cores: figures are CPU time and ratios are per interleaved round)`,
+  `- tree: ${tree}; sections: ${SECTIONS.join(', ')}; ${ROUNDS} rounds; ${minutes.toFixed(1)} min`,
+];
+const date = new Date().toISOString().slice(0, 10);
+const slug = cpu.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+const stem = `${date}-${slug}`;
+const complete = ALL.every((s) => SECTIONS.includes(s));
+const document = (svg) =>
+  [
+    `# vilab benchmarks, ${date}`,
+    '',
+    ...machine,
+    '',
+    'Median over interleaved rounds and the range over rounds; ratios are formed per round. Reproduce with `npm run bench` (see docs/benchmarks.md).',
+    '',
+    table.markdown(),
+    '',
+    ...(SECTIONS.includes('odeint') ? [`![work–precision](${svg})`, ''] : []),
+    ...table.details.flatMap(([h, body]) => [`## ${h}`, '', body, '']),
+  ].join('\n');
+console.log('\n' + table.markdown());
+// latest.md (not committed) after every run; a complete run also writes the dated file
+// named by the machine, to commit.
+writeFileSync(new URL('latest.md', resultsDir), document('work-precision.svg'));
+if (complete) {
+  writeFileSync(new URL(`${stem}.md`, resultsDir), document(`${stem}-work-precision.svg`));
+  copyFileSync(new URL('work-precision.svg', resultsDir), new URL(`${stem}-work-precision.svg`, resultsDir));
+}
+console.log(`\nwritten: bench/results/latest.md${complete ? ` and bench/results/${stem}.md` : ''}`);

@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-apt_packages=(emscripten libeigen3-dev catch2 nlohmann-json3-dev tao-pegtl-dev chromium cmake g++ make)
+apt_packages=(emscripten libeigen3-dev catch2 nlohmann-json3-dev tao-pegtl-dev chromium cmake g++ make libboost-dev)
 missing=()
 for pkg in "${apt_packages[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")

@@ -1,0 +1,122 @@
+// Shared helpers of the benchmark sections: CPU-time measurement, the native programs,
+// statistics of per-round ratios, and the one results table.
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+export const root = new URL('..', import.meta.url);
+export const ROUNDS = Number(process.env.VILAB_BENCH_ROUNDS ?? 5);
+export const nativeBin = (name) => new URL(`build/native/${name}`, root).pathname;
+
+const presets = [
+  ...JSON.parse(readFileSync(new URL('scenes/presets.json', root))),
+  ...JSON.parse(readFileSync(new URL('scenes/rigid_body_presets.json', root))),
+];
+export const preset = (id) => {
+  const p = presets.find((x) => x.id === id);
+  if (!p) throw new Error(`bench: no preset ${id}`);
+  return p.scenario;
+};
+export const dsp = { system: 'double-spherical-pendulum', h: 0.01 };
+export const chain = (n) => ({
+  system: 'chain',
+  h: 0.01,
+  params: { masses: Array(n).fill(0.1), lengths: Array(n).fill(0.25) },
+  initial: { angles: Array(n).fill([0.6, 0]), rates: Array(n).fill([0, 1.0]) },
+});
+
+/** The default DSP typed as data (Cartesian, two constraints, unit masses), from the built-in default's state. */
+export function dspAsData(lab) {
+  const builtin = lab.simulate(dsp);
+  const scenario = {
+    system: 'lagrangian',
+    h: 0.01,
+    params: {
+      coordinates: ['x1', 'y1', 'z1', 'x2', 'y2', 'z2'],
+      constants: { g: 9.81 },
+      lagrangian: "(x1'^2+y1'^2+z1'^2)/2 + (x2'^2+y2'^2+z2'^2)/2 - g*z1 - g*z2",
+      constraints: ['x1^2+y1^2+z1^2-1', '(x2-x1)^2+(y2-y1)^2+(z2-z1)^2-1'],
+      symmetries: { Jz: ['-y1', 'x1', '0', '-y2', 'x2', '0'] },
+    },
+    initial: { q: Array.from(builtin.q), qdot: Array.from(builtin.p) },
+  };
+  builtin.dispose();
+  return scenario;
+}
+
+/** CPU milliseconds (user + system) of this process spent in fn (Node: process.cpuUsage). */
+export function cpuMs(fn) {
+  const c0 = process.cpuUsage();
+  fn();
+  const c = process.cpuUsage(c0);
+  return (c.user + c.system) / 1000;
+}
+
+/** JSON printed by a native benchmark program, or null when it fails (refused, unknown, absent). */
+export function native(bin, args, timeout = 600000) {
+  try {
+    return JSON.parse(execFileSync(nativeBin(bin), args.map(String), { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout }));
+  } catch {
+    return null;
+  }
+}
+
+/** Native ns per step in thread CPU time, the best of `repeats` (rounds are interleaved by the caller). */
+export const nativeNs = (scenario, steps, repeats = 1) => native('vilab_bench', [JSON.stringify(scenario), steps, repeats])?.nsPerStep ?? NaN;
+
+/** Wasm ns per step in process CPU time, the best of `repeats`, after a warm-up past V8's baseline tier. */
+export function wasmNs(lab, scenario, steps, repeats = 1) {
+  let best = Infinity;
+  for (let r = 0; r < repeats; r++) {
+    const sim = lab.simulate(scenario, { historyStride: 1000000 });
+    try {
+      sim.advance(Math.min(steps, 2000));
+      best = Math.min(best, (cpuMs(() => sim.advance(steps)) * 1e6) / steps);
+    } catch {
+      return NaN;
+    } finally {
+      sim.dispose();
+    }
+  }
+  return best;
+}
+
+export const median = (a) => {
+  const s = a.filter(Number.isFinite).sort((x, y) => x - y);
+  if (!s.length) return NaN;
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+/** Median and range of per-round values. */
+export function stats(values) {
+  const s = values.filter(Number.isFinite);
+  return { median: median(s), min: Math.min(...s), max: Math.max(...s), n: s.length };
+}
+
+export const fmt = (x, digits = 3) => {
+  if (x == null || !Number.isFinite(x)) return '–';
+  const a = Math.abs(x);
+  if (a !== 0 && (a < 1e-3 || a >= 1e6)) return x.toExponential(1);
+  return Number(x.toPrecision(digits)).toString();
+};
+
+/** The one results table: every row a figure of this run, with its spread and goal. */
+export class Table {
+  rows = [];
+  details = [];  // [heading, markdown] blocks under the table
+  add(section, what, s, { goal = '', met = null, unit = '' } = {}) {
+    const spread = s.n > 1 ? `${fmt(s.min)}–${fmt(s.max)}` : '';
+    this.rows.push({ section, what, value: `${fmt(s.median)}${unit}`, spread, goal, met });
+    const mark = met == null ? '' : met ? '  ✓' : '  ✗';
+    console.log(`  ${what.padEnd(62)} ${`${fmt(s.median)}${unit}`.padStart(10)}  ${spread.padEnd(17)} ${goal}${mark}`);
+  }
+  detail(heading, markdown) {
+    this.details.push([heading, markdown]);
+  }
+  markdown() {
+    const out = ['| section | measure | median | range over rounds | goal | met |', '|---|---|---:|---|---|---|'];
+    for (const r of this.rows)
+      out.push(`| ${r.section} | ${r.what} | ${r.value} | ${r.spread} | ${r.goal} | ${r.met == null ? '' : r.met ? 'yes' : 'no'} |`);
+    return out.join('\n');
+  }
+}
+
+export const single = (x) => ({ median: x, min: x, max: x, n: 1 });
