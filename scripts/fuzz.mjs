@@ -8,7 +8,7 @@
 // New corpus entries go to build/sanitize/fuzz-corpus/<target>/ (the committed seeds in
 // tests/fuzz/corpus/ are only read).
 import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -18,10 +18,12 @@ export const TARGETS = {
   simulation: { dict: 'tests/fuzz/scenario.dict', maxLen: 8192 },
 };
 
-// One target for `seconds`; resolves to its figures. `nice` lowers its priority.
-export function fuzzTarget(target, seconds, { nice = 0, quiet = false } = {}) {
-  const work = `build/sanitize/fuzz-corpus/${target}`;
+// One target for `seconds`; resolves to its figures. `nice` lowers its priority; `smoke`
+// starts from the committed seeds alone (a grown corpus would take longer to reload).
+export function fuzzTarget(target, seconds, { nice = 0, quiet = false, smoke = false } = {}) {
+  const work = `build/sanitize/${smoke ? 'fuzz-smoke' : 'fuzz-corpus'}/${target}`;
   const findings = `build/sanitize/fuzz-findings/${target}/`;
+  if (smoke) rmSync(`${root}${work}`, { recursive: true, force: true });
   mkdirSync(`${root}${work}`, { recursive: true });
   mkdirSync(`${root}${findings}`, { recursive: true });
   const before = new Set(readdirSync(`${root}${findings}`));

@@ -87,7 +87,7 @@ if (layers.includes('fuzz')) {
   let passed = 0;
   let failed = 0;
   for (const target of Object.keys(TARGETS)) {
-    const r = await fuzzTarget(target, seconds, { quiet: true });
+    const r = await fuzzTarget(target, seconds, { quiet: true, smoke: true });
     console.log(`fuzz smoke: ${describeRun(r)}`);
     if (r.ok) passed++;
     else {
