@@ -2,7 +2,8 @@
 # Builds everything incrementally: the native core, CLI, tests and benchmarks
 # (build/native), the wasm module (build/wasm) and the web app (dist/).
 # VILAB_SKIP_NATIVE=1 skips the native build, VILAB_SKIP_WEB=1 both web builds,
-# VILAB_SKIP_SINGLE=1 the single-file page (dist-single/vilab.html).
+# VILAB_SKIP_SINGLE=1 the single-file page (dist-single/vilab.html), VILAB_SKIP_FUZZ=1 the
+# sanitized tree (build/sanitize: ASan + UBSan tests and the fuzz targets, with clang).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # What the build needs (apt packages, node_modules) is installed first, in seconds
@@ -15,6 +16,10 @@ jobs=$(nproc 2>/dev/null || echo 2)
 if [ "${VILAB_SKIP_NATIVE:-0}" != 1 ]; then
   [ -f build/native/CMakeCache.txt ] || cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
   cmake --build build/native -j"$jobs"
+fi
+
+if [ "${VILAB_SKIP_NATIVE:-0}" != 1 ] && [ "${VILAB_SKIP_FUZZ:-0}" != 1 ]; then
+  bash scripts/build-sanitized.sh
 fi
 
 [ -f build/wasm/CMakeCache.txt ] || emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release >/dev/null

@@ -3,14 +3,18 @@
 //   wasm    node:test on the built module    (tests/wasm)
 //   types   tsc --noEmit on a usage file     (tests/types)
 //   e2e     Chromium via playwright-core     (tests/e2e), against `vite preview`
-// VILAB_TEST_LAYERS=native,wasm limits the layers.
+//   asan    the native tests' sanitized subset under ASan + UBSan, through CTest (build/sanitize)
+//   fuzz    a smoke of every libFuzzer target (tests/fuzz), VILAB_FUZZ_SMOKE_SECONDS each (default 15)
+// VILAB_TEST_LAYERS=native,wasm limits the layers; VILAB_SKIP_FUZZ=1 (no clang) drops asan and fuzz.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import os from 'node:os';
 import { preview } from 'vite';
+import { TARGETS, fuzzTarget, describeRun } from './fuzz.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const layers = (process.env.VILAB_TEST_LAYERS ?? 'native,wasm,types,e2e').split(',');
+const sanitized = process.env.VILAB_SKIP_FUZZ === '1' ? '' : ',asan,fuzz';
+const layers = (process.env.VILAB_TEST_LAYERS ?? `native,wasm,types,e2e${sanitized}`).split(',');
 const results = [];
 
 function run(cmd, args, env = {}) {
@@ -44,15 +48,17 @@ async function nodeTests(name, dir, env = {}) {
   results.push({ name, passed, failed: failed || (code !== 0 && passed === 0 ? 1 : failed) });
 }
 
-const started = Date.now();
-if (layers.includes('native')) {
+async function ctest(name, dir, env = {}) {
   const { code, output } = await run('ctest', [
-    '--test-dir', 'build/native', '--output-on-failure', '-j', String(os.availableParallelism?.() ?? 2),
-  ]);
+    '--test-dir', dir, '--output-on-failure', '-j', String(os.availableParallelism?.() ?? 2),
+  ], env);
   const total = count(output, /tests passed, \d+ tests failed out of (\d+)/);
   const failed = count(output, /tests passed, (\d+) tests failed/);
-  results.push({ name: 'native', passed: total - failed, failed: failed || (code !== 0 && total === 0 ? 1 : failed) });
+  results.push({ name, passed: total - failed, failed: failed || (code !== 0 && total === 0 ? 1 : failed) });
 }
+
+const started = Date.now();
+if (layers.includes('native')) await ctest('native', 'build/native');
 if (layers.includes('wasm')) await nodeTests('wasm', 'tests/wasm');
 if (layers.includes('types')) {
   const { code } = await run(process.execPath, ['node_modules/typescript/bin/tsc', '--noEmit', '-p', 'tests/types']);
@@ -67,6 +73,29 @@ if (layers.includes('e2e')) {
   const url = server.resolvedUrls.local[0];
   await nodeTests('e2e', 'tests/e2e', { VILAB_URL: url });
   await server.close();
+}
+
+if (layers.includes('asan')) {
+  await ctest('asan', 'build/sanitize', {
+    ASAN_OPTIONS: 'detect_leaks=1:abort_on_error=1',
+    UBSAN_OPTIONS: 'print_stacktrace=1:halt_on_error=1',
+  });
+}
+if (layers.includes('fuzz')) {
+  // One pass per target, each failing on any finding (crash, UB, leak, timeout, OOM).
+  const seconds = Number(process.env.VILAB_FUZZ_SMOKE_SECONDS ?? 15);
+  let passed = 0;
+  let failed = 0;
+  for (const target of Object.keys(TARGETS)) {
+    const r = await fuzzTarget(target, seconds, { quiet: true, smoke: true });
+    console.log(`fuzz smoke: ${describeRun(r)}`);
+    if (r.ok) passed++;
+    else {
+      failed++;
+      process.stderr.write(r.log.split('\n').slice(-60).join('\n'));
+    }
+  }
+  results.push({ name: 'fuzz', passed, failed });
 }
 
 const passed = results.reduce((a, r) => a + r.passed, 0);

@@ -118,7 +118,9 @@ std::string describeJson(const Json& v) {
 }
 
 std::string joinField(const std::string& parent, const std::string& key) {
-  return parent.empty() ? key : parent + "." + key;
+  // An empty key (JSON allows "") is shown quoted, so no field is empty or a bare "params.".
+  const std::string shown = key.empty() ? "\"\"" : key;
+  return parent.empty() ? shown : parent + "." + shown;
 }
 
 double readNumber(const Json& v, const std::string& field) {

@@ -112,6 +112,15 @@ TEST_CASE("a number beyond the range of a double names its field", "[messages][i
   }
 }
 
+TEST_CASE("an empty key is named, quoted, never an empty field", "[messages][input]") {
+  // Found by the scenario fuzz target (tests/fuzz): ": unknown field" named nothing.
+  const InputError top = scenarioError(R"({"system":"oscillator","":1})");
+  CHECK(top.field() == "\"\"");
+  CHECK_THAT(top.what(), Catch::StartsWith("\"\": unknown field (known: system,"));
+  CHECK(scenarioError(R"({"system":"oscillator","params":{"":1}})").field() == "params.\"\"");
+  CHECK(scenarioError(R"({"system":"oscillator","options":{"":1}})").field() == "options.\"\"");
+}
+
 TEST_CASE("every refusal and input message stays within the bound", "[messages]") {
   // The longest messages the library writes: id lists, forcing, nesting.
   for (const std::string& text :

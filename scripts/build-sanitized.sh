@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Builds, incrementally, the sanitized tree build/sanitize with clang: the core with
+# ASan + UBSan + libFuzzer coverage, the fuzz targets (tests/fuzz) and the native
+# tests' sanitized subset (vilab_asan_tests). Called by scripts/build.sh (unless
+# VILAB_SKIP_FUZZ=1) and by `npm run fuzz`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+jobs=$(nproc 2>/dev/null || echo 2)
+[ -f build/sanitize/CMakeCache.txt ] ||
+  CC=clang-14 CXX=clang++-14 cmake -S . -B build/sanitize -DCMAKE_BUILD_TYPE=Debug -DVILAB_TESTS=OFF -DVILAB_FUZZ=ON >/dev/null
+cmake --build build/sanitize -j"$jobs" --target fuzz_scenario fuzz_expression fuzz_simulation vilab_asan_tests
