@@ -211,6 +211,27 @@ class WasmSimulation {
   double readStart_ = 0;
 };
 
+// An exact solution's values at t written to out[0..n) by f: a view of them, or an
+// empty view with `error` set (t out of range, or a value that is not finite).
+template <class F>
+val evaluateExact(double t, double* out, std::size_t n, val& error, const char* where, F&& f) {
+  error = val::null();
+  try {
+    // Beyond kMaxExactTime the phase t·rate has lost its digits (and the elliptic
+    // argument reduction its range): refuse rather than return noise.
+    if (!(std::abs(t) <= vilab::limits::kMaxExactTime))
+      throw vilab::InputError("t", "must be a finite number of seconds in [-1e9, 1e9], got " + vilab::formatNumber(t));
+    f(t);
+    for (std::size_t i = 0; i < n; ++i)
+      if (!std::isfinite(out[i]))
+        throw vilab::InputError("t", "the exact solution is not finite at t = " + vilab::formatNumber(t));
+    return val(typed_memory_view(n, out));
+  } catch (...) {
+    error = currentErrorRecord(where);
+    return val(typed_memory_view(0, out));
+  }
+}
+
 // The exact free rigid body (core: vilab::exact::FreeRigidBodyExact) for the page's
 // "exact ghost", from a normalized rigid-body scenario's inertia, orientation
 // [w, x, y, z] (normalized here exactly as the core's rigid-body system does) and body ω.
@@ -259,21 +280,7 @@ class WasmExactRigidBody {
  private:
   template <class F>
   val evaluate(double t, std::size_t n, F&& f) {
-    error_ = val::null();
-    try {
-      // Beyond kMaxExactTime the phase t·rate has lost its digits (and the elliptic
-      // argument reduction its range): refuse rather than return noise.
-      if (!(std::abs(t) <= vilab::limits::kMaxExactTime))
-        throw vilab::InputError("t", "must be a finite number of seconds in [-1e9, 1e9], got " + vilab::formatNumber(t));
-      f(t);
-      for (std::size_t i = 0; i < n; ++i)
-        if (!std::isfinite(out_[i]))
-          throw vilab::InputError("t", "the exact solution is not finite at t = " + vilab::formatNumber(t));
-      return val(typed_memory_view(n, out_));
-    } catch (...) {
-      error_ = currentErrorRecord("exactRigidBody");
-      return val(typed_memory_view(0, out_));
-    }
+    return evaluateExact(t, out_, n, error_, "exactRigidBody", std::forward<F>(f));
   }
 
   std::unique_ptr<vilab::exact::FreeRigidBodyExact> exact_;
@@ -305,19 +312,10 @@ class WasmExactPendulum {
   }
   // [θ(t), θ'(t)]: a view of 2 numbers, or an empty one with error() set.
   val at(double t) {
-    error_ = val::null();
-    try {
-      if (!(std::abs(t) <= vilab::limits::kMaxExactTime))
-        throw vilab::InputError("t", "must be a finite number of seconds in [-1e9, 1e9], got " + vilab::formatNumber(t));
-      out_[0] = exact_->theta(t);
-      out_[1] = exact_->omega(t);
-      if (!std::isfinite(out_[0]) || !std::isfinite(out_[1]))
-        throw vilab::InputError("t", "the exact solution is not finite at t = " + vilab::formatNumber(t));
-      return val(typed_memory_view(2, out_));
-    } catch (...) {
-      error_ = currentErrorRecord("exactPendulum");
-      return val(typed_memory_view(0, out_));
-    }
+    return evaluateExact(t, out_, 2, error_, "exactPendulum", [this](double s) {
+      out_[0] = exact_->theta(s);
+      out_[1] = exact_->omega(s);
+    });
   }
 
  private:

@@ -108,6 +108,8 @@ const halvings = (h0, n) => Array.from({ length: n }, (_, i) => h0 / 2 ** i);
 /** Ratios of successive values (×4 per halving of h for a second-order quantity). */
 const ratios = (ys) => ys.slice(1).map((y, i) => ys[i] / y);
 const run = (scenario, T, samples) => ['measure', { scenario, T, samples }];
+/** The penalty stiffnesses of seed 002's constraint-error figure. */
+const PENALTY_MUS = [1e3, 1e4, 1e5, 1e6];
 
 /**
  * Studies (the three sections of the drawer) and lessons (the seeds' figures). Text
@@ -206,9 +208,9 @@ export const LESSONS = [
     scenario: { system: 'double-spherical-pendulum', integrator: 'penalty-energy-momentum', h: 0.001, options: { mu: 10000 } },
     compare: null,
     plot: { x: 'mu', y: 'constraint', logX: true, logY: true },
-    jobs: (sc) => [1e3, 1e4, 1e5, 1e6].map((mu) => run({ ...sc, h: 0.001, options: { ...sc.options, mu } }, 2, 1)),
+    jobs: (sc) => PENALTY_MUS.map((mu) => run({ ...sc, h: 0.001, options: { ...sc.options, mu } }, 2, 1)),
     figure: (rs) => {
-      const mus = [1e3, 1e4, 1e5, 1e6];
+      const mus = PENALTY_MUS;
       const ys = rs.map((r) => r.maxConstraint);
       return { curves: [{ label: 'A', x: mus, y: ys }], measured: { slope: fittedOrder(mus, ys) }, summary: 'measured.slope' };
     },

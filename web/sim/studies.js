@@ -542,30 +542,17 @@ export function closedCurveResidual(points, harmonics = 8) {
   const r = points.map(([x, y]) => Math.hypot(x - cx, y - cy));
   const m = 2 * harmonics + 1;
   const row = (t) => [1, ...Array.from({ length: harmonics }, (_, k) => [Math.cos((k + 1) * t), Math.sin((k + 1) * t)]).flat()];
-  // normal equations AᵀA c = Aᵀr, solved by Gaussian elimination with partial pivoting
-  const M = Array.from({ length: m }, () => new Float64Array(m + 1));
+  // the normal equations AᵀA c = Aᵀr
+  const N = Array.from({ length: m }, () => new Float64Array(m));
+  const rhs = new Float64Array(m);
   for (let i = 0; i < n; i++) {
     const a = row(th[i]);
     for (let j = 0; j < m; j++) {
-      for (let k = 0; k < m; k++) M[j][k] += a[j] * a[k];
-      M[j][m] += a[j] * r[i];
+      for (let k = 0; k < m; k++) N[j][k] += a[j] * a[k];
+      rhs[j] += a[j] * r[i];
     }
   }
-  for (let c = 0; c < m; c++) {
-    let piv = c;
-    for (let i = c + 1; i < m; i++) if (Math.abs(M[i][c]) > Math.abs(M[piv][c])) piv = i;
-    [M[c], M[piv]] = [M[piv], M[c]];
-    for (let i = c + 1; i < m; i++) {
-      const f = M[i][c] / M[c][c];
-      for (let k = c; k <= m; k++) M[i][k] -= f * M[c][k];
-    }
-  }
-  const coef = new Float64Array(m);
-  for (let c = m - 1; c >= 0; c--) {
-    let s = M[c][m];
-    for (let k = c + 1; k < m; k++) s -= M[c][k] * coef[k];
-    coef[c] = s / M[c][c];
-  }
+  const coef = solve((j, k) => N[j][k], rhs);
   let worst = 0;
   for (let i = 0; i < n; i++) {
     const a = row(th[i]);

@@ -500,6 +500,15 @@ class Simulation extends NativeOwner {
   }
 }
 
+/** t for an exact solution: beyond maxTime its phase has lost its digits, so refused, not noise. */
+function exactTime(t, maxTime) {
+  if (typeof t !== 'number' || !(Math.abs(t) <= maxTime)) {
+    const bound = maxTime.toExponential().replace('e+', 'e');
+    throw inputError('t', `must be a finite number of seconds in [-${bound}, ${bound}], got ${describe(t)}`);
+  }
+  return t;
+}
+
 /**
  * The exact planar pendulum (Jacobi elliptic functions; core vilab::exact::Pendulum) of a
  * normalized undamped `pendulum` scenario.
@@ -547,11 +556,7 @@ class ExactPendulum extends NativeOwner {
   /** [θ(t), θ'(t)] (a fresh array). */
   at(t) {
     const native = this[LIVE]();
-    if (typeof t !== 'number' || !(Math.abs(t) <= this.#maxTime)) {
-      const bound = this.#maxTime.toExponential().replace('e+', 'e');
-      throw inputError('t', `must be a finite number of seconds in [-${bound}, ${bound}], got ${describe(t)}`);
-    }
-    const values = Array.from(native.at(t));
+    const values = Array.from(native.at(exactTime(t, this.#maxTime)));
     const error = native.error();
     if (error) throw coreError(error);
     return values;
@@ -590,12 +595,7 @@ class ExactRigidBody extends NativeOwner {
   #maxTime;
 
   #time(t) {
-    // beyond maxExactTime the phase has lost its digits: refused, not noise
-    if (typeof t !== 'number' || !(Math.abs(t) <= this.#maxTime)) {
-      const bound = this.#maxTime.toExponential().replace('e+', 'e');
-      throw inputError('t', `must be a finite number of seconds in [-${bound}, ${bound}], got ${describe(t)}`);
-    }
-    return t;
+    return exactTime(t, this.#maxTime);
   }
 
   #values(view) {
