@@ -50,6 +50,10 @@ val currentErrorRecord(const char* where) {
     set("message", e.what());
     set("field", e.field());
     r.set("column", e.column());
+  } catch (const vilab::NotInLeanBuild& e) {
+    set("message", e.what());
+    set("field", e.field());
+    r.set("code", std::string("full-module"));
   } catch (const vilab::InputError& e) {
     set("message", e.what());
     set("field", e.field());
@@ -378,9 +382,19 @@ double heapUsed() {
   return static_cast<double>(static_cast<unsigned>(info.uordblks)) - 8.0 * freeRegions;
 }
 
+// "lean" (the page's first-load module: see the lean target in CMakeLists.txt) or "full".
+std::string build() {
+#ifdef VILAB_LEAN
+  return "lean";
+#else
+  return "full";
+#endif
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(vilab) {
+  emscripten::function("build", &build);
   emscripten::function("registryJson", &registryJson);
   emscripten::function("registryText", &registryText);
   emscripten::function("validateScenario", &validateScenario);

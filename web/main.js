@@ -19,7 +19,7 @@
 //   camera()       [px, py, pz, tx, ty, tz]; presets() preset ids; csv() the CSV text
 //   exactGhost()   { orientation: [w, x, y, z], time, orbitPoints } of the drawn exact ghost (free rigid body), or null
 //   lab            the lab (registries)
-import { createLab } from './sim/vilab.js';
+import { createPageLab, needsFull } from './sim/page-lab.js';
 import { Runner } from './sim/runner.js';
 import { loadPresets } from './sim/presets.js';
 import { seconds, shortHash, sci } from './sim/format.js';
@@ -41,7 +41,7 @@ import { setupLayout } from './ui/layout.js';
 import { EmbedBridge, EmbedDialog, readEmbedKeys } from './ui/embed.js';
 import { watchForUpdates } from './pwa/update.js';
 import inlinedWasm from 'virtual:vilab-wasm';
-import { t, registryText, onLanguageChange } from './i18n/index.js';
+import { t, registryText, onLanguageChange, ready as languageReady } from './i18n/index.js';
 
 const params = new URLSearchParams(location.search);
 const SINGLE_FILE = import.meta.env.MODE === 'single';
@@ -69,13 +69,17 @@ if (EMBED) document.documentElement.classList.add('embed');
 if (!embedKeys.chrome) document.documentElement.classList.add('bare');
 
 async function main() {
+  // the lean build first, the full one when a scenario needs it (web/sim/page-lab.js); the
+  // single-file build carries the full wasm in the page (web/pwa/inline-wasm-plugin.js)
+  const labLoaded = createPageLab(inlinedWasm ? { wasmBinary: inlinedWasm } : {});
+  labLoaded.catch(() => {}); // reported below
+  await languageReady; // the reader's language, fetched alongside the engine
   const notices = new Notices($('#banners'), $('#status'));
   for (const { field, problem } of embedProblems) notices.banner(`embed-key-${field}`, [t('embed.keyInvalid', { field, problem })], { kind: 'warn' });
   const layout = setupLayout({ status: (text) => notices.status(text) });
   let lab;
   try {
-    // the single-file build carries the wasm in the page (web/pwa/inline-wasm-plugin.js)
-    lab = await createLab(inlinedWasm ? { wasmBinary: inlinedWasm } : {});
+    lab = await labLoaded;
   } catch (e) {
     $('#loading').textContent = t('main.engineFailed');
     throw e;
@@ -89,7 +93,7 @@ async function main() {
   let linkAt = null;
   if (location.hash.length > 1) {
     try {
-      const decoded = decodeState(lab, location.hash);
+      const decoded = await decodeLink(location.hash);
       initial = decoded.state;
       linkCamera = decoded.camera;
       linkCheck = decoded.fingerprint;
@@ -99,6 +103,16 @@ async function main() {
       initial = defaultState(lab);
       history.replaceState(null, '', location.pathname + location.search);
     }
+  }
+  /** decodeState, with the full build loaded first when the link needs it. */
+  function decodeLink(hash) {
+    return lab.withFull(() => decodeRunnable(hash));
+  }
+  /** decodeState, and B's scenario too: either may need the full build (VilabError code 'full-module'). */
+  function decodeRunnable(hash) {
+    const decoded = decodeState(lab, hash);
+    if (decoded.state.compare) compareScenario(lab, decoded.state.scenario, decoded.state.compare);
+    return decoded;
   }
   /** A bad link: its field and problem, in words, and what the page shows instead (the defaults, or the run it kept). */
   function reportLink(e, { kept }) {
@@ -281,13 +295,32 @@ async function main() {
     plots.samplePhase(a.failure ? null : a.sim.variables(), b?.sim.variables(), a.sim.time);
   }
 
-  /** Validates via the API and applies; returns the API's Error or null. */
+  // A change the lean build leaves out (a Lagrangian given as data, Lobatto, …) waits for
+  // the full build and is then applied, or its error shown; `deferred` is that promise.
+  let deferred = null;
+  function deferUntilFull(retry) {
+    notices.status(t('main.loadingFull'));
+    deferred = lab.loadFull().then(
+      () => {
+        const err = retry();
+        if (err) notices.banner('control', [err.message]);
+        return err;
+      },
+      (e) => {
+        notices.banner('control', [t('main.fullFailed', { message: e.message })]);
+        return e;
+      },
+    );
+    return null;
+  }
+
+  /** Validates via the API and applies; returns the API's Error or null (null too when it waits for the full build). */
   function setScenario(next) {
     let scenario;
     try {
       scenario = lab.normalize(next);
     } catch (e) {
-      return e;
+      return needsFull(e) ? deferUntilFull(() => setScenario(next)) : e;
     }
     const st = store.get();
     let compare = st.compare;
@@ -304,7 +337,7 @@ async function main() {
       store.set(next, { rebuild: true });
       return null;
     } catch (e) {
-      return e;
+      return needsFull(e) ? deferUntilFull(() => setState(patch)) : e;
     }
   }
 
@@ -377,12 +410,16 @@ async function main() {
     const speed = SPEEDS.includes(lesson.speed) ? lesson.speed : UI_DEFAULTS.speed;
     const plotWindow = WINDOWS.includes(lesson.window) ? lesson.window : UI_DEFAULTS.window;
     plots.setView({ energy: lesson.energy === 'envelope' ? 'envelope' : 'signed', large: lesson.large ?? null });
+    deferred = null;
     const err = setState({ scenario: p.scenario, compare: p.compare ?? null, speed, stepsPerFrame: 0, window: plotWindow });
-    if (err) notices.banner('control', [t('main.preset.failed', { id: p.id, message: err.message })]);
-    else {
+    const applied = () => {
       notices.status(t('main.preset.status', { title: registryText('preset', p, 'title') }));
       setPlaying(true);
-    }
+    };
+    // waiting for the full build: applied once it is in (its failure is shown by then)
+    if (deferred) return deferred.then((e) => e || applied());
+    if (err) notices.banner('control', [t('main.preset.failed', { id: p.id, message: err.message })]);
+    else applied();
   }
 
   // ---- controls -------------------------------------------------------------------
@@ -755,8 +792,14 @@ async function main() {
     const pasted = new URL(event.newURL).hash;
     let decoded;
     try {
-      decoded = decodeState(lab, pasted);
+      decoded = decodeRunnable(pasted);
     } catch (e) {
+      if (needsFull(e)) {
+        // open it once the full build is in (unless another link came meanwhile)
+        notices.status(t('main.loadingFull'));
+        lab.loadFull().then(() => location.hash === pasted && window.dispatchEvent(new HashChangeEvent('hashchange', { newURL: location.href })));
+        return;
+      }
       reportLink(e, { kept: true });
       const hash = encodeState(lab, store.get());
       history.replaceState(null, '', hash ? `#${hash}` : location.pathname + location.search);
@@ -925,7 +968,13 @@ async function main() {
     pause: () => setPlaying(false),
     playing: () => playing,
     shareURL,
-    setState,
+    /** as the controls apply a patch: Error or null, or a promise of it when the change waits for the full build */
+    setState: (patch) => {
+      deferred = null;
+      return setState(patch) ?? deferred;
+    },
+    /** the promise of the full build (loads it if not yet) */
+    loadFull: () => lab.loadFull().then(() => lab.build),
     drawPlots: () => plots.drawAll(runner.time),
     plotSeries: () => plots.latestValues(),
     frames: () => frames,

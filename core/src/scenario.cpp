@@ -59,6 +59,7 @@ Scenario parseScenario(const Json& j) {
   if (!s.pairing)
     throw InputError("integrator", "\"" + s.integrator->id + "\" does not apply to system \"" + system.id +
                                        "\" (use one of: " + joinIds(integratorsOf(system)) + ")");
+  if (!inThisBuild(*s.pairing)) throw NotInLeanBuild(system.parseParams ? "system" : "integrator", "\"" + s.integrator->id + "\" on \"" + system.id + "\"");
 
   // h: up to the system's largest step (measured: core/src/step_limits.cpp)
   const double hMax = maxStep(system);

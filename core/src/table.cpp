@@ -81,65 +81,80 @@ VILAB_FACTORY(penaltyEnergyMomentumOnLagrangian)
 #undef VILAB_INTEGRATOR
 #undef VILAB_FACTORY
 
+// The lean build (VILAB_LEAN: the page's first-load module) keeps every row, so its
+// registry is the full one, but binds the heavy integrators (automatic differentiation,
+// Lobatto, compositions, anything on a Lagrangian given as data) to a factory that
+// refuses; whole-program optimization then drops their code.
+#ifdef VILAB_LEAN
+[[noreturn]] static std::unique_ptr<Integrator> inFullModule(const Model&, const Options&, double) {
+  throw NotInLeanBuild("integrator", "this integrator on this system");
+}
+#define VILAB_FULL(factory) &inFullModule
+bool inThisBuild(const Pairing& pairing) { return pairing.make != &inFullModule; }
+#else
+#define VILAB_FULL(factory) &factory
+bool inThisBuild(const Pairing&) { return true; }
+#endif
+
 const std::vector<Pairing>& applicabilityTable() {
   using K = ModelKind;
   static const std::vector<Pairing> rows = {
       // model          integrator              factory
       {K::Oscillator, &midpointEntry, &midpointOnOscillator},
       {K::Chain, &midpointEntry, &midpointOnChain},
-      {K::Lagrangian, &midpointEntry, &midpointOnLagrangian},
+      {K::Lagrangian, &midpointEntry, VILAB_FULL(midpointOnLagrangian)},
       {K::Oscillator, &trapezoidEntry, &trapezoidOnOscillator},
       {K::Chain, &trapezoidEntry, &trapezoidOnChain},
-      {K::Lagrangian, &trapezoidEntry, &trapezoidOnLagrangian},
+      {K::Lagrangian, &trapezoidEntry, VILAB_FULL(trapezoidOnLagrangian)},
       {K::Oscillator, &alphaEntry, &alphaOnOscillator},
       {K::Chain, &alphaEntry, &alphaOnChain},
-      {K::Lagrangian, &alphaEntry, &alphaOnLagrangian},
+      {K::Lagrangian, &alphaEntry, VILAB_FULL(alphaOnLagrangian)},
       {K::Oscillator, &symplecticEulerEntry, &symplecticEulerOnOscillator},
       {K::Chain, &symplecticEulerEntry, &symplecticEulerOnChain},
-      {K::Lagrangian, &symplecticEulerEntry, &symplecticEulerOnLagrangian},
+      {K::Lagrangian, &symplecticEulerEntry, VILAB_FULL(symplecticEulerOnLagrangian)},
       {K::Oscillator, &rattleEntry, &rattleOnOscillator},
       {K::Chain, &rattleEntry, &rattleOnChain},
-      {K::Lagrangian, &rattleEntry, &rattleOnLagrangian},
+      {K::Lagrangian, &rattleEntry, VILAB_FULL(rattleOnLagrangian)},
       {K::Oscillator, &newmarkEntry, &newmarkOnOscillator},
-      {K::Lagrangian, &newmarkEntry, &newmarkOnLagrangian},
-      {K::Oscillator, &composition4Entry, &composition4OnModel},
-      {K::Chain, &composition4Entry, &composition4OnModel},
-      {K::RigidBody, &composition4Entry, &composition4OnModel},
-      {K::Lagrangian, &composition4Entry, &composition4OnModel},
-      {K::Oscillator, &composition6Entry, &composition6OnModel},
-      {K::Chain, &composition6Entry, &composition6OnModel},
-      {K::RigidBody, &composition6Entry, &composition6OnModel},
-      {K::Lagrangian, &composition6Entry, &composition6OnModel},
-      {K::Oscillator, &lobattoEntry, &lobattoOnOscillator},
-      {K::Chain, &lobattoEntry, &lobattoOnChain},
-      {K::Lagrangian, &lobattoEntry, &lobattoOnLagrangian},
-      {K::Chain, &generalizedEntry, &generalizedOnChain},
-      {K::Chain, &anglesMidpointEntry, &anglesMidpointOnChain},
-      {K::Chain, &penaltyEntry, &penaltyOnChain},
-      {K::Lagrangian, &penaltyEntry, &penaltyOnLagrangian},
-      {K::Chain, &penaltyEnergyMomentumEntry, &penaltyEnergyMomentumOnChain},
-      {K::Lagrangian, &penaltyEnergyMomentumEntry, &penaltyEnergyMomentumOnLagrangian},
-      {K::RigidBody, &quaternionEntry, &quaternionOnRigidBody},
+      {K::Lagrangian, &newmarkEntry, VILAB_FULL(newmarkOnLagrangian)},
+      {K::Oscillator, &composition4Entry, VILAB_FULL(composition4OnModel)},
+      {K::Chain, &composition4Entry, VILAB_FULL(composition4OnModel)},
+      {K::RigidBody, &composition4Entry, VILAB_FULL(composition4OnModel)},
+      {K::Lagrangian, &composition4Entry, VILAB_FULL(composition4OnModel)},
+      {K::Oscillator, &composition6Entry, VILAB_FULL(composition6OnModel)},
+      {K::Chain, &composition6Entry, VILAB_FULL(composition6OnModel)},
+      {K::RigidBody, &composition6Entry, VILAB_FULL(composition6OnModel)},
+      {K::Lagrangian, &composition6Entry, VILAB_FULL(composition6OnModel)},
+      {K::Oscillator, &lobattoEntry, VILAB_FULL(lobattoOnOscillator)},
+      {K::Chain, &lobattoEntry, VILAB_FULL(lobattoOnChain)},
+      {K::Lagrangian, &lobattoEntry, VILAB_FULL(lobattoOnLagrangian)},
+      {K::Chain, &generalizedEntry, VILAB_FULL(generalizedOnChain)},
+      {K::Chain, &anglesMidpointEntry, VILAB_FULL(anglesMidpointOnChain)},
+      {K::Chain, &penaltyEntry, VILAB_FULL(penaltyOnChain)},
+      {K::Lagrangian, &penaltyEntry, VILAB_FULL(penaltyOnLagrangian)},
+      {K::Chain, &penaltyEnergyMomentumEntry, VILAB_FULL(penaltyEnergyMomentumOnChain)},
+      {K::Lagrangian, &penaltyEnergyMomentumEntry, VILAB_FULL(penaltyEnergyMomentumOnLagrangian)},
+      {K::RigidBody, &quaternionEntry, VILAB_FULL(quaternionOnRigidBody)},
       {K::RigidBody, &lieGroupEntry, &lieGroupOnRigidBody},
       {K::Oscillator, &energyMomentumEntry, &energyMomentumOnOscillator},
       {K::Chain, &energyMomentumEntry, &energyMomentumOnChain},
       {K::RigidBody, &energyMomentumEntry, &energyMomentumOnRigidBody},
-      {K::Lagrangian, &energyMomentumEntry, &energyMomentumOnLagrangian},
+      {K::Lagrangian, &energyMomentumEntry, VILAB_FULL(energyMomentumOnLagrangian)},
       {K::Oscillator, &rk4Entry, &rk4OnOscillator},
       {K::Chain, &rk4Entry, &rk4OnChain},
       {K::RigidBody, &rk4Entry, &rk4OnRigidBody},
-      {K::Lagrangian, &rk4Entry, &rk4OnLagrangian},
+      {K::Lagrangian, &rk4Entry, VILAB_FULL(rk4OnLagrangian)},
       {K::Oscillator, &eulerEntry, &eulerOnOscillator},
       {K::Chain, &eulerEntry, &eulerOnChain},
       {K::RigidBody, &eulerEntry, &eulerOnRigidBody},
-      {K::Lagrangian, &eulerEntry, &eulerOnLagrangian},
+      {K::Lagrangian, &eulerEntry, VILAB_FULL(eulerOnLagrangian)},
       {K::Oscillator, &dopri5Entry, &dopri5OnOscillator},
       {K::Chain, &dopri5Entry, &dopri5OnChain},
       {K::RigidBody, &dopri5Entry, &dopri5OnRigidBody},
-      {K::Lagrangian, &dopri5Entry, &dopri5OnLagrangian},
+      {K::Lagrangian, &dopri5Entry, VILAB_FULL(dopri5OnLagrangian)},
       // sem: not on chains, whose default motions have no energy-conserving step after ~0.2 s.
       {K::Oscillator, &semEntry, &semOnOscillator},
-      {K::Lagrangian, &semEntry, &semOnLagrangian},
+      {K::Lagrangian, &semEntry, VILAB_FULL(semOnLagrangian)},
   };
   return rows;
 }

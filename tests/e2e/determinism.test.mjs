@@ -1,6 +1,7 @@
 // The run fingerprint in Chromium equals the native one: for every system ×
 // integrator pair of the registry, the same scenario and step count give the same
-// hash() in the browser's wasm as `vilab hash` natively.
+// hash() in the browser's wasm as `vilab hash` natively, in the full build and, for
+// the pairs it runs, in the lean build the page starts on.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -16,9 +17,39 @@ test('Chromium wasm hashes equal native hashes for every system × integrator pa
   const dir = mkdtempSync(join(tmpdir(), 'vilab-hash-'));
   try {
     const { page, errors } = await openPage(browser.context, '#', { reducedMotion: 'reduce' });
+    const runAll = (cases) =>
+      page.evaluate(
+        (cases) =>
+          cases.map(({ scenario, steps }) => {
+            let sim;
+            try {
+              sim = window.vilabPage.lab.simulate(scenario, { historyStride: 1000 });
+            } catch (e) {
+              if (e.code === 'full-module') return null; // not in this build
+              throw e;
+            }
+            let failure = null;
+            try {
+              sim.advance(steps); // exactly, or a refused step throws
+            } catch (e) {
+              failure = { name: e.name, step: e.step, code: e.code, message: e.message };
+            }
+            const out = { hash: sim.hash(), step: sim.step, failure };
+            sim.dispose();
+            return out;
+          }),
+        cases,
+      );
     // An integrator that refuses the default definition of a system defined by data
     // (it needs a constant mass matrix or no constraints) runs the Hénon–Heiles scene.
     const { about, ...henonHeiles } = JSON.parse(readFileSync(new URL('../../scenes/lagrangian/henon-heiles.json', import.meta.url), 'utf8'));
+    assert.equal(await page.evaluate(() => window.vilabPage.lab.build), 'lean');
+    const leanPairs = await page.evaluate(() => window.vilabPage.lab.systems.flatMap((s) => s.integrators.map((integrator) => ({ system: s.id, integrator }))));
+    // Steps per pair: enough to exercise every branch, few enough for the slow AD pairs.
+    const steps = (p) => (['quaternion', 'generalized', 'penalty', 'angles-midpoint'].includes(p.integrator) ? 2000 : 10000);
+    const leanHashes = await runAll(leanPairs.map((p) => ({ scenario: p, steps: steps(p) })));
+    assert.ok(leanHashes.filter(Boolean).length >= 40, 'pairs the lean build runs');
+    assert.equal(await page.evaluate(() => window.vilabPage.loadFull()), 'full');
     const pairs = await page.evaluate(
       (fallback) =>
         window.vilabPage.lab.systems.flatMap((s) =>
@@ -37,24 +68,13 @@ test('Chromium wasm hashes equal native hashes for every system × integrator pa
       henonHeiles,
     );
     assert.ok(pairs.length >= 30, `only ${pairs.length} pairs`);
-    // Steps per pair: enough to exercise every branch, few enough for the slow AD pairs.
-    const steps = (p) => (['quaternion', 'generalized', 'penalty', 'angles-midpoint'].includes(p.integrator) ? 2000 : 10000);
-    const browserHashes = await page.evaluate(
-      (cases) =>
-        cases.map(({ scenario, steps }) => {
-          const sim = window.vilabPage.lab.simulate(scenario, { historyStride: 1000 });
-          let failure = null;
-          try {
-            sim.advance(steps); // exactly, or a refused step throws
-          } catch (e) {
-            failure = { name: e.name, step: e.step, code: e.code, message: e.message };
-          }
-          const out = { hash: sim.hash(), step: sim.step, failure };
-          sim.dispose();
-          return out;
-        }),
-      pairs.map((p) => ({ scenario: p, steps: steps(p) })),
-    );
+    const browserHashes = await runAll(pairs.map((p) => ({ scenario: p, steps: steps(p) })));
+    // the lean build's runs are the full build's, bit for bit
+    leanPairs.forEach((p, i) => {
+      if (!leanHashes[i]) return;
+      const j = pairs.findIndex((q) => q.system === p.system && q.integrator === p.integrator);
+      assert.deepEqual(leanHashes[i], browserHashes[j], `${p.system}/${p.integrator}: lean and full`);
+    });
     pairs.forEach((p, i) => {
       const file = join(dir, `${p.system}-${p.integrator}.json`);
       writeFileSync(file, JSON.stringify(p));

@@ -219,9 +219,9 @@ test('the choice persists across a reload, and ?lang=es opens in Spanish', async
 test('every English key has a Spanish text, and every registry string on screen has one too', async () => {
   const { page } = await openPage(browser.context, '?nosw=1', { viewport: DESKTOP });
   const list = presets();
-  const missing = await page.evaluate((presetList) => {
+  const missing = await page.evaluate(async (presetList) => {
     const { i18n, lab } = window.vilabPage;
-    const es = i18n.catalogue('es');
+    const es = await i18n.load('es'); // not fetched by an English page
     const out = i18n.keys('en').filter((k) => !(k in es)).map((k) => `catalogue ${k}`);
     const need = (key) => {
       const m = key.match(/^param\.[^.]+\.(.+)$/);
@@ -238,4 +238,23 @@ test('every English key has a Spanish text, and every registry string on screen 
   }, list);
   assert.deepEqual(missing, [], `without Spanish:\n${missing.join('\n')}`);
   await page.close();
+});
+
+test('an English page fetches no other catalogue; a Spanish one fetches its own before the first frame', async () => {
+  const scripts = async (query) => {
+    const page = await browser.context.newPage();
+    const names = [];
+    page.on('request', (r) => r.resourceType() === 'script' && names.push(new URL(r.url()).pathname.split('/').pop()));
+    await page.goto(new URL(query, process.env.VILAB_URL ?? 'http://127.0.0.1:4173/').toString());
+    await page.waitForFunction(() => window.vilabPage?.firstFrameAt?.() != null, null, { timeout: 30000 });
+    const loaded = await page.evaluate(() => window.vilabPage.i18n.keys('es').length);
+    await page.close();
+    return { names, loaded };
+  };
+  const en = await scripts('?nosw=1&lang=en');
+  const es = await scripts('?nosw=1&lang=es');
+  assert.equal(en.loaded, 0, 'no Spanish keys in an English page');
+  assert.ok(es.loaded > 500, `${es.loaded} Spanish keys`);
+  const extra = es.names.filter((n) => !en.names.includes(n));
+  assert.ok(extra.length >= 1 && extra.some((n) => /^registry-/.test(n)), `Spanish chunks: ${extra.join(', ')}`);
 });

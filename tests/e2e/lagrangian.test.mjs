@@ -16,10 +16,11 @@ const SCENES = fileURLToPath(new URL('../../scenes/lagrangian/', import.meta.url
 
 /** The id of the system defined by data, and its normalized default scenario. */
 async function definedSystem(page) {
-  return hook(page, () => {
+  return hook(page, async () => {
     const lab = window.vilabPage.lab;
     const sys = lab.systems.find((s) => s.definition);
-    return sys ? { id: sys.id, defaults: lab.normalize({ system: sys.id }) } : null;
+    // the full build compiles definitions (the page starts on the lean one)
+    return sys ? { id: sys.id, defaults: await lab.withFull(() => lab.normalize({ system: sys.id })) } : null;
   });
 }
 
@@ -354,8 +355,9 @@ test('an oversized def= link is refused with a banner naming def; the page keeps
   assert.deepEqual(bad.errors, []);
   await bad.page.close();
   // a valid definition beyond what links carry: Copy link says so at once
-  const err = await hook(page, ([id, coord]) => {
-    const sc = window.vilabPage.lab.normalize({ system: id });
+  const err = await hook(page, async ([id, coord]) => {
+    const lab = window.vilabPage.lab;
+    const sc = await lab.withFull(() => lab.normalize({ system: id })); // this page is still on the lean build
     const big = coord + `+${coord}`.repeat(1990);
     const conserved = Object.fromEntries([1, 2, 3, 4, 5].map((k) => [`c${k}`, big]));
     return window.vilabPage.setState({ scenario: { ...sc, params: { ...sc.params, conserved } } })?.message ?? null;

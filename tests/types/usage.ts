@@ -15,6 +15,7 @@ import {
   type Limits,
   type NormalizedScenario,
   type RefusalCode,
+  type VilabErrorCode,
   type Scenario,
   type Simulation,
   type SimulateOptions,
@@ -29,6 +30,10 @@ export async function example(): Promise<string> {
   const options: CreateLabOptions = { wasmBinary: new Uint8Array(0), locateFile: (path, prefix) => prefix + path };
   const lab: Lab = await createLab(options);
   const version: string = lab.version;
+  const build: 'full' | 'lean' = (await createLab({ build: 'lean' })).build;
+  // @ts-expect-error: two builds only
+  void createLab({ build: 'tiny' });
+  void build;
   const dsp: SystemInfo | undefined = lab.system('double-spherical-pendulum');
   const mid: IntegratorInfo | undefined = lab.integrator('midpoint');
   for (const s of lab.systems) {
@@ -114,7 +119,8 @@ export async function example(): Promise<string> {
     if (e instanceof VilabError) {
       const where: string | undefined = e.field;
       const k: number | undefined = e.step;
-      const code: RefusalCode | undefined = e.code;
+      const code: VilabErrorCode | undefined = e.code;
+      if (code === 'full-module') void (await createLab({ build: 'full' }));
       const why: string | undefined = e.reason;
       const fix: string | undefined = e.suggestion;
       const stepsTaken: number | undefined = e.stepsTaken;

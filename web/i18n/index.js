@@ -6,6 +6,11 @@
 //   registryText('integrator', info, 'title') a registry string (title, summary, …) in the
 //                                            current language; the registry's English else
 //   setLanguage('es') / language() / onLanguageChange(fn) / LANGUAGES
+//   ready                                     resolves once the page's first language is in
+//
+// English is part of the page; every other language is a chunk of its own, fetched when
+// it is first chosen (or is the reader's language at load), so a first visit carries
+// one catalogue, not all of them.
 //   translateDom(root)                        fills [data-i18n] (text), [data-i18n-label]
 //                                            (aria-label), [data-i18n-title] (title)
 //
@@ -15,17 +20,34 @@
 // field) (`param.<integrator>.<name>.<field>`), its claims (badges) through claimText(text)
 // (`claim.<English text>`). A missing key falls back to English, so a new integrator works
 // before it is translated (tests/e2e/i18n.test.mjs lists what is missing).
-const modules = import.meta.glob('./*/*.js', { eager: true, import: 'default' });
+const english = import.meta.glob('./en/*.js', { eager: true, import: 'default' });
+const others = import.meta.glob(['./*/*.js', '!./en/*.js'], { import: 'default' });
 
 export const LANGUAGES = [
   { code: 'en', name: 'English' },
   { code: 'es', name: 'Español' },
 ];
+const known = (code) => LANGUAGES.some((l) => l.code === code);
 
-const catalogues = {};
-for (const [path, table] of Object.entries(modules)) {
-  const code = path.split('/')[1];
-  catalogues[code] = Object.assign(catalogues[code] ?? {}, table);
+const catalogues = { en: Object.assign({}, ...Object.values(english)) };
+const loading = {};
+
+/** Fetches a language's catalogue once (English is always there). */
+export function loadLanguage(code) {
+  if (catalogues[code]) return Promise.resolve(catalogues[code]);
+  if (!known(code)) return Promise.reject(new Error(`unknown language ${code}`));
+  loading[code] ??= Promise.all(
+    Object.entries(others)
+      .filter(([path]) => path.split('/')[1] === code)
+      .map(([, load]) => load()),
+  ).then(
+    (tables) => (catalogues[code] = Object.assign({}, ...tables)),
+    (e) => {
+      delete loading[code];
+      throw e;
+    },
+  );
+  return loading[code];
 }
 
 const STORAGE_KEY = 'vilab.language';
@@ -34,18 +56,27 @@ const listeners = new Set();
 
 function initialLanguage() {
   const fromUrl = new URLSearchParams(globalThis.location?.search ?? '').get('lang');
-  if (fromUrl && catalogues[fromUrl]) return fromUrl;
+  if (fromUrl && known(fromUrl)) return fromUrl;
   try {
     const saved = globalThis.localStorage?.getItem(STORAGE_KEY);
-    if (saved && catalogues[saved]) return saved;
+    if (saved && known(saved)) return saved;
   } catch {
     /* storage may be unavailable (privacy mode, file://) */
   }
   const nav = (globalThis.navigator?.language ?? 'en').slice(0, 2);
-  return catalogues[nav] ? nav : 'en';
+  return known(nav) ? nav : 'en';
 }
-current = initialLanguage();
-if (globalThis.document) document.documentElement.lang = current;
+const first = initialLanguage();
+if (globalThis.document) document.documentElement.lang = first;
+/** The first language's catalogue is in (English if it could not be fetched). */
+export const ready = loadLanguage(first).then(
+  () => {
+    current = first;
+  },
+  () => {
+    if (globalThis.document) document.documentElement.lang = 'en';
+  },
+);
 
 export const language = () => current;
 
@@ -89,8 +120,10 @@ export function claimText(text) {
   return catalogues[current]?.[`claim.${text}`] ?? text;
 }
 
-export function setLanguage(code) {
-  if (!catalogues[code] || code === current) return;
+/** Switches (fetching the catalogue first if needed); resolves once the page speaks it. */
+export async function setLanguage(code) {
+  if (!known(code) || code === current) return;
+  await loadLanguage(code);
   current = code;
   try {
     globalThis.localStorage?.setItem(STORAGE_KEY, code);
@@ -117,7 +150,7 @@ export function translateDom(root = document) {
   for (const node of root.querySelectorAll('[data-i18n-title]')) node.setAttribute('title', t(node.dataset.i18nTitle));
 }
 
-/** Every key of a language (tests: coverage). */
+/** Every key of a language, once loaded (tests: coverage). */
 export const keys = (code) => Object.keys(catalogues[code] ?? {});
 
 /** A copy of a language's whole catalogue (tests: no English left on screen). */

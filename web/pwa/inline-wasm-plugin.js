@@ -3,7 +3,8 @@
 // in the site build, null (the emscripten loader fetches the .wasm next to the page).
 // In the single file the loader's and the API's own references to vilab.wasm (new URL(…,
 // import.meta.url), which Vite would inline a second and third time) become empty: the
-// bytes arrive as wasmBinary, so those URLs are never fetched.
+// bytes arrive as wasmBinary, so those URLs are never fetched. The lean build (the site's
+// first load) is left out of the single file altogether.
 import { readFileSync } from 'node:fs';
 
 const ID = 'virtual:vilab-wasm';
@@ -15,7 +16,10 @@ export function inlineWasm({ wasmFile }) {
     resolveId: (id) => (id === ID ? RESOLVED : null),
     transform(code, id) {
       if (!wasmFile || !/(vilab\.mjs|sim[\\/]vilab\.js)$/.test(id)) return null;
-      const out = code.replace(/new URL\((['"])[^'"]*vilab\.wasm\1,\s*import\.meta\.url\)/g, "new URL('data:,')");
+      // The single file carries the full build only: the lean one is neither inlined nor reachable.
+      const out = code
+        .replace(/new URL\((['"])[^'"]*vilab(-lean)?\.wasm\1,\s*import\.meta\.url\)/g, "new URL('data:,')")
+        .replace(/import\((['"])[^'"]*vilab-lean\.mjs\1\)/g, "Promise.reject(new Error('the single-file page carries the full build only'))");
       return out === code ? null : { code: out, map: null };
     },
     load(id) {

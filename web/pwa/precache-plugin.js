@@ -11,11 +11,11 @@ export function precache({ template, exclude = [/\.ttf$/i, /\.woff$/i, /^sw\.js$
     name: 'vilab-precache',
     apply: 'build',
     enforce: 'post',
-    // start downloading the wasm in parallel with the JS that will ask for it
+    // start downloading the first-load (lean) wasm in parallel with the JS that will ask for it
     transformIndexHtml: {
       order: 'post',
       handler(html, ctx) {
-        const wasm = Object.keys(ctx.bundle ?? {}).find((f) => f.endsWith('.wasm'));
+        const wasm = Object.keys(ctx.bundle ?? {}).find((f) => /vilab-lean-[^/]*\.wasm$/.test(f));
         if (!wasm) return html;
         return [{ tag: 'link', attrs: { rel: 'preload', href: `./${wasm}`, as: 'fetch', type: 'application/wasm', crossorigin: '' }, injectTo: 'head' }];
       },

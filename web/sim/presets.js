@@ -7,7 +7,9 @@
 // data plus an `about` block { title, lesson, compare? }, which becomes the preset
 // { id: <id>, title: about.title, explanation: about.lesson, scenario: the file
 // without about, compare: about.compare, lesson: about.view } (the API never sees `about`).
-// Presets whose system or integrators this build lacks are left out.
+// Presets whose system or integrators this build lacks are left out (those the lean
+// build leaves to the full one stay: choosing one loads the full build).
+import { needsFull } from './page-lab.js';
 
 const files = import.meta.glob(['../../scenes/presets.json', '../../scenes/rigid_body_presets.json'], { eager: true, import: 'default' });
 const scenes = import.meta.glob('../../scenes/lagrangian/*.json', { eager: true, import: 'default' });
@@ -39,10 +41,10 @@ export function loadPresets(lab) {
     if (!p || typeof p.id !== 'string' || seen.has(p.id) || !p.scenario) continue;
     try {
       lab.normalize(p.scenario);
-      if (p.compare && !lab.integrator(p.compare)?.systems.includes(p.scenario.system)) continue;
-    } catch {
-      continue;
+    } catch (e) {
+      if (!needsFull(e)) continue; // the full build runs it: loaded when the preset is chosen
     }
+    if (p.compare && !lab.integrator(p.compare)?.systems.includes(p.scenario.system)) continue;
     seen.add(p.id);
     out.push(p);
   }

@@ -366,6 +366,8 @@ export interface ExactPendulum {
 
 export interface Lab {
   readonly version: string;
+  /** Which build this lab runs: see CreateLabOptions.build. */
+  readonly build: 'full' | 'lean';
   readonly systems: readonly SystemInfo[];
   readonly integrators: readonly IntegratorInfo[];
   readonly limits: Limits;
@@ -396,6 +398,13 @@ export interface Lab {
 }
 
 export interface CreateLabOptions {
+  /**
+   * 'full' (default): every system and integrator. 'lean': the page's first load, every
+   * system and the common integrators; a pair it leaves out (automatic differentiation,
+   * Lobatto, compositions, any Lagrangian given as data) throws a VilabError with code
+   * 'full-module'. Pairs both builds run give the same bits. One lab per build.
+   */
+  build?: 'full' | 'lean';
   /** The bytes of vilab.wasm (Node reads them from disk by itself). */
   wasmBinary?: ArrayBuffer | Uint8Array;
   /** As for any emscripten module: where to find vilab.wasm. */
@@ -413,8 +422,11 @@ export class VilabError extends Error {
   readonly column?: number;
   /** For a refused step: its number (the state stays at step - 1). */
   readonly step?: number;
-  /** For a refused step: 'no-convergence' | 'diverged' | 'singular-matrix' | 'non-finite' | 'spurious-root'. */
-  readonly code?: RefusalCode;
+  /**
+   * For a refused step: 'no-convergence' | 'diverged' | 'singular-matrix' | 'non-finite' | 'spurious-root'.
+   * 'full-module': the lean build leaves this scenario out (load createLab({ build: 'full' })).
+   */
+  readonly code?: VilabErrorCode;
   /** For a refused step: why, in plain words. */
   readonly reason?: string;
   /** For a refused step: what to do, e.g. 'reduce h'. */
@@ -424,5 +436,7 @@ export class VilabError extends Error {
 }
 
 export type RefusalCode = 'no-convergence' | 'diverged' | 'singular-matrix' | 'non-finite' | 'spurious-root';
+/** VilabError.code: a refused step's code, or 'full-module' (the lean build leaves the scenario out). */
+export type VilabErrorCode = RefusalCode | 'full-module';
 /** Scenario text limit (bytes). */
 export const MAX_SCENARIO_BYTES: number;

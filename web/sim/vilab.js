@@ -12,7 +12,14 @@
 // a fresh copy that owns its buffer, never a view into the wasm heap, so nothing
 // goes stale or detaches when the heap grows. The Embind layer returns heap views
 // and this file copies them before making any other call into the module.
-import createVilabModule from '../../build/wasm/vilab.mjs';
+// Two builds of the same core: "full" (everything) and "lean" (the page's first load:
+// every system and the common integrators, not the expression compiler, automatic
+// differentiation, Lobatto or compositions; it refuses those with code 'full-module').
+// A scenario both builds run gives the same bits in each.
+const BUILDS = {
+  full: { load: () => import('../../build/wasm/vilab.mjs'), wasm: () => new URL('../../build/wasm/vilab.wasm', import.meta.url) },
+  lean: { load: () => import('../../build/wasm/vilab-lean.mjs'), wasm: () => new URL('../../build/wasm/vilab-lean.wasm', import.meta.url) },
+};
 import { describeRun, claimKind } from './describe.js';
 
 const PREFIX = 'vilab: ';
@@ -104,11 +111,11 @@ function isNode() {
   return typeof process !== 'undefined' && process.versions != null && process.versions.node != null;
 }
 
-async function loadWasmBinaryInNode() {
+async function loadWasmBinaryInNode(build) {
   // A variable specifier keeps bundlers from trying to resolve node:fs for browsers.
   const fsModule = 'node:fs/promises';
   const { readFile } = await import(/* @vite-ignore */ fsModule);
-  return readFile(new URL('../../build/wasm/vilab.wasm', import.meta.url));
+  return readFile(BUILDS[build].wasm());
 }
 
 function utf8Length(text) {
@@ -645,12 +652,13 @@ async function loadLab(options) {
   else if (isNode()) {
     // The bytes Node read itself count as the lab's: a later createLab with the same
     // bytes is the same lab, not a conflict.
-    args.wasmBinary = await loadWasmBinaryInNode();
+    args.wasmBinary = await loadWasmBinaryInNode(options.build);
     options.wasmBinary = args.wasmBinary;
   }
   if (options.locateFile) args.locateFile = options.locateFile;
   let module;
   try {
+    const { default: createVilabModule } = await BUILDS[options.build].load();
     module = await createVilabModule(args);
   } catch (e) {
     throw new VilabError(`module: the WebAssembly core could not be loaded (${e?.message ?? e})`, { field: 'module' });
@@ -668,6 +676,8 @@ async function loadLab(options) {
   };
   return Object.freeze({
     version: registry.version,
+    /** 'full', or 'lean': the first-load build, which refuses some pairs with code 'full-module'. */
+    build: module.build(),
     systems,
     integrators,
     /** The core's limits (history sizes, tolerances, …), from the registry. */
@@ -736,8 +746,8 @@ async function loadLab(options) {
   });
 }
 
-let labPromise = null;
-let labOptions = null;
+// One lab per build, loaded once: { promise, options }.
+const labs = new Map();
 
 function sameBytes(a, b) {
   const x = ArrayBuffer.isView(a) ? new Uint8Array(a.buffer, a.byteOffset, a.byteLength) : new Uint8Array(a);
@@ -751,9 +761,12 @@ function readLabOptions(options) {
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
     throw inputError('options', `must be an object, got ${describe(options)}`);
   }
+  const known = ['build', 'wasmBinary', 'locateFile'];
   for (const [key] of ownEntries('options', options)) {
-    if (key !== 'wasmBinary' && key !== 'locateFile') throw unknownKey('options', key, ['wasmBinary', 'locateFile']);
+    if (!known.includes(key)) throw unknownKey('options', key, known);
   }
+  const build = hasOwn(options, 'build') ? options.build : 'full';
+  if (!hasOwn(BUILDS, build)) throw inputError('options.build', `must be "full" or "lean", got ${describe(build)}`);
   const wasmBinary = hasOwn(options, 'wasmBinary') ? options.wasmBinary : undefined;
   const locateFile = hasOwn(options, 'locateFile') ? options.locateFile : undefined;
   if (wasmBinary !== undefined && !(wasmBinary instanceof ArrayBuffer || ArrayBuffer.isView(wasmBinary))) {
@@ -762,14 +775,15 @@ function readLabOptions(options) {
   if (locateFile !== undefined && typeof locateFile !== 'function') {
     throw inputError('options.locateFile', `must be a function, got ${describe(locateFile)}`);
   }
-  return { wasmBinary, locateFile };
+  return { build, wasmBinary, locateFile };
 }
 
 /**
  * Loads the WebAssembly core once and returns the lab; later calls return the same
- * lab. options.wasmBinary: the module's bytes (Node reads them from disk by itself);
- * options.locateFile: as for any emscripten module. Options that conflict with the
- * loaded module (other bytes, another locateFile) are an error, not ignored.
+ * lab. options.build: 'full' (the default) or 'lean' (the page's first load, one lab
+ * per build); options.wasmBinary: the module's bytes (Node reads them from disk by
+ * itself); options.locateFile: as for any emscripten module. Options that conflict
+ * with the loaded module (other bytes, another locateFile) are an error, not ignored.
  */
 export function createLab(options = {}) {
   let opts;
@@ -778,25 +792,26 @@ export function createLab(options = {}) {
   } catch (e) {
     return Promise.reject(e);
   }
-  if (labPromise) {
+  const loaded = labs.get(opts.build);
+  if (loaded) {
     const conflict =
       (opts.wasmBinary !== undefined &&
-        (labOptions.wasmBinary === undefined || !sameBytes(opts.wasmBinary, labOptions.wasmBinary))) ||
-      (opts.locateFile !== undefined && opts.locateFile !== labOptions.locateFile);
+        (loaded.options.wasmBinary === undefined || !sameBytes(opts.wasmBinary, loaded.options.wasmBinary))) ||
+      (opts.locateFile !== undefined && opts.locateFile !== loaded.options.locateFile);
     if (conflict) {
       return Promise.reject(
         inputError('options', 'the lab is already loaded with other options; createLab loads the module once per page or process'),
       );
     }
-    return labPromise;
+    return loaded.promise;
   }
-  labOptions = opts;
-  labPromise = loadLab(opts).catch((e) => {
-    labPromise = null;
-    labOptions = null;
+  const entry = { options: opts, promise: null };
+  entry.promise = loadLab(opts).catch((e) => {
+    labs.delete(opts.build);
     throw e;
   });
-  return labPromise;
+  labs.set(opts.build, entry);
+  return entry.promise;
 }
 
 export { MAX_SCENARIO_BYTES };

@@ -122,15 +122,12 @@ export class Controls {
     setChildren(s, this.lab.systems.map((sys) => el('option', { value: sys.id }, registryText('system', sys, 'title'))));
     s.addEventListener('change', () => {
       const id = s.value;
-      try {
-        const scenario = this.lab.normalize({ system: id });
-        const current = this.store.get();
-        const compare = current.compare && this.lab.integrator(current.compare)?.systems.includes(id) ? current.compare : null;
-        this.actions.setState({ scenario, compare });
-        this.actions.status(t('controls.status.system', { title: registryText('system', this.lab.system(id), 'title') }));
-      } catch (e) {
-        this.actions.error(e);
-      }
+      const current = this.store.get();
+      const compare = current.compare && this.lab.integrator(current.compare)?.systems.includes(id) ? current.compare : null;
+      // setState normalizes (and waits for the full build when the system needs it)
+      const err = this.actions.setState({ scenario: { system: id }, compare });
+      if (err) this.actions.error(err);
+      else this.actions.status(t('controls.status.system', { title: registryText('system', this.lab.system(id), 'title') }));
     });
   }
 

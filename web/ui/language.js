@@ -1,6 +1,6 @@
 // The language select in the top bar: filled from the catalogues' LANGUAGES, switches
 // with setLanguage (which re-translates the static markup and tells every listener).
-import { LANGUAGES, language, setLanguage, onLanguageChange, keys, catalogue } from '../i18n/index.js';
+import { LANGUAGES, language, setLanguage, onLanguageChange, keys, catalogue, loadLanguage } from '../i18n/index.js';
 import { el, setChildren } from './dom.js';
 
 export function setupLanguageSelect(select) {
@@ -11,8 +11,8 @@ export function setupLanguageSelect(select) {
   select.value = language();
   if (select.dataset.wired) return;
   select.dataset.wired = '1';
-  select.addEventListener('change', () => setLanguage(select.value));
+  select.addEventListener('change', () => setLanguage(select.value).catch(() => (select.value = language())));
   onLanguageChange((code) => (select.value = code));
   // test hook: the catalogues, for the e2e check that no English is left on screen
-  if (window.vilabPage) Object.assign(window.vilabPage, { i18n: { language, setLanguage, keys, catalogue, languages: LANGUAGES } });
+  if (window.vilabPage) Object.assign(window.vilabPage, { i18n: { language, setLanguage, keys, catalogue, load: loadLanguage, languages: LANGUAGES } });
 }

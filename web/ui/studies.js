@@ -13,6 +13,7 @@ import { COLOR_A, COLOR_B } from '../scene/palette.js';
 import { fittedOrder } from '../sim/studies.js';
 import { LESSONS, lessonById, lessonSetup } from '../sim/lessons.js';
 import { StudyPool } from '../sim/study-pool.js';
+import { needsFull } from '../sim/page-lab.js';
 import { t, registryText } from '../i18n/index.js';
 import { Drawer } from './drawer.js';
 
@@ -66,10 +67,10 @@ export class StudiesDrawer extends Drawer {
       if (!setup) return false;
       try {
         this.lab.normalize(setup.scenario);
-        return !setup.compare || !!this.lab.integrator(setup.compare);
-      } catch {
-        return false;
+      } catch (e) {
+        if (!needsFull(e)) return false; // the full build runs it (loaded when the lesson starts)
       }
+      return !setup.compare || !!this.lab.integrator(setup.compare);
     });
   }
 
@@ -289,7 +290,7 @@ export class StudiesDrawer extends Drawer {
     const setup = lessonSetup(lesson, this.presets);
     this.applying = true;
     try {
-      this.applyLesson?.(setup, lesson);
+      await this.applyLesson?.(setup, lesson); // a promise when the set-up waits for the full build
     } finally {
       this.applying = false;
     }
@@ -299,7 +300,7 @@ export class StudiesDrawer extends Drawer {
     this.render();
     const bar = this.body.querySelector('#lesson-figure progress');
     try {
-      const jobs = lesson.jobs(this.lab.normalize(setup.scenario));
+      const jobs = lesson.jobs(await this.lab.withFull(() => this.lab.normalize(setup.scenario)));
       const results = await this.#pool().all(jobs, { onDone: (d, n) => bar && (bar.value = d / n) });
       state.figure = lesson.figure(results);
       state.status = 'done';

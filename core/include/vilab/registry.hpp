@@ -137,6 +137,9 @@ struct Pairing {
 };
 
 const std::vector<Pairing>& applicabilityTable();
+// False for the pairs the lean build (the page's first-load module) leaves out; the
+// scenario parser refuses those with NotInLeanBuild. Always true in the full build.
+bool inThisBuild(const Pairing& pairing);
 // The largest time steps, measured on the default scenario (core/src/step_limits.cpp):
 // of a (system, integrator) pair (0: it breaks down at every step on the ladder), and
 // of a system, which the scenario parser enforces: the largest of its structure-

@@ -104,6 +104,15 @@ class InputError : public std::runtime_error {
   std::string field_;
 };
 
+// A part of the library the lean build leaves out (the page's first-load module: no
+// expression compiler, no automatic differentiation, no Lobatto). The full build never
+// throws it; the page loads the full module and asks again.
+class NotInLeanBuild : public InputError {
+ public:
+  NotInLeanBuild(const std::string& field, const std::string& what)
+      : InputError(field, what + " is in the full module, not the lean one") {}
+};
+
 // A number for messages, in scientific notation with 3 significant digits.
 inline std::string scientific(double x) {
   char buf[32];

@@ -182,6 +182,14 @@ struct Action<grammar::add_tail> {
   }
 };
 
+// A syntax error at a byte of the text. Not pegtl::parse_error: its message formats the
+// position with std::ostringstream, which links all of iostream's locale machinery into
+// the wasm (~68 KB of code) for a message we rewrite anyway.
+struct SyntaxError {
+  const char* message;
+  std::size_t byte;
+};
+
 // Error messages of the must<> points, and the nesting limit on `unary` (every nested
 // level of parentheses, arguments, signs and exponents passes through it).
 template <class Rule>
@@ -193,12 +201,12 @@ struct Control : pegtl::normal<Rule> {
   }
   template <class In, class... States>
   [[noreturn]] static void raise(const In& in, States&&...) {
-    throw pegtl::parse_error(message(), in);
+    throw SyntaxError{message(), in.position().byte};
   }
   template <class In>
   static void start(const In& in, Builder& b) {
     if (std::is_same<Rule, grammar::unary>::value && ++b.depth > kMaxNesting)
-      throw pegtl::parse_error("nested too deeply", in);
+      throw SyntaxError{"nested too deeply", in.position().byte};
   }
   template <class In>
   static void success(const In&, Builder& b) {
@@ -467,9 +475,9 @@ Parsed parseExpression(const std::string& text, const std::string& field, const 
   try {
     pegtl::memory_input<> in(text, field);
     pegtl::parse<grammar::whole, Action, Control>(in, b);
-  } catch (const pegtl::parse_error& e) {
-    const std::size_t byte = e.positions().empty() ? 0 : e.positions().front().byte;
-    const std::string message(e.message());
+  } catch (const SyntaxError& e) {
+    const std::size_t byte = e.byte;
+    const std::string message(e.message);
     if (message == "nested too deeply")
       throw ExpressionError(field, "nested more than " + std::to_string(kMaxNesting) + " levels deep", columnOf(text, byte));
     std::string problem = message;

@@ -51,6 +51,10 @@ struct Compiler {
 // full = false (the editor's inspection): every field is validated, parsed and
 // printed, and the mass matrix classified, but no program is built.
 std::shared_ptr<LagrangianProblem> compile(const Json& params, Json& normalized, bool full = true) {
+#ifdef VILAB_LEAN
+  (void)params, (void)normalized, (void)full;
+  throw NotInLeanBuild("params", "a Lagrangian given as data");
+#endif
   requireObject(params, "params");
   rejectUnknownKeys(params, "params",
                     {"coordinates", "constants", "lagrangian", "constraints", "damping", "forces", "conserved",

@@ -1,6 +1,8 @@
 // English text of what web/main.js writes: banners, status messages, the legend, the
 // captions, the readout, the pacing and window menus.
 export default {
+  'main.loadingFull': 'Loading the rest of the library (a Lagrangian given as data, Lobatto, automatic differentiation, compositions)…',
+  'main.fullFailed': 'The rest of the library could not be loaded: {message}',
   'main.engineFailed': 'The simulation engine could not be loaded (WebAssembly is required).',
   'main.link.invalidField.before': "This link's ",
   'main.link.invalidField.after': ' is invalid: {problem}. Showing the default scenario instead.',

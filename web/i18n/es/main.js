@@ -1,6 +1,8 @@
 // Español: lo que escribe web/main.js (avisos, estado, leyenda, leyendas de la vista,
 // lectura, menús de ritmo y de ventana).
 export default {
+  'main.loadingFull': 'Cargando el resto de la biblioteca (un lagrangiano dado como datos, Lobatto, diferenciación automática, composiciones)…',
+  'main.fullFailed': 'No se pudo cargar el resto de la biblioteca: {message}',
   'main.engineFailed': 'No se pudo cargar el motor de simulación (hace falta WebAssembly).',
   'main.link.invalidField.before': 'El campo ',
   'main.link.invalidField.after': ' de este enlace no es válido: {problem}. Se muestra el escenario por defecto.',

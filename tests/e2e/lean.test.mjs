@@ -1,0 +1,77 @@
+// The page loads the lean build first and the full one only when a scenario needs it:
+// a first visit fetches one wasm, the lean one; choosing a Lobatto integrator or the
+// data-defined system loads the full build and applies the change; a link that needs
+// the full build opens directly; runs keep their bits across the switch.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { useBrowser, openPage, sleep } from './helpers.mjs';
+
+const browser = useBrowser();
+
+const wasmRequests = (page) => {
+  const list = [];
+  page.on('request', (r) => {
+    const name = new URL(r.url()).pathname.split('/').pop();
+    if (name.endsWith('.wasm')) list.push(name);
+  });
+  return list;
+};
+
+test('a first visit fetches the lean wasm only, and runs the default scenario on it', async () => {
+  const page = await browser.context.newPage();
+  const wasm = wasmRequests(page);
+  await page.goto(new URL('?nosw=1', process.env.VILAB_URL ?? 'http://127.0.0.1:4173/').toString());
+  await page.waitForFunction(() => window.vilabPage?.firstFrameAt?.() != null, null, { timeout: 30000 });
+  await sleep(1500);
+  assert.equal(await page.evaluate(() => window.vilabPage.lab.build), 'lean');
+  assert.equal(wasm.length, 1, wasm.join(', '));
+  assert.match(wasm[0], /^vilab-lean-.*\.wasm$/);
+  await page.close();
+});
+
+test('choosing a Lobatto integrator loads the full build and applies it; the run has the full build\'s bits', async () => {
+  const { page, errors } = await openPage(browser.context, '?nosw=1');
+  const wasm = wasmRequests(page);
+  await page.evaluate(() => window.vilabPage.pause());
+  const err = await page.evaluate(() =>
+    window.vilabPage.setState({ scenario: { system: 'double-spherical-pendulum', integrator: 'lobatto', h: 0.01 } }),
+  );
+  assert.equal(err, null);
+  const after = await page.evaluate(() => ({ build: window.vilabPage.lab.build, integrator: window.vilabPage.state().scenario.integrator }));
+  assert.deepEqual(after, { build: 'full', integrator: 'lobatto' });
+  assert.equal(wasm.filter((n) => !n.startsWith('vilab-lean-')).length, 1, wasm.join(', '));
+  // the page's run and a fresh run of the same scenario agree bit for bit
+  const same = await page.evaluate(() => {
+    const p = window.vilabPage;
+    p.step(50);
+    const sim = p.lab.simulate(p.state().scenario);
+    sim.advance(50);
+    const ok = sim.hash() === p.fingerprint();
+    sim.dispose();
+    return ok;
+  });
+  assert.ok(same);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the system menu switches to the data-defined system through the full build', async () => {
+  const { page, errors } = await openPage(browser.context, '?nosw=1');
+  await page.selectOption('#system', 'lagrangian');
+  await page.waitForFunction(() => window.vilabPage.state().scenario.system === 'lagrangian', null, { timeout: 20000 });
+  assert.equal(await page.evaluate(() => window.vilabPage.lab.build), 'full');
+  assert.equal(await page.locator('#banners [data-key="control"]').count(), 0);
+  await page.waitForFunction(() => window.vilabPage.frames() > 5);
+  assert.ok(await page.evaluate(() => window.vilabPage.sim().step > 0 || window.vilabPage.playing() === false));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a link that needs the full build opens at once, without a banner', async () => {
+  const { page, errors } = await openPage(browser.context, '?nosw=1#system=double-spherical-pendulum&integrator=composition4&h=0.02');
+  const st = await page.evaluate(() => ({ build: window.vilabPage.lab.build, integrator: window.vilabPage.state().scenario.integrator, h: window.vilabPage.state().scenario.h }));
+  assert.deepEqual(st, { build: 'full', integrator: 'composition4', h: 0.02 });
+  assert.equal(await page.locator('#banners [data-key="link"]').count(), 0);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -1,0 +1,103 @@
+// The lean build (the page's first load) against the full one: the same registry, the
+// same bits on every pair it runs, and a refusal with code 'full-module' (naming the
+// field) on exactly the pairs it leaves out. Nothing else may be missing from it.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createLab, VilabError } from '../../web/sim/vilab.js';
+import { lab as full } from './helpers.mjs';
+
+const lean = await createLab({ build: 'lean' });
+
+// What the lean build leaves out: the data-defined system, and the integrators built on
+// automatic differentiation (generalized, angles-midpoint, penalty, quaternion), on
+// Lobatto collocation, or on composition.
+const LEFT_OUT_SYSTEMS = ['lagrangian'];
+const LEFT_OUT_INTEGRATORS = ['lobatto', 'generalized', 'angles-midpoint', 'penalty', 'penalty-energy-momentum', 'quaternion', 'composition4', 'composition6'];
+
+test('each build says which it is; both registries are the same text', () => {
+  assert.equal(full.build, 'full');
+  assert.equal(lean.build, 'lean');
+  assert.equal(lean.registryText(), full.registryText());
+  assert.deepEqual(lean.systems, full.systems);
+  assert.deepEqual(lean.integrators, full.integrators);
+  for (const id of LEFT_OUT_INTEGRATORS) assert.ok(full.integrator(id), `${id} is an integrator`);
+});
+
+test('every pair the lean build runs gives the full build\'s bits; every other pair is refused with code full-module', () => {
+  let same = 0;
+  const refused = [];
+  for (const system of full.systems) {
+    for (const integrator of system.integrators) {
+      const scenario = { system: system.id, integrator };
+      const leftOut = LEFT_OUT_SYSTEMS.includes(system.id) || LEFT_OUT_INTEGRATORS.includes(integrator);
+      if (leftOut) {
+        assert.throws(
+          () => lean.normalize(scenario),
+          (e) =>
+            e instanceof VilabError &&
+            e.code === 'full-module' &&
+            e.field === (LEFT_OUT_SYSTEMS.includes(system.id) ? 'system' : 'integrator') &&
+            /is in the full module, not the lean one/.test(e.message),
+          `${system.id} × ${integrator}`,
+        );
+        assert.throws(() => lean.simulate(scenario), (e) => e.code === 'full-module');
+        refused.push(`${system.id}/${integrator}`);
+        continue;
+      }
+      assert.deepEqual(lean.normalize(scenario), full.normalize(scenario), `${system.id} × ${integrator}`);
+      const a = lean.simulate(scenario);
+      const b = full.simulate(scenario);
+      try {
+        a.advance(200);
+        b.advance(200);
+        assert.equal(a.hash(), b.hash(), `${system.id} × ${integrator}`);
+        same++;
+      } finally {
+        a.dispose();
+        b.dispose();
+      }
+    }
+  }
+  // every system's default integrator runs in the lean build, but the data-defined one
+  for (const s of full.systems) if (!LEFT_OUT_SYSTEMS.includes(s.id)) assert.ok(!LEFT_OUT_INTEGRATORS.includes(s.defaultIntegrator), s.id);
+  assert.ok(same >= 40, `${same} pairs compared`);
+  assert.ok(refused.length > 0);
+});
+
+test('the lean build refuses the expression compiler (the editor\'s preview) with code full-module, and stays healthy', () => {
+  const params = full.system('lagrangian').defaults.params;
+  assert.ok(full.inspectLagrangian(params).coordinates.length > 0);
+  assert.throws(() => lean.inspectLagrangian(params), (e) => e.code === 'full-module' && e.field === 'params');
+  const sim = lean.simulate({ system: 'double-spherical-pendulum', integrator: 'midpoint', h: 0.01 });
+  const ref = full.simulate({ system: 'double-spherical-pendulum', integrator: 'midpoint', h: 0.01 });
+  sim.advance(500);
+  ref.advance(500);
+  assert.equal(sim.hash(), ref.hash());
+  sim.dispose();
+  ref.dispose();
+});
+
+test('the page\'s built-in presets all run in the lean build, with the full build\'s bits', () => {
+  let compared = 0;
+  for (const f of ['presets.json', 'rigid_body_presets.json']) {
+    for (const p of JSON.parse(readFileSync(new URL(`../../scenes/${f}`, import.meta.url), 'utf8'))) {
+      const a = lean.simulate(p.scenario);
+      const b = full.simulate(p.scenario);
+      a.advance(100);
+      b.advance(100);
+      assert.equal(a.hash(), b.hash(), p.id);
+      a.dispose();
+      b.dispose();
+      compared++;
+    }
+  }
+  assert.equal(compared, 14);
+});
+
+test('createLab({ build }) names a bad build and returns one lab per build', async () => {
+  await assert.rejects(createLab({ build: 'tiny' }), (e) => e instanceof VilabError && e.field === 'options.build' && /must be "full" or "lean", got string "tiny"/.test(e.message));
+  assert.equal(await createLab({ build: 'lean' }), lean);
+  assert.equal(await createLab({ build: 'full' }), full);
+  assert.equal(await createLab(), full);
+});
