@@ -140,10 +140,10 @@ test('in Spanish, no English string is left on the main screen (desktop)', async
       await page.evaluate(() => window.vilabPage.pause());
     }
     // compare on: B's legend, badges, summary; the settings sections open
-    await page.evaluate(() => {
+    await page.evaluate(async () => {
       const st = window.vilabPage.state();
       const b = window.vilabPage.lab.integrators.find((i) => i.id !== st.scenario.integrator && i.systems.includes(st.scenario.system));
-      if (b) window.vilabPage.setState({ compare: b.id });
+      if (b) await window.vilabPage.setState({ compare: b.id }); // may wait for the full build
       window.vilabPage.pause();
       for (const d of document.querySelectorAll('#panel details')) d.open = true;
     });

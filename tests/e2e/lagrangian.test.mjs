@@ -441,6 +441,7 @@ test('every scenes/lagrangian preset is in the menu, loads and runs 200 steps', 
     assert.ok(ids.includes(id), `${id} is in the preset menu`);
     assert.equal(await page.locator(`#preset option[value="${id}"]`).textContent(), about.title);
     await page.selectOption('#preset', id);
+    await hook(page, () => window.vilabPage.loadFull()); // the first one waits for the full build, then applies
     await hook(page, () => window.vilabPage.pause());
     const st = await hook(page, () => window.vilabPage.state());
     const expected = await hook(page, (sc) => window.vilabPage.lab.normalize(sc), scenario);

@@ -54,7 +54,7 @@ test('every system in the registry loads and moves', async () => {
   const systems = await hook(page, () => window.vilabPage.lab.systems.map((s) => s.id));
   assert.ok(systems.length >= 5);
   for (const id of systems) {
-    const err = await hook(page, (sys) => window.vilabPage.setState({ scenario: { system: sys }, compare: null })?.message ?? null, id);
+    const err = await hook(page, async (sys) => (await window.vilabPage.setState({ scenario: { system: sys }, compare: null }))?.message ?? null, id);
     assert.equal(err, null, `${id} loads`);
     await sleep(120);
     const before = await viewShot(page);
@@ -172,7 +172,7 @@ test("the h ladder ends at each system's largest h; dopri5 shows its tolerance; 
   const { page, errors } = await openPage(browser.context, '', { reducedMotion: 'reduce' });
   const systems = await hook(page, () => window.vilabPage.lab.systems.map((s) => ({ id: s.id, hMax: s.h.max })));
   for (const { id, hMax } of systems) {
-    assert.equal(await hook(page, (sys) => window.vilabPage.setState({ scenario: { system: sys }, compare: null })?.message ?? null, id), null);
+    assert.equal(await hook(page, async (sys) => (await window.vilabPage.setState({ scenario: { system: sys }, compare: null }))?.message ?? null, id), null);
     await sleep(50);
     // the top of the slider is h.max itself, and choosing it is accepted
     const top = await page.evaluate(() => {

@@ -58,6 +58,7 @@ test('convergence: fitted orders near 2 (midpoint) and 4 (composition4) on the o
 test('Poincaré: Hénon–Heiles orbits fill the section; a click adds one; cancel stops a run', async () => {
   const { page, errors } = await openPage(browser.context, '', { reducedMotion: 'reduce' });
   await page.selectOption('#preset', 'henon-heiles');
+  await page.evaluate(() => window.vilabPage.loadFull()); // the preset applies once the full build is in
   await page.click('#studies-button');
   assert.equal(await runStudy(page, 'poincare', 180000), 'Done.');
   const n = Number(await page.locator('#poincare-canvas').getAttribute('data-points'));

@@ -10,7 +10,6 @@ import { t, registryText, onLanguageChange, claimText, paramText } from '../i18n
 import { numberField, columnNames, rowNoun } from './fields.js';
 import { clone, deepEqual } from '../state/store.js';
 import { splitApiError } from '../state/url.js';
-import { LagrangianEditor } from './lagrangian-editor.js';
 
 /**
  * Badges for an integrator, from its registry entry: its claims, only those whose kind
@@ -77,8 +76,10 @@ export class Controls {
     this.presets = presets;
     this.#buildSystemSelect();
     this.#buildPresetSelect();
-    // the definition editor, for systems whose registry entry has `definition`
-    this.editor = els.definition ? new LagrangianEditor(els.definitionSection, els.definition, lab, store, { setScenario: actions.setScenario, status: actions.status }) : null;
+    // the definition editor, for systems whose registry entry has `definition`: its own
+    // chunk, fetched the first time such a system is shown
+    this.editor = null;
+    this.editorLoading = null;
     els.integratorA.addEventListener('change', () => this.#setIntegrator(els.integratorA.value));
     els.integratorB.addEventListener('change', () => actions.setCompare(els.integratorB.value || null));
     els.hRange.addEventListener('input', () => {
@@ -236,7 +237,19 @@ export class Controls {
     if (els.paramsSection) els.paramsSection.hidden = els.params.childElementCount === 0;
     // …and owns the initial data (a new definition and initial data that fits it apply together)
     if (els.initialSection) els.initialSection.hidden = !!system.definition;
-    this.editor?.render(state);
+    if (this.editor) this.editor.render(state);
+    else if (els.definition) {
+      els.definitionSection.hidden = true;
+      if (system.definition) this.#loadEditor();
+    }
+  }
+
+  #loadEditor() {
+    this.editorLoading ??= import('./lagrangian-editor.js').then(({ LagrangianEditor }) => {
+      const { els, actions } = this;
+      this.editor = new LagrangianEditor(els.definitionSection, els.definition, this.lab, this.store, { setScenario: actions.setScenario, status: actions.status });
+      this.editor.render(this.store.get());
+    });
   }
 
   // ---- parameters ------------------------------------------------------------
