@@ -103,6 +103,10 @@ class Simulation {
  private:
   // One step; returns false with the refusal when it is refused (state unchanged).
   bool stepOnce(Refusal& refusal);
+  // The checks of a stored step next_ on model m (finite, plausible, representable);
+  // fills the history row and sets energy_ when it is accepted.
+  template <class M>
+  bool checkStep(const M& m, int iterations, Refusal& refusal);
   // The history row of diagnostics d at time t (dt: the step that ended there).
   void fillRow(const Diagnostics& d, double t, double dt);
   double energyOf(const State& s) const;
@@ -115,8 +119,11 @@ class Simulation {
   std::uint64_t step_ = 0;
   double time_ = 0;
   double lastDt_ = 0;  // the last step's size (variable-step integrators)
+  bool storeOverwrites_ = false;  // the integrator's store() ignores the state it is given
+  int untilRecord_ = 1;           // steps until the next history record
   History history_;
   std::vector<double> row_;
+  Diagnostics stepDiagnostics_;  // reused by every step's checks
 };
 
 }  // namespace vilab

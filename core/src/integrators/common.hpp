@@ -20,10 +20,21 @@ inline std::unique_ptr<Integrator> discreteRuleOnOscillator(const Model& model, 
       OscillatorSystem{std::get<OscillatorModel>(model)}, rule, h);
 }
 
-// A member of the α-family on a chain: the O(N) multiplier path.
+// A member of the α-family on a chain: the O(N) multiplier path, with fixed-size
+// storage for the pendulums, the double and the triple pendulum (the same bits).
+template <int N>
+std::unique_ptr<Integrator> chainMultiplierOf(const ChainModel& chain, DiscreteRule rule, double h) {
+  return std::make_unique<CanonicalIntegrator<ChainMultiplierIntegratorT<N>>>(
+      ChainMultiplierIntegratorT<N>(chain, rule, h));
+}
 inline std::unique_ptr<Integrator> discreteRuleOnChain(const Model& model, DiscreteRule rule, double h) {
-  return std::make_unique<CanonicalIntegrator<ChainMultiplierIntegrator>>(
-      ChainMultiplierIntegrator(std::get<ChainModel>(model), rule, h));
+  const ChainModel& chain = std::get<ChainModel>(model);
+  switch (chain.bobs()) {
+    case 1: return chainMultiplierOf<1>(chain, rule, h);
+    case 2: return chainMultiplierOf<2>(chain, rule, h);
+    case 3: return chainMultiplierOf<3>(chain, rule, h);
+    default: return chainMultiplierOf<-1>(chain, rule, h);
+  }
 }
 
 // A member of the α-family on a system defined by data: the DEL with multipliers on

@@ -22,10 +22,17 @@
 // and the O(N) structure is unchanged. The momentum p_{k+1} = M v̄ − c2 ∇V − (c/2) δ
 // in impulse form is p_{k+1} = p_k + Dg(q_k)ᵀλ − (c1 + c2) ∇V − c δ. An undamped chain
 // takes the undamped arithmetic (h/m_i, no drag term).
+//
+// N ≥ 0 fixes the number of bobs at compile time: every vector and the tridiagonal
+// matrix then live in fixed-size storage (no pointer chasing, loops unrolled), which is
+// the short chains' hot path (the double spherical pendulum is N = 2). The arithmetic
+// and its order are the same as for N = −1 (sized at run time), so both give the same
+// bits (tests/native/test_chain_fixed.cpp).
 #pragma once
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 #include <vector>
 
 #include "vilab/discrete_lagrangian.hpp"
@@ -35,21 +42,34 @@
 
 namespace vilab {
 
-class ChainMultiplierIntegrator {
+template <int N = -1>
+class ChainMultiplierIntegratorT {
+  static_assert(N == -1 || N > 0, "a chain has at least one bob");
+  static constexpr int kCoords = N < 0 ? Eigen::Dynamic : 3 * N;
+
  public:
-  ChainMultiplierIntegrator(const ChainModel& model, DiscreteRule rule, double h)
+  // The unknowns λ (one per link) and the bob coordinates, fixed-size when N ≥ 0.
+  using Vector = Eigen::Matrix<double, N, 1>;
+  using Coords = Eigen::Matrix<double, kCoords, 1>;
+
+  ChainMultiplierIntegratorT(const ChainModel& model, DiscreteRule rule, double h)
       : model_(model), h_(h), c1_(h * rule.forceWeightStart()), c2_(h * rule.forceWeightEnd()),
         forced_(model.forced()) {
+    if (N >= 0 && model_.bobs() != N) throw std::logic_error("vilab: a fixed-size chain integrator of another size");
     const int n = model_.bobs();
+    resizeLinks<double, N>(invLength_, n);
+    resizeLinks<double, N>(hOverMass_, n);
+    resizeLinks<double, N>(invMass_, n);
+    resizeLinks<Vec3, N>(normalStart_, n, Vec3::Zero());
+    resizeLinks<Vec3, N>(normalEnd_, n, Vec3::Zero());
     lengthScale_ = 0;
     for (int i = 0; i < n; ++i) {
       lengthScale_ += model_.lengths[i];
-      invLength_.push_back(1.0 / model_.lengths[i]);
+      invLength_[i] = 1.0 / model_.lengths[i];
+      invMass_[i] = 1.0 / model_.masses[i];
     }
     setStepMasses();
     lambda_.resize(n);
-    normalStart_.resize(n);
-    normalEnd_.resize(n);
     freeFlight_.resize(3 * n);
     delta_.resize(3 * n);
     q1_.resize(3 * n);
@@ -72,7 +92,7 @@ class ChainMultiplierIntegrator {
   }
 
   StepOutcome step(VecX& q, VecX& p) {
-    const int n = model_.bobs();
+    const int n = bobs();
     const double g = model_.g;
     begin(q, p);
 
@@ -100,9 +120,12 @@ class ChainMultiplierIntegrator {
       for (int j = 0; j < 3 * n; ++j) p1_[j] -= model_.damping * delta_[j];
     // The normal part of p_{k+1} is what the next multiplier would absorb; removing it
     // makes the stored momentum the physical (tangent) one without changing the motion.
-    if (!projector_.project(model_, q1_, p1_))
+    const auto invMass = [this](int i) { return invMass_[i]; };
+    const auto invLength = [this](int i) { return invLength_[i]; };
+    if (!projector_.normalMultipliers(model_, q1_, p1_, invMass, invLength))
       return StepOutcome::refuse(RefusalCode::SingularMatrix, "two links are folded onto each other", "reduce h",
                                  out.iterations);
+    projector_.subtractNormal(p1_);
     if (!q1_.allFinite() || !p1_.allFinite())
       return StepOutcome::refuse(RefusalCode::NonFinite, "the new state is not finite", "reduce h", out.iterations);
     q = q1_;
@@ -113,7 +136,7 @@ class ChainMultiplierIntegrator {
   // Stage 1 of a step from (q_k, p_k): the free flight and the normals at q_k (public,
   // so that tests can check the Newton problem on its own).
   void begin(const VecX& q, const VecX& p) {
-    const int n = model_.bobs();
+    const int n = bobs();
     const double g = model_.g;
     // Stage 1: free flight q* − q_k = h M⁻¹ (p_k − c1 ∇V), ∇V = (0, 0, m_i g) per bob.
     // Displacements are kept apart from positions, so that q_{k+1} = q_k + δ rounds once.
@@ -129,9 +152,8 @@ class ChainMultiplierIntegrator {
   }
 
   // ---- the Newton problem of stage 2 (solver/newton.hpp): unknowns λ ---------------
-  using Vector = VecX;
-  NewtonEval evaluate(const VecX& lambda, VecX& r, bool linearize) {
-    const int n = model_.bobs();
+  NewtonEval evaluate(const Vector& lambda, Vector& r, bool linearize) {
+    const int n = bobs();
     positionsFromMultipliers(lambda);
     // Residual g_i(q_{k+1}) and the tridiagonal Jacobian Dg(q_{k+1}) h M⁻¹ Dg(q_k)ᵀ:
     // row i couples link i to its neighbours through the bobs they share.
@@ -148,10 +170,10 @@ class ChainMultiplierIntegrator {
     return NewtonEval::Ok;
   }
   double conditionEstimate() const { return matrix_.pivotRatio; }
-  void solve(VecX& b) const { matrix_.solveFactorized(b.data()); }
+  void solve(Vector& b) const { matrix_.solveFactorized(b.data()); }
   // The position change h M⁻¹ Dg(q_k)ᵀ Δλ an update causes, relative to the chain's length.
-  double size(const VecX& dlambda) const {
-    const int n = model_.bobs();
+  double size(const Vector& dlambda) const {
+    const int n = bobs();
     double worst = 0;
     for (int i = 0; i < n; ++i)
       worst = std::max(worst, std::abs(hOverMass_[i]) *
@@ -160,9 +182,11 @@ class ChainMultiplierIntegrator {
   }
 
  private:
+  int bobs() const { return N < 0 ? model_.bobs() : N; }
+
   // q_{k+1}(λ) = q* + h M⁻¹ Dg(q_k)ᵀ λ: link i pushes bob i along a_i and bob i−1 back.
-  void positionsFromMultipliers(const VecX& lambda) {
-    const int n = model_.bobs();
+  void positionsFromMultipliers(const Vector& lambda) {
+    const int n = bobs();
     for (int i = 0; i < n; ++i) {
       const double hm = hOverMass_[i];
       Vec3 push = lambda[i] * normalStart_[i];
@@ -178,9 +202,10 @@ class ChainMultiplierIntegrator {
   // with s = ½ (symmetric split) or 1 (one-sided): written so that c = 0 gives h/m_i.
   void setStepMasses() {
     const double share = oneSided_ ? 1.0 : 0.5;
-    hOverMass_.clear();
-    for (double m : model_.masses)
-      hOverMass_.push_back(forced_ ? h_ / (m + share * model_.damping * h_) : h_ / m);
+    for (int i = 0; i < bobs(); ++i) {
+      const double m = model_.masses[i];
+      hOverMass_[i] = forced_ ? h_ / (m + share * model_.damping * h_) : h_ / m;
+    }
   }
 
   ChainModel model_;
@@ -188,14 +213,16 @@ class ChainMultiplierIntegrator {
   bool forced_;            // damped: the drag's f_d^± (M–W §3.2)
   bool oneSided_ = false;  // tests only: f_d^− = −c δ, f_d^+ = 0
   double lengthScale_;
-  VecX lambda_;
-  std::vector<double> hOverMass_, invLength_;
-  std::vector<Vec3> normalStart_, normalEnd_;  // ∇_d g_i at q_k and at the current q_{k+1}
-  VecX freeFlight_, delta_, q1_, p1_;  // δ = q_{k+1} − q_k as formed, before rounding into q_{k+1}
+  Vector lambda_;
+  LinkArray<double, N> hOverMass_{}, invLength_{}, invMass_{};
+  LinkArray<Vec3, N> normalStart_{}, normalEnd_{};  // ∇_d g_i at q_k and at the current q_{k+1}
+  Coords freeFlight_, delta_, q1_, p1_;  // δ = q_{k+1} − q_k as formed, before rounding into q_{k+1}
   const VecX* start_ = nullptr;  // q_k during a step
-  Tridiagonal matrix_;
-  ChainMomentumProjector projector_;
-  NewtonWorkspace<VecX> workspace_;
+  TridiagonalT<N> matrix_;
+  ChainMomentumProjectorT<N> projector_;
+  NewtonWorkspace<Vector> workspace_;
 };
+
+using ChainMultiplierIntegrator = ChainMultiplierIntegratorT<>;
 
 }  // namespace vilab

@@ -16,9 +16,9 @@ namespace vilab {
 // The tridiagonal matrix Dg(q_b) W Dg(q_a)ᵀ of a chain, W = diag(w_i I₃) per bob, from
 // the link normals b_i at q_b and a_i at q_a: link i touches bobs i−1 and i only, so
 // row i couples link i to links i ± 1. The Newton matrices of the multiplier solves.
-inline void linkCouplingMatrix(const std::vector<Vec3>& b, const std::vector<Vec3>& a, const std::vector<double>& w,
-                               Tridiagonal& out) {
-  const int n = static_cast<int>(b.size());
+template <int N, class Normals, class Weights>
+void linkCouplingMatrix(const Normals& b, const Normals& a, const Weights& w, TridiagonalT<N>& out) {
+  const int n = out.size();
   for (int i = 0; i < n; ++i) {
     const double ba = b[i].dot(a[i]);
     out.diag[i] = w[i] * ba + (i > 0 ? w[i - 1] * ba : 0.0);
@@ -31,24 +31,36 @@ inline void linkCouplingMatrix(const std::vector<Vec3>& b, const std::vector<Vec
 // what must be removed for the velocity M⁻¹p to be tangent to every link. The Gram
 // matrix Dg M⁻¹ Dgᵀ is tridiagonal (link i shares a bob with links i ± 1), so this
 // costs O(N). Normal components are central pairs of forces along the links: they
-// carry no angular momentum about z.
-class ChainMomentumProjector {
+// carry no angular momentum about z. N ≥ 0: a chain of N bobs, fixed at compile time
+// (the same arithmetic, the same bits).
+template <int N = -1>
+class ChainMomentumProjectorT {
  public:
   // μ for p at q (normals() then holds the unit normals d_i/l_i at q).
-  bool normalMultipliers(const ChainModel& m, const VecX& q, const VecX& p) {
-    const int n = m.bobs();
-    if (gram_.size() != n) {
-      gram_.resize(n);
-      mu_.resize(n);
-      a_.resize(n);
+  template <class Vector>
+  bool normalMultipliers(const ChainModel& m, const Vector& q, const Vector& p) {
+    return normalMultipliers(
+        m, q, p, [&](int i) { return 1.0 / m.masses[i]; }, [&](int i) { return 1.0 / m.lengths[i]; });
+  }
+  // The same with 1/m_i and 1/l_i given (a stepper that keeps them: the same bits).
+  template <class Vector, class InvMass, class InvLength>
+  bool normalMultipliers(const ChainModel& m, const Vector& q, const Vector& p, const InvMass& invMass,
+                         const InvLength& invLength) {
+    const int n = N < 0 ? m.bobs() : N;
+    if constexpr (N < 0) {
+      if (gram_.size() != n) {
+        gram_.resize(n);
+        mu_.resize(n);
+        a_.resize(n);
+      }
     }
-    for (int i = 0; i < n; ++i) a_[i] = chainLink(q.data(), i) * (1.0 / m.lengths[i]);
+    for (int i = 0; i < n; ++i) a_[i] = chainLink(q.data(), i) * invLength(i);
     for (int i = 0; i < n; ++i) {
-      const double invM = 1.0 / m.masses[i];
+      const double invM = invMass(i);
       Vec3 w = invM * Vec3(p[3 * i], p[3 * i + 1], p[3 * i + 2]);
       double diag = invM * a_[i].squaredNorm();
       if (i > 0) {
-        const double invPrev = 1.0 / m.masses[i - 1];
+        const double invPrev = invMass(i - 1);
         w -= invPrev * Vec3(p[3 * i - 3], p[3 * i - 2], p[3 * i - 1]);
         diag += invPrev * a_[i].squaredNorm();
         gram_.lower[i] = -invPrev * a_[i].dot(a_[i - 1]);
@@ -61,8 +73,9 @@ class ChainMomentumProjector {
   }
 
   // p ← p − scale·Dg(q)ᵀμ with the last μ and normals.
-  void subtractNormal(VecX& p, double scale = 1.0) const {
-    const int n = static_cast<int>(mu_.size());
+  template <class Vector>
+  void subtractNormal(Vector& p, double scale = 1.0) const {
+    const int n = gram_.size();
     for (int i = 0; i < n; ++i) {
       const double mu = scale * mu_[i];
       for (int c = 0; c < 3; ++c) {
@@ -73,20 +86,23 @@ class ChainMomentumProjector {
   }
 
   // Removes the normal part of p; J_z is unchanged.
-  bool project(const ChainModel& m, const VecX& q, VecX& p) {
+  template <class Vector>
+  bool project(const ChainModel& m, const Vector& q, Vector& p) {
     if (!normalMultipliers(m, q, p)) return false;
     subtractNormal(p);
     return true;
   }
 
-  const std::vector<double>& multipliers() const { return mu_; }
-  const std::vector<Vec3>& normals() const { return a_; }
+  const LinkArray<double, N>& multipliers() const { return mu_; }
+  const LinkArray<Vec3, N>& normals() const { return a_; }
 
  private:
-  Tridiagonal gram_;
-  std::vector<double> mu_;
-  std::vector<Vec3> a_;  // the unit normals ∇_d g_i = d_i / l_i at q
+  TridiagonalT<N> gram_;
+  LinkArray<double, N> mu_{};
+  LinkArray<Vec3, N> a_{};  // the unit normals ∇_d g_i = d_i / l_i at q
 };
+
+using ChainMomentumProjector = ChainMomentumProjectorT<>;
 
 // The projection of positions onto the links in the mass metric (Hairer–Lubich–Wanner
 // §IV.4, the standard projection method): from x̃ off the manifold,

@@ -27,6 +27,9 @@ class Integrator {
   // The current state in canonical form. `s` holds the previously stored state, so
   // that representations with a sign ambiguity (q and −q) can stay continuous.
   virtual void store(State& s) const = 0;
+  // Whether store() overwrites `s` without reading it (then the caller need not keep
+  // the previous state there).
+  virtual bool storeOverwrites() const { return false; }
   // The time t_k of the state the next step starts from (the Simulation's clock, set
   // before every step): integrators of time-dependent or forced systems read it.
   virtual void setTime(double) {}
@@ -81,6 +84,7 @@ class CanonicalIntegrator final : public Integrator {
   }
   StepOutcome step() override { return core_.step(s_.q, s_.p); }
   void store(State& s) const override { s = s_; }
+  bool storeOverwrites() const override { return true; }
   void setTime(double t) override {
     if constexpr (HasSetTime<Core>::value) core_.setTime(t);
   }

@@ -85,13 +85,16 @@ struct ChainModel {
 
   Diagnostics diagnostics(const State& s) const {
     Diagnostics d;
-    d.energy = energy(s);
-    if (!planar) {
-      d.momentumSize = 1;
-      d.momentum[0] = verticalMomentum(s);
-    }
-    d.constraint = linkLengthError(s.q.data());
+    diagnosticsInto(s, d);
     return d;
+  }
+  // The same into d, writing only the fields a chain sets (the rest keep what d holds):
+  // the per-step checks reuse one Diagnostics instead of zeroing a new one.
+  void diagnosticsInto(const State& s, Diagnostics& d) const {
+    d.energy = energy(s);
+    d.momentumSize = planar ? 0 : 1;
+    if (!planar) d.momentum[0] = verticalMomentum(s);
+    d.constraint = linkLengthError(s.q.data());
   }
 
   // What the renderer draws: the bob positions.

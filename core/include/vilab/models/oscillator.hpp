@@ -22,9 +22,11 @@ struct OscillatorModel {
   }
   Diagnostics diagnostics(const State& s) const {
     Diagnostics d;
-    d.energy = energy(s);
+    diagnosticsInto(s, d);
     return d;
   }
+  // The same into d, writing only the energy (the rest keep what d holds).
+  void diagnosticsInto(const State& s, Diagnostics& d) const { d.energy = energy(s); }
   void visual(const State& s, std::vector<double>& out) const { out.assign({s.q[0], 0.0, 0.0}); }
   double meanKineticEnergy(const State& a, const State& b, double h) const {
     const double v = (b.q[0] - a.q[0]) / h;

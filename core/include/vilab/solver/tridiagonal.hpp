@@ -1,27 +1,53 @@
 // Tridiagonal solve (Thomas algorithm), O(n): the multiplier systems of a chain
 // couple only neighbouring links. Without pivoting: the chain matrices are
 // Dg W Dgᵀ-like (diagonally dominant for links that are not folded back).
+//
+// N ≥ 0 fixes the size at compile time (std::array storage, loops the compiler can
+// unroll: the short chains' hot path); N = −1 (Eigen::Dynamic) sizes it at run time.
+// Both run the same arithmetic in the same order, so they give the same bits.
 #pragma once
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 namespace vilab {
 
-struct Tridiagonal {
-  std::vector<double> lower, diag, upper;  // lower[0] and upper[n-1] unused
-  std::vector<double> scratch;
+// Per-link storage: std::array<T, N> for a size fixed at compile time, else std::vector<T>.
+template <class T, int N>
+using LinkArray = std::conditional_t<(N < 0), std::vector<T>, std::array<T, (N < 0 ? 0 : N)>>;
+
+// Sizes a LinkArray to n (a no-op for a fixed size, which must equal n).
+template <class T, int N>
+void resizeLinks(LinkArray<T, N>& a, int n, const T& value = T()) {
+  if constexpr (N < 0)
+    a.assign(static_cast<std::size_t>(n), value);
+  else
+    a.fill(value);
+}
+
+template <int N = -1>
+struct TridiagonalT {
+  LinkArray<double, N> lower{}, diag{}, upper{};  // lower[0] and upper[n-1] unused
+  LinkArray<double, N> scratch{};
   double pivotRatio = 1;  // largest / smallest |pivot| of the last solve or factorization
 
   void resize(int n) {
-    lower.assign(n, 0.0);
-    diag.assign(n, 0.0);
-    upper.assign(n, 0.0);
-    scratch.assign(n, 0.0);
-    pivots_.assign(n, 0.0);
+    resizeLinks<double, N>(lower, n, 0.0);
+    resizeLinks<double, N>(diag, n, 0.0);
+    resizeLinks<double, N>(upper, n, 0.0);
+    resizeLinks<double, N>(scratch, n, 0.0);
+    resizeLinks<double, N>(pivots_, n, 0.0);
   }
-  int size() const { return static_cast<int>(diag.size()); }
+  int size() const {
+    if constexpr (N < 0)
+      return static_cast<int>(diag.size());
+    else
+      return N;
+  }
 
   // Factorizes (keeps the pivots) and records the pivot ratio; false on a zero or
   // non-finite pivot.
@@ -62,7 +88,9 @@ struct Tridiagonal {
   }
 
  private:
-  std::vector<double> pivots_;
+  LinkArray<double, N> pivots_{};
 };
+
+using Tridiagonal = TridiagonalT<>;
 
 }  // namespace vilab

@@ -1,0 +1,88 @@
+// The fixed-size chain path (ChainMultiplierIntegratorT<N>, the hot path of the short
+// chains) against the path sized at run time: the same arithmetic in the same order,
+// so the same bits at every step, for every rule, with and without damping, and the
+// same refusals.
+#include <catch2/catch.hpp>
+
+#include <cstring>
+
+#include "chain_states.hpp"
+
+using namespace vilab;
+
+namespace {
+
+bool sameBits(const VecX& a, const VecX& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), sizeof(double) * static_cast<std::size_t>(a.size())) == 0;
+}
+
+// Steps both paths from the same state; returns the steps taken with identical bits
+// and iteration counts (all of them when the paths agree), and counts the Newton
+// iterations seen, so that a trivial run cannot pass.
+template <int N>
+int agreeingSteps(const ChainModel& m, DiscreteRule rule, double h, int steps, long& iterations) {
+  ChainMultiplierIntegratorT<N> fixed(m, rule, h);
+  ChainMultiplierIntegrator dynamic(m, rule, h);
+  State a = test::chainState(m, 0.3), b = a;
+  for (int k = 0; k < steps; ++k) {
+    const StepOutcome oa = fixed.step(a.q, a.p), ob = dynamic.step(b.q, b.p);
+    if (oa.ok != ob.ok || oa.iterations != ob.iterations || !sameBits(a.q, b.q) || !sameBits(a.p, b.p)) return k;
+    if (!oa.ok) return oa.refusal.code == ob.refusal.code && oa.refusal.reason == ob.refusal.reason ? steps : k;
+    iterations += oa.iterations;
+  }
+  return steps;
+}
+
+template <int N>
+void checkChain() {
+  const std::pair<const char*, DiscreteRule> rules[] = {{"midpoint", DiscreteRule::midpoint()},
+                                                        {"trapezoid", DiscreteRule::trapezoid()},
+                                                        {"alpha 0.3", DiscreteRule::alphaFamily(0.3)}};
+  for (double damping : {0.0, 0.4}) {
+    ChainModel m = test::chainModel(N);
+    m.damping = damping;
+    for (const auto& [name, rule] : rules) {
+      INFO("N = " << N << ", " << name << ", damping " << damping);
+      long iterations = 0;
+      CHECK(agreeingSteps<N>(m, rule, 0.01, 2000, iterations) == 2000);
+      CHECK(iterations >= 2 * 2000);  // Newton really ran: at least two iterations a step
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("the fixed-size chain path gives the bits of the dynamic one (N = 1, 2, 3, 8)", "[chain][determinism]") {
+  checkChain<1>();
+  checkChain<2>();
+  checkChain<3>();
+  checkChain<8>();
+}
+
+TEST_CASE("the fixed-size chain path refuses where the dynamic one does, with the same reason", "[chain]") {
+  // h = 2 s on a fast chain: Newton fails or the links fold within a few steps.
+  ChainModel m = test::chainModel(2);
+  ChainMultiplierIntegratorT<2> fixed(m, DiscreteRule::midpoint(), 2.0);
+  ChainMultiplierIntegrator dynamic(m, DiscreteRule::midpoint(), 2.0);
+  State a = test::chainState(m, 0.3), b = a;
+  a.p *= 40.0;
+  b.p *= 40.0;
+  bool refused = false;
+  for (int k = 0; k < 50 && !refused; ++k) {
+    const StepOutcome oa = fixed.step(a.q, a.p), ob = dynamic.step(b.q, b.p);
+    REQUIRE(oa.ok == ob.ok);
+    CHECK(oa.iterations == ob.iterations);
+    CHECK(sameBits(a.q, b.q));
+    CHECK(sameBits(a.p, b.p));
+    if (!oa.ok) {
+      refused = true;
+      CHECK(oa.refusal.code == ob.refusal.code);
+      CHECK(oa.refusal.reason == ob.refusal.reason);
+    }
+  }
+  CHECK(refused);
+}
+
+TEST_CASE("the fixed-size chain path refuses a model of another size", "[chain]") {
+  CHECK_THROWS(ChainMultiplierIntegratorT<2>(test::chainModel(3), DiscreteRule::midpoint(), 0.01));
+}
