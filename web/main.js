@@ -30,8 +30,7 @@ import { BobDrag, chainInitial } from './scene/drag.js';
 import { isDark } from './scene/palette.js';
 import { Plots } from './plots/plots.js';
 import { Controls } from './ui/controls.js';
-import { ExplainDrawer } from './ui/explain.js';
-import { StudiesDrawer } from './ui/studies.js';
+import { LazyDrawer } from './ui/drawer.js';
 import { Notices } from './ui/banner.js';
 import { failureMessage, failureTime } from './ui/failure.js';
 import { exactCSV, wholeViewPNG } from './ui/export.js';
@@ -636,21 +635,28 @@ async function main() {
   });
 
   // drawers
-  const explain = new ExplainDrawer($('#explain'), $('#explain-button'), lab);
+  // fetched when first opened (web/ui/explain.js, web/ui/studies.js and the lessons)
+  const explain = new LazyDrawer($('#explain'), $('#explain-button'), async (root, button) => {
+    const { ExplainDrawer } = await import('./ui/explain.js');
+    return new ExplainDrawer(root, button, lab);
+  });
   const where = (track) => track && { q: track.sim.q, p: track.sim.p, step: track.sim.step, time: track.sim.time };
-  const studies = new StudiesDrawer($('#studies'), $('#studies-button'), {
-    lab,
-    getState: () => store.get(),
-    getRun: () => ({ A: where(runner.a), B: where(runner.b) }),
-    presets,
-    // a lesson comes as its preset, or as a preset made of its own set-up
-    applyLesson: ({ preset, scenario, compare }, lesson) => applyPreset(preset ?? { id: lesson.id, title: registryText('lesson', lesson, 'title'), scenario, compare }),
-    onLesson: (id) => explain.setLesson(id),
-    onExplain: () => {
-      studies.close();
-      explain.open();
-    },
-    onOpen: () => explain.isOpen && explain.close(),
+  const studies = new LazyDrawer($('#studies'), $('#studies-button'), async (root, button) => {
+    const { StudiesDrawer } = await import('./ui/studies.js');
+    return new StudiesDrawer(root, button, {
+      lab,
+      getState: () => store.get(),
+      getRun: () => ({ A: where(runner.a), B: where(runner.b) }),
+      presets,
+      // a lesson comes as its preset, or as a preset made of its own set-up
+      applyLesson: ({ preset, scenario, compare }, lesson) => applyPreset(preset ?? { id: lesson.id, title: registryText('lesson', lesson, 'title'), scenario, compare }),
+      onLesson: (id) => explain.setLesson(id),
+      onExplain: () => {
+        studies.close();
+        explain.open();
+      },
+      onOpen: () => explain.isOpen && explain.close(),
+    });
   });
   const help = $('#help');
   const helpBtn = $('#help-button');
@@ -943,9 +949,12 @@ async function main() {
     frames++;
     if (firstFrame) {
       firstFrame = false;
-      // the first simulated frame is on screen
+      // the first simulated frame is on screen: now the plots (uPlot is fetched here)
       firstFrameAt = performance.now();
-      resolveReady();
+      plots.start().then(resolveReady, (e) => {
+        notices.banner('plots', [t('main.plotsFailed', { message: e?.message ?? String(e) })], { kind: 'warn' });
+        resolveReady();
+      });
     }
     requestAnimationFrame(frame);
   }

@@ -1,7 +1,8 @@
 // The page loads the lean build first and the full one only when a scenario needs it:
 // a first visit fetches one wasm, the lean one; choosing a Lobatto integrator or the
 // data-defined system loads the full build and applies the change; a link that needs
-// the full build opens directly; runs keep their bits across the switch.
+// the full build opens directly; runs keep their bits across the switch. uPlot and the
+// drawers' code are not on the first frame's path either.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useBrowser, openPage, sleep } from './helpers.mjs';
@@ -74,5 +75,30 @@ test('a link that needs the full build opens at once, without a banner', async (
   assert.deepEqual(st, { build: 'full', integrator: 'composition4', h: 0.02 });
   assert.equal(await page.locator('#banners [data-key="link"]').count(), 0);
   assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the first frame waits for neither uPlot nor the drawers: the plots follow it, a drawer\'s code comes when it opens', async () => {
+  const page = await browser.context.newPage();
+  const scripts = [];
+  page.on('request', (r) => {
+    const name = new URL(r.url()).pathname.split('/').pop();
+    if (/\.m?js$/.test(name)) scripts.push(name);
+  });
+  await page.goto(new URL('?nosw=1', process.env.VILAB_URL ?? 'http://127.0.0.1:4173/').toString());
+  await page.evaluate(() => window.vilabPage.ready);
+  const timing = await page.evaluate(() => ({
+    firstFrame: window.vilabPage.firstFrameAt(),
+    uplot: performance.getEntriesByType('resource').filter((e) => /uplot/i.test(e.name)).map((e) => e.startTime),
+    charts: document.querySelectorAll('#plots .uplot').length,
+  }));
+  assert.equal(timing.uplot.length, 1, scripts.join(', '));
+  assert.ok(timing.uplot[0] >= timing.firstFrame, `uPlot requested at ${timing.uplot[0]} ms, first frame at ${timing.firstFrame} ms`);
+  assert.ok(timing.charts >= 3, `${timing.charts} plots once ready`);
+  const drawerCode = (list) => list.filter((n) => /^(studies|explain|lessons)-/.test(n));
+  assert.deepEqual(drawerCode(scripts), []);
+  await page.click('#studies-button');
+  await page.waitForSelector('#studies:not([hidden]) .drawer-body > *', { timeout: 20000 });
+  assert.ok(drawerCode(scripts).some((n) => n.startsWith('studies-')), scripts.join(', '));
   await page.close();
 });

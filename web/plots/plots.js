@@ -18,9 +18,10 @@
 // constraint residual beyond 1 % of the shortest link) stops contributing at its
 // last good sample, which is marked; other series keep their ranges, and nothing is
 // clipped into the tables. Redraws are staggered (at most one plot per frame, each
-// ≤ ~8 Hz) and the tables are min/max envelopes of bounded size.
-import uPlot from 'uplot';
-import 'uplot/dist/uPlot.min.css';
+// ≤ ~8 Hz) and the tables are min/max envelopes of bounded size. The data are kept
+// from the first sample; the plots themselves are built once uPlot has arrived (start(),
+// called after the page's first frame).
+import { uPlot, loadUPlot } from './uplot.js';
 import { EnvelopeTable, PointRing } from './series.js';
 import { el, setChildren } from '../ui/dom.js';
 import { num, sci, signedSci } from '../sim/format.js';
@@ -133,6 +134,13 @@ export class Plots {
     this.offLanguage = onLanguageChange(() => {
       if (this.run) this.#rebuild();
       this.barEls = null;
+    });
+  }
+
+  /** Fetches uPlot and builds the plots of the run set up so far. */
+  start() {
+    return loadUPlot().then(() => {
+      if (this.run) this.#rebuild();
     });
   }
 
@@ -372,6 +380,10 @@ export class Plots {
   }
 
   #build() {
+    if (!uPlot) {
+      setChildren(this.host, el('p', { class: 'plots-waiting', role: 'status' }, t('plots.waiting')));
+      return;
+    }
     setChildren(this.host);
     const d = this.description;
     if (this.energyQ) {

@@ -51,17 +51,23 @@ function exactOrbit(exact, n = 360) {
   return out;
 }
 
-/** True when WebGL runs on a software rasterizer (SwiftShader, llvmpipe): skip MSAA there. */
-function softwareGL() {
+/**
+ * A WebGL2 context without MSAA and whether it runs on a software rasterizer
+ * (SwiftShader, llvmpipe): there MSAA is skipped and the context is kept for the
+ * renderer; on a GPU it is given back and the renderer makes one with MSAA.
+ */
+function probeGL() {
   try {
-    const gl = document.createElement('canvas').getContext('webgl2');
-    if (!gl) return false;
+    const canvas = document.createElement('canvas');
+    const gl = canvas.getContext('webgl2', { antialias: false, alpha: false, powerPreference: 'high-performance' });
+    if (!gl) return { software: false };
     const info = gl.getExtension('WEBGL_debug_renderer_info');
     const name = String(gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER));
+    if (/swiftshader|llvmpipe|softpipe|software/i.test(name)) return { software: true, canvas, context: gl };
     gl.getExtension('WEBGL_lose_context')?.loseContext();
-    return /swiftshader|llvmpipe|softpipe|software/i.test(name);
+    return { software: false };
   } catch {
-    return false;
+    return { software: false };
   }
 }
 
@@ -69,8 +75,9 @@ export class View {
   constructor(container, { reducedMotion = false } = {}) {
     this.container = container;
     this.reducedMotion = reducedMotion;
-    this.software = softwareGL();
-    this.renderer = new WebGLRenderer({ antialias: !this.software, alpha: false, powerPreference: 'high-performance' });
+    const probe = probeGL();
+    this.software = probe.software;
+    this.renderer = new WebGLRenderer({ antialias: !this.software, alpha: false, powerPreference: 'high-performance', canvas: probe.canvas, context: probe.context });
     this.renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, this.software ? 1 : 2));
     this.canvas = this.renderer.domElement;
     this.canvas.setAttribute('role', 'img');

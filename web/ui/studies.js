@@ -6,7 +6,7 @@
 //                 q₁ = 0 upwards; click the section to add an orbit there
 //   Lessons       the seeds' figures, one click each: the lesson sets up the page and
 //                 computes its curve; captions, sources and docs from web/sim/lessons.js
-import uPlot from 'uplot';
+import { uPlot, loadUPlot } from '../plots/uplot.js';
 import { el, setChildren } from './dom.js';
 import { sci } from '../sim/format.js';
 import { COLOR_A, COLOR_B } from '../scene/palette.js';
@@ -74,8 +74,9 @@ export class StudiesDrawer extends Drawer {
     });
   }
 
-  open() {
+  async open() {
     this.onOpen?.();
+    await loadUPlot();
     return super.open();
   }
 

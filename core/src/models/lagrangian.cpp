@@ -12,7 +12,17 @@
 
 namespace vilab {
 
+// The lean module (VILAB_LEAN) compiles no system defined by data, so nothing below is
+// reached there; a throw at the top of each function lets whole-program optimization
+// leave out this file's code and the expression programs it runs.
+#ifdef VILAB_LEAN
+#define VILAB_DATA_DEFINED_ONLY() throw NotInLeanBuild("system", "a system defined by data")
+#else
+#define VILAB_DATA_DEFINED_ONLY() (void)0
+#endif
+
 void LagrangianEval::setVariables(const double* q, const double* v, double t) {
+  VILAB_DATA_DEFINED_ONLY();
   const int n = problem_->n;
   for (int i = 0; i < n; ++i) {
     w_.vars[static_cast<std::size_t>(i)] = q[i];
@@ -22,6 +32,7 @@ void LagrangianEval::setVariables(const double* q, const double* v, double t) {
 }
 
 void LagrangianEval::gradient(const double* q, const double* v, SmallVec& Lq, SmallVec& Lv, double t) {
+  VILAB_DATA_DEFINED_ONLY();
   const int n = problem_->n;
   setVariables(q, v, t);
   w_.out.resize(static_cast<std::size_t>(2 * n));
@@ -36,6 +47,7 @@ void LagrangianEval::gradient(const double* q, const double* v, SmallVec& Lq, Sm
 
 void LagrangianEval::hessian(const double* q, const double* v, SmallMat& Lqq, SmallMat& Lqv, SmallMat& Lvv,
                              double t) {
+  VILAB_DATA_DEFINED_ONLY();
   const int n = problem_->n;
   setVariables(q, v, t);
   w_.out.resize(static_cast<std::size_t>(3 * n * n));
@@ -53,6 +65,7 @@ void LagrangianEval::hessian(const double* q, const double* v, SmallMat& Lqq, Sm
 }
 
 void LagrangianEval::constraints(const double* q, SmallVec& g, SmallMat* G) {
+  VILAB_DATA_DEFINED_ONLY();
   const int n = problem_->n, c = problem_->c;
   g.resize(c);
   if (G) G->resize(c, n);
@@ -67,6 +80,7 @@ void LagrangianEval::constraints(const double* q, SmallVec& g, SmallMat* G) {
 }
 
 double LagrangianEval::energyTerms(const double* q, const double* v, SmallVec& Lv, SmallMat& Lvv, double t) {
+  VILAB_DATA_DEFINED_ONLY();
   const int n = problem_->n;
   setVariables(q, v, t);
   w_.out.resize(static_cast<std::size_t>(1 + n + n * n));
@@ -81,6 +95,7 @@ double LagrangianEval::energyTerms(const double* q, const double* v, SmallVec& L
 }
 
 void LagrangianEval::dynamics(const double* q, const double* v, SmallVec& f, SmallVec& w, double t) {
+  VILAB_DATA_DEFINED_ONLY();
   const int n = problem_->n, c = problem_->c;
   setVariables(q, v, t);
   w_.out.resize(static_cast<std::size_t>(n + c));
@@ -92,6 +107,7 @@ void LagrangianEval::dynamics(const double* q, const double* v, SmallVec& f, Sma
 }
 
 void LagrangianEval::forces(const double* q, const double* v, double t, SmallVec& F) {
+  VILAB_DATA_DEFINED_ONLY();
   const int n = problem_->n;
   F = SmallVec::Zero(n);
   if (!problem_->forced()) return;
@@ -103,6 +119,7 @@ void LagrangianEval::forces(const double* q, const double* v, double t, SmallVec
 
 void LagrangianEval::forceJacobian(const double* q, const double* v, double t, SmallVec& F, SmallMat& Fq,
                                    SmallMat& Fv) {
+  VILAB_DATA_DEFINED_ONLY();
   const int n = problem_->n;
   F = SmallVec::Zero(n);
   Fq = SmallMat::Zero(n, n);
@@ -122,6 +139,7 @@ void LagrangianEval::forceJacobian(const double* q, const double* v, double t, S
 }
 
 bool LagrangianEval::velocity(const double* q, const double* p, SmallVec& v, double t) {
+  VILAB_DATA_DEFINED_ONLY();
   const int n = problem_->n;
   // A recent answer, when asked again for the same (q, p, t): the simulation asks for the
   // energy, the step check and the diagnostics of each state. The time matters only
@@ -145,6 +163,7 @@ bool LagrangianEval::velocity(const double* q, const double* p, SmallVec& v, dou
 }
 
 bool LagrangianEval::prepareConstantMass(const double* q) {
+  VILAB_DATA_DEFINED_ONLY();
   if (!constantMassReady_) {
     SmallVec Lv;
     const SmallVec zero = SmallVec::Zero(problem_->n);
@@ -158,6 +177,7 @@ bool LagrangianEval::prepareConstantMass(const double* q) {
 }
 
 bool LagrangianEval::solveVelocity(const double* q, const double* p, double t, SmallVec& v) {
+  VILAB_DATA_DEFINED_ONLY();
   // Newton on ∂L/∂q̇(q, v) = p from v = 0. When L is quadratic in q̇ the equation is
   // affine and the first update is the answer; with a constant mass matrix its
   // factorization is kept.
@@ -186,6 +206,7 @@ bool LagrangianEval::solveVelocity(const double* q, const double* p, double t, S
 }
 
 double LagrangianEval::energy(const double* q, const double* p, double t) {
+  VILAB_DATA_DEFINED_ONLY();
   const int n = problem_->n;
   SmallVec v, Lv;
   if (!velocity(q, p, v, t)) return std::numeric_limits<double>::quiet_NaN();
@@ -196,6 +217,7 @@ double LagrangianEval::energy(const double* q, const double* p, double t) {
 }
 
 double LagrangianEval::kinetic(const double* q, const double* v, double t) {
+  VILAB_DATA_DEFINED_ONLY();
   const Eigen::Map<const Eigen::VectorXd> vv(v, problem_->n);
   if (problem_->constantMass && prepareConstantMass(q)) return 0.5 * vv.dot(SmallVec(constantMass_.lazyProduct(vv)));
   SmallVec Lv;
@@ -228,6 +250,7 @@ struct PositionProjection {
 }  // namespace
 
 StepOutcome LagrangianEval::projectPositions(double* q) {
+  VILAB_DATA_DEFINED_ONLY();
   const int n = problem_->n, c = problem_->c;
   if (c == 0) return {};
   SmallVec g;
@@ -244,6 +267,7 @@ StepOutcome LagrangianEval::projectPositions(double* q) {
 }
 
 bool LagrangianEval::projectMomentum(const double* q, double* p, double t) {
+  VILAB_DATA_DEFINED_ONLY();
   const int n = problem_->n, c = problem_->c;
   if (c == 0) return true;
   SmallVec g, v, Lv, nu;
@@ -273,6 +297,7 @@ bool LagrangianEval::projectMomentum(const double* q, double* p, double t) {
 }
 
 void LagrangianEval::quantities(const double* q, const double* p, double t, double* conserved, double* momenta) {
+  VILAB_DATA_DEFINED_ONLY();
   const LagrangianProblem& P = *problem_;
   const int n = P.n;
   const int m = static_cast<int>(P.conservedNames.size()), s = static_cast<int>(P.symmetryNames.size());
@@ -292,6 +317,7 @@ void LagrangianEval::quantities(const double* q, const double* p, double t, doub
 }
 
 void LagrangianEval::positions(const double* q, double t, std::vector<double>& out) {
+  VILAB_DATA_DEFINED_ONLY();
   const int b = static_cast<int>(problem_->bodies.size());
   setVariables(q, nullptr, t);
   out.resize(static_cast<std::size_t>(3 * b));
@@ -299,6 +325,7 @@ void LagrangianEval::positions(const double* q, double t, std::vector<double>& o
 }
 
 Diagnostics LagrangianModel::diagnostics(const State& s, double t) const {
+  VILAB_DATA_DEFINED_ONLY();
   Diagnostics d;
   const LagrangianProblem& P = *problem;
   d.energy = eval->energy(s.q.data(), s.p.data(), P.timeDependent ? t : 0.0);
@@ -315,6 +342,7 @@ Diagnostics LagrangianModel::diagnostics(const State& s, double t) const {
 
 std::string LagrangianModel::implausibleStep(const State& a, const State& b, double energyA, double energyB,
                                              double) const {
+  VILAB_DATA_DEFINED_ONLY();
   SmallVec v;
   double kinetic = 0;
   const bool haveVelocity = eval->velocity(a.q.data(), a.p.data(), v);
@@ -347,6 +375,7 @@ std::string LagrangianModel::implausibleStep(const State& a, const State& b, dou
 
 void LagrangianModel::project(State& s, const StateRules& rules, const std::string& qField,
                               const std::string& pField) const {
+  VILAB_DATA_DEFINED_ONLY();
   const LagrangianProblem& P = *problem;
   if (P.c == 0 || !rules.positionsOnManifold) return;
   LagrangianEval& e = *eval;

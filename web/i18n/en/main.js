@@ -4,6 +4,7 @@ export default {
   'main.loadingFull': 'Loading the rest of the library (a Lagrangian given as data, Lobatto, automatic differentiation, compositions)…',
   'main.fullFailed': 'The rest of the library could not be loaded: {message}',
   'main.engineFailed': 'The simulation engine could not be loaded (WebAssembly is required).',
+  'main.plotsFailed': 'The plots could not be loaded ({message}); the simulation runs without them.',
   'main.link.invalidField.before': "This link's ",
   'main.link.invalidField.after': ' is invalid: {problem}. Showing the default scenario instead.',
   'main.link.invalid': 'This link is invalid: {problem}. Showing the default scenario instead.',

@@ -2,6 +2,7 @@
 // sentences (web/sim/describe.js: quantity titles and why they are, or are not, conserved,
 // looked up by their English text).
 export default {
+  'plots.waiting': 'The plots are loading…',
   'plots.enlarge': 'Enlarge',
   'plots.close': 'Close',
   'plots.enlarge.label': 'Enlarge the {title} plot',

@@ -4,6 +4,7 @@ export default {
   'main.loadingFull': 'Cargando el resto de la biblioteca (un lagrangiano dado como datos, Lobatto, diferenciación automática, composiciones)…',
   'main.fullFailed': 'No se pudo cargar el resto de la biblioteca: {message}',
   'main.engineFailed': 'No se pudo cargar el motor de simulación (hace falta WebAssembly).',
+  'main.plotsFailed': 'No se pudieron cargar las gráficas ({message}); la simulación sigue sin ellas.',
   'main.link.invalidField.before': 'El campo ',
   'main.link.invalidField.after': ' de este enlace no es válido: {problem}. Se muestra el escenario por defecto.',
   'main.link.invalid': 'Este enlace no es válido: {problem}. Se muestra el escenario por defecto.',

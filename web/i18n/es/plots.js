@@ -1,5 +1,6 @@
 // Español: las gráficas de diagnóstico (web/plots/plots.js).
 export default {
+  'plots.waiting': 'Cargando las gráficas…',
   'plots.enlarge': 'Ampliar',
   'plots.close': 'Cerrar',
   'plots.enlarge.label': 'Ampliar la gráfica {title}',
