@@ -11,13 +11,18 @@ export function precache({ template, exclude = [/\.ttf$/i, /\.woff$/i, /^sw\.js$
     name: 'vilab-precache',
     apply: 'build',
     enforce: 'post',
-    // start downloading the first-load (lean) wasm in parallel with the JS that will ask for it
+    // start downloading the first-load (lean) wasm and its loader in parallel with the JS
+    // that will ask for them
     transformIndexHtml: {
       order: 'post',
       handler(html, ctx) {
-        const wasm = Object.keys(ctx.bundle ?? {}).find((f) => /vilab-lean-[^/]*\.wasm$/.test(f));
+        const files = Object.keys(ctx.bundle ?? {});
+        const wasm = files.find((f) => /vilab-lean-[^/]*\.wasm$/.test(f));
+        const loader = files.find((f) => /vilab-lean-[^/]*\.js$/.test(f));
         if (!wasm) return html;
-        return [{ tag: 'link', attrs: { rel: 'preload', href: `./${wasm}`, as: 'fetch', type: 'application/wasm', crossorigin: '' }, injectTo: 'head' }];
+        const tags = [{ tag: 'link', attrs: { rel: 'preload', href: `./${wasm}`, as: 'fetch', type: 'application/wasm', crossorigin: '' }, injectTo: 'head' }];
+        if (loader) tags.push({ tag: 'link', attrs: { rel: 'modulepreload', href: `./${loader}`, crossorigin: '' }, injectTo: 'head' });
+        return tags;
       },
     },
     writeBundle(options, bundle) {

@@ -4,11 +4,14 @@
 // in landscape the toggle reveals the controls bar's speed and time-step fields.
 const PHONE = '(max-width: 699px)';
 
-/** Keeps --topbar-h, --transport-h and --sheet-h (CSS px) on <html> up to date. */
+/**
+ * Keeps --topbar-h, --transport-h and --sheet-h (CSS px) on <html> up to date. The first
+ * value comes from the observer's initial report, in the first frame's layout (measuring
+ * here would force a layout of its own while the page starts).
+ */
 function measureInto(root, name, node, when = () => true) {
   const write = () => root.style.setProperty(name, `${when() ? Math.ceil(node.getBoundingClientRect().height) : 0}px`);
   new ResizeObserver(write).observe(node);
-  write();
   return write;
 }
 
