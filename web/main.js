@@ -76,6 +76,9 @@ async function main() {
   const notices = new Notices($('#banners'), $('#status'));
   for (const { field, problem } of embedProblems) notices.banner(`embed-key-${field}`, [t('embed.keyInvalid', { field, problem })], { kind: 'warn' });
   const layout = setupLayout({ status: (text) => notices.status(text) });
+  // the WebGL context and its shader programs are made while the engine loads
+  const view = new View($('#view'), { reducedMotion: reducedMotionQuery.matches });
+  view.warmUp();
   let lab;
   try {
     lab = await labLoaded;
@@ -122,7 +125,6 @@ async function main() {
   const store = createStore(initial);
 
   // ---- view, plots, runner ---------------------------------------------------------------
-  const view = new View($('#view'), { reducedMotion: reducedMotionQuery.matches });
   const plots = new Plots($('#plots'), {
     onPhaseChange: () => plots.drawAll(runner.time),
     // a run whose numbers left the physics (energy, constraint, overflow) stops there

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "vilab/expr/parse.hpp"
+#include "vilab/json.hpp"
 #include "vilab/limits.hpp"
 #include "vilab/models/lagrangian.hpp"
 #include "vilab/registry.hpp"
@@ -27,6 +28,11 @@ const char* const kDefaultDefinition = R"json({
 })json";
 
 const char* const kDefaultInitial = R"({ "q": [1.2, 0.8], "qdot": [0, 0] })";
+
+// Through the one JSON reader the scenarios use: one instantiation of the parser.
+Json parseBuiltIn(const std::string& text, const char* field) {
+  return parseJsonText(text, field, limits::kMaxScenarioDepth);
+}
 
 std::string readString(const Json& v, const std::string& field) {
   if (!v.is_string()) throw InputError(field, "must be a string, got " + describeJson(v));
@@ -562,7 +568,7 @@ std::shared_ptr<const LagrangianProblem> inspectLagrangian(const Json& params, J
 }
 
 std::shared_ptr<const LagrangianProblem> penalizedLagrangian(const LagrangianProblem& problem, double mu) {
-  Json params = Json::parse(problem.definitionJson);
+  Json params = parseBuiltIn(problem.definitionJson, "params");
   std::string L = "(" + params["lagrangian"].get<std::string>() + ")";
   char coefficient[40];
   std::snprintf(coefficient, sizeof coefficient, "%.17g", mu / 2);
@@ -586,7 +592,7 @@ VILAB_COLD SystemEntry lagrangianEntry() {
   e.defaultH = 0.005;
   e.initialFields = {{"q", "coordinates", "", "q: one number per coordinate"},
                      {"qdot", "velocities", "", "q': one number per coordinate, tangent to the constraints"}};
-  e.defaultParams = Json::parse(kDefaultDefinition);
+  e.defaultParams = parseBuiltIn(kDefaultDefinition, "params");
   e.definition = definitionDocs();
   e.parseParams = [](const Json& params, Json& normalized) {
     Model m = LagrangianModel(compile(params, normalized));
@@ -594,9 +600,9 @@ VILAB_COLD SystemEntry lagrangianEntry() {
   };
   e.build = [](const ParamValues&) {
     Json normalized;
-    return Model(LagrangianModel(compile(Json::parse(kDefaultDefinition), normalized)));
+    return Model(LagrangianModel(compile(parseBuiltIn(kDefaultDefinition, "params"), normalized)));
   };
-  e.defaultInitial = [](const ParamValues&) { return Json::parse(kDefaultInitial); };
+  e.defaultInitial = [](const ParamValues&) { return parseBuiltIn(kDefaultInitial, "initial"); };
   e.initialState = [](const Model& model, Json& initial) {
     State s = initialState(model, initial);
     const LagrangianModel& m = std::get<LagrangianModel>(model);
