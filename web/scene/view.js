@@ -155,6 +155,7 @@ export class View {
     );
     this.scene.add(this.warm);
     const compiled = this.renderer.compileAsync(this.scene, this.camera);
+    this.warmPrograms = this.renderer.info.programs.length;
     this.scene.remove(this.warm); // the programs were requested above; only their compilation is awaited
     return compiled.catch(() => {});
   }
