@@ -14,7 +14,6 @@
 //   drawPlots()    redraws every plot now; plotSeries() the latest plotted values by name
 //   frames()       animation frames rendered so far; failure() A's/B's failure info
 //   firstFrameAt() ms from navigation start to the first simulated frame
-//   shaderPrograms() { warmedUp, total }: WebGL programs made while the engine loaded, and now
 //   frameStats()   main-thread ms per animation frame { n, mean, median, p95, max, phases } (last 600;
 //                  phases: sim, view, render, plots, other; { reset: true } starts a new window)
 //   camera()       [px, py, pz, tx, ty, tz]; presets() preset ids; csv() the CSV text
@@ -77,9 +76,8 @@ async function main() {
   const notices = new Notices($('#banners'), $('#status'));
   for (const { field, problem } of embedProblems) notices.banner(`embed-key-${field}`, [t('embed.keyInvalid', { field, problem })], { kind: 'warn' });
   const layout = setupLayout({ status: (text) => notices.status(text) });
-  // the WebGL context and its shader programs are made while the engine loads
+  // the WebGL context is made while the engine loads
   const view = new View($('#view'), { reducedMotion: reducedMotionQuery.matches });
-  view.warmUp();
   let lab;
   try {
     lab = await labLoaded;
@@ -995,7 +993,6 @@ async function main() {
     camera: () => view.getCamera(),
     /** ms since navigation start when the first simulated frame was drawn */
     firstFrameAt: () => firstFrameAt,
-    shaderPrograms: () => ({ warmedUp: view.warmPrograms ?? 0, total: view.renderer.info.programs.length }),
     /**
      * main-thread ms per frame over the last ≤ 600 frames: { n, mean, median, p95, max,
      * phases: { sim|view|render|plots|other: { mean, median, p95, max } } }; reset() starts afresh

@@ -2,8 +2,7 @@
 // a first visit fetches one wasm, the lean one; choosing a Lobatto integrator or the
 // data-defined system loads the full build and applies the change; a link that needs
 // the full build opens directly; runs keep their bits across the switch. uPlot and the
-// drawers' code are not on the first frame's path either, nor the compilation of the
-// scenes' shaders.
+// drawers' code are not on the first frame's path either.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useBrowser, openPage, sleep } from './helpers.mjs';
@@ -102,16 +101,4 @@ test('the first frame waits for neither uPlot nor the drawers: the plots follow 
   await page.waitForSelector('#studies:not([hidden]) .drawer-body > *', { timeout: 20000 });
   assert.ok(drawerCode(scripts).some((n) => n.startsWith('studies-')), scripts.join(', '));
   await page.close();
-});
-
-test('the scenes\' shader programs are compiled while the engine loads: the first frames of a chain, a comparison and the oscillator compile none', async () => {
-  for (const hash of ['', '#system=double-spherical-pendulum&compare=rk4', '#system=oscillator']) {
-    const { page, errors } = await openPage(browser.context, `?nosw=1${hash}`);
-    await page.evaluate(() => window.vilabPage.ready);
-    const programs = await page.evaluate(() => window.vilabPage.shaderPrograms());
-    assert.ok(programs.warmedUp >= 8, `${hash}: ${JSON.stringify(programs)}`);
-    assert.equal(programs.total, programs.warmedUp, `${hash}: programs made after the warm-up`);
-    assert.deepEqual(errors, []);
-    await page.close();
-  }
 });

@@ -19,14 +19,9 @@ import {
   WebGLRenderer,
   CylinderGeometry,
   BoxGeometry,
-  BufferGeometry,
-  Float32BufferAttribute,
-  InstancedMesh,
-  Line,
-  LineBasicMaterial,
 } from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
-import { Arrow, basicMaterial, disposeTree, makeLabel, outlineMaterial, solidMaterial } from './common.js';
+import { Arrow, disposeTree, makeLabel, solidMaterial } from './common.js';
 import { LinkageBody } from './linkage.js';
 import { OscillatorBody } from './oscillator.js';
 import { MomentumSphere, RigidBody, findInertia } from './rigid.js';
@@ -120,44 +115,6 @@ export class View {
     this.resizeObserver = new ResizeObserver(() => this.resize());
     this.resizeObserver.observe(container);
     this.resize();
-  }
-
-  /**
-   * Compiles the shader programs the scenes draw with (lit solids and their ghosts, plain
-   * and wireframe meshes, lines with and without vertex colours, labels) while the engine
-   * loads, so that the first frame does not wait for them. The materials are kept: a
-   * program lives as long as a material uses it.
-   */
-  warmUp() {
-    if (typeof this.renderer.compileAsync !== 'function') return Promise.resolve();
-    const mesh = new SphereGeometry(0.01, 4, 3);
-    const line = new BufferGeometry();
-    line.setAttribute('position', new Float32BufferAttribute([0, 0, 0, 0, 0, 0.01], 3));
-    line.setAttribute('color', new Float32BufferAttribute([1, 1, 1, 1, 1, 1, 1, 1], 4)); // RGBA, as the trails
-    const grid = new BufferGeometry(); // RGB, as the floor grid
-    grid.setAttribute('position', line.getAttribute('position'));
-    grid.setAttribute('color', new Float32BufferAttribute([1, 1, 1, 1, 1, 1], 3));
-    const gray = 0x808080;
-    this.warm = new Group();
-    this.warm.add(
-      new Mesh(mesh, solidMaterial(gray, 'A')),
-      new Mesh(mesh, solidMaterial(gray, 'B')),
-      new Mesh(mesh, basicMaterial(gray)),
-      new Mesh(mesh, outlineMaterial(gray)),
-      // the chains' bobs, rods and ghost outlines are instanced
-      new InstancedMesh(mesh, solidMaterial(gray, 'A'), 1),
-      new InstancedMesh(mesh, solidMaterial(gray, 'B'), 1),
-      new InstancedMesh(mesh, outlineMaterial(gray), 1),
-      new Line(line, new LineBasicMaterial({ vertexColors: true, transparent: true, depthWrite: false })),
-      new Line(grid, new LineBasicMaterial({ vertexColors: true, transparent: true })),
-      new Line(line, new LineBasicMaterial({ color: gray })),
-      makeLabel('A', '#808080'),
-    );
-    this.scene.add(this.warm);
-    const compiled = this.renderer.compileAsync(this.scene, this.camera);
-    this.warmPrograms = this.renderer.info.programs.length;
-    this.scene.remove(this.warm); // the programs were requested above; only their compilation is awaited
-    return compiled.catch(() => {});
   }
 
   setTheme(dark) {
