@@ -122,12 +122,9 @@ class ChainMultiplierIntegratorT {
     // makes the stored momentum the physical (tangent) one without changing the motion.
     const auto invMass = [this](int i) { return invMass_[i]; };
     const auto invLength = [this](int i) { return invLength_[i]; };
-    if (!projector_.normalMultipliers(model_, q1_, p1_, invMass, invLength))
-      return StepOutcome::refuse(RefusalCode::SingularMatrix, "two links are folded onto each other", "reduce h",
-                                 out.iterations);
+    if (!projector_.normalMultipliers(model_, q1_, p1_, invMass, invLength)) return folded(out.iterations);
     projector_.subtractNormal(p1_);
-    if (!q1_.allFinite() || !p1_.allFinite())
-      return StepOutcome::refuse(RefusalCode::NonFinite, "the new state is not finite", "reduce h", out.iterations);
+    if (!q1_.allFinite() || !p1_.allFinite()) return notFinite(out.iterations);
     q = q1_;
     p = p1_;
     return out;
@@ -183,6 +180,15 @@ class ChainMultiplierIntegratorT {
 
  private:
   int bobs() const { return N < 0 ? model_.bobs() : N; }
+
+  // The refusals of stage 3, formed out of line (their strings stay out of the step).
+  [[gnu::noinline, gnu::cold]] static StepOutcome folded(int iterations) {
+    return StepOutcome::refuse(RefusalCode::SingularMatrix, "two links are folded onto each other", "reduce h",
+                               iterations);
+  }
+  [[gnu::noinline, gnu::cold]] static StepOutcome notFinite(int iterations) {
+    return StepOutcome::refuse(RefusalCode::NonFinite, "the new state is not finite", "reduce h", iterations);
+  }
 
   // q_{k+1}(λ) = q* + h M⁻¹ Dg(q_k)ᵀ λ: link i pushes bob i along a_i and bob i−1 back.
   void positionsFromMultipliers(const Vector& lambda) {
