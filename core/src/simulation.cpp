@@ -180,6 +180,46 @@ bool chainRowSurelyRepresentable(const State& s, double energy) {
   return ok;
 }
 
+// The checks of an unrecorded chain step fused into one pass over the bobs, for a
+// fixed h: the energy (ChainModel::energy's sums in its order, so the same bits), the
+// surely-representable bound (which implies finite) and the surely-plausible bound
+// (surelyWithin, with 1/h and energyScale() formed once per simulation). True only
+// when each of those checks would pass; otherwise the general checks decide, so a
+// step is accepted or refused, with the same reason, exactly as before. N > 0 fixes
+// the bobs at compile time (loops unrolled); N = 0 takes them from the model.
+template <int N>
+bool chainStepSurelyAcceptedN(const ChainModel& m, const State& a, const State& b, double energyA, double invH,
+                              double energyScale, double& energy) {
+  constexpr double kSafe = 1e100;
+  const int n = N > 0 ? N : m.bobs();
+  const double* qa = a.q.data();
+  const double* qb = b.q.data();
+  const double* pb = b.p.data();
+  const double* masses = m.masses.data();
+  const double* lengths = m.lengths.data();
+  double T = 0, V = 0, depth = 0, moved = 0;
+  bool ok = true;
+  for (int i = 0; i < n; ++i) {
+    const double* p = pb + 3 * i;
+    const double* x = qb + 3 * i;
+    T += 0.5 * (p[0] * p[0] + p[1] * p[1] + p[2] * p[2]) / masses[i];
+    depth += lengths[i];
+    V += masses[i] * m.g * (x[2] + depth);
+    double v2 = 0;
+    for (int c = 0; c < 3; ++c) {
+      const double v = (x[c] - qa[3 * i + c]) * invH;
+      v2 += v * v;
+      ok &= std::abs(x[c]) <= kSafe;
+      ok &= std::abs(p[c]) <= kSafe;
+    }
+    moved += 0.5 * masses[i] * v2;
+  }
+  energy = T + V;
+  const double allowed = 4.0 * energyA + 1e-9 * energyScale;
+  return ok && std::abs(energy) <= limits::kMaxMagnitude && moved <= allowed * (1 - 1e-12);
+}
+
+
 // Whether a number of a state or of a diagnostics row is not finite or beyond
 // ±kMaxMagnitude (the per-step test; firstOverflow then says which).
 bool anyOverflow(const State& s, const std::vector<double>& row) {
@@ -208,6 +248,16 @@ std::string firstOverflow(const State& s, const std::vector<double>& row, const 
 }
 }  // namespace
 
+bool chainStepSurelyAccepted(const ChainModel& m, const State& a, const State& b, double energyA, double invH,
+                             double energyScale, double& energy) {
+  switch (m.bobs()) {
+    case 1: return chainStepSurelyAcceptedN<1>(m, a, b, energyA, invH, energyScale, energy);
+    case 2: return chainStepSurelyAcceptedN<2>(m, a, b, energyA, invH, energyScale, energy);
+    case 3: return chainStepSurelyAcceptedN<3>(m, a, b, energyA, invH, energyScale, energy);
+    default: return chainStepSurelyAcceptedN<0>(m, a, b, energyA, invH, energyScale, energy);
+  }
+}
+
 Simulation::Simulation(const Scenario& scenario, SimulationOptions options) : scenario_(scenario) {
   if (options.historyStride < limits::kMinHistoryStride || options.historyStride > limits::kMaxHistoryStride)
     throw InputError("historyStride", "must be an integer in [1, 1000000]");
@@ -218,6 +268,8 @@ Simulation::Simulation(const Scenario& scenario, SimulationOptions options) : sc
   state_ = scenario_.initial;
   next_ = state_;
   energy_ = energyOf(state_);
+  invH_ = 1.0 / scenario_.h;
+  if (const auto* chain = std::get_if<ChainModel>(&scenario_.model)) energyScale_ = chain->energyScale();
   std::vector<std::string> columns = {"t", "energy", "constraint", "iterations"};
   const Diagnostics d = diagnostics();
   static const char* axes[] = {"x", "y", "z"};
@@ -315,6 +367,12 @@ bool Simulation::checkStep(const M& m, int iterations, Refusal& refusal) {
   const bool recorded = untilRecord_ == 1;
   Diagnostics& d = stepDiagnostics_;
   double energy;
+  if constexpr (lazyRow) {
+    if (!recorded && !variable && chainStepSurelyAccepted(m, state_, next_, energy_, invH_, energyScale_, energy)) {
+      energy_ = energy;
+      return true;
+    }
+  }
   if constexpr (kDiagnosticsInPlace<M> && !lazyRow) {
     m.diagnosticsInto(next_, d);
     energy = d.energy;

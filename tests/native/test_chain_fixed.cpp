@@ -5,8 +5,10 @@
 #include <catch2/catch.hpp>
 
 #include <cstring>
+#include <limits>
 
 #include "chain_states.hpp"
+#include "vilab/simulation.hpp"
 
 using namespace vilab;
 
@@ -85,4 +87,45 @@ TEST_CASE("the fixed-size chain path refuses where the dynamic one does, with th
 
 TEST_CASE("the fixed-size chain path refuses a model of another size", "[chain]") {
   CHECK_THROWS(ChainMultiplierIntegratorT<2>(test::chainModel(3), DiscreteRule::midpoint(), 0.01));
+}
+
+// The fused checks of a chain step that is not recorded (chainStepSurelyAccepted, the
+// hot path of Simulation::checkStep): the energy they return is ChainModel::energy to
+// the bit, and they accept only steps the general checks accept.
+TEST_CASE("the fused step checks give the energy's bits and accept only what the general checks accept",
+          "[chain][simulation]") {
+  for (int n : {1, 2, 3, 8}) {
+    INFO("N = " << n);
+    const ChainModel m = test::chainModel(n);
+    const double h = 0.01, invH = 1.0 / h, scale = m.energyScale();
+    ChainMultiplierIntegrator integrator(m, DiscreteRule::midpoint(), h);
+    State a = test::chainState(m, 0.3), b = a;
+    int accepted = 0;
+    for (int k = 0; k < 500; ++k) {
+      REQUIRE(integrator.step(b.q, b.p).ok);
+      const double energyA = m.energy(a);
+      double energy = 0;
+      const bool ok = chainStepSurelyAccepted(m, a, b, energyA, invH, scale, energy);
+      const double general = m.energy(b);
+      CHECK(std::memcmp(&energy, &general, sizeof energy) == 0);
+      CHECK(ok == (m.meanKineticEnergy(a, b, h) <= 4.0 * energyA + 1e-9 * scale));  // far from the bound here
+      accepted += ok;
+      a = b;
+    }
+    CHECK(accepted == 500);
+    // Negative controls: each check alone refuses the fast path.
+    double energy = 0;
+    const double energyA = m.energy(a);
+    State jump = a;  // bob 1 to the far side of the anchor: far more motion than the energy allows
+    jump.q.head<3>() = -a.q.head<3>();
+    CHECK_FALSE(chainStepSurelyAccepted(m, a, jump, energyA, invH, scale, energy));
+    CHECK(m.meanKineticEnergy(a, jump, h) > 4.0 * energyA + 1e-9 * scale);
+    State nan = a;
+    nan.p[3 * n - 1] = std::numeric_limits<double>::quiet_NaN();
+    CHECK_FALSE(chainStepSurelyAccepted(m, a, nan, energyA, invH, scale, energy));
+    State huge = a;  // representable, but beyond the row's sure bound
+    huge.p[3 * n - 2] = 1e101;
+    CHECK_FALSE(chainStepSurelyAccepted(m, a, huge, 1e300, invH, scale, energy));
+    CHECK(chainStepSurelyAccepted(m, a, a, energyA, invH, scale, energy));  // positive control
+  }
 }

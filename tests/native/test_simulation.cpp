@@ -72,6 +72,7 @@ TEST_CASE("a refused step throws with code, reason, suggestion and stepsTaken; t
   Simulation sim = simulate(R"({"system":"double-spherical-pendulum","integrator":"midpoint","h":0.2})");
   std::string before;
   std::uint64_t stepBefore = 0;
+  std::string reason;
   bool failed = false;
   for (int k = 0; k < 1000 && !failed; ++k) {
     before = sim.hash();
@@ -80,6 +81,7 @@ TEST_CASE("a refused step throws with code, reason, suggestion and stepsTaken; t
       sim.advance(3);
     } catch (const StepFailure& e) {
       failed = true;
+      reason = e.refusal().reason;
       INFO(e.what());
       CHECK(e.refusal().code != RefusalCode::None);
       CHECK(!e.refusal().reason.empty());
@@ -91,6 +93,16 @@ TEST_CASE("a refused step throws with code, reason, suggestion and stepsTaken; t
     }
   }
   REQUIRE(failed);
+  // Unrecorded steps (the fused chain checks) are refused at the same step, alike.
+  Simulation sparse = simulate(R"({"system":"double-spherical-pendulum","integrator":"midpoint","h":0.2})", 1000);
+  try {
+    sparse.advance(3000);
+    FAIL("the unrecorded steps were not refused");
+  } catch (const StepFailure& e) {
+    CHECK(e.refusal().reason == reason);
+  }
+  CHECK(sparse.step() == sim.step());
+  CHECK(sparse.hash() == sim.hash());
   // The state is that of the last good step: re-running to it gives the same hash.
   Simulation again = simulate(R"({"system":"double-spherical-pendulum","integrator":"midpoint","h":0.2})");
   again.advance(sim.step());
@@ -102,12 +114,19 @@ TEST_CASE("a refused step throws with code, reason, suggestion and stepsTaken; t
 }
 
 TEST_CASE("every step is checked: a jump far beyond the energy, or a non-finite state, is refused", "[simulation][failure]") {
+  // Recorded steps (stride 1) and unrecorded ones (stride 1000: the fused chain checks)
+  // refuse alike, with the same reason.
+  std::string reasons[2][2];
+  for (int stride : {1, 1000})
   for (Misbehaving::Mode mode : {Misbehaving::Mode::Jump, Misbehaving::Mode::NotFinite}) {
+    INFO("stride " << stride);
     gMode = mode;
     Scenario s = parseScenario(std::string(R"({"system":"double-spherical-pendulum"})"));
     const Pairing fake{s.pairing->model, s.pairing->integrator, &makeMisbehaving};
     s.pairing = &fake;
-    Simulation sim(s);
+    SimulationOptions options;
+    options.historyStride = stride;
+    Simulation sim(s, options);
     sim.advance(5);
     const State good = sim.state();
     try {
@@ -118,11 +137,16 @@ TEST_CASE("every step is checked: a jump far beyond the energy, or a non-finite 
       CHECK(e.step() == 6);
       CHECK(e.stepsTaken() == 0);
       CHECK(e.refusal().code == (mode == Misbehaving::Mode::Jump ? RefusalCode::SpuriousRoot : RefusalCode::NonFinite));
+      reasons[stride == 1 ? 0 : 1][mode == Misbehaving::Mode::Jump ? 0 : 1] = e.refusal().reason;
     }
     CHECK(sim.step() == 5);
     CHECK(maxDifference(sim.q(), good.q) == 0);
     CHECK(maxDifference(sim.p(), good.p) == 0);
     CHECK(std::isfinite(sim.diagnostics().energy));
+  }
+  for (int mode = 0; mode < 2; ++mode) {
+    CHECK(!reasons[0][mode].empty());
+    CHECK(reasons[0][mode] == reasons[1][mode]);
   }
 }
 

@@ -86,7 +86,7 @@ struct Mechanics {
     double scale;
     NewtonEval evaluate(const VecNC& x, VecNC& r, bool linearize) {
       const VecN v = x.template head<N>();
-      MatN Lvv;
+      MatN Lvv = MatN::Zero();  // written when linearize (zeroed: GCC cannot see that)
       const VecN Lv = momentum(s, q, v, linearize ? &Lvv : nullptr);
       r.template head<N>() = Lv - p - G.transpose() * x.template tail<C>();
       r.template tail<C>() = G * v;

@@ -63,6 +63,13 @@ class History {
   std::uint64_t total_ = 0;
 };
 
+// The checks of a chain step that is not recorded, fused into one pass (a fixed step:
+// invH = 1/h): true only when the finite, plausible and representable checks would all
+// pass; `energy` is then ChainModel::energy(b), the same bits. Otherwise the general
+// checks decide.
+bool chainStepSurelyAccepted(const ChainModel& m, const State& a, const State& b, double energyA, double invH,
+                             double energyScale, double& energy);
+
 struct SimulationOptions {
   int historyStride = 1;
   int historyCapacity = limits::kDefaultHistoryCapacity;
@@ -115,6 +122,8 @@ class Simulation {
   std::unique_ptr<Integrator> integrator_;
   State state_, next_;
   double energy_ = 0;  // of state_
+  double invH_ = 0;         // 1/h of a fixed step, formed once (the chains' step checks)
+  double energyScale_ = 0;  // a chain's energyScale(), formed once
   int iterations_ = 0;
   std::uint64_t step_ = 0;
   double time_ = 0;

@@ -110,9 +110,11 @@ class ChainMultiplierIntegratorT {
     // which never forms m (h/m · p)/h: that product is not 1 in floating point, and
     // applied every step it made J_z drift linearly (5e-17 relative per step).
     for (int i = 0; i < n; ++i) {
-      Vec3 impulse = lambda_[i] * normalStart_[i];
-      if (i + 1 < n) impulse -= lambda_[i + 1] * normalStart_[i + 1];
-      for (int c = 0; c < 3; ++c) p1_[3 * i + c] = p[3 * i + c] + impulse[c];
+      for (int c = 0; c < 3; ++c) {
+        double impulse = lambda_[i] * normalStart_[i][c];
+        if (i + 1 < n) impulse -= lambda_[i + 1] * normalStart_[i + 1][c];
+        p1_[3 * i + c] = p[3 * i + c] + impulse;
+      }
       p1_[3 * i + 2] -= (c1_ + c2_) * model_.masses[i] * g;
     }
     // Damped: the whole discrete virtual work f_d^− + f_d^+ = −c δ (either split).
@@ -122,12 +124,9 @@ class ChainMultiplierIntegratorT {
     // makes the stored momentum the physical (tangent) one without changing the motion.
     const auto invMass = [this](int i) { return invMass_[i]; };
     const auto invLength = [this](int i) { return invLength_[i]; };
-    if (!projector_.normalMultipliers(model_, q1_, p1_, invMass, invLength))
-      return StepOutcome::refuse(RefusalCode::SingularMatrix, "two links are folded onto each other", "reduce h",
-                                 out.iterations);
+    if (!projector_.normalMultipliers(model_, q1_, p1_, invMass, invLength)) return folded(out.iterations);
     projector_.subtractNormal(p1_);
-    if (!q1_.allFinite() || !p1_.allFinite())
-      return StepOutcome::refuse(RefusalCode::NonFinite, "the new state is not finite", "reduce h", out.iterations);
+    if (!q1_.allFinite() || !p1_.allFinite()) return notFinite(out.iterations);
     q = q1_;
     p = p1_;
     return out;
@@ -184,15 +183,26 @@ class ChainMultiplierIntegratorT {
  private:
   int bobs() const { return N < 0 ? model_.bobs() : N; }
 
+  // The refusals of stage 3, formed out of line (their strings stay out of the step).
+  [[gnu::noinline, gnu::cold]] static StepOutcome folded(int iterations) {
+    return StepOutcome::refuse(RefusalCode::SingularMatrix, "two links are folded onto each other", "reduce h",
+                               iterations);
+  }
+  [[gnu::noinline, gnu::cold]] static StepOutcome notFinite(int iterations) {
+    return StepOutcome::refuse(RefusalCode::NonFinite, "the new state is not finite", "reduce h", iterations);
+  }
+
   // q_{k+1}(λ) = q* + h M⁻¹ Dg(q_k)ᵀ λ: link i pushes bob i along a_i and bob i−1 back.
   void positionsFromMultipliers(const Vector& lambda) {
     const int n = bobs();
+    // Written per component (Eigen's Vec3 expression here was not always inlined): the
+    // same products and differences, the same bits.
     for (int i = 0; i < n; ++i) {
       const double hm = hOverMass_[i];
-      Vec3 push = lambda[i] * normalStart_[i];
-      if (i + 1 < n) push -= lambda[i + 1] * normalStart_[i + 1];
       for (int c = 0; c < 3; ++c) {
-        delta_[3 * i + c] = freeFlight_[3 * i + c] + hm * push[c];
+        double push = lambda[i] * normalStart_[i][c];
+        if (i + 1 < n) push -= lambda[i + 1] * normalStart_[i + 1][c];
+        delta_[3 * i + c] = freeFlight_[3 * i + c] + hm * push;
         q1_[3 * i + c] = (*start_)[3 * i + c] + delta_[3 * i + c];
       }
     }

@@ -27,7 +27,7 @@
 namespace vilab {
 
 // Link i's vector d_i = x_i − x_{i−1}, with x_0 the origin.
-inline Vec3 chainLink(const double* x, int i) {
+[[gnu::always_inline]] inline Vec3 chainLink(const double* x, int i) {
   Vec3 d(x[3 * i], x[3 * i + 1], x[3 * i + 2]);
   if (i > 0) d -= Vec3(x[3 * i - 3], x[3 * i - 2], x[3 * i - 1]);
   return d;

@@ -32,6 +32,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <type_traits>
 
 #include "vilab/limits.hpp"
 #include "vilab/outcome.hpp"
@@ -75,13 +76,49 @@ struct NewtonWorkspace {
   Vector r, dx;
 };
 
+// The refusals, formed out of line: their strings stay out of the iteration's code.
+namespace newton_detail {
+[[gnu::noinline, gnu::cold]] inline StepOutcome residualNotFinite(const char* what, int k) {
+  return StepOutcome::refuse(RefusalCode::NonFinite, std::string(what) + " are not finite at the current iterate",
+                             "reduce h", k);
+}
+[[gnu::noinline, gnu::cold]] inline StepOutcome singular(const char* what, double condition, int k) {
+  return StepOutcome::refuse(RefusalCode::SingularMatrix,
+                             std::string("the Newton matrix of ") + what + " is singular (pivot ratio " +
+                                 scientific(condition) + ")",
+                             "reduce h", k);
+}
+[[gnu::noinline, gnu::cold]] inline StepOutcome updateNotFinite(int k) {
+  return StepOutcome::refuse(RefusalCode::NonFinite, "the Newton update is not finite", "reduce h", k);
+}
+[[gnu::noinline, gnu::cold]] inline StepOutcome diverged(const char* what, double size, int k) {
+  return StepOutcome::refuse(RefusalCode::Diverged,
+                             std::string("Newton's method diverges on ") + what + " (update " + scientific(size) +
+                                 " after " + std::to_string(k) + " iterations)",
+                             "reduce h", k);
+}
+[[gnu::noinline, gnu::cold]] inline StepOutcome noConvergence(const char* what, int maxIterations, double lastUpdate) {
+  return StepOutcome::refuse(RefusalCode::NoConvergence,
+                             std::string("Newton's method did not converge on ") + what + " in " +
+                                 std::to_string(maxIterations) + " iterations (last update " + scientific(lastUpdate) +
+                                 ")",
+                             "reduce h", maxIterations);
+}
+}  // namespace newton_detail
+
+// Whether a Vector is an Eigen vector of a size fixed at compile time.
+template <class Vector, class = void>
+struct NewtonFixedSize : std::false_type {};
+template <class Vector>
+struct NewtonFixedSize<Vector, std::void_t<decltype(Vector::SizeAtCompileTime)>>
+    : std::bool_constant<Vector::SizeAtCompileTime != Eigen::Dynamic> {};
+
+// The iteration on x with residual and update storage r, dx.
 template <class Problem>
-StepOutcome solveNewton(Problem& problem, typename Problem::Vector& x, const NewtonSettings& settings,
-                        NewtonWorkspace<typename Problem::Vector>& workspace, NewtonReport* report = nullptr) {
+StepOutcome newtonIterate(Problem& problem, typename Problem::Vector& x, typename Problem::Vector& r,
+                          typename Problem::Vector& dx, const NewtonSettings& settings, NewtonReport* report) {
   constexpr double eps = std::numeric_limits<double>::epsilon();
   const double tol = settings.toleranceUlps * eps;
-  auto& r = workspace.r;
-  auto& dx = workspace.dx;
   r = x;
   dx = x;
   double previous = std::numeric_limits<double>::infinity();
@@ -97,25 +134,18 @@ StepOutcome solveNewton(Problem& problem, typename Problem::Vector& x, const New
     if (report) report->iterations = k;
     const bool linearize = stale || settings.fullNewton;
     const NewtonEval e = problem.evaluate(x, r, linearize);
-    if (e == NewtonEval::NonFinite)
-      return StepOutcome::refuse(RefusalCode::NonFinite,
-                                 std::string(settings.what) + " are not finite at the current iterate", "reduce h", k);
+    if (e == NewtonEval::NonFinite) return newton_detail::residualNotFinite(settings.what, k);
     if (linearize) {
       condition = e == NewtonEval::Singular ? std::numeric_limits<double>::infinity() : problem.conditionEstimate();
       if (report) report->condition = condition;
-      if (!(condition <= limits::kSingularPivotRatio))
-        return StepOutcome::refuse(RefusalCode::SingularMatrix,
-                                   std::string("the Newton matrix of ") + settings.what + " is singular (pivot ratio " +
-                                       scientific(condition) + ")",
-                                   "reduce h", k);
+      if (!(condition <= limits::kSingularPivotRatio)) return newton_detail::singular(settings.what, condition, k);
       stale = false;
     }
     dx = r;
     problem.solve(dx);
     dx = -dx;
     const double size = problem.size(dx);
-    if (!std::isfinite(size))
-      return StepOutcome::refuse(RefusalCode::NonFinite, "the Newton update is not finite", "reduce h", k);
+    if (!std::isfinite(size)) return newton_detail::updateNotFinite(k);
     x += dx;
     lastUpdate = size;
     if (report) {
@@ -136,11 +166,7 @@ StepOutcome solveNewton(Problem& problem, typename Problem::Vector& x, const New
     if (k > 1 && fresh && theta >= 0.5 && size <= floor) return StepOutcome{true, k, {}};
     if (k > 1 && theta >= 1) {
       growing = fresh ? growing + 1 : 0;
-      if (growing >= 2)
-        return StepOutcome::refuse(RefusalCode::Diverged,
-                                   std::string("Newton's method diverges on ") + settings.what + " (update " +
-                                       scientific(size) + " after " + std::to_string(k) + " iterations)",
-                                   "reduce h", k);
+      if (growing >= 2) return newton_detail::diverged(settings.what, size, k);
       if (!fresh) stale = true;  // a simplified-Newton Jacobian that no longer contracts: rebuild it
     } else {
       growing = 0;
@@ -148,11 +174,24 @@ StepOutcome solveNewton(Problem& problem, typename Problem::Vector& x, const New
     }
     previous = size;
   }
-  return StepOutcome::refuse(RefusalCode::NoConvergence,
-                             std::string("Newton's method did not converge on ") + settings.what + " in " +
-                                 std::to_string(settings.maxIterations) + " iterations (last update " +
-                                 scientific(lastUpdate) + ")",
-                             "reduce h", settings.maxIterations);
+  return newton_detail::noConvergence(settings.what, settings.maxIterations, lastUpdate);
+}
+
+template <class Problem>
+StepOutcome solveNewton(Problem& problem, typename Problem::Vector& x, const NewtonSettings& settings,
+                        NewtonWorkspace<typename Problem::Vector>& workspace, NewtonReport* report = nullptr) {
+  using Vector = typename Problem::Vector;
+  if constexpr (NewtonFixedSize<Vector>::value) {
+    // Fixed-size unknowns, residual and update live in locals: no other reference can
+    // alias them, so the compiler keeps them in registers across the iterations instead
+    // of storing and reloading them (the same arithmetic, the same bits).
+    Vector xl = x, r, dx;
+    StepOutcome out = newtonIterate(problem, xl, r, dx, settings, report);  // not const: returned without a copy
+    x = xl;
+    return out;
+  } else {
+    return newtonIterate(problem, x, workspace.r, workspace.dx, settings, report);
+  }
 }
 
 template <class Problem>
