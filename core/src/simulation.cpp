@@ -180,13 +180,13 @@ bool chainRowSurelyRepresentable(const State& s, double energy) {
   return ok;
 }
 
-// The checks of an unrecorded chain step fused into one pass over the bobs, for a
-// fixed h: the energy (ChainModel::energy's sums in its order, so the same bits), the
-// surely-representable bound (which implies finite) and the surely-plausible bound
-// (surelyWithin, with 1/h and energyScale() formed once per simulation). True only
-// when each of those checks would pass; otherwise the general checks decide, so a
-// step is accepted or refused, with the same reason, exactly as before. N > 0 fixes
-// the bobs at compile time (loops unrolled); N = 0 takes them from the model.
+// The checks of an unrecorded chain step, for a fixed h: the energy (ChainModel::energy
+// itself), then one pass over the bobs for the surely-representable bound (which implies
+// finite) and the surely-plausible bound (surelyWithin, with 1/h and energyScale() formed
+// once per simulation). True only when each of those checks would pass; otherwise the
+// general checks decide, so a step is accepted or refused, with the same reason, exactly
+// as before. N > 0 fixes the bobs at compile time (loops unrolled); N = 0 takes them
+// from the model.
 template <int N>
 bool chainStepSurelyAcceptedN(const ChainModel& m, const State& a, const State& b, double energyA, double invH,
                               double energyScale, double& energy) {
@@ -196,29 +196,22 @@ bool chainStepSurelyAcceptedN(const ChainModel& m, const State& a, const State& 
   const double* qb = b.q.data();
   const double* pb = b.p.data();
   const double* masses = m.masses.data();
-  const double* lengths = m.lengths.data();
-  double T = 0, V = 0, depth = 0, moved = 0;
+  energy = m.energy(b);
+  double moved = 0;
   bool ok = true;
   for (int i = 0; i < n; ++i) {
-    const double* p = pb + 3 * i;
-    const double* x = qb + 3 * i;
-    T += 0.5 * (p[0] * p[0] + p[1] * p[1] + p[2] * p[2]) / masses[i];
-    depth += lengths[i];
-    V += masses[i] * m.g * (x[2] + depth);
     double v2 = 0;
     for (int c = 0; c < 3; ++c) {
-      const double v = (x[c] - qa[3 * i + c]) * invH;
+      const double v = (qb[3 * i + c] - qa[3 * i + c]) * invH;
       v2 += v * v;
-      ok &= std::abs(x[c]) <= kSafe;
-      ok &= std::abs(p[c]) <= kSafe;
+      ok &= std::abs(qb[3 * i + c]) <= kSafe;
+      ok &= std::abs(pb[3 * i + c]) <= kSafe;
     }
     moved += 0.5 * masses[i] * v2;
   }
-  energy = T + V;
   const double allowed = 4.0 * energyA + 1e-9 * energyScale;
   return ok && std::abs(energy) <= limits::kMaxMagnitude && moved <= allowed * (1 - 1e-12);
 }
-
 
 // Whether a number of a state or of a diagnostics row is not finite or beyond
 // ±kMaxMagnitude (the per-step test; firstOverflow then says which).
