@@ -30,6 +30,32 @@ test('a first visit fetches the lean wasm only, and runs the default scenario on
   await page.close();
 });
 
+test('a wasm that cannot be fetched is reported on the page, not waited for', async () => {
+  // the wasm compiles from its own fetch while the loader loads (web/sim/vilab.js): a
+  // failure there must reach the page as the engine's failure
+  const page = await browser.context.newPage();
+  await page.route(/vilab-lean-[^/]*\.wasm$/, (route) => route.fulfill({ status: 404, body: 'gone' }));
+  await page.goto(new URL('?nosw=1', process.env.VILAB_URL ?? 'http://127.0.0.1:4173/').toString());
+  await page.waitForFunction(() => /could not be loaded/.test(document.querySelector('#loading')?.textContent ?? ''), null, { timeout: 30000 });
+  assert.equal(await page.evaluate(() => window.vilabPage.firstFrameAt?.() ?? null), null);
+  await page.unroute(/vilab-lean-[^/]*\.wasm$/);
+  await page.close();
+});
+
+test('a server that sends the wasm as application/octet-stream still gets the page running', async () => {
+  // streaming compilation needs application/wasm; the bytes are compiled instead
+  const page = await browser.context.newPage();
+  await page.route(/vilab-lean-[^/]*\.wasm$/, async (route) => {
+    const response = await route.fetch();
+    await route.fulfill({ response, headers: { ...response.headers(), 'content-type': 'application/octet-stream' } });
+  });
+  await page.goto(new URL('?nosw=1', process.env.VILAB_URL ?? 'http://127.0.0.1:4173/').toString());
+  await page.waitForFunction(() => window.vilabPage?.firstFrameAt?.() != null, null, { timeout: 30000 });
+  assert.equal(await page.evaluate(() => window.vilabPage.lab.build), 'lean');
+  await page.unroute(/vilab-lean-[^/]*\.wasm$/);
+  await page.close();
+});
+
 test('choosing a Lobatto integrator loads the full build and applies it; the run has the full build\'s bits', async () => {
   const { page, errors } = await openPage(browser.context, '?nosw=1');
   const wasm = wasmRequests(page);

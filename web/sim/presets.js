@@ -7,9 +7,9 @@
 // data plus an `about` block { title, lesson, compare? }, which becomes the preset
 // { id: <id>, title: about.title, explanation: about.lesson, scenario: the file
 // without about, compare: about.compare, lesson: about.view } (the API never sees `about`).
-// Presets whose system or integrators this build lacks are left out (those the lean
-// build leaves to the full one stay: choosing one loads the full build).
-import { needsFull } from './page-lab.js';
+// Presets whose system or integrators the registry lacks are left out (both builds have
+// the same registry: those the lean build leaves to the full one stay, and choosing one
+// loads the full build).
 
 const files = import.meta.glob(['../../scenes/presets.json', '../../scenes/rigid_body_presets.json'], { eager: true, import: 'default' });
 const scenes = import.meta.glob('../../scenes/lagrangian/*.json', { eager: true, import: 'default' });
@@ -30,21 +30,25 @@ export function presetFromScene(path, file) {
   };
 }
 
+/**
+ * The presets this build can offer, in file order. Only cheap checks run here, before the
+ * first frame: a known system, and known integrators that support it. Each preset is
+ * validated in full when it is chosen or matched (Controls), and the shipped ones are
+ * tested to run (tests/wasm/lean.test.mjs); normalizing all of them here cost the
+ * first frame 30–80 ms.
+ */
 export function loadPresets(lab) {
   const order = ['../../scenes/presets.json', '../../scenes/rigid_body_presets.json'];
   const candidates = [];
   for (const path of order) if (Array.isArray(files[path])) candidates.push(...files[path]);
   for (const path of Object.keys(scenes).sort()) candidates.push(presetFromScene(path, scenes[path]));
+  const runs = (integrator, system) => integrator === undefined || lab.integrator(integrator)?.systems.includes(system);
   const out = [];
   const seen = new Set();
   for (const p of candidates) {
-    if (!p || typeof p.id !== 'string' || seen.has(p.id) || !p.scenario) continue;
-    try {
-      lab.normalize(p.scenario);
-    } catch (e) {
-      if (!needsFull(e)) continue; // the full build runs it: loaded when the preset is chosen
-    }
-    if (p.compare && !lab.integrator(p.compare)?.systems.includes(p.scenario.system)) continue;
+    if (!p || typeof p.id !== 'string' || seen.has(p.id) || !p.scenario || typeof p.scenario !== 'object') continue;
+    const { system, integrator } = p.scenario;
+    if (!lab.system(system) || !runs(integrator, system) || (p.compare !== undefined && !runs(p.compare, system))) continue;
     seen.add(p.id);
     out.push(p);
   }

@@ -646,6 +646,30 @@ function deepFreeze(x) {
   return x;
 }
 
+/** The module compiled from its URL, streaming (falling back to bytes when the server's MIME type is not application/wasm); null where there is no fetch. */
+function compileInBackground(url) {
+  if (typeof fetch !== 'function' || typeof WebAssembly?.compileStreaming !== 'function') return null;
+  const fromBytes = () =>
+    fetch(url, { credentials: 'same-origin' }).then((r) => {
+      if (!r.ok) throw new Error(`${url} answered ${r.status}`);
+      return r.arrayBuffer().then((bytes) => WebAssembly.compile(bytes));
+    });
+  const compiled = WebAssembly.compileStreaming(fetch(url, { credentials: 'same-origin' })).catch(fromBytes);
+  compiled.catch(() => {}); // reported by instantiateCompiled
+  return compiled;
+}
+
+/** The emscripten factory on an already compiling module (its instantiateWasm hook); rejects if compiling or instantiating fails. */
+function instantiateCompiled(factory, args, compiled) {
+  let fail;
+  const failed = new Promise((_, reject) => (fail = reject));
+  const instantiateWasm = (imports, receive) => {
+    compiled.then((wasm) => WebAssembly.instantiate(wasm, imports).then((instance) => receive(instance, wasm))).catch(fail);
+    return {}; // asynchronous: the exports arrive through receive
+  };
+  return Promise.race([factory({ ...args, instantiateWasm }), failed]);
+}
+
 async function loadLab(options) {
   const args = {};
   if (options.wasmBinary) args.wasmBinary = options.wasmBinary;
@@ -656,10 +680,14 @@ async function loadLab(options) {
     options.wasmBinary = args.wasmBinary;
   }
   if (options.locateFile) args.locateFile = options.locateFile;
+  // In a browser the wasm compiles off the main thread from here on, while the loader
+  // is fetched and evaluated and the page builds its view; the loader then only
+  // instantiates it.
+  const compiled = args.wasmBinary || args.locateFile ? null : compileInBackground(BUILDS[options.build].wasm());
   let module;
   try {
     const { default: createVilabModule } = await BUILDS[options.build].load();
-    module = await createVilabModule(args);
+    module = await (compiled ? instantiateCompiled(createVilabModule, args, compiled) : createVilabModule(args));
   } catch (e) {
     throw new VilabError(`module: the WebAssembly core could not be loaded (${e?.message ?? e})`, { field: 'module' });
   }
