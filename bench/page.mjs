@@ -66,8 +66,13 @@ async function openCold(url, hash = '') {
   const page = await browser.context.newPage();
   const requests = [];
   page.on('request', (r) => requests.push(new URL(r.url()).pathname));
-  await page.goto(`${url}?nosw=1${hash}`);
-  await page.waitForFunction(() => window.vilabPage?.firstFrameAt?.() != null, null, { timeout: 60000 });
+  try {
+    await page.goto(`${url}?nosw=1${hash}`);
+    await page.waitForFunction(() => window.vilabPage?.firstFrameAt?.() != null, null, { timeout: 60000 });
+  } catch (e) {
+    await browser.close(); // a failed load must not keep the run alive
+    throw e;
+  }
   return { browser, page, requests };
 }
 
