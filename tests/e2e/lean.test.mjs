@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { useBrowser, openPage, sleep } from './helpers.mjs';
 
 const browser = useBrowser();
+const PAGE = new URL('?nosw=1', process.env.VILAB_URL ?? 'http://127.0.0.1:4173/').toString();
 
 const wasmRequests = (page) => {
   const list = [];
@@ -21,7 +22,7 @@ const wasmRequests = (page) => {
 test('a first visit fetches the lean wasm only, and runs the default scenario on it', async () => {
   const page = await browser.context.newPage();
   const wasm = wasmRequests(page);
-  await page.goto(new URL('?nosw=1', process.env.VILAB_URL ?? 'http://127.0.0.1:4173/').toString());
+  await page.goto(PAGE);
   await page.waitForFunction(() => window.vilabPage?.firstFrameAt?.() != null, null, { timeout: 30000 });
   await sleep(1500);
   assert.equal(await page.evaluate(() => window.vilabPage.lab.build), 'lean');
@@ -35,7 +36,7 @@ test('a wasm that cannot be fetched is reported on the page, not waited for', as
   // failure there must reach the page as the engine's failure
   const page = await browser.context.newPage();
   await page.route(/vilab-lean-[^/]*\.wasm$/, (route) => route.fulfill({ status: 404, body: 'gone' }));
-  await page.goto(new URL('?nosw=1', process.env.VILAB_URL ?? 'http://127.0.0.1:4173/').toString());
+  await page.goto(PAGE);
   await page.waitForFunction(() => /could not be loaded/.test(document.querySelector('#loading')?.textContent ?? ''), null, { timeout: 30000 });
   assert.equal(await page.evaluate(() => window.vilabPage.firstFrameAt?.() ?? null), null);
   await page.unroute(/vilab-lean-[^/]*\.wasm$/);
@@ -49,7 +50,7 @@ test('a server that sends the wasm as application/octet-stream still gets the pa
     const response = await route.fetch();
     await route.fulfill({ response, headers: { ...response.headers(), 'content-type': 'application/octet-stream' } });
   });
-  await page.goto(new URL('?nosw=1', process.env.VILAB_URL ?? 'http://127.0.0.1:4173/').toString());
+  await page.goto(PAGE);
   await page.waitForFunction(() => window.vilabPage?.firstFrameAt?.() != null, null, { timeout: 30000 });
   assert.equal(await page.evaluate(() => window.vilabPage.lab.build), 'lean');
   await page.unroute(/vilab-lean-[^/]*\.wasm$/);
@@ -111,7 +112,7 @@ test('the first frame waits for neither uPlot nor the drawers: the plots follow 
     const name = new URL(r.url()).pathname.split('/').pop();
     if (/\.m?js$/.test(name)) scripts.push(name);
   });
-  await page.goto(new URL('?nosw=1', process.env.VILAB_URL ?? 'http://127.0.0.1:4173/').toString());
+  await page.goto(PAGE);
   await page.evaluate(() => window.vilabPage.ready);
   const timing = await page.evaluate(() => ({
     firstFrame: window.vilabPage.firstFrameAt(),
