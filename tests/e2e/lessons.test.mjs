@@ -19,6 +19,8 @@ async function axe(page) {
 test('every lesson loads from one click and draws its curve, with caption and source; Explain shows its docs', async () => {
   const { page, errors } = await openPage(browser.context, '?nosw=1', { reducedMotion: 'reduce' });
   await page.click('#studies-button');
+  // the drawer's code and uPlot load on the first open: wait for its list, not only the click
+  await page.locator('#study-lessons button[data-lesson]').first().waitFor({ timeout: 20000 });
   const ids = await page.locator('#study-lessons button[data-lesson]').evaluateAll((bs) => bs.map((b) => b.dataset.lesson));
   assert.deepEqual(ids, ['mw-newmark-rk4', 'dsp-fluctuation', 'dsp-jz', 'dsp-penalty', 'lu-clock', 'wm-amplitude']);
   const measured = {};
