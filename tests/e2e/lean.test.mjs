@@ -86,7 +86,7 @@ test('choosing a Lobatto integrator loads the full build and applies it; the run
 test('the system menu switches to the data-defined system through the full build', async () => {
   const { page, errors } = await openPage(browser.context, '?nosw=1');
   await page.selectOption('#system', 'lagrangian');
-  await page.waitForFunction(() => window.vilabPage.state().scenario.system === 'lagrangian', null, { timeout: 20000 });
+  await page.waitForFunction(() => window.vilabPage.state().scenario.system === 'lagrangian', null, { timeout: 60000 });
   assert.equal(await page.evaluate(() => window.vilabPage.lab.build), 'full');
   assert.equal(await page.locator('#banners [data-key="control"]').count(), 0);
   // the data-defined run steps on the full build
