@@ -5,10 +5,10 @@
 // drawers' code are not on the first frame's path either.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, openPage, sleep } from './helpers.mjs';
+import { useBrowser, openPage, sleep, BASE } from './helpers.mjs';
 
 const browser = useBrowser();
-const PAGE = new URL('?nosw=1', process.env.VILAB_URL ?? 'http://127.0.0.1:4173/').toString();
+const PAGE = new URL('?nosw=1', BASE).toString();
 
 const wasmRequests = (page) => {
   const list = [];
@@ -44,15 +44,18 @@ test('a wasm that cannot be fetched is reported on the page, not waited for', as
 });
 
 test('a server that sends the wasm as application/octet-stream still gets the page running', async () => {
-  // streaming compilation needs application/wasm; the bytes are compiled instead
+  // streaming compilation needs application/wasm; the same response's bytes are compiled instead
   const page = await browser.context.newPage();
+  let served = 0;
   await page.route(/vilab-lean-[^/]*\.wasm$/, async (route) => {
+    served++;
     const response = await route.fetch();
     await route.fulfill({ response, headers: { ...response.headers(), 'content-type': 'application/octet-stream' } });
   });
   await page.goto(PAGE);
   await page.waitForFunction(() => window.vilabPage?.firstFrameAt?.() != null, null, { timeout: 30000 });
   assert.equal(await page.evaluate(() => window.vilabPage.lab.build), 'lean');
+  assert.equal(served, 1, 'the wasm is fetched once');
   await page.unroute(/vilab-lean-[^/]*\.wasm$/);
   await page.close();
 });

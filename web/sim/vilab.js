@@ -646,15 +646,13 @@ function deepFreeze(x) {
   return x;
 }
 
-/** The module compiled from its URL, streaming (falling back to bytes when the server's MIME type is not application/wasm); null where there is no fetch. */
+/** The module compiled from its URL, streaming (from the same response's bytes when the server's MIME type is not application/wasm); null where there is no fetch. */
 function compileInBackground(url) {
   if (typeof fetch !== 'function' || typeof WebAssembly?.compileStreaming !== 'function') return null;
-  const fromBytes = () =>
-    fetch(url, { credentials: 'same-origin' }).then((r) => {
-      if (!r.ok) throw new Error(`${url} answered ${r.status}`);
-      return r.arrayBuffer().then((bytes) => WebAssembly.compile(bytes));
-    });
-  const compiled = WebAssembly.compileStreaming(fetch(url, { credentials: 'same-origin' })).catch(fromBytes);
+  const compiled = fetch(url, { credentials: 'same-origin' }).then((r) => {
+    if (!r.ok) throw new Error(`${url} answered ${r.status}`);
+    return WebAssembly.compileStreaming(r.clone()).catch(() => r.arrayBuffer().then((bytes) => WebAssembly.compile(bytes)));
+  });
   compiled.catch(() => {}); // reported by instantiateCompiled
   return compiled;
 }
