@@ -24,6 +24,22 @@ export const chain = (n) => ({
   initial: { angles: Array(n).fill([0.6, 0]), rates: Array(n).fill([0, 1.0]) },
 });
 
+/** The wasm/native cases: [name, scenario, steps], one per (system, method) that matters for speed. */
+export const wasmCases = () => {
+  const body = preset('dzhanibekov');
+  return [
+    ['DSP midpoint', { ...dsp, integrator: 'midpoint' }, 100000],
+    ['DSP energy-momentum', { ...dsp, integrator: 'energy-momentum' }, 50000],
+    ['DSP rk4', { ...dsp, integrator: 'rk4' }, 50000],
+    ['chain N=8 midpoint', { ...chain(8), integrator: 'midpoint' }, 50000],
+    ['chain N=64 midpoint', { ...chain(64), integrator: 'midpoint' }, 5000],
+    ['chain N=64 energy-momentum', { ...chain(64), integrator: 'energy-momentum' }, 3000],
+    ['rigid body lie-group', { ...body, integrator: 'lie-group' }, 50000],
+    ['rigid body quaternion (AD)', { ...body, integrator: 'quaternion' }, 5000],
+    ['heavy top lie-group', { ...preset('heavy-top-nutation'), integrator: 'lie-group' }, 20000],
+  ];
+};
+
 /** The default DSP typed as data (Cartesian, two constraints, unit masses), from the built-in default's state. */
 export function dspAsData(lab) {
   const builtin = lab.simulate(dsp);
@@ -64,20 +80,25 @@ export function native(bin, args, timeout = 600000) {
 export const nativeNs = (scenario, steps, repeats = 1) => native('vilab_bench', [JSON.stringify(scenario), steps, repeats])?.nsPerStep ?? NaN;
 
 /** Wasm ns per step in process CPU time, the best of `repeats`, after a warm-up past V8's baseline tier. */
-export function wasmNs(lab, scenario, steps, repeats = 1) {
+export const wasmNs = (lab, scenario, steps, repeats = 1) => wasmRun(lab, scenario, steps, repeats).ns;
+
+/** wasmNs and the run's hash after its steps (ns NaN and no hash when the run is refused). */
+export function wasmRun(lab, scenario, steps, repeats = 1) {
   let best = Infinity;
+  let hash = '';
   for (let r = 0; r < repeats; r++) {
     const sim = lab.simulate(scenario, { historyStride: 1000000 });
     try {
       sim.advance(Math.min(steps, 2000));
       best = Math.min(best, (cpuMs(() => sim.advance(steps)) * 1e6) / steps);
+      hash = sim.hash();
     } catch {
-      return NaN;
+      return { ns: NaN, hash: '' };
     } finally {
       sim.dispose();
     }
   }
-  return best;
+  return { ns: best, hash };
 }
 
 export const median = (a) => {

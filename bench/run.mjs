@@ -13,6 +13,7 @@
 //   page     the page figures in headless Chromium (bench/page.mjs; needs dist/)
 //   baseline (not by default) before/after against an earlier commit built from git
 //   accuracy (not by default) the largest h keeping the DSP's energy error below 1e-6 to 1000 s
+//   flags    (not by default) wasm speed and size under -msimd128 and -Oz (bench/wasm_flags.mjs)
 //
 // VILAB_BENCH_ROUNDS (interleaved rounds, 5), VILAB_BENCH_BASELINE (a commit, for
 // `baseline`), VILAB_BENCH_WP_T (the work–precision horizon, 1e4 s) tune it.
@@ -20,7 +21,7 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release } from 'node:os';
 import { createLab } from '../web/sim/vilab.js';
-import { chain, dsp, dspAsData, fmt, median, native, nativeBin, nativeNs, preset, root, ROUNDS, single, stats, Table, wasmNs } from './common.mjs';
+import { chain, dsp, dspAsData, fmt, median, native, nativeBin, nativeNs, preset, root, ROUNDS, single, stats, Table, wasmCases, wasmNs } from './common.mjs';
 
 const ALL = ['wasm', 'mujoco', 'odeint', 'scaling', 'limit', 'family', 'page'];
 const SECTIONS = (process.env.VILAB_BENCH_SECTIONS ?? ALL.join(',')).split(',').map((s) => s.trim()).filter(Boolean);
@@ -36,23 +37,12 @@ try {
   tree = git(['describe', '--always']) + (git(['status', '--porcelain', '--', '.', ':!bench/results']) ? '-dirty' : '');
 } catch {}
 const started = Date.now();
-const body = preset('dzhanibekov');
 const heading = (s) => console.log(`\n== ${s}`);
 
 // ---- wasm/native --------------------------------------------------------------------
 async function wasmSection() {
   heading('wasm/native per step (CPU time, interleaved rounds)');
-  const cases = [
-    ['DSP midpoint', { ...dsp, integrator: 'midpoint' }, 100000],
-    ['DSP energy-momentum', { ...dsp, integrator: 'energy-momentum' }, 50000],
-    ['DSP rk4', { ...dsp, integrator: 'rk4' }, 50000],
-    ['chain N=8 midpoint', { ...chain(8), integrator: 'midpoint' }, 50000],
-    ['chain N=64 midpoint', { ...chain(64), integrator: 'midpoint' }, 5000],
-    ['chain N=64 energy-momentum', { ...chain(64), integrator: 'energy-momentum' }, 3000],
-    ['rigid body lie-group', { ...body, integrator: 'lie-group' }, 50000],
-    ['rigid body quaternion (AD)', { ...body, integrator: 'quaternion' }, 5000],
-    ['heavy top lie-group', { ...preset('heavy-top-nutation'), integrator: 'lie-group' }, 20000],
-  ];
+  const cases = wasmCases();
   for (const [name, scenario, steps] of cases) {
     const ratios = [];
     let ns = [];
@@ -275,13 +265,17 @@ async function pageSection() {
   table.detail('Page figures (bench/page.mjs)', '```\n' + lines.join('\n').trim() + '\n```');
 }
 
-const SECTION = { wasm: wasmSection, mujoco: null, odeint: null, scaling: scalingSection, limit: limitSection, family: familySection, page: pageSection, baseline: baselineSection, accuracy: accuracySection };
+const SECTION = { wasm: wasmSection, mujoco: null, odeint: null, scaling: scalingSection, limit: limitSection, family: familySection, page: pageSection, baseline: baselineSection, accuracy: accuracySection, flags: null };
 for (const s of SECTIONS) {
   if (!(s in SECTION)) throw new Error(`VILAB_BENCH_SECTIONS: unknown section "${s}" (known: ${Object.keys(SECTION).join(', ')})`);
   if (s === 'mujoco') {
     heading("against MuJoCo's official wasm build, same process");
     const { mujocoSection } = await import('./mujoco.mjs');
     await mujocoSection(lab, table);
+  } else if (s === 'flags') {
+    heading('compiler flags: wasm variants against the shipped build');
+    const { wasmFlagsSection } = await import('./wasm_flags.mjs');
+    await wasmFlagsSection(table);
   } else if (s === 'odeint') {
     heading('work–precision against Boost.Odeint (native)');
     const { odeintSection } = await import('./odeint.mjs');
