@@ -80,12 +80,12 @@ export async function wasmFlagsSection(table) {
   for (const v of trees.slice(1)) {
     const mine = runs.get(v.name);
     const s = sizes(v.dir);
-    const same = cases.every((c) => mine.every((x) => x[c].hash === shipped[0][c].hash));
+    const differ = cases.filter((c) => mine.some((x) => x[c].hash !== shipped[0][c].hash));
     const cells = cases.map((c) => {
       const ratio = stats(mine.map((x, r) => x[c].ns / shipped[r][c].ns));
       return `${fmt(ratio.median)} (${fmt(ratio.min)}–${fmt(ratio.max)})`;
     });
-    md.push(`| ${v.name} | ${kb(s.full)} | ${kb(s.lean)} | ${cells.join(' | ')} | ${same ? 'yes' : 'no'} |`);
+    md.push(`| ${v.name} | ${kb(s.full)} | ${kb(s.lean)} | ${cells.join(' | ')} | ${differ.length ? `no: ${differ.join(', ')}` : 'yes'} |`);
     const all = stats(cases.map((c) => stats(mine.map((x, r) => x[c].ns / shipped[r][c].ns)).median));
     table.add('flags', `${v.name}: step time ÷ shipped, median over cases (lean wasm ${fmt(s.lean.gzip)} KB gzip, shipped ${fmt(size0.lean.gzip)})`, all);
   }
