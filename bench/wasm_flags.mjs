@@ -5,7 +5,7 @@
 //   shipped   -O3 on the hot paths, -Oz on the cold ones, no SIMD (CMakeLists.txt)
 //   simd-ad   -msimd128 on the automatic-differentiation sources (VILAB_WASM_AD_FLAGS);
 //             link-time optimization then gives the feature to the whole module
-//   simd      -msimd128 on every translation unit and the link
+//   simd      -msimd128 on every C++ translation unit and the link
 //   oz        -Oz everywhere, the hot paths and the link included
 //
 // Each variant is configured from this tree into build/wasm-flags/<name>/build/wasm, next
@@ -81,12 +81,11 @@ export async function wasmFlagsSection(table) {
     const mine = runs.get(v.name);
     const s = sizes(v.dir);
     const differ = cases.filter((c) => mine.some((x) => x[c].hash !== shipped[0][c].hash));
-    const cells = cases.map((c) => {
-      const ratio = stats(mine.map((x, r) => x[c].ns / shipped[r][c].ns));
-      return `${fmt(ratio.median)} (${fmt(ratio.min)}–${fmt(ratio.max)})`;
-    });
+    // per case, the per-round ratios to the shipped build
+    const ratios = cases.map((c) => stats(mine.map((x, r) => x[c].ns / shipped[r][c].ns)));
+    const cells = ratios.map((q) => `${fmt(q.median)} (${fmt(q.min)}–${fmt(q.max)})`);
     md.push(`| ${v.name} | ${kb(s.full)} | ${kb(s.lean)} | ${cells.join(' | ')} | ${differ.length ? `no: ${differ.join(', ')}` : 'yes'} |`);
-    const all = stats(cases.map((c) => stats(mine.map((x, r) => x[c].ns / shipped[r][c].ns)).median));
+    const all = stats(ratios.map((q) => q.median));
     table.add('flags', `${v.name}: step time ÷ shipped, median over cases (lean wasm ${fmt(s.lean.gzip)} KB gzip, shipped ${fmt(size0.lean.gzip)})`, all);
   }
   table.detail(
