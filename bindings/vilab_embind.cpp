@@ -1,8 +1,9 @@
 // Embind bindings: thin. Heap views are returned as typed_memory_view and copied by
 // the JS API at once (web/sim/vilab.js), so no view outlives a memory growth.
 // Errors never cross as C++ exceptions: each fallible call catches, keeps a record
-// {message, field?, step?, code?, reason?, suggestion?, stepsTaken?} as a JS object,
-// and the JS API throws it as VilabError("vilab: …"). Diagnostics cross as named objects.
+// {message, field?, code, action?, step?, reason?, suggestion?, stepsTaken?} as a JS object,
+// and the JS API throws it as VilabError("vilab: …"). Every record has a code (vocabulary.hpp:
+// an input error's code, or a refused step's code and action). Diagnostics cross as named objects.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 #include <malloc.h>
@@ -16,6 +17,7 @@
 #include "vilab/csv.hpp"
 #include "vilab/detmath.hpp"
 #include "vilab/exact/free_rigid_body.hpp"
+#include "vilab/exact/oscillator.hpp"
 #include "vilab/exact/pendulum.hpp"
 #include "vilab/expr/parse.hpp"
 #include "vilab/simulation.hpp"
@@ -40,39 +42,40 @@ val currentErrorRecord(const char* where) {
       r.set(key, std::string("internal error"));
     }
   };
-  const auto setPlain = [&](const std::string& problem) {
+  const auto setPlain = [&](vilab::InputErrorCode code, const std::string& problem) {
     set("message", std::string(where) + ": " + problem);
     set("field", where);
+    r.set("code", std::string(vilab::idOf(code)));
   };
   try {
     throw;
   } catch (const vilab::expr::ExpressionError& e) {
     set("message", e.what());
     set("field", e.field());
+    r.set("code", std::string(vilab::idOf(e.code())));
     r.set("column", e.column());
-  } catch (const vilab::NotInLeanBuild& e) {
-    set("message", e.what());
-    set("field", e.field());
-    r.set("code", std::string("full-module"));
   } catch (const vilab::InputError& e) {
     set("message", e.what());
     set("field", e.field());
+    r.set("code", std::string(vilab::idOf(e.code())));
   } catch (const vilab::StepFailure& e) {
     set("message", e.what());
     r.set("step", static_cast<double>(e.step()));
     r.set("code", std::string(vilab::refusalCodeName(e.refusal().code)));
+    r.set("action", std::string(vilab::idOf(e.refusal().action)));
     set("reason", e.refusal().reason);
     set("suggestion", e.refusal().suggestion);
     r.set("stepsTaken", static_cast<double>(e.stepsTaken()));
   } catch (const std::bad_alloc&) {
-    setPlain("out of memory (the WebAssembly heap cannot grow further: dispose() simulations no longer needed, "
+    setPlain(vilab::InputErrorCode::OutOfMemory,
+             "out of memory (the WebAssembly heap cannot grow further: dispose() simulations no longer needed, "
              "or use a smaller historyCapacity)");
   } catch (const vilab::Json::exception& e) {
-    setPlain(std::string("internal error in JSON handling (") + e.what() + ")");
+    setPlain(vilab::InputErrorCode::Internal, std::string("internal error in JSON handling (") + e.what() + ")");
   } catch (const std::exception& e) {
-    setPlain(std::string("internal error (") + e.what() + ")");
+    setPlain(vilab::InputErrorCode::Internal, std::string("internal error (") + e.what() + ")");
   } catch (...) {
-    setPlain("internal error (unknown exception)");
+    setPlain(vilab::InputErrorCode::Internal, "internal error (unknown exception)");
   }
   return r;
 }
@@ -224,17 +227,44 @@ val evaluateExact(double t, double* out, std::size_t n, val& error, const char* 
     // Beyond kMaxExactTime the phase t·rate has lost its digits (and the elliptic
     // argument reduction its range): refuse rather than return noise.
     if (!(std::abs(t) <= vilab::limits::kMaxExactTime))
-      throw vilab::InputError("t", "must be a finite number of seconds in [-1e9, 1e9], got " + vilab::formatNumber(t));
+      throw vilab::InputError(vilab::InputErrorCode::Range, "t", "must be a finite number of seconds in [-1e9, 1e9], got " + vilab::formatNumber(t));
     f(t);
     for (std::size_t i = 0; i < n; ++i)
       if (!std::isfinite(out[i]))
-        throw vilab::InputError("t", "the exact solution is not finite at t = " + vilab::formatNumber(t));
+        throw vilab::InputError(vilab::InputErrorCode::Range, "t", "the exact solution is not finite at t = " + vilab::formatNumber(t));
     return val(typed_memory_view(n, out));
   } catch (...) {
     error = currentErrorRecord(where);
     return val(typed_memory_view(0, out));
   }
 }
+
+// The exact harmonic oscillator (core: vilab::exact::Oscillator) from m, k and the
+// initial position and velocity.
+class WasmExactOscillator {
+ public:
+  WasmExactOscillator(double mass, double stiffness, double x0, double v0) {
+    try {
+      exact_ = std::make_unique<vilab::exact::Oscillator>(mass, stiffness, x0, v0);
+    } catch (...) {
+      error_ = currentErrorRecord("exactOscillator");
+    }
+  }
+  val error() const { return error_; }
+  double period() const { return exact_->period(); }
+  // [x(t), ẋ(t)]: a view of 2 numbers, or an empty one with error() set.
+  val at(double t) {
+    return evaluateExact(t, out_, 2, error_, "exactOscillator", [this](double s) {
+      out_[0] = exact_->position(s);
+      out_[1] = exact_->velocity(s);
+    });
+  }
+
+ private:
+  std::unique_ptr<vilab::exact::Oscillator> exact_;
+  val error_ = val::null();
+  double out_[2] = {0, 0};
+};
 
 // The exact free rigid body (core: vilab::exact::FreeRigidBodyExact) for the page's
 // "exact ghost", from a normalized rigid-body scenario's inertia, orientation
@@ -332,6 +362,25 @@ std::string registryJson() { return vilab::registryJson().dump(); }
 // Exactly what the native `vilab registry` prints (without the final newline).
 std::string registryText() { return vilab::registryJson().dump(2); }
 
+// Which exact solution holds for a scenario (the system's capability and its conditions):
+// {ok: true, solution: <id>, scenario: <normalized JSON text>} or {ok: false, error}
+// (code no-exact-solution naming the unmet field, or the scenario's own error).
+val exactSolutionOf(const std::string& json) {
+  val out = val::object();
+  try {
+    const vilab::Scenario s = vilab::parseScenario(json);
+    const vilab::ExactSolution solution =
+        vilab::exactSolutionFor(*s.system, vilab::parseJsonText(s.normalized, "scenario", vilab::limits::kMaxScenarioDepth));
+    out.set("ok", true);
+    out.set("solution", std::string(vilab::idOf(solution)));
+    out.set("scenario", s.normalized);
+  } catch (...) {
+    out.set("ok", false);
+    out.set("error", currentErrorRecord("exact"));
+  }
+  return out;
+}
+
 // Validates a scenario: {ok: true, scenario: <normalized JSON text>} or {ok: false, error}.
 val validateScenario(const std::string& json) {
   val out = val::object();
@@ -398,8 +447,14 @@ EMSCRIPTEN_BINDINGS(vilab) {
   emscripten::function("registryJson", &registryJson);
   emscripten::function("registryText", &registryText);
   emscripten::function("validateScenario", &validateScenario);
+  emscripten::function("exactSolutionOf", &exactSolutionOf);
   emscripten::function("inspectLagrangian", &inspectLagrangian);
   emscripten::function("heapUsed", &heapUsed);
+  emscripten::class_<WasmExactOscillator>("ExactOscillator")
+      .constructor<double, double, double, double>()
+      .function("error", &WasmExactOscillator::error)
+      .function("period", &WasmExactOscillator::period)
+      .function("at", &WasmExactOscillator::at);
   emscripten::class_<WasmExactRigidBody>("ExactRigidBody")
       .constructor<val, val, val>()
       .function("error", &WasmExactRigidBody::error)

@@ -46,11 +46,11 @@ std::string readScenario(const std::string& path) {
   if (f != stdin) std::fclose(f);
   if (failed) throw std::runtime_error("cannot read " + vilab::cutForMessage(path, 200));
   if (text.size() > vilab::limits::kMaxScenarioBytes)
-    throw vilab::InputError("scenario", "too large (more than " + std::to_string(vilab::limits::kMaxScenarioBytes) +
+    throw vilab::InputError(vilab::InputErrorCode::TooLarge, "scenario", "too large (more than " + std::to_string(vilab::limits::kMaxScenarioBytes) +
                                             " bytes; the limit is 4 MiB)");
   const std::size_t bad = vilab::invalidUtf8Offset(text);
   if (bad != std::string::npos)
-    throw vilab::InputError("scenario", "is not UTF-8 text (byte " + std::to_string(bad) + ")");
+    throw vilab::InputError(vilab::InputErrorCode::Syntax, "scenario", "is not UTF-8 text (byte " + std::to_string(bad) + ")");
   return text;
 }
 
@@ -61,9 +61,9 @@ std::uint64_t parseCount(const char* flag, const char* text) {
   const long long v = std::strtoll(text, &end, 10);
   const std::string shown = vilab::cutForMessage(text);
   if (!end || *end || v < 0)
-    throw vilab::InputError(flag, "must be a non-negative integer, got " + shown);
+    throw vilab::InputError(vilab::InputErrorCode::Range, flag, "must be a non-negative integer, got " + shown);
   if (errno == ERANGE || static_cast<std::uint64_t>(v) > vilab::limits::kMaxSteps)
-    throw vilab::InputError(flag, "must be at most " + std::to_string(vilab::limits::kMaxSteps) + ", got " + shown);
+    throw vilab::InputError(vilab::InputErrorCode::Range, flag, "must be at most " + std::to_string(vilab::limits::kMaxSteps) + ", got " + shown);
   return static_cast<std::uint64_t>(v);
 }
 
@@ -105,12 +105,12 @@ int main(int argc, char** argv) {
         haveSteps = true;
       } else if (a == "--every" && i + 1 < argc) {
         every = parseCount("--every", argv[++i]);
-        if (every == 0) throw vilab::InputError("--every", "must be at least 1");
+        if (every == 0) throw vilab::InputError(vilab::InputErrorCode::Range, "--every", "must be at least 1");
       } else {
         return usage(2);
       }
     }
-    if (!haveSteps) throw vilab::InputError("--steps", "is required");
+    if (!haveSteps) throw vilab::InputError(vilab::InputErrorCode::Missing, "--steps", "is required");
     vilab::Simulation sim(vilab::parseScenario(readScenario(argv[2])));
     if (cmd == "hash") {
       run(sim, steps, 0, [] {});

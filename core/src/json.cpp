@@ -77,7 +77,7 @@ Json parseJsonText(const std::string& text, const std::string& field, int maxDep
     // recursive copy or destruction of the tree could overflow the stack.
     return Json::parse(text, [&](int depth, Json::parse_event_t e, Json& parsed) {
       if (depth > maxDepth)
-        throw InputError(field, "nested too deeply (more than " + std::to_string(maxDepth) + " levels)");
+        throw InputError(InputErrorCode::TooLarge, field, "nested too deeply (more than " + std::to_string(maxDepth) + " levels)");
       path.event(e, parsed);
       return true;
     });
@@ -88,10 +88,10 @@ Json parseJsonText(const std::string& text, const std::string& field, int maxDep
     const std::size_t q = literal.find('\'');
     literal = q == std::string::npos ? std::string() : literal.substr(q + 1, literal.size() - q - 2);
     const std::string at = where.empty() || where[0] == '[' ? field + where : joinField(field == "scenario" ? "" : field, where);
-    throw InputError(at,
+    throw InputError(InputErrorCode::Range, at,
                      "must be a finite number, got " + cutForMessage(literal) + " (beyond the range of a double)");
   } catch (const Json::exception& e) {
-    throw InputError(field, "invalid JSON (" + parserMessage(e.what()) + ")");
+    throw InputError(InputErrorCode::Syntax, field, "invalid JSON (" + parserMessage(e.what()) + ")");
   }
 }
 
@@ -128,12 +128,12 @@ double readNumber(const Json& v, const std::string& field) {
     if (v.is_string()) {
       const auto& s = v.get_ref<const std::string&>();
       if (s == "NaN" || s == "Infinity" || s == "-Infinity")
-        throw InputError(field, "must be a finite number, got " + s);
+        throw InputError(InputErrorCode::Range, field, "must be a finite number, got " + s);
     }
-    throw InputError(field, "must be a number, got " + describeJson(v));
+    throw InputError(InputErrorCode::Type, field, "must be a number, got " + describeJson(v));
   }
   const double x = v.get<double>();
-  if (!std::isfinite(x)) throw InputError(field, "must be a finite number");
+  if (!std::isfinite(x)) throw InputError(InputErrorCode::Range, field, "must be a finite number");
   return x;
 }
 
@@ -142,18 +142,18 @@ double readNumberInRange(const Json& v, const std::string& field, double min, do
   const bool belowMin = minExclusive ? !(x > min) : !(x >= min);
   if (belowMin || x > max) {
     const std::string lo = (minExclusive ? "(" : "[") + formatNumber(min);
-    throw InputError(field, "must be in " + lo + ", " + formatNumber(max) + "], got " + formatNumber(x));
+    throw InputError(InputErrorCode::Range, field, "must be in " + lo + ", " + formatNumber(max) + "], got " + formatNumber(x));
   }
   return x;
 }
 
 std::vector<double> readNumbers(const Json& v, const std::string& field, int minCount, int maxCount) {
-  if (!v.is_array()) throw InputError(field, "must be an array of numbers, got " + describeJson(v));
+  if (!v.is_array()) throw InputError(InputErrorCode::Type, field, "must be an array of numbers, got " + describeJson(v));
   const int n = static_cast<int>(v.size());
   if (n < minCount || n > maxCount) {
     const std::string want =
         minCount == maxCount ? std::to_string(minCount) : std::to_string(minCount) + " to " + std::to_string(maxCount);
-    throw InputError(field, "expected " + want + " entries, got " + std::to_string(n));
+    throw InputError(InputErrorCode::Length, field, "expected " + want + " entries, got " + std::to_string(n));
   }
   std::vector<double> out;
   out.reserve(n);
@@ -162,9 +162,9 @@ std::vector<double> readNumbers(const Json& v, const std::string& field, int min
 }
 
 std::vector<std::vector<double>> readRows(const Json& v, const std::string& field, int count, int width) {
-  if (!v.is_array()) throw InputError(field, "must be an array, got " + describeJson(v));
+  if (!v.is_array()) throw InputError(InputErrorCode::Type, field, "must be an array, got " + describeJson(v));
   if (static_cast<int>(v.size()) != count)
-    throw InputError(field, "expected " + std::to_string(count) + " entries (one per bob), got " +
+    throw InputError(InputErrorCode::Length, field, "expected " + std::to_string(count) + " entries (one per bob), got " +
                                 std::to_string(v.size()));
   std::vector<std::vector<double>> rows;
   for (int i = 0; i < count; ++i)
@@ -173,7 +173,7 @@ std::vector<std::vector<double>> readRows(const Json& v, const std::string& fiel
 }
 
 void requireObject(const Json& v, const std::string& field) {
-  if (!v.is_object()) throw InputError(field, "must be an object, got " + describeJson(v));
+  if (!v.is_object()) throw InputError(InputErrorCode::Type, field, "must be an object, got " + describeJson(v));
 }
 
 void rejectUnknownKeys(const Json& obj, const std::string& field, std::initializer_list<const char*> allowed) {
@@ -183,7 +183,7 @@ void rejectUnknownKeys(const Json& obj, const std::string& field, std::initializ
     if (!known) {
       std::string list;
       for (const char* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
-      throw InputError(joinField(field, cutForMessage(it.key())),
+      throw InputError(InputErrorCode::UnknownKey, joinField(field, cutForMessage(it.key())),
                        "unknown field" + (list.empty() ? std::string() : " (known: " + list + ")"));
     }
   }

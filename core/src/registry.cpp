@@ -119,7 +119,7 @@ std::vector<double> ParamSpec::read(const Json& v, const std::string& field) con
   switch (kind) {
     case Kind::Number: {
       const double x = readNumberInRange(v, field, min, max, minExclusive);
-      if (integer && x != dm::floor(x)) throw InputError(field, "must be a whole number, got " + formatNumber(x));
+      if (integer && x != dm::floor(x)) throw InputError(InputErrorCode::Range, field, "must be a whole number, got " + formatNumber(x));
       return {x};
     }
     case Kind::Vector3: {
@@ -168,8 +168,76 @@ Json ParamSpec::toJson() const {
   return j;
 }
 
+// ---- exact solutions ------------------------------------------------------------------
+namespace {
+
+std::string shownValue(const Json& v) {
+  if (!v.is_array()) return v.is_number() ? formatNumber(v.get<double>()) : describeJson(v);
+  std::string out = "[";
+  for (std::size_t i = 0; i < v.size(); ++i) out += (i ? ", " : "") + shownValue(v[i]);
+  return out + "]";
+}
+
+// Every number of v (one, or each of an array's) passes the condition's test.
+bool holds(const ExactCondition& c, const Json& v) {
+  if (v.is_array()) {
+    for (const auto& x : v)
+      if (!holds(c, x)) return false;
+    return true;
+  }
+  if (!v.is_number()) return false;
+  const double x = v.get<double>();
+  return c.test == ExactCondition::Test::Equals ? x == c.value : x > c.value;
+}
+
+// The value at a dotted path ("params.damping") of a JSON object, or null.
+const Json& at(const Json& j, const std::string& path) {
+  static const Json null;
+  const Json* v = &j;
+  std::size_t start = 0;
+  while (start <= path.size()) {
+    const std::size_t dot = std::min(path.find('.', start), path.size());
+    const std::string key = path.substr(start, dot - start);
+    if (!v->is_object() || !v->contains(key)) return null;
+    v = &(*v)[key];
+    start = dot + 1;
+  }
+  return *v;
+}
+
+Json exactJson(const std::optional<ExactCapability>& exact) {
+  if (!exact) return nullptr;
+  Json conditions = Json::array();
+  for (const auto& c : exact->conditions)
+    conditions.push_back({{"field", c.field}, {c.test == ExactCondition::Test::Equals ? "equals" : "above", c.value}});
+  return {{"solution", idOf(exact->solution)}, {"requires", conditions}};
+}
+
+}  // namespace
+
+ExactSolution exactSolutionFor(const SystemEntry& system, const Json& scenario) {
+  if (!system.exact)
+    throw InputError(InputErrorCode::NoExactSolution, "system", "no exact solution is known for \"" + system.id + "\"");
+  for (const auto& c : system.exact->conditions) {
+    const Json& value = at(scenario, c.field);
+    if (holds(c, value)) continue;
+    const bool equals = c.test == ExactCondition::Test::Equals;
+    throw InputError(InputErrorCode::NoExactSolution, c.field,
+                     std::string("the exact solution (") + idOf(system.exact->solution) + ") holds when it is " +
+                         (equals ? "" : "above ") + formatNumber(c.value) + ", got " + shownValue(value));
+  }
+  return system.exact->solution;
+}
+
 Json SystemEntry::toJson() const {
-  Json j = {{"id", id}, {"title", title}, {"description", description}, {"model", modelKindName(model)}};
+  if (!view) throw std::logic_error("vilab: system " + id + " says no view");
+  Json j = {{"id", id},
+            {"title", title},
+            {"description", description},
+            {"model", modelKindName(model)},
+            {"view", idOf(*view)},
+            {"state", idOf(stateKindOf(model))},
+            {"exact", exactJson(exact)}};
   j["params"] = Json::array();
   for (const auto& p : params) j["params"].push_back(p.toJson());
   j["initialFields"] = Json::array();
@@ -202,13 +270,18 @@ Json SystemEntry::toJson() const {
 }
 
 Json IntegratorEntry::toJson() const {
+  Json texts = Json::array(), claims = Json::array();
+  for (const auto& c : conserves) {
+    texts.push_back(c.text);
+    claims.push_back({{"kind", idOf(c.kind)}, {"text", c.text}});
+  }
   Json j = {{"id", id},
             {"title", title},
-            {"family", family},
+            {"family", idOf(family)},
             {"order", order},
             {"symplectic", symplectic},
             {"symmetric", symmetric},
-            {"conserves", conserves},
+            {"conserves", texts},
             {"systems", systemsOf(*this)},
             {"summary", summary},
             {"docs", docs},
@@ -218,11 +291,32 @@ Json IntegratorEntry::toJson() const {
             {"variableStep", variableStep}};
   j["options"] = Json::array();
   for (const auto& o : options) j["options"].push_back(o.toJson());
+  j["claims"] = claims;
   return j;
 }
 
+namespace {
+
+template <class E>
+Json idsOf() {
+  Json ids = Json::array();
+  for (const char* id : Vocabulary<E>::ids) ids.push_back(id);
+  return ids;
+}
+
+}  // namespace
+
 Json registryJson() {
   Json j = {{"version", VILAB_VERSION}};
+  j["vocabulary"] = {{"models", idsOf<ModelKind>()},
+                     {"views", idsOf<ViewKind>()},
+                     {"states", idsOf<StateKind>()},
+                     {"exactSolutions", idsOf<ExactSolution>()},
+                     {"families", idsOf<IntegratorFamily>()},
+                     {"claimKinds", idsOf<ClaimKind>()},
+                     {"refusalCodes", idsOf<RefusalCode>()},
+                     {"suggestionActions", idsOf<SuggestionAction>()},
+                     {"inputErrorCodes", idsOf<InputErrorCode>()}};
   j["systems"] = Json::array();
   for (const auto& e : systemRegistry()) j["systems"].push_back(e.toJson());
   j["integrators"] = Json::array();

@@ -115,10 +115,10 @@ bool plausibleStep(const M& m, const State& a, const State& b, double energyA, d
 // limits), so that no state enters that the scenario parser would refuse for size.
 void checkMagnitudes(const OscillatorModel& m, const State& s) {
   if (!(std::abs(s.q[0]) <= limits::kMaxCoordinate))
-    throw InputError("q[0]", "must be at most 1e6 m in magnitude (as initial.position), got " + formatNumber(s.q[0]));
+    throw InputError(InputErrorCode::Range, "q[0]", "must be at most 1e6 m in magnitude (as initial.position), got " + formatNumber(s.q[0]));
   const double v = s.p[0] / m.mass;
   if (!(std::abs(v) <= limits::kMaxCoordinate))
-    throw InputError("p[0]", "the velocity p/m must be at most 1e6 m/s in magnitude (as initial.velocity), got " +
+    throw InputError(InputErrorCode::Range, "p[0]", "the velocity p/m must be at most 1e6 m/s in magnitude (as initial.velocity), got " +
                                  formatNumber(v));
 }
 
@@ -132,10 +132,10 @@ void checkMagnitudes(const ChainModel& m, const State& s) {
     for (int c = 0; c < 3; ++c) {
       const int k = 3 * i + c;
       if (!(std::abs(s.q[k]) <= limits::kMaxCoordinate))
-        throw InputError("q[" + std::to_string(k) + "]", "must be at most 1e6 m in magnitude, got " + formatNumber(s.q[k]));
+        throw InputError(InputErrorCode::Range, "q[" + std::to_string(k) + "]", "must be at most 1e6 m in magnitude, got " + formatNumber(s.q[k]));
       const double v = s.p[k] / m.masses[static_cast<std::size_t>(i)];
       if (!(std::abs(v) <= maxSpeed))
-        throw InputError("p[" + std::to_string(k) + "]", "the velocity p/m must be at most " + formatNumber(maxSpeed) +
+        throw InputError(InputErrorCode::Range, "p[" + std::to_string(k) + "]", "the velocity p/m must be at most " + formatNumber(maxSpeed) +
                                                            " m/s in magnitude (what initial data may give), got " +
                                                            formatNumber(v));
     }
@@ -146,7 +146,7 @@ void checkMagnitudes(const RigidBodyModel& m, const State& s) {
   for (int i = 0; i < 3; ++i) {
     const double w = s.p[i] / m.inertia[i];
     if (!(std::abs(w) <= limits::kMaxRate))
-      throw InputError("p[" + std::to_string(i) + "]",
+      throw InputError(InputErrorCode::Range, "p[" + std::to_string(i) + "]",
                        "the angular velocity Π/I must be at most 1e4 rad/s in magnitude (as initial.omega), got " +
                            formatNumber(w));
   }
@@ -156,14 +156,14 @@ void checkMagnitudes(const LagrangianModel& m, const State& s) {
   const int n = m.problem->n;
   for (int i = 0; i < n; ++i)
     if (!(std::abs(s.q[i]) <= limits::kMaxCoordinate))
-      throw InputError("q[" + std::to_string(i) + "]", "must be at most 1e6 in magnitude (as initial.q), got " +
+      throw InputError(InputErrorCode::Range, "q[" + std::to_string(i) + "]", "must be at most 1e6 in magnitude (as initial.q), got " +
                                                          formatNumber(s.q[i]));
   SmallVec v;
   if (!m.eval->velocity(s.q.data(), s.p.data(), v))
-    throw InputError("p", "the velocities cannot be recovered from these momenta (singular ∂²L/∂q'²)");
+    throw InputError(InputErrorCode::Invalid, "p", "the velocities cannot be recovered from these momenta (singular ∂²L/∂q'²)");
   for (int i = 0; i < n; ++i)
     if (!(std::abs(v[i]) <= limits::kMaxCoordinate))
-      throw InputError("p[" + std::to_string(i) + "]", "the velocity must be at most 1e6 in magnitude (as initial.qdot), got " +
+      throw InputError(InputErrorCode::Range, "p[" + std::to_string(i) + "]", "the velocity must be at most 1e6 in magnitude (as initial.qdot), got " +
                                                          formatNumber(v[i]));
 }
 
@@ -253,9 +253,9 @@ bool chainStepSurelyAccepted(const ChainModel& m, const State& a, const State& b
 
 Simulation::Simulation(const Scenario& scenario, SimulationOptions options) : scenario_(scenario) {
   if (options.historyStride < limits::kMinHistoryStride || options.historyStride > limits::kMaxHistoryStride)
-    throw InputError("historyStride", "must be an integer in [1, 1000000]");
+    throw InputError(InputErrorCode::Range, "historyStride", "must be an integer in [1, 1000000]");
   if (options.historyCapacity < limits::kMinHistoryCapacity || options.historyCapacity > limits::kMaxHistoryCapacity)
-    throw InputError("historyCapacity", "must be an integer in [1, 1048576]");
+    throw InputError(InputErrorCode::Range, "historyCapacity", "must be an integer in [1, 1048576]");
   integrator_ = makeIntegrator(scenario_);
   storeOverwrites_ = integrator_->storeOverwrites();
   state_ = scenario_.initial;
@@ -285,7 +285,7 @@ Simulation::Simulation(const Scenario& scenario, SimulationOptions options) : sc
   // still not be finite there (1/q at q = 0).
   const std::string overflow = firstOverflow(state_, row_, history_.columns());
   if (!overflow.empty())
-    throw InputError(scenario_.system->parseParams ? "params" : "initial",
+    throw InputError(InputErrorCode::Range, scenario_.system->parseParams ? "params" : "initial",
                      "the initial state's " + overflow + " is not finite or beyond ±1e300");
   history_.record(row_.data());
 }
@@ -374,12 +374,12 @@ bool Simulation::checkStep(const M& m, int iterations, Refusal& refusal) {
   }
   const bool finite = next_.q.allFinite() && next_.p.allFinite() && std::isfinite(energy);
   if (!finite) {
-    refusal = Refusal{RefusalCode::NonFinite, "the new state is not finite", "reduce h"};
+    refusal = Refusal::of(RefusalCode::NonFinite, "the new state is not finite", Suggestion::reduceH());
     return false;
   }
   std::string why;
   if (!plausibleStep(m, state_, next_, energy_, energy, h, why)) {
-    refusal = Refusal{RefusalCode::SpuriousRoot, why, "reduce h"};
+    refusal = Refusal::of(RefusalCode::SpuriousRoot, why, Suggestion::reduceH());
     return false;
   }
   // Every number that leaves the core (state, diagnostics, history, CSV) is finite and
@@ -396,9 +396,9 @@ bool Simulation::checkStep(const M& m, int iterations, Refusal& refusal) {
   d.iterations = iterations;
   fillRow(d, tNext, dt);
   if (anyOverflow(next_, row_)) {
-    refusal = Refusal{RefusalCode::NonFinite,
-                      "the new state overflows (" + firstOverflow(next_, row_, history_.columns()) + ", beyond ±1e300)",
-                      "reduce h"};
+    refusal = Refusal::of(RefusalCode::NonFinite,
+                          "the new state overflows (" + firstOverflow(next_, row_, history_.columns()) + ", beyond ±1e300)",
+                          Suggestion::reduceH());
     return false;
   }
   energy_ = energy;
@@ -413,7 +413,7 @@ void Simulation::advance(std::uint64_t n) {
 
 AdvanceProgress Simulation::advanceFor(std::uint64_t maxSteps, double budgetMs) {
   if (!(budgetMs >= limits::kMinBudgetMs && budgetMs <= limits::kMaxBudgetMs))
-    throw InputError("budgetMs", "must be a number in [0.1, 60000], got " + formatNumber(budgetMs));
+    throw InputError(InputErrorCode::Range, "budgetMs", "must be a number in [0.1, 60000], got " + formatNumber(budgetMs));
   using Clock = std::chrono::steady_clock;
   const auto t0 = Clock::now();
   AdvanceProgress progress;
@@ -452,23 +452,23 @@ void Simulation::setState(const State& s) {
   State checked = s;
   const auto size = [](const VecX& a, Eigen::Index n, const char* field) {
     if (a.size() != n)
-      throw InputError(field, "expected " + std::to_string(n) + " numbers, got " + std::to_string(a.size()));
+      throw InputError(InputErrorCode::Length, field, "expected " + std::to_string(n) + " numbers, got " + std::to_string(a.size()));
     for (Eigen::Index i = 0; i < a.size(); ++i)
-      if (!std::isfinite(a[i])) throw InputError(std::string(field) + "[" + std::to_string(i) + "]", "must be finite");
+      if (!std::isfinite(a[i])) throw InputError(InputErrorCode::Range, std::string(field) + "[" + std::to_string(i) + "]", "must be finite");
   };
   size(checked.q, state_.q.size(), "q");
   size(checked.p, state_.p.size(), "p");
   onModel(scenario_.model, [&](const auto& m) { checkMagnitudes(m, checked); });
   onModel(scenario_.model, [&](const auto& m) { m.project(checked, scenario_.integrator->stateRules, "q", "p"); });
   const double energy = energyOf(checked);
-  if (!std::isfinite(energy)) throw InputError("p", "the state's energy is not finite");
+  if (!std::isfinite(energy)) throw InputError(InputErrorCode::Range, "p", "the state's energy is not finite");
   // Its diagnostics must be as representable as a step's (a conserved quantity of a
   // definition may not be finite there).
   Diagnostics d = onModel(scenario_.model, [&](const auto& m) { return diagnosticsOf(m, checked, 0.0); });
   d.iterations = 0;
   fillRow(d, 0.0, 0.0);
   const std::string overflow = firstOverflow(checked, row_, history_.columns());
-  if (!overflow.empty()) throw InputError("state", "its " + overflow + " is not finite or beyond ±1e300");
+  if (!overflow.empty()) throw InputError(InputErrorCode::Range, "state", "its " + overflow + " is not finite or beyond ±1e300");
   integrator_->load(checked);
   state_ = checked;
   next_ = state_;

@@ -227,6 +227,7 @@ TEST_CASE("dopri5 refuses a step in plain words when it needs too many substeps"
     INFO(e.what());
     CHECK(e.refusal().code == RefusalCode::NoConvergence);
     CHECK(e.refusal().suggestion.find("tol") != std::string::npos);
+    CHECK(e.refusal().action == SuggestionAction::LoosenTolerance);
     CHECK(sim.step() == 0);
   }
   CHECK(refused);

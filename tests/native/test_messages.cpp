@@ -24,7 +24,7 @@ InputError scenarioError(const std::string& text) {
     return e;
   }
   FAIL("no error for " << text.substr(0, 80));
-  return InputError("", "");
+  return InputError(InputErrorCode::Internal, "", "");
 }
 
 // Valid UTF-8 that nlohmann can dump (it throws on anything else), and bounded.

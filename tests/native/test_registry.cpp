@@ -56,8 +56,8 @@ TEST_CASE("the scenario parser enforces each pair's largest step and names it", 
   for (const auto& s : reg["systems"]) {
     double largest = 0;
     for (const auto& [id, h] : s["h"]["maxByIntegrator"].items()) {
-      const std::string family = findIntegrator(id)->family;
-      if (family == "variational" || family == "energy-momentum") largest = std::max(largest, h.get<double>());
+      const IntegratorFamily family = findIntegrator(id)->family;
+      if (family == IntegratorFamily::Variational || family == IntegratorFamily::EnergyMomentum) largest = std::max(largest, h.get<double>());
     }
     INFO(s["id"]);
     // A system defined by data has no default motion to measure its limit on: 1 s.
@@ -74,8 +74,8 @@ TEST_CASE("the table and the entries agree", "[registry]") {
     CHECK_FALSE(integrator->equations.empty());
     CHECK_FALSE(integrator->citation.empty());
     // A symplectic claim comes with a variational family; baselines claim nothing.
-    if (integrator->symplectic) CHECK(integrator->family == "variational");
-    if (integrator->family == "baseline") CHECK_FALSE(integrator->symplectic);
+    if (integrator->symplectic) CHECK(integrator->family == IntegratorFamily::Variational);
+    if (integrator->family == IntegratorFamily::Baseline) CHECK_FALSE(integrator->symplectic);
   }
   for (const auto& system : systemRegistry()) {
     INFO(system.id);

@@ -164,14 +164,14 @@ TEST_CASE("rigid body: registry entries and defaults", "[rigid-body]") {
   }
   for (const char* integ : {"quaternion", "lie-group"}) {
     const IntegratorEntry* ie = findIntegrator(integ);
-    CHECK(ie->family == "variational");
+    CHECK(ie->family == IntegratorFamily::Variational);
     CHECK(ie->order == 2);
     CHECK(ie->symplectic);
     CHECK_FALSE(ie->docs.empty());
     CHECK_FALSE(ie->equations.empty());
     CHECK_FALSE(ie->citation.empty());
   }
-  CHECK(findIntegrator("energy-momentum")->family == "energy-momentum");
+  CHECK(findIntegrator("energy-momentum")->family == IntegratorFamily::EnergyMomentum);
 }
 
 TEST_CASE("rigid body: scenario validation names the field", "[rigid-body]") {

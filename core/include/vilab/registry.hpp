@@ -9,7 +9,9 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -80,9 +82,26 @@ struct FieldDoc {
   std::string name, title, unit, description;
 };
 
+// A condition under which a system's exact solution holds: a number of the normalized
+// scenario (each of an array's numbers) equal to, or above, a value.
+struct ExactCondition {
+  enum class Test { Equals, Above };
+  std::string field;  // e.g. "params.damping"
+  Test test = Test::Equals;
+  double value = 0;
+};
+
+// Which exact solution a system has (core/include/vilab/exact/), and when it holds.
+struct ExactCapability {
+  ExactSolution solution;
+  std::vector<ExactCondition> conditions;
+};
+
 struct SystemEntry {
   std::string id, title, description;
   ModelKind model = ModelKind::Chain;
+  std::optional<ViewKind> view;          // which scene draws it (every system says)
+  std::optional<ExactCapability> exact;  // none: no exact solution is known
   std::vector<ParamSpec> params;
   std::vector<FieldDoc> initialFields;
   std::string defaultIntegrator;
@@ -104,14 +123,25 @@ struct SystemEntry {
   Json toJson() const;
 };
 
+// What an integrator claims to conserve: the words, and what they are about (a badge
+// applies where the run's system has that structure).
+struct Claim {
+  ClaimKind kind;
+  std::string text;
+};
+
+// A family compared with its id, as in `integrator.family == "variational"`.
+inline bool operator==(IntegratorFamily family, std::string_view id) { return idOf(family) == id; }
+inline bool operator!=(IntegratorFamily family, std::string_view id) { return !(family == id); }
+
 struct IntegratorEntry {
   std::string id, title;
-  std::string family;  // "variational", "energy-momentum" or "baseline"
+  IntegratorFamily family = IntegratorFamily::Baseline;  // a family claims something: each entry says
   int order = 2;
   // Claims the property tests check for every pair (tests/native/test_properties.cpp).
   bool symplectic = false;
   bool symmetric = false;  // time-reversible: Φ_{−h} = Φ_h⁻¹
-  std::vector<std::string> conserves;
+  std::vector<Claim> conserves;
   std::string summary;    // one line
   std::string docs;       // a paragraph: why it conserves what it conserves
   std::string equations;  // LaTeX, rendered by the page's Explain drawer
@@ -156,6 +186,10 @@ const IntegratorEntry* findIntegrator(const std::string& id);
 const Pairing* findPairing(const SystemEntry& system, const IntegratorEntry& integrator);
 std::vector<std::string> integratorsOf(const SystemEntry& system);
 std::vector<std::string> systemsOf(const IntegratorEntry& integrator);
+// The exact solution of a normalized scenario (JSON) of `system`: the system's `exact`
+// capability when all its conditions hold, else InputError(NoExactSolution) naming the
+// unmet field ("system" when the system has none).
+ExactSolution exactSolutionFor(const SystemEntry& system, const Json& scenario);
 Json registryJson();
 
 }  // namespace vilab

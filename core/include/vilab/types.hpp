@@ -8,6 +8,7 @@
 #include <string>
 
 #include "vilab/limits.hpp"
+#include "vilab/vocabulary.hpp"
 
 namespace vilab {
 
@@ -93,15 +94,20 @@ using Vec3 = Eigen::Vector3d;
 using Mat3 = Eigen::Matrix3d;
 using VecX = Eigen::VectorXd;
 
-// Bad input (a scenario, link or parameter): the message is "<field>: <problem>".
+// Bad input (a scenario, link or parameter): the message is "<field>: <problem>", and
+// the code says what kind of problem it is (vocabulary.hpp: VILAB_INPUT_ERROR_CODES).
 class InputError : public std::runtime_error {
  public:
-  InputError(const std::string& field, const std::string& problem)
-      : std::runtime_error(boundedMessage(field + ": " + problem)), field_(boundedMessage(field, limits::kMaxFieldBytes)) {}
+  InputError(InputErrorCode code, const std::string& field, const std::string& problem)
+      : std::runtime_error(boundedMessage(field + ": " + problem)),
+        field_(boundedMessage(field, limits::kMaxFieldBytes)),
+        code_(code) {}
   const std::string& field() const { return field_; }
+  InputErrorCode code() const { return code_; }
 
  private:
   std::string field_;
+  InputErrorCode code_;
 };
 
 // A part of the library the lean build leaves out (the page's first-load module: no
@@ -110,7 +116,7 @@ class InputError : public std::runtime_error {
 class NotInLeanBuild : public InputError {
  public:
   NotInLeanBuild(const std::string& field, const std::string& what)
-      : InputError(field, what + " is in the full module, not the lean one") {}
+      : InputError(InputErrorCode::FullModule, field, what + " is in the full module, not the lean one") {}
 };
 
 // A number for messages, in scientific notation with 3 significant digits.

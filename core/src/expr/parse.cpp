@@ -367,8 +367,9 @@ struct Lowering {
   const std::vector<Ast>& nodes;
   Graph& graph;
 
-  [[noreturn]] void fail(const Ast& a, const std::string& problem, const std::string& detail = "") const {
-    throw ExpressionError(field, problem, columnOf(text, a.byte), detail);
+  [[noreturn]] void fail(InputErrorCode code, const Ast& a, const std::string& problem,
+                         const std::string& detail = "") const {
+    throw ExpressionError(code, field, problem, columnOf(text, a.byte), detail);
   }
 
   int coordinate(const std::string& name) const {
@@ -389,7 +390,8 @@ struct Lowering {
 
   int velocityOf(const Ast& a, int i) const {
     if (!scope.velocities)
-      fail(a, "velocity \"" + a.text + (a.velocity ? "'" : "") + "\" is not allowed here", " (" + std::string(scope.timeUse) + ")");
+      fail(InputErrorCode::Invalid, a, "velocity \"" + a.text + (a.velocity ? "'" : "") + "\" is not allowed here",
+           " (" + std::string(scope.timeUse) + ")");
     return graph.variable(static_cast<int>(scope.coordinates.size()) + i);
   }
 
@@ -398,7 +400,7 @@ struct Lowering {
     switch (a.kind) {
       case Ast::Kind::Number: {
         const double x = std::strtod(a.text.c_str(), nullptr);
-        if (!std::isfinite(x)) fail(a, "number " + cutForMessage(a.text) + " is out of range");
+        if (!std::isfinite(x)) fail(InputErrorCode::Range, a, "number " + cutForMessage(a.text) + " is out of range");
         return graph.constant(x);
       }
       case Ast::Kind::Name: {
@@ -407,29 +409,29 @@ struct Lowering {
           if (i >= 0) return velocityOf(a, i);
           bool constant = a.text == "pi" || a.text == "t";
           for (const auto& k : scope.constants) constant = constant || k.first == a.text;
-          if (constant) fail(a, "\"" + a.text + "'\": only coordinates have velocities", known());
-          fail(a, "unknown name \"" + cutForMessage(a.text) + "\"", known());
+          if (constant) fail(InputErrorCode::Invalid, a, "\"" + a.text + "'\": only coordinates have velocities", known());
+          fail(InputErrorCode::UnknownId, a, "unknown name \"" + cutForMessage(a.text) + "\"", known());
         }
         if (i >= 0) return graph.variable(i);
         for (const auto& [name, value] : scope.constants)
           if (name == a.text) return graph.constant(value);
         if (a.text == "pi") return graph.constant(dm::pi);
         if (a.text == "t") {
-          if (!scope.time) fail(a, "time t is not allowed here", std::string(" (") + scope.timeUse + ")");
+          if (!scope.time) fail(InputErrorCode::Invalid, a, "time t is not allowed here", std::string(" (") + scope.timeUse + ")");
           return graph.variable(2 * static_cast<int>(scope.coordinates.size()));
         }
         if (a.text.size() > 3 && a.text.compare(a.text.size() - 3, 3, "dot") == 0) {
           const int j = coordinate(a.text.substr(0, a.text.size() - 3));
           if (j >= 0) return velocityOf(a, j);
         }
-        if (findFunction(a.text)) fail(a, "function " + a.text + " needs parentheses: " + a.text + "(…)");
-        fail(a, "unknown name \"" + cutForMessage(a.text) + "\"", known());
+        if (findFunction(a.text)) fail(InputErrorCode::Syntax, a, "function " + a.text + " needs parentheses: " + a.text + "(…)");
+        fail(InputErrorCode::UnknownId, a, "unknown name \"" + cutForMessage(a.text) + "\"", known());
       }
       case Ast::Kind::Call: {
         const Function* f = findFunction(a.text);
-        if (!f) fail(a, "unknown function \"" + cutForMessage(a.text) + "\"", " (functions: " + functionList() + ")");
+        if (!f) fail(InputErrorCode::UnknownId, a, "unknown function \"" + cutForMessage(a.text) + "\"", " (functions: " + functionList() + ")");
         if (static_cast<int>(a.kids.size()) != f->arity)
-          fail(a, std::string(f->name) + " takes " + std::to_string(f->arity) + " argument" + (f->arity > 1 ? "s" : "") +
+          fail(InputErrorCode::Length, a, std::string(f->name) + " takes " + std::to_string(f->arity) + " argument" + (f->arity > 1 ? "s" : "") +
                       ", got " + std::to_string(a.kids.size()));
         const int x = lower(a.kids[0]);
         if (f->op == Op::Atan2) return graph.atan2(x, lower(a.kids[1]));
@@ -453,9 +455,9 @@ struct Lowering {
 
 }  // namespace
 
-ExpressionError::ExpressionError(const std::string& field, const std::string& problem, int column,
-                                 const std::string& detail)
-    : InputError(field, problem + " at column " + std::to_string(column) + detail), column_(column) {}
+ExpressionError::ExpressionError(InputErrorCode code, const std::string& field, const std::string& problem,
+                                 int column, const std::string& detail)
+    : InputError(code, field, problem + " at column " + std::to_string(column) + detail), column_(column) {}
 
 bool reservedName(const std::string& name) { return name == "pi" || name == "t" || findFunction(name); }
 
@@ -469,8 +471,9 @@ bool validIdentifier(const std::string& name) {
 
 Parsed parseExpression(const std::string& text, const std::string& field, const Scope& scope, Graph& graph) {
   if (text.size() > static_cast<std::size_t>(kMaxExpressionBytes))
-    throw InputError(field, "too long (" + std::to_string(text.size()) + " bytes; the limit is " +
-                                std::to_string(kMaxExpressionBytes) + ")");
+    throw InputError(InputErrorCode::TooLarge, field,
+                     "too long (" + std::to_string(text.size()) + " bytes; the limit is " +
+                         std::to_string(kMaxExpressionBytes) + ")");
   Builder b;
   try {
     pegtl::memory_input<> in(text, field);
@@ -479,15 +482,15 @@ Parsed parseExpression(const std::string& text, const std::string& field, const 
     const std::size_t byte = e.byte;
     const std::string message(e.message);
     if (message == "nested too deeply")
-      throw ExpressionError(field, "nested more than " + std::to_string(kMaxNesting) + " levels deep", columnOf(text, byte));
+      throw ExpressionError(InputErrorCode::TooLarge, field, "nested more than " + std::to_string(kMaxNesting) + " levels deep", columnOf(text, byte));
     std::string problem = message;
     if (message == "unexpected text" || message.rfind("expected ", 0) == 0)
       problem = (message == "unexpected text" ? std::string("unexpected ") : message + ", found ") +
                 characterAt(text, byte);
     if (text.find_first_not_of(" \t\r\n") == std::string::npos) problem = "is empty";
-    throw ExpressionError(field, problem, columnOf(text, byte));
+    throw ExpressionError(InputErrorCode::Syntax, field, problem, columnOf(text, byte));
   }
-  if (b.stack.size() != 1) throw InputError(field, "could not be parsed");
+  if (b.stack.size() != 1) throw InputError(InputErrorCode::Syntax, field, "could not be parsed");
   Parsed out;
   Lowering lowering{text, field, scope, b.nodes, graph};
   out.node = lowering.lower(b.stack.back());

@@ -6,12 +6,15 @@ VILAB_COLD static IntegratorEntry make_alphaIntegrator() {
   IntegratorEntry e;
   e.id = "alpha";
   e.title = "α-family (variational)";
-  e.family = "variational";
+  e.family = IntegratorFamily::Variational;
   e.order = 1;
   e.symplectic = true;
   e.symmetric = false;  // its adjoint is the rule with 1 − α
   e.forces = true;  // damping, torque, driving forces (discrete Lagrange–d'Alembert / the forced ODE)
-  e.conserves = {"symplectic form", "momentum map", "constraints", "energy (bounded, no drift)"};
+  e.conserves = {{ClaimKind::Symplectic, "symplectic form"},
+                 {ClaimKind::Momentum, "momentum map"},
+                 {ClaimKind::Constraints, "constraints"},
+                 {ClaimKind::EnergyBounded, "energy (bounded, no drift)"}};
   e.summary = "Lu's family: the Lagrangian is evaluated at the point a fraction α along each step. First order, "
               "except the symmetric choice α = ½ (second order).";
   e.docs =

@@ -16,12 +16,15 @@ namespace {
 VILAB_COLD IntegratorEntry compositionEntry(int order) {
   IntegratorEntry e;
   e.id = "composition" + std::to_string(order);
-  e.family = "variational";
+  e.family = IntegratorFamily::Variational;
   e.order = order;
   e.symplectic = true;
   e.symmetric = true;
   e.forces = true;  // the forced midpoint and Lie-group steps (symmetric split) compose alike
-  e.conserves = {"symplectic form", "momentum map", "constraints", "energy (bounded, no drift)"};
+  e.conserves = {{ClaimKind::Symplectic, "symplectic form"},
+                 {ClaimKind::Momentum, "momentum map"},
+                 {ClaimKind::Constraints, "constraints"},
+                 {ClaimKind::EnergyBounded, "energy (bounded, no drift)"}};
   e.citation = "H. Yoshida, Construction of higher order symplectic integrators, Phys. Lett. A 150 (1990); "
                "Marsden & West §2.5; Hairer, Lubich & Wanner §II.4";
   const std::string base =

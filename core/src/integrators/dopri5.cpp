@@ -12,12 +12,13 @@ VILAB_COLD static IntegratorEntry make_dopri5Integrator() {
   IntegratorEntry e;
   e.id = "dopri5";
   e.title = "Dormand–Prince 5(4), adaptive, with projection (baseline)";
-  e.family = "baseline";
+  e.family = IntegratorFamily::Baseline;
   e.order = 5;
   e.symplectic = false;
   e.symmetric = false;
   e.forces = true;  // damping, torque, driving forces (discrete Lagrange–d'Alembert / the forced ODE)
-  e.conserves = {"constraints (projected after every substep)", "|q| = 1 (normalized after every substep)"};
+  e.conserves = {{ClaimKind::Constraints, "constraints (projected after every substep)"},
+                 {ClaimKind::Constraints, "|q| = 1 (normalized after every substep)"}};
   e.summary = "The adaptive Runge–Kutta method behind ode45 and RK45: substeps chosen to meet a local error "
               "tolerance, projected onto the constraint manifold; the energy still drifts.";
   e.docs =

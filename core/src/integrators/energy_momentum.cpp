@@ -13,13 +13,15 @@ VILAB_COLD static IntegratorEntry make_energyMomentumIntegrator() {
   IntegratorEntry e;
   e.id = "energy-momentum";
   e.title = "Energy–momentum (Gonzalez)";
-  e.family = "energy-momentum";
+  e.family = IntegratorFamily::EnergyMomentum;
   e.order = 2;
   e.symplectic = false;
   e.symmetric = true;
   e.stateRules.tangentMomentum = false;  // tangent only at midpoints (see docs)
-  e.conserves = {"energy (exactly, to rounding)", "momentum map", "constraints (positions)",
-                 "|Π| and RᵀR = I (rigid bodies)"};
+  e.conserves = {{ClaimKind::Energy, "energy (exactly, to rounding)"},
+                 {ClaimKind::Momentum, "momentum map"},
+                 {ClaimKind::Constraints, "constraints (positions)"},
+                 {ClaimKind::Casimir, "|Π| and RᵀR = I (rigid bodies)"}};
   e.summary = "Hamilton's equations discretized with a discrete gradient: energy and momentum are conserved "
               "exactly, but the map is not symplectic.";
   e.docs =
@@ -71,10 +73,10 @@ std::unique_ptr<Integrator> energyMomentumOnLagrangian(const Model& model, const
   const LagrangianModel& m = std::get<LagrangianModel>(model);
   // A time-dependent L has no conserved H(q, p) for the discrete gradient to keep.
   if (m.problem->timeDependent)
-    throw InputError("integrator", "energy-momentum conserves H(q, p), and this L depends on t (a driven system "
+    throw InputError(InputErrorCode::NotApplicable, "integrator", "energy-momentum conserves H(q, p), and this L depends on t (a driven system "
                                    "whose energy is not conserved): use midpoint, trapezoid or rk4");
   if (!m.problem->quadratic)
-    throw InputError("integrator", "energy-momentum needs H(q, p), which this L does not give in closed form: L must "
+    throw InputError(InputErrorCode::NotApplicable, "integrator", "energy-momentum needs H(q, p), which this L does not give in closed form: L must "
                                    "be quadratic in the velocities (∂²L/∂q'² independent of q')");
   return std::make_unique<CanonicalIntegrator<LagrangianEnergyMomentum>>(LagrangianEnergyMomentum(m.problem, h));
 }

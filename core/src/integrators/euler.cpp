@@ -12,12 +12,13 @@ VILAB_COLD static IntegratorEntry make_eulerIntegrator() {
   IntegratorEntry e;
   e.id = "euler";
   e.title = "Explicit Euler with projection (baseline)";
-  e.family = "baseline";
+  e.family = IntegratorFamily::Baseline;
   e.order = 1;
   e.symplectic = false;
   e.symmetric = false;
   e.forces = true;  // damping, torque, driving forces (discrete Lagrange–d'Alembert / the forced ODE)
-  e.conserves = {"constraints (projected after every step)", "|q| = 1 (normalized after every step)"};
+  e.conserves = {{ClaimKind::Constraints, "constraints (projected after every step)"},
+                 {ClaimKind::Constraints, "|q| = 1 (normalized after every step)"}};
   e.summary = "Explicit Euler on the equations of motion, projected back onto the constraint manifold after every "
               "step: the simplest method; the constraints hold, the energy drifts fast.";
   e.docs =

@@ -12,12 +12,15 @@ VILAB_COLD static IntegratorEntry makeGeneralized() {
   IntegratorEntry e;
   e.id = "generalized";
   e.title = "Generalized coordinates (restricted L_d)";
-  e.family = "variational";
+  e.family = IntegratorFamily::Variational;
   e.order = 2;
   e.symplectic = true;
   e.symmetric = true;
   e.maxBodies = 2;
-  e.conserves = {"symplectic form", "momentum map", "constraints (by construction)", "energy (bounded, no drift)"};
+  e.conserves = {{ClaimKind::Symplectic, "symplectic form"},
+                 {ClaimKind::Momentum, "momentum map"},
+                 {ClaimKind::Constraints, "constraints (by construction)"},
+                 {ClaimKind::EnergyBounded, "energy (bounded, no drift)"}};
   e.summary = "Wendlandt–Marsden §4.2: the Cartesian midpoint L_d restricted to the configuration manifold through "
               "a chart, solved in two angles per link, with no multipliers and no coordinate singularity.";
   e.docs =
@@ -44,13 +47,15 @@ VILAB_COLD static IntegratorEntry makeAnglesMidpoint() {
   IntegratorEntry e;
   e.id = "angles-midpoint";
   e.title = "Midpoint in spherical angles (one global chart)";
-  e.family = "variational";
+  e.family = IntegratorFamily::Variational;
   e.order = 2;
   e.symplectic = true;
   e.symmetric = true;
   e.maxBodies = 2;
-  e.conserves = {"symplectic form", "momentum map", "constraints (by construction)",
-                 "energy (bounded, no drift, away from the poles)"};
+  e.conserves = {{ClaimKind::Symplectic, "symplectic form"},
+                 {ClaimKind::Momentum, "momentum map"},
+                 {ClaimKind::Constraints, "constraints (by construction)"},
+                 {ClaimKind::EnergyBounded, "energy (bounded, no drift, away from the poles)"}};
   e.summary = "The midpoint rule applied to the Lagrangian written in spherical angles: a different discrete map, "
               "and one that breaks down near the chart's poles.";
   e.docs =

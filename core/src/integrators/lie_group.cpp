@@ -11,14 +11,17 @@ VILAB_COLD static IntegratorEntry make_lieGroupIntegrator() {
   IntegratorEntry e;
   e.id = "lie-group";
   e.title = "Lie-group variational (SO(3), Moser–Veselov)";
-  e.family = "variational";
+  e.family = IntegratorFamily::Variational;
   e.order = 2;
   e.symplectic = true;
   e.symmetric = true;
   e.forces = true;  // damping, torque, driving forces (discrete Lagrange–d'Alembert / the forced ODE)
-  e.conserves = {"symplectic form", "spatial angular momentum (free body) / its vertical component (heavy top)",
-                 "|Π| (free body)", "orthonormality of R (by construction)", "Π₃ (symmetric top)",
-                 "energy (free body: to rounding; heavy top: bounded, no drift)"};
+  e.conserves = {{ClaimKind::Symplectic, "symplectic form"},
+                 {ClaimKind::Momentum, "spatial angular momentum (free body) / its vertical component (heavy top)"},
+                 {ClaimKind::Casimir, "|Π| (free body)"},
+                 {ClaimKind::Constraints, "orthonormality of R (by construction)"},
+                 {ClaimKind::Momentum, "Π₃ (symmetric top)"},
+                 {ClaimKind::EnergyBounded, "energy (free body: to rounding; heavy top: bounded, no drift)"}};
   e.summary = "Works with the rotation itself: each step multiplies the orientation by a small rotation, found "
               "by solving one implicit equation, so the body never stops being a true rotation.";
   e.docs =

@@ -8,12 +8,15 @@ VILAB_COLD static IntegratorEntry make_lobattoIntegrator() {
   IntegratorEntry e;
   e.id = "lobatto";
   e.title = "Lobatto IIIA–IIIB (order 4)";
-  e.family = "variational";
+  e.family = IntegratorFamily::Variational;
   e.order = 4;
   e.symplectic = true;
   e.symmetric = true;
-  e.conserves = {"symplectic form", "momentum map", "constraints g(q) = 0", "hidden constraints Dg(q)M⁻¹p = 0",
-                 "energy (bounded, no drift)"};
+  e.conserves = {{ClaimKind::Symplectic, "symplectic form"},
+                 {ClaimKind::Momentum, "momentum map"},
+                 {ClaimKind::Constraints, "constraints g(q) = 0"},
+                 {ClaimKind::Constraints, "hidden constraints Dg(q)M⁻¹p = 0"},
+                 {ClaimKind::EnergyBounded, "energy (bounded, no drift)"}};
   e.summary = "Galerkin discrete Lagrangian of quadratic paths with Simpson's rule: the Lobatto IIIA–IIIB pair, "
               "constraints at every node and a RATTLE projection of the momentum.";
   e.docs =

@@ -6,12 +6,15 @@ VILAB_COLD static IntegratorEntry make_midpointIntegrator() {
   IntegratorEntry e;
   e.id = "midpoint";
   e.title = "Midpoint (variational)";
-  e.family = "variational";
+  e.family = IntegratorFamily::Variational;
   e.order = 2;
   e.symplectic = true;
   e.symmetric = true;
   e.forces = true;  // damping, torque, driving forces (discrete Lagrange–d'Alembert / the forced ODE)
-  e.conserves = {"symplectic form", "momentum map", "constraints", "energy (bounded, no drift)"};
+  e.conserves = {{ClaimKind::Symplectic, "symplectic form"},
+                 {ClaimKind::Momentum, "momentum map"},
+                 {ClaimKind::Constraints, "constraints"},
+                 {ClaimKind::EnergyBounded, "energy (bounded, no drift)"}};
   e.summary = "Discrete Euler–Lagrange equations of the midpoint discrete Lagrangian, constraints by Lagrange multipliers.";
   e.docs =
       "The update comes from a discrete Hamilton's principle: the sum of L_d(q_k, q_{k+1}) = h L((q_k+q_{k+1})/2, "

@@ -10,12 +10,14 @@ VILAB_COLD static IntegratorEntry make_newmarkIntegrator() {
   IntegratorEntry e;
   e.id = "newmark";
   e.title = "Newmark (γ, β)";
-  e.family = "variational";
+  e.family = IntegratorFamily::Variational;
   e.order = 2;
   // The claims hold at the default γ = ½, β = 0 (the property tests use the defaults).
   e.symplectic = true;
   e.symmetric = true;
-  e.conserves = {"symplectic form (γ = ½)", "momentum map (γ = ½, β = 0)", "energy (bounded, no drift; γ = ½)"};
+  e.conserves = {{ClaimKind::Symplectic, "symplectic form (γ = ½)"},
+                 {ClaimKind::Momentum, "momentum map (γ = ½, β = 0)"},
+                 {ClaimKind::EnergyBounded, "energy (bounded, no drift; γ = ½)"}};
   e.summary = "Structural dynamics' workhorse: γ = ½, β = 0 is variational (Verlet, explicit); γ > ½ damps.";
   e.docs =
       "Newmark's scheme advances positions with the weight β and velocities with the weight γ on the new "
@@ -53,13 +55,13 @@ std::unique_ptr<Integrator> newmarkOnOscillator(const Model& m, const Options& o
 std::unique_ptr<Integrator> newmarkOnLagrangian(const Model& m, const Options& o, double h) {
   const auto& problem = std::get<LagrangianModel>(m).problem;
   if (problem->c > 0)
-    throw InputError("integrator", "newmark has no constraints: this system has " + std::to_string(problem->c) +
+    throw InputError(InputErrorCode::NotApplicable, "integrator", "newmark has no constraints: this system has " + std::to_string(problem->c) +
                                        " (use rattle, its constrained relative)");
   if (problem->usesTime())
-    throw InputError("integrator", "newmark integrates an autonomous M q̈ = f(q, q̇): this system depends on t (use "
+    throw InputError(InputErrorCode::NotApplicable, "integrator", "newmark integrates an autonomous M q̈ = f(q, q̇): this system depends on t (use "
                                    "midpoint or trapezoid)");
   if (!problem->constantMass)
-    throw InputError("integrator",
+    throw InputError(InputErrorCode::NotApplicable, "integrator",
                      "newmark needs a constant mass matrix (∂²L/∂q̇² constant): this L's depends on q (use midpoint)");
   return std::make_unique<NewmarkIntegrator<LagrangianForces>>(LagrangianForces(problem), o.get("gamma"),
                                                                o.get("beta"), h);

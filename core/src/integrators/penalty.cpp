@@ -7,14 +7,16 @@ VILAB_COLD static IntegratorEntry make_penaltyIntegrator() {
   IntegratorEntry e;
   e.id = "penalty";
   e.title = "Midpoint with penalty springs";
-  e.family = "variational";
+  e.family = IntegratorFamily::Variational;
   e.order = 2;
   e.symplectic = true;
   e.symmetric = true;
   e.stateRules.positionsOnManifold = false;  // the links stretch by O(1/μ)
   e.stateRules.tangentMomentum = false;
   e.maxBodies = 2;
-  e.conserves = {"symplectic form", "momentum map", "energy incl. springs (bounded, no drift)"};
+  e.conserves = {{ClaimKind::Symplectic, "symplectic form"},
+                 {ClaimKind::Momentum, "momentum map"},
+                 {ClaimKind::EnergyBounded, "energy incl. springs (bounded, no drift)"}};
   e.summary = "Each rigid link replaced by a stiff spring of stiffness μ; unconstrained midpoint DEL.";
   e.docs =
       "Instead of imposing g(q) = 0, a penalty potential (μ/2)Σ g_i² is added to the Lagrangian, so the "

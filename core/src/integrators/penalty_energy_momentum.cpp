@@ -14,14 +14,15 @@ VILAB_COLD static IntegratorEntry make_penaltyEnergyMomentumIntegrator() {
   IntegratorEntry e;
   e.id = "penalty-energy-momentum";
   e.title = "Energy–momentum with penalty springs";
-  e.family = "energy-momentum";
+  e.family = IntegratorFamily::EnergyMomentum;
   e.order = 2;
   e.symplectic = false;
   e.symmetric = true;
   e.stateRules.positionsOnManifold = false;  // the links stretch by O(1/μ)
   e.stateRules.tangentMomentum = false;
   e.maxBodies = 2;
-  e.conserves = {"energy incl. springs (exactly, to rounding)", "momentum map (J_z of chains)"};
+  e.conserves = {{ClaimKind::Energy, "energy incl. springs (exactly, to rounding)"},
+                 {ClaimKind::Momentum, "momentum map (J_z of chains)"}};
   e.summary = "Each rigid link replaced by a stiff spring of stiffness μ; Hamilton's equations discretized with a "
               "discrete gradient: energy including the springs and J_z exact, not symplectic.";
   e.docs =
@@ -61,10 +62,10 @@ std::unique_ptr<Integrator> penaltyEnergyMomentumOnChain(const Model& model, con
 std::unique_ptr<Integrator> penaltyEnergyMomentumOnLagrangian(const Model& model, const Options& o, double h) {
   const LagrangianModel& m = std::get<LagrangianModel>(model);
   if (m.problem->timeDependent)
-    throw InputError("integrator", "penalty-energy-momentum conserves H(q, p), and this L depends on t (a driven "
+    throw InputError(InputErrorCode::NotApplicable, "integrator", "penalty-energy-momentum conserves H(q, p), and this L depends on t (a driven "
                                    "system whose energy is not conserved): use penalty, midpoint or rk4");
   if (!m.problem->quadratic)
-    throw InputError("integrator", "penalty-energy-momentum needs H(q, p), which this L does not give in closed "
+    throw InputError(InputErrorCode::NotApplicable, "integrator", "penalty-energy-momentum needs H(q, p), which this L does not give in closed "
                                    "form: L must be quadratic in the velocities (∂²L/∂q'² independent of q')");
   return std::make_unique<CanonicalIntegrator<LagrangianEnergyMomentum>>(
       LagrangianEnergyMomentum(penalizedLagrangian(*m.problem, o.get("mu")), h));

@@ -28,12 +28,16 @@ VILAB_COLD static IntegratorEntry make_quaternionIntegrator() {
   IntegratorEntry e;
   e.id = "quaternion";
   e.title = "Midpoint in unit quaternions (variational)";
-  e.family = "variational";
+  e.family = IntegratorFamily::Variational;
   e.order = 2;
   e.symplectic = true;
   e.symmetric = true;
-  e.conserves = {"symplectic form", "spatial angular momentum (free body) / its vertical component (heavy top)",
-                 "|Π| (free body)", "unit quaternion |q| = 1", "Π₃ (symmetric top)", "energy (bounded, no drift)"};
+  e.conserves = {{ClaimKind::Symplectic, "symplectic form"},
+                 {ClaimKind::Momentum, "spatial angular momentum (free body) / its vertical component (heavy top)"},
+                 {ClaimKind::Casimir, "|Π| (free body)"},
+                 {ClaimKind::Constraints, "unit quaternion |q| = 1"},
+                 {ClaimKind::Momentum, "Π₃ (symmetric top)"},
+                 {ClaimKind::EnergyBounded, "energy (bounded, no drift)"}};
   e.summary = "Wendlandt–Marsden: the midpoint DEL on R⁴ with the constraint |q|² = 1 imposed by a Lagrange "
               "multiplier.";
   e.docs =

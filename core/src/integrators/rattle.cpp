@@ -7,13 +7,16 @@ VILAB_COLD static IntegratorEntry make_rattleIntegrator() {
   IntegratorEntry e;
   e.id = "rattle";
   e.title = "RATTLE (constrained Verlet)";
-  e.family = "variational";
+  e.family = IntegratorFamily::Variational;
   e.order = 2;
   e.symplectic = true;
   e.symmetric = true;
   e.forces = true;  // damping, torque, driving forces (discrete Lagrange–d'Alembert / the forced ODE)
-  e.conserves = {"symplectic form", "momentum map", "constraints g(q) = 0", "hidden constraints Dg(q)M⁻¹p = 0",
-                 "energy (bounded, no drift)"};
+  e.conserves = {{ClaimKind::Symplectic, "symplectic form"},
+                 {ClaimKind::Momentum, "momentum map"},
+                 {ClaimKind::Constraints, "constraints g(q) = 0"},
+                 {ClaimKind::Constraints, "hidden constraints Dg(q)M⁻¹p = 0"},
+                 {ClaimKind::EnergyBounded, "energy (bounded, no drift)"}};
   e.summary = "Half kick with a position multiplier, drift onto g = 0, half kick with a velocity multiplier onto "
               "Dg M⁻¹p = 0.";
   e.docs =
@@ -51,7 +54,7 @@ std::unique_ptr<Integrator> rattleOnChain(const Model& m, const Options&, double
 std::unique_ptr<Integrator> rattleOnLagrangian(const Model& m, const Options&, double h) {
   const auto& problem = *std::get<LagrangianModel>(m).problem;
   if (!problem.constantMass)
-    throw InputError("integrator", "rattle needs a constant mass matrix (∂²L/∂q̇² constant): this L's depends on q; "
+    throw InputError(InputErrorCode::NotApplicable, "integrator", "rattle needs a constant mass matrix (∂²L/∂q̇² constant): this L's depends on q; "
                                    "use trapezoid or midpoint");
   return discreteRuleOnLagrangian(m, DiscreteRule::trapezoid(), h);
 }

@@ -12,12 +12,13 @@ VILAB_COLD static IntegratorEntry make_rk4Integrator() {
   IntegratorEntry e;
   e.id = "rk4";
   e.title = "Runge–Kutta 4 with projection (baseline)";
-  e.family = "baseline";
+  e.family = IntegratorFamily::Baseline;
   e.order = 4;
   e.symplectic = false;
   e.symmetric = false;
   e.forces = true;  // damping, torque, driving forces (discrete Lagrange–d'Alembert / the forced ODE)
-  e.conserves = {"constraints (projected after every step)", "|q| = 1 (normalized after every step)"};
+  e.conserves = {{ClaimKind::Constraints, "constraints (projected after every step)"},
+                 {ClaimKind::Constraints, "|q| = 1 (normalized after every step)"}};
   e.summary = "Classical fourth-order Runge–Kutta on the equations of motion, projected back onto the constraint "
               "manifold after every step: the constraints hold, the energy still drifts.";
   e.docs =

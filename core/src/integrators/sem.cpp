@@ -11,7 +11,7 @@ VILAB_COLD static IntegratorEntry make_semIntegrator() {
   IntegratorEntry e;
   e.id = "sem";
   e.title = "Symplectic–energy–momentum (variable step)";
-  e.family = "energy-momentum";
+  e.family = IntegratorFamily::EnergyMomentum;
   e.order = 2;
   // Symplectic on each energy level (and in the extended phase space), not for the
   // canonical form of the map the Simulation runs, whose level is set at load (docs).
@@ -19,8 +19,10 @@ VILAB_COLD static IntegratorEntry make_semIntegrator() {
   // Reversible on a fixed level (tested); a reload sets a new level (docs).
   e.symmetric = false;
   e.variableStep = true;
-  e.conserves = {"energy (discrete, exactly, to rounding)", "momentum map", "constraints",
-                 "symplectic form (in space and time)"};
+  e.conserves = {{ClaimKind::Energy, "energy (discrete, exactly, to rounding)"},
+                 {ClaimKind::Momentum, "momentum map"},
+                 {ClaimKind::Constraints, "constraints"},
+                 {ClaimKind::Symplectic, "symplectic form (in space and time)"}};
   e.summary = "Variational in space and time: the step size is solved for at every step so that the discrete "
               "energy of the midpoint discrete Lagrangian is conserved exactly.";
   e.docs =
@@ -67,7 +69,7 @@ std::unique_ptr<Integrator> semOnOscillator(const Model& m, const Options&, doub
 std::unique_ptr<Integrator> semOnLagrangian(const Model& m, const Options&, double h) {
   // Energy is conserved only when L does not depend on t (M–W §4.2).
   if (std::get<LagrangianModel>(m).problem->timeDependent)
-    throw InputError("integrator", "sem conserves the energy, which a time-dependent L does not conserve: L must not "
+    throw InputError(InputErrorCode::NotApplicable, "integrator", "sem conserves the energy, which a time-dependent L does not conserve: L must not "
                                    "use t");
   return std::make_unique<SymplecticEnergyMomentum<LagrangianMidpointStep>>(
       LagrangianMidpointStep(std::get<LagrangianModel>(m).problem), h);

@@ -8,12 +8,15 @@ VILAB_COLD static IntegratorEntry make_symplecticEulerIntegrator() {
   IntegratorEntry e;
   e.id = "symplectic-euler";
   e.title = "Symplectic Euler (both adjoints)";
-  e.family = "variational";
+  e.family = IntegratorFamily::Variational;
   e.order = 1;
   e.symplectic = true;
   e.symmetric = false;  // the two variants are each other's adjoints
   e.forces = true;  // damping, torque, driving forces (discrete Lagrange–d'Alembert / the forced ODE)
-  e.conserves = {"symplectic form", "momentum map", "constraints", "energy (bounded, no drift)"};
+  e.conserves = {{ClaimKind::Symplectic, "symplectic form"},
+                 {ClaimKind::Momentum, "momentum map"},
+                 {ClaimKind::Constraints, "constraints"},
+                 {ClaimKind::EnergyBounded, "energy (bounded, no drift)"}};
   e.summary = "Kick then drift (variant A) or drift then kick (variant B): first order, symplectic, explicit when "
               "L = ½q̇ᵀMq̇ − V(q).";
   e.docs =

@@ -6,12 +6,15 @@ VILAB_COLD static IntegratorEntry make_trapezoidIntegrator() {
   IntegratorEntry e;
   e.id = "trapezoid";
   e.title = "Trapezoid (SHAKE / Verlet)";
-  e.family = "variational";
+  e.family = IntegratorFamily::Variational;
   e.order = 2;
   e.symplectic = true;
   e.symmetric = true;
   e.forces = true;  // damping, torque, driving forces (discrete Lagrange–d'Alembert / the forced ODE)
-  e.conserves = {"symplectic form", "momentum map", "constraints", "energy (bounded, no drift)"};
+  e.conserves = {{ClaimKind::Symplectic, "symplectic form"},
+                 {ClaimKind::Momentum, "momentum map"},
+                 {ClaimKind::Constraints, "constraints"},
+                 {ClaimKind::EnergyBounded, "energy (bounded, no drift)"}};
   e.summary = "Trapezoidal discrete Lagrangian: Störmer–Verlet when unconstrained, SHAKE/RATTLE with multipliers.";
   e.docs =
       "Approximating the action by the trapezoidal rule, L_d = (h/2)[L(q_k, v) + L(q_{k+1}, v)], gives for a constant "

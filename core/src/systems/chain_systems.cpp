@@ -63,7 +63,7 @@ Model buildChain(const ParamValues& params, bool planar) {
   m.planar = planar;
   m.damping = params.number("damping");
   if (m.lengths.size() != m.masses.size())
-    throw InputError("params.lengths", "expected " + std::to_string(m.masses.size()) +
+    throw InputError(InputErrorCode::Length, "params.lengths", "expected " + std::to_string(m.masses.size()) +
                                            " entries (one per link, like masses), got " +
                                            std::to_string(m.lengths.size()));
   return m;
@@ -79,10 +79,10 @@ State chainInitialState(const ChainModel& m, Json& initial, const Json& defaults
   const bool hasAngles = initial.contains("angles") || initial.contains("rates");
   const bool hasCartesian = initial.contains("positions") || initial.contains("velocities");
   if (hasAngles && hasCartesian)
-    throw InputError("initial", "give either angles and rates, or positions and velocities, not both");
+    throw InputError(InputErrorCode::Conflict, "initial", "give either angles and rates, or positions and velocities, not both");
   if (hasAngles) {
     rejectUnknownKeys(initial, "initial", {"angles", "rates"});
-    if (!initial.contains("angles")) throw InputError("initial.angles", "is required with initial.rates");
+    if (!initial.contains("angles")) throw InputError(InputErrorCode::Missing, "initial.angles", "is required with initial.rates");
     const int per = planar ? 1 : 2;
     VecX angles(per * n), rates = VecX::Zero(per * n);
     if (planar) {
@@ -103,14 +103,14 @@ State chainInitialState(const ChainModel& m, Json& initial, const Json& defaults
     }
     for (Eigen::Index i = 0; i < rates.size(); ++i)
       if (std::abs(rates[i]) > limits::kMaxRate)
-        throw InputError("initial.rates", "must be at most 1e4 rad/s in magnitude");
+        throw InputError(InputErrorCode::Range, "initial.rates", "must be at most 1e4 rad/s in magnitude");
     for (Eigen::Index i = 0; i < angles.size(); ++i)
       if (std::abs(angles[i]) > limits::kMaxAngle)
-        throw InputError("initial.angles", "must be at most 1e4 rad in magnitude");
+        throw InputError(InputErrorCode::Range, "initial.angles", "must be at most 1e4 rad in magnitude");
     anglesToCartesian(m, angles, rates, x, v);
   } else {
     rejectUnknownKeys(initial, "initial", {"positions", "velocities"});
-    if (!initial.contains("positions")) throw InputError("initial.positions", "is required with initial.velocities");
+    if (!initial.contains("positions")) throw InputError(InputErrorCode::Missing, "initial.positions", "is required with initial.velocities");
     const auto xs = readRows(initial["positions"], "initial.positions", n, 3);
     std::vector<std::vector<double>> vs(n, std::vector<double>(3, 0.0));
     if (initial.contains("velocities")) vs = readRows(initial["velocities"], "initial.velocities", n, 3);
@@ -121,7 +121,7 @@ State chainInitialState(const ChainModel& m, Json& initial, const Json& defaults
         x[3 * i + c] = xs[i][c];
         v[3 * i + c] = vs[i][c];
         if (std::abs(vs[i][c]) > limits::kMaxSpeed)
-          throw InputError("initial.velocities[" + std::to_string(i) + "]", "must be at most 1e4 m/s in magnitude");
+          throw InputError(InputErrorCode::Range, "initial.velocities[" + std::to_string(i) + "]", "must be at most 1e4 m/s in magnitude");
       }
     initial["velocities"] = rowsOf(vs);
   }
@@ -164,6 +164,7 @@ VILAB_COLD SystemEntry chainFamilyEntry(const std::string& id, const std::string
         {"positions", "positions", "m", "alternatively: [x, y, z] per bob, on the constraint manifold (tolerance 1e-9)"},
         {"velocities", "velocities", "m/s", "with positions: [vx, vy, vz] per bob, tangent to the manifold"}};
   e.model = ModelKind::Chain;
+  e.view = ViewKind::Linkage;
   e.minBodies = minLinks;
   e.maxBodies = maxLinks;
   e.defaultIntegrator = "midpoint";
@@ -186,10 +187,15 @@ VILAB_COLD SystemEntry chainFamilyEntry(const std::string& id, const std::string
 }  // namespace
 
 VILAB_COLD SystemEntry pendulumEntry() {
-  return chainFamilyEntry("pendulum", "Planar pendulum",
-                          "A bob on a rigid massless rod, swinging in the x–z plane; constraint |x|² = l². "
-                          "Exact solution: θ(t) = 2 asin(k sn(ω₀t + c | k²)).",
-                          1, 1, 1, true, Json{{"angles", {1.0}}, {"rates", {0.0}}}, 0.01);
+  SystemEntry e = chainFamilyEntry("pendulum", "Planar pendulum",
+                                   "A bob on a rigid massless rod, swinging in the x–z plane; constraint |x|² = l². "
+                                   "Exact solution: θ(t) = 2 asin(k sn(ω₀t + c | k²)).",
+                                   1, 1, 1, true, Json{{"angles", {1.0}}, {"rates", {0.0}}}, 0.01);
+  // Jacobi's solution (exact/pendulum.hpp) is that of the undamped pendulum with gravity.
+  e.exact = ExactCapability{ExactSolution::Pendulum,
+                            {{"params.damping", ExactCondition::Test::Equals, 0},
+                             {"params.g", ExactCondition::Test::Above, 0}}};
+  return e;
 }
 VILAB_COLD SystemEntry sphericalPendulumEntry() {
   return chainFamilyEntry("spherical-pendulum", "Spherical pendulum",
@@ -230,6 +236,9 @@ VILAB_COLD SystemEntry oscillatorEntry() {
                                 false)};
   e.initialFields = {{"position", "position", "m", "x₀"}, {"velocity", "velocity", "m/s", "v₀"}};
   e.model = ModelKind::Oscillator;
+  e.view = ViewKind::Oscillator;
+  // exact/oscillator.hpp: the undamped oscillator (it has no other forcing).
+  e.exact = ExactCapability{ExactSolution::Oscillator, {{"params.damping", ExactCondition::Test::Equals, 0}}};
   e.defaultIntegrator = "midpoint";
   e.defaultH = 0.1;
   e.build = [](const ParamValues& params) {
@@ -246,9 +255,9 @@ VILAB_COLD SystemEntry oscillatorEntry() {
     rejectUnknownKeys(initial, "initial", {"position", "velocity"});
     const double x = initial.contains("position") ? readNumber(initial["position"], "initial.position") : 0.0;
     const double v = initial.contains("velocity") ? readNumber(initial["velocity"], "initial.velocity") : 0.0;
-    if (std::abs(x) > limits::kMaxCoordinate) throw InputError("initial.position", "must be at most 1e6 m in magnitude");
+    if (std::abs(x) > limits::kMaxCoordinate) throw InputError(InputErrorCode::Range, "initial.position", "must be at most 1e6 m in magnitude");
     if (std::abs(v) > limits::kMaxCoordinate)
-      throw InputError("initial.velocity", "must be at most 1e6 m/s in magnitude");
+      throw InputError(InputErrorCode::Range, "initial.velocity", "must be at most 1e6 m/s in magnitude");
     initial = Json{{"position", x}, {"velocity", v}};
     State s;
     s.q = VecX::Constant(1, x);

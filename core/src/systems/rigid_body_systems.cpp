@@ -40,7 +40,7 @@ Vec3 readInertia(const ParamValues& params) {
   for (int i = 0; i < 3; ++i) {
     const int j = (i + 1) % 3, k = (i + 2) % 3;
     if (I[i] > I[j] + I[k])
-      throw InputError("params.inertia",
+      throw InputError(InputErrorCode::Invalid, "params.inertia",
                        "violates the triangle inequality: I" + std::to_string(i + 1) + " = " + formatNumber(I[i]) +
                            " > I" + std::to_string(j + 1) + " + I" + std::to_string(k + 1) + " = " +
                            formatNumber(I[j] + I[k]) + " (principal moments of a real body satisfy I_i ≤ I_j + I_k)");
@@ -62,12 +62,12 @@ State bodyInitialState(const RigidBodyModel& m, Json& initial, const Json& defau
   const Vec3 omega(wv[0], wv[1], wv[2]);
   const double err = quaternionNormError(q);
   if (!(err <= limits::kManifoldTolerance))
-    throw InputError("initial.orientation", "must be a unit quaternion [w, x, y, z]: | |q| − 1 | = " +
+    throw InputError(InputErrorCode::OffManifold, "initial.orientation", "must be a unit quaternion [w, x, y, z]: | |q| − 1 | = " +
                                                 formatNumber(err) + " > 1e-9");
   q /= dm::sqrt(q.squaredNorm());
   for (int i = 0; i < 3; ++i)
     if (std::abs(omega[i]) > limits::kMaxRate)
-      throw InputError("initial.omega[" + std::to_string(i) + "]", "must be at most 1e4 rad/s in magnitude");
+      throw InputError(InputErrorCode::Range, "initial.omega[" + std::to_string(i) + "]", "must be at most 1e4 rad/s in magnitude");
   initial["orientation"] = qv;
   initial["omega"] = wv;
   State s;
@@ -97,6 +97,11 @@ VILAB_COLD SystemEntry rigidBodyEntry() {
   for (ParamSpec& p : forcingSpecs()) e.params.push_back(std::move(p));
   e.initialFields = bodyInitialFields();
   e.model = ModelKind::RigidBody;
+  e.view = ViewKind::Rigid;
+  // exact/free_rigid_body.hpp: the torque-free, undamped body.
+  e.exact = ExactCapability{ExactSolution::RigidBody,
+                            {{"params.damping", ExactCondition::Test::Equals, 0},
+                             {"params.torque", ExactCondition::Test::Equals, 0}}};
   e.defaultIntegrator = "lie-group";
   e.defaultH = 0.01;
   const Json defaults = {{"orientation", {1.0, 0.0, 0.0, 0.0}}, {"omega", {0.02, 2.0, 0.02}}};
@@ -129,6 +134,7 @@ VILAB_COLD SystemEntry heavyTopEntry() {
   for (ParamSpec& p : forcingSpecs()) e.params.push_back(std::move(p));
   e.initialFields = bodyInitialFields();
   e.model = ModelKind::RigidBody;
+  e.view = ViewKind::Top;
   e.defaultIntegrator = "lie-group";
   e.defaultH = 0.01;
   // Tilted by 0.5 rad about x, spinning at 15 rad/s about its axis, released with no

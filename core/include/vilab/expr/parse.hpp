@@ -26,7 +26,8 @@ namespace vilab::expr {
 class ExpressionError : public InputError {
  public:
   // The message reads "<field>: <problem> at column <c><detail>".
-  ExpressionError(const std::string& field, const std::string& problem, int column, const std::string& detail = "");
+  ExpressionError(InputErrorCode code, const std::string& field, const std::string& problem, int column,
+                  const std::string& detail = "");
   int column() const { return column_; }
 
  private:

@@ -185,11 +185,11 @@ class ChainMultiplierIntegratorT {
 
   // The refusals of stage 3, formed out of line (their strings stay out of the step).
   [[gnu::noinline, gnu::cold]] static StepOutcome folded(int iterations) {
-    return StepOutcome::refuse(RefusalCode::SingularMatrix, "two links are folded onto each other", "reduce h",
+    return StepOutcome::refuse(RefusalCode::SingularMatrix, "two links are folded onto each other", Suggestion::reduceH(),
                                iterations);
   }
   [[gnu::noinline, gnu::cold]] static StepOutcome notFinite(int iterations) {
-    return StepOutcome::refuse(RefusalCode::NonFinite, "the new state is not finite", "reduce h", iterations);
+    return StepOutcome::refuse(RefusalCode::NonFinite, "the new state is not finite", Suggestion::reduceH(), iterations);
   }
 
   // q_{k+1}(λ) = q* + h M⁻¹ Dg(q_k)ᵀ λ: link i pushes bob i along a_i and bob i−1 back.

@@ -143,7 +143,7 @@ class ChainPositionProjector {
     if (!out.ok) return out;
     positionsFromMultipliers(mu_);
     if (!x_.allFinite())
-      return StepOutcome::refuse(RefusalCode::NonFinite, "the projected positions are not finite", "reduce h",
+      return StepOutcome::refuse(RefusalCode::NonFinite, "the projected positions are not finite", Suggestion::reduceH(),
                                  out.iterations);
     x = x_;
     return out;

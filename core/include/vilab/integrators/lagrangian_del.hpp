@@ -97,9 +97,9 @@ class LagrangianDel {
     if (c > 0 && !eval_.projectMomentum(q1_.data(), p1_.data(), t_ + h_))
       return StepOutcome::refuse(RefusalCode::SingularMatrix,
                                  "the constraints' gradients became linearly dependent at the new configuration",
-                                 "reduce h", out.iterations);
+                                 Suggestion::reduceH(), out.iterations);
     if (!q1_.allFinite() || !p1_.allFinite())
-      return StepOutcome::refuse(RefusalCode::NonFinite, "the new state is not finite", "reduce h", out.iterations);
+      return StepOutcome::refuse(RefusalCode::NonFinite, "the new state is not finite", Suggestion::reduceH(), out.iterations);
     q.swap(q1_);
     p.swap(p1_);
     previous_ = x_;
@@ -129,7 +129,7 @@ class LagrangianDel {
       discreteDerivative(q, SmallVec::Zero(n), d1, &J11_);
       if (!j11Lu_.compute(J11_) || !j11Lu_.regular(limits::kSingularPivotRatio))
         return StepOutcome::refuse(RefusalCode::SingularMatrix,
-                                   "the Newton matrix of the discrete Euler–Lagrange equations is singular", "reduce h", 1);
+                                   "the Newton matrix of the discrete Euler–Lagrange equations is singular", Suggestion::reduceH(), 1);
       j11Inverse_ = j11Lu_.inverse();
       reducedReady_ = true;
     }
@@ -140,7 +140,7 @@ class LagrangianDel {
     if (c == 0) {
       x_.head(n) = delta0_;
       return delta0_.allFinite() ? StepOutcome{true, 1, {}}
-                                 : StepOutcome::refuse(RefusalCode::NonFinite, "the step is not finite", "reduce h", 1);
+                                 : StepOutcome::refuse(RefusalCode::NonFinite, "the step is not finite", Suggestion::reduceH(), 1);
     }
     B_ = j11Inverse_.lazyProduct(G0_.transpose());
     lambda_ = x_.tail(c);

@@ -105,13 +105,13 @@ class LagrangianOde {
     SmallLU slu;
     if (!lu_.compute(M_) ||
         !slu.compute(SmallMat(G_.lazyProduct(SmallMat(lu_.solve(SmallMat(G_.transpose())))))))
-      return StepOutcome::refuse(RefusalCode::SingularMatrix, "the projection of the velocities is singular", "reduce h",
+      return StepOutcome::refuse(RefusalCode::SingularMatrix, "the projection of the velocities is singular", Suggestion::reduceH(),
                                  iterations);
     const SmallMat MinvGt = lu_.solve(SmallMat(G_.transpose()));
     const SmallVec nu = slu.solve(SmallVec(G_.lazyProduct(y.segment(n, n))));
     y.segment(n, n) -= MinvGt.lazyProduct(nu);
     if (!y.allFinite())
-      return StepOutcome::refuse(RefusalCode::SingularMatrix, "the projection of the velocities is singular", "reduce h",
+      return StepOutcome::refuse(RefusalCode::SingularMatrix, "the projection of the velocities is singular", Suggestion::reduceH(),
                                  iterations);
     return StepOutcome{true, iterations, {}};
   }

@@ -88,7 +88,7 @@ class LobattoOscillator {
     const double p1 = p[0] + h_ * (t_.b[0] * f0 + t_.b[1] * (-model_.stiffness * (q0_ + x_[0])) +
                                    t_.b[2] * (-model_.stiffness * q1));
     if (!std::isfinite(q1) || !std::isfinite(p1))
-      return StepOutcome::refuse(RefusalCode::NonFinite, "the new state is not finite", "reduce h", out.iterations);
+      return StepOutcome::refuse(RefusalCode::NonFinite, "the new state is not finite", Suggestion::reduceH(), out.iterations);
     q[0] = q1;
     p[0] = p1;
     return out;
@@ -189,10 +189,10 @@ class LobattoChain {
       p1_[3 * i + 2] -= h_ * weights * model_.masses[i] * model_.g;
     }
     if (!projector_.project(model_, q1_, p1_))
-      return StepOutcome::refuse(RefusalCode::SingularMatrix, "two links are folded onto each other", "reduce h",
+      return StepOutcome::refuse(RefusalCode::SingularMatrix, "two links are folded onto each other", Suggestion::reduceH(),
                                  out.iterations);
     if (!q1_.allFinite() || !p1_.allFinite())
-      return StepOutcome::refuse(RefusalCode::NonFinite, "the new state is not finite", "reduce h", out.iterations);
+      return StepOutcome::refuse(RefusalCode::NonFinite, "the new state is not finite", Suggestion::reduceH(), out.iterations);
     q = q1_;
     p = p1_;
     previous_ = x_;
@@ -416,10 +416,10 @@ class LobattoLagrangian {
       if (!eval_.projectMomentum(q1_.data(), p1_.data(), t_ + h_))
         return StepOutcome::refuse(RefusalCode::SingularMatrix,
                                    "the constraints' gradients became linearly dependent at the new configuration",
-                                   "reduce h", out.iterations);
+                                   Suggestion::reduceH(), out.iterations);
     }
     if (!q1_.allFinite() || !p1_.allFinite())
-      return StepOutcome::refuse(RefusalCode::NonFinite, "the new state is not finite", "reduce h", out.iterations);
+      return StepOutcome::refuse(RefusalCode::NonFinite, "the new state is not finite", Suggestion::reduceH(), out.iterations);
     q.swap(q1_);
     p.swap(p1_);
     previous_ = x_;

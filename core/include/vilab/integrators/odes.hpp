@@ -131,7 +131,7 @@ class ChainIndex1Ode {
     if (!momenta_.project(model_, q_, p_))
       return StepOutcome::refuse(RefusalCode::SingularMatrix,
                                  "the projection of the momenta is singular (two links folded onto each other)",
-                                 "reduce h", out.iterations);
+                                 Suggestion::reduceH(), out.iterations);
     y.head(3 * n) = q_;
     y.tail(3 * n) = p_;
     return out;
@@ -174,7 +174,8 @@ struct RigidBodyOde {
   StepOutcome project(VecX& y) const {
     const double norm = dm::sqrt(y.head<4>().squaredNorm());
     if (!(norm > 0) || !std::isfinite(norm))
-      return StepOutcome::refuse(RefusalCode::NonFinite, "the orientation quaternion vanished or is not finite");
+      return StepOutcome::refuse(RefusalCode::NonFinite, "the orientation quaternion vanished or is not finite",
+                                 Suggestion::reduceH());
     y.head<4>() /= norm;
     return {};
   }

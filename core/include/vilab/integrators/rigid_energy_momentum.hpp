@@ -40,7 +40,7 @@ class RigidEnergyMomentumStepper {
     const Vec3 OmegaMid = invInertia_.cwiseProduct(0.5 * (Pi + Pi1));
     const Mat3 R1 = R * cayley((0.5 * h_) * OmegaMid);
     if (!R1.allFinite() || !Pi1.allFinite())
-      return StepOutcome::refuse(RefusalCode::NonFinite, "the new state is not finite", "reduce h", out.iterations);
+      return StepOutcome::refuse(RefusalCode::NonFinite, "the new state is not finite", Suggestion::reduceH(), out.iterations);
     R = R1;
     Pi = Pi1;
     return out;

@@ -109,7 +109,7 @@ class ExplicitRungeKutta final : public Integrator {
     // Back onto the manifold: positions, then momenta (or |q| = 1).
     const StepOutcome out = ode_.project(y1_);
     if (!out.ok) return out;
-    if (!y1_.allFinite()) return StepOutcome::refuse(RefusalCode::NonFinite, "the new state is not finite");
+    if (!y1_.allFinite()) return StepOutcome::refuse(RefusalCode::NonFinite, "the new state is not finite", Suggestion::reduceH());
     y_.swap(y1_);
     return out;  // the projection's Newton iterations (0 without one)
   }
@@ -117,7 +117,8 @@ class ExplicitRungeKutta final : public Integrator {
  private:
   StepOutcome undefined(int stage) const {
     return StepOutcome::refuse(RefusalCode::NonFinite,
-                               std::string(ode_.undefined()) + " at stage " + std::to_string(stage) + " of the step");
+                               std::string(ode_.undefined()) + " at stage " + std::to_string(stage) + " of the step",
+                               Suggestion::reduceH());
   }
 
   mutable Ode ode_;  // toState evaluates (scratch space only)
@@ -189,13 +190,13 @@ class DormandPrince final : public Integrator {
         return StepOutcome::refuse(RefusalCode::NoConvergence,
                                    "the adaptive substep size fell to " + scientific(hs) +
                                        " s without meeting the tolerance",
-                                   "loosen the tolerance (options.tol) or reduce h", accepted);
+                                   Suggestion::loosenTolerance("loosen the tolerance (options.tol) or reduce h"), accepted);
       if (++attempts > limits::kMaxSubstepsPerStep)
         return StepOutcome::refuse(RefusalCode::NoConvergence,
                                    "one step of " + formatNumber(h_) + " s needed more than " +
                                        std::to_string(limits::kMaxSubstepsPerStep) +
                                        " adaptive substeps (the last of " + scientific(hs) + " s)",
-                                   "loosen the tolerance (options.tol) or reduce h", accepted);
+                                   Suggestion::loosenTolerance("loosen the tolerance (options.tol) or reduce h"), accepted);
       double err = std::numeric_limits<double>::infinity();
       bool fine = trySubstep(hs, err);
       if (fine && err <= 1.0) {
@@ -227,7 +228,7 @@ class DormandPrince final : public Integrator {
       proposal = hs * (fine ? std::min(1.0, std::max(kFacMin, kSafety * errorFactor(err))) : kFacMin);
     }
     if (!y0_.allFinite())
-      return StepOutcome::refuse(RefusalCode::NonFinite, "the new state is not finite", "reduce h", accepted);
+      return StepOutcome::refuse(RefusalCode::NonFinite, "the new state is not finite", Suggestion::reduceH(), accepted);
     y_.swap(y0_);
     k_[0].swap(k1Work_);
     firstStageValid_ = firstStage;
@@ -338,7 +339,8 @@ class DormandPrince final : public Integrator {
   }
 
   StepOutcome refuseUndefined() const {
-    return StepOutcome::refuse(RefusalCode::NonFinite, std::string(ode_.undefined()) + " at the start of the step");
+    return StepOutcome::refuse(RefusalCode::NonFinite, std::string(ode_.undefined()) + " at the start of the step",
+                               Suggestion::reduceH());
   }
 
   mutable Ode ode_;  // toState evaluates (scratch space only)

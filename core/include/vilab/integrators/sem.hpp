@@ -189,7 +189,8 @@ class SymplecticEnergyMomentum final : public Integrator {
 
   StepOutcome step() override {
     if (!std::isfinite(level_))
-      return StepOutcome::refuse(levelRefusal_.code, levelRefusal_.reason, levelRefusal_.suggestion);
+      return StepOutcome::refuse(levelRefusal_.code, levelRefusal_.reason,
+                                 {levelRefusal_.action, levelRefusal_.suggestion});
     best_ = Trial{};
     iterations_ = 0;
     trials_ = 0;
@@ -225,10 +226,10 @@ class SymplecticEnergyMomentum final : public Integrator {
     // Stage 2: when the secant leaves (0, h_max] or fails, a bracketing search.
     if (!converged && !withinTolerance() && !bracketedRoot())
       return StepOutcome::refuse(RefusalCode::NoConvergence, "no step size conserves the energy here",
-                                 "reduce h (a smaller nominal step sets a level the steps can keep)", iterations_);
+                                 Suggestion::reduceH("reduce h (a smaller nominal step sets a level the steps can keep)"), iterations_);
     if (!withinTolerance())
       return StepOutcome::refuse(RefusalCode::NoConvergence,
-                                 "the energy equation of the step size did not converge to rounding", "reduce h",
+                                 "the energy equation of the step size did not converge to rounding", Suggestion::reduceH(),
                                  iterations_);
     // Stage 3: the new state of the best trial, h_k the next guess.
     s_.q.swap(bestQ_);

@@ -253,7 +253,7 @@ class VariationalIntegrator {
       p1 += fMinus + fPlus;
     }
     if (!q1.allFinite() || !p1.allFinite())
-      return StepOutcome::refuse(RefusalCode::NonFinite, "the new state is not finite", "reduce h", out.iterations);
+      return StepOutcome::refuse(RefusalCode::NonFinite, "the new state is not finite", Suggestion::reduceH(), out.iterations);
     if constexpr (HasCanonicalize<System>::value) system_.canonicalize(q1);
     q = q1;
     p = p1;

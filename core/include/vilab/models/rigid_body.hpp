@@ -214,7 +214,7 @@ struct RigidBodyModel {
     Vec4 q = s.q;
     const double err = quaternionNormError(q);
     if (!(err <= limits::kManifoldTolerance))
-      throw InputError(qField, "must be a unit quaternion [w, x, y, z]: | |q| − 1 | = " + formatNumber(err) +
+      throw InputError(InputErrorCode::OffManifold, qField, "must be a unit quaternion [w, x, y, z]: | |q| − 1 | = " + formatNumber(err) +
                                    " > 1e-9");
     s.q = q / dm::sqrt(q.squaredNorm());
   }

@@ -80,29 +80,29 @@ struct NewtonWorkspace {
 namespace newton_detail {
 [[gnu::noinline, gnu::cold]] inline StepOutcome residualNotFinite(const char* what, int k) {
   return StepOutcome::refuse(RefusalCode::NonFinite, std::string(what) + " are not finite at the current iterate",
-                             "reduce h", k);
+                             Suggestion::reduceH(), k);
 }
 [[gnu::noinline, gnu::cold]] inline StepOutcome singular(const char* what, double condition, int k) {
   return StepOutcome::refuse(RefusalCode::SingularMatrix,
                              std::string("the Newton matrix of ") + what + " is singular (pivot ratio " +
                                  scientific(condition) + ")",
-                             "reduce h", k);
+                             Suggestion::reduceH(), k);
 }
 [[gnu::noinline, gnu::cold]] inline StepOutcome updateNotFinite(int k) {
-  return StepOutcome::refuse(RefusalCode::NonFinite, "the Newton update is not finite", "reduce h", k);
+  return StepOutcome::refuse(RefusalCode::NonFinite, "the Newton update is not finite", Suggestion::reduceH(), k);
 }
 [[gnu::noinline, gnu::cold]] inline StepOutcome diverged(const char* what, double size, int k) {
   return StepOutcome::refuse(RefusalCode::Diverged,
                              std::string("Newton's method diverges on ") + what + " (update " + scientific(size) +
                                  " after " + std::to_string(k) + " iterations)",
-                             "reduce h", k);
+                             Suggestion::reduceH(), k);
 }
 [[gnu::noinline, gnu::cold]] inline StepOutcome noConvergence(const char* what, int maxIterations, double lastUpdate) {
   return StepOutcome::refuse(RefusalCode::NoConvergence,
                              std::string("Newton's method did not converge on ") + what + " in " +
                                  std::to_string(maxIterations) + " iterations (last update " + scientific(lastUpdate) +
                                  ")",
-                             "reduce h", maxIterations);
+                             Suggestion::reduceH(), maxIterations);
 }
 }  // namespace newton_detail
 
