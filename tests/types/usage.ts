@@ -9,6 +9,15 @@ import {
   type Diagnostics,
   type ExactRigidBody,
   type ExactRigidBodyBranch,
+  type ExactSolution,
+  type ExactOscillator,
+  type ExactInfo,
+  type ClaimKind,
+  type ModelKind,
+  type ViewKind,
+  type InputErrorCode,
+  type SuggestionAction,
+  type Vocabulary,
   type HistorySamples,
   type IntegratorInfo,
   type Lab,
@@ -41,15 +50,26 @@ export async function example(): Promise<string> {
     const fields: string[] = s.initialFields.map((f) => f.name);
     const hMax: number = s.h.max;
     const integrators: readonly string[] = s.integrators;
-    const model: 'oscillator' | 'chain' | 'rigid-body' = s.model;
-    void ranges, fields, hMax, integrators, model, s.defaults.initial;
+    const model: ModelKind = s.model;
+    const view: ViewKind = s.view;
+    const exactInfo: ExactInfo | null = s.exact;
+    const requires: string[] = exactInfo ? exactInfo.requires.map((c) => ('equals' in c ? `${c.field} = ${c.equals}` : `${c.field} > ${c.above}`)) : [];
+    const whole: boolean = s.params.some((p) => p.integer === true);
+    const lean: boolean | undefined = s.lean?.system;
+    const docs: readonly string[] | undefined = s.definition?.functions;
+    // @ts-expect-error: model kinds are a closed set
+    const notAModel: ModelKind = 'particle';
+    void ranges, fields, hMax, integrators, model, view, requires, whole, lean, docs, notAModel, s.defaults.initial, s.state;
   }
   for (const i of lab.integrators) {
     const order: number = i.order;
     const family: string = i.family;
     const conserves: readonly string[] = i.conserves;
     const claims: boolean = i.symplectic && i.symmetric;
-    void order, family, conserves, claims, i.systems;
+    const kinds: ClaimKind[] = i.claims.map((c) => c.kind);
+    const exactEnergy: boolean = i.claims.some((c) => c.kind === 'energy');
+    const adaptive: boolean = i.variableStep || i.forces;
+    void order, family, conserves, claims, kinds, exactEnergy, adaptive, i.systems;
   }
   const limits: Limits = lab.limits;
   const budget: number = limits.budgetMs.min + limits.budgetMs.max;
@@ -119,8 +139,12 @@ export async function example(): Promise<string> {
     if (e instanceof VilabError) {
       const where: string | undefined = e.field;
       const k: number | undefined = e.step;
-      const code: VilabErrorCode | undefined = e.code;
+      const code: VilabErrorCode = e.code;
       if (code === 'full-module') void (await createLab({ build: 'full' }));
+      const action: SuggestionAction | undefined = e.action;
+      if (action === 'reduce-h') void lab.simulate({ ...scenario, h: 0.005 });
+      const inputCodes: readonly InputErrorCode[] = lab.vocabulary.inputErrorCodes;
+      void action, inputCodes;
       const why: string | undefined = e.reason;
       const fix: string | undefined = e.suggestion;
       const stepsTaken: number | undefined = e.stepsTaken;
@@ -141,7 +165,26 @@ export async function example(): Promise<string> {
   const [P1, P2, P3] = exact.Pi(1.5);
   const freed: boolean = exact.disposed;
   exact.dispose();
+  exact[Symbol.dispose]();
   void period, branch, w, x, y, z, P1, P2, P3, freed;
+  const vocabulary: Vocabulary = lab.vocabulary;
+  // @ts-expect-error: the vocabulary is read-only
+  vocabulary.refusalCodes.push('timeout');
+  const any: ExactSolution = lab.exact({ system: 'oscillator' });
+  const { q: q0, p: p0 }: { q: number[]; p: number[] } = any.state(0);
+  if (any.solution === 'oscillator') {
+    const osc: ExactOscillator = any;
+    const [x0, v0]: [number, number] = osc.at(1);
+    void x0, v0;
+  } else if (any.solution === 'pendulum') {
+    const regime: string = any.regime;
+    void regime;
+  } else {
+    const axis: ExactRigidBodyBranch = any.branch;
+    void axis;
+  }
+  any[Symbol.dispose]();
+  void q0, p0;
   // @ts-expect-error: t is a number
   exact.Pi('1');
   void version, dsp, mid, normalized, t, step, jz, pi, energy, next, cols, total, visual, csv, same, gone;

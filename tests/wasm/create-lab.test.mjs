@@ -25,6 +25,7 @@ async function assertRejects(options, field, pattern) {
   assert.equal(e.field, field);
   assert.ok(e.message.startsWith(`vilab: ${field}: `), e.message);
   assert.match(e.message, pattern);
+  assert.ok(lab.vocabulary.inputErrorCodes.includes(e.code), `code ${e.code}`);
 }
 
 // Loaded first, before any other test of this file runs.

@@ -116,7 +116,16 @@ test('pendulum phase pair is θ against θ̇; rigid bodies Π₁ against Π₂',
 
 test('claims are classified so badges apply only where the system has the structure', () => {
   const mid = lab.integrator('midpoint');
-  assert.deepEqual(mid.claims.map((c) => c.kind), ['symplectic', 'momentum', 'constraints', 'energy']);
+  assert.deepEqual(mid.claims.map((c) => c.kind), ['symplectic', 'momentum', 'constraints', 'energy-bounded']);
+  // exact energy (to rounding) is its own kind: the energy-momentum schemes and SEM
+  for (const id of ['energy-momentum', 'penalty-energy-momentum', 'sem']) {
+    assert.deepEqual(lab.integrator(id).claims.filter((c) => c.kind === 'energy').length, 1, id);
+  }
+  // both energy kinds apply wherever the exact flow conserves the energy, neither where it does not
+  withSim({ system: 'oscillator' }, (sim) => assert.ok(['energy', 'energy-bounded'].every((k) => sim.describe().structures.includes(k))));
+  withSim({ system: 'oscillator', integrator: 'midpoint', params: { damping: 0.1 } }, (sim) =>
+    assert.ok(!sim.describe().structures.some((k) => k.startsWith('energy'))),
+  );
   assert.ok(lab.integrator('lie-group').claims.some((c) => c.kind === 'casimir'));
   for (const i of lab.integrators) assert.equal(i.claims.length, i.conserves.length);
 });

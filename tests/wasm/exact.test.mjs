@@ -1,6 +1,8 @@
-// lab.exactRigidBody: the exact free rigid body (core FreeRigidBodyExact) through the
-// bindings. It agrees with a Lie-group run to O(h²), starts exactly where the
-// simulation starts, refuses other systems and bad input, and frees its memory.
+// lab.exact: each system's exact solution (its registry capability `exact`, the conditions
+// checked by the core) behind one call; and lab.exactRigidBody: the exact free rigid body
+// (core FreeRigidBodyExact) through the bindings. It agrees with a Lie-group run to O(h²),
+// starts exactly where the simulation starts, refuses other systems and bad input, and
+// frees its memory.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -116,4 +118,69 @@ test('dispose frees the exact solution; using it afterwards throws', () => {
   assertInputError(() => e.orientation(0), 'exactRigidBody', /after dispose/);
   assertInputError(() => e.Pi(0), 'exactRigidBody', /after dispose/);
   assertInputError(() => e.period, 'exactRigidBody', /after dispose/);
+});
+
+test('lab.exact: the solution each system declares, where its conditions hold, in canonical coordinates', () => {
+  for (const system of lab.systems) {
+    if (!system.exact) {
+      assertInputError(() => lab.exact({ system: system.id }), 'system', /no exact solution/);
+      continue;
+    }
+    const exact = lab.exact({ system: system.id });
+    const sim = lab.simulate({ system: system.id });
+    try {
+      assert.equal(exact.solution, system.exact.solution);
+      // it starts where the simulation starts, in the same canonical (q, p)
+      const { q, p } = exact.state(0);
+      assert.ok(dist(q, sim.q) < 1e-13 && dist(p, sim.p) < 1e-13, `${system.id}: ${q}, ${p} against ${sim.q}, ${sim.p}`);
+      assert.ok(exact.period > 0);
+    } finally {
+      sim.dispose();
+      exact[Symbol.dispose]();
+    }
+    assert.equal(exact.disposed, true);
+    assert.throws(() => exact.state(0), (e) => e.code === 'disposed' && /used after dispose/.test(e.message));
+  }
+});
+
+test('lab.exact names the unmet condition (code no-exact-solution)', () => {
+  for (const [scenario, field] of [
+    [{ system: 'oscillator', params: { damping: 0.5 } }, 'params.damping'],
+    [{ system: 'pendulum', params: { g: 0 } }, 'params.g'],
+    [{ system: 'pendulum', params: { damping: 0.1 } }, 'params.damping'],
+    [{ system: 'rigid-body', params: { torque: [0, 0.1, 0] } }, 'params.torque'],
+    [{ system: 'rigid-body', params: { damping: 0.1 } }, 'params.damping'],
+    [{ system: 'heavy-top' }, 'system'],
+  ]) {
+    const e = assertInputError(() => lab.exact(scenario), field);
+    assert.equal(e.code, 'no-exact-solution');
+  }
+  // what each system declares is what the core checks
+  const pendulum = lab.system('pendulum').exact;
+  assert.deepEqual(pendulum, { solution: 'pendulum', requires: [{ field: 'params.damping', equals: 0 }, { field: 'params.g', above: 0 }] });
+  assertInputError(() => lab.exact({ system: 'pendulum', h: -1 }), 'h');
+});
+
+test('the exact oscillator (core exact/oscillator.hpp): x₀ cos ωt + (v₀/ω) sin ωt, period 2π/ω', () => {
+  const sc = { system: 'oscillator', params: { mass: 2, stiffness: 8 }, initial: { position: 0.5, velocity: -1 } };
+  const exact = lab.exact(sc);
+  const w = 2;
+  assert.ok(Math.abs(exact.period - Math.PI) < 1e-15);
+  for (const t of [0, 0.3, 7, 1e4]) {
+    const [x, v] = exact.at(t);
+    assert.ok(Math.abs(x - (0.5 * Math.cos(w * t) - 0.5 * Math.sin(w * t))) < 1e-11 * Math.max(1, t), `x(${t})`);
+    assert.ok(Math.abs(v - (-1 * Math.sin(w * t) - Math.cos(w * t))) < 1e-11 * Math.max(1, t), `v(${t})`);
+    assert.deepEqual(exact.state(t), { q: [x], p: [2 * v] });
+  }
+  assertInputError(() => exact.at(NaN), 't');
+  exact.dispose();
+  // the wrappers are lab.exact for their one system
+  const viaWrapper = lab.exactPendulum({ system: 'pendulum' });
+  const direct = lab.exact({ system: 'pendulum' });
+  assert.deepEqual(viaWrapper.state(1.3), direct.state(1.3));
+  viaWrapper.dispose();
+  direct.dispose();
+  const body = lab.exact(DZHANIBEKOV);
+  assert.deepEqual(body.state(2), { q: body.orientation(2), p: body.Pi(2) });
+  body.dispose();
 });

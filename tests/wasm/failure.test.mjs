@@ -34,9 +34,10 @@ test(`a refused step (DSP midpoint, h = ${failing.scenario.h}, step ${failing.st
   const error = refusalOf(() => sim.advance(100));
   assert.ok(error, 'the step was not refused');
   assert.equal(error.step, failing.step);
-  assert.match(error.code, /^(no-convergence|diverged|singular-matrix)$/, 'Newton fails on this one');
+  assert.notEqual(error.code, 'non-finite', 'Newton fails on this one');
   assert.match(error.reason, /Newton/);
   assert.equal(error.suggestion, 'reduce h');
+  assert.equal(error.action, 'reduce-h');
   assert.equal(error.stepsTaken, 1, 'the one good step of this call is kept');
   assert.equal(error.message, `vilab: step ${failing.step} refused: ${error.reason}; reduce h (the state stays at step ${good})`);
   assert.equal(sim.step, good);

@@ -4,7 +4,7 @@
 // leaves the core, whatever the system, integrator and settings.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { lab, REF, assertHealthy, registryPairs, pairLabel, createLab, VilabError } from './helpers.mjs';
+import { lab, REF, assertHealthy, assertVocabularyCode, registryPairs, pairLabel, createLab, VilabError } from './helpers.mjs';
 import { decodeState } from '../../web/state/url.js';
 
 const MAX_MESSAGE = 300;
@@ -24,6 +24,7 @@ function assertClean(e, field) {
   assert.ok(e.message.startsWith('vilab: '), e.message);
   assert.ok(e.message.length <= MAX_MESSAGE, `${e.message.length} characters: ${e.message.slice(0, 120)}…`);
   assert.ok(e.message.isWellFormed?.() ?? !/[\uD800-\uDFFF]/.test(e.message.replace(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g, '')));
+  assertVocabularyCode(e);
   if (field !== undefined) {
     assert.equal(e.field, field, e.message);
     assert.ok(e.message.startsWith(`vilab: ${field}: `), e.message);

@@ -31,12 +31,24 @@ export function assertHealthy() {
   assert.equal(refRun(), refHash, 'the module no longer reproduces a fresh run');
 }
 
-/** The codes a refused step may carry (outcome.hpp: refusalCodeName). */
-export const REFUSAL_CODES = Object.freeze(['no-convergence', 'diverged', 'singular-matrix', 'non-finite', 'spurious-root']);
+/**
+ * e.code is one of the published vocabulary: a refused step's (lab.vocabulary.refusalCodes,
+ * with an action from suggestionActions), any other error's (inputErrorCodes).
+ */
+export function assertVocabularyCode(e) {
+  const { refusalCodes, suggestionActions, inputErrorCodes } = lab.vocabulary;
+  if (e.step !== undefined) {
+    assert.ok(refusalCodes.includes(e.code), `refusal code ${e.code} (${e.message})`);
+    assert.ok(suggestionActions.includes(e.action), `action ${e.action} (${e.message})`);
+  } else {
+    assert.ok(inputErrorCodes.includes(e.code), `code ${e.code} (${e.message})`);
+    assert.equal(e.action, undefined, `bad input has no .action (${e.message})`);
+  }
+}
 
 /**
  * The error fn() throws, which must be a refused step: a VilabError with .step,
- * .code, .reason, .suggestion and .stepsTaken, and the message the native CLI prints.
+ * .code, .action, .reason, .suggestion and .stepsTaken, and the message the native CLI prints.
  * Returns the error, or null when fn() did not throw.
  */
 export function refusalOf(fn) {
@@ -52,7 +64,7 @@ export function refusalOf(fn) {
 export function assertRefusal(e) {
   assert.ok(e instanceof VilabError && e instanceof Error, `not a VilabError: ${e?.stack ?? e}`);
   assert.ok(Number.isSafeInteger(e.step) && e.step >= 1, `step: ${e.step}`);
-  assert.ok(REFUSAL_CODES.includes(e.code), `code: ${e.code}`);
+  assertVocabularyCode(e);
   assert.ok(typeof e.reason === 'string' && e.reason.length > 0, 'reason');
   assert.ok(typeof e.suggestion === 'string' && e.suggestion.length > 0, 'suggestion');
   assert.ok(Number.isSafeInteger(e.stepsTaken) && e.stepsTaken >= 0 && e.stepsTaken < e.step, `stepsTaken: ${e.stepsTaken}`);
@@ -98,7 +110,8 @@ function assertInputErrorShape(error, field, pattern) {
   assert.equal(error.field, field);
   assert.match(error.message.slice(prefix.length), pattern);
   assert.ok(error.message.length < 400, `message too long (${error.message.length} characters)`);
-  for (const key of ['step', 'code', 'reason', 'suggestion', 'stepsTaken']) assert.equal(error[key], undefined, `bad input has no .${key}`);
+  for (const key of ['step', 'action', 'reason', 'suggestion', 'stepsTaken']) assert.equal(error[key], undefined, `bad input has no .${key}`);
+  assertVocabularyCode(error);
 }
 
 /** FNV-1a 64 of q and p (float64 LE) and step (uint64 LE), as sim.hash() documents it. */

@@ -7,17 +7,8 @@
 // Natural variables are for display and export only: they never feed back into a step,
 // so they may use the JS Math functions (the run's bits do not depend on them).
 
-
-/** How an integrator's `conserves` entry is classified (badges apply where the system has that structure). */
-export function claimKind(text) {
-  const s = String(text);
-  if (/energy/i.test(s)) return 'energy';
-  if (/symplectic/i.test(s)) return 'symplectic';
-  if (/^\|Π\|/.test(s)) return 'casimir';
-  if (/momentum|Π₃/i.test(s)) return 'momentum';
-  if (/constraint|\|q\| = 1|unit quaternion|orthonormality/i.test(s)) return 'constraints';
-  return 'other';
-}
+/** Both claim kinds about the energy (exact and bounded) apply where the exact flow conserves it. */
+const ENERGY = ['energy', 'energy-bounded'];
 
 const sub = (i) => String(i).replace(/\d/g, (d) => '₀₁₂₃₄₅₆₇₈₉'[d]);
 const isNonZero = (v) => (Array.isArray(v) ? v.some((x) => x !== 0) : Number(v ?? 0) !== 0);
@@ -51,7 +42,7 @@ function describeOscillator(system, sc) {
     ],
     phase: [0, 1],
     energyParts: true,
-    structures: damped ? ['symplectic'] : ['symplectic', 'energy'],
+    structures: damped ? ['symplectic'] : ['symplectic', ...ENERGY],
     values(q, p, out) {
       out[0] = q[0];
       out[1] = p[0] / m;
@@ -98,7 +89,7 @@ function describeChain(system, sc) {
     variables,
     phase: [0, angles],
     energyParts: true,
-    structures: ['symplectic', 'constraints', ...(damped ? [] : ['energy']), ...(!planar && !damped ? ['momentum'] : [])],
+    structures: ['symplectic', 'constraints', ...(damped ? [] : ENERGY), ...(!planar && !damped ? ['momentum'] : [])],
     values(q, p, out) {
       let px = 0, py = 0, pz = 0, vx0 = 0, vy0 = 0, vz0 = 0;
       for (let i = 0; i < n; i++) {
@@ -191,7 +182,7 @@ function describeRigidBody(system, sc) {
     variables,
     phase: [0, 1],
     energyParts: true,
-    structures: ['symplectic', 'constraints', ...(forced ? [] : ['energy']), ...(momentumConserved ? ['momentum'] : []), ...(!gravityTorque && !forced ? ['casimir'] : [])],
+    structures: ['symplectic', 'constraints', ...(forced ? [] : ENERGY), ...(momentumConserved ? ['momentum'] : []), ...(!gravityTorque && !forced ? ['casimir'] : [])],
     values(q, p, out) {
       const [w, x, y, z] = q;
       for (let k = 0; k < 3; k++) {
@@ -243,7 +234,7 @@ function describeData(system, sc, columns) {
     variables,
     phase: [0, names.length],
     energyParts: false,
-    structures: ['symplectic', ...(constrained ? ['constraints'] : []), ...(!forced && !timeDependent ? ['energy'] : []), ...(quantities.some((q) => q.key.startsWith('momentum.') && q.conserved) ? ['momentum'] : [])],
+    structures: ['symplectic', ...(constrained ? ['constraints'] : []), ...(!forced && !timeDependent ? ENERGY : []), ...(quantities.some((q) => q.key.startsWith('momentum.') && q.conserved) ? ['momentum'] : [])],
     values(q, p, out) {
       const k = names.length;
       for (let i = 0; i < k; i++) {

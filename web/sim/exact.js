@@ -1,7 +1,6 @@
-// Small exact solutions in JS for the lessons: the clock of the midpoint rule on the
-// linear oscillator (Lu 1995) and the undamped oscillator itself. The pendulum and the
-// free rigid body need elliptic functions: those come from the core (lab.exactPendulum,
-// lab.exactRigidBody), so there is one implementation of them.
+// Lu's clock of the midpoint rule on the linear oscillator, in JS for the lessons. The
+// exact solutions themselves (oscillator, pendulum, free rigid body) come from the core
+// through lab.exact, so there is one implementation of each.
 
 /**
  * Lu's clock (Lu 1995, §2.3, eqs. 16–18 corrected): one midpoint step of size h on the
@@ -10,15 +9,4 @@
  */
 export function midpointClockStep(h, omega) {
   return omega === 0 ? h : (2 * Math.atan2(0.5 * omega * h, 1)) / omega;
-}
-
-/** The exact undamped oscillator of a normalized `oscillator` scenario at t: { q: [x], p: [m v] }. */
-export function exactOscillator(normalized, t) {
-  const { mass, stiffness, damping } = normalized.params;
-  if (damping !== 0) return null;
-  const w = Math.sqrt(stiffness / mass);
-  const { position: x0, velocity: v0 } = normalized.initial;
-  const x = x0 * Math.cos(w * t) + (v0 / w) * Math.sin(w * t);
-  const v = -x0 * w * Math.sin(w * t) + v0 * Math.cos(w * t);
-  return { q: [x], p: [mass * v] };
 }

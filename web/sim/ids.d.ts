@@ -33,3 +33,78 @@ export type IntegratorId =
   | 'euler'
   | 'dopri5'
   | 'sem';
+
+/** The model behind a system (SystemInfo.model), which fixes its canonical state. At run time: lab.vocabulary.models. */
+export type ModelKind =
+  | 'oscillator'
+  | 'chain'
+  | 'rigid-body'
+  | 'lagrangian';
+
+/** Which scene draws a system (SystemInfo.view). At run time: lab.vocabulary.views. */
+export type ViewKind =
+  | 'linkage'
+  | 'oscillator'
+  | 'rigid'
+  | 'top'
+  | 'bodies';
+
+/** What a system's canonical state (q, p) is (SystemInfo.state). At run time: lab.vocabulary.states. */
+export type StateKind =
+  | 'cotangent'
+  | 'quaternion';
+
+/** An exact solution the core knows (SystemInfo.exact.solution, lab.exact). At run time: lab.vocabulary.exactSolutions. */
+export type ExactSolutionKind =
+  | 'oscillator'
+  | 'pendulum'
+  | 'rigid-body';
+
+/** The family of an integrator (IntegratorInfo.family). At run time: lab.vocabulary.families. */
+export type IntegratorFamily =
+  | 'variational'
+  | 'energy-momentum'
+  | 'baseline';
+
+/** What an integrator's claim is about (IntegratorInfo.claims[].kind). At run time: lab.vocabulary.claimKinds. */
+export type ClaimKind =
+  | 'symplectic'
+  | 'momentum'
+  | 'constraints'
+  | 'energy'
+  | 'energy-bounded'
+  | 'casimir';
+
+/** A refused step's VilabError.code. At run time: lab.vocabulary.refusalCodes. */
+export type RefusalCode =
+  | 'no-convergence'
+  | 'diverged'
+  | 'singular-matrix'
+  | 'non-finite'
+  | 'spurious-root';
+
+/** What a refused step suggests (VilabError.action), beside its words. At run time: lab.vocabulary.suggestionActions. */
+export type SuggestionAction =
+  | 'reduce-h'
+  | 'loosen-tolerance';
+
+/** Every other VilabError.code: bad input, used after dispose, a module that did not load, … At run time: lab.vocabulary.inputErrorCodes. */
+export type InputErrorCode =
+  | 'syntax'
+  | 'type'
+  | 'range'
+  | 'length'
+  | 'missing'
+  | 'unknown-key'
+  | 'unknown-id'
+  | 'not-applicable'
+  | 'conflict'
+  | 'too-large'
+  | 'off-manifold'
+  | 'invalid'
+  | 'full-module'
+  | 'no-exact-solution'
+  | 'disposed'
+  | 'out-of-memory'
+  | 'module-load'
+  | 'internal';

@@ -9,7 +9,7 @@
 // then `figure(results)` → { plot: { x, y, logX, logY }, curves: [{ label, x, y }],
 // measured: { … numbers the caption and the tests quote } }.
 import { fittedOrder } from './studies.js';
-import { exactOscillator, midpointClockStep } from './exact.js';
+import { midpointClockStep } from './exact.js';
 
 // ---- measurements (worker tasks)
 
@@ -75,8 +75,10 @@ export function measureRun(lab, { scenario, T, samples = 400 }, progress) {
  */
 export function clockRun(lab, { scenario, steps, samples = 400 }, progress) {
   const base = lab.normalize(scenario);
-  const sim = lab.simulate(base, { historyCapacity: lab.limits.historyCapacity.min });
+  const exact = lab.exact(base);
+  let sim;
   try {
+    sim = lab.simulate(base, { historyCapacity: lab.limits.historyCapacity.min });
     const { mass, stiffness } = base.params;
     const w = Math.sqrt(stiffness / mass);
     const dt = midpointClockStep(base.h, w);
@@ -85,8 +87,8 @@ export function clockRun(lab, { scenario, steps, samples = 400 }, progress) {
     const out = { t: [], atNh: [], atNdt: [], maxNh: 0, maxNdt: 0, dt, h: base.h, omega: w };
     for (let n = 1; n <= steps; n++) {
       sim.advance(1);
-      const a = err(exactOscillator(base, n * base.h));
-      const b = err(exactOscillator(base, n * dt));
+      const a = err(exact.state(n * base.h));
+      const b = err(exact.state(n * dt));
       out.maxNh = Math.max(out.maxNh, a);
       out.maxNdt = Math.max(out.maxNdt, b);
       if (n % every === 0) {
@@ -98,7 +100,8 @@ export function clockRun(lab, { scenario, steps, samples = 400 }, progress) {
     }
     return out;
   } finally {
-    sim.dispose();
+    sim?.dispose();
+    exact.dispose();
   }
 }
 

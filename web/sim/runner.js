@@ -12,12 +12,13 @@
 const LAG_CLAMP = 0.1; // s of wall-clock time one frame may account for
 const FRAME_BUDGET_MS = 2.5; // simulation time budget per frame
 
-/** A refused step (a VilabError with .step, .code, .reason, .suggestion) as the page reports it. */
+/** A refused step (a VilabError with .step, .code, .action, .reason, .suggestion) as the page reports it. */
 export function failureOf(error) {
   const e = error && typeof error === 'object' ? error : { message: String(error) };
   return {
     step: Number.isInteger(e.step) ? e.step : null,
     code: typeof e.code === 'string' ? e.code : null,
+    action: typeof e.action === 'string' ? e.action : null,
     reason: typeof e.reason === 'string' && e.reason ? e.reason : String(e.message ?? e).replace(/^vilab:\s*/, ''),
     suggestion: typeof e.suggestion === 'string' && e.suggestion ? e.suggestion : null,
     message: String(e.message ?? e),
@@ -45,7 +46,7 @@ class Track {
     // sample 0, the reference of every drift (kept: the ring may later drop it)
     this.first = this.sim.history.read(0);
     this.read = 0; // history samples consumed
-    this.failure = null; // failureOf(error): { step, code, reason, suggestion, message }
+    this.failure = null; // failureOf(error): { step, code, action, reason, suggestion, message }
     this.visual = this.sim.visualState();
     this.lastGood = this.visual;
     this.diag = d;
@@ -206,7 +207,7 @@ export class Runner {
       // A NaN never reaches the renderer: keep the last finite state.
       track.visual = track.lastGood;
       if (!track.failure) {
-        this.#fail(track, { step: track.sim.step, code: 'non-finite', reason: 'the state became non-finite', suggestion: 'reduce h', message: 'non-finite state' });
+        this.#fail(track, { step: track.sim.step, code: 'non-finite', action: 'reduce-h', reason: 'the state became non-finite', suggestion: 'reduce h', message: 'non-finite state' });
       }
     }
     track.diag = track.sim.diagnostics();
@@ -220,7 +221,7 @@ export class Runner {
   halt(label, info) {
     const track = label === 'A' ? this.a : label === 'B' ? this.b : null;
     if (!track || track.failure) return;
-    track.failure = { step: null, t: info.t, code: 'breakdown', kind: info.kind, amount: info.amount, reason: '', suggestion: null, message: `breakdown: ${info.kind}` };
+    track.failure = { step: null, t: info.t, code: 'breakdown', action: null, kind: info.kind, amount: info.amount, reason: '', suggestion: null, message: `breakdown: ${info.kind}` };
     if (track === this.a) this.playing = false;
     this.cb.onFailure?.(track, track.failure);
   }

@@ -13,7 +13,6 @@
 // spaced s; the integral ∫ p·q'(s) ds is taken with q'(s) from the discrete Fourier
 // transform, whose trapezoidal rule converges exponentially for smooth periodic curves,
 // so the quadrature error stays far below what a non-symplectic method changes.
-import { exactOscillator } from './exact.js';
 import { describeRun, usesTime } from './describe.js';
 
 /** Where an initial field's entry lives: ['angles', 0] is initial.angles[0], ['angles', 1, 0] initial.angles[1][0]. */
@@ -196,6 +195,67 @@ export function loopAction(qs, ps) {
 const isPowerOfTwo = (n) => Number.isInteger(n) && n >= 8 && (n & (n - 1)) === 0;
 
 /**
+ * The scenario a loop is centred on: the normalized scenario, or, with `around` (a
+ * canonical state of a run of it), the scenario started there where that state has
+ * initial data (initialFromState). Returns { base, centre: 'start' | 'state' }.
+ */
+function loopCentre(lab, scenario, around) {
+  const base = lab.normalize(scenario);
+  if (lab.system(base.system).state !== 'cotangent') {
+    throw new Error(`vilab: loop: ${base.system} carries a quaternion and a body angular momentum, not a canonical (q, p) pair`);
+  }
+  if (!around) return { base, centre: 'start' };
+  if (!Array.isArray(around.q) && !ArrayBuffer.isView(around.q)) throw new Error('vilab: loop.around: must be a canonical state { q, p }');
+  const initial = initialFromState(lab, base, around);
+  return initial ? { base: { ...base, initial }, centre: 'state' } : { base, centre: 'start' };
+}
+
+/** The loop's curve s ↦ scenario: an ellipse in the plane of two initial-data paths (default defaultLoopPlane). */
+function loopCurve(base, plane, radii) {
+  const [pa, pb] = plane ?? defaultLoopPlane(base) ?? [];
+  if (!pa || !pb) throw new Error(`vilab: loop.plane: no default plane for ${base.system}; give two initial-data paths`);
+  const ca = readPath(base.initial, pa);
+  const cb = readPath(base.initial, pb);
+  const [ra, rb] = radii ?? [Math.max(0.01, 0.02 * Math.abs(ca)), Math.max(0.01, 0.02 * Math.abs(cb))];
+  return (s) => ({ ...base, initial: writePath(writePath(base.initial, pa, ca + ra * Math.cos(s)), pb, cb + rb * Math.sin(s)) });
+}
+
+/** The simulations of a loop's n points, started at s_j = 2πj/n (all disposed when one fails). */
+function loopPoints(make, n) {
+  const sims = [];
+  try {
+    for (let j = 0; j < n; j++) sims.push(make((2 * Math.PI * j) / n));
+  } catch (e) {
+    sims.forEach((s) => s.dispose());
+    throw e;
+  }
+  return sims;
+}
+
+/** The largest distance between neighbouring points of a loop of simulations, in (q, p). */
+function loopSpacing(sims) {
+  const states = sims.map((s) => [s.q, s.p]); // one copy out of the heap per point
+  let worst = 0;
+  for (let j = 0; j < states.length; j++) {
+    const [qa, xa] = states[j];
+    const [qb, xb] = states[(j + 1) % states.length];
+    let d = 0;
+    for (let i = 0; i < qa.length; i++) d += (qa[i] - qb[i]) ** 2 + (xa[i] - xb[i]) ** 2;
+    worst = Math.max(worst, Math.sqrt(d));
+  }
+  return worst;
+}
+
+/** The spectral quadrature's own error estimate: ∮p·dq over every point against over every other point. */
+function loopQuadratureError(sims) {
+  const qs = sims.map((s) => s.q);
+  const ps = sims.map((s) => s.p);
+  const all = loopAction(qs, ps);
+  const half = loopAction(qs.filter((_, j) => j % 2 === 0), ps.filter((_, j) => j % 2 === 0));
+  return Math.abs(all - half) / Math.abs(all);
+}
+
+/**
  * A loop of initial conditions around the scenario's start (or around `around`, a
  * canonical state { q, p } of a run of it, e.g. where the page is now: see
  * initialFromState; `centre` then says 'state', or 'start' where that state has no
@@ -207,58 +267,23 @@ const isPowerOfTwo = (n) => Number.isInteger(n) && n >= 8 && (n & (n - 1)) === 0
  *
  * Returns { points, step, time, centre, initialAction, action(), relativeChange(),
  * unresolvedAt, advance(n), variables(), dispose() }; time counts from the loop's start. A refused step of any member throws its VilabError with
- * .loopPoint set.
+ * .loopPoint set. Systems whose canonical state is not a (q, p) pair (lab.system(id).state
+ * other than 'cotangent': rigid bodies) have no loop action.
  */
 export function loopStudy(lab, scenario, { points = 512, plane, radii, maxPoints = 4096, stretch = 8, quadratureTolerance = 1e-8, around } = {}) {
   if (!isPowerOfTwo(points) || !isPowerOfTwo(maxPoints) || maxPoints < points) {
     throw new Error('vilab: loop.points: must be a power of two ≥ 8, at most maxPoints (a power of two)');
   }
-  let base = lab.normalize(scenario);
-  if (lab.system(base.system).model === 'rigid-body') {
-    throw new Error(`vilab: loop: ${base.system} carries a quaternion and a body angular momentum, not a canonical (q, p) pair`);
-  }
-  let centre = 'start';
-  if (around) {
-    if (!Array.isArray(around.q) && !ArrayBuffer.isView(around.q)) throw new Error('vilab: loop.around: must be a canonical state { q, p }');
-    const initial = initialFromState(lab, base, around);
-    if (initial) {
-      base = { ...base, initial };
-      centre = 'state';
-    }
-  }
-  const [pa, pb] = plane ?? defaultLoopPlane(base) ?? [];
-  if (!pa || !pb) throw new Error(`vilab: loop.plane: no default plane for ${base.system}; give two initial-data paths`);
-  const ca = readPath(base.initial, pa);
-  const cb = readPath(base.initial, pb);
-  const [ra, rb] = radii ?? [Math.max(0.01, 0.02 * Math.abs(ca)), Math.max(0.01, 0.02 * Math.abs(cb))];
-
-  const at = (s) => ({ ...base, initial: writePath(writePath(base.initial, pa, ca + ra * Math.cos(s)), pb, cb + rb * Math.sin(s)) });
-  let sims = [];
+  const { base, centre } = loopCentre(lab, scenario, around);
+  const at = loopCurve(base, plane, radii);
   let step = 0;
   const make = (s) => {
     const sim = lab.simulate(at(s), { historyCapacity: lab.limits.historyCapacity.min });
     if (step > 0) sim.advance(step); // the same bits as having run along with the others
     return sim;
   };
-  const spacing = () => {
-    const states = sims.map((s) => [s.q, s.p]); // one copy out of the heap per point
-    let worst = 0;
-    for (let j = 0; j < states.length; j++) {
-      const [qa, xa] = states[j];
-      const [qb, xb] = states[(j + 1) % states.length];
-      let d = 0;
-      for (let i = 0; i < qa.length; i++) d += (qa[i] - qb[i]) ** 2 + (xa[i] - xb[i]) ** 2;
-      worst = Math.max(worst, Math.sqrt(d));
-    }
-    return worst;
-  };
-  try {
-    for (let j = 0; j < points; j++) sims.push(make((2 * Math.PI * j) / points));
-  } catch (e) {
-    sims.forEach((s) => s.dispose());
-    throw e;
-  }
-  const start = spacing();
+  let sims = loopPoints(make, points);
+  const start = loopSpacing(sims);
   const action = () => loopAction(sims.map((s) => s.q), sims.map((s) => s.p));
   const initialAction = action();
 
@@ -268,20 +293,13 @@ export function loopStudy(lab, scenario, { points = 512, plane, radii, maxPoints
   // every other point) tells: the time it first exceeds quadratureTolerance is kept.
   let unresolvedAt = null;
   function refine() {
-    while (sims.length < maxPoints && spacing() > stretch * start * (points / sims.length)) {
+    while (sims.length < maxPoints && loopSpacing(sims) > stretch * start * (points / sims.length)) {
       const n = sims.length;
       const finer = [];
       for (let j = 0; j < n; j++) finer.push(sims[j], make((2 * Math.PI * (2 * j + 1)) / (2 * n)));
       sims = finer;
     }
-    if (unresolvedAt === null && sims.length === maxPoints && quadratureError() > quadratureTolerance) unresolvedAt = sims[0].time;
-  }
-  function quadratureError() {
-    const qs = sims.map((s) => s.q);
-    const ps = sims.map((s) => s.p);
-    const all = loopAction(qs, ps);
-    const half = loopAction(qs.filter((_, j) => j % 2 === 0), ps.filter((_, j) => j % 2 === 0));
-    return Math.abs(all - half) / Math.abs(all);
+    if (unresolvedAt === null && sims.length === maxPoints && loopQuadratureError(sims) > quadratureTolerance) unresolvedAt = sims[0].time;
   }
 
   return {
@@ -387,27 +405,28 @@ function stateAt(lab, scenario, h, T) {
   }
 }
 
-/** The exact state at T where one is known, in the canonical (q, p): the undamped oscillator, the pendulum (lab.exactPendulum: Jacobi sn), the free rigid body (lab.exactRigidBody). */
+/**
+ * The exact state at T where the system's exact solution holds for this scenario (lab.exact:
+ * the undamped oscillator, the pendulum via Jacobi sn, the free rigid body), in the canonical
+ * (q, p); quaternion: true where q is a unit quaternion (q and −q are the same rotation).
+ */
 function exactState(lab, base, T) {
-  if (base.system === 'oscillator') return exactOscillator(base, T);
-  if (base.system === 'pendulum' && base.params.damping === 0 && base.params.g > 0) {
-    const exact = lab.exactPendulum(base);
-    try {
-      return exact.state(T);
-    } finally {
-      exact.dispose();
-    }
+  const system = lab.system(base.system);
+  if (!system.exact) return null;
+  let exact;
+  try {
+    exact = lab.exact(base);
+  } catch (e) {
+    if (e?.code === 'no-exact-solution') return null;
+    throw e;
   }
-  if (base.system === 'rigid-body' && base.params.damping === 0 && base.params.torque.every((x) => x === 0)) {
-    const exact = lab.exactRigidBody(base);
-    try {
-      // a quaternion and its negative are the same rotation: errors take the nearer sign
-      return { q: exact.orientation(T), p: exact.Pi(T), quaternion: true };
-    } finally {
-      exact.dispose();
-    }
+  try {
+    const state = exact.state(T);
+    // a quaternion and its negative are the same rotation: errors take the nearer sign
+    return system.state === 'quaternion' ? { ...state, quaternion: true } : state;
+  } finally {
+    exact.dispose();
   }
-  return null;
 }
 
 /**

@@ -1,11 +1,37 @@
 // Type declarations for the vilab JavaScript API (web/sim/vilab.js), written by
-// hand and checked by tests/types (tsc --noEmit). Reference: docs/api.md.
+// hand and checked by tests/types (tsc --noEmit); tests/wasm/types.test.mjs checks every
+// registry entry against them, field by field. Reference: docs/api.md.
 //
-// Ids of systems and integrators are union types generated from the C++ registry
-// (ids.d.ts, written by scripts/gen-ids.mjs); lab.systems / lab.integrators list them at run time.
+// Ids of systems and integrators and every closed vocabulary (codes, actions, model and
+// view kinds, …) are union types generated from the C++ registry (ids.d.ts, written by
+// scripts/gen-ids.mjs); lab.systems, lab.integrators and lab.vocabulary list them at run time.
 
-import type { SystemId, IntegratorId } from './ids.js';
-export type { SystemId, IntegratorId };
+import type {
+  SystemId,
+  IntegratorId,
+  ModelKind,
+  ViewKind,
+  StateKind,
+  ExactSolutionKind,
+  IntegratorFamily,
+  ClaimKind,
+  RefusalCode,
+  SuggestionAction,
+  InputErrorCode,
+} from './ids.js';
+export type {
+  SystemId,
+  IntegratorId,
+  ModelKind,
+  ViewKind,
+  StateKind,
+  ExactSolutionKind,
+  IntegratorFamily,
+  ClaimKind,
+  RefusalCode,
+  SuggestionAction,
+  InputErrorCode,
+};
 
 // Symbol.dispose (for `using sim = lab.simulate(…)`) without requiring lib esnext.disposable;
 // the same declaration as TypeScript's own lib, so the two merge.
@@ -64,6 +90,10 @@ export interface LagrangianDefinition {
   lagrangian: string;
   /** Holonomic constraints g(q) = 0. */
   constraints?: readonly string[];
+  /** c ≥ 0: the generalized force −c q'. */
+  damping?: number;
+  /** Generalized forces Q_i(q, q', t), one expression per coordinate. */
+  forces?: readonly (string | number)[];
   /** name → expression in q, q', t, reported and plotted. */
   conserved?: Record<string, string>;
   /** name → generator ξ(q), one expression per coordinate; reports the discrete Noether momentum p·ξ(q). */
@@ -103,6 +133,8 @@ export interface ParamInfo {
   readonly min: number;
   readonly max: number;
   readonly minExclusive: boolean;
+  /** 'number' only: whole numbers (a choice among variants). */
+  readonly integer?: boolean;
   readonly minCount?: number;
   readonly maxCount?: number;
 }
@@ -115,13 +147,41 @@ export interface FieldInfo {
   readonly description: string;
 }
 
+/** A condition under which an exact solution holds: a number of the normalized scenario (each of an array's) equal to, or above, a value. */
+export type ExactCondition =
+  | { readonly field: string; readonly equals: number }
+  | { readonly field: string; readonly above: number };
+
+/** SystemInfo.exact: which exact solution the core knows for a system, and when it holds. */
+export interface ExactInfo {
+  readonly solution: ExactSolutionKind;
+  /** All must hold (e.g. { field: 'params.damping', equals: 0 }); lab.exact checks them. */
+  readonly requires: readonly ExactCondition[];
+}
+
+/** SystemInfo.definition: the documentation of a system defined by data (its params). */
+export interface DefinitionInfo {
+  readonly fields: readonly { readonly name: string; readonly title: string; readonly description: string }[];
+  /** The functions expressions may call. */
+  readonly functions: readonly string[];
+  readonly notes: string;
+  /** Limits of a definition (maxExpressionBytes, maxDepth, maxCoordinates, …). */
+  readonly limits: Readonly<Record<string, number>>;
+}
+
 /** A system, as described by the C++ registry. */
 export interface SystemInfo {
   readonly id: SystemId;
   readonly title: string;
   readonly description: string;
-  /** The model behind it: pendulums and chains share 'chain'; the free body and the heavy top 'rigid-body'. */
-  readonly model: 'oscillator' | 'chain' | 'rigid-body';
+  /** The model behind it: pendulums and chains share 'chain'; the free body and the heavy top 'rigid-body'; systems defined by data 'lagrangian'. */
+  readonly model: ModelKind;
+  /** Which scene draws it: 'linkage' (pendulums, chains), 'oscillator', 'rigid' (free body), 'top' (heavy top), 'bodies' (defined by data). */
+  readonly view: ViewKind;
+  /** What its canonical state is: 'cotangent' (positions and conjugate momenta) or 'quaternion' (unit quaternion and Π). */
+  readonly state: StateKind;
+  /** Its exact solution and the conditions it needs, or null (lab.exact). */
+  readonly exact: ExactInfo | null;
   readonly params: readonly ParamInfo[];
   readonly initialFields: readonly FieldInfo[];
   readonly defaultIntegrator: IntegratorId;
@@ -132,18 +192,31 @@ export interface SystemInfo {
     readonly max: number;
     readonly minExclusive: boolean;
     readonly unit: string;
+    /** The largest h of each of its integrators (s; 0: it breaks down at every step measured). */
+    readonly maxByIntegrator: Readonly<Partial<Record<IntegratorId, number>>>;
   };
   /** The complete default scenario of this system. */
   readonly defaults: Readonly<NormalizedScenario>;
   /** Ids of the integrators that apply to this system. */
   readonly integrators: readonly IntegratorId[];
+  /** Systems defined by data: what their params may hold. */
+  readonly definition?: DefinitionInfo;
+  /** What the lean build (the page's first load) runs of this system: the system itself and which integrators. */
+  readonly lean?: { readonly system: boolean; readonly integrators: readonly IntegratorId[] };
+}
+
+/** What an integrator claims to conserve: the words, and what they are about. */
+export interface ClaimInfo {
+  /** A badge applies where the run's description lists this kind in `structures`. */
+  readonly kind: ClaimKind;
+  readonly text: string;
 }
 
 /** An integrator, as described by the C++ registry. */
 export interface IntegratorInfo {
   readonly id: IntegratorId;
   readonly title: string;
-  readonly family: 'variational' | 'energy-momentum' | 'baseline' | (string & {});
+  readonly family: IntegratorFamily;
   readonly order: number;
   /** Claims checked by the property tests: symplectic one-step map; time-reversible (symmetric). */
   readonly symplectic: boolean;
@@ -158,8 +231,25 @@ export interface IntegratorInfo {
   readonly equations: string;
   readonly citation: string;
   readonly options: readonly ParamInfo[];
-  /** `conserves`, each classified: a badge applies where the run's description lists its kind in `structures`. */
-  readonly claims: readonly { readonly kind: ClaimKind; readonly text: string }[];
+  /** `conserves`, each with its kind (from the core). */
+  readonly claims: readonly ClaimInfo[];
+  /** Models forcing (damping, torque, a driving force); the others refuse a forced system. */
+  readonly forces: boolean;
+  /** Chooses its own step sizes (sim.time is their sum; the history has a column 'dt'). */
+  readonly variableStep: boolean;
+}
+
+/** lab.vocabulary: the closed lists of ids, from the registry (the unions of ids.d.ts). */
+export interface Vocabulary {
+  readonly models: readonly ModelKind[];
+  readonly views: readonly ViewKind[];
+  readonly states: readonly StateKind[];
+  readonly exactSolutions: readonly ExactSolutionKind[];
+  readonly families: readonly IntegratorFamily[];
+  readonly claimKinds: readonly ClaimKind[];
+  readonly refusalCodes: readonly RefusalCode[];
+  readonly suggestionActions: readonly SuggestionAction[];
+  readonly inputErrorCodes: readonly InputErrorCode[];
 }
 
 /** Options of lab.simulate(). */
@@ -249,8 +339,6 @@ export interface State {
   p: ArrayLike<number>;
 }
 
-export type ClaimKind = 'symplectic' | 'momentum' | 'constraints' | 'energy' | 'casimir' | 'other';
-
 /** A recorded quantity of a run: conserved (by this scenario's exact flow) or not, and why. */
 export interface RunQuantity {
   key: string;
@@ -333,36 +421,62 @@ export interface Simulation {
 /** Which closed form the exact free rigid body uses (see core/include/vilab/exact/free_rigid_body.hpp). */
 export type ExactRigidBodyBranch = 'max-axis' | 'min-axis' | 'separatrix' | 'symmetric' | 'spherical' | 'steady';
 
+/** What every exact solution has (lab.exact). t must be finite, |t| ≤ limits.maxExactTime. */
+interface ExactSolutionBase {
+  /** Which exact solution this is (lab.vocabulary.exactSolutions). */
+  readonly solution: ExactSolutionKind;
+  /** s; Infinity where the motion does not repeat. */
+  readonly period: number;
+  /** The state at t in the system's canonical coordinates (as sim.q, sim.p). */
+  state(t: number): { q: number[]; p: number[] };
+  readonly disposed: boolean;
+  /** Frees the wasm memory; idempotent. Any other use afterwards throws (code 'disposed'). */
+  dispose(): void;
+  /** The same as dispose(), for `using exact = lab.exact(…)`. */
+  [Symbol.dispose](): void;
+}
+
+/** The exact harmonic oscillator m ẍ = −k x. */
+export interface ExactOscillator extends ExactSolutionBase {
+  readonly solution: 'oscillator';
+  /** 2π/ω, s. */
+  readonly period: number;
+  /** [x(t), ẋ(t)] (a fresh array). */
+  at(t: number): [number, number];
+  /** q = [x], p = [m ẋ]. */
+  state(t: number): { q: [number]; p: [number] };
+}
+
 /** The exact solution of a free rigid body (Jacobi elliptic functions). */
-export interface ExactRigidBody {
+export interface ExactRigidBody extends ExactSolutionBase {
+  readonly solution: 'rigid-body';
   /** Period of Π(t), s: 4K/λ (generic), 2π/|ν| (symmetric); Infinity when Π is constant or on the separatrix. */
   readonly period: number;
   readonly branch: ExactRigidBodyBranch;
-  /** Body angular momentum Π(t) = [Π1, Π2, Π3] (a fresh array). t must be finite. */
+  /** Body angular momentum Π(t) = [Π1, Π2, Π3] (a fresh array). */
   Pi(t: number): [number, number, number];
   /** Orientation quaternion [w, x, y, z] (body → space) at t; orientation(0) is the normalized initial one. */
   orientation(t: number): [number, number, number, number];
-  readonly disposed: boolean;
-  /** Frees the wasm memory; idempotent. Any other use afterwards throws. */
-  dispose(): void;
+  /** q = the orientation quaternion, p = Π. */
+  state(t: number): { q: [number, number, number, number]; p: [number, number, number] };
 }
 
 /** The exact planar pendulum θ'' = −(g/l) sin θ (Jacobi elliptic functions). */
-export interface ExactPendulum {
+export interface ExactPendulum extends ExactSolutionBase {
+  readonly solution: 'pendulum';
   /** s: 4K(k²)/w when it swings, 2K(1/k²)/(k w) per turn when it turns over; Infinity on the separatrix. */
   readonly period: number;
   readonly regime: 'libration' | 'separatrix' | 'rotation';
   /** k = √(sin²(θ₀/2) + θ̇₀² l/(4g)). */
   readonly modulus: number;
-  /** [θ(t), θ'(t)] (a fresh array). t must be finite, |t| ≤ limits.maxExactTime. */
+  /** [θ(t), θ'(t)] (a fresh array). */
   at(t: number): [number, number];
-  /** The state at t in the system's canonical coordinates (bob position q, momentum p). */
+  /** The bob's position q and momentum p. */
   state(t: number): { q: [number, number, number]; p: [number, number, number] };
-  readonly disposed: boolean;
-  /** Frees the wasm memory; idempotent. Any other use afterwards throws. */
-  dispose(): void;
-  [Symbol.dispose](): void;
 }
+
+/** lab.exact(scenario): one of the exact solutions, told apart by `solution`. */
+export type ExactSolution = ExactOscillator | ExactPendulum | ExactRigidBody;
 
 export interface Lab {
   readonly version: string;
@@ -371,6 +485,8 @@ export interface Lab {
   readonly systems: readonly SystemInfo[];
   readonly integrators: readonly IntegratorInfo[];
   readonly limits: Limits;
+  /** The closed lists of ids: models, views, codes, actions, … (frozen). */
+  readonly vocabulary: Vocabulary;
   system(id: SystemId): SystemInfo;
   system(id: string): SystemInfo | undefined;
   integrator(id: IntegratorId): IntegratorInfo;
@@ -378,9 +494,15 @@ export interface Lab {
   /** Validates and normalizes a scenario (an object or JSON text); throws VilabError. */
   normalize(scenario: Scenario | string): NormalizedScenario;
   /**
+   * The exact solution of a scenario whose system has one (SystemInfo.exact) and whose
+   * conditions hold; otherwise throws VilabError with code 'no-exact-solution' naming the
+   * unmet field ('system', 'params.damping', …).
+   */
+  exact(scenario: Scenario | string): ExactSolution;
+  /**
    * The exact solution for a free rigid body (system 'rigid-body' only; otherwise throws
    * 'vilab: system: …'), built from the normalized scenario's params.inertia,
-   * initial.orientation (normalized as the core does) and initial.omega.
+   * initial.orientation (normalized as the core does) and initial.omega, whatever its forcing.
    */
   exactRigidBody(scenario: Scenario | string): ExactRigidBody;
   /** The exact solution of an undamped planar pendulum (system 'pendulum', g > 0); throws VilabError otherwise. */
@@ -423,20 +545,21 @@ export class VilabError extends Error {
   /** For a refused step: its number (the state stays at step - 1). */
   readonly step?: number;
   /**
-   * For a refused step: 'no-convergence' | 'diverged' | 'singular-matrix' | 'non-finite' | 'spurious-root'.
-   * 'full-module': the lean build leaves this scenario out (load createLab({ build: 'full' })).
+   * What went wrong, one of lab.vocabulary: a refused step's code (refusalCodes), else any
+   * other error's (inputErrorCodes; e.g. 'full-module': the lean build leaves this scenario out).
    */
-  readonly code?: VilabErrorCode;
+  readonly code: VilabErrorCode;
+  /** For a refused step: what it suggests, for a program to act on (e.g. 'reduce-h'). */
+  readonly action?: SuggestionAction;
   /** For a refused step: why, in plain words. */
   readonly reason?: string;
-  /** For a refused step: what to do, e.g. 'reduce h'. */
+  /** For a refused step: what to do, in words, e.g. 'reduce h'. */
   readonly suggestion?: string;
   /** For a refused step: steps taken by this advance() call before it. */
   readonly stepsTaken?: number;
 }
 
-export type RefusalCode = 'no-convergence' | 'diverged' | 'singular-matrix' | 'non-finite' | 'spurious-root';
-/** VilabError.code: a refused step's code, or 'full-module' (the lean build leaves the scenario out). */
-export type VilabErrorCode = RefusalCode | 'full-module';
+/** VilabError.code: a refused step's code, or any other error's (lab.vocabulary.inputErrorCodes). */
+export type VilabErrorCode = RefusalCode | InputErrorCode;
 /** Scenario text limit (bytes). */
 export const MAX_SCENARIO_BYTES: number;

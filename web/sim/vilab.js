@@ -20,17 +20,19 @@ const BUILDS = {
   full: { load: () => import('../../build/wasm/vilab.mjs'), wasm: () => new URL('../../build/wasm/vilab.wasm', import.meta.url) },
   lean: { load: () => import('../../build/wasm/vilab-lean.mjs'), wasm: () => new URL('../../build/wasm/vilab-lean.wasm', import.meta.url) },
 };
-import { describeRun, claimKind } from './describe.js';
+import { describeRun } from './describe.js';
 
 const PREFIX = 'vilab: ';
 /** Scenario text larger than this is refused before it enters the wasm heap (the core's limit). */
 const MAX_SCENARIO_BYTES = 4 << 20;
-const DETAILS = ['field', 'column', 'step', 'code', 'reason', 'suggestion', 'stepsTaken'];
+const DETAILS = ['field', 'column', 'step', 'code', 'action', 'reason', 'suggestion', 'stepsTaken'];
 
 /**
- * Every error the API throws. Bad input: message 'vilab: <field>: <problem>' and
- * .field (and .column, 1-based, when the problem is located in an expression). A refused step: message 'vilab: step k refused: <reason>; <suggestion> (…)'
- * and .step, .code, .reason, .suggestion, .stepsTaken.
+ * Every error the API throws, with .code: one of lab.vocabulary.inputErrorCodes, or for a
+ * refused step one of lab.vocabulary.refusalCodes. Bad input: message 'vilab: <field>: <problem>'
+ * and .field (and .column, 1-based, when the problem is located in an expression). A refused
+ * step: message 'vilab: step k refused: <reason>; <suggestion> (…)' and .step, .code, .action
+ * (one of lab.vocabulary.suggestionActions), .reason, .suggestion, .stepsTaken.
  */
 export class VilabError extends Error {
   constructor(message, details = {}) {
@@ -41,11 +43,15 @@ export class VilabError extends Error {
   }
 }
 
-function inputError(field, problem) {
-  return new VilabError(`${field}: ${problem}`, { field });
+/** Bad input found here rather than in the core; code: one of lab.vocabulary.inputErrorCodes. */
+function inputError(code, field, problem) {
+  return new VilabError(`${field}: ${problem}`, { field, code });
 }
 
-// The core's error record {message, field?, step?, code?, reason?, suggestion?, stepsTaken?} → VilabError.
+/** A number argument's code: 'type' when it is not a number at all, else 'range'. */
+const numberCode = (value) => (typeof value === 'number' ? 'range' : 'type');
+
+// The core's error record {message, field?, code, action?, step?, reason?, suggestion?, stepsTaken?} → VilabError.
 function coreError(record) {
   return new VilabError(record.message, record);
 }
@@ -59,7 +65,7 @@ function asVilabError(e, where) {
     typeof WebAssembly !== 'undefined' && WebAssembly.Exception && e instanceof WebAssembly.Exception
       ? 'an exception escaped the core'
       : String(e?.message ?? e).slice(0, 200);
-  return new VilabError(`${where}: internal error (${detail})`, { field: where });
+  return new VilabError(`${where}: internal error (${detail})`, { field: where, code: 'internal' });
 }
 
 function guard(where, fn) {
@@ -95,12 +101,12 @@ function ownEntries(name, value) {
   try {
     return Object.entries(value);
   } catch (e) {
-    throw inputError(name, `cannot be read (${String(e?.message ?? e).slice(0, 100)})`);
+    throw inputError('invalid', name, `cannot be read (${String(e?.message ?? e).slice(0, 100)})`);
   }
 }
 
 function unknownKey(name, key, known) {
-  return inputError(`${name}.${cutKey(key)}`, `unknown option (known: ${known.join(', ')})`);
+  return inputError('unknown-key', `${name}.${cutKey(key)}`, `unknown option (known: ${known.join(', ')})`);
 }
 
 function cutKey(key) {
@@ -134,7 +140,7 @@ function encodeScenario(scenario) {
     text = scenario;
   } else {
     if (scenario === null || typeof scenario !== 'object' || Array.isArray(scenario) || ArrayBuffer.isView(scenario)) {
-      throw inputError('scenario', `must be an object or JSON text, got ${describe(scenario)}`);
+      throw inputError('type', 'scenario', `must be an object or JSON text, got ${describe(scenario)}`);
     }
     try {
       text = JSON.stringify(scenario, (_key, value) => {
@@ -147,11 +153,11 @@ function encodeScenario(scenario) {
       });
     } catch (e) {
       const deep = e instanceof RangeError;
-      throw inputError('scenario', deep ? 'nested too deeply' : `cannot be encoded as JSON (${e.message})`);
+      throw inputError(deep ? 'too-large' : 'invalid', 'scenario', deep ? 'nested too deeply' : `cannot be encoded as JSON (${e.message})`);
     }
   }
   const bytes = utf8Length(text);
-  if (bytes > MAX_SCENARIO_BYTES) throw inputError('scenario', `too large (${bytes} bytes; the limit is 4 MiB)`);
+  if (bytes > MAX_SCENARIO_BYTES) throw inputError('too-large', 'scenario', `too large (${bytes} bytes; the limit is 4 MiB)`);
   return text;
 }
 
@@ -165,15 +171,15 @@ function describe(v) {
 
 function toFloat64(name, value, maxLength) {
   if (!(Array.isArray(value) || (ArrayBuffer.isView(value) && !(value instanceof DataView)))) {
-    throw inputError(name, `must be an array or a Float64Array, got ${describe(value)}`);
+    throw inputError('type', name, `must be an array or a Float64Array, got ${describe(value)}`);
   }
-  if (value.length > maxLength) throw inputError(name, `too long (${value.length} entries)`);
+  if (value.length > maxLength) throw inputError('length', name, `too long (${value.length} entries)`);
   const out = new Float64Array(value.length);
   for (let i = 0; i < value.length; i++) {
     const x = value[i];
-    if (typeof x !== 'number' && typeof x !== 'bigint') throw inputError(`${name}[${i}]`, `must be a number, got ${describe(x)}`);
+    if (typeof x !== 'number' && typeof x !== 'bigint') throw inputError('type', `${name}[${i}]`, `must be a number, got ${describe(x)}`);
     out[i] = Number(x);
-    if (!Number.isFinite(out[i])) throw inputError(`${name}[${i}]`, `must be a finite number, got ${out[i]}`);
+    if (!Number.isFinite(out[i])) throw inputError('range', `${name}[${i}]`, `must be a finite number, got ${out[i]}`);
   }
   return out;
 }
@@ -186,7 +192,7 @@ function readOptions(options, limits) {
   const out = { historyStride: 1, historyCapacity: limits.historyCapacity.default };
   if (options === undefined) return out;
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-    throw inputError('options', `must be an object, got ${describe(options)}`);
+    throw inputError('type', 'options', `must be an object, got ${describe(options)}`);
   }
   for (const [key, value] of ownEntries('options', options)) {
     const range = bounds.get(key);
@@ -194,7 +200,7 @@ function readOptions(options, limits) {
     if (value === undefined) continue;
     const [min, max] = range;
     if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-      throw inputError(`options.${key}`, `must be an integer in [${min}, ${max}], got ${describe(value)}`);
+      throw inputError(numberCode(value), `options.${key}`, `must be an integer in [${min}, ${max}], got ${describe(value)}`);
     }
     out[key] = value;
   }
@@ -254,7 +260,7 @@ class History {
    */
   read(from = 0) {
     if (typeof from !== 'number' || !Number.isSafeInteger(from) || from < 0) {
-      throw inputError('from', `must be a non-negative integer (at most 2^53 − 1), got ${describe(from)}`);
+      throw inputError(numberCode(from), 'from', `must be a non-negative integer (at most 2^53 − 1), got ${describe(from)}`);
     }
     const native = this.#sim();
     const data = native.historyRead(from).slice(); // copy before any other call
@@ -306,7 +312,7 @@ class NativeOwner {
   }
 
   [LIVE]() {
-    if (this.#disposed) throw new VilabError(`${this.#name}: used after dispose()`, { field: this.#name });
+    if (this.#disposed) throw new VilabError(`${this.#name}: used after dispose()`, { field: this.#name, code: 'disposed' });
     return this.#native;
   }
 
@@ -384,7 +390,7 @@ class Simulation extends NativeOwner {
   advance(n = 1) {
     const native = this[LIVE]();
     if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) {
-      throw inputError('n', `must be a non-negative integer, got ${describe(n)}`);
+      throw inputError(numberCode(n), 'n', `must be a non-negative integer, got ${describe(n)}`);
     }
     native.advance(n);
     const error = native.error();
@@ -399,7 +405,7 @@ class Simulation extends NativeOwner {
   advanceFor(limits = {}) {
     const native = this[LIVE]();
     if (limits === null || typeof limits !== 'object' || Array.isArray(limits)) {
-      throw inputError('limits', `must be { maxSteps, budgetMs }, got ${describe(limits)}`);
+      throw inputError('type', 'limits', `must be { maxSteps, budgetMs }, got ${describe(limits)}`);
     }
     for (const [key] of ownEntries('limits', limits)) {
       if (key !== 'maxSteps' && key !== 'budgetMs') throw unknownKey('limits', key, ['maxSteps', 'budgetMs']);
@@ -407,10 +413,10 @@ class Simulation extends NativeOwner {
     const maxSteps = hasOwn(limits, 'maxSteps') ? limits.maxSteps : undefined;
     const budgetMs = hasOwn(limits, 'budgetMs') ? limits.budgetMs : undefined;
     if (typeof maxSteps !== 'number' || !Number.isSafeInteger(maxSteps) || maxSteps < 0) {
-      throw inputError('maxSteps', `must be a non-negative integer, got ${describe(maxSteps)}`);
+      throw inputError(numberCode(maxSteps), 'maxSteps', `must be a non-negative integer, got ${describe(maxSteps)}`);
     }
     if (typeof budgetMs !== 'number' || !Number.isFinite(budgetMs)) {
-      throw inputError('budgetMs', `must be a number of milliseconds, got ${describe(budgetMs)}`);
+      throw inputError(numberCode(budgetMs), 'budgetMs', `must be a number of milliseconds, got ${describe(budgetMs)}`);
     }
     const steps = native.advanceFor(maxSteps, budgetMs);
     const error = native.error();
@@ -469,9 +475,9 @@ class Simulation extends NativeOwner {
    */
   setState(state) {
     const native = this[LIVE]();
-    if (state === null || typeof state !== 'object') throw inputError('state', `must be { q, p }, got ${describe(state)}`);
+    if (state === null || typeof state !== 'object') throw inputError('type', 'state', `must be { q, p }, got ${describe(state)}`);
     for (const [key] of ownEntries('state', state)) {
-      if (key !== 'q' && key !== 'p') throw inputError(`state.${cutKey(key)}`, 'unknown field (known: q, p)');
+      if (key !== 'q' && key !== 'p') throw inputError('unknown-key', `state.${cutKey(key)}`, 'unknown field (known: q, p)');
     }
     const own = (key) => (hasOwn(state, key) ? state[key] : undefined);
     const error = native.setState(toFloat64('q', own('q'), this.#maxStateSize), toFloat64('p', own('p'), this.#maxStateSize));
@@ -511,20 +517,91 @@ class Simulation extends NativeOwner {
 function exactTime(t, maxTime) {
   if (typeof t !== 'number' || !(Math.abs(t) <= maxTime)) {
     const bound = maxTime.toExponential().replace('e+', 'e');
-    throw inputError('t', `must be a finite number of seconds in [-${bound}, ${bound}], got ${describe(t)}`);
+    throw inputError(numberCode(t), 't', `must be a finite number of seconds in [-${bound}, ${bound}], got ${describe(t)}`);
   }
   return t;
 }
 
+const EVALUATE = Symbol('evaluate');
+
+/**
+ * What every exact solution has: solution (its id in lab.vocabulary.exactSolutions),
+ * period, state(t) → { q, p } in the system's canonical coordinates (in the subclasses),
+ * dispose() and [Symbol.dispose]().
+ */
+class ExactSolution extends NativeOwner {
+  #solution;
+  #period;
+  #maxTime;
+
+  constructor(native, name, solution, maxTime) {
+    super(native, name);
+    this.#solution = solution;
+    this.#period = this[LIVE]().period();
+    this.#maxTime = maxTime;
+  }
+
+  /** Which exact solution this is: 'oscillator' | 'pendulum' | 'rigid-body' (lab.vocabulary.exactSolutions). */
+  get solution() {
+    this[LIVE]();
+    return this.#solution;
+  }
+
+  get period() {
+    this[LIVE]();
+    return this.#period;
+  }
+
+  /** native[method](t) for t within ±maxTime, as a fresh array; a value that is not finite throws. */
+  [EVALUATE](method, t) {
+    const native = this[LIVE]();
+    const values = Array.from(native[method](exactTime(t, this.#maxTime)));
+    const error = native.error();
+    if (error) throw coreError(error);
+    return values;
+  }
+
+  /** `using exact = lab.exact(…)` frees it at the end of the block. */
+  [disposeSymbol]() {
+    this.dispose();
+  }
+}
+
+/**
+ * The exact harmonic oscillator (core vilab::exact::Oscillator) of a normalized undamped
+ * `oscillator` scenario. period: 2π/ω (s).
+ */
+class ExactOscillator extends ExactSolution {
+  #mass;
+
+  constructor(module, scenario, maxTime) {
+    const { mass, stiffness } = scenario.params;
+    const { position, velocity } = scenario.initial;
+    const native = guard('exactOscillator', () => new module.ExactOscillator(mass, stiffness, position, velocity));
+    super(native, 'exactOscillator', 'oscillator', maxTime);
+    this.#mass = mass;
+  }
+
+  /** [x(t), ẋ(t)] (a fresh array). */
+  at(t) {
+    return this[EVALUATE]('at', t);
+  }
+
+  /** The state at t in the system's canonical coordinates: q = [x], p = [m ẋ]. */
+  state(t) {
+    const [x, v] = this.at(t);
+    return { q: [x], p: [this.#mass * v] };
+  }
+}
+
 /**
  * The exact planar pendulum (Jacobi elliptic functions; core vilab::exact::Pendulum) of a
- * normalized undamped `pendulum` scenario.
+ * normalized undamped `pendulum` scenario. period: 4K(k²)/w in libration, the time of one
+ * revolution 2K(1/k²)/(k w) in rotation, Infinity on the separatrix.
  */
-class ExactPendulum extends NativeOwner {
-  #period;
+class ExactPendulum extends ExactSolution {
   #regime;
   #modulus;
-  #maxTime;
   #length;
   #mass;
 
@@ -532,20 +609,12 @@ class ExactPendulum extends NativeOwner {
     const { g, lengths, masses } = scenario.params;
     const [theta0] = scenario.initial.angles;
     const [omega0] = scenario.initial.rates;
-    super(guard('exactPendulum', () => new module.ExactPendulum(g, lengths[0], theta0, omega0)), 'exactPendulum');
+    super(guard('exactPendulum', () => new module.ExactPendulum(g, lengths[0], theta0, omega0)), 'exactPendulum', 'pendulum', maxTime);
     const native = this[LIVE]();
-    this.#period = native.period();
     this.#regime = native.regime();
     this.#modulus = native.modulus();
-    this.#maxTime = maxTime;
     this.#length = lengths[0];
     this.#mass = masses[0];
-  }
-
-  /** Period (s): 4K(k²)/w in libration, the time of one revolution 2K(1/k²)/(k w) in rotation, Infinity on the separatrix. */
-  get period() {
-    this[LIVE]();
-    return this.#period;
   }
 
   /** 'libration' | 'separatrix' | 'rotation'. */
@@ -562,11 +631,7 @@ class ExactPendulum extends NativeOwner {
 
   /** [θ(t), θ'(t)] (a fresh array). */
   at(t) {
-    const native = this[LIVE]();
-    const values = Array.from(native.at(exactTime(t, this.#maxTime)));
-    const error = native.error();
-    if (error) throw coreError(error);
-    return values;
+    return this[EVALUATE]('at', t);
   }
 
   /** The state at t in the system's canonical coordinates: the bob at q = l (sin θ, 0, −cos θ), p = m l θ' (cos θ, 0, sin θ). */
@@ -576,46 +641,21 @@ class ExactPendulum extends NativeOwner {
     const pl = this.#mass * l * omega;
     return { q: [l * Math.sin(theta), 0, -l * Math.cos(theta)], p: [pl * Math.cos(theta), 0, pl * Math.sin(theta)] };
   }
-
-  [disposeSymbol]() {
-    this.dispose();
-  }
 }
 
 /**
  * The exact free rigid body (Jacobi elliptic functions; core
- * vilab::exact::FreeRigidBodyExact) of a normalized `rigid-body` scenario.
+ * vilab::exact::FreeRigidBodyExact) of a normalized `rigid-body` scenario. period: that of
+ * Π(t), 4K/λ, or 2π/|ν| for a symmetric body; Infinity when Π is constant or on the separatrix.
  */
-class ExactRigidBody extends NativeOwner {
-  #period;
+class ExactRigidBody extends ExactSolution {
   #branch;
 
   constructor(module, scenario, maxTime) {
     const { inertia } = scenario.params;
     const { orientation, omega } = scenario.initial;
-    super(guard('exactRigidBody', () => new module.ExactRigidBody(inertia, orientation, omega)), 'exactRigidBody');
-    this.#period = this[LIVE]().period();
+    super(guard('exactRigidBody', () => new module.ExactRigidBody(inertia, orientation, omega)), 'exactRigidBody', 'rigid-body', maxTime);
     this.#branch = this[LIVE]().branch();
-    this.#maxTime = maxTime;
-  }
-
-  #maxTime;
-
-  #time(t) {
-    return exactTime(t, this.#maxTime);
-  }
-
-  #values(view) {
-    const values = Array.from(view);
-    const error = this[LIVE]().error();
-    if (error) throw coreError(error);
-    return values;
-  }
-
-  /** Period of Π(t) (s): 4K/λ, or 2π/|ν| for a symmetric body; Infinity when Π is constant or on the separatrix. */
-  get period() {
-    this[LIVE]();
-    return this.#period;
   }
 
   /** 'max-axis' | 'min-axis' | 'separatrix' | 'symmetric' | 'spherical' | 'steady'. */
@@ -626,16 +666,35 @@ class ExactRigidBody extends NativeOwner {
 
   /** Body angular momentum Π(t) [Π1, Π2, Π3] (a fresh array). */
   Pi(t) {
-    const native = this[LIVE]();
-    return this.#values(native.Pi(this.#time(t)));
+    return this[EVALUATE]('Pi', t);
   }
 
   /** Orientation quaternion [w, x, y, z] at t (body → space; orientation(0) = the normalized initial one). */
   orientation(t) {
-    const native = this[LIVE]();
-    return this.#values(native.orientation(this.#time(t)));
+    return this[EVALUATE]('orientation', t);
   }
 
+  /** The state at t in the system's canonical coordinates: q = the orientation quaternion, p = Π. */
+  state(t) {
+    return { q: this.orientation(t), p: this.Pi(t) };
+  }
+}
+
+/** The class of each exact solution, by its id in lab.vocabulary.exactSolutions. */
+const EXACT_SOLUTIONS = { oscillator: ExactOscillator, pendulum: ExactPendulum, 'rigid-body': ExactRigidBody };
+
+/**
+ * The exact solution of a scenario: the core checks the system's `exact` capability and its
+ * conditions (a VilabError with code 'no-exact-solution' names the unmet field) and
+ * returns the normalized scenario it holds for.
+ */
+function exactSolution(module, limits, scenario) {
+  const text = encodeScenario(scenario);
+  const result = guard('exact', () => module.exactSolutionOf(text));
+  if (!result.ok) throw coreError(result.error);
+  const Solution = EXACT_SOLUTIONS[result.solution];
+  if (!Solution) throw new VilabError(`exact: internal error (no class for the solution "${result.solution}")`, { field: 'exact', code: 'internal' });
+  return new Solution(module, JSON.parse(result.scenario), limits.maxExactTime);
 }
 
 function deepFreeze(x) {
@@ -668,7 +727,8 @@ function instantiateCompiled(factory, args, compiled) {
   return Promise.race([factory({ ...args, instantiateWasm }), failed]);
 }
 
-async function loadLab(options) {
+/** The emscripten module of options.build, instantiated (Node reads its bytes from disk). */
+async function loadModule(options) {
   const args = {};
   if (options.wasmBinary) args.wasmBinary = options.wasmBinary;
   else if (isNode()) {
@@ -682,18 +742,71 @@ async function loadLab(options) {
   // is fetched and evaluated and the page builds its view; the loader then only
   // instantiates it.
   const compiled = args.wasmBinary || args.locateFile ? null : compileInBackground(BUILDS[options.build].wasm());
-  let module;
   try {
     const { default: createVilabModule } = await BUILDS[options.build].load();
-    module = await (compiled ? instantiateCompiled(createVilabModule, args, compiled) : createVilabModule(args));
+    return await (compiled ? instantiateCompiled(createVilabModule, args, compiled) : createVilabModule(args));
   } catch (e) {
-    throw new VilabError(`module: the WebAssembly core could not be loaded (${e?.message ?? e})`, { field: 'module' });
+    throw new VilabError(`module: the WebAssembly core could not be loaded (${e?.message ?? e})`, { field: 'module', code: 'module-load' });
   }
-  const parsed = JSON.parse(module.registryJson());
-  // each claim classified, so the page shows a badge only where the system has that structure
-  for (const entry of parsed.integrators) entry.claims = entry.conserves.map((text) => ({ kind: claimKind(text), text }));
-  const registry = deepFreeze(parsed);
+}
+
+/**
+ * The editor's view of a definition (the params of system "lagrangian"): { coordinates,
+ * latex: { lagrangian, constraints: [] }, params (normalized), velocityQuadratic,
+ * constantMassMatrix }; throws VilabError { field, column? } at the first problem.
+ * The core's parser, so the preview and the engine always agree.
+ */
+function inspectLagrangian(module, params) {
+  if (params === null || typeof params !== 'object' || Array.isArray(params)) {
+    throw inputError('type', 'params', `must be an object, got ${describe(params)}`);
+  }
+  const text = JSON.stringify(params);
+  if (utf8Length(text) > MAX_SCENARIO_BYTES) throw inputError('too-large', 'params', 'too large (the limit is 4 MiB)');
+  const result = guard('inspectLagrangian', () => module.inspectLagrangian(text));
+  if (!result.ok) throw coreError(result.error);
+  const normalized = JSON.parse(result.params);
+  return {
+    coordinates: normalized.coordinates,
+    latex: { lagrangian: result.latex.lagrangian, constraints: Array.from(result.latex.constraints) },
+    params: normalized,
+    velocityQuadratic: result.velocityQuadratic,
+    constantMassMatrix: result.constantMassMatrix,
+  };
+}
+
+/**
+ * lab.exactPendulum and lab.exactRigidBody: the exact solution of one kind, or a VilabError
+ * (code 'no-exact-solution', field 'system') naming the system it is known for.
+ */
+function exactWrappers(module, limits, normalize, systemOf) {
+  const requireSolution = (normalized, solution, what) => {
+    if (systemOf(normalized.system).exact?.solution === solution) return;
+    throw inputError('no-exact-solution', 'system', `the exact solution is known for ${what} only ("${solution}"), got "${normalized.system}"`);
+  };
+  return {
+    /**
+     * The exact solution of a free rigid body, built from the normalized scenario's
+     * inertia and initial data (whatever its forcing: lab.exact checks that too).
+     */
+    exactRigidBody(scenario) {
+      const normalized = normalize(scenario);
+      requireSolution(normalized, 'rigid-body', 'the free rigid body');
+      return new ExactRigidBody(module, normalized, limits.maxExactTime);
+    },
+    /** The exact planar pendulum (undamped, g > 0: checked by the core as for lab.exact). */
+    exactPendulum(scenario) {
+      const normalized = normalize(scenario);
+      requireSolution(normalized, 'pendulum', 'the planar pendulum');
+      return exactSolution(module, limits, normalized);
+    },
+  };
+}
+
+/** The lab over an instantiated module: its registry, deep-frozen, and the calls into it. */
+function makeLab(module) {
+  const registry = deepFreeze(JSON.parse(module.registryJson()));
   const { systems, integrators, limits } = registry;
+  const systemOf = (id) => systems.find((s) => s.id === id);
   const normalize = (scenario) => {
     const text = encodeScenario(scenario);
     const result = guard('normalize', () => module.validateScenario(text));
@@ -708,60 +821,23 @@ async function loadLab(options) {
     integrators,
     /** The core's limits (history sizes, tolerances, …), from the registry. */
     limits,
-    system: (id) => systems.find((s) => s.id === id),
+    /** The closed lists of ids (models, views, codes, actions, …), from the registry. */
+    vocabulary: registry.vocabulary,
+    system: systemOf,
     integrator: (id) => integrators.find((i) => i.id === id),
     /** Validates and normalizes without creating a simulation: returns the scenario or throws. */
     normalize,
     /**
-     * The exact solution of a free rigid body (system 'rigid-body' only), built from
-     * the normalized scenario: { period, branch, Pi(t), orientation(t), dispose() }.
+     * The exact solution of a scenario ({ solution, period, state(t) → { q, p }, dispose() }
+     * and what its kind adds), or a VilabError with code 'no-exact-solution' naming the
+     * unmet field (the system's `exact` capability and its conditions).
      */
-    exactRigidBody(scenario) {
-      const normalized = normalize(scenario);
-      if (normalized.system !== 'rigid-body') {
-        throw inputError('system', `the exact solution is known for the free rigid body only ("rigid-body"), got "${normalized.system}"`);
-      }
-      return new ExactRigidBody(module, normalized, limits.maxExactTime);
-    },
-    /**
-     * The exact planar pendulum (system 'pendulum', undamped, g > 0), built from the
-     * normalized scenario: { period, regime, modulus, at(t) → [θ, θ'], state(t) → { q, p }, dispose() }.
-     */
-    exactPendulum(scenario) {
-      const normalized = normalize(scenario);
-      if (normalized.system !== 'pendulum') {
-        throw inputError('system', `the exact solution is known for the planar pendulum only ("pendulum"), got "${normalized.system}"`);
-      }
-      if (normalized.params.damping !== 0) throw inputError('params.damping', 'the exact solution is for the undamped pendulum: must be 0');
-      if (!(normalized.params.g > 0)) throw inputError('params.g', 'the exact solution needs gravity: must be > 0');
-      return new ExactPendulum(module, normalized, limits.maxExactTime);
-    },
-    /**
-     * The editor's view of a definition (the params of system "lagrangian"): { coordinates,
-     * latex: { lagrangian, constraints: [] }, params (normalized), velocityQuadratic,
-     * constantMassMatrix }; throws VilabError { field, column? } at the first problem.
-     * The core's parser, so the preview and the engine always agree.
-     */
-    inspectLagrangian(params) {
-      if (params === null || typeof params !== 'object' || Array.isArray(params)) {
-        throw inputError('params', `must be an object, got ${describe(params)}`);
-      }
-      const text = JSON.stringify(params);
-      if (utf8Length(text) > MAX_SCENARIO_BYTES) throw inputError('params', 'too large (the limit is 4 MiB)');
-      const result = guard('inspectLagrangian', () => module.inspectLagrangian(text));
-      if (!result.ok) throw coreError(result.error);
-      const normalized = JSON.parse(result.params);
-      return {
-        coordinates: normalized.coordinates,
-        latex: { lagrangian: result.latex.lagrangian, constraints: Array.from(result.latex.constraints) },
-        params: normalized,
-        velocityQuadratic: result.velocityQuadratic,
-        constantMassMatrix: result.constantMassMatrix,
-      };
-    },
+    exact: (scenario) => exactSolution(module, limits, scenario),
+    ...exactWrappers(module, limits, normalize, systemOf),
+    inspectLagrangian: (params) => inspectLagrangian(module, params),
     /** A new simulation; options { historyStride = 1, historyCapacity = limits.historyCapacity.default }. */
     simulate(scenario, simOptions) {
-      return new Simulation(module, limits, scenario, simOptions, (id) => systems.find((s) => s.id === id));
+      return new Simulation(module, limits, scenario, simOptions, systemOf);
     },
     /** The registry exactly as the native `vilab registry` prints it (2-space JSON). */
     registryText: () => guard('registryText', () => module.registryText()),
@@ -770,6 +846,10 @@ async function loadLab(options) {
     /** Bytes currently allocated by malloc inside the module (for leak checks). */
     heapUsed: () => guard('heapUsed', () => module.heapUsed()),
   });
+}
+
+async function loadLab(options) {
+  return makeLab(await loadModule(options));
 }
 
 // One lab per build, loaded once: { promise, options }.
@@ -785,21 +865,21 @@ function sameBytes(a, b) {
 
 function readLabOptions(options) {
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-    throw inputError('options', `must be an object, got ${describe(options)}`);
+    throw inputError('type', 'options', `must be an object, got ${describe(options)}`);
   }
   const known = ['build', 'wasmBinary', 'locateFile'];
   for (const [key] of ownEntries('options', options)) {
     if (!known.includes(key)) throw unknownKey('options', key, known);
   }
   const build = hasOwn(options, 'build') ? options.build : 'full';
-  if (!hasOwn(BUILDS, build)) throw inputError('options.build', `must be "full" or "lean", got ${describe(build)}`);
+  if (!hasOwn(BUILDS, build)) throw inputError('unknown-id', 'options.build', `must be "full" or "lean", got ${describe(build)}`);
   const wasmBinary = hasOwn(options, 'wasmBinary') ? options.wasmBinary : undefined;
   const locateFile = hasOwn(options, 'locateFile') ? options.locateFile : undefined;
   if (wasmBinary !== undefined && !(wasmBinary instanceof ArrayBuffer || ArrayBuffer.isView(wasmBinary))) {
-    throw inputError('options.wasmBinary', `must be an ArrayBuffer or a typed array, got ${describe(wasmBinary)}`);
+    throw inputError('type', 'options.wasmBinary', `must be an ArrayBuffer or a typed array, got ${describe(wasmBinary)}`);
   }
   if (locateFile !== undefined && typeof locateFile !== 'function') {
-    throw inputError('options.locateFile', `must be a function, got ${describe(locateFile)}`);
+    throw inputError('type', 'options.locateFile', `must be a function, got ${describe(locateFile)}`);
   }
   return { build, wasmBinary, locateFile };
 }
@@ -826,7 +906,7 @@ export function createLab(options = {}) {
       (opts.locateFile !== undefined && opts.locateFile !== loaded.options.locateFile);
     if (conflict) {
       return Promise.reject(
-        inputError('options', 'the lab is already loaded with other options; createLab loads the module once per page or process'),
+        inputError('conflict', 'options', 'the lab is already loaded with other options; createLab loads the module once per page or process'),
       );
     }
     return loaded.promise;

@@ -1,11 +1,8 @@
 // What the page says when a run stops: a refused step (the API's VilabError fields,
-// runner.failureOf: step, code, reason, suggestion) or a breakdown the plots saw (the
+// runner.failureOf: step, code, action, reason, suggestion) or a breakdown the plots saw (the
 // energy error beyond 100 %, links stretched, numbers overflowing). Plain words, said
 // once: the cause, what it means, what to do.
-import { t, registryText } from '../i18n/index.js';
-
-/** Plain causes of the refusal codes (outcome.hpp). */
-const CAUSES = ['no-convergence', 'diverged', 'singular-matrix', 'non-finite', 'spurious-root'];
+import { t, has, registryText } from '../i18n/index.js';
 
 /** The time a failure happened at (s), as printed. */
 export function failureTime(info, h) {
@@ -13,10 +10,17 @@ export function failureTime(info, h) {
   return info.step != null ? (info.step * h).toFixed(2) : '?';
 }
 
-/** True when the core's suggestion is to reduce h (the banner then offers to halve it). */
+/**
+ * True when a smaller h is among the remedies (the banner then offers to halve it): the
+ * refusal's action (lab.vocabulary.suggestionActions) 'reduce-h', or 'loosen-tolerance',
+ * whose other remedy is a smaller h; and every breakdown the plots saw.
+ */
 export function suggestsSmallerH(info) {
-  return /\breduce h\b/i.test(info.suggestion ?? '') || info.code === 'breakdown';
+  return info.action === 'reduce-h' || info.action === 'loosen-tolerance' || info.code === 'breakdown';
 }
+
+/** The plain cause of a refusal code (a 'failure.code.<code>' text for each of lab.vocabulary.refusalCodes). */
+const causeOf = (info) => (info.code && has(`failure.code.${info.code}`) ? t(`failure.code.${info.code}`) : info.reason || t('failure.refused'));
 
 const percent = (x) => `${Math.round(Math.abs(x) * 100)} %`;
 
@@ -42,7 +46,7 @@ export function breakdownCause(info, description) {
 export function failureMessage(label, info, integ, h, description = null) {
   const time = failureTime(info, h);
   const name = integ ? registryText('integrator', integ, 'title') : label;
-  const cause = info.code === 'breakdown' ? breakdownCause(info, description) : CAUSES.includes(info.code) ? t(`failure.code.${info.code}`) : info.reason || t('failure.refused');
+  const cause = info.code === 'breakdown' ? breakdownCause(info, description) : causeOf(info);
   const halve = suggestsSmallerH(info);
   const advice = halve ? ` ${t('failure.advice.halve', { h })}` : info.suggestion ? ` ${t('failure.advice.try', { suggestion: info.suggestion })}` : '';
   const when = info.step != null ? t('failure.when.step', { step: info.step, t: time }) : t('failure.when.time', { t: time });
