@@ -25,7 +25,8 @@ import { loadPresets } from './sim/presets.js';
 import { seconds, shortHash, sci } from './sim/format.js';
 import { createStore, defaultState, compareScenario, compareSuggestion, clone, deepEqual, SPEEDS, STEPS_PER_FRAME, WINDOWS, UI_DEFAULTS } from './state/store.js';
 import { decodeState, encodeState, splitApiError, MAX_DEFINITION_BYTES } from './state/url.js';
-import { View, sceneKind } from './scene/view.js';
+import { View, viewOf } from './scene/view.js';
+import { SCENES } from './scene/scenes.js';
 import { BobDrag, chainInitial } from './scene/drag.js';
 import { isDark } from './scene/palette.js';
 import { Plots } from './plots/plots.js';
@@ -190,17 +191,17 @@ async function main() {
     if (keepA) runner.configureB(scB);
     else runner.configure(state.scenario, scB);
     const a = runner.a;
-    const kind = sceneKind(lab.system(state.scenario.system));
+    const kind = viewOf(lab.system(state.scenario.system));
     exact?.dispose();
     exact = null;
-    if (kind === 'rigid' && state.scenario.system === 'rigid-body' && typeof lab.exactRigidBody === 'function') {
+    if (SCENES[kind].exactGhost && state.scenario.system === 'rigid-body' && typeof lab.exactRigidBody === 'function') {
       try {
         exact = lab.exactRigidBody(state.scenario);
       } catch {
         exact = null; // the ghost is optional
       }
     }
-    const lookahead = kind === 'bodies' ? lookAhead(state.scenario) : [];
+    const lookahead = SCENES[kind].lookAhead ? lookAhead(state.scenario) : [];
     view.build({ kind, scenarioA: state.scenario, scenarioB: scB, exact, Pi0: a.diag.bodyMomentum, visualLength: a.visual.length, visual0: a.visual, lookahead });
     if (controls) controls.structures = a.sim.describe().structures; // badges only where they apply
     const bounded = (integ) => !!integ && (integ.symplectic || integ.claims.some((c) => c.kind === 'energy' && /exactly/.test(c.text)));
@@ -264,7 +265,7 @@ async function main() {
 
   // dragging a bob (paused) sets the start: projected onto the links, carried by links
   const drag = new BobDrag(view, {
-    enabled: () => lastKind === 'linkage' && !!runner.a,
+    enabled: () => !!SCENES[lastKind].drag && !!runner.a,
     positions: () => Float64Array.from(runner.a.visual),
     lengths: () => store.get().scenario.params.lengths,
     planar: () => !Array.isArray(store.get().scenario.initial?.angles?.[0]),
@@ -342,7 +343,7 @@ async function main() {
   }
 
   // ---- legend, caption, readout --------------------------------------------------------------
-  const insetCaption = (kind, hasExact) => (kind === 'top' ? t('main.inset.top') : t('main.inset.free') + (hasExact ? t('main.inset.exact') : ''));
+  const insetCaption = (kind, hasExact) => (SCENES[kind].heavy ? t('main.inset.top') : t('main.inset.free') + (hasExact ? t('main.inset.exact') : ''));
   const integratorTitle = (id) => registryText('integrator', lab.integrator(id), 'title');
 
   function renderLegend(state, kind, hasExact) {
