@@ -385,85 +385,76 @@ export class Plots {
       return;
     }
     setChildren(this.host);
-    const d = this.description;
-    if (this.energyQ) {
-      const envelope = this.energyMode === 'envelope';
-      const rel = () => this.relative.get('energy') !== false;
-      const c = this.#card('energy', t('plots.energy.title'), '');
-      const noteText = el('span', {});
-      const toggle = el('button', { type: 'button', class: 'btn tiny', 'aria-pressed': String(envelope), title: t('plots.envelope.title') }, t('plots.envelope'));
-      toggle.addEventListener('click', () => this.setView({ energy: this.energyMode === 'envelope' ? 'signed' : 'envelope' }));
-      c.noteEl.replaceChildren(noteText, toggle);
-      const entry = { id: 'energy', card: c, kind: 'time', drawn: -1, at: 0, log: envelope, noteText, rel };
-      entry.cols = envelope ? [this.envCol, this.envCol + 1] : [this.col.get('energy'), this.col.get('energy') + 1];
-      entry.u = this.#timePlot(entry, {
-        height: 200,
-        logY: envelope,
-        yLabel: envelope ? t('plots.energy.yEnvelope') : 'ΔE/E₀',
-        series: this.#pairSeries('energy'),
-      });
-      this.plots.push(entry);
-    }
-    if (this.momentumQ.length) {
-      const qs = this.momentumQ;
-      const c = this.#card('momentum', t('plots.momentum.title', { list: qs.map((q) => q.symbol).join(', ') }), '');
-      const series = [];
-      const cols = [];
-      qs.forEach((q, k) => {
-        series.push(...this.#pairSeries(q.symbol, k));
-        cols.push(this.col.get(q.key), this.col.get(q.key) + 1);
-      });
-      const entry = { id: 'momentum', card: c, cols, kind: 'time', drawn: -1, at: 0, quantities: qs };
-      entry.u = this.#timePlot(entry, { height: 150, yLabel: t('plots.drift'), series });
-      this.plots.push(entry);
-    }
-    if (this.declaredQ.length) {
-      const qs = this.declaredQ;
-      const c = this.#card('conserved', t('plots.conserved.title', { list: qs.map((q) => q.symbol).join(', ') }), '');
-      const series = [];
-      const cols = [];
-      qs.forEach((q, k) => {
-        series.push(...this.#pairSeries(q.symbol, k));
-        cols.push(this.col.get(q.key), this.col.get(q.key) + 1);
-      });
-      const entry = { id: 'conserved', card: c, cols, kind: 'time', drawn: -1, at: 0, quantities: qs };
-      entry.u = this.#timePlot(entry, { height: 150, yLabel: t('plots.drift'), series });
-      this.plots.push(entry);
-    }
+    const list = (qs) => ({ list: qs.map((q) => q.symbol).join(', ') });
+    if (this.energyQ) this.#buildEnergy();
+    if (this.momentumQ.length) this.#buildQuantities('momentum', this.momentumQ, t('plots.momentum.title', list(this.momentumQ)), '');
+    if (this.declaredQ.length) this.#buildQuantities('conserved', this.declaredQ, t('plots.conserved.title', list(this.declaredQ)), '');
     if (this.unconservedQ.length) {
       const qs = this.unconservedQ;
       const why = [...new Set(qs.map((q) => t(q.why)))].join(' ');
-      const c = this.#card('unconserved', t('plots.unconserved.title', { list: qs.map((q) => q.symbol).join(', ') }), t('plots.unconserved.note', { why }));
-      const series = [];
-      const cols = [];
-      qs.forEach((q, k) => {
-        series.push(...this.#pairSeries(q.symbol, k));
-        cols.push(this.col.get(q.key), this.col.get(q.key) + 1);
-      });
       const units = [...new Set(qs.map((q) => q.unit).filter(Boolean))];
-      const entry = { id: 'unconserved', card: c, cols, kind: 'time', drawn: -1, at: 0, quantities: qs, values: true };
-      entry.u = this.#timePlot(entry, { height: 150, yLabel: units.length === 1 ? units[0] : t('plots.value'), series });
-      this.plots.push(entry);
+      this.#buildQuantities('unconserved', qs, t('plots.unconserved.title', list(qs)), t('plots.unconserved.note', { why }), {
+        values: true,
+        yLabel: units.length === 1 ? units[0] : t('plots.value'),
+      });
     }
-    if (d.constrained) {
+    this.#buildStepPlots();
+    this.#buildGraph();
+  }
+
+  /** The energy card: ΔE/E₀ signed, or the largest |ΔE/E₀| so far on a log axis (the envelope toggle). */
+  #buildEnergy() {
+    const envelope = this.energyMode === 'envelope';
+    const rel = () => this.relative.get('energy') !== false;
+    const c = this.#card('energy', t('plots.energy.title'), '');
+    const noteText = el('span', {});
+    const toggle = el('button', { type: 'button', class: 'btn tiny', 'aria-pressed': String(envelope), title: t('plots.envelope.title') }, t('plots.envelope'));
+    toggle.addEventListener('click', () => this.setView({ energy: this.energyMode === 'envelope' ? 'signed' : 'envelope' }));
+    c.noteEl.replaceChildren(noteText, toggle);
+    const entry = { id: 'energy', card: c, kind: 'time', drawn: -1, at: 0, log: envelope, noteText, rel };
+    entry.cols = envelope ? [this.envCol, this.envCol + 1] : [this.col.get('energy'), this.col.get('energy') + 1];
+    entry.u = this.#timePlot(entry, {
+      height: 200,
+      logY: envelope,
+      yLabel: envelope ? t('plots.energy.yEnvelope') : 'ΔE/E₀',
+      series: this.#pairSeries('energy'),
+    });
+    this.plots.push(entry);
+  }
+
+  /** A card of several quantities, a curve of A and of B each: their drifts, or their values. */
+  #buildQuantities(id, qs, title, note, { values = false, yLabel = t('plots.drift') } = {}) {
+    const c = this.#card(id, title, note);
+    const series = [];
+    const cols = [];
+    qs.forEach((q, k) => {
+      series.push(...this.#pairSeries(q.symbol, k));
+      cols.push(this.col.get(q.key), this.col.get(q.key) + 1);
+    });
+    const entry = { id, card: c, cols, kind: 'time', drawn: -1, at: 0, quantities: qs };
+    if (values) entry.values = true;
+    entry.u = this.#timePlot(entry, { height: 150, yLabel, series });
+    this.plots.push(entry);
+  }
+
+  /** What each step does: the constraint residual (constrained runs), Newton iterations, the step sizes (variable h). */
+  #buildStepPlots() {
+    if (this.description.constrained) {
       const c = this.#card('constraint', t('plots.constraint.title'), t('plots.constraint.note', { floor: `1e${MINUS}17` }));
       const entry = { id: 'constraint', card: c, cols: [this.constraintCol, this.constraintCol + 1], kind: 'time', log: true, drawn: -1, at: 0 };
       entry.u = this.#timePlot(entry, { height: 140, logY: true, yLabel: '|g(q)|', series: this.#pairSeries('constraint') });
       this.plots.push(entry);
     }
-    {
-      const c = this.#card('iterations', t('plots.iterations.title'), t('plots.iterations.note'));
-      const entry = { id: 'iterations', card: c, cols: [this.iterCol, this.iterCol + 1], kind: 'time', drawn: -1, at: 0 };
-      entry.u = this.#timePlot(entry, { height: 100, yLabel: t('plots.iterations.y'), range: (u, min, max) => [0, Math.max(4, Math.ceil(max + 1))], series: this.#pairSeries('iterations') });
-      this.plots.push(entry);
-    }
+    const c = this.#card('iterations', t('plots.iterations.title'), t('plots.iterations.note'));
+    const entry = { id: 'iterations', card: c, cols: [this.iterCol, this.iterCol + 1], kind: 'time', drawn: -1, at: 0 };
+    entry.u = this.#timePlot(entry, { height: 100, yLabel: t('plots.iterations.y'), range: (u, min, max) => [0, Math.max(4, Math.ceil(max + 1))], series: this.#pairSeries('iterations') });
+    this.plots.push(entry);
     if (this.stepSizes) {
       const c = this.#card('dt', t('plots.dt.title'), t('plots.dt.note'));
       const entry = { id: 'dt', card: c, cols: [this.dtCol, this.dtCol + 1], kind: 'time', drawn: -1, at: 0 };
       entry.u = this.#timePlot(entry, { height: 120, yLabel: 'h (s)', range: (u, min, max) => [0, Math.max(max, 1e-9) * 1.1], series: this.#pairSeries('dt') });
       this.plots.push(entry);
     }
-    this.#buildGraph();
   }
 
   /** The Graph card: any natural variable against another, or against time. */

@@ -88,6 +88,33 @@ export function frameOf(samples, anchors) {
   return { center, extent, low: lo.z };
 }
 
+/** The shortest distance between two bodies' finite positions in a visual state (Infinity when none). */
+function closestPair(visual) {
+  let closest = Infinity;
+  const n = Math.floor((visual?.length ?? 0) / 3);
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < i; j++) {
+      if (!finite3(visual, i) || !finite3(visual, j)) continue;
+      const d = Math.hypot(visual[3 * i] - visual[3 * j], visual[3 * i + 1] - visual[3 * j + 1], visual[3 * i + 2] - visual[3 * j + 2]);
+      if (d > 1e-9) closest = Math.min(closest, d);
+    }
+  }
+  return closest;
+}
+
+/** The median initial length of the springs (Infinity when there are none). */
+function typicalSpringLength(anchors, visual0) {
+  const lengths = [];
+  anchors.forEach((a, i) => {
+    if (a?.link !== 'spring' || !finite3(visual0 ?? [], i)) return;
+    const from = a.kind === 'point' ? a.point : finite3(visual0, a.index) ? new Vector3(visual0[3 * a.index], visual0[3 * a.index + 1], visual0[3 * a.index + 2]) : null;
+    const d = from ? from.distanceTo(new Vector3(visual0[3 * i], visual0[3 * i + 1], visual0[3 * i + 2])) : 0;
+    if (d > 1e-9) lengths.push(d);
+  });
+  lengths.sort((x, y) => x - y);
+  return lengths.length ? lengths[lengths.length >> 1] : Infinity;
+}
+
 export class BodiesScene {
   /**
    * @param scenario normalized scenario (params.bodies)
@@ -105,16 +132,7 @@ export class BodiesScene {
     this.extent = frame.extent;
     this.low = frame.low;
     // sizes: a fraction of the frame, smaller when bodies are many or close together
-    let closest = Infinity;
-    const n0 = Math.floor((visual0?.length ?? 0) / 3);
-    for (let i = 0; i < n0; i++) {
-      for (let j = 0; j < i; j++) {
-        if (!finite3(visual0, i) || !finite3(visual0, j)) continue;
-        const d = Math.hypot(visual0[3 * i] - visual0[3 * j], visual0[3 * i + 1] - visual0[3 * j + 1], visual0[3 * i + 2] - visual0[3 * j + 2]);
-        if (d > 1e-9) closest = Math.min(closest, d);
-      }
-    }
-    const base = Math.max(0.01, Math.min(0.08 * this.extent, 0.3 * closest));
+    const base = Math.max(0.01, Math.min(0.08 * this.extent, 0.3 * closestPair(visual0)));
     const grow = role === 'A' ? 1 : 1.04;
     // radius: the definition's (0: an invisible point, e.g. a wall a spring is fixed to), else from the frame
     this.radii = bodies.map((b) => (Number.isFinite(b?.radius) && b.radius >= 0 ? b.radius : base) * grow);
@@ -127,21 +145,25 @@ export class BodiesScene {
     this.rodGeometry = new CylinderGeometry(1, 1, 1, 10);
     this.rodGeometry.translate(0, 0.5, 0);
     // a spring's coil: slender beside its initial length (a short spring of a long chain stays a spring)
-    const springLengths = [];
-    this.anchors.forEach((a, i) => {
-      if (a?.link !== 'spring' || !finite3(visual0 ?? [], i)) return;
-      const from = a.kind === 'point' ? a.point : finite3(visual0, a.index) ? new Vector3(visual0[3 * a.index], visual0[3 * a.index + 1], visual0[3 * a.index + 2]) : null;
-      const d = from ? from.distanceTo(new Vector3(visual0[3 * i], visual0[3 * i + 1], visual0[3 * i + 2])) : 0;
-      if (d > 1e-9) springLengths.push(d);
-    });
-    springLengths.sort((x, y) => x - y);
-    const typical = springLengths.length ? springLengths[springLengths.length >> 1] : Infinity;
+    const typical = typicalSpringLength(this.anchors, visual0);
     const shown = this.radii.filter((r) => r > 0);
     const coil = Math.min(Math.max(base * 0.45, this.rodRadius * 2.5), 0.07 * typical, 0.6 * (shown.length ? Math.min(...shown) : Infinity));
     this.springGeometry = springGeometry(coil, Math.min(this.rodRadius * 0.6, coil * 0.3));
     // B's bodies carry an opaque wire outline: where A and B coincide (the start of a
     // comparison) the translucent ghost alone would blend into one olive body
     this.outlineMaterial = role === 'B' ? outlineMaterial(color) : null;
+    this.#buildMeshes(bodies, role);
+    this.trails = trails && this.n > 0 ? this.#buildTrails(color, role) : [];
+    this.positions = bodies.map(() => new Vector3());
+    this.drawn = bodies.map(() => false);
+    this.q = new Quaternion();
+    this.d = new Vector3();
+    this.focusPoint = this.center.clone();
+    if (visual0) this.update(visual0);
+  }
+
+  /** A sphere per body, a rod or spring per link, and (A only; B shares them) a small grey ball per fixed anchor. */
+  #buildMeshes(bodies, role) {
     this.spheres = bodies.map((_, i) => {
       const m = new Mesh(this.sphere, this.bodyMaterial);
       m.scale.setScalar(Math.max(this.radii[i], 1e-6));
@@ -161,36 +183,28 @@ export class BodiesScene {
       this.object.add(m);
       return m;
     });
-    // fixed anchors: a small grey ball (A only; B shares them)
     this.pivots = [];
-    if (role === 'A') {
-      for (const a of this.anchors) {
-        if (a?.kind !== 'point' || a.link === 'none') continue;
-        const p = new Mesh(this.sphere, this.pivotMaterial);
-        p.scale.setScalar(Math.max(this.rodRadius * 2.2, 0.012));
-        p.position.copy(a.point);
-        this.pivots.push(p);
-        this.object.add(p);
-      }
+    if (role !== 'A') return;
+    for (const a of this.anchors) {
+      if (a?.kind !== 'point' || a.link === 'none') continue;
+      const p = new Mesh(this.sphere, this.pivotMaterial);
+      p.scale.setScalar(Math.max(this.rodRadius * 2.2, 0.012));
+      p.position.copy(a.point);
+      this.pivots.push(p);
+      this.object.add(p);
     }
-    // trails: every body for ≤ 3 bodies, else the last one
-    this.trails = [];
-    if (trails && this.n > 0) {
-      const which = this.n <= 3 ? [...Array(this.n).keys()] : [this.n - 1];
-      for (const i of which) {
-        const tr = new Trail(color, role === 'A' ? 260 : 200, role === 'A' ? 0.95 : 0.8);
-        tr.index = i;
-        tr.object.renderOrder = role === 'A' ? 3 : 2;
-        this.trails.push(tr);
-        this.object.add(tr.object);
-      }
-    }
-    this.positions = bodies.map(() => new Vector3());
-    this.drawn = bodies.map(() => false);
-    this.q = new Quaternion();
-    this.d = new Vector3();
-    this.focusPoint = this.center.clone();
-    if (visual0) this.update(visual0);
+  }
+
+  /** Trails: every body for ≤ 3 bodies, else the last one. */
+  #buildTrails(color, role) {
+    const which = this.n <= 3 ? [...Array(this.n).keys()] : [this.n - 1];
+    return which.map((i) => {
+      const tr = new Trail(color, role === 'A' ? 260 : 200, role === 'A' ? 0.95 : 0.8);
+      tr.index = i;
+      tr.object.renderOrder = role === 'A' ? 3 : 2;
+      this.object.add(tr.object);
+      return tr;
+    });
   }
 
   /** Places the bodies at visual = [x, y, z] per body; non-finite bodies keep their last place. */

@@ -1,39 +1,24 @@
 // The three.js view: renderer, camera (z up, like the physics), OrbitControls
-// (mouse and touch: one finger orbits, two pinch-zoom), environment (floor grid,
-// gravity arrow, pivot), the bodies of A, B and the exact solution, the
-// momentum-sphere inset, camera reset/follow, PNG export.
+// (mouse and touch: one finger orbits, two pinch-zoom), the scene of the run's view
+// (SCENES in scenes.js: the bodies of A, B and the exact solution, their environment,
+// the home camera), floor grid, gravity arrow, the momentum-sphere inset, camera
+// reset/follow, PNG export.
 //
 // It renders only when something changed (a new state, camera motion, resize).
-import {
-  AmbientLight,
-  Color,
-  DirectionalLight,
-  GridHelper,
-  Group,
-  HemisphereLight,
-  Mesh,
-  PerspectiveCamera,
-  Scene,
-  SphereGeometry,
-  Vector3,
-  WebGLRenderer,
-  CylinderGeometry,
-  BoxGeometry,
-} from 'three';
+import { AmbientLight, Color, DirectionalLight, GridHelper, Group, HemisphereLight, PerspectiveCamera, Scene, Vector3, WebGLRenderer } from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
-import { Arrow, disposeTree, makeLabel, solidMaterial } from './common.js';
-import { LinkageBody } from './linkage.js';
-import { OscillatorBody } from './oscillator.js';
-import { MomentumSphere, RigidBody, findInertia } from './rigid.js';
-import { BodiesScene } from './bodies.js';
+import { Arrow, disposeTree, makeLabel } from './common.js';
+import { MomentumSphere, findInertia } from './rigid.js';
+import { SCENES } from './scenes.js';
 import { COLOR_A, COLOR_B, COLOR_EXACT, sceneTheme } from './palette.js';
 
 /**
- * Which scene a system gets, from its registry entry: 'linkage' (model 'chain'),
+ * Which scene (SCENES) a system gets, from its registry entry: 'linkage' (model 'chain'),
  * 'oscillator', 'rigid' (a free rigid body), 'top' (a rigid body under gravity) or
- * 'bodies' (model 'lagrangian': the bodies its definition lists).
+ * 'bodies' (model 'lagrangian': the bodies its definition lists). The one place the
+ * page tells views apart by what a system is.
  */
-export function sceneKind(system) {
+export function viewOf(system) {
   if (system.model === 'oscillator') return 'oscillator';
   if (system.model === 'lagrangian') return 'bodies';
   if (system.model === 'rigid-body') return system.params.some((p) => p.name === 'g') ? 'top' : 'rigid';
@@ -144,8 +129,8 @@ export class View {
 
   /**
    * Builds the scene for a run.
-   * spec = { kind, scenarioA, scenarioB|null, exact|null (object with orientation(t)), visualLength, visual0 (A's initial
-   *          visualState), lookahead (later visual states of A to frame, 'bodies' only) }
+   * spec = { kind (the view id: SCENES), scenarioA, scenarioB|null, exact|null (object with orientation(t)), visualLength,
+   *          visual0 (A's initial visualState), lookahead (later visual states of A to frame, SCENES[kind].lookAhead only) }
    */
   build(spec) {
     this.lastBuild = spec;
@@ -159,12 +144,8 @@ export class View {
     this.inset = null;
     const { kind, scenarioA, scenarioB } = spec;
     const theme = this.theme;
-    const make = (scenario, role, color) => {
-      if (kind === 'oscillator') return new OscillatorBody({ scenario, role, color, theme });
-      if (kind === 'rigid' || kind === 'top') return new RigidBody({ scenario, role, color, theme, heavy: kind === 'top' });
-      if (kind === 'bodies') return new BodiesScene({ scenario, role, color, theme, visual0: spec.visual0, samples: spec.lookahead ?? [] });
-      return new LinkageBody({ scenario, role, color, theme });
-    };
+    const scene = SCENES[kind];
+    const make = (scenario, role, color) => new scene.Body({ scenario, role, color, theme, heavy: !!scene.heavy, visual0: spec.visual0, samples: spec.lookahead ?? [] });
     // B first so the translucent ghost blends over the solid A correctly
     this.A = make(scenarioA, 'A', COLOR_A);
     this.B = scenarioB ? make(scenarioB, 'B', COLOR_B) : null;
@@ -196,9 +177,9 @@ export class View {
       this.exact.object.renderOrder = 1;
       if (this.exactVisible === false) this.setExactVisible(false); // kept across rebuilds (theme)
     }
-    this.#buildEnvironment(kind, scenarioA);
-    if ((kind === 'rigid' || kind === 'top') && spec.Pi0) {
-      this.inset = new MomentumSphere({ Pi0: spec.Pi0, I: findInertia(scenarioA.params), theme, colors: { A: COLOR_A, B: COLOR_B, exact: COLOR_EXACT }, free: kind === 'rigid' });
+    this.#buildEnvironment(scene, scenarioA);
+    if (scene.inset && spec.Pi0) {
+      this.inset = new MomentumSphere({ Pi0: spec.Pi0, I: findInertia(scenarioA.params), theme, colors: { A: COLOR_A, B: COLOR_B, exact: COLOR_EXACT }, free: !scene.heavy });
       if (this.exactSolution) {
         try {
           this.inset.setExactPath(exactOrbit(this.exactSolution));
@@ -210,47 +191,10 @@ export class View {
     this.dirty = true;
   }
 
-  #buildEnvironment(kind, scenario) {
+  /** The scene's environment (SCENES[kind].environment), the floor grid, the gravity arrow and the home camera. */
+  #buildEnvironment(scene, scenario) {
     const theme = this.theme;
-    let extent = this.A.extent;
-    let target;
-    let floorZ;
-    if (kind === 'linkage') {
-      target = new Vector3(0, 0, -extent * 0.45);
-      floorZ = -extent * 1.08;
-      // the pivot: a small ball on a short post from above
-      const r = Math.max(0.015, extent * 0.022);
-      const pivot = new Mesh(new SphereGeometry(r, 16, 12), solidMaterial(theme.pivot, 'A'));
-      const post = new Mesh(new CylinderGeometry(r * 0.35, r * 0.35, extent * 0.12, 10), solidMaterial(theme.pivot, 'A'));
-      post.rotation.x = Math.PI / 2;
-      post.position.z = extent * 0.06;
-      this.env.add(pivot, post);
-    } else if (kind === 'oscillator') {
-      target = new Vector3(-0.4, 0, 0.25);
-      floorZ = 0;
-      const wall = new Mesh(new BoxGeometry(0.08, 1.9, 0.9), solidMaterial(theme.rod, 'A'));
-      wall.position.set(-2.24, 0.42, 0.45);
-      this.env.add(wall);
-      extent = 2.6;
-    } else if (kind === 'bodies') {
-      // framed on the initial positions and fixed anchors; the floor below the lowest
-      target = this.A.center.clone();
-      floorZ = this.A.low - extent * 0.15;
-    } else if (kind === 'top') {
-      target = new Vector3(0, 0, 0.45);
-      floorZ = -0.25;
-      extent = 1.6;
-      const pivot = new Mesh(new SphereGeometry(0.05, 16, 12), solidMaterial(theme.pivot, 'A'));
-      this.env.add(pivot);
-    } else {
-      target = new Vector3(0, 0, 0);
-      floorZ = -extent * 1.1;
-      if (this.exactOffset) {
-        // frame the body and its exact ghost
-        target.copy(this.exactOffset).multiplyScalar(0.5);
-        extent += this.exactOffset.length() * 0.4;
-      }
-    }
+    const { target, floorZ, extent } = scene.environment({ env: this.env, body: this.A, theme, exactOffset: this.exactOffset });
     // floor grid in the x–y plane
     const size = Math.max(2, Math.ceil(extent * 2.6));
     const grid = new GridHelper(size, Math.min(40, size * 4), theme.gridCenter, theme.grid);
@@ -261,16 +205,15 @@ export class View {
     this.env.add(grid);
     // gravity arrow (not for the free body or the spring)
     const g = scenario.params?.g;
-    if ((kind === 'linkage' || kind === 'top') && g !== 0) {
+    if (scene.gravityArrow && g !== 0) {
       const arrow = new Arrow(theme.muted, { radius: extent * 0.012, label: 'g', labelColor: theme.fg });
       arrow.label.scale.multiplyScalar(Math.max(1, extent * 0.9));
       arrow.set(0, 0, -extent * 0.35);
-      arrow.object.position.set(extent * 0.95, extent * 0.95, kind === 'top' ? 1.2 : -extent * 0.05);
+      arrow.object.position.set(extent * 0.95, extent * 0.95, scene.gravityArrow(extent));
       this.env.add(arrow.object);
     }
     // home camera: from the front-left, slightly above, fitting the extent
-    // (bodies: the frame is the reach around the anchors, which the bodies may approach from any side)
-    let dist = kind === 'bodies' ? extent * 4.2 : Math.max(extent, 1) * (kind === 'linkage' ? 3.3 : 3.1);
+    let dist = scene.camera(extent);
     if (this.exactOffset) {
       // body and ghost side by side: on a narrow (portrait) view, back off until both fit across
       const halfSpan = this.exactOffset.length() / 2 + Math.max(...this.exact.sides) * 0.6 + 0.5;

@@ -1,16 +1,18 @@
-// The page's one state store. Everything a link can carry lives here:
+// The page's one store, in two parts (as tldraw's store keeps session records apart
+// from the document):
 //
-//   state = {
+//   document = what a link carries (store.get / set / subscribe):
 //     scenario,            // the normalized scenario of integrator A (lab.normalize output)
 //     compare,             // integrator id of B, or null
 //     speed,               // simulated seconds per wall-clock second
 //     stepsPerFrame,       // 0 = real time × speed; N > 0 = exactly N steps per frame
 //     window,              // plot window in seconds, 0 = whole run
-//   }
 //
-// The URL holds only the differences from the defaults (see web/state/url.js).
-// UI-only things that a link does not carry (playing, follow, open panels) are
-// kept by the modules that own them.
+//   session = what this tab alone knows (store.session.get / set / subscribe; SESSION_DEFAULTS)
+//
+// The URL holds only the document's differences from the defaults (see web/state/url.js).
+// Widgets that only remember themselves (follow, open drawers, the settings sheet) keep
+// their own state.
 
 export const DEFAULT_SYSTEM = 'double-spherical-pendulum';
 // The baseline the page invites a structure-preserving integrator to be compared
@@ -27,22 +29,44 @@ export function defaultState(lab) {
   return { scenario: lab.normalize({ system }), ...UI_DEFAULTS };
 }
 
-export function createStore(initial) {
-  let state = initial;
+/**
+ * The session part's fields and their values when a page opens. `frames` is the frame
+ * loop's statistics record: the loop writes it in place every frame, without telling
+ * subscribers (readers ask it when they need it).
+ */
+export const SESSION_DEFAULTS = Object.freeze({
+  playing: false, // the transport: the run advances with the frames
+  linkCheck: null, // { step, hash }: a link's fingerprint, verified when A reaches that step
+  linkVerdict: null, // { ok, step, hash }: the verified fingerprint as shown, or null (hidden)
+  exact: null, // the exact solution drawn as a ghost beside A (lab.exactRigidBody), or null
+  exactShown: true, // the "Exact ghost" toggle
+  deferred: null, // Promise<Error|null> of a change that waits for the full build, or null
+  built: { view: 'linkage', exact: false, structures: null }, // the run last built: its scene, an exact ghost, its claim kinds
+  frames: null, // the frame loop's statistics (count, first frame, ms per frame and phase)
+});
+
+/** One part of the store: a value replaced by shallow-merged patches; listeners get (value, previous, meta). */
+function storePart(initial) {
+  let value = initial;
   const listeners = new Set();
   return {
-    get: () => state,
-    /** Shallow-merges patch; listeners get (state, previous, meta). */
+    get: () => value,
     set(patch, meta = {}) {
-      const previous = state;
-      state = { ...state, ...patch };
-      for (const fn of listeners) fn(state, previous, meta);
+      const previous = value;
+      value = { ...value, ...patch };
+      for (const fn of listeners) fn(value, previous, meta);
     },
     subscribe(fn) {
       listeners.add(fn);
       return () => listeners.delete(fn);
     },
   };
+}
+
+/** The store: the document part (get, set, subscribe) and the session part (store.session). */
+export function createStore(initialDocument, initialSession = {}) {
+  const doc = storePart(initialDocument);
+  return { ...doc, session: storePart({ ...SESSION_DEFAULTS, ...initialSession }) };
 }
 
 export function deepEqual(a, b) {

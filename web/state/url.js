@@ -163,50 +163,48 @@ function oneOf(field, value, allowed, what) {
   return value;
 }
 
-/**
- * Decodes a hash (with or without '#'). Returns { state, camera, fingerprint }
- * or throws a LinkError / the API's Error naming the field.
- */
-export function decodeState(lab, hash) {
+/** One `key=value` part of a link, URI-decoded and bounded; a LinkError names what is wrong. */
+function decodePart(part) {
+  const eq = part.indexOf('=');
+  let key;
+  let value;
+  // bound the raw text before decoding it (3 characters per encoded byte at most)
+  if (eq > 0 && part.slice(0, eq) === DEF_KEY && part.length - eq - 1 > 3 * MAX_DEFINITION_BYTES) {
+    throw new LinkError(DEF_KEY, definitionTooLarge(part.length - eq - 1, 'encoded characters'));
+  }
+  try {
+    key = decodeURIComponent(eq < 0 ? part : part.slice(0, eq));
+  } catch {
+    throw new LinkError('link', 'a field name is not valid URL encoding');
+  }
+  try {
+    value = decodeURIComponent(eq < 0 ? '' : part.slice(eq + 1));
+  } catch {
+    throw new LinkError(key.length > 32 ? key.slice(0, 32) + '…' : key, 'is not valid URL encoding');
+  }
+  if (key.length > 64) throw new LinkError(key.slice(0, 32) + '…', 'field name is too long');
+  if (key === DEF_KEY) checkDefinitionSize(value);
+  else if (value.length > 4000) throw new LinkError(key, 'value is too long');
+  return [key, value];
+}
+
+/** The fields of a hash, key → value, each at most once. */
+function readFields(hash) {
   const text = String(hash ?? '').replace(/^#/, '');
   const pairs = [];
   if (text.trim() !== '') {
-    for (const part of text.split('&')) {
-      if (part === '') continue;
-      const eq = part.indexOf('=');
-      let key;
-      let value;
-      // bound the raw text before decoding it (3 characters per encoded byte at most)
-      if (eq > 0 && part.slice(0, eq) === DEF_KEY && part.length - eq - 1 > 3 * MAX_DEFINITION_BYTES) {
-        throw new LinkError(DEF_KEY, definitionTooLarge(part.length - eq - 1, 'encoded characters'));
-      }
-      try {
-        key = decodeURIComponent(eq < 0 ? part : part.slice(0, eq));
-      } catch {
-        throw new LinkError('link', 'a field name is not valid URL encoding');
-      }
-      try {
-        value = decodeURIComponent(eq < 0 ? '' : part.slice(eq + 1));
-      } catch {
-        throw new LinkError(key.length > 32 ? key.slice(0, 32) + '…' : key, 'is not valid URL encoding');
-      }
-      if (key.length > 64) throw new LinkError(key.slice(0, 32) + '…', 'field name is too long');
-      if (key === DEF_KEY) checkDefinitionSize(value);
-      else if (value.length > 4000) throw new LinkError(key, 'value is too long');
-      pairs.push([key, value]);
-    }
+    for (const part of text.split('&')) if (part !== '') pairs.push(decodePart(part));
   }
   const get = new Map();
   for (const [k, v] of pairs) {
     if (get.has(k)) throw new LinkError(k, 'appears more than once');
     get.set(k, v);
   }
-  const systemId = get.has('system') ? get.get('system') : DEFAULT_SYSTEM;
-  const system = lab.system(systemId);
-  if (!system) {
-    throw new LinkError('system', `unknown id "${systemId}" (known: ${lab.systems.map((s) => s.id).join(', ')})`);
-  }
-  const defaults = lab.normalize({ system: systemId });
+  return get;
+}
+
+/** The scenario a link's fields write (before the API normalizes it): integrator, h, def= or params.*, options.*, initial.*. */
+function scenarioFields(get, systemId, system, defaults) {
   const scenario = { system: systemId };
   const byData = definedByData(system);
   for (const [key, value] of get) {
@@ -231,22 +229,27 @@ export function decodeState(lab, hash) {
       Object.defineProperty(scenario[group], name, { value: decodeValue(value, like), enumerable: true, writable: true });
     }
   }
-  // A link writes only the initial fields that differ from the defaults for its params
-  // (encodeState): the others come back from those same defaults.
-  if (scenario.initial && !byData) {
-    let initDefaults = defaults.initial ?? {};
-    try {
-      initDefaults = lab.normalize({ system: systemId, params: scenario.params ?? {} }).initial ?? initDefaults;
-    } catch {
-      /* the params are refused below, naming their field */
-    }
-    if (Object.keys(scenario.initial).every((name) => name in initDefaults)) {
-      for (const [name, v] of Object.entries(initDefaults)) if (!(name in scenario.initial)) scenario.initial[name] = v;
-    }
+  return scenario;
+}
+
+/**
+ * A link writes only the initial fields that differ from the defaults for its params
+ * (encodeState): the others come back from those same defaults.
+ */
+function restoreInitialDefaults(lab, scenario, defaults) {
+  let initDefaults = defaults.initial ?? {};
+  try {
+    initDefaults = lab.normalize({ system: scenario.system, params: scenario.params ?? {} }).initial ?? initDefaults;
+  } catch {
+    /* the params are refused below, naming their field */
   }
-  // The API validates everything and names the field on failure.
-  const normalized = lab.normalize(scenario);
-  const state = { scenario: normalized, ...UI_DEFAULTS };
+  if (Object.keys(scenario.initial).every((name) => name in initDefaults)) {
+    for (const [name, v] of Object.entries(initDefaults)) if (!(name in scenario.initial)) scenario.initial[name] = v;
+  }
+}
+
+/** The page's fields of a link into state: compare, speed, spf, window. */
+function readPageFields(lab, get, systemId, state) {
   if (get.has('compare')) {
     const id = get.get('compare');
     if (id !== '' && id !== 'off') {
@@ -259,6 +262,10 @@ export function decodeState(lab, hash) {
   if (get.has('speed')) state.speed = oneOf('speed', decodeToken(get.get('speed')), SPEEDS, 'speed');
   if (get.has('spf')) state.stepsPerFrame = oneOf('spf', decodeToken(get.get('spf')), STEPS_PER_FRAME, 'steps per frame');
   if (get.has('window')) state.window = oneOf('window', decodeToken(get.get('window')), WINDOWS, 'plot window');
+}
+
+/** What a shared link adds: { camera, fingerprint, at } (each null when absent). */
+function readShareFields(get) {
   let camera = null;
   if (get.has('cam')) {
     const c = decodeValue(get.get('cam'), [0]);
@@ -279,5 +286,25 @@ export function decodeState(lab, hash) {
     if (!m || Number(m[0]) > MAX_AT_STEP) throw new LinkError('at', `must be a step number from 0 to ${MAX_AT_STEP}`);
     at = Number(m[0]);
   }
-  return { state, camera, fingerprint, at };
+  return { camera, fingerprint, at };
+}
+
+/**
+ * Decodes a hash (with or without '#'). Returns { state, camera, fingerprint, at }
+ * or throws a LinkError / the API's Error naming the field.
+ */
+export function decodeState(lab, hash) {
+  const get = readFields(hash);
+  const systemId = get.has('system') ? get.get('system') : DEFAULT_SYSTEM;
+  const system = lab.system(systemId);
+  if (!system) {
+    throw new LinkError('system', `unknown id "${systemId}" (known: ${lab.systems.map((s) => s.id).join(', ')})`);
+  }
+  const defaults = lab.normalize({ system: systemId });
+  const scenario = scenarioFields(get, systemId, system, defaults);
+  if (scenario.initial && !definedByData(system)) restoreInitialDefaults(lab, scenario, defaults);
+  // The API validates everything and names the field on failure.
+  const state = { scenario: lab.normalize(scenario), ...UI_DEFAULTS };
+  readPageFields(lab, get, systemId, state);
+  return { state, ...readShareFields(get) };
 }

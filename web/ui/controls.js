@@ -272,71 +272,14 @@ export class Controls {
     const system = this.lab.system(sc.system);
     const host = this.els.params;
     setChildren(host);
-    // a count control when per-body params may change length (the chain)
-    const perBody = system.params.filter((p) => p.kind === 'per-body');
-    const variable = perBody.find((p) => p.minCount !== p.maxCount);
-    if (variable) {
-      const n = sc.params[variable.name].length;
-      const f = numberField({
-        label: t('controls.bodies'),
-        unit: '',
-        value: n,
-        step: 1,
-        spec: { min: variable.minCount, max: variable.maxCount },
-        description: t(variable.description.includes('link') ? 'controls.bodies.links' : 'controls.bodies.bodies', { min: variable.minCount, max: variable.maxCount }),
-        onCommit: (v) =>
-          this.#commit((next) => {
-            const N = Math.round(v);
-            if (!Number.isFinite(N)) {
-              next.params[variable.name] = 'not a number';
-              return;
-            }
-            for (const p of perBody) {
-              const arr = next.params[p.name];
-              const last = arr[arr.length - 1];
-              next.params[p.name] = Array.from({ length: N }, (_, i) => (i < arr.length ? arr[i] : last));
-            }
-            delete next.initial; // the defaults resize with N
-          }, f),
-      });
-      host.append(f.root);
-    }
+    const count = this.#countField(sc, system);
+    if (count) host.append(count);
     for (const raw of system.params) {
       const spec = { ...raw, title: paramText(sc.system, raw, 'title'), description: paramText(sc.system, raw, 'description') };
       const value = sc.params[spec.name];
       if (Array.isArray(value)) {
-        const uniform = value.every((x) => x === value[0]);
-        if (value.length > 3 && uniform) {
-          const f = numberField({
-            label: t('controls.each', { title: spec.title }),
-            unit: spec.unit,
-            value: value[0],
-            spec,
-            description: spec.description,
-            onCommit: (v) => this.#commit((next) => (next.params[spec.name] = next.params[spec.name].map(() => v)), f),
-          });
-          host.append(f.root);
-        } else {
-          const group = el('fieldset', { class: 'field-group' }, el('legend', {}, spec.title, el('span', { class: 'unit' }, spec.unit ? ` (${spec.unit})` : '')));
-          value.forEach((x, i) => {
-            // vector3 parameters live in the body frame: components along e₁, e₂, e₃
-            const label = spec.kind === 'vector3' ? t('controls.along', { i: '₁₂₃'[i] }) : value.length > 1 ? `${i + 1}` : spec.title;
-            // an accessible name that says what the number is: 'mass of bob 2 (kg)'
-            const each = /\beach\b/.test(spec.description) ? spec.description.replace(/\beach\b/, '').replace(/\s+(\w+)\s*$/, ` $1 ${i + 1}`).replace(/\s+/g, ' ').trim() : null;
-            const f = numberField({
-              label,
-              fullName: `${spec.kind === 'per-body' && each ? each : `${spec.title} ${label}`}${spec.unit ? ` (${spec.unit})` : ''}`,
-              unit: '',
-              value: x,
-              spec,
-              description: i === 0 ? spec.description : '',
-              compact: true,
-              onCommit: (v) => this.#commit((next) => (next.params[spec.name][i] = v), f),
-            });
-            group.append(f.root);
-          });
-          host.append(group);
-        }
+        const uniform = value.length > 3 && value.every((x) => x === value[0]);
+        host.append(uniform ? this.#uniformField(spec, value) : this.#componentGroup(spec, value));
       } else if (typeof value === 'number') {
         const f = numberField({
           label: spec.title,
@@ -348,14 +291,84 @@ export class Controls {
         });
         host.append(f.root);
         if (spec.name === 'g' && spec.unit === 'm/s²') host.append(this.#gravityPresets(spec, value));
-      } else if (Array.isArray(spec.choices)) {
-        const id = uniqueId('f');
-        const select = el('select', { id }, spec.choices.map((c) => el('option', { value: String(c) }, String(c))));
-        select.value = String(value);
-        select.addEventListener('change', () => this.#commit((next) => (next.params[spec.name] = select.value)));
-        host.append(el('div', { class: 'field' }, el('label', { for: id }, spec.title), select));
-      }
+      } else if (Array.isArray(spec.choices)) host.append(this.#choiceField(spec, value));
     }
+  }
+
+  /** A count control when per-body params may change length (the chain), or null. */
+  #countField(sc, system) {
+    const perBody = system.params.filter((p) => p.kind === 'per-body');
+    const variable = perBody.find((p) => p.minCount !== p.maxCount);
+    if (!variable) return null;
+    const n = sc.params[variable.name].length;
+    const f = numberField({
+      label: t('controls.bodies'),
+      unit: '',
+      value: n,
+      step: 1,
+      spec: { min: variable.minCount, max: variable.maxCount },
+      description: t(variable.description.includes('link') ? 'controls.bodies.links' : 'controls.bodies.bodies', { min: variable.minCount, max: variable.maxCount }),
+      onCommit: (v) =>
+        this.#commit((next) => {
+          const N = Math.round(v);
+          if (!Number.isFinite(N)) {
+            next.params[variable.name] = 'not a number';
+            return;
+          }
+          for (const p of perBody) {
+            const arr = next.params[p.name];
+            const last = arr[arr.length - 1];
+            next.params[p.name] = Array.from({ length: N }, (_, i) => (i < arr.length ? arr[i] : last));
+          }
+          delete next.initial; // the defaults resize with N
+        }, f),
+    });
+    return f.root;
+  }
+
+  /** One field for a long array of equal values ("… of each"). */
+  #uniformField(spec, value) {
+    const f = numberField({
+      label: t('controls.each', { title: spec.title }),
+      unit: spec.unit,
+      value: value[0],
+      spec,
+      description: spec.description,
+      onCommit: (v) => this.#commit((next) => (next.params[spec.name] = next.params[spec.name].map(() => v)), f),
+    });
+    return f.root;
+  }
+
+  /** A field per component of an array parameter, in a fieldset. */
+  #componentGroup(spec, value) {
+    const group = el('fieldset', { class: 'field-group' }, el('legend', {}, spec.title, el('span', { class: 'unit' }, spec.unit ? ` (${spec.unit})` : '')));
+    value.forEach((x, i) => {
+      // vector3 parameters live in the body frame: components along e₁, e₂, e₃
+      const label = spec.kind === 'vector3' ? t('controls.along', { i: '₁₂₃'[i] }) : value.length > 1 ? `${i + 1}` : spec.title;
+      // an accessible name that says what the number is: 'mass of bob 2 (kg)'
+      const each = /\beach\b/.test(spec.description) ? spec.description.replace(/\beach\b/, '').replace(/\s+(\w+)\s*$/, ` $1 ${i + 1}`).replace(/\s+/g, ' ').trim() : null;
+      const f = numberField({
+        label,
+        fullName: `${spec.kind === 'per-body' && each ? each : `${spec.title} ${label}`}${spec.unit ? ` (${spec.unit})` : ''}`,
+        unit: '',
+        value: x,
+        spec,
+        description: i === 0 ? spec.description : '',
+        compact: true,
+        onCommit: (v) => this.#commit((next) => (next.params[spec.name][i] = v), f),
+      });
+      group.append(f.root);
+    });
+    return group;
+  }
+
+  /** A select for a parameter with a list of choices. */
+  #choiceField(spec, value) {
+    const id = uniqueId('f');
+    const select = el('select', { id }, spec.choices.map((c) => el('option', { value: String(c) }, String(c))));
+    select.value = String(value);
+    select.addEventListener('change', () => this.#commit((next) => (next.params[spec.name] = select.value)));
+    return el('div', { class: 'field' }, el('label', { for: id }, spec.title), select);
   }
 
   /** Gravity of familiar places, one choice away (sets the parameter g). */

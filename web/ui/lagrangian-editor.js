@@ -174,11 +174,38 @@ export class LagrangianEditor {
     this.appliedInitial = clone(initial);
     this.dirty = false;
     const p = params;
-    // coordinates
+    const { coordinatesField, initialGroup } = this.#buildCoordinates(p, initial);
+    const constantsGroup = this.#buildConstants(p);
+    const lField = this.#buildLagrangian(p);
+    this.#buildExpressions(p);
+    const bodiesGroup = this.#buildBodies(p);
+    const actions = this.#buildActions();
+    setChildren(
+      this.host,
+      el('p', { class: 'hint' }, registryText('system', this.system, 'description')),
+      coordinatesField,
+      constantsGroup,
+      lField,
+      this.preview,
+      this.#field(t('editor.constraints'), t('editor.constraints.unit'), this.constraints, this.constraintsErr, sentence(this.#doc('constraints'))),
+      initialGroup,
+      this.#field(t('editor.conserved'), t('editor.conserved.unit'), this.conserved, this.conservedErr, sentence(this.#doc('conserved'))),
+      this.#field(t('editor.symmetries'), t('editor.symmetries.unit'), this.symmetries, this.symmetriesErr, sentence(this.#doc('symmetries'))),
+      bodiesGroup,
+      actions,
+      this.dirtyNote,
+      this.generalErr,
+    );
+    this.#updateCounts();
+    if (focusKey) this.host.querySelector(`[data-key="${CSS.escape(focusKey)}"]`)?.focus({ preventScroll: true });
+    this.#preview();
+  }
+
+  /** The coordinates field, and the initial values: one row per coordinate. */
+  #buildCoordinates(p, initial) {
     this.coordinates = this.#textInput('coordinates', (p.coordinates ?? []).join(', '), t('editor.coordinates.placeholder'));
     const coordErr = this.#errorHost('coordinates');
     const coordinatesField = this.#field(t('editor.coordinates'), t('editor.coordinates.unit'), this.coordinates, coordErr, sentence(this.#doc('coordinates')));
-    // initial values, one row per coordinate
     this.initialRows = [];
     this.initialGrid = el('div', { class: 'def-initial-grid' });
     this.initialErr = this.#errorHost('initial');
@@ -192,13 +219,17 @@ export class LagrangianEditor {
       this.initialGrid,
       this.initialErr,
     );
-    // constants
+    return { coordinatesField, initialGroup };
+  }
+
+  /** The constants: a row each (number and slider), and "Add". */
+  #buildConstants(p) {
     this.constantRows = [];
     this.constantsList = el('div', { class: 'def-constants' });
     this.constantsErr = this.#errorHost('constants');
     for (const [name, value] of Object.entries(p.constants ?? {})) this.#addConstant(name, value);
     this.addConstantBtn = el('button', { type: 'button', class: 'btn small', 'data-key': 'add-constant', onclick: () => this.#addConstant('', 1, true) }, t('editor.constant.add'));
-    const constantsGroup = el(
+    return el(
       'fieldset',
       { class: 'def-group' },
       el('legend', {}, t('editor.constants')),
@@ -207,7 +238,10 @@ export class LagrangianEditor {
       this.addConstantBtn,
       this.constantsErr,
     );
-    // L
+  }
+
+  /** L's field, and its preview (this.preview). */
+  #buildLagrangian(p) {
     this.lagrangian = this.#textarea('lagrangian', p.lagrangian ?? '', 3, t('editor.lagrangian.placeholder'));
     this.lagrangianErr = this.#errorHost('lagrangian');
     // scrollable (long expressions), so focusable; KaTeX's MathML speaks the formulas
@@ -216,8 +250,11 @@ export class LagrangianEditor {
     this.previewErr = el('div', { class: 'expr-error', role: 'status' });
     this.staleNote = el('p', { class: 'hint def-stale-note', hidden: true }, t('editor.stale'));
     setChildren(this.preview, this.staleNote, this.previewMath, this.previewErr);
-    const lField = this.#field(t('editor.lagrangian'), t('editor.lagrangian.unit'), this.lagrangian, this.lagrangianErr, this.#functionsHint());
-    // constraints, conserved, symmetries
+    return this.#field(t('editor.lagrangian'), t('editor.lagrangian.unit'), this.lagrangian, this.lagrangianErr, this.#functionsHint());
+  }
+
+  /** The constraints, conserved quantities and symmetries, one per line. */
+  #buildExpressions(p) {
     this.constraints = this.#textarea('constraints', (p.constraints ?? []).join('\n'), 2, t('editor.constraints.placeholder'));
     this.constraintsErr = this.#errorHost('constraints');
     this.conserved = this.#textarea(
@@ -238,13 +275,16 @@ export class LagrangianEditor {
       t('editor.symmetries.placeholder'),
     );
     this.symmetriesErr = this.#errorHost('symmetries');
-    // bodies
+  }
+
+  /** The bodies: a row each, and "Add". */
+  #buildBodies(p) {
     this.bodyRows = [];
     this.bodiesList = el('div', { class: 'def-bodies' });
     this.bodiesErr = this.#errorHost('bodies');
     (p.bodies ?? []).forEach((b) => this.#addBody(b));
     this.addBodyBtn = el('button', { type: 'button', class: 'btn small', 'data-key': 'add-body', onclick: () => this.#addBody({ position: ['0', '0', '0'] }, true) }, t('editor.body.add'));
-    const bodiesGroup = el(
+    return el(
       'fieldset',
       { class: 'def-group' },
       el('legend', {}, t('editor.bodies')),
@@ -253,30 +293,15 @@ export class LagrangianEditor {
       this.addBodyBtn,
       this.bodiesErr,
     );
-    // actions
+  }
+
+  /** Apply and Revert (the note of unapplied edits and the general error are this.dirtyNote, this.generalErr). */
+  #buildActions() {
     this.generalErr = el('div', { class: 'expr-error', role: 'status' });
     this.dirtyNote = el('span', { class: 'hint def-dirty', hidden: true }, t('editor.dirty'));
     const applyBtn = el('button', { type: 'button', class: 'btn def-apply', 'data-key': 'apply', 'aria-keyshortcuts': 'Control+Enter Meta+Enter', onclick: () => this.apply() }, t('editor.apply'));
     this.revertBtn = el('button', { type: 'button', class: 'btn small', 'data-key': 'revert', disabled: true, onclick: () => this.revert() }, t('editor.revert'));
-    setChildren(
-      this.host,
-      el('p', { class: 'hint' }, registryText('system', this.system, 'description')),
-      coordinatesField,
-      constantsGroup,
-      lField,
-      this.preview,
-      this.#field(t('editor.constraints'), t('editor.constraints.unit'), this.constraints, this.constraintsErr, sentence(this.#doc('constraints'))),
-      initialGroup,
-      this.#field(t('editor.conserved'), t('editor.conserved.unit'), this.conserved, this.conservedErr, sentence(this.#doc('conserved'))),
-      this.#field(t('editor.symmetries'), t('editor.symmetries.unit'), this.symmetries, this.symmetriesErr, sentence(this.#doc('symmetries'))),
-      bodiesGroup,
-      el('div', { class: 'def-actions' }, applyBtn, this.revertBtn, el('span', { class: 'hint' }, 'Ctrl/⌘ + Enter')),
-      this.dirtyNote,
-      this.generalErr,
-    );
-    this.#updateCounts();
-    if (focusKey) this.host.querySelector(`[data-key="${CSS.escape(focusKey)}"]`)?.focus({ preventScroll: true });
-    this.#preview();
+    return el('div', { class: 'def-actions' }, applyBtn, this.revertBtn, el('span', { class: 'hint' }, 'Ctrl/⌘ + Enter'));
   }
 
   #hint(text) {
@@ -511,21 +536,32 @@ export class LagrangianEditor {
    * sync: first make the initial-value rows follow the coordinates (when applying).
    */
   readDraft(sync = false) {
-    const where = new Map();
-    let error = null;
-    const fail = (field, problem, target) => {
-      if (!error) {
-        error = { field, message: `${field}: ${problem}` };
-        where.set(field, target);
+    const draft = { params: clone(this.applied ?? {}), where: new Map(), error: null };
+    // the first problem found is the draft's error, pointed at its input
+    draft.fail = (field, problem, target) => {
+      if (!draft.error) {
+        draft.error = { field, message: `${field}: ${problem}` };
+        draft.where.set(field, target);
       }
     };
-    const params = clone(this.applied ?? {});
-    // coordinates
+    this.#readCoordinates(draft);
+    this.#readConstants(draft);
+    this.#readEquations(draft);
+    this.#readConserved(draft);
+    this.#readSymmetries(draft);
+    this.#readBodies(draft);
+    const initial = this.#readInitial(draft, sync);
+    return { params: draft.params, initial, where: draft.where, error: draft.error };
+  }
+
+  #readCoordinates({ params, where }) {
     const coordText = this.coordinates.value;
     params.coordinates = coordText.split(',').map((s) => s.trim()).filter((s) => s !== '');
     params.coordinates.forEach((name, i) => where.set(`params.coordinates[${i}]`, { input: this.coordinates, host: this.#hostOf(this.coordinates), text: name }));
     where.set('params.coordinates', { input: this.coordinates, host: this.#hostOf(this.coordinates), text: coordText });
-    // constants
+  }
+
+  #readConstants({ params, where, fail }) {
     params.constants = {};
     this.constantRows.forEach((row, i) => {
       const name = row.nameInput.value.trim();
@@ -538,17 +574,22 @@ export class LagrangianEditor {
       where.set(`params.constants.${name}`, target);
     });
     where.set('params.constants', { input: null, host: this.constantsErr });
-    // L
+  }
+
+  /** L and the constraints (one per line). */
+  #readEquations({ params, where }) {
     params.lagrangian = this.lagrangian.value.trim();
     where.set('params.lagrangian', { input: this.lagrangian, host: this.lagrangianErr, text: params.lagrangian });
-    // constraints
     params.constraints = [];
     lines(this.constraints.value).forEach(({ text, line }) => {
       where.set(`params.constraints[${params.constraints.length}]`, { input: this.constraints, host: this.constraintsErr, text, line });
       params.constraints.push(text);
     });
     where.set('params.constraints', { input: this.constraints, host: this.constraintsErr });
-    // conserved: name: expression
+  }
+
+  /** Conserved quantities, a line each: name: expression. */
+  #readConserved({ params, where, fail }) {
     params.conserved = {};
     for (const { text, line } of lines(this.conserved.value)) {
       const c = text.indexOf(':');
@@ -566,7 +607,10 @@ export class LagrangianEditor {
       where.set(`params.conserved.${name}`, { input: this.conserved, host: this.conservedErr, text: expr, line });
     }
     where.set('params.conserved', { input: this.conserved, host: this.conservedErr });
-    // symmetries: name: component, component, …
+  }
+
+  /** Symmetries, a line each: name: component, component, … */
+  #readSymmetries({ params, where, fail }) {
     params.symmetries = {};
     for (const { text, line } of lines(this.symmetries.value)) {
       const c = text.indexOf(':');
@@ -586,7 +630,9 @@ export class LagrangianEditor {
       comps.forEach((comp, k) => where.set(`params.symmetries.${name}[${k}]`, { input: this.symmetries, host: this.symmetriesErr, text: comp, line }));
     }
     where.set('params.symmetries', { input: this.symmetries, host: this.symmetriesErr });
-    // bodies
+  }
+
+  #readBodies({ params, where }) {
     params.bodies = this.#bodiesFromRows();
     this.bodyRows.forEach((row, i) => {
       where.set(`params.bodies[${i}]`, { input: null, host: row.err });
@@ -596,7 +642,10 @@ export class LagrangianEditor {
       row.position.forEach((p, j) => where.set(`params.bodies[${i}].position[${j}]`, { input: p, host: row.err, text: p.value.trim() }));
     });
     where.set('params.bodies', { input: null, host: this.bodiesErr });
-    // initial values (the rows follow the coordinates when applying; the preview only reads them)
+  }
+
+  /** Initial values (the rows follow the coordinates when applying, sync; the preview only reads them). */
+  #readInitial({ params, where }, sync) {
     if (sync) this.#syncInitialRows(params.coordinates);
     const number = (input) => (input.value.trim() === '' ? NaN : Number(input.value));
     const rowOf = new Map(this.initialRows.map((r) => [r.name, r]));
@@ -609,7 +658,7 @@ export class LagrangianEditor {
       where.set(`initial.q[${i}]`, { input: r.q, host: this.initialErr });
       where.set(`initial.qdot[${i}]`, { input: r.qdot, host: this.initialErr });
     });
-    return { params, initial, where, error };
+    return initial;
   }
 
   #hostOf(input) {

@@ -1,5 +1,5 @@
-// English text of what web/main.js writes: banners, status messages, the legend, the
-// captions, the readout, the pacing and window menus.
+// English text of what the page shell (web/main.js, web/page/) writes: banners, status
+// messages, the legend, the captions, the readout, the pacing and window menus.
 export default {
   'main.loadingFull': 'Loading the rest of the library (a Lagrangian given as data, Lobatto, automatic differentiation, compositions)…',
   'main.fullFailed': 'The rest of the library could not be loaded: {message}',

@@ -1,5 +1,5 @@
-// Español: lo que escribe web/main.js (avisos, estado, leyenda, leyendas de la vista,
-// lectura, menús de ritmo y de ventana).
+// Español: lo que escribe la página (web/main.js, web/page/): avisos, estado, leyenda,
+// leyendas de la vista, lectura, menús de ritmo y de ventana.
 export default {
   'main.loadingFull': 'Cargando el resto de la biblioteca (un lagrangiano dado como datos, Lobatto, diferenciación automática, composiciones)…',
   'main.fullFailed': 'No se pudo cargar el resto de la biblioteca: {message}',

@@ -1,0 +1,51 @@
+// The drawers: Explain (KaTeX docs of the run, the lesson last opened and the studies),
+// Studies (lessons and studies in workers) — both fetched when first opened — and Help.
+import { LazyDrawer } from '../ui/drawer.js';
+import { $ } from '../ui/dom.js';
+import { registryText } from '../i18n/index.js';
+
+/** Where a track is now, for a study started mid-run. */
+const where = (track) => track && { q: track.sim.q, p: track.sim.p, step: track.sim.step, time: track.sim.time };
+
+/** The Explain and Studies drawers (they follow the document) and the Help drawer. */
+export function createDrawers({ lab, store, runner, presets, run }) {
+  // fetched when first opened (web/ui/explain.js, web/ui/studies.js and the lessons)
+  const explain = new LazyDrawer($('#explain'), $('#explain-button'), async (root, button) => {
+    const { ExplainDrawer } = await import('../ui/explain.js');
+    return new ExplainDrawer(root, button, lab);
+  });
+  const studies = new LazyDrawer($('#studies'), $('#studies-button'), async (root, button) => {
+    const { StudiesDrawer } = await import('../ui/studies.js');
+    return new StudiesDrawer(root, button, {
+      lab,
+      getState: () => store.get(),
+      getRun: () => ({ A: where(runner.a), B: where(runner.b) }),
+      presets,
+      // a lesson comes as its preset, or as a preset made of its own set-up
+      applyLesson: ({ preset, scenario, compare }, lesson) => run.applyPreset(preset ?? { id: lesson.id, title: registryText('lesson', lesson, 'title'), scenario, compare }),
+      onLesson: (id) => explain.setLesson(id),
+      onExplain: () => {
+        studies.close();
+        explain.open();
+      },
+      onOpen: () => explain.isOpen && explain.close(),
+    });
+  });
+  const help = $('#help');
+  const helpBtn = $('#help-button');
+  const toggleHelp = (open) => {
+    help.hidden = !open;
+    helpBtn.setAttribute('aria-expanded', String(open));
+    if (open) help.querySelector('h2').focus();
+    else helpBtn.focus();
+  };
+  helpBtn.addEventListener('click', () => toggleHelp(help.hidden));
+  help.querySelector('.drawer-close').addEventListener('click', () => toggleHelp(false));
+  help.addEventListener('keydown', (e) => e.key === 'Escape' && toggleHelp(false));
+
+  explain.update(store.get());
+  store.subscribe((state, prev) => {
+    explain.update(state);
+    if (state.scenario !== prev.scenario || state.compare !== prev.compare) studies.update();
+  });
+}

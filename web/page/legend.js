@@ -1,0 +1,75 @@
+// The words over the view: the legend (A, B with where it stopped, the exact ghost), the
+// invitation to compare, the canvas's label, the caption (the preset's lesson or the
+// system's description), why the curves differ, and the caption of the momentum-sphere
+// inset. They follow the store: a new document, a new run built (session `built`).
+import { compareSuggestion } from '../state/store.js';
+import { SCENES } from '../scene/scenes.js';
+import { failureTime } from '../ui/failure.js';
+import { shortTitle, whyText } from '../ui/why.js';
+import { el, setChildren, $ } from '../ui/dom.js';
+import { t, registryText, onLanguageChange } from '../i18n/index.js';
+
+/** The legend and captions; render() redraws the legend (B's failure marks its end there). */
+export function createLegend({ lab, store, runner, view, controls }) {
+  const integratorTitle = (id) => registryText('integrator', lab.integrator(id), 'title');
+  const insetCaption = $('#inset-caption');
+
+  function render() {
+    const state = store.get();
+    const { built } = store.session.get();
+    const items = [el('li', {}, el('span', { class: 'swatch A', 'aria-hidden': 'true' }), `A · ${integratorTitle(state.scenario.integrator)}`)];
+    if (state.compare) {
+      const fb = runner.b?.failure;
+      const tail = fb ? t('main.legend.stopped', { t: failureTime(fb, state.scenario.h) }) : t('main.legend.ghost');
+      items.push(el('li', {}, el('span', { class: 'swatch B ghost', 'aria-hidden': 'true' }), `B · ${integratorTitle(state.compare)}${tail}`));
+    }
+    if (built.exact) items.push(el('li', {}, el('span', { class: 'swatch exact ghost', 'aria-hidden': 'true' }), t('main.legend.exact')));
+    setChildren($('#legend'), items);
+    const suggested = lab.integrator(compareSuggestion(lab, state.scenario));
+    const invite = $('#invite');
+    invite.hidden = !!state.compare || !suggested;
+    if (suggested) invite.textContent = t('main.invite', { title: shortTitle(suggested) });
+    view.canvas.setAttribute(
+      'aria-label',
+      t('main.canvas.label', { system: registryText('system', lab.system(state.scenario.system), 'title'), a: integratorTitle(state.scenario.integrator) }) +
+        (state.compare ? t('main.canvas.labelB', { b: integratorTitle(state.compare) }) : '') +
+        t('main.canvas.hint'),
+    );
+  }
+
+  function renderCaption(state) {
+    const preset = controls.presetFor(state);
+    $('#caption').textContent = preset ? registryText('preset', preset, 'explanation') : registryText('system', lab.system(state.scenario.system), 'description');
+    const A = lab.integrator(state.scenario.integrator);
+    const B = state.compare ? lab.integrator(state.compare) : null;
+    const constraints = Array.isArray(state.scenario.params?.constraints) ? state.scenario.params.constraints.length > 0 : lab.system(state.scenario.system).model !== 'oscillator';
+    const run = { momenta: (runner.a?.J0.length ?? 0) > 0, constraints };
+    $('#why').textContent = whyText(A, B, { suggested: lab.integrator(compareSuggestion(lab, state.scenario)), run });
+  }
+
+  const insetWords = ({ view: kind, exact }) => (SCENES[kind].heavy ? t('main.inset.top') : t('main.inset.free') + (exact ? t('main.inset.exact') : ''));
+
+  /** The inset's caption sits above the inset (its rectangle is measured now). */
+  function positionInsetCaption() {
+    const r = view.insetRect(true);
+    if (!r) return;
+    Object.assign(insetCaption.style, { left: `${r.left}px`, top: 'auto', bottom: `${r.size + 16}px`, width: `${r.size}px` });
+  }
+
+  store.session.subscribe((s, prev) => {
+    if (s.built === prev.built) return;
+    insetCaption.hidden = !view.inset;
+    insetCaption.textContent = insetWords(s.built);
+    positionInsetCaption();
+    render();
+    renderCaption(store.get());
+  });
+  store.subscribe((state) => renderCaption(state));
+  onLanguageChange(() => {
+    insetCaption.textContent = insetWords(store.session.get().built);
+    render();
+    renderCaption(store.get());
+  });
+  window.addEventListener('resize', () => positionInsetCaption());
+  return { render };
+}

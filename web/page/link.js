@@ -1,0 +1,229 @@
+// Links: the link the page opens with, a link pasted into the open page (hashchange),
+// landing paused on a link's step, the fingerprint check a link asks for (session
+// `linkCheck`, shown from `linkVerdict`), the address bar kept up to date with the
+// document, "Copy link" (URL, fingerprint and words from one snapshot) and "Open link"
+// (any vilab link's #… part, for the single file).
+import { needsFull } from '../sim/page-lab.js';
+import { shortHash } from '../sim/format.js';
+import { compareScenario, defaultState } from '../state/store.js';
+import { decodeState, encodeState, splitApiError, MAX_DEFINITION_BYTES } from '../state/url.js';
+import { $ } from '../ui/dom.js';
+import { t, onLanguageChange } from '../i18n/index.js';
+
+/** decodeState, and B's scenario too: either may need the full build (VilabError code 'full-module'). */
+function decodeRunnable(lab, hash) {
+  const decoded = decodeState(lab, hash);
+  if (decoded.state.compare) compareScenario(lab, decoded.state.scenario, decoded.state.compare);
+  return decoded;
+}
+
+/** A bad link: its field and problem, in words, and what the page shows instead (the defaults, or the run it kept). */
+function reportLink(notices, e, { kept }) {
+  const { field, problem } = e.field ? { field: e.field, problem: splitApiError(e.message).problem } : splitApiError(e.message);
+  const [withField, without] = kept ? ['main.link.invalidField.kept', 'main.link.invalidKept'] : ['main.link.invalidField.after', 'main.link.invalid'];
+  notices.banner('link', field ? [t('main.link.invalidField.before'), { code: field }, t(withField, { problem })] : [t(without, { problem })]);
+}
+
+/**
+ * The link the page opens with, { state, camera, fingerprint, at }, the full build loaded
+ * first when it needs it; a bad link is reported and removed, and the defaults open.
+ */
+export async function readStartLink(lab, notices) {
+  const start = { state: defaultState(lab), camera: null, fingerprint: null, at: null };
+  if (location.hash.length <= 1) return start;
+  try {
+    const { state, camera, fingerprint, at } = await lab.withFull(() => decodeRunnable(lab, location.hash));
+    return { state, camera, fingerprint, at };
+  } catch (e) {
+    reportLink(notices, e, { kept: false });
+    history.replaceState(null, '', location.pathname + location.search);
+    return { ...start, state: defaultState(lab) };
+  }
+}
+
+/** The address bar follows the document, 150 ms after its last change (replaceState: no hashchange). */
+class AddressBar {
+  constructor(lab, store) {
+    this.lab = lab;
+    this.store = store;
+    this.timer = 0;
+    store.subscribe(() => this.later());
+  }
+
+  write() {
+    const hash = encodeState(this.lab, this.store.get());
+    history.replaceState(null, '', hash ? `#${hash}` : location.pathname + location.search);
+  }
+
+  later() {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.write(), 150);
+  }
+
+  cancel() {
+    clearTimeout(this.timer);
+  }
+}
+
+/**
+ * The page's links: arrive(link) sets a link's camera and fingerprint check, land(at) opens
+ * it paused on its step (or playing), check(step) verifies the fingerprint (the runner's
+ * onTarget), shareSnapshot() / shareURL() what "Copy link" gives.
+ */
+export class Links {
+  constructor({ lab, store, runner, view, plots, notices, run, embedKeys, siteURL, reducedMotion }) {
+    Object.assign(this, { lab, store, runner, view, plots, notices, run, embedKeys, siteURL, reducedMotion });
+    this.session = store.session;
+    this.verdictEl = $('#fp-check');
+    this.address = new AddressBar(lab, store);
+    $('#copy-link').addEventListener('click', () => this.#copyLink());
+    $('#open-link').addEventListener('click', () => this.#openLink());
+    window.addEventListener('hashchange', (event) => this.#openPasted(event));
+    this.session.subscribe((s, prev) => s.linkVerdict !== prev.linkVerdict && this.#showVerdict(s.linkVerdict));
+    onLanguageChange(() => this.#showVerdict(this.session.get().linkVerdict));
+  }
+
+  /** Verifies A's fingerprint against the link's when A is on the link's step. */
+  check(step) {
+    const expected = this.session.get().linkCheck;
+    if (!expected || expected.step !== step) return;
+    const mine = this.runner.a.sim.hash();
+    const ok = mine.startsWith(expected.hash) || expected.hash.startsWith(mine);
+    this.session.set({ linkCheck: null, linkVerdict: { ok, step, hash: expected.hash } });
+    this.notices.status(ok ? t('main.fp.sameStatus', { step }) : t('main.fp.differsStatus', { step }));
+  }
+
+  #showVerdict(verdict) {
+    const node = this.verdictEl;
+    node.hidden = !verdict;
+    if (!verdict) return;
+    node.className = `check ${verdict.ok ? 'ok' : 'bad'}`;
+    node.textContent = t(verdict.ok ? 'main.fp.same' : 'main.fp.differs', { step: String(verdict.step), hash: shortHash(verdict.hash) });
+  }
+
+  /** A link's camera, and its fingerprint to verify: now on step 0, else when the runner lands on its step. */
+  arrive({ camera, fingerprint }) {
+    if (camera) this.view.setCamera(camera);
+    this.session.set({ linkCheck: fingerprint ?? null });
+    if (!fingerprint) return;
+    if (fingerprint.step === 0) this.check(0);
+    else this.runner.target = fingerprint.step;
+  }
+
+  /** A link with `at` opens paused on that step; any other plays unless motion is reduced or it says paused. */
+  land(at) {
+    if (at) this.#landAt(at);
+    else this.run.setPlaying(!this.reducedMotion.matches && !this.embedKeys.paused);
+  }
+
+  /**
+   * Opens a link paused on its step: steps there in slices (no animation, the page
+   * stays responsive), then draws once; the fingerprint check runs on arrival.
+   */
+  #landAt(target) {
+    const { runner, run, notices } = this;
+    run.setPlaying(false);
+    notices.status(t('main.landing', { step: target }));
+    const slice = () => {
+      if (!runner.a || runner.a.failure || runner.step >= target) {
+        this.view.clearTrails();
+        run.stepNow(0);
+        this.plots.drawAll(runner.time);
+        notices.status(t('main.landed', { step: runner.step }));
+        return;
+      }
+      const t0 = performance.now();
+      while (runner.step < target && !runner.a.failure && performance.now() - t0 < 30) runner.advance(Math.min(2000, target - runner.step));
+      setTimeout(slice, 0);
+    };
+    slice();
+  }
+
+  // A link pasted into the address bar of an open page changes only its # part: open it
+  // in place. A bad one is named and the current run kept. (The page's own URL updates
+  // use history.replaceState, which fires no hashchange.)
+  #openPasted(event) {
+    const { lab, notices } = this;
+    // the link as pasted (event.newURL): a pending URL update of the old run must not replace it
+    this.address.cancel();
+    const pasted = new URL(event.newURL).hash;
+    let decoded;
+    try {
+      decoded = decodeRunnable(lab, pasted);
+    } catch (e) {
+      if (needsFull(e)) {
+        // open it once the full build is in (unless another link came meanwhile)
+        notices.status(t('main.loadingFull'));
+        lab.loadFull().then(() => location.hash === pasted && window.dispatchEvent(new HashChangeEvent('hashchange', { newURL: location.href })));
+        return;
+      }
+      reportLink(notices, e, { kept: true });
+      this.address.write();
+      return;
+    }
+    notices.dismiss('link');
+    this.store.set(decoded.state, { rebuild: true });
+    this.arrive(decoded);
+    this.land(decoded.at);
+  }
+
+  /** The share link: the URL, its fingerprint and the text all come from one snapshot. */
+  shareSnapshot() {
+    const a = this.runner.a;
+    const step = a ? a.sim.step : 0;
+    const hash = a ? a.sim.hash() : null;
+    const fingerprint = step > 0 ? { step, hash } : null;
+    // the single file's links point at the hosted page when the build names it (VITE_SITE_URL)
+    const url = new URL(this.siteURL || location.href);
+    url.hash = encodeState(this.lab, this.store.get(), { camera: this.view.getCamera(), fingerprint, at: step });
+    if (!this.embedKeys.embed) url.searchParams.delete('embed');
+    return { url: url.toString(), step, hash };
+  }
+
+  shareURL() {
+    return this.shareSnapshot().url;
+  }
+
+  async #copyLink() {
+    const notices = this.notices;
+    const snap = this.shareSnapshot();
+    const url = snap.url;
+    history.replaceState(null, '', url);
+    let copied = false;
+    try {
+      await navigator.clipboard.writeText(url);
+      copied = true;
+    } catch {
+      copied = false;
+    }
+    notices.banner(
+      'share',
+      [
+        t(copied ? 'main.share.copied' : 'main.share.copyThis'),
+        { code: url },
+        snap.step ? t('main.share.at', { step: snap.step, hash: shortHash(snap.hash) }) : t('main.share.start'),
+      ],
+      { kind: 'info', data: { step: String(snap.step), hash: snap.hash ?? '' } },
+    );
+    notices.status(t(copied ? 'main.share.copiedStatus' : 'main.share.shownStatus'));
+    // a definition beyond what links carry: say so now, not when the link is opened
+    const st = this.store.get();
+    const defBytes = this.lab.system(st.scenario.system)?.definition ? new TextEncoder().encode(JSON.stringify(st.scenario.params)).length : 0;
+    if (defBytes > MAX_DEFINITION_BYTES) {
+      notices.banner('share-size', [t('main.share.tooLarge', { kb: (defBytes / 1024).toFixed(1), max: MAX_DEFINITION_BYTES / 1024 })], { kind: 'warn' });
+    } else notices.dismiss('share-size');
+  }
+
+  // the single file opens a link from the hosted page (or from another copy) by its #… part
+  #openLink() {
+    const text = prompt(t('main.openLink.prompt'));
+    if (!text) return;
+    const at = text.indexOf('#');
+    if (at < 0) {
+      this.notices.banner('link', [t('main.openLink.noHash')]);
+      return;
+    }
+    location.hash = text.slice(at);
+    location.reload();
+  }
+}

@@ -1,0 +1,58 @@
+// The settings panel (web/ui/controls.js: system, preset, integrators and badges, the h
+// ladder, parameters, options, initial data, the definition editor) wired to the run.
+import { Controls } from '../ui/controls.js';
+import { $ } from '../ui/dom.js';
+import { t, registryText, onLanguageChange } from '../i18n/index.js';
+
+const ELEMENTS = {
+  system: '#system',
+  preset: '#preset',
+  integratorA: '#integrator-a',
+  integratorB: '#integrator-b',
+  badgesA: '#badges-a',
+  badgesB: '#badges-b',
+  summaryA: '#summary-a',
+  summaryB: '#summary-b',
+  params: '#params',
+  paramsSection: '#params-section',
+  definition: '#definition',
+  definitionSection: '#definition-section',
+  options: '#options',
+  initial: '#initial',
+  initialSection: '#initial-section',
+  hRange: '#h-range',
+  hNumber: '#h-number',
+  hUnit: '#h-unit',
+  hError: '#h-error',
+};
+
+/** The panel's Controls; they render every document and take the badges of each run built. */
+export function createPanel({ lab, store, run, notices, presets }) {
+  const els = Object.fromEntries(Object.entries(ELEMENTS).map(([key, selector]) => [key, $(selector)]));
+  const report = (err) => {
+    if (err) notices.banner('control', [err.message]);
+  };
+  const controls = new Controls(
+    lab,
+    store,
+    els,
+    {
+      setScenario: (next) => run.setScenario(next),
+      setState: (patch) => report(run.setState(patch)), // reported here: the panel hears nothing back
+      setCompare: (id) => {
+        const err = run.setState({ compare: id });
+        if (err) report(err);
+        else notices.status(id ? t('main.comparing', { title: registryText('integrator', lab.integrator(id), 'title') }) : t('main.compareOff'));
+      },
+      applyPreset: (p) => run.applyPreset(p),
+      status: (text) => notices.status(text),
+      error: (e) => notices.banner('control', [String(e.message ?? e)]),
+    },
+    presets,
+  );
+  store.subscribe((state) => controls.render(state));
+  // badges only where they apply: the claim kinds of the run's system
+  store.session.subscribe((s, prev) => s.built !== prev.built && (controls.structures = s.built.structures));
+  onLanguageChange(() => controls.render(store.get()));
+  return controls;
+}

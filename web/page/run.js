@@ -1,0 +1,250 @@
+// The run and its rebuilds: A and B built from the store's document (runner, view,
+// plots), the changes the controls make (setScenario, setState, presets: validated by
+// the API, waiting for the full build when the lean one leaves them out), restart,
+// halve h, stepping now, and the transport (play / pause, kept in the session).
+import { needsFull } from '../sim/page-lab.js';
+import { compareScenario, deepEqual, SPEEDS, WINDOWS, UI_DEFAULTS } from '../state/store.js';
+import { viewOf } from '../scene/view.js';
+import { SCENES } from '../scene/scenes.js';
+import { shortTitle } from '../ui/why.js';
+import { t, registryText, onLanguageChange } from '../i18n/index.js';
+
+// the look-ahead that frames a system defined by data (lookAhead below)
+const LOOKAHEAD_STEPS = 3000;
+const LOOKAHEAD_MS = 25;
+
+/** The exact solution drawn as a ghost beside A, or null (the ghost is optional). */
+export function exactOf(lab, scenario) {
+  try {
+    return scenario.system === 'rigid-body' ? lab.exactRigidBody(scenario) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * What a system defined by data will draw over its first seconds, for the camera's
+ * frame (its bodies may go anywhere, an orbit far from where it starts): a separate
+ * simulation of the same scenario, stepped for at most LOOKAHEAD_MS of wall-clock
+ * time and LOOKAHEAD_STEPS steps (a refused step ends it early), then freed.
+ */
+function lookAhead(lab, scenario) {
+  const out = [];
+  let sim = null;
+  try {
+    sim = lab.simulate(scenario, { historyStride: 1000, historyCapacity: 1 });
+    const t0 = performance.now();
+    const chunk = Math.max(1, Math.round(LOOKAHEAD_STEPS / 100));
+    for (let k = 0; k < LOOKAHEAD_STEPS && performance.now() - t0 < LOOKAHEAD_MS; k += chunk) {
+      sim.advance(chunk);
+      out.push(sim.visualState());
+    }
+  } catch {
+    /* a refused step: frame what came before it */
+  } finally {
+    sim?.dispose();
+  }
+  return out;
+}
+
+/** The phase portrait's point of A (and of B while it runs) now. */
+export function samplePhase(runner, plots) {
+  const a = runner.a;
+  if (!a) return;
+  const b = runner.b && !runner.b.failure ? runner.b : null;
+  plots.samplePhase(a.failure ? null : a.sim.variables(), b?.sim.variables(), a.sim.time);
+}
+
+/** An integrator whose energy error stays in a band (the energy plot's scale). */
+const energyBounded = (integ) => !!integ && (integ.symplectic || integ.claims.some((c) => c.kind === 'energy' && /exactly/.test(c.text)));
+
+/**
+ * The run: build(state, { keepA }), restart(), halveH(), setScenario(next), setState(patch),
+ * applyPreset(preset), stepNow(n), setPlaying(on). It rebuilds on every change of the
+ * document's scenario or comparison, and records what it built in the session (`built`,
+ * `exact`).
+ */
+export class Run {
+  constructor({ lab, store, runner, view, plots, readout, notices }) {
+    Object.assign(this, { lab, store, runner, view, plots, readout, notices });
+    this.session = store.session;
+    store.subscribe((state, prev, meta) => this.#follow(state, prev, meta));
+    runner.speed = store.get().speed;
+    runner.stepsPerFrame = store.get().stepsPerFrame;
+    // a new language re-words the plots' labels; the run itself (step, fingerprint) is untouched
+    onLanguageChange(() => {
+      if (plots.run && runner.a) Object.assign(plots.run, { labelA: shortTitle(runner.a.integrator), labelB: runner.b ? shortTitle(runner.b.integrator) : '' });
+    });
+  }
+
+  /** A new document: rebuilt when its scenario or comparison changed (or when asked: meta.rebuild), paced, windowed. */
+  #follow(state, prev, meta) {
+    const runner = this.runner;
+    if (meta.rebuild || state.scenario !== prev.scenario || state.compare !== prev.compare) {
+      // a new comparison keeps A's run: only B is rebuilt (and brought to A's step)
+      const keepA = !!runner.a && !runner.a.failure && state.compare !== prev.compare && deepEqual(state.scenario, prev.scenario);
+      if (!keepA) this.session.set({ linkCheck: null, linkVerdict: null });
+      try {
+        this.build(state, { keepA });
+      } catch (e) {
+        this.notices.banner('control', [e.message]);
+      }
+    }
+    runner.speed = state.speed;
+    runner.stepsPerFrame = state.stepsPerFrame;
+    if (state.window !== prev.window) {
+      this.plots.setWindow(state.window);
+      this.#refillWindow();
+    }
+  }
+
+  build(state, { keepA = false } = {}) {
+    const { lab, runner, view, plots, session } = this;
+    const scB = state.compare ? compareScenario(lab, state.scenario, state.compare) : null;
+    if (keepA) runner.configureB(scB);
+    else runner.configure(state.scenario, scB);
+    const a = runner.a;
+    const kind = viewOf(lab.system(state.scenario.system));
+    const scene = SCENES[kind];
+    session.get().exact?.dispose();
+    const exact = scene.exactGhost ? exactOf(lab, state.scenario) : null;
+    session.set({ exact });
+    const lookahead = scene.lookAhead ? lookAhead(lab, state.scenario) : [];
+    view.build({ kind, scenarioA: state.scenario, scenarioB: scB, exact, Pi0: a.diag.bodyMomentum, visualLength: a.visual.length, visual0: a.visual, lookahead });
+    const structures = a.sim.describe().structures; // badges only where they apply
+    plots.configure({
+      description: a.sim.describe(),
+      firstA: a.first,
+      firstB: runner.b?.first,
+      h: state.scenario.h,
+      hasB: !!runner.b,
+      stepSizes: a.columns.includes('dt') || !!runner.b?.columns?.includes('dt'),
+      labelA: shortTitle(a.integrator),
+      labelB: runner.b ? shortTitle(runner.b.integrator) : '',
+      energyBoundedA: energyBounded(a.integrator),
+      energyBoundedB: energyBounded(runner.b?.integrator),
+    });
+    plots.setWindow(state.window);
+    if (keepA) runner.rewindReads(); // the plots start afresh from the oldest samples kept
+    runner.flush();
+    view.update(runner.a, runner.b, runner.time);
+    samplePhase(runner, plots);
+    plots.drawAll(runner.time);
+    for (const key of ['failure', 'failure-b', 'visual']) this.notices.dismiss(key);
+    // the legend, captions, readout, exact toggle and badges follow (they subscribe to `built`)
+    session.set({ built: { view: kind, exact: !!exact, structures } });
+  }
+
+  restart() {
+    this.build(this.store.get());
+    this.notices.status(t('main.resetDone'));
+  }
+
+  halveH() {
+    const st = this.store.get();
+    const h = Number((st.scenario.h / 2).toPrecision(6));
+    const err = this.setScenario({ ...st.scenario, h });
+    if (err) this.notices.banner('failure', [t('main.halveFailed', { message: err.message })]);
+    else this.setPlaying(true);
+  }
+
+  // A change the lean build leaves out (a Lagrangian given as data, Lobatto, …) waits for
+  // the full build and is then applied, or its error shown; session.deferred is that promise.
+  #deferUntilFull(retry) {
+    const notices = this.notices;
+    notices.status(t('main.loadingFull'));
+    const deferred = this.lab.loadFull().then(
+      () => {
+        const err = retry();
+        if (err) notices.banner('control', [err.message]);
+        return err;
+      },
+      (e) => {
+        notices.banner('control', [t('main.fullFailed', { message: e.message })]);
+        return e;
+      },
+    );
+    this.session.set({ deferred });
+    return null;
+  }
+
+  /** Validates via the API and applies; returns the API's Error or null (null too when it waits for the full build). */
+  setScenario(next) {
+    const lab = this.lab;
+    let scenario;
+    try {
+      scenario = lab.normalize(next);
+    } catch (e) {
+      return needsFull(e) ? this.#deferUntilFull(() => this.setScenario(next)) : e;
+    }
+    let compare = this.store.get().compare;
+    if (compare && !lab.integrator(compare)?.systems.includes(scenario.system)) compare = null;
+    this.store.set({ scenario, compare }, { rebuild: true });
+    return null;
+  }
+
+  /** A patch of the document, validated like setScenario. */
+  setState(patch) {
+    try {
+      const next = { ...this.store.get(), ...patch };
+      next.scenario = this.lab.normalize(next.scenario);
+      if (next.compare) compareScenario(this.lab, next.scenario, next.compare);
+      this.store.set(next, { rebuild: true });
+      return null;
+    } catch (e) {
+      return needsFull(e) ? this.#deferUntilFull(() => this.setState(patch)) : e;
+    }
+  }
+
+  /** A preset (or a lesson's set-up), with what the lesson needs on screen: speed, window, the energy view; then it plays. */
+  applyPreset(p) {
+    const lesson = p.lesson ?? {};
+    const speed = SPEEDS.includes(lesson.speed) ? lesson.speed : UI_DEFAULTS.speed;
+    const plotWindow = WINDOWS.includes(lesson.window) ? lesson.window : UI_DEFAULTS.window;
+    this.plots.setView({ energy: lesson.energy === 'envelope' ? 'envelope' : 'signed', large: lesson.large ?? null });
+    this.session.set({ deferred: null });
+    const err = this.setState({ scenario: p.scenario, compare: p.compare ?? null, speed, stepsPerFrame: 0, window: plotWindow });
+    const applied = () => {
+      this.notices.status(t('main.preset.status', { title: registryText('preset', p, 'title') }));
+      this.setPlaying(true);
+    };
+    // waiting for the full build: applied once it is in (its failure is shown by then)
+    const { deferred } = this.session.get();
+    if (deferred) return deferred.then((e) => e || applied());
+    if (err) this.notices.banner('control', [t('main.preset.failed', { id: p.id, message: err.message })]);
+    else applied();
+  }
+
+  /** Play or pause (a run whose A failed stays paused). */
+  setPlaying(on) {
+    const runner = this.runner;
+    if (on && runner.a?.failure) on = false;
+    runner.playing = on;
+    runner.acc = 0;
+    this.session.set({ playing: on });
+  }
+
+  /** Advances A and B by exactly n steps now (unless one is refused); returns A's step. */
+  stepNow(n) {
+    const { runner, view } = this;
+    if (!runner.a) return 0;
+    runner.advance(n);
+    if (n > 50) view.clearTrails(); // a jump: no straight chord across it
+    view.update(runner.a, runner.b, runner.time);
+    samplePhase(runner, this.plots);
+    this.readout.update(true);
+    return runner.step;
+  }
+
+  /** The plots' window, refilled from the samples A's and B's histories still hold. */
+  #refillWindow() {
+    const { runner, plots } = this;
+    if (!runner.a || !(this.store.get().window > 0)) return;
+    const W = this.store.get().window;
+    const total = runner.a.sim.history.total;
+    const from = Math.max(0, total - Math.ceil(W / runner.h) - 1);
+    const { ra, rb } = runner.rereadFrom(from);
+    if (ra) plots.ingest(ra, rb, runner.a, runner.b, { only: 'window' });
+    plots.drawAll(runner.time);
+  }
+}

@@ -1,0 +1,63 @@
+// The test hook, window.vilabPage (for the e2e tests, bench/page.mjs and the curious; its
+// members are listed in web/README.md). It exists from the page's first line with `ready`
+// (the layout and the language select add to it) and is filled once the first run is up,
+// reading the store and the page's modules.
+import { clone } from '../state/store.js';
+
+/** window.vilabPage = { ready }; returns { resolve, reject } of `ready`. */
+export function openTestHook() {
+  const settle = {};
+  const ready = new Promise((resolve, reject) => Object.assign(settle, { resolve, reject }));
+  window.vilabPage = { ready };
+  return settle;
+}
+
+export function fillTestHook({ lab, store, runner, view, plots, presets, run, link, downloads, drag }) {
+  const session = () => store.session.get();
+  Object.assign(window.vilabPage, {
+    lab,
+    /** a copy of the document: { scenario, compare, speed, stepsPerFrame, window } */
+    state: () => clone(store.get()),
+    sim: () => runner.a?.sim ?? null,
+    simB: () => runner.b?.sim ?? null,
+    step: (n = 1) => run.stepNow(n),
+    runTo: (k) => {
+      const cur = runner.step;
+      return k > cur ? run.stepNow(k - cur) : cur;
+    },
+    fingerprint: () => runner.a?.sim.hash() ?? null,
+    play: () => run.setPlaying(true),
+    pause: () => run.setPlaying(false),
+    playing: () => session().playing,
+    shareURL: () => link.shareURL(),
+    /** as the controls apply a patch: Error or null, or a promise of it when the change waits for the full build */
+    setState: (patch) => {
+      store.session.set({ deferred: null });
+      return run.setState(patch) ?? session().deferred;
+    },
+    /** the promise of the full build (loads it if not yet) */
+    loadFull: () => lab.loadFull().then(() => lab.build),
+    drawPlots: () => plots.drawAll(runner.time),
+    plotSeries: () => plots.latestValues(),
+    frames: () => session().frames.count,
+    failure: () => ({ A: runner.a?.failure ?? null, B: runner.b?.failure ?? null }),
+    presets: () => presets.map((p) => p.id),
+    camera: () => view.getCamera(),
+    /** ms since navigation start when the first simulated frame was drawn */
+    firstFrameAt: () => session().frames.firstAt,
+    /**
+     * main-thread ms per frame over the last ≤ 600 frames: { n, mean, median, p95, max,
+     * phases: { sim|view|render|plots|other: { mean, median, p95, max } } }; reset: true starts afresh
+     */
+    frameStats: (options) => session().frames.summary(options),
+    csv: () => downloads.csvText(),
+    png: () => downloads.pngURL(),
+    plotRange: (id) => plots.yRange(id),
+    setPlotView: (v) => plots.setView(v),
+    summary: () => plots.summary(),
+    /** the exact ghost's drawn orientation [w, x, y, z] and the time it shows, or null */
+    exactGhost: () => view.exactGhost(),
+    /** client coordinates of A's bob i (drag tests) */
+    bobScreen: (i) => drag.screenOf(runner.a.visual, i),
+  });
+}

@@ -1,0 +1,71 @@
+// The scenes, one row per view id (viewOf in view.js says which one a system gets):
+//
+//   Body         the class drawn for A, B and the exact ghost:
+//                new Body({ scenario, role, color, theme, heavy, visual0, samples })
+//   environment  ({ env, body, theme, exactOffset }) → { target, floorZ, extent }: adds what
+//                stands around the body (pivot, wall) to env and says where the home camera
+//                looks, the floor's height and the extent to frame
+//   camera       extent → the home camera's distance
+//   gravityArrow extent → the height of the gravity arrow (only where the view draws one)
+//   heavy        a rigid body on a pivot under gravity (its body, inset and caption know)
+//   inset        the momentum-sphere inset
+//   exactGhost   an exact solution may stand beside A as a grey ghost (page/run.js exactOf)
+//   lookAhead    the camera frames the run's first seconds (a short separate run: page/run.js)
+//   drag         its bobs can be dragged (paused) to set the start (page/drag.js)
+import { BoxGeometry, CylinderGeometry, Mesh, SphereGeometry, Vector3 } from 'three';
+import { solidMaterial } from './common.js';
+import { LinkageBody } from './linkage.js';
+import { OscillatorBody } from './oscillator.js';
+import { RigidBody } from './rigid.js';
+import { BodiesScene } from './bodies.js';
+
+/** A chain hanging from its pivot: a small ball on a short post from above. */
+function hangingFromPivot({ env, body, theme }) {
+  const extent = body.extent;
+  const r = Math.max(0.015, extent * 0.022);
+  const pivot = new Mesh(new SphereGeometry(r, 16, 12), solidMaterial(theme.pivot, 'A'));
+  const post = new Mesh(new CylinderGeometry(r * 0.35, r * 0.35, extent * 0.12, 10), solidMaterial(theme.pivot, 'A'));
+  post.rotation.x = Math.PI / 2;
+  post.position.z = extent * 0.06;
+  env.add(pivot, post);
+  return { target: new Vector3(0, 0, -extent * 0.45), floorZ: -extent * 1.08, extent };
+}
+
+/** A block on a spring: the wall it is fixed to. */
+function besideWall({ env, theme }) {
+  const wall = new Mesh(new BoxGeometry(0.08, 1.9, 0.9), solidMaterial(theme.rod, 'A'));
+  wall.position.set(-2.24, 0.42, 0.45);
+  env.add(wall);
+  return { target: new Vector3(-0.4, 0, 0.25), floorZ: 0, extent: 2.6 };
+}
+
+/** Bodies defined by data: framed on their initial positions and fixed anchors, the floor below the lowest. */
+function aroundBodies({ body }) {
+  return { target: body.center.clone(), floorZ: body.low - body.extent * 0.15, extent: body.extent };
+}
+
+/** A top on its pivot. */
+function onPivot({ env, theme }) {
+  env.add(new Mesh(new SphereGeometry(0.05, 16, 12), solidMaterial(theme.pivot, 'A')));
+  return { target: new Vector3(0, 0, 0.45), floorZ: -0.25, extent: 1.6 };
+}
+
+/** A free body in space, framed with its exact ghost when it has one. */
+function inSpace({ body, exactOffset }) {
+  const target = new Vector3(0, 0, 0);
+  const floorZ = -body.extent * 1.1;
+  if (!exactOffset) return { target, floorZ, extent: body.extent };
+  target.copy(exactOffset).multiplyScalar(0.5);
+  return { target, floorZ, extent: body.extent + exactOffset.length() * 0.4 };
+}
+
+const standOff = (factor) => (extent) => Math.max(extent, 1) * factor;
+
+export const SCENES = Object.freeze({
+  linkage: { Body: LinkageBody, environment: hangingFromPivot, camera: standOff(3.3), gravityArrow: (extent) => -extent * 0.05, drag: true },
+  oscillator: { Body: OscillatorBody, environment: besideWall, camera: standOff(3.1) },
+  rigid: { Body: RigidBody, environment: inSpace, camera: standOff(3.1), inset: true, exactGhost: true },
+  top: { Body: RigidBody, environment: onPivot, camera: standOff(3.1), gravityArrow: () => 1.2, heavy: true, inset: true },
+  // the frame is the reach around the anchors, which the bodies may approach from any side
+  bodies: { Body: BodiesScene, environment: aroundBodies, camera: (extent) => extent * 4.2, lookAhead: true },
+});
