@@ -42,8 +42,8 @@ export function createLegend({ lab, store, runner, view, controls }) {
     $('#caption').textContent = preset ? registryText('preset', preset, 'explanation') : registryText('system', lab.system(state.scenario.system), 'description');
     const A = lab.integrator(state.scenario.integrator);
     const B = state.compare ? lab.integrator(state.compare) : null;
-    const constraints = Array.isArray(state.scenario.params?.constraints) ? state.scenario.params.constraints.length > 0 : lab.system(state.scenario.system).model !== 'oscillator';
-    const run = { momenta: (runner.a?.J0.length ?? 0) > 0, constraints };
+    // what the run holds, from its description (a definition's constraints, a chain's links, a unit quaternion)
+    const run = { momenta: (runner.a?.J0.length ?? 0) > 0, constraints: runner.a ? runner.a.sim.describe().constrained : false };
     $('#why').textContent = whyText(A, B, { suggested: lab.integrator(compareSuggestion(lab, state.scenario)), run });
   }
 

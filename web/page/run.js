@@ -13,10 +13,15 @@ import { t, registryText, onLanguageChange } from '../i18n/index.js';
 const LOOKAHEAD_STEPS = 3000;
 const LOOKAHEAD_MS = 25;
 
-/** The exact solution drawn as a ghost beside A, or null (the ghost is optional). */
+/**
+ * The exact solution drawn as a ghost beside A, or null: the registry says which systems
+ * have one and when (`exact`); outside those conditions the API refuses and there is no
+ * ghost (the ghost is optional).
+ */
 export function exactOf(lab, scenario) {
+  if (!lab.system(scenario.system)?.exact) return null;
   try {
-    return scenario.system === 'rigid-body' ? lab.exactRigidBody(scenario) : null;
+    return lab.exact(scenario);
   } catch {
     return null;
   }

@@ -13,16 +13,12 @@ import { SCENES } from './scenes.js';
 import { COLOR_A, COLOR_B, COLOR_EXACT, sceneTheme } from './palette.js';
 
 /**
- * Which scene (SCENES) a system gets, from its registry entry: 'linkage' (model 'chain'),
- * 'oscillator', 'rigid' (a free rigid body), 'top' (a rigid body under gravity) or
- * 'bodies' (model 'lagrangian': the bodies its definition lists). The one place the
- * page tells views apart by what a system is.
+ * Which scene (SCENES) a system gets: its registry entry says (`view`: 'linkage' for the
+ * pendulums and chains, 'oscillator', 'rigid' for a free rigid body, 'top' for a rigid body
+ * under gravity, 'bodies' for the bodies a definition lists).
  */
 export function viewOf(system) {
-  if (system.model === 'oscillator') return 'oscillator';
-  if (system.model === 'lagrangian') return 'bodies';
-  if (system.model === 'rigid-body') return system.params.some((p) => p.name === 'g') ? 'top' : 'rigid';
-  return 'linkage';
+  return system.view;
 }
 
 /**

@@ -78,17 +78,29 @@ function startState(lab, base, initial) {
 export function initialFromState(lab, scenario, state) {
   const base = lab.normalize(scenario);
   const system = lab.system(base.system);
-  let initial = null;
-  if (system.model === 'oscillator') initial = { position: state.q[0], velocity: state.p[0] / base.params.mass };
-  else if (system.model === 'chain') {
+  const initial = INITIAL_FROM_STATE[system.model]?.(lab, system, base, state) ?? null;
+  if (!initial) return null;
+  try {
+    return stateDistance(startState(lab, base, initial), state) <= 1e-9 ? initial : null;
+  } catch {
+    return null;
+  }
+}
+
+/** initialFromState by model: (lab, system, normalized scenario, { q, p }) → initial data, or null. */
+const INITIAL_FROM_STATE = {
+  oscillator: (lab, system, base, state) => ({ position: state.q[0], velocity: state.p[0] / base.params.mass }),
+  chain: (lab, system, base, state) => {
     const run = describeRun(system, base, []);
     const v = new Float64Array(run.variables.length);
     run.values(state.q, state.p, v);
     const half = v.length / 2;
     const planar = !Array.isArray(base.initial.angles[0]);
     const group = (xs) => (planar ? xs : Array.from({ length: xs.length / 2 }, (_, i) => [xs[2 * i], xs[2 * i + 1]]));
-    initial = { angles: group(Array.from(v.subarray(0, half))), rates: group(Array.from(v.subarray(half))) };
-  } else if (system.definition && !(base.params.constraints ?? []).length && !usesTime(base.params.lagrangian)) {
+    return { angles: group(Array.from(v.subarray(0, half))), rates: group(Array.from(v.subarray(half))) };
+  },
+  lagrangian: (lab, system, base, state) => {
+    if ((base.params.constraints ?? []).length || usesTime(base.params.lagrangian)) return null;
     const q = Array.from(state.q);
     const n = q.length;
     const pAt = (qdot) => startState(lab, base, { q, qdot }).p;
@@ -98,15 +110,9 @@ export function initialFromState(lab, scenario, state) {
       e[j] = 1;
       return Array.from(pAt(e), (x, i) => x - b[i]); // column j
     });
-    initial = { q, qdot: solve((i, j) => M[j][i], Array.from(state.p, (x, i) => x - b[i])) };
-  }
-  if (!initial) return null;
-  try {
-    return stateDistance(startState(lab, base, initial), state) <= 1e-9 ? initial : null;
-  } catch {
-    return null;
-  }
-}
+    return { q, qdot: solve((i, j) => M[j][i], Array.from(state.p, (x, i) => x - b[i])) };
+  },
+};
 
 /** Solves A x = y (A(i, j) its entries) by Gaussian elimination with partial pivoting. */
 function solve(A, y) {

@@ -150,7 +150,7 @@ export class StudiesDrawer extends Drawer {
   #loopSection(system, st) {
     const head = el('h3', {}, t('studies.loop.title'));
     const text = el('p', {}, t('studies.loop.text'));
-    if (system.model === 'rigid-body') return el('section', { class: 'study', id: 'study-loop' }, head, text, el('p', { class: 'hint' }, t('studies.loop.rigid')));
+    if (system.state !== 'cotangent') return el('section', { class: 'study', id: 'study-loop' }, head, text, el('p', { class: 'hint' }, t('studies.loop.rigid')));
     const points = el('select', { id: 'loop-points' }, [256, 512, 1024].map((n) => el('option', { value: String(n), selected: n === 512 }, String(n))));
     const steps = el('input', { id: 'loop-steps', type: 'number', min: 10, max: 100000, step: 10, value: 1000 });
     const plotHost = el('div', { class: 'study-plot', id: 'loop-plot' });
