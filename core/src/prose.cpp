@@ -67,7 +67,7 @@ VILAB_COLD SystemEntry withProse(SystemEntry e) {
   e.description = text(prose, "description");
   describe(e.params, member(prose, "params"));
   describe(e.initialFields, member(prose, "initialFields"));
-  // The definition's words.
+  // The definition's words (absent from the lean build's prose: then its JSON lacks them too).
   const Json& definition = member(prose, "definition");
   if (e.definition.is_object() && definition.is_object()) {
     for (Json& field : e.definition["fields"]) {

@@ -279,11 +279,12 @@ Json IntegratorEntry::toJson() const {
             {"conserves", texts},
             {"systems", systemsOf(*this)},
             {"summary", summary},
-            {"docs", docs},
-            {"equations", equations},
-            {"citation", citation},
             {"forces", forces},
             {"variableStep", variableStep}};
+  // The lean build's prose leaves these out (core/prose/README.md): so does its JSON.
+  if (!docs.empty()) j["docs"] = docs;
+  if (!equations.empty()) j["equations"] = equations;
+  if (!citation.empty()) j["citation"] = citation;
   j["options"] = Json::array();
   for (const auto& o : options) j["options"].push_back(o.toJson());
   j["claims"] = claims;

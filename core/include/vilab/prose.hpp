@@ -2,7 +2,9 @@
 // equations, citation, its claims', options', params' and initial fields' texts) lives
 // in core/prose/<integrators|systems>/<id>.en.json, beside its Spanish twin <id>.es.json
 // (core/prose/README.md). The English files are embedded at build time
-// (cmake/prose.cmake) and read once.
+// (cmake/prose.cmake) and read once; the lean build embeds them without what its first
+// frame does not show (docs, equations, citations, the definition's documentation), so
+// its registry JSON lacks those fields.
 #pragma once
 
 #include "vilab/json.hpp"

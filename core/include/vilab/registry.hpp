@@ -121,7 +121,7 @@ struct SystemEntry {
   // Systems defined by data (no ParamSpecs): the model from the whole `params` object,
   // which it normalizes into `normalized`; their default params and the documentation
   // of the definition (registry "definition": fields, functions, notes, limits; the words
-  // of its fields and its notes from the prose).
+  // of its fields and its notes from the prose, which the lean build leaves out).
   std::function<Model(const Json& params, Json& normalized)> parseParams;
   Json defaultParams;
   Json definition;
@@ -149,7 +149,8 @@ struct IntegratorEntry {
   bool symplectic = false;
   bool symmetric = false;  // time-reversible: Φ_{−h} = Φ_h⁻¹
   std::vector<Claim> conserves;
-  std::string summary;    // one line
+  std::string summary;  // one line
+  // Left out of the lean build (its prose lacks them), and then of its registry JSON:
   std::string docs;       // a paragraph: why it conserves what it conserves
   std::string equations;  // LaTeX, rendered by the page's Explain drawer
   std::string citation;
