@@ -4,6 +4,7 @@
 
 #include "vilab/detmath.hpp"
 #include "vilab/limits.hpp"
+#include "vilab/prose.hpp"
 
 namespace vilab {
 
@@ -17,10 +18,10 @@ SystemEntry heavyTopEntry();
 SystemEntry lagrangianEntry();
 
 const std::vector<SystemEntry>& systemRegistry() {
-  static const std::vector<SystemEntry> entries = {oscillatorEntry(), pendulumEntry(), sphericalPendulumEntry(),
-                                                   doubleSphericalPendulumEntry(), chainEntry(),
-                                                   rigidBodyEntry(),        heavyTopEntry(),
-                                                   lagrangianEntry()};
+  static const std::vector<SystemEntry> entries = {
+      withProse(oscillatorEntry()), withProse(pendulumEntry()), withProse(sphericalPendulumEntry()),
+      withProse(doubleSphericalPendulumEntry()), withProse(chainEntry()), withProse(rigidBodyEntry()),
+      withProse(heavyTopEntry()), withProse(lagrangianEntry())};
   return entries;
 }
 
@@ -72,13 +73,11 @@ std::vector<std::string> systemsOf(const IntegratorEntry& integrator) {
 }
 
 // ---- parameter specs -----------------------------------------------------------------
-ParamSpec ParamSpec::number(std::string name, std::string title, std::string unit, std::string description,
-                            double value, double min, double max, bool minExclusive) {
+ParamSpec ParamSpec::number(std::string name, std::string unit, double value, double min, double max,
+                            bool minExclusive) {
   ParamSpec p;
   p.name = std::move(name);
-  p.title = std::move(title);
   p.unit = std::move(unit);
-  p.description = std::move(description);
   p.defaultValue = {value};
   p.min = min;
   p.max = max;
@@ -86,27 +85,23 @@ ParamSpec ParamSpec::number(std::string name, std::string title, std::string uni
   return p;
 }
 
-ParamSpec ParamSpec::whole(std::string name, std::string title, std::string description, int value, int min,
-                           int max) {
-  ParamSpec p = number(std::move(name), std::move(title), "", std::move(description), value, min, max, false);
+ParamSpec ParamSpec::whole(std::string name, int value, int min, int max) {
+  ParamSpec p = number(std::move(name), "", value, min, max, false);
   p.integer = true;
   return p;
 }
 
-ParamSpec ParamSpec::vector3(std::string name, std::string title, std::string unit, std::string description,
-                             const Vec3& value, double min, double max, bool minExclusive) {
-  ParamSpec p = number(std::move(name), std::move(title), std::move(unit), std::move(description), 0, min, max,
-                       minExclusive);
+ParamSpec ParamSpec::vector3(std::string name, std::string unit, const Vec3& value, double min, double max,
+                             bool minExclusive) {
+  ParamSpec p = number(std::move(name), std::move(unit), 0, min, max, minExclusive);
   p.kind = Kind::Vector3;
   p.defaultValue = {value[0], value[1], value[2]};
   return p;
 }
 
-ParamSpec ParamSpec::perBody(std::string name, std::string title, std::string unit, std::string description,
-                             double value, int count, int minCount, int maxCount, double min, double max,
-                             bool minExclusive) {
-  ParamSpec p = number(std::move(name), std::move(title), std::move(unit), std::move(description), 0, min, max,
-                       minExclusive);
+ParamSpec ParamSpec::perBody(std::string name, std::string unit, double value, int count, int minCount, int maxCount,
+                             double min, double max, bool minExclusive) {
+  ParamSpec p = number(std::move(name), std::move(unit), 0, min, max, minExclusive);
   p.kind = Kind::PerBody;
   p.defaultValue = std::vector<double>(count, value);
   p.minCount = minCount;
@@ -284,11 +279,12 @@ Json IntegratorEntry::toJson() const {
             {"conserves", texts},
             {"systems", systemsOf(*this)},
             {"summary", summary},
-            {"docs", docs},
-            {"equations", equations},
-            {"citation", citation},
             {"forces", forces},
             {"variableStep", variableStep}};
+  // The lean build's prose leaves these out (core/prose/README.md): so does its JSON.
+  if (!docs.empty()) j["docs"] = docs;
+  if (!equations.empty()) j["equations"] = equations;
+  if (!citation.empty()) j["citation"] = citation;
   j["options"] = Json::array();
   for (const auto& o : options) j["options"].push_back(o.toJson());
   j["claims"] = claims;

@@ -2,9 +2,11 @@
 // a first visit fetches one wasm, the lean one; choosing a Lobatto integrator or the
 // data-defined system loads the full build and applies the change; a link that needs
 // the full build opens directly; runs keep their bits across the switch. uPlot and the
-// drawers' code are not on the first frame's path either.
+// drawers' code are not on the first frame's path either, and the Explain drawer shows
+// the prose the lean registry leaves out.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { useBrowser, openPage, sleep, BASE } from './helpers.mjs';
 
 const browser = useBrowser();
@@ -130,5 +132,25 @@ test('the first frame waits for neither uPlot nor the drawers: the plots follow 
   await page.click('#studies-button');
   await page.waitForSelector('#studies:not([hidden]) .drawer-body > *', { timeout: 20000 });
   assert.ok(drawerCode(scripts).some((n) => n.startsWith('studies-')), scripts.join(', '));
+  await page.close();
+});
+
+test('on the lean build the Explain drawer shows what its registry leaves out: docs, equations, citation', async () => {
+  const { page, errors } = await openPage(browser.context, '?nosw=1');
+  const integ = await page.evaluate(() => {
+    const i = window.vilabPage.lab.integrator(window.vilabPage.state().scenario.integrator);
+    return { build: window.vilabPage.lab.build, id: i.id, left: ['docs', 'equations', 'citation'].filter((f) => f in i) };
+  });
+  assert.deepEqual({ build: integ.build, left: integ.left }, { build: 'lean', left: [] });
+  const prose = JSON.parse(readFileSync(new URL(`../../core/prose/integrators/${integ.id}.en.json`, import.meta.url), 'utf8'));
+  await page.click('#explain-button');
+  await page.waitForSelector('#explain .explain-integrator .katex', { timeout: 20000 });
+  const section = page.locator('#explain .explain-integrator').first();
+  const text = await section.textContent();
+  assert.ok(text.includes(prose.docs), 'the docs paragraph');
+  assert.ok(text.includes(prose.citation), 'the citation');
+  assert.equal(await section.locator('.math annotation').first().textContent(), `\\begin{gathered}${prose.equations.join('\\\\')}\\end{gathered}`);
+  assert.equal(await page.evaluate(() => window.vilabPage.lab.build), 'lean', 'the drawer loads no full build');
+  assert.deepEqual(errors, []);
   await page.close();
 });

@@ -14,12 +14,15 @@
 //   translateDom(root)                        fills [data-i18n] (text), [data-i18n-label]
 //                                            (aria-label), [data-i18n-title] (title)
 //
-// The registry (C++) speaks English; its translations live in <lang>/registry.js under
-// keys `integrator.<id>.<field>`, `system.<id>.<field>`, `param.<system>.<name>.<field>`,
-// `preset.<id>.<field>`; an integrator's options go through paramText(integratorId, spec,
-// field) (`param.<integrator>.<name>.<field>`), its claims (badges) through claimText(text)
-// (`claim.<English text>`). A missing key falls back to English, so a new integrator works
-// before it is translated (tests/e2e/i18n.test.mjs lists what is missing).
+// The registry (C++) speaks English. Each entry's words in every language live beside
+// each other in core/prose/<integrators|systems>/<id>.<lang>.json (core/prose/README.md);
+// a language's <lang>/registry.js flattens its files into this catalogue (web/i18n/prose.js):
+// `integrator.<id>.<field>`, `system.<id>.<field>`, `param.<system|integrator>.<name>.<field>`
+// (a system's params and initial fields, an integrator's options: paramText(entryId, spec,
+// field)), `claim.<English words>` (the badges: claimText(text)) and `definition.<…>`;
+// the presets' words are in <lang>/presets.js (`preset.<id>.<field>`). A missing key falls
+// back to English, so a new entry works before it is translated (tests/wasm/prose.test.mjs
+// and tests/e2e/i18n.test.mjs list what is missing).
 const english = import.meta.glob('./en/*.js', { eager: true, import: 'default' });
 const others = import.meta.glob(['./*/*.js', '!./en/*.js'], { import: 'default' });
 
@@ -106,12 +109,11 @@ export function registryText(kind, info, field) {
   return catalogues[current]?.[`${kind}.${info.id}.${field}`] ?? english;
 }
 
-/** A parameter's (or initial field's) text: param.<system>.<name>.<field>, then param.*.<name>.<field>. */
-export function paramText(systemId, spec, field) {
+/** A parameter's, initial field's or option's text: param.<system or integrator>.<name>.<field>. */
+export function paramText(entryId, spec, field) {
   const english = spec?.[field] ?? '';
   if (current === 'en' || !spec) return english;
-  const table = catalogues[current] ?? {};
-  return table[`param.${systemId}.${spec.name}.${field}`] ?? table[`param.*.${spec.name}.${field}`] ?? english;
+  return catalogues[current]?.[`param.${entryId}.${spec.name}.${field}`] ?? english;
 }
 
 /** An integrator's claim as the registry words it ('symplectic form', …): claim.<text>. */

@@ -1,10 +1,11 @@
 // The page's lab: the lean build first, because the first frame needs only it, and the
-// full build on demand. Both builds have the same registry and give the same bits on
-// the pairs both run, so switching never changes a run. A call the lean build refuses
-// throws VilabError code 'full-module' (a Lagrangian given as data, Lobatto, automatic
-// differentiation, compositions); the caller then loads the full build (loadFull, or
-// withFull to retry there) and applies what was refused. Probing, as the lessons list
-// does, loads nothing.
+// full build on demand. Both builds have the same registry (the lean one without the
+// prose its first frame does not show: docs, equations, citations, the definition's
+// documentation) and give the same bits on the pairs both run, so switching never
+// changes a run. A call the lean build refuses throws VilabError code 'full-module' (a
+// Lagrangian given as data, Lobatto, automatic differentiation, compositions); the
+// caller then loads the full build (loadFull, or withFull to retry there) and applies
+// what was refused. Probing, as the lessons list does, loads nothing.
 //
 //   const lab = await createPageLab();          // or createPageLab({ wasmBinary }): full at once
 //   lab.simulate(…), lab.normalize(…), …        // whichever build is current

@@ -161,10 +161,12 @@ export interface ExactInfo {
 
 /** SystemInfo.definition: the documentation of a system defined by data (its params). */
 export interface DefinitionInfo {
-  readonly fields: readonly { readonly name: string; readonly title: string; readonly description: string }[];
+  /** The fields of a definition; their words (title, description) are left out of the lean build. */
+  readonly fields: readonly { readonly name: string; readonly title?: string; readonly description?: string }[];
   /** The functions expressions may call. */
   readonly functions: readonly string[];
-  readonly notes: string;
+  /** Left out of the lean build. */
+  readonly notes?: string;
   /** Limits of a definition (maxExpressionBytes, maxDepth, maxCoordinates, …). */
   readonly limits: Readonly<Record<string, number>>;
 }
@@ -226,10 +228,11 @@ export interface IntegratorInfo {
   /** Ids of the systems it applies to. */
   readonly systems: readonly SystemId[];
   readonly summary: string;
-  readonly docs: string;
+  /** Why it conserves what it conserves: a paragraph. Left out of the lean build (as are equations and citation). */
+  readonly docs?: string;
   /** LaTeX. */
-  readonly equations: string;
-  readonly citation: string;
+  readonly equations?: string;
+  readonly citation?: string;
   readonly options: readonly ParamInfo[];
   /** `conserves`, each with its kind (from the core). */
   readonly claims: readonly ClaimInfo[];

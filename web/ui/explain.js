@@ -3,12 +3,27 @@
 // is loaded only when the drawer first opens), the docs paragraph and the citation;
 // then the lesson last opened in the Studies drawer and the studies themselves, from
 // their registry (web/sim/lessons.js), so the page's words and the code stay together.
+// The lean build's registry leaves out docs, equations and citations (core/prose/README.md):
+// the drawer reads them from the integrators' English prose files itself, with this chunk.
 import { el, setChildren } from './dom.js';
 import { badgeList } from './controls.js';
 import { loadKatex } from './katex.js';
 import { t, registryText } from '../i18n/index.js';
 import { Drawer } from './drawer.js';
 import { STUDIES, lessonById } from '../sim/lessons.js';
+
+// Each integrator's English prose, as text: its own copy, not shared with the Spanish chunk
+// (which reads the same files' claims).
+const ENGLISH = import.meta.glob('../../core/prose/integrators/*.en.json', { eager: true, query: '?raw', import: 'default' });
+
+/** The integrator's entry with the words its build's registry may lack (docs, equations, citation). */
+function explained(integ) {
+  const text = ENGLISH[`../../core/prose/integrators/${integ.id}.en.json`];
+  if (!text || (integ.docs && integ.equations && integ.citation)) return integ;
+  const prose = JSON.parse(text);
+  // the equations are kept as the lines of the display; the registry joins them with LaTeX's \\
+  return { docs: prose.docs, equations: prose.equations?.join('\\\\'), citation: prose.citation, ...integ };
+}
 
 export class ExplainDrawer extends Drawer {
   constructor(root, button, lab) {
@@ -101,8 +116,9 @@ export class ExplainDrawer extends Drawer {
     return { node, math, tex: entry.tex };
   }
 
-  #section(integ, role) {
-    if (!integ) return { node: el('p', {}, t('explain.unknown')) };
+  #section(entry, role) {
+    if (!entry) return { node: el('p', {}, t('explain.unknown')) };
+    const integ = explained(entry);
     const title = registryText('integrator', integ, 'title');
     const math = el('div', { class: 'math', role: 'math', 'aria-label': t('explain.equationsOf', { title }) }, integ.equations);
     const update = { 'energy-momentum': 'explain.update.gradient', variational: 'explain.update.lagrangian' }[integ.family] ?? 'explain.update';

@@ -4,7 +4,8 @@
 // registryJson(); nothing is hand-copied.
 //
 // Adding an integrator: one file in core/src/integrators/ (its entry and one factory
-// per model it applies to), and its rows in core/src/table.cpp.
+// per model it applies to), its words in core/prose/integrators/ (vilab/prose.hpp), and
+// its rows in core/src/table.cpp.
 #pragma once
 
 #include <functional>
@@ -33,7 +34,7 @@ namespace vilab {
 
 struct ParamSpec {
   enum class Kind { Number, PerBody, Vector3 };
-  std::string name, title, unit, description;
+  std::string name, title, unit, description;  // title, description: from the entry's prose
   Kind kind = Kind::Number;
   std::vector<double> defaultValue;  // one number, three, or one per body
   double min = 0, max = 0;
@@ -46,17 +47,16 @@ struct ParamSpec {
   Json valueJson(const std::vector<double>& value) const;
 
   // A number in [min, max] (or (min, max] when minExclusive).
-  static ParamSpec number(std::string name, std::string title, std::string unit, std::string description,
-                          double value, double min, double max, bool minExclusive);
+  static ParamSpec number(std::string name, std::string unit, double value, double min, double max,
+                          bool minExclusive);
   // A whole number in [min, max] (a choice among variants).
-  static ParamSpec whole(std::string name, std::string title, std::string description, int value, int min, int max);
+  static ParamSpec whole(std::string name, int value, int min, int max);
   // Three numbers, each in the range.
-  static ParamSpec vector3(std::string name, std::string title, std::string unit, std::string description,
-                           const Vec3& value, double min, double max, bool minExclusive);
-  // One number per body, minCount..maxCount of them, each in the range; the default has `count`.
-  static ParamSpec perBody(std::string name, std::string title, std::string unit, std::string description,
-                           double value, int count, int minCount, int maxCount, double min, double max,
+  static ParamSpec vector3(std::string name, std::string unit, const Vec3& value, double min, double max,
                            bool minExclusive);
+  // One number per body, minCount..maxCount of them, each in the range; the default has `count`.
+  static ParamSpec perBody(std::string name, std::string unit, double value, int count, int minCount, int maxCount,
+                           double min, double max, bool minExclusive);
 };
 
 // Validated parameter values: numbers by name, in the order of the specs.
@@ -78,8 +78,10 @@ class ParamValues {
   std::vector<std::pair<std::string, std::vector<double>>> values_;
 };
 
+// A field of a system's `initial` data.
 struct FieldDoc {
-  std::string name, title, unit, description;
+  FieldDoc(std::string name, std::string unit) : name(std::move(name)), unit(std::move(unit)) {}
+  std::string name, title, unit, description;  // title, description: from the system's prose
 };
 
 // A condition under which a system's exact solution holds: a number of the normalized
@@ -97,6 +99,8 @@ struct ExactCapability {
   std::vector<ExactCondition> conditions;
 };
 
+// An entry's words (title, description, those of its params and initial fields, the
+// definition's) come from its prose, core/prose/systems/<id>.en.json (vilab/prose.hpp).
 struct SystemEntry {
   std::string id, title, description;
   ModelKind model = ModelKind::Chain;
@@ -116,15 +120,16 @@ struct SystemEntry {
   std::function<State(const Model&, Json& initial)> initialState;
   // Systems defined by data (no ParamSpecs): the model from the whole `params` object,
   // which it normalizes into `normalized`; their default params and the documentation
-  // of the definition (registry "definition": fields, functions, limits).
+  // of the definition (registry "definition": fields, functions, notes, limits; the words
+  // of its fields and its notes from the prose, which the lean build leaves out).
   std::function<Model(const Json& params, Json& normalized)> parseParams;
   Json defaultParams;
   Json definition;
   Json toJson() const;
 };
 
-// What an integrator claims to conserve: the words, and what they are about (a badge
-// applies where the run's system has that structure).
+// What an integrator claims to conserve: what it is about (a badge applies where the
+// run's system has that structure), and the words, the prose's claim at the same place.
 struct Claim {
   ClaimKind kind;
   std::string text;
@@ -134,6 +139,8 @@ struct Claim {
 inline bool operator==(IntegratorFamily family, std::string_view id) { return idOf(family) == id; }
 inline bool operator!=(IntegratorFamily family, std::string_view id) { return !(family == id); }
 
+// An entry's words (title, summary, docs, equations, citation, its claims' and options'
+// texts) come from its prose, core/prose/integrators/<id>.en.json (vilab/prose.hpp).
 struct IntegratorEntry {
   std::string id, title;
   IntegratorFamily family = IntegratorFamily::Baseline;  // a family claims something: each entry says
@@ -142,7 +149,8 @@ struct IntegratorEntry {
   bool symplectic = false;
   bool symmetric = false;  // time-reversible: Φ_{−h} = Φ_h⁻¹
   std::vector<Claim> conserves;
-  std::string summary;    // one line
+  std::string summary;  // one line
+  // Left out of the lean build (its prose lacks them), and then of its registry JSON:
   std::string docs;       // a paragraph: why it conserves what it conserves
   std::string equations;  // LaTeX, rendered by the page's Explain drawer
   std::string citation;

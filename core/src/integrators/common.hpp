@@ -1,6 +1,9 @@
-// Shared by the integrator entries: the factories' common shapes.
+// Shared by the integrator entries: the factories' common shapes, and the claims.
+// An entry's words are its prose, core/prose/integrators/<id>.en.json (vilab/prose.hpp):
+// its accessor returns withProse(the entry).
 #pragma once
 
+#include <initializer_list>
 #include <memory>
 
 #include "vilab/integrators/chain_multiplier.hpp"
@@ -9,9 +12,18 @@
 #include "vilab/integrators/runge_kutta.hpp"
 #include "vilab/integrators/variational.hpp"
 #include "vilab/lagrangians/oscillator.hpp"
+#include "vilab/prose.hpp"
 #include "vilab/registry.hpp"
 
 namespace vilab {
+
+// What an integrator claims to conserve, by kind; the words are its prose's `claims`, in
+// the same order.
+inline std::vector<Claim> claims(std::initializer_list<ClaimKind> kinds) {
+  std::vector<Claim> out;
+  for (ClaimKind kind : kinds) out.push_back({kind, {}});
+  return out;
+}
 
 // A member of the α-family (midpoint, trapezoid, α) on the oscillator: the generic
 // engine on L = ½ m v² − ½ k x².

@@ -13,7 +13,6 @@ namespace vilab {
 VILAB_COLD static IntegratorEntry make_penaltyEnergyMomentumIntegrator() {
   IntegratorEntry e;
   e.id = "penalty-energy-momentum";
-  e.title = "Energy–momentum with penalty springs";
   e.family = IntegratorFamily::EnergyMomentum;
   e.order = 2;
   e.symplectic = false;
@@ -21,35 +20,13 @@ VILAB_COLD static IntegratorEntry make_penaltyEnergyMomentumIntegrator() {
   e.stateRules.positionsOnManifold = false;  // the links stretch by O(1/μ)
   e.stateRules.tangentMomentum = false;
   e.maxBodies = 2;
-  e.conserves = {{ClaimKind::Energy, "energy incl. springs (exactly, to rounding)"},
-                 {ClaimKind::Momentum, "momentum map (J_z of chains)"}};
-  e.summary = "Each rigid link replaced by a stiff spring of stiffness μ; Hamilton's equations discretized with a "
-              "discrete gradient: energy including the springs and J_z exact, not symplectic.";
-  e.docs =
-      "The links are stiff springs, as in `penalty`, but instead of the midpoint DEL the scheme discretizes "
-      "Hamilton's equations of H_μ = T + V + (μ/2)Σ g_i² with a discrete gradient (Gonzalez 1996): "
-      "H_μ(q_{k+1}, p_{k+1}) − H_μ(q_k, p_k) = ∇̄V_μ·Δq − ∇̄V_μ·hM⁻¹p̄ = 0, for every μ and h. The penalty is not "
-      "quadratic, so its discrete gradient is not the midpoint gradient (which would give the implicit midpoint "
-      "rule, the same map as `penalty`, whose energy only stays bounded). On chains the discrete gradient is taken "
-      "through the rotation invariants |d_i|² of the links (Gonzalez 1996, §4): each spring pulls along the "
-      "midpoint link d̄_i with the mean tension μ(g_i(q_k) + g_i(q_{k+1}))/2, a central force, so J_z is kept "
-      "exactly too. (Gonzalez's midpoint discrete gradient in Cartesian coordinates, whose correction points along "
-      "Δq, keeps the energy but not J_z.) On a system defined by data the constraints become penalty terms of L and "
-      "the general discrete gradient of `energy-momentum` is applied. The links violate their lengths by O(1/μ); "
-      "the map is not symplectic.";
-  e.equations =
-      "H_\\mu = T(p) + V(q) + \\tfrac{\\mu}{2}\\sum_i g_i(q)^2,\\quad g_i = \\frac{|x_i-x_{i-1}|^2-l_i^2}{2l_i}\\\\"
-      "q_{k+1}-q_k = hM^{-1}\\bar p,\\quad p_{k+1}-p_k = -h\\,\\bar\\nabla V_\\mu(q_k,q_{k+1})\\\\"
-      "\\bar\\nabla V_\\mu = \\nabla V + \\sum_i \\mu\\,\\frac{g_i(q_k)+g_i(q_{k+1})}{2}\\,\\nabla g_i(\\bar q)";
-  e.citation = "O. Gonzalez, Time integration and discrete Hamiltonian systems (1996), discrete gradients through "
-               "invariants (§4); penalty potential (μ/2)Σ g_i² as in `penalty`";
-  e.options = {ParamSpec::number("mu", "stiffness μ", "N/m", "penalty stiffness; the link error falls like 1/μ", 1e4, 0,
-                                 1e12, true)};
+  e.conserves = claims({ClaimKind::Energy, ClaimKind::Momentum});
+  e.options = {ParamSpec::number("mu", "N/m", 1e4, 0, 1e12, true)};
   return e;
 }
 
 const IntegratorEntry& penaltyEnergyMomentumEntry() {
-  static const IntegratorEntry e = make_penaltyEnergyMomentumIntegrator();
+  static const IntegratorEntry e = withProse(make_penaltyEnergyMomentumIntegrator());
   return e;
 }
 

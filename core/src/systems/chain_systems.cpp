@@ -134,35 +134,17 @@ State chainInitialState(const ChainModel& m, Json& initial, const Json& defaults
   return s;
 }
 
-VILAB_COLD SystemEntry chainFamilyEntry(const std::string& id, const std::string& title, const std::string& description,
-                             int links, int minLinks, int maxLinks, bool planar, Json defaults,
-                             double defaultH) {
+VILAB_COLD SystemEntry chainFamilyEntry(const std::string& id, int links, int minLinks, int maxLinks, bool planar,
+                                        Json defaults, double defaultH) {
   SystemEntry e;
   e.id = id;
-  e.title = title;
-  e.description = description;
   const double massDefault = links > 2 ? 0.1 : 1.0;
   const double lengthDefault = links > 2 ? 0.25 : 1.0;
-  e.params = {ParamSpec::perBody("masses", "masses", "kg", "mass of each bob", massDefault, links, minLinks, maxLinks,
-                                  0, 1e6, true),
-              ParamSpec::perBody("lengths", "lengths", "m", "length of each link", lengthDefault, links, minLinks,
-                                  maxLinks, 0, 1e3, true),
-              ParamSpec::number("g", "gravity", "m/s²", "gravitational acceleration, along −z", 9.81, 0, 1000, false),
-              ParamSpec::number("damping", "damping", "N·s/m",
-                                "linear drag c: the force −c ẋ_i on every bob (0: none; forcing-capable integrators only)",
-                                0.0, 0, 1e6, false)};
-  if (planar)
-    e.initialFields = {{"angles", "angle", "rad", "θ: angle from the downward vertical in the x–z plane, one per bob"},
-                       {"rates", "angular rate", "rad/s", "θ̇, one per bob"},
-                       {"positions", "positions", "m", "alternatively: [x, 0, z] per bob, on the constraint manifold"},
-                       {"velocities", "velocities", "m/s", "with positions: [vx, 0, vz] per bob"}};
-  else
-    e.initialFields = {
-        {"angles", "angles", "rad",
-         "[θ, φ] per link: θ from the downward vertical, φ azimuth about z from +x; link i points from bob i−1 to bob i"},
-        {"rates", "angular rates", "rad/s", "[θ̇, φ̇] per link"},
-        {"positions", "positions", "m", "alternatively: [x, y, z] per bob, on the constraint manifold (tolerance 1e-9)"},
-        {"velocities", "velocities", "m/s", "with positions: [vx, vy, vz] per bob, tangent to the manifold"}};
+  e.params = {ParamSpec::perBody("masses", "kg", massDefault, links, minLinks, maxLinks, 0, 1e6, true),
+              ParamSpec::perBody("lengths", "m", lengthDefault, links, minLinks, maxLinks, 0, 1e3, true),
+              ParamSpec::number("g", "m/s²", 9.81, 0, 1000, false),
+              ParamSpec::number("damping", "N·s/m", 0.0, 0, 1e6, false)};
+  e.initialFields = {{"angles", "rad"}, {"rates", "rad/s"}, {"positions", "m"}, {"velocities", "m/s"}};
   e.model = ModelKind::Chain;
   e.view = ViewKind::Linkage;
   e.minBodies = minLinks;
@@ -187,10 +169,7 @@ VILAB_COLD SystemEntry chainFamilyEntry(const std::string& id, const std::string
 }  // namespace
 
 VILAB_COLD SystemEntry pendulumEntry() {
-  SystemEntry e = chainFamilyEntry("pendulum", "Planar pendulum",
-                                   "A bob on a rigid massless rod, swinging in the x–z plane; constraint |x|² = l². "
-                                   "Exact solution: θ(t) = 2 asin(k sn(ω₀t + c | k²)).",
-                                   1, 1, 1, true, Json{{"angles", {1.0}}, {"rates", {0.0}}}, 0.01);
+  SystemEntry e = chainFamilyEntry("pendulum", 1, 1, 1, true, Json{{"angles", {1.0}}, {"rates", {0.0}}}, 0.01);
   // Jacobi's solution (exact/pendulum.hpp) is that of the undamped pendulum with gravity.
   e.exact = ExactCapability{ExactSolution::Pendulum,
                             {{"params.damping", ExactCondition::Test::Equals, 0},
@@ -198,25 +177,17 @@ VILAB_COLD SystemEntry pendulumEntry() {
   return e;
 }
 VILAB_COLD SystemEntry sphericalPendulumEntry() {
-  return chainFamilyEntry("spherical-pendulum", "Spherical pendulum",
-                          "A bob on a rigid rod free to swing in any direction; J_z is conserved.", 1, 1, 1, false,
-                          Json{{"angles", {{1.0, 0.0}}}, {"rates", {{0.0, 3.0}}}}, 0.01);
+  return chainFamilyEntry("spherical-pendulum", 1, 1, 1, false, Json{{"angles", {{1.0, 0.0}}}, {"rates", {{0.0, 3.0}}}},
+                          0.01);
 }
 VILAB_COLD SystemEntry doubleSphericalPendulumEntry() {
-  return chainFamilyEntry("double-spherical-pendulum", "Double spherical pendulum",
-                          "Two bobs on two rigid rods, each free to swing in any direction (Wendlandt and Marsden's example); "
-                          "chaotic. The angular momentum about the vertical, J_z, is "
-                          "conserved.",
-                          2, 2, 2, false,
+  return chainFamilyEntry("double-spherical-pendulum", 2, 2, 2, false,
                           Json{{"angles", {{1.6, 0.0}, {2.2, 0.8}}}, {"rates", {{0.0, 1.2}, {0.0, -0.6}}}}, 0.01);
 }
 VILAB_COLD SystemEntry chainEntry() {
   std::vector<std::vector<double>> a(8, {1.3, 0.0}), r(8, {0.0, 0.0});
   r[0][1] = 0.5;
-  return chainFamilyEntry("chain", "Chain of spherical links",
-                          "Up to 64 bobs joined by rigid links, hung from a fixed point. Each link only pulls on "
-                          "its neighbours, so a step costs time in proportion to the number of links.",
-                          8, 1, limits::kMaxLinks, false, Json{{"angles", rowsOf(a)}, {"rates", rowsOf(r)}},
+  return chainFamilyEntry("chain", 8, 1, limits::kMaxLinks, false, Json{{"angles", rowsOf(a)}, {"rates", rowsOf(r)}},
                           // The free end of a chain released from near horizontal whips fast;
                           // h = 0.01 resolves it for a few minutes, h = 0.005 for much longer.
                           0.005);
@@ -225,16 +196,10 @@ VILAB_COLD SystemEntry chainEntry() {
 VILAB_COLD SystemEntry oscillatorEntry() {
   SystemEntry e;
   e.id = "oscillator";
-  e.title = "Harmonic oscillator";
-  e.description =
-      "A mass on a linear spring, L = ½ m v² − ½ k x², optionally damped by the force −c ẋ; exact solution "
-      "x(t) = x₀ cos ωt + (v₀/ω) sin ωt (damped: under-, critically or overdamped).";
-  e.params = {ParamSpec::number("mass", "mass", "kg", "mass m", 1.0, 0, 1e6, true),
-              ParamSpec::number("stiffness", "stiffness", "N/m", "spring constant k", 1.0, 0, 1e6, true),
-              ParamSpec::number("damping", "damping", "N·s/m",
-                                "damping c: the force −c ẋ (0: none; forcing-capable integrators only)", 0.0, 0, 1e6,
-                                false)};
-  e.initialFields = {{"position", "position", "m", "x₀"}, {"velocity", "velocity", "m/s", "v₀"}};
+  e.params = {ParamSpec::number("mass", "kg", 1.0, 0, 1e6, true),
+              ParamSpec::number("stiffness", "N/m", 1.0, 0, 1e6, true),
+              ParamSpec::number("damping", "N·s/m", 0.0, 0, 1e6, false)};
+  e.initialFields = {{"position", "m"}, {"velocity", "m/s"}};
   e.model = ModelKind::Oscillator;
   e.view = ViewKind::Oscillator;
   // exact/oscillator.hpp: the undamped oscillator (it has no other forcing).

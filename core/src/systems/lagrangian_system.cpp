@@ -525,31 +525,16 @@ State initialState(const Model& model, Json& initial) {
   return s;
 }
 
+// The definition's fields, functions and limits; the words (each field's title and
+// description, the notes) come from the system's prose.
 VILAB_COLD Json definitionDocs() {
   Json fields = Json::array();
-  const auto field = [&](const char* name, const char* title, const char* description) {
-    fields.push_back({{"name", name}, {"title", title}, {"description", description}});
-  };
-  field("coordinates", "coordinates", "names of the generalized coordinates q (at most 16)");
-  field("constants", "constants", "named numbers used in the expressions");
-  field("lagrangian", "Lagrangian", "L(q, q', t): an expression in the coordinates, their velocities (q' or qdot), the "
-                                    "constants and the time t (a time-dependent Lagrangian, M–W Part 4: a driven "
-                                    "system; the energy is then not conserved)");
-  field("constraints", "constraints", "holonomic constraints g(q) = 0 (not depending on t), one expression each "
-                                      "(Lagrange multipliers, W–M eqs. 4.4–4.8)");
-  field("damping", "damping", "optional: a number c ≥ 0, the generalized force −c q' (discrete Lagrange–d'Alembert, "
-                              "M–W §3.2); the integrators that model forcing accept it");
-  field("forces", "forces", "optional: generalized forces Q_i(q, q', t), one expression per coordinate, added to the "
-                            "Euler–Lagrange equations d/dt ∂L/∂q' − ∂L/∂q = Q − c q' (M–W §3.2)");
-  field("conserved", "conserved quantities", "name → expression in q, q' and t, reported and plotted");
-  field("symmetries", "symmetries", "name → the generator ξ(q), one expression per coordinate; the discrete Noether momentum p·ξ(q) is reported");
-  field("bodies", "bodies", "what to draw: position [x, y, z] in q (and t), anchor (a point or an earlier body's index), link rod, spring or none");
+  for (const char* name : {"coordinates", "constants", "lagrangian", "constraints", "damping", "forces", "conserved",
+                           "symmetries", "bodies"})
+    fields.push_back({{"name", name}});
   Json j;
   j["fields"] = fields;
   j["functions"] = {"sqrt", "sin", "cos", "tan", "exp", "log", "atan2", "abs"};
-  j["notes"] = "Operators + − * / ^ and unary minus; pi; t (time) in the Lagrangian, forces, conserved quantities "
-               "and bodies (not in constraints or symmetries). abs is not smooth at 0: Newton may stall where its "
-               "argument changes sign.";
   j["limits"] = {{"maxExpressionBytes", expr::kMaxExpressionBytes}, {"maxDepth", expr::kMaxNesting},
                  {"maxCoordinates", L::kMaxCoordinates},           {"maxConstraints", L::kMaxConstraints},
                  {"maxConstants", L::kMaxConstants},               {"maxConserved", L::kMaxConserved},
@@ -583,16 +568,11 @@ std::shared_ptr<const LagrangianProblem> penalizedLagrangian(const LagrangianPro
 VILAB_COLD SystemEntry lagrangianEntry() {
   SystemEntry e;
   e.id = "lagrangian";
-  e.title = "Any Lagrangian";
-  e.description = "A system you define: type its Lagrangian L(q, q', t), constraints g(q) = 0, damping and "
-                  "forces, conserved quantities, symmetries and the bodies to draw; the variational integrators "
-                  "are derived from it (Wendlandt and Marsden 1997, Marsden and West 2001).";
   e.model = ModelKind::Lagrangian;
   e.view = ViewKind::Bodies;
   e.defaultIntegrator = "midpoint";
   e.defaultH = 0.005;
-  e.initialFields = {{"q", "coordinates", "", "q: one number per coordinate"},
-                     {"qdot", "velocities", "", "q': one number per coordinate, tangent to the constraints"}};
+  e.initialFields = {{"q", ""}, {"qdot", ""}};
   e.defaultParams = parseBuiltIn(kDefaultDefinition, "params");
   e.definition = definitionDocs();
   e.parseParams = [](const Json& params, Json& normalized) {

@@ -17,12 +17,8 @@ namespace {
 
 // The forcing parameters shared by both systems.
 std::vector<ParamSpec> forcingSpecs() {
-  return {ParamSpec::vector3("torque", "external torque", "N·m",
-                             "constant torque τ in the space frame (0: none; forcing-capable integrators only)",
-                             Vec3::Zero(), -1e6, 1e6, false),
-          ParamSpec::number("damping", "damping", "N·m·s",
-                            "damping c: the torque −c ω in the body frame (0: none; forcing-capable integrators only)",
-                            0.0, 0, 1e6, false)};
+  return {ParamSpec::vector3("torque", "N·m", Vec3::Zero(), -1e6, 1e6, false),
+          ParamSpec::number("damping", "N·m·s", 0.0, 0, 1e6, false)};
 }
 
 void readForcing(const ParamValues& params, RigidBodyModel& m) {
@@ -30,9 +26,7 @@ void readForcing(const ParamValues& params, RigidBodyModel& m) {
   m.damping = params.number("damping");
 }
 
-ParamSpec inertiaSpec(Vec3 value, const char* about) {
-  return ParamSpec::vector3("inertia", "principal moments of inertia", "kg·m²", about, value, 0, 1e6, true);
-}
+ParamSpec inertiaSpec(Vec3 value) { return ParamSpec::vector3("inertia", "kg·m²", value, 0, 1e6, true); }
 
 // Principal moments of a real body satisfy I_i ≤ I_j + I_k (equality: a flat body).
 Vec3 readInertia(const ParamValues& params) {
@@ -76,24 +70,14 @@ State bodyInitialState(const RigidBodyModel& m, Json& initial, const Json& defau
   return s;
 }
 
-std::vector<FieldDoc> bodyInitialFields() {
-  return {{"orientation", "orientation", "",
-           "unit quaternion [w, x, y, z] (body → space, |q| = 1 within 1e-9; normalized exactly)"},
-          {"omega", "angular velocity", "rad/s", "body angular velocity [ω1, ω2, ω3] (Π = Iω)"}};
-}
+std::vector<FieldDoc> bodyInitialFields() { return {{"orientation", ""}, {"omega", "rad/s"}}; }
 
 }  // namespace
 
 VILAB_COLD SystemEntry rigidBodyEntry() {
   SystemEntry e;
   e.id = "rigid-body";
-  e.title = "Free rigid body";
-  e.description =
-      "A rigid body tumbling freely (no torque): Euler's equations Π̇ = Π × ω. Energy, |Π| and the spatial angular "
-      "momentum RΠ are conserved; rotation about the intermediate axis is unstable (Dzhanibekov effect). Exact "
-      "solution by Jacobi elliptic functions, period 4K(k)/λ. Optionally driven by a constant torque τ (space frame: "
-      "RΠ then grows by τ per second) and damped by −c ω.";
-  e.params = {inertiaSpec(Vec3(1, 2, 3), "principal moments (I1, I2, I3) in the body frame; I_i ≤ I_j + I_k")};
+  e.params = {inertiaSpec(Vec3(1, 2, 3))};
   for (ParamSpec& p : forcingSpecs()) e.params.push_back(std::move(p));
   e.initialFields = bodyInitialFields();
   e.model = ModelKind::RigidBody;
@@ -121,16 +105,9 @@ VILAB_COLD SystemEntry rigidBodyEntry() {
 VILAB_COLD SystemEntry heavyTopEntry() {
   SystemEntry e;
   e.id = "heavy-top";
-  e.title = "Heavy top";
-  e.description =
-      "A rigid body on a fixed point (the origin) under gravity along −z: Π̇ = Π × ω + m g (Rᵀe₃) × ρ, with ρ the "
-      "centre of mass in the body frame. Potential V = m g (e₃·Rρ + |ρ|) ≥ 0. The energy and the vertical spatial "
-      "angular momentum e₃·RΠ are conserved; for a symmetric top (I1 = I2, ρ on the symmetry axis) also Π₃.";
-  e.params = {inertiaSpec(Vec3(1.25, 1.25, 0.5), "principal moments about the fixed point, body frame; I_i ≤ I_j + I_k"),
-              ParamSpec::number("mass", "mass", "kg", "total mass m", 1.0, 0, 1e6, true),
-              ParamSpec::vector3("com", "centre of mass", "m", "centre of mass ρ in the body frame (the fixed point is the origin)",
-                      Vec3(0, 0, 0.5), -1e3, 1e3, false),
-              ParamSpec::number("g", "gravity", "m/s²", "gravitational acceleration, along −z", 9.81, 0, 1000, false)};
+  e.params = {inertiaSpec(Vec3(1.25, 1.25, 0.5)), ParamSpec::number("mass", "kg", 1.0, 0, 1e6, true),
+              ParamSpec::vector3("com", "m", Vec3(0, 0, 0.5), -1e3, 1e3, false),
+              ParamSpec::number("g", "m/s²", 9.81, 0, 1000, false)};
   for (ParamSpec& p : forcingSpecs()) e.params.push_back(std::move(p));
   e.initialFields = bodyInitialFields();
   e.model = ModelKind::RigidBody;
