@@ -65,6 +65,15 @@ std::vector<std::string> integratorsOf(const SystemEntry& system) {
   return ids;
 }
 
+std::vector<std::string> leanIntegratorsOf(const SystemEntry& system) {
+  std::vector<std::string> ids;
+  for (const auto* e : integratorRegistry()) {
+    const Pairing* row = findPairing(system, *e);
+    if (row && row->lean) ids.push_back(e->id);
+  }
+  return ids;
+}
+
 std::vector<std::string> systemsOf(const IntegratorEntry& integrator) {
   std::vector<std::string> ids;
   for (const auto& s : systemRegistry())
@@ -160,6 +169,7 @@ Json ParamSpec::toJson() const {
       j["maxCount"] = maxCount;
       break;
   }
+  if (quantity) j["quantity"] = idOf(*quantity);
   return j;
 }
 
@@ -261,6 +271,9 @@ Json SystemEntry::toJson() const {
                    {"initial", defaultInitial(values)},
                    {"options", Json::object()}};
   j["integrators"] = integratorsOf(*this);
+  // What the lean build (the page's first load) runs of it, from the applicability table.
+  const auto lean = leanIntegratorsOf(*this);
+  j["lean"] = {{"system", !lean.empty()}, {"integrators", lean}};
   return j;
 }
 
@@ -310,6 +323,7 @@ Json registryJson() {
                      {"exactSolutions", idsOf<ExactSolution>()},
                      {"families", idsOf<IntegratorFamily>()},
                      {"claimKinds", idsOf<ClaimKind>()},
+                     {"quantities", idsOf<Quantity>()},
                      {"refusalCodes", idsOf<RefusalCode>()},
                      {"suggestionActions", idsOf<SuggestionAction>()},
                      {"inputErrorCodes", idsOf<InputErrorCode>()}};

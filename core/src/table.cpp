@@ -1,161 +1,110 @@
-// The applicability table: which integrator applies to which model, and the factory
-// that binds it. One row per (model, integrator) pair; the registry, the scenario
-// parser and the page derive everything else from it. A system accepts an integrator
-// when the integrator has a row for the system's model and handles as many links as
-// the system may have (IntegratorEntry::maxBodies).
+// The applicability table: which integrator applies to which model, the factory that
+// binds it, and whether the lean build (the page's first-load module) runs it. One line per
+// (integrator, model) pair in VILAB_PAIRS, expanded below into the declarations and the
+// rows; the registry, the scenario parser and the page derive everything else from it. A
+// system accepts an integrator when the integrator has a row for the system's model and
+// handles as many links as the system may have (IntegratorEntry::maxBodies).
+//
+// Adding an integrator: its file core/src/integrators/<id>.cpp (its entry `<name>Entry()`
+// and one factory per model), its prose (core/prose/integrators/), and one line here per
+// model it applies to (docs/layout.md).
 #include "vilab/registry.hpp"
 
 namespace vilab {
 
-// Each integrator's entry and factories live in core/src/integrators/<id>.cpp.
-#define VILAB_INTEGRATOR(name) const IntegratorEntry& name##Entry();
-#define VILAB_FACTORY(name) std::unique_ptr<Integrator> name(const Model&, const Options&, double);
-VILAB_INTEGRATOR(midpoint)
-VILAB_INTEGRATOR(trapezoid)
-VILAB_INTEGRATOR(alpha)
-VILAB_INTEGRATOR(generalized)
-VILAB_INTEGRATOR(anglesMidpoint)
-VILAB_INTEGRATOR(penalty)
-VILAB_INTEGRATOR(quaternion)
-VILAB_INTEGRATOR(lieGroup)
-VILAB_INTEGRATOR(energyMomentum)
-VILAB_INTEGRATOR(rk4)
-VILAB_INTEGRATOR(euler)
-VILAB_INTEGRATOR(dopri5)
-VILAB_INTEGRATOR(sem)
-VILAB_INTEGRATOR(symplecticEuler)
-VILAB_INTEGRATOR(rattle)
-VILAB_INTEGRATOR(newmark)
-VILAB_INTEGRATOR(composition4)
-VILAB_INTEGRATOR(composition6)
-VILAB_INTEGRATOR(lobatto)
-VILAB_INTEGRATOR(penaltyEnergyMomentum)
-VILAB_FACTORY(midpointOnOscillator)
-VILAB_FACTORY(midpointOnChain)
-VILAB_FACTORY(trapezoidOnOscillator)
-VILAB_FACTORY(trapezoidOnChain)
-VILAB_FACTORY(alphaOnOscillator)
-VILAB_FACTORY(alphaOnChain)
-VILAB_FACTORY(generalizedOnChain)
-VILAB_FACTORY(anglesMidpointOnChain)
-VILAB_FACTORY(penaltyOnChain)
-VILAB_FACTORY(quaternionOnRigidBody)
-VILAB_FACTORY(lieGroupOnRigidBody)
-VILAB_FACTORY(energyMomentumOnOscillator)
-VILAB_FACTORY(energyMomentumOnChain)
-VILAB_FACTORY(energyMomentumOnRigidBody)
-VILAB_FACTORY(rk4OnOscillator)
-VILAB_FACTORY(rk4OnChain)
-VILAB_FACTORY(rk4OnRigidBody)
-VILAB_FACTORY(eulerOnOscillator)
-VILAB_FACTORY(eulerOnChain)
-VILAB_FACTORY(eulerOnRigidBody)
-VILAB_FACTORY(dopri5OnOscillator)
-VILAB_FACTORY(dopri5OnChain)
-VILAB_FACTORY(dopri5OnRigidBody)
-VILAB_FACTORY(midpointOnLagrangian)
-VILAB_FACTORY(trapezoidOnLagrangian)
-VILAB_FACTORY(alphaOnLagrangian)
-VILAB_FACTORY(penaltyOnLagrangian)
-VILAB_FACTORY(rk4OnLagrangian)
-VILAB_FACTORY(eulerOnLagrangian)
-VILAB_FACTORY(dopri5OnLagrangian)
-VILAB_FACTORY(energyMomentumOnLagrangian)
-VILAB_FACTORY(semOnOscillator)
-VILAB_FACTORY(semOnLagrangian)
-VILAB_FACTORY(symplecticEulerOnOscillator)
-VILAB_FACTORY(symplecticEulerOnChain)
-VILAB_FACTORY(symplecticEulerOnLagrangian)
-VILAB_FACTORY(rattleOnOscillator)
-VILAB_FACTORY(rattleOnChain)
-VILAB_FACTORY(rattleOnLagrangian)
-VILAB_FACTORY(newmarkOnOscillator)
-VILAB_FACTORY(newmarkOnLagrangian)
-VILAB_FACTORY(composition4OnModel)
-VILAB_FACTORY(composition6OnModel)
-VILAB_FACTORY(lobattoOnOscillator)
-VILAB_FACTORY(lobattoOnChain)
-VILAB_FACTORY(lobattoOnLagrangian)
-VILAB_FACTORY(penaltyEnergyMomentumOnChain)
-VILAB_FACTORY(penaltyEnergyMomentumOnLagrangian)
-#undef VILAB_INTEGRATOR
-#undef VILAB_FACTORY
+// X(integrator, model, factory, build): build Lean runs in both builds; Full only in the
+// full one (automatic differentiation, Lobatto, compositions, anything on a Lagrangian
+// given as data), so the lean build's whole-program optimization drops its code. The
+// registry lists the integrators in the order of their first line.
+// clang-format off
+#define VILAB_PAIRS(X) \
+  X(midpoint,              Oscillator, midpointOnOscillator,              Lean)                \
+  X(midpoint,              Chain,      midpointOnChain,                   Lean)                \
+  X(midpoint,              Lagrangian, midpointOnLagrangian,              Full)                \
+  X(trapezoid,             Oscillator, trapezoidOnOscillator,             Lean)                \
+  X(trapezoid,             Chain,      trapezoidOnChain,                  Lean)                \
+  X(trapezoid,             Lagrangian, trapezoidOnLagrangian,             Full)                \
+  X(alpha,                 Oscillator, alphaOnOscillator,                 Lean)                \
+  X(alpha,                 Chain,      alphaOnChain,                      Lean)                \
+  X(alpha,                 Lagrangian, alphaOnLagrangian,                 Full)                \
+  X(symplecticEuler,       Oscillator, symplecticEulerOnOscillator,       Lean)                \
+  X(symplecticEuler,       Chain,      symplecticEulerOnChain,            Lean)                \
+  X(symplecticEuler,       Lagrangian, symplecticEulerOnLagrangian,       Full)                \
+  X(rattle,                Oscillator, rattleOnOscillator,                Lean)                \
+  X(rattle,                Chain,      rattleOnChain,                     Lean)                \
+  X(rattle,                Lagrangian, rattleOnLagrangian,                Full)                \
+  X(newmark,               Oscillator, newmarkOnOscillator,               Lean)                \
+  X(newmark,               Lagrangian, newmarkOnLagrangian,               Full)                \
+  X(composition4,          Oscillator, composition4OnModel,               Full)                \
+  X(composition4,          Chain,      composition4OnModel,               Full)                \
+  X(composition4,          RigidBody,  composition4OnModel,               Full)                \
+  X(composition4,          Lagrangian, composition4OnModel,               Full)                \
+  X(composition6,          Oscillator, composition6OnModel,               Full)                \
+  X(composition6,          Chain,      composition6OnModel,               Full)                \
+  X(composition6,          RigidBody,  composition6OnModel,               Full)                \
+  X(composition6,          Lagrangian, composition6OnModel,               Full)                \
+  X(lobatto,               Oscillator, lobattoOnOscillator,               Full)                \
+  X(lobatto,               Chain,      lobattoOnChain,                    Full)                \
+  X(lobatto,               Lagrangian, lobattoOnLagrangian,               Full)                \
+  X(generalized,           Chain,      generalizedOnChain,                Full)                \
+  X(anglesMidpoint,        Chain,      anglesMidpointOnChain,             Full)                \
+  X(penalty,               Chain,      penaltyOnChain,                    Full)                \
+  X(penalty,               Lagrangian, penaltyOnLagrangian,               Full)                \
+  X(penaltyEnergyMomentum, Chain,      penaltyEnergyMomentumOnChain,      Full)                \
+  X(penaltyEnergyMomentum, Lagrangian, penaltyEnergyMomentumOnLagrangian, Full)                \
+  X(quaternion,            RigidBody,  quaternionOnRigidBody,             Full)                \
+  X(lieGroup,              RigidBody,  lieGroupOnRigidBody,               Lean)                \
+  X(energyMomentum,        Oscillator, energyMomentumOnOscillator,        Lean)                \
+  X(energyMomentum,        Chain,      energyMomentumOnChain,             Lean)                \
+  X(energyMomentum,        RigidBody,  energyMomentumOnRigidBody,         Lean)                \
+  X(energyMomentum,        Lagrangian, energyMomentumOnLagrangian,        Full)                \
+  X(rk4,                   Oscillator, rk4OnOscillator,                   Lean)                \
+  X(rk4,                   Chain,      rk4OnChain,                        Lean)                \
+  X(rk4,                   RigidBody,  rk4OnRigidBody,                    Lean)                \
+  X(rk4,                   Lagrangian, rk4OnLagrangian,                   Full)                \
+  X(euler,                 Oscillator, eulerOnOscillator,                 Lean)                \
+  X(euler,                 Chain,      eulerOnChain,                      Lean)                \
+  X(euler,                 RigidBody,  eulerOnRigidBody,                  Lean)                \
+  X(euler,                 Lagrangian, eulerOnLagrangian,                 Full)                \
+  X(dopri5,                Oscillator, dopri5OnOscillator,                Lean)                \
+  X(dopri5,                Chain,      dopri5OnChain,                     Lean)                \
+  X(dopri5,                RigidBody,  dopri5OnRigidBody,                 Lean)                \
+  X(dopri5,                Lagrangian, dopri5OnLagrangian,                Full)                \
+  /* sem: not on chains, whose default motions have no energy-conserving step after ~0.2 s. */ \
+  X(sem,                   Oscillator, semOnOscillator,                   Lean)                \
+  X(sem,                   Lagrangian, semOnLagrangian,                   Full)
+// clang-format on
 
-// The lean build (VILAB_LEAN: the page's first-load module) keeps every row, so its
-// registry is the full one, but binds the heavy integrators (automatic differentiation,
-// Lobatto, compositions, anything on a Lagrangian given as data) to a factory that
-// refuses; whole-program optimization then drops their code.
+// Each integrator's entry and factories live in core/src/integrators/<id>.cpp
+// (declaring a function again is allowed: one declaration per line of the list).
+#define VILAB_DECLARE(integrator, model, factory, build) \
+  const IntegratorEntry& integrator##Entry();            \
+  std::unique_ptr<Integrator> factory(const Model&, const Options&, double);
+VILAB_PAIRS(VILAB_DECLARE)
+#undef VILAB_DECLARE
+
+// The lean build (VILAB_LEAN) keeps every row, so its registry is the full one, but binds
+// the Full rows to a factory that refuses (the scenario parser refuses them first, with
+// NotInLeanBuild: inThisBuild).
 #ifdef VILAB_LEAN
 [[noreturn]] static std::unique_ptr<Integrator> inFullModule(const Model&, const Options&, double) {
   throw NotInLeanBuild("integrator", "this integrator on this system");
 }
-#define VILAB_FULL(factory) &inFullModule
-bool inThisBuild(const Pairing& pairing) { return pairing.make != &inFullModule; }
+#define VILAB_FACTORY_Lean(factory) &factory
+#define VILAB_FACTORY_Full(factory) &inFullModule
+bool inThisBuild(const Pairing& pairing) { return pairing.lean; }
 #else
-#define VILAB_FULL(factory) &factory
+#define VILAB_FACTORY_Lean(factory) &factory
+#define VILAB_FACTORY_Full(factory) &factory
 bool inThisBuild(const Pairing&) { return true; }
 #endif
 
 const std::vector<Pairing>& applicabilityTable() {
-  using K = ModelKind;
-  static const std::vector<Pairing> rows = {
-      // model          integrator              factory
-      {K::Oscillator, &midpointEntry, &midpointOnOscillator},
-      {K::Chain, &midpointEntry, &midpointOnChain},
-      {K::Lagrangian, &midpointEntry, VILAB_FULL(midpointOnLagrangian)},
-      {K::Oscillator, &trapezoidEntry, &trapezoidOnOscillator},
-      {K::Chain, &trapezoidEntry, &trapezoidOnChain},
-      {K::Lagrangian, &trapezoidEntry, VILAB_FULL(trapezoidOnLagrangian)},
-      {K::Oscillator, &alphaEntry, &alphaOnOscillator},
-      {K::Chain, &alphaEntry, &alphaOnChain},
-      {K::Lagrangian, &alphaEntry, VILAB_FULL(alphaOnLagrangian)},
-      {K::Oscillator, &symplecticEulerEntry, &symplecticEulerOnOscillator},
-      {K::Chain, &symplecticEulerEntry, &symplecticEulerOnChain},
-      {K::Lagrangian, &symplecticEulerEntry, VILAB_FULL(symplecticEulerOnLagrangian)},
-      {K::Oscillator, &rattleEntry, &rattleOnOscillator},
-      {K::Chain, &rattleEntry, &rattleOnChain},
-      {K::Lagrangian, &rattleEntry, VILAB_FULL(rattleOnLagrangian)},
-      {K::Oscillator, &newmarkEntry, &newmarkOnOscillator},
-      {K::Lagrangian, &newmarkEntry, VILAB_FULL(newmarkOnLagrangian)},
-      {K::Oscillator, &composition4Entry, VILAB_FULL(composition4OnModel)},
-      {K::Chain, &composition4Entry, VILAB_FULL(composition4OnModel)},
-      {K::RigidBody, &composition4Entry, VILAB_FULL(composition4OnModel)},
-      {K::Lagrangian, &composition4Entry, VILAB_FULL(composition4OnModel)},
-      {K::Oscillator, &composition6Entry, VILAB_FULL(composition6OnModel)},
-      {K::Chain, &composition6Entry, VILAB_FULL(composition6OnModel)},
-      {K::RigidBody, &composition6Entry, VILAB_FULL(composition6OnModel)},
-      {K::Lagrangian, &composition6Entry, VILAB_FULL(composition6OnModel)},
-      {K::Oscillator, &lobattoEntry, VILAB_FULL(lobattoOnOscillator)},
-      {K::Chain, &lobattoEntry, VILAB_FULL(lobattoOnChain)},
-      {K::Lagrangian, &lobattoEntry, VILAB_FULL(lobattoOnLagrangian)},
-      {K::Chain, &generalizedEntry, VILAB_FULL(generalizedOnChain)},
-      {K::Chain, &anglesMidpointEntry, VILAB_FULL(anglesMidpointOnChain)},
-      {K::Chain, &penaltyEntry, VILAB_FULL(penaltyOnChain)},
-      {K::Lagrangian, &penaltyEntry, VILAB_FULL(penaltyOnLagrangian)},
-      {K::Chain, &penaltyEnergyMomentumEntry, VILAB_FULL(penaltyEnergyMomentumOnChain)},
-      {K::Lagrangian, &penaltyEnergyMomentumEntry, VILAB_FULL(penaltyEnergyMomentumOnLagrangian)},
-      {K::RigidBody, &quaternionEntry, VILAB_FULL(quaternionOnRigidBody)},
-      {K::RigidBody, &lieGroupEntry, &lieGroupOnRigidBody},
-      {K::Oscillator, &energyMomentumEntry, &energyMomentumOnOscillator},
-      {K::Chain, &energyMomentumEntry, &energyMomentumOnChain},
-      {K::RigidBody, &energyMomentumEntry, &energyMomentumOnRigidBody},
-      {K::Lagrangian, &energyMomentumEntry, VILAB_FULL(energyMomentumOnLagrangian)},
-      {K::Oscillator, &rk4Entry, &rk4OnOscillator},
-      {K::Chain, &rk4Entry, &rk4OnChain},
-      {K::RigidBody, &rk4Entry, &rk4OnRigidBody},
-      {K::Lagrangian, &rk4Entry, VILAB_FULL(rk4OnLagrangian)},
-      {K::Oscillator, &eulerEntry, &eulerOnOscillator},
-      {K::Chain, &eulerEntry, &eulerOnChain},
-      {K::RigidBody, &eulerEntry, &eulerOnRigidBody},
-      {K::Lagrangian, &eulerEntry, VILAB_FULL(eulerOnLagrangian)},
-      {K::Oscillator, &dopri5Entry, &dopri5OnOscillator},
-      {K::Chain, &dopri5Entry, &dopri5OnChain},
-      {K::RigidBody, &dopri5Entry, &dopri5OnRigidBody},
-      {K::Lagrangian, &dopri5Entry, VILAB_FULL(dopri5OnLagrangian)},
-      // sem: not on chains, whose default motions have no energy-conserving step after ~0.2 s.
-      {K::Oscillator, &semEntry, &semOnOscillator},
-      {K::Lagrangian, &semEntry, VILAB_FULL(semOnLagrangian)},
-  };
+#define VILAB_ROW(integrator, model, factory, build) \
+  {ModelKind::model, &integrator##Entry, VILAB_FACTORY_##build(factory), Build::build == Build::Lean},
+  enum class Build { Lean, Full };
+  static const std::vector<Pairing> rows = {VILAB_PAIRS(VILAB_ROW)};
+#undef VILAB_ROW
   return rows;
 }
 

@@ -15,6 +15,7 @@ import type {
   ExactSolutionKind,
   IntegratorFamily,
   ClaimKind,
+  Quantity,
   RefusalCode,
   SuggestionAction,
   InputErrorCode,
@@ -28,6 +29,7 @@ export type {
   ExactSolutionKind,
   IntegratorFamily,
   ClaimKind,
+  Quantity,
   RefusalCode,
   SuggestionAction,
   InputErrorCode,
@@ -135,6 +137,8 @@ export interface ParamInfo {
   readonly minExclusive: boolean;
   /** 'number' only: whole numbers (a choice among variants). */
   readonly integer?: boolean;
+  /** What the parameter is, where the page needs to know (the controls' gravity presets, the scenes' inertia). */
+  readonly quantity?: Quantity;
   readonly minCount?: number;
   readonly maxCount?: number;
 }
@@ -204,7 +208,7 @@ export interface SystemInfo {
   /** Systems defined by data: what their params may hold. */
   readonly definition?: DefinitionInfo;
   /** What the lean build (the page's first load) runs of this system: the system itself and which integrators. */
-  readonly lean?: { readonly system: boolean; readonly integrators: readonly IntegratorId[] };
+  readonly lean: { readonly system: boolean; readonly integrators: readonly IntegratorId[] };
 }
 
 /** What an integrator claims to conserve: the words, and what they are about. */
@@ -250,6 +254,7 @@ export interface Vocabulary {
   readonly exactSolutions: readonly ExactSolutionKind[];
   readonly families: readonly IntegratorFamily[];
   readonly claimKinds: readonly ClaimKind[];
+  readonly quantities: readonly Quantity[];
   readonly refusalCodes: readonly RefusalCode[];
   readonly suggestionActions: readonly SuggestionAction[];
   readonly inputErrorCodes: readonly InputErrorCode[];

@@ -41,7 +41,13 @@ struct ParamSpec {
   bool minExclusive = false;
   bool integer = false;            // Number: whole numbers only (a choice among variants)
   int minCount = 1, maxCount = 1;  // PerBody: allowed array lengths
+  std::optional<Quantity> quantity;  // what it is, where the page needs to know (vocabulary.hpp)
   Json toJson() const;
+  // This spec, saying what quantity it is.
+  ParamSpec as(Quantity q) && {
+    quantity = q;
+    return std::move(*this);
+  }
   // Validates v (or takes the default when v is null) and returns the numbers.
   std::vector<double> read(const Json& v, const std::string& field) const;
   Json valueJson(const std::vector<double>& value) const;
@@ -135,9 +141,6 @@ struct Claim {
   std::string text;
 };
 
-// A family compared with its id, as in `integrator.family == "variational"`.
-inline bool operator==(IntegratorFamily family, std::string_view id) { return idOf(family) == id; }
-inline bool operator!=(IntegratorFamily family, std::string_view id) { return !(family == id); }
 
 // An entry's words (title, summary, docs, equations, citation, its claims' and options'
 // texts) come from its prose, core/prose/integrators/<id>.en.json (vilab/prose.hpp).
@@ -172,6 +175,7 @@ struct Pairing {
   ModelKind model;
   const IntegratorEntry& (*integrator)();
   IntegratorFactory make;
+  bool lean = true;  // the lean build runs it too (the same in both builds: the registry says so)
 };
 
 const std::vector<Pairing>& applicabilityTable();
@@ -193,6 +197,8 @@ const IntegratorEntry* findIntegrator(const std::string& id);
 // The row for (system, integrator), or nullptr when it does not apply.
 const Pairing* findPairing(const SystemEntry& system, const IntegratorEntry& integrator);
 std::vector<std::string> integratorsOf(const SystemEntry& system);
+// The integrators of the system that the lean build runs (none: it leaves the system out).
+std::vector<std::string> leanIntegratorsOf(const SystemEntry& system);
 std::vector<std::string> systemsOf(const IntegratorEntry& integrator);
 // The exact solution of a normalized scenario (JSON) of `system`: the system's `exact`
 // capability when all its conditions hold, else InputError(NoExactSolution) naming the
