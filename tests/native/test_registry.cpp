@@ -1,7 +1,13 @@
 // The registries' claims, checked: the applicability table is consistent with the
-// entries, and every pair's largest step (core/src/step_limits.cpp) is the one measured
-// now on the default scenario (−1 for a pair that refuses the default definition).
+// entries, and every pair's largest step (core/data/step_limits.json) is the one measured
+// now on the default scenario (−1, no entry, for a pair that refuses the default
+// definition). With VILAB_UPDATE_LIMITS=1 the measurement rewrites that file instead,
+// like a golden file: run it after adding an integrator or changing a default scenario.
 #include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
 
 #include "support.hpp"
 
@@ -27,13 +33,16 @@ bool runsAt(const SystemEntry& system, const std::string& integrator, double h) 
 
 TEST_CASE("every pair's largest step is the measured one", "[registry][max-h]") {
   const std::vector<double> ladder = {0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0};
+  const char* update = std::getenv("VILAB_UPDATE_LIMITS");
+  const bool updating = update && std::string(update) == "1";
+  Json measuredTable = Json::object();
   for (const auto& system : systemRegistry()) {
     for (const auto& id : integratorsOf(system)) {
       if (!acceptsDefault(system.id, id)) {
         // Not applicable to the default definition (it needs e.g. a constant mass
         // matrix): nothing to measure, and the table says so.
         INFO(system.id << " / " << id << ": refuses the default scenario, table " << measuredMaxStep(system.id, id));
-        CHECK(measuredMaxStep(system.id, id) == -1);
+        if (!updating) CHECK(measuredMaxStep(system.id, id) == -1);
         continue;
       }
       double measured = 0;
@@ -41,9 +50,21 @@ TEST_CASE("every pair's largest step is the measured one", "[registry][max-h]") 
         if (!runsAt(system, id, h)) break;
         measured = h;
       }
+      measuredTable[system.id][id] = measured;
       INFO(system.id << " / " << id << ": measured " << measured << ", table " << measuredMaxStep(system.id, id));
-      CHECK(measuredMaxStep(system.id, id) == measured);
+      if (updating) {
+        if (measuredMaxStep(system.id, id) != measured)
+          std::cout << "step limits: " << system.id << " / " << id << ": " << measuredMaxStep(system.id, id) << " -> "
+                    << measured << "\n";
+      } else {
+        CHECK(measuredMaxStep(system.id, id) == measured);
+      }
     }
+  }
+  if (updating) {
+    // The build embeds the file: rebuild for the new values to take effect.
+    std::ofstream(VILAB_STEP_LIMITS_FILE) << measuredTable.dump(2) << "\n";
+    std::cout << "step limits: wrote " << VILAB_STEP_LIMITS_FILE << " (rebuild to embed it)\n";
   }
 }
 
