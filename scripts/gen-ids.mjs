@@ -17,6 +17,7 @@ export const VOCABULARY_TYPES = {
   exactSolutions: ['ExactSolutionKind', 'An exact solution the core knows (SystemInfo.exact.solution, lab.exact).'],
   families: ['IntegratorFamily', 'The family of an integrator (IntegratorInfo.family).'],
   claimKinds: ['ClaimKind', "What an integrator's claim is about (IntegratorInfo.claims[].kind)."],
+  quantities: ['Quantity', 'What a parameter is, where the page needs to know (ParamInfo.quantity).'],
   refusalCodes: ['RefusalCode', "A refused step's VilabError.code."],
   suggestionActions: ['SuggestionAction', "What a refused step suggests (VilabError.action), beside its words."],
   inputErrorCodes: ['InputErrorCode', 'Every other VilabError.code: bad input, used after dispose, a module that did not load, …'],

@@ -33,6 +33,20 @@ test('registry entries use only the published ids', () => {
     assert.ok(v.families.includes(i.family), i.id);
     for (const c of i.claims) assert.ok(v.claimKinds.includes(c.kind), `${i.id}: ${c.text}`);
   }
+  for (const p of [...lab.systems.flatMap((s) => s.params), ...lab.integrators.flatMap((i) => i.options)]) {
+    if (p.quantity !== undefined) assert.ok(v.quantities.includes(p.quantity), p.name);
+  }
+});
+
+test('each system names the parameters its scene reads by quantity, once each', () => {
+  // web/scene: the gravity arrow and the controls' places (gravity), the rigid body's box and
+  // momentum sphere (principal moments), the heavy top's lever and disc (centre of mass, mass)
+  const needs = { linkage: ['gravity'], rigid: ['principal-moments'], top: ['principal-moments', 'center-of-mass', 'mass', 'gravity'] };
+  for (const s of lab.systems) {
+    const quantities = s.params.map((p) => p.quantity).filter(Boolean);
+    assert.equal(new Set(quantities).size, quantities.length, `${s.id}: one parameter per quantity`);
+    for (const q of needs[s.view] ?? []) assert.ok(quantities.includes(q), `${s.id} (${s.view}) names its ${q}`);
+  }
 });
 
 /** The error fn() throws (or its promise rejects with). */

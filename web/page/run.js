@@ -109,13 +109,14 @@ export class Run {
     if (keepA) runner.configureB(scB);
     else runner.configure(state.scenario, scB);
     const a = runner.a;
-    const kind = viewOf(lab.system(state.scenario.system));
+    const system = lab.system(state.scenario.system);
+    const kind = viewOf(system);
     const scene = SCENES[kind];
     session.get().exact?.dispose();
     const exact = scene.exactGhost ? exactOf(lab, state.scenario) : null;
     session.set({ exact });
     const lookahead = scene.lookAhead ? lookAhead(lab, state.scenario) : [];
-    view.build({ kind, scenarioA: state.scenario, scenarioB: scB, exact, Pi0: a.diag.bodyMomentum, visualLength: a.visual.length, visual0: a.visual, lookahead });
+    view.build({ kind, system, scenarioA: state.scenario, scenarioB: scB, exact, Pi0: a.diag.bodyMomentum, visualLength: a.visual.length, visual0: a.visual, lookahead });
     const structures = a.sim.describe().structures; // badges only where they apply
     plots.configure({
       description: a.sim.describe(),

@@ -15,6 +15,15 @@ import {
 } from 'three';
 
 /** A camera-facing text label drawn on a small canvas (no font files needed). */
+/**
+ * The value in a scenario's params of the parameter that the system's registry entry says
+ * is `quantity` (ParamInfo.quantity: 'gravity', 'principal-moments', …), or undefined.
+ */
+export function quantityOf(system, params, quantity) {
+  const spec = system?.params?.find((p) => p.quantity === quantity);
+  return spec ? params?.[spec.name] : undefined;
+}
+
 export function makeLabel(text, color, size = 0.18) {
   const canvas = document.createElement('canvas');
   const px = 64;

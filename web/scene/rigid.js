@@ -28,25 +28,12 @@ import {
   AmbientLight,
   DirectionalLight,
 } from 'three';
-import { Arrow, makeLabel } from './common.js';
+import { Arrow, makeLabel, quantityOf } from './common.js';
 import { OKABE_ITO } from './palette.js';
 import { Trail } from './trail.js';
 
-const THREE_VECTOR = (v) => Array.isArray(v) && v.length === 3 && v.every((x) => typeof x === 'number');
-
-/** Finds the principal moments (a 3-vector named like inertia) in the params. */
-export function findInertia(params = {}) {
-  for (const [k, v] of Object.entries(params)) if (/inertia|^I$|moments/i.test(k) && THREE_VECTOR(v)) return v;
-  for (const [k, v] of Object.entries(params)) if (/inertia/i.test(k) && Array.isArray(v) && v.length === 9) return [v[0], v[4], v[8]];
-  return [1, 1, 1];
-}
-
-/** The centre of mass in the body frame for a heavy top (a 3-vector named like com/rho). */
-export function findCenterOfMass(params = {}) {
-  for (const [k, v] of Object.entries(params)) if (/com|rho|cent|offset|lever/i.test(k) && THREE_VECTOR(v)) return v;
-  for (const [k, v] of Object.entries(params)) if (/distance|length|^l$/i.test(k) && typeof v === 'number') return [0, 0, v];
-  return null;
-}
+/** The principal moments of inertia of a rigid body's scenario (its system says which parameter holds them). */
+export const principalMoments = (system, params) => quantityOf(system, params, 'principal-moments') ?? [1, 1, 1];
 
 /** Box sides (a, b, c) of a uniform box with principal moments I (mass cancels), max side = size. */
 export function boxSides(I, size = 1.4) {
@@ -58,10 +45,10 @@ export function boxSides(I, size = 1.4) {
 }
 
 export class RigidBody {
-  constructor({ scenario, color, role, theme, heavy = false }) {
+  constructor({ system, scenario, color, role, theme, heavy = false }) {
     this.role = role;
-    this.I = findInertia(scenario.params);
-    this.rho = heavy ? findCenterOfMass(scenario.params) ?? [0, 0, 1] : null;
+    this.I = principalMoments(system, scenario.params);
+    this.rho = heavy ? (quantityOf(system, scenario.params, 'center-of-mass') ?? [0, 0, 1]) : null;
     const r = this.rho ? Math.hypot(...this.rho) : 0;
     this.geometries = [];
     this.object = new Group(); // rotates with the body
@@ -71,7 +58,7 @@ export class RigidBody {
     const gyro = heavy && Math.abs(I1 - I2) <= 1e-9 * Math.max(I1, I2) && Math.abs(this.rho[0]) + Math.abs(this.rho[1]) < 1e-12;
     let geom;
     if (gyro) {
-      const mass = scenario.params?.mass ?? 1;
+      const mass = quantityOf(system, scenario.params, 'mass') ?? 1;
       const discR = Math.min(Math.max(Math.sqrt((2 * I3) / mass), 0.2), 0.6);
       geom = new CylinderGeometry(discR, discR, discR * 0.16, 48);
       geom.rotateX(Math.PI / 2); // the disc's axis along the body's e3

@@ -7,8 +7,8 @@
 // It renders only when something changed (a new state, camera motion, resize).
 import { AmbientLight, Color, DirectionalLight, GridHelper, Group, HemisphereLight, PerspectiveCamera, Scene, Vector3, WebGLRenderer } from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
-import { Arrow, disposeTree, makeLabel } from './common.js';
-import { MomentumSphere, findInertia } from './rigid.js';
+import { Arrow, disposeTree, makeLabel, quantityOf } from './common.js';
+import { MomentumSphere, principalMoments } from './rigid.js';
 import { SCENES } from './scenes.js';
 import { COLOR_A, COLOR_B, COLOR_EXACT, sceneTheme } from './palette.js';
 
@@ -125,7 +125,7 @@ export class View {
 
   /**
    * Builds the scene for a run.
-   * spec = { kind (the view id: SCENES), scenarioA, scenarioB|null, exact|null (object with orientation(t)), visualLength,
+   * spec = { kind (the view id: SCENES), system (the registry entry: which params are gravity, inertia, …), scenarioA, scenarioB|null, exact|null (object with orientation(t)), visualLength,
    *          visual0 (A's initial visualState), lookahead (later visual states of A to frame, SCENES[kind].lookAhead only) }
    */
   build(spec) {
@@ -141,7 +141,7 @@ export class View {
     const { kind, scenarioA, scenarioB } = spec;
     const theme = this.theme;
     const scene = SCENES[kind];
-    const make = (scenario, role, color) => new scene.Body({ scenario, role, color, theme, heavy: !!scene.heavy, visual0: spec.visual0, samples: spec.lookahead ?? [] });
+    const make = (scenario, role, color) => new scene.Body({ system: spec.system, scenario, role, color, theme, heavy: !!scene.heavy, visual0: spec.visual0, samples: spec.lookahead ?? [] });
     // B first so the translucent ghost blends over the solid A correctly
     this.A = make(scenarioA, 'A', COLOR_A);
     this.B = scenarioB ? make(scenarioB, 'B', COLOR_B) : null;
@@ -173,9 +173,9 @@ export class View {
       this.exact.object.renderOrder = 1;
       if (this.exactVisible === false) this.setExactVisible(false); // kept across rebuilds (theme)
     }
-    this.#buildEnvironment(scene, scenarioA);
+    this.#buildEnvironment(scene, spec.system, scenarioA);
     if (scene.inset && spec.Pi0) {
-      this.inset = new MomentumSphere({ Pi0: spec.Pi0, I: findInertia(scenarioA.params), theme, colors: { A: COLOR_A, B: COLOR_B, exact: COLOR_EXACT }, free: !scene.heavy });
+      this.inset = new MomentumSphere({ Pi0: spec.Pi0, I: principalMoments(spec.system, scenarioA.params), theme, colors: { A: COLOR_A, B: COLOR_B, exact: COLOR_EXACT }, free: !scene.heavy });
       if (this.exactSolution) {
         try {
           this.inset.setExactPath(exactOrbit(this.exactSolution));
@@ -188,7 +188,7 @@ export class View {
   }
 
   /** The scene's environment (SCENES[kind].environment), the floor grid, the gravity arrow and the home camera. */
-  #buildEnvironment(scene, scenario) {
+  #buildEnvironment(scene, system, scenario) {
     const theme = this.theme;
     const { target, floorZ, extent } = scene.environment({ env: this.env, body: this.A, theme, exactOffset: this.exactOffset });
     // floor grid in the x–y plane
@@ -200,7 +200,7 @@ export class View {
     grid.material.opacity = 0.7;
     this.env.add(grid);
     // gravity arrow (not for the free body or the spring)
-    const g = scenario.params?.g;
+    const g = quantityOf(system, scenario.params, 'gravity');
     if (scene.gravityArrow && g !== 0) {
       const arrow = new Arrow(theme.muted, { radius: extent * 0.012, label: 'g', labelColor: theme.fg });
       arrow.label.scale.multiplyScalar(Math.max(1, extent * 0.9));

@@ -75,6 +75,13 @@ export type ClaimKind =
   | 'energy-bounded'
   | 'casimir';
 
+/** What a parameter is, where the page needs to know (ParamInfo.quantity). At run time: lab.vocabulary.quantities. */
+export type Quantity =
+  | 'gravity'
+  | 'mass'
+  | 'principal-moments'
+  | 'center-of-mass';
+
 /** A refused step's VilabError.code. At run time: lab.vocabulary.refusalCodes. */
 export type RefusalCode =
   | 'no-convergence'

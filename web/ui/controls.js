@@ -290,7 +290,7 @@ export class Controls {
           onCommit: (v) => this.#commit((next) => (next.params[spec.name] = v), f),
         });
         host.append(f.root);
-        if (spec.name === 'g' && spec.unit === 'm/s²') host.append(this.#gravityPresets(spec, value));
+        if (spec.quantity === 'gravity') host.append(this.#gravityPresets(spec, value));
       } else if (Array.isArray(spec.choices)) host.append(this.#choiceField(spec, value));
     }
   }

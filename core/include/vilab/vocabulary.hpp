@@ -85,6 +85,14 @@ namespace vilab {
   X(EnergyBounded, "energy-bounded")   /* the energy, up to bounded oscillations (no drift) */ \
   X(Casimir, "casimir")                /* |Π| of a rigid body */
 
+// What a system's parameter is (ParamSpec::quantity), where the page needs to know: the
+// controls offer places' gravity, the scenes draw a body from its moments and centre of mass.
+#define VILAB_QUANTITIES(X)                                                              \
+  X(Gravity, "gravity")                      /* g, along −z */                           \
+  X(Mass, "mass")                            /* the mass of a body */                    \
+  X(PrincipalMoments, "principal-moments")   /* a rigid body's principal moments */       \
+  X(CenterOfMass, "center-of-mass")          /* in the body frame, from the fixed point */
+
 // The ids of a vocabulary's enum E, in enumerator order (specialized below).
 template <class E>
 struct Vocabulary;
@@ -107,6 +115,7 @@ VILAB_VOCABULARY(StateKind, VILAB_STATE_KINDS)
 VILAB_VOCABULARY(ExactSolution, VILAB_EXACT_SOLUTIONS)
 VILAB_VOCABULARY(IntegratorFamily, VILAB_INTEGRATOR_FAMILIES)
 VILAB_VOCABULARY(ClaimKind, VILAB_CLAIM_KINDS)
+VILAB_VOCABULARY(Quantity, VILAB_QUANTITIES)
 
 // RefusalCode also has None (a step that was not refused), which is not published.
 enum class RefusalCode { VILAB_REFUSAL_CODES(VILAB_VOCABULARY_ENUMERATOR) None };

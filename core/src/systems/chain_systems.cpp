@@ -142,7 +142,7 @@ VILAB_COLD SystemEntry chainFamilyEntry(const std::string& id, int links, int mi
   const double lengthDefault = links > 2 ? 0.25 : 1.0;
   e.params = {ParamSpec::perBody("masses", "kg", massDefault, links, minLinks, maxLinks, 0, 1e6, true),
               ParamSpec::perBody("lengths", "m", lengthDefault, links, minLinks, maxLinks, 0, 1e3, true),
-              ParamSpec::number("g", "m/s²", 9.81, 0, 1000, false),
+              ParamSpec::number("g", "m/s²", 9.81, 0, 1000, false).as(Quantity::Gravity),
               ParamSpec::number("damping", "N·s/m", 0.0, 0, 1e6, false)};
   e.initialFields = {{"angles", "rad"}, {"rates", "rad/s"}, {"positions", "m"}, {"velocities", "m/s"}};
   e.model = ModelKind::Chain;

@@ -26,7 +26,9 @@ void readForcing(const ParamValues& params, RigidBodyModel& m) {
   m.damping = params.number("damping");
 }
 
-ParamSpec inertiaSpec(Vec3 value) { return ParamSpec::vector3("inertia", "kg·m²", value, 0, 1e6, true); }
+ParamSpec inertiaSpec(Vec3 value) {
+  return ParamSpec::vector3("inertia", "kg·m²", value, 0, 1e6, true).as(Quantity::PrincipalMoments);
+}
 
 // Principal moments of a real body satisfy I_i ≤ I_j + I_k (equality: a flat body).
 Vec3 readInertia(const ParamValues& params) {
@@ -105,9 +107,9 @@ VILAB_COLD SystemEntry rigidBodyEntry() {
 VILAB_COLD SystemEntry heavyTopEntry() {
   SystemEntry e;
   e.id = "heavy-top";
-  e.params = {inertiaSpec(Vec3(1.25, 1.25, 0.5)), ParamSpec::number("mass", "kg", 1.0, 0, 1e6, true),
-              ParamSpec::vector3("com", "m", Vec3(0, 0, 0.5), -1e3, 1e3, false),
-              ParamSpec::number("g", "m/s²", 9.81, 0, 1000, false)};
+  e.params = {inertiaSpec(Vec3(1.25, 1.25, 0.5)), ParamSpec::number("mass", "kg", 1.0, 0, 1e6, true).as(Quantity::Mass),
+              ParamSpec::vector3("com", "m", Vec3(0, 0, 0.5), -1e3, 1e3, false).as(Quantity::CenterOfMass),
+              ParamSpec::number("g", "m/s²", 9.81, 0, 1000, false).as(Quantity::Gravity)};
   for (ParamSpec& p : forcingSpecs()) e.params.push_back(std::move(p));
   e.initialFields = bodyInitialFields();
   e.model = ModelKind::RigidBody;
