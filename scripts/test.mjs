@@ -1,4 +1,5 @@
 // Runs every test layer and ends with a one-line summary of passed/failed counts:
+//   lint    style and house rules (tests/lint): Biome (JS, JSON, CSS), clang-format (C++), no id switches
 //   native  Catch2 through CTest            (build/native)
 //   wasm    node:test on the built module    (tests/wasm)
 //   types   tsc --noEmit on a usage file     (tests/types)
@@ -14,7 +15,7 @@ import { TARGETS, fuzzTarget, describeRun } from './fuzz.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const sanitized = process.env.VILAB_SKIP_FUZZ === '1' ? '' : ',asan,fuzz';
-const layers = (process.env.VILAB_TEST_LAYERS ?? `native,wasm,types,e2e${sanitized}`).split(',');
+const layers = (process.env.VILAB_TEST_LAYERS ?? `lint,native,wasm,types,e2e${sanitized}`).split(',');
 const results = [];
 
 function run(cmd, args, env = {}) {
@@ -58,6 +59,7 @@ async function ctest(name, dir, env = {}) {
 }
 
 const started = Date.now();
+if (layers.includes('lint')) await nodeTests('lint', 'tests/lint');
 if (layers.includes('native')) await ctest('native', 'build/native');
 if (layers.includes('wasm')) await nodeTests('wasm', 'tests/wasm');
 if (layers.includes('types')) {
