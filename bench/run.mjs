@@ -21,7 +21,7 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release } from 'node:os';
 import { createLab } from '../web/sim/vilab.js';
-import { chain, dsp, dspAsData, fmt, median, native, nativeBin, nativeNs, preset, root, ROUNDS, single, stats, Table, wasmCases, wasmNs } from './common.mjs';
+import { chain, dsp, dspAsData, fmt, median, native, nativeBin, nativeNs, root, ROUNDS, single, stats, Table, wasmCases, wasmNs } from './common.mjs';
 
 const ALL = ['wasm', 'mujoco', 'odeint', 'scaling', 'limit', 'family', 'page'];
 const SECTIONS = (process.env.VILAB_BENCH_SECTIONS ?? ALL.join(',')).split(',').map((s) => s.trim()).filter(Boolean);
@@ -45,7 +45,7 @@ async function wasmSection() {
   const cases = wasmCases();
   for (const [name, scenario, steps] of cases) {
     const ratios = [];
-    let ns = [];
+    const ns = [];
     for (let r = 0; r < ROUNDS; r++) {
       // Best of 3 on each side within a round: a preempted repeat does not set the ratio.
       const n = nativeNs(scenario, steps, 3);

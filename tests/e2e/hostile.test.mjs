@@ -13,6 +13,7 @@ const PAYLOADS = [
   '"><script>window.__pwned=1</script>',
   "'-window.__pwned=1-'",
   'javascript:window.__pwned=1',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a template injection attempt, on purpose
   '${window.__pwned=1}',
   '{{constructor.constructor("window.__pwned=1")()}}',
   '<svg onload=window.__pwned=1>',

@@ -19,11 +19,11 @@ function systemIds() {
   return [...union[1].matchAll(/'([^']+)'/g)].map((m) => m[1]);
 }
 
-const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Comparisons with a quoted id: == / != / === / !== on either side, or a switch case. */
 function comparisonPattern(ids) {
-  const quoted = (n) => `(['"\`])(?:${ids.map(escape).join('|')})\\${n}`;
+  const quoted = (n) => `(['"\`])(?:${ids.map(escapeRegExp).join('|')})\\${n}`;
   return new RegExp([`[!=]==?\\s*${quoted(1)}`, `${quoted(2)}\\s*[!=]==?`, `\\bcase\\s+${quoted(3)}\\s*:`].join('|'));
 }
 

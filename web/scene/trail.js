@@ -11,7 +11,7 @@ export class Trail {
     const c = new Color(color);
     for (let i = 0; i < length; i++) {
       // index 0 is the newest point
-      const a = opacity * Math.pow(1 - i / length, 1.6);
+      const a = opacity * (1 - i / length) ** 1.6;
       colors.set([c.r, c.g, c.b, a], i * 4);
     }
     this.geometry = new BufferGeometry();

@@ -48,7 +48,7 @@ self.onmessage = async ({ data }) => {
   try {
     labPromise ??= createLab(wasmBinary ? { wasmBinary } : {});
     const lab = await labPromise;
-    if (!Object.prototype.hasOwnProperty.call(tasks, task)) throw new Error(`vilab: task: unknown "${String(task).slice(0, 32)}"`);
+    if (!Object.hasOwn(tasks, task)) throw new Error(`vilab: task: unknown "${String(task).slice(0, 32)}"`);
     let last = 0;
     const progress = (fraction) => {
       const now = performance.now();

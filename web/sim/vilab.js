@@ -93,7 +93,7 @@ function guarded(native, where) {
   });
 }
 
-const hasOwn = (object, key) => Object.prototype.hasOwnProperty.call(object, key);
+const hasOwn = (object, key) => Object.hasOwn(object, key);
 
 // The own enumerable entries of a plain options object (never inherited ones, so
 // {constructor: 1} or an own "__proto__" is an unknown key, not Object's property).

@@ -29,7 +29,7 @@ export class MessageError extends Error {
   }
 }
 
-const own = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
+const own = (o, k) => Object.hasOwn(o, k);
 const clip = (s) => (s.length > 32 ? `${s.slice(0, 32)}…` : s);
 
 function plainObject(x) {

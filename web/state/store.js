@@ -76,7 +76,7 @@ export function deepEqual(a, b) {
   const ka = Object.keys(a);
   const kb = Object.keys(b);
   if (ka.length !== kb.length) return false;
-  return ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && deepEqual(a[k], b[k]));
+  return ka.every((k) => Object.hasOwn(b, k) && deepEqual(a[k], b[k]));
 }
 
 export const clone = (x) => (x === undefined ? undefined : JSON.parse(JSON.stringify(x)));

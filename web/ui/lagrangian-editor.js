@@ -569,7 +569,7 @@ export class LagrangianEditor {
       const v = raw === '' ? NaN : Number(raw);
       const target = { input: row.valueInput, host: row.err, text: name };
       if (name === '') return fail(`params.constants`, t('editor.error.noName', { n: i + 1 }), { input: row.nameInput, host: row.err });
-      if (Object.prototype.hasOwnProperty.call(params.constants, name)) return fail(`params.constants.${name}`, t('editor.error.twice'), { input: row.nameInput, host: row.err });
+      if (Object.hasOwn(params.constants, name)) return fail(`params.constants.${name}`, t('editor.error.twice'), { input: row.nameInput, host: row.err });
       Object.defineProperty(params.constants, name, { value: Number.isFinite(v) ? v : raw === '' ? null : raw, enumerable: true, writable: true, configurable: true });
       where.set(`params.constants.${name}`, target);
     });
@@ -599,7 +599,7 @@ export class LagrangianEditor {
         fail('params.conserved', t('editor.error.conservedLine', { line, text: text.slice(0, 32) }), { input: this.conserved, host: this.conservedErr });
         continue;
       }
-      if (Object.prototype.hasOwnProperty.call(params.conserved, name)) {
+      if (Object.hasOwn(params.conserved, name)) {
         fail(`params.conserved.${name}`, t('editor.error.lineTwice', { line }), { input: this.conserved, host: this.conservedErr });
         continue;
       }
@@ -620,7 +620,7 @@ export class LagrangianEditor {
         fail('params.symmetries', t('editor.error.symmetryLine', { line, text: text.slice(0, 32) }), { input: this.symmetries, host: this.symmetriesErr });
         continue;
       }
-      if (Object.prototype.hasOwnProperty.call(params.symmetries, name)) {
+      if (Object.hasOwn(params.symmetries, name)) {
         fail(`params.symmetries.${name}`, t('editor.error.lineTwice', { line }), { input: this.symmetries, host: this.symmetriesErr });
         continue;
       }
