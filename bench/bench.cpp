@@ -171,7 +171,8 @@ int profile(const vilab::Scenario& scenario, long steps) {
   std::uint64_t count = 0;
   sim.history().read(0, data, count);
   double iterations = 0;
-  for (std::uint64_t k = 0; k < count; ++k) iterations += data[3 * count + k];  // columns t, energy, constraint, iterations
+  for (std::uint64_t k = 0; k < count; ++k)
+    iterations += data[3 * count + k];  // columns t, energy, constraint, iterations
   // Interleaved, best of 5 each: the same load hits both.
   double quiet = 1e300, every = 1e300;
   for (int r = 0; r < 5; ++r) {
@@ -184,7 +185,8 @@ int profile(const vilab::Scenario& scenario, long steps) {
 }
 
 int kernel(long steps) {
-  vilab::Scenario scenario = vilab::parseScenario(std::string(R"({"system": "double-spherical-pendulum", "integrator": "midpoint", "h": 0.01})"));
+  vilab::Scenario scenario = vilab::parseScenario(
+      std::string(R"({"system": "double-spherical-pendulum", "integrator": "midpoint", "h": 0.01})"));
   vilab::SimulationOptions options;
   options.historyStride = 1000000;
   // Agreement: the same 1000 steps from the same state.
@@ -209,7 +211,8 @@ int kernel(long steps) {
     if (it < 0) std::printf("%f", it);  // keeps the loop
   }
   std::printf(
-      "{\"libraryNs\": %.3f, \"kernelNs\": %.3f, \"kernelIterations\": %.4f, \"flops\": %ld, \"flopsPerIteration\": %.1f, "
+      "{\"libraryNs\": %.3f, \"kernelNs\": %.3f, \"kernelIterations\": %.4f, \"flops\": %ld, \"flopsPerIteration\": "
+      "%.1f, "
       "\"flopsFixed\": %ld, \"divisions\": %ld, \"sqrts\": %ld, \"maxDifferenceAfter1000\": %.3e}\n",
       lib, ref, iterations / 1000.0, flops.total, flops.perIteration, flops.fixed, flops.divisions, flops.sqrts, diff);
   return 0;

@@ -77,7 +77,8 @@ export function native(bin, args, timeout = 600000) {
 }
 
 /** Native ns per step in thread CPU time, the best of `repeats` (rounds are interleaved by the caller). */
-export const nativeNs = (scenario, steps, repeats = 1) => native('vilab_bench', [JSON.stringify(scenario), steps, repeats])?.nsPerStep ?? NaN;
+export const nativeNs = (scenario, steps, repeats = 1) =>
+  native('vilab_bench', [JSON.stringify(scenario), steps, repeats])?.nsPerStep ?? NaN;
 
 /** Wasm ns per step in process CPU time, the best of `repeats`, after a warm-up past V8's baseline tier. */
 export const wasmNs = (lab, scenario, steps, repeats = 1) => wasmRun(lab, scenario, steps, repeats).ns;
@@ -122,7 +123,7 @@ export const fmt = (x, digits = 3) => {
 /** The one results table: every row a figure of this run, with its spread and goal. */
 export class Table {
   rows = [];
-  details = [];  // [heading, markdown] blocks under the table
+  details = []; // [heading, markdown] blocks under the table
   add(section, what, s, { goal = '', met = null, unit = '' } = {}) {
     const spread = s.n > 1 ? `${fmt(s.min)}–${fmt(s.max)}` : '';
     this.rows.push({ section, what, value: `${fmt(s.median)}${unit}`, spread, goal, met });

@@ -18,9 +18,9 @@ const version = () => {
   }
 };
 
-const METHODS = ['Euler', 'RK4', 'implicit', 'implicitfast'];  // MJCF keywords
+const METHODS = ['Euler', 'RK4', 'implicit', 'implicitfast']; // MJCF keywords
 const T = 1000;
-const BOB_INERTIA = 1e-6;  // ≈ 0: a point bob (MuJoCo needs a positive inertia)
+const BOB_INERTIA = 1e-6; // ≈ 0: a point bob (MuJoCo needs a positive inertia)
 
 const cross = (a, b) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
 const norm = (a) => Math.hypot(...a);
@@ -60,11 +60,16 @@ export function dspModel(mj, integrator, q, p, { energy = true, bobInertia = BOB
       </body></body></worldbody></mujoco>`;
   const m = mj.MjModel.from_xml_string(xml);
   const d = new mj.MjData(m);
-  const x1 = q.slice(0, 3), x2 = q.slice(3, 6), v1 = p.slice(0, 3), v2 = p.slice(3, 6);
-  const e1 = scale(x1, 1 / norm(x1)), e2 = scale(sub(x2, x1), 1 / norm(sub(x2, x1)));
-  const w1 = cross(e1, v1);  // ω of a unit link: e × ė (no spin about the link)
+  const x1 = q.slice(0, 3),
+    x2 = q.slice(3, 6),
+    v1 = p.slice(0, 3),
+    v2 = p.slice(3, 6);
+  const e1 = scale(x1, 1 / norm(x1)),
+    e2 = scale(sub(x2, x1), 1 / norm(sub(x2, x1)));
+  const w1 = cross(e1, v1); // ω of a unit link: e × ė (no spin about the link)
   const w2 = cross(e2, sub(v2, v1));
-  const q1 = hangTo(e1), q2 = hangTo(e2);
+  const q1 = hangTo(e1),
+    q2 = hangTo(e2);
   const q2rel = qmul(conj(q1), q2);
   d.qpos.set([...q1, ...q2rel]);
   // Ball joints take the angular velocity relative to the parent, in the child's frame.
@@ -77,7 +82,7 @@ export function bodyModel(mj, integrator, inertia, omega, { energy = true } = {}
     <inertial pos="0 0 0" mass="1" diaginertia="${inertia.join(' ')}"/></body></worldbody></mujoco>`;
   const m = mj.MjModel.from_xml_string(xml);
   const d = new mj.MjData(m);
-  d.qvel.set([0, 0, 0, ...omega]);  // a free joint's angular velocity is in the body frame
+  d.qvel.set([0, 0, 0, ...omega]); // a free joint's angular velocity is in the body frame
   return { m, d };
 }
 
@@ -86,8 +91,9 @@ export function measure(mj, m, d) {
   mj.mj_forward(m, d);
   mj.mj_subtreeVel(m, d);
   const e = d.energy[0] + d.energy[1];
-  const L = Array.from(d.subtree_angmom.slice(0, 3));  // the world body's subtree: everything, about its COM
-  const c = Array.from(d.subtree_com.slice(0, 3)), v = Array.from(d.subtree_linvel.slice(0, 3));
+  const L = Array.from(d.subtree_angmom.slice(0, 3)); // the world body's subtree: everything, about its COM
+  const c = Array.from(d.subtree_com.slice(0, 3)),
+    v = Array.from(d.subtree_linvel.slice(0, 3));
   const mass = m.body_subtreemass[0];
   const Lo = L.map((x, i) => x + mass * cross(c, v)[i]);
   return { e, L: Lo };
@@ -104,7 +110,10 @@ function mujocoAccuracy(mj, make, momentumOf, offset) {
   const start = measure(mj, m, d);
   start.e += offset;
   const steps = Math.round(T / m.opt.timestep);
-  let worstE = 0, worstL = 0, blowUp = null, last = start;
+  let worstE = 0,
+    worstL = 0,
+    blowUp = null,
+    last = start;
   for (let k = 1000; k <= steps; k += 1000) {
     for (let i = 0; i < 1000; i++) mj.mj_step(m, d);
     const now = measure(mj, m, d);
@@ -129,7 +138,9 @@ function vilabAccuracy(lab, scenario) {
   const sim = lab.simulate(scenario, { historyStride: 1000000 });
   const d0 = sim.diagnostics();
   const steps = Math.round(T / scenario.h);
-  let worstE = 0, worstL = 0, worstG = 0;
+  let worstE = 0,
+    worstL = 0,
+    worstG = 0;
   for (let k = 0; k < steps; k += 1000) {
     sim.advance(1000);
     const d = sim.diagnostics();
@@ -153,7 +164,8 @@ export async function mujocoSection(lab, table) {
   console.log(`  @mujoco/mujoco ${version()}`);
   const body = { ...preset('dzhanibekov'), integrator: 'lie-group' };
   const start = lab.simulate({ ...dsp, integrator: 'midpoint' });
-  const q = Array.from(start.q), p = Array.from(start.p);  // unit masses: p = velocities
+  const q = Array.from(start.q),
+    p = Array.from(start.p); // unit masses: p = velocities
   const e0 = start.diagnostics().energy;
   start.dispose();
   const systems = [
@@ -180,7 +192,9 @@ export async function mujocoSection(lab, table) {
     const { m, d } = systems[0].make('RK4');
     const { e, L } = measure(mj, m, d);
     const sim = lab.simulate({ ...dsp, integrator: 'midpoint' });
-    console.log(`  DSP start: vilab energy ${e0.toFixed(9)}, MuJoCo ${(e + offset).toFixed(9)}; J_z ${sim.diagnostics().momentum[0].toFixed(9)}, MuJoCo ${L[2].toFixed(9)} (bob inertia ${BOB_INERTIA})`);
+    console.log(
+      `  DSP start: vilab energy ${e0.toFixed(9)}, MuJoCo ${(e + offset).toFixed(9)}; J_z ${sim.diagnostics().momentum[0].toFixed(9)}, MuJoCo ${L[2].toFixed(9)} (bob inertia ${BOB_INERTIA})`,
+    );
     sim.dispose();
     m.delete();
     d.delete();
@@ -189,12 +203,14 @@ export async function mujocoSection(lab, table) {
   systems[1].offset = 0;
   for (const sys of systems) {
     // Steps/s, interleaved: one vilab run and one run of each MuJoCo integrator per round.
-    const vilabSteps = 100000, mjSteps = 10000;
+    const vilabSteps = 100000,
+      mjSteps = 10000;
     const perRound = { vilab: [] };
     for (const integ of METHODS) perRound[integ] = [];
     const models = Object.fromEntries(METHODS.map((integ) => [integ, sys.make(integ, { energy: false })]));
-    for (const { m, d } of Object.values(models)) for (let i = 0; i < 500; i++) mj.mj_step(m, d);  // warm-up
-    for (let r = -1; r < ROUNDS; r++) {  // round −1 warms up and is not kept
+    for (const { m, d } of Object.values(models)) for (let i = 0; i < 500; i++) mj.mj_step(m, d); // warm-up
+    for (let r = -1; r < ROUNDS; r++) {
+      // round −1 warms up and is not kept
       const sim = lab.simulate(sys.vilab, { historyStride: 1000000 });
       sim.advance(1000);
       const sps = vilabSteps / (cpuMs(() => sim.advance(vilabSteps)) / 1000);
@@ -203,12 +219,17 @@ export async function mujocoSection(lab, table) {
       for (const integ of METHODS) {
         const { m, d } = models[integ];
         mj.mj_resetData(m, d);
-        const fresh = sys.make(integ, { energy: false });  // the same start again (resetData would return to qpos0)
+        const fresh = sys.make(integ, { energy: false }); // the same start again (resetData would return to qpos0)
         d.qpos.set(fresh.d.qpos);
         d.qvel.set(fresh.d.qvel);
         fresh.m.delete();
         fresh.d.delete();
-        const msps = mjSteps / (cpuMs(() => { for (let i = 0; i < mjSteps; i++) mj.mj_step(m, d); }) / 1000);
+        const msps =
+          mjSteps /
+          (cpuMs(() => {
+            for (let i = 0; i < mjSteps; i++) mj.mj_step(m, d);
+          }) /
+            1000);
         if (r >= 0) perRound[integ].push(msps);
       }
     }
@@ -225,15 +246,33 @@ export async function mujocoSection(lab, table) {
     rows.push([`vilab ${sys.vilabLabel}`, stats(perRound.vilab).median, v.energy, v.momentum, v.constraint, 'bounded energy band']);
     for (const integ of METHODS) {
       const a = mujocoAccuracy(mj, () => sys.make(integ), sys.momentumOf, sys.offset);
-      const note = a.blowUp != null
-        ? `blows up: ${a.blowUp}`
-        : a.drift < -1e-3 ? `damps: E ${fmt(a.drift * 100)} % at 1000 s` : a.drift > 1e-3 ? `gains: E +${fmt(a.drift * 100)} % at 1000 s` : '';
+      const note =
+        a.blowUp != null
+          ? `blows up: ${a.blowUp}`
+          : a.drift < -1e-3
+            ? `damps: E ${fmt(a.drift * 100)} % at 1000 s`
+            : a.drift > 1e-3
+              ? `gains: E +${fmt(a.drift * 100)} % at 1000 s`
+              : '';
       rows.push([`MuJoCo ${integ.toLowerCase()}`, stats(perRound[integ]).median, a.energy, a.momentum, null, note]);
     }
-    const vm = v.momentum, worstMj = Math.min(...rows.slice(1).map((r) => r[3]).filter(Number.isFinite));
-    table.add('MuJoCo', `${sys.name}: momentum-map error at 1000 s, orders of magnitude below MuJoCo's best`, { median: Math.log10(worstMj / Math.max(vm, 1e-300)), n: 1 });
-    const md = ['| method | steps/s (CPU) | max rel. energy error | momentum-map error | constraint | note |', '|---|---:|---:|---:|---:|---|'];
-    for (const [name, sps, e, L, g, note] of rows) md.push(`| ${name} | ${fmt(sps)} | ${fmt(e)} | ${fmt(L)} | ${g == null ? '–' : fmt(g)} | ${note} |`);
+    const vm = v.momentum,
+      worstMj = Math.min(
+        ...rows
+          .slice(1)
+          .map((r) => r[3])
+          .filter(Number.isFinite),
+      );
+    table.add('MuJoCo', `${sys.name}: momentum-map error at 1000 s, orders of magnitude below MuJoCo's best`, {
+      median: Math.log10(worstMj / Math.max(vm, 1e-300)),
+      n: 1,
+    });
+    const md = [
+      '| method | steps/s (CPU) | max rel. energy error | momentum-map error | constraint | note |',
+      '|---|---:|---:|---:|---:|---|',
+    ];
+    for (const [name, sps, e, L, g, note] of rows)
+      md.push(`| ${name} | ${fmt(sps)} | ${fmt(e)} | ${fmt(L)} | ${g == null ? '–' : fmt(g)} | ${note} |`);
     table.detail(`MuJoCo ${version()} (wasm) and vilab (wasm) on the ${sys.name}, h = 0.01, T = 1000 s`, md.join('\n'));
     console.log(md.join('\n'));
   }

@@ -36,14 +36,18 @@ export async function odeintSection(lab, table, resultsDir) {
         continue;
       }
       points.push({ method: `vilab ${id}`, family: 'vilab', param: `h = ${h}`, cpuMs: r.cpuMs, energy: r.energy, jz: r.momentum });
-      console.log(`  vilab ${id.padEnd(16)} h = ${String(h).padEnd(8)} ${fmt(r.cpuMs).padStart(8)} ms  |ΔE/E| ${fmt(r.energy)}  |ΔJz/Jz| ${fmt(r.momentum)}`);
+      console.log(
+        `  vilab ${id.padEnd(16)} h = ${String(h).padEnd(8)} ${fmt(r.cpuMs).padStart(8)} ms  |ΔE/E| ${fmt(r.energy)}  |ΔJz/Jz| ${fmt(r.momentum)}`,
+      );
     }
   }
   for (const h of SEM) {
     const r = native('vilab_bench', ['--run', JSON.stringify({ ...dspAsData(lab), integrator: 'sem', h }), T, 100]);
     if (!r) notes.push('vilab sem: not available for the DSP as data in this build');
-    else if (r.refusedAt != null) notes.push(`vilab sem on the DSP as data (h = ${h}): refuses its step at t = ${Number(r.refusedAt).toFixed(2)} s (${r.steps} steps)`);
-    else points.push({ method: 'vilab sem (as data)', family: 'vilab', param: `h = ${h}`, cpuMs: r.cpuMs, energy: r.energy, jz: r.momentum });
+    else if (r.refusedAt != null)
+      notes.push(`vilab sem on the DSP as data (h = ${h}): refuses its step at t = ${Number(r.refusedAt).toFixed(2)} s (${r.steps} steps)`);
+    else
+      points.push({ method: 'vilab sem (as data)', family: 'vilab', param: `h = ${h}`, cpuMs: r.cpuMs, energy: r.energy, jz: r.momentum });
   }
   if (!existsSync(nativeBin('vilab_bench_odeint'))) {
     console.log('  vilab_bench_odeint was not built (Boost absent: apt-get install libboost-dev): the Odeint rows are skipped');
@@ -54,22 +58,30 @@ export async function odeintSection(lab, table, resultsDir) {
         if (!r) continue;
         const param = method === 'rk4' ? `h = ${x}` : `tol = ${x}`;
         points.push({ method: `Odeint ${method}`, family: 'Odeint', param, cpuMs: r.cpuMs, energy: r.energy, jz: r.momentum });
-        console.log(`  Odeint ${method.padEnd(15)} ${param.padEnd(12)} ${fmt(r.cpuMs).padStart(8)} ms  |ΔE/E| ${fmt(r.energy)}  |ΔJz/Jz| ${fmt(r.momentum)}  (${r.steps} steps)`);
+        console.log(
+          `  Odeint ${method.padEnd(15)} ${param.padEnd(12)} ${fmt(r.cpuMs).padStart(8)} ms  |ΔE/E| ${fmt(r.energy)}  |ΔJz/Jz| ${fmt(r.momentum)}  (${r.steps} steps)`,
+        );
       }
     }
   }
   // Pareto front for energy: no other point is both cheaper and more accurate.
-  const front = points.filter((a) => !points.some((b) => b !== a && b.cpuMs <= a.cpuMs && b.energy <= a.energy && (b.cpuMs < a.cpuMs || b.energy < a.energy)));
+  const front = points.filter(
+    (a) => !points.some((b) => b !== a && b.cpuMs <= a.cpuMs && b.energy <= a.energy && (b.cpuMs < a.cpuMs || b.energy < a.energy)),
+  );
   const onFront = front.filter((p) => p.family === 'vilab');
   table.add('Odeint', `DSP T = ${T} s: vilab points on the energy Pareto front (of ${front.length})`, single(onFront.length), {
-    goal: '≥ 1', met: onFront.length >= 1,
+    goal: '≥ 1',
+    met: onFront.length >= 1,
   });
   const variational = points.filter((p) => p.family === 'vilab');
   const odeint = points.filter((p) => p.family === 'Odeint');
   if (variational.length && odeint.length) {
     const tiny = (x) => Math.max(x, 1e-300);
     const orders = Math.log10(Math.min(...odeint.map((p) => p.jz)) / tiny(Math.max(...variational.map((p) => p.jz))));
-    table.add('Odeint', 'J_z error: orders of magnitude, best Odeint point ÷ worst vilab point', single(orders), { goal: '≥ 6', met: orders >= 6 });
+    table.add('Odeint', 'J_z error: orders of magnitude, best Odeint point ÷ worst vilab point', single(orders), {
+      goal: '≥ 6',
+      met: orders >= 6,
+    });
     // At equal cost: each vilab point against the best Odeint point costing no more
     // (or the cheapest, when every Odeint point costs more).
     const cheapest = odeint.reduce((a, b) => (b.cpuMs < a.cpuMs ? b : a));
@@ -78,10 +90,17 @@ export async function odeintSection(lab, table, resultsDir) {
       const best = within.length ? Math.min(...within.map((o) => o.jz)) : cheapest.jz;
       return Math.log10(best / tiny(v.jz));
     });
-    table.add('Odeint', 'J_z error at equal CPU time: orders of magnitude won (over vilab points)', stats(equal), { goal: '≥ 6', met: stats(equal).median >= 6 });
+    table.add('Odeint', 'J_z error at equal CPU time: orders of magnitude won (over vilab points)', stats(equal), {
+      goal: '≥ 6',
+      met: stats(equal).median >= 6,
+    });
   }
-  const md = ['| method | setting | CPU ms | max rel. energy error | max rel. J_z error | on the energy front |', '|---|---|---:|---:|---:|---|'];
-  for (const p of points) md.push(`| ${p.method} | ${p.param} | ${fmt(p.cpuMs)} | ${fmt(p.energy)} | ${fmt(p.jz)} | ${front.includes(p) ? 'yes' : ''} |`);
+  const md = [
+    '| method | setting | CPU ms | max rel. energy error | max rel. J_z error | on the energy front |',
+    '|---|---|---:|---:|---:|---|',
+  ];
+  for (const p of points)
+    md.push(`| ${p.method} | ${p.param} | ${fmt(p.cpuMs)} | ${fmt(p.energy)} | ${fmt(p.jz)} | ${front.includes(p) ? 'yes' : ''} |`);
   if (notes.length) md.push('', ...notes.map((n) => `- ${n}`));
   table.detail(`Work–precision, DSP to T = ${T} s (native, thread CPU time)`, md.join('\n'));
   for (const n of notes) console.log(`  ${n}`);

@@ -100,9 +100,23 @@ async function firstLoad(url) {
     } catch {
       continue; // not a built file (e.g. the service worker, skipped by ?nosw=1)
     }
-    const kind = /\.wasm$/.test(name) ? 'wasm' : /\.m?js$/.test(name) ? 'JS' : /\.css$/.test(name) ? 'CSS' : /\.html$/.test(name) ? 'HTML' : 'other';
+    const kind = /\.wasm$/.test(name)
+      ? 'wasm'
+      : /\.m?js$/.test(name)
+        ? 'JS'
+        : /\.css$/.test(name)
+          ? 'CSS'
+          : /\.html$/.test(name)
+            ? 'HTML'
+            : 'other';
     const t = info.timing.find((e) => e.name.endsWith(name));
-    files.set(name, { name, kind, raw: buf.length, gzip: gzipSync(buf, { level: 9 }).length, beforeFirstFrame: !t || t.start <= info.firstFrame });
+    files.set(name, {
+      name,
+      kind,
+      raw: buf.length,
+      gzip: gzipSync(buf, { level: 9 }).length,
+      beforeFirstFrame: !t || t.start <= info.firstFrame,
+    });
   }
   const lazy = readdirSync(`${dist}assets`).filter((f) => /\.(m?js|css|wasm)$/.test(f) && !files.has(f));
   return { files: [...files.values()], renderer: info.renderer, lazy };
@@ -124,7 +138,10 @@ async function traceFrames(page, seconds) {
   const events = [];
   cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
   const done = new Promise((r) => cdp.once('Tracing.tracingComplete', r));
-  await cdp.send('Tracing.start', { traceConfig: { includedCategories: ['toplevel', 'devtools.timeline', 'gpu'] }, transferMode: 'ReportEvents' });
+  await cdp.send('Tracing.start', {
+    traceConfig: { includedCategories: ['toplevel', 'devtools.timeline', 'gpu'] },
+    transferMode: 'ReportEvents',
+  });
   await sleep(seconds * 1000);
   await cdp.send('Tracing.end');
   await done;
@@ -141,7 +158,9 @@ async function traceFrames(page, seconds) {
   // busy time of the GPU process main thread (non-overlapping top-level tasks)
   let gpuBusy = 0;
   let end = -1;
-  for (const e of on('CrGpuMain').filter((x) => /toplevel/.test(x.cat)).sort((a, b) => a.ts - b.ts)) {
+  for (const e of on('CrGpuMain')
+    .filter((x) => /toplevel/.test(x.cat))
+    .sort((a, b) => a.ts - b.ts)) {
     const s = Math.max(e.ts, end);
     if (e.ts + e.dur > s) gpuBusy += e.ts + e.dur - s;
     end = Math.max(end, e.ts + e.dur);
@@ -164,19 +183,27 @@ async function frameTimes(url, hash, seconds) {
 export async function pageFigures() {
   const server = await startServer();
   try {
-    console.log(`\npage figures: headless Chromium on ${server.url}, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+    console.log(
+      `\npage figures: headless Chromium on ${server.url}, load average ${loadavg()
+        .map((x) => x.toFixed(1))
+        .join(' ')}`,
+    );
     const load = await firstLoad(server.url);
     console.log(`WebGL renderer: ${load.renderer}`);
     const sum = (pred) => load.files.filter(pred).reduce((a, f) => a + f.gzip, 0);
     console.log('first-load files (gzip -9 of the built file):');
     for (const f of load.files.sort((a, b) => b.gzip - a.gzip)) {
-      console.log(`  ${f.kind.padEnd(5)} ${f.name.padEnd(28)} ${kb(f.raw).padStart(7)} KB → gzip ${kb(f.gzip).padStart(6)} KB${f.beforeFirstFrame ? '' : '  (after the first frame)'}`);
+      console.log(
+        `  ${f.kind.padEnd(5)} ${f.name.padEnd(28)} ${kb(f.raw).padStart(7)} KB → gzip ${kb(f.gzip).padStart(6)} KB${f.beforeFirstFrame ? '' : '  (after the first frame)'}`,
+      );
     }
     if (load.lazy.length) console.log(`  not fetched on first load (on demand): ${load.lazy.join(', ')}`);
     const fullWasm = load.lazy.find((f) => /^vilab-(?!lean)[^/]*\.wasm$/.test(f));
     if (fullWasm) {
       const bytes = readFileSync(`${dist}assets/${fullWasm}`);
-      console.log(`  the full build, fetched when a scenario needs it: ${fullWasm} ${kb(bytes.length)} KB → gzip ${kb(gzipSync(bytes, { level: 9 }).length)} KB`);
+      console.log(
+        `  the full build, fetched when a scenario needs it: ${fullWasm} ${kb(bytes.length)} KB → gzip ${kb(gzipSync(bytes, { level: 9 }).length)} KB`,
+      );
     }
     const total = sum((f) => ['JS', 'wasm', 'CSS'].includes(f.kind));
     const byKind = ['JS', 'wasm', 'CSS'].map((k) => `${k} ${kb(sum((f) => f.kind === k))}`).join(' + ');
@@ -187,7 +214,9 @@ export async function pageFigures() {
     console.log('\nmain-thread time per frame with plots live (frameStats: the frame callback, ms; median / p95):');
     const f2 = (x) => x.toFixed(2);
     for (const [name, { stats: s, trace: t }] of rows) {
-      const ph = Object.entries(s.phases).map(([k, v]) => `${k} ${f2(v.median)}/${f2(v.p95)}`).join(', ');
+      const ph = Object.entries(s.phases)
+        .map(([k, v]) => `${k} ${f2(v.median)}/${f2(v.p95)}`)
+        .join(', ');
       console.log(`  ${name}: ${f2(s.median)} / ${f2(s.p95)} over ${s.n} frames (${ph})`);
       console.log(
         `      trace (${t.fps.toFixed(0)} fps): frame callback wall ${f2(median(t.raf))} / ${f2(quantile(t.raf, 0.95))}, CPU ${f2(median(t.rafCpu))} / ${f2(quantile(t.rafCpu, 0.95))}; ` +
@@ -199,14 +228,26 @@ export async function pageFigures() {
     const worstCpuP95 = Math.max(...rows.map(([, r]) => quantile(r.trace.rafCpu, 0.95)));
     const ff = median(loads);
     console.log('\npage figures                                      measured                 goal');
-    console.log(`  first-load transfer, JS + wasm + CSS, gzip      ${kb(total).padStart(6)} KB               ≤ ${GOALS.sizeKB} KB   ${mark(total / 1024 <= GOALS.sizeKB)}`);
+    console.log(
+      `  first-load transfer, JS + wasm + CSS, gzip      ${kb(total).padStart(6)} KB               ≤ ${GOALS.sizeKB} KB   ${mark(total / 1024 <= GOALS.sizeKB)}`,
+    );
     console.log(`      (${byKind} KB; index.html ${kb(sum((f) => f.kind === 'HTML'))} KB more;`);
-    console.log(`      before the first frame ${kb(sum((f) => ['JS', 'wasm', 'CSS'].includes(f.kind) && f.beforeFirstFrame))} KB, the rest within 3 s after it)`);
-    console.log(`  load → first simulated frame (median of ${loads.length})   ${ff.toFixed(0).padStart(6)} ms               ≤ ${GOALS.firstFrameMs} ms  ${mark(ff <= GOALS.firstFrameMs)}`);
+    console.log(
+      `      before the first frame ${kb(sum((f) => ['JS', 'wasm', 'CSS'].includes(f.kind) && f.beforeFirstFrame))} KB, the rest within 3 s after it)`,
+    );
+    console.log(
+      `  load → first simulated frame (median of ${loads.length})   ${ff.toFixed(0).padStart(6)} ms               ≤ ${GOALS.firstFrameMs} ms  ${mark(ff <= GOALS.firstFrameMs)}`,
+    );
     console.log(`      (cold loads, fresh profile each: ${loads.map((x) => x.toFixed(0)).join(', ')} ms)`);
-    console.log(`  main-thread ms per frame, plots live (median)   ${f2(worstMedian).padStart(6)} ms (worst scenario) ≤ ${GOALS.frameMs} ms    ${mark(worstMedian <= GOALS.frameMs)}`);
-    console.log(`      p95 ${f2(worstP95)} ms wall clock, ${f2(worstCpuP95)} ms CPU (thread time; worst scenarios). The wall-clock tail is`);
-    console.log(`      the main thread descheduled (≈ 4 ms scheduler slices) while SwiftShader's GPU process and other load share the cores.`);
+    console.log(
+      `  main-thread ms per frame, plots live (median)   ${f2(worstMedian).padStart(6)} ms (worst scenario) ≤ ${GOALS.frameMs} ms    ${mark(worstMedian <= GOALS.frameMs)}`,
+    );
+    console.log(
+      `      p95 ${f2(worstP95)} ms wall clock, ${f2(worstCpuP95)} ms CPU (thread time; worst scenarios). The wall-clock tail is`,
+    );
+    console.log(
+      `      the main thread descheduled (≈ 4 ms scheduler slices) while SwiftShader's GPU process and other load share the cores.`,
+    );
     console.log(`  KB = 1024 bytes.`);
   } finally {
     await server.close();

@@ -21,10 +21,29 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release } from 'node:os';
 import { createLab } from '../web/sim/vilab.js';
-import { chain, dsp, dspAsData, fmt, median, native, nativeBin, nativeNs, root, ROUNDS, single, stats, Table, wasmCases, wasmNs } from './common.mjs';
+import {
+  chain,
+  dsp,
+  dspAsData,
+  fmt,
+  median,
+  native,
+  nativeBin,
+  nativeNs,
+  root,
+  ROUNDS,
+  single,
+  stats,
+  Table,
+  wasmCases,
+  wasmNs,
+} from './common.mjs';
 
 const ALL = ['wasm', 'mujoco', 'odeint', 'scaling', 'limit', 'family', 'page'];
-const SECTIONS = (process.env.VILAB_BENCH_SECTIONS ?? ALL.join(',')).split(',').map((s) => s.trim()).filter(Boolean);
+const SECTIONS = (process.env.VILAB_BENCH_SECTIONS ?? ALL.join(','))
+  .split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
 const resultsDir = new URL('bench/results/', root);
 mkdirSync(resultsDir, { recursive: true });
 const lab = await createLab();
@@ -32,7 +51,8 @@ const table = new Table();
 const load0 = loadavg();
 let tree = 'unknown';
 try {
-  const git = (args) => execFileSync('git', ['-C', root.pathname, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  const git = (args) =>
+    execFileSync('git', ['-C', root.pathname, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
   // Dirty only for changes outside bench/results/ (which this run rewrites).
   tree = git(['describe', '--always']) + (git(['status', '--porcelain', '--', '.', ':!bench/results']) ? '-dirty' : '');
 } catch {}
@@ -60,30 +80,43 @@ async function wasmSection() {
 
 // ---- scaling ------------------------------------------------------------------------
 function slope(xs, ys) {
-  const lx = xs.map(Math.log), ly = ys.map(Math.log);
-  const mx = lx.reduce((a, b) => a + b) / lx.length, my = ly.reduce((a, b) => a + b) / ly.length;
-  let num = 0, den = 0;
-  for (let i = 0; i < lx.length; i++) num += (lx[i] - mx) * (ly[i] - my), den += (lx[i] - mx) ** 2;
+  const lx = xs.map(Math.log),
+    ly = ys.map(Math.log);
+  const mx = lx.reduce((a, b) => a + b) / lx.length,
+    my = ly.reduce((a, b) => a + b) / ly.length;
+  let num = 0,
+    den = 0;
+  for (let i = 0; i < lx.length; i++) (num += (lx[i] - mx) * (ly[i] - my)), (den += (lx[i] - mx) ** 2);
   return num / den;
 }
 async function scalingSection() {
   heading('how cost grows: chains N = 2…64 (native, thread CPU time)');
   const Ns = [2, 4, 8, 16, 32, 64];
-  const md = ['| method | ' + Ns.map((n) => `N = ${n}`).join(' | ') + ' | slope | iterations N=2 → 64 |', '|---|' + Ns.map(() => '---:|').join('') + '---:|---|'];
+  const md = [
+    '| method | ' + Ns.map((n) => `N = ${n}`).join(' | ') + ' | slope | iterations N=2 → 64 |',
+    '|---|' + Ns.map(() => '---:|').join('') + '---:|---|',
+  ];
   for (const id of ['midpoint', 'energy-momentum', 'rattle']) {
-    const perN = Ns.map(() => []), iters = Ns.map(() => NaN);
+    const perN = Ns.map(() => []),
+      iters = Ns.map(() => NaN);
     for (let r = 0; r < ROUNDS; r++) {
       Ns.forEach((n, i) => {
         const steps = Math.round(200000 / n);
         const res = native('vilab_bench', ['--run', JSON.stringify({ ...chain(n), integrator: id }), steps * 0.01, 100]);
-        perN[i].push(res?.refusedAt == null ? res?.nsPerStep ?? NaN : NaN);
+        perN[i].push(res?.refusedAt == null ? (res?.nsPerStep ?? NaN) : NaN);
         if (r === 0 && res) iters[i] = res.iterations;
       });
     }
     const ns = perN.map(median);
     // The slope over rounds: one fit per round, median and range.
     const slopes = [];
-    for (let r = 0; r < ROUNDS; r++) slopes.push(slope(Ns, perN.map((a) => a[r])));
+    for (let r = 0; r < ROUNDS; r++)
+      slopes.push(
+        slope(
+          Ns,
+          perN.map((a) => a[r]),
+        ),
+      );
     const s = stats(slopes);
     table.add('scaling', `chain ${id}: log–log slope of step cost in N (2…64)`, s, { goal: '≤ 1.1', met: s.median <= 1.1 });
     md.push(`| ${id} | ${ns.map((x) => fmt(x)).join(' | ')} | ${fmt(s.median)} | ${fmt(iters[0])} → ${fmt(iters.at(-1))} |`);
@@ -100,21 +133,32 @@ async function scalingSection() {
     system: 'lagrangian',
     h: 0.01,
     params: { coordinates: ['x', 'z'], constants: { g: 9.81 }, lagrangian: "(x'^2+z'^2)/2 - g*z", constraints: ['x^2+z^2-1'] },
-    initial: { q: [start.q[0], start.q[2]], qdot: [start.p[0], start.p[2]] },  // mass 1
+    initial: { q: [start.q[0], start.q[2]], qdot: [start.p[0], start.p[2]] }, // mass 1
   };
   start.dispose();
   {
-    const nat = [], wasm = [];
+    const nat = [],
+      wasm = [];
     for (let r = 0; r < ROUNDS; r++) {
-      const sc = { ...pendulumAsData, integrator: 'midpoint' }, tw = { ...pendulum, integrator: 'midpoint' };
+      const sc = { ...pendulumAsData, integrator: 'midpoint' },
+        tw = { ...pendulum, integrator: 'midpoint' };
       nat.push(nativeNs(sc, 50000, 2) / nativeNs(tw, 50000, 2));
       wasm.push(wasmNs(lab, sc, 50000, 2) / wasmNs(lab, tw, 50000, 2));
     }
-    table.add('scaling', 'pendulum as data ÷ compiled pendulum, midpoint, native', stats(nat), { goal: '≤ 10', met: stats(nat).median <= 10, unit: '×' });
-    table.add('scaling', 'pendulum as data ÷ compiled pendulum, midpoint, wasm', stats(wasm), { goal: '≤ 10', met: stats(wasm).median <= 10, unit: '×' });
+    table.add('scaling', 'pendulum as data ÷ compiled pendulum, midpoint, native', stats(nat), {
+      goal: '≤ 10',
+      met: stats(nat).median <= 10,
+      unit: '×',
+    });
+    table.add('scaling', 'pendulum as data ÷ compiled pendulum, midpoint, wasm', stats(wasm), {
+      goal: '≤ 10',
+      met: stats(wasm).median <= 10,
+      unit: '×',
+    });
   }
   for (const id of ['midpoint', 'rk4']) {
-    const nat = [], wasm = [];
+    const nat = [],
+      wasm = [];
     for (let r = 0; r < ROUNDS; r++) {
       nat.push(nativeNs({ ...asData, integrator: id }, 20000, 2) / nativeNs({ ...dsp, integrator: id }, 20000, 2));
       wasm.push(wasmNs(lab, { ...asData, integrator: id }, 20000, 2) / wasmNs(lab, { ...dsp, integrator: id }, 20000, 2));
@@ -140,11 +184,28 @@ function clockGHz() {
 function perfBreakdown() {
   const data = '/tmp/vilab-bench-perf.data';
   try {
-    execFileSync('perf', ['record', '-q', '-o', data, nativeBin('vilab_bench'), JSON.stringify({ ...dsp, integrator: 'midpoint' }), '1000000', '1'], { stdio: 'ignore' });
-    const report = execFileSync('perf', ['report', '-i', data, '--no-children', '--stdio', '--sort', 'symbol'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-    const rows = report.split('\n').map((l) => l.match(/^\s+([\d.]+)%\s+\[\.\]\s+(.*)$/)).filter(Boolean).slice(0, 10);
+    execFileSync(
+      'perf',
+      ['record', '-q', '-o', data, nativeBin('vilab_bench'), JSON.stringify({ ...dsp, integrator: 'midpoint' }), '1000000', '1'],
+      { stdio: 'ignore' },
+    );
+    const report = execFileSync('perf', ['report', '-i', data, '--no-children', '--stdio', '--sort', 'symbol'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    const rows = report
+      .split('\n')
+      .map((l) => l.match(/^\s+([\d.]+)%\s+\[\.\]\s+(.*)$/))
+      .filter(Boolean)
+      .slice(0, 10);
     if (!rows.length) return null;
-    const short = (f) => f.split(/\s{2,}/)[0].trim().replace(/vilab::/g, '').replace(/std::__cxx11::basic_string<.*$/, 'std::string (construction)').slice(0, 90);
+    const short = (f) =>
+      f
+        .split(/\s{2,}/)[0]
+        .trim()
+        .replace(/vilab::/g, '')
+        .replace(/std::__cxx11::basic_string<.*$/, 'std::string (construction)')
+        .slice(0, 90);
     return ['| self time | function |', '|---:|---|', ...rows.map(([, pc, f]) => `| ${pc} % | \`${short(f)}\` |`)].join('\n');
   } catch {
     console.log('  perf is not available: the time breakdown is skipped');
@@ -165,7 +226,11 @@ async function limitSection() {
   const lib = stats(runs.map((x) => x.libraryNs));
   const ker = stats(runs.map((x) => x.kernelNs));
   const ghz = clockGHz();
-  table.add('limit', 'DSP midpoint step, library ÷ fixed-size kernel (native)', ratio, { goal: '≤ 1.5', met: ratio.median <= 1.5, unit: '×' });
+  table.add('limit', 'DSP midpoint step, library ÷ fixed-size kernel (native)', ratio, {
+    goal: '≤ 1.5',
+    met: ratio.median <= 1.5,
+    unit: '×',
+  });
   table.add('limit', 'DSP midpoint step, library (native, ns)', lib, { goal: '≤ 150', met: lib.median <= 150 });
   table.add('limit', 'DSP midpoint step, fixed-size kernel (native, ns)', ker);
   table.add('limit', `flops per step (kernel, counted; ${k.flopsPerIteration} per Newton iteration)`, single(k.flops));
@@ -177,33 +242,70 @@ async function limitSection() {
     if (prof) profiles.push(prof);
   }
   if (profiles.length) {
-    table.add('limit', 'DSP midpoint: Newton iterations per step (library; kernel ' + fmt(k.kernelIterations) + ')', single(profiles[0].iterations));
-    table.add('limit', 'DSP midpoint: history recorded every step ÷ not recorded', stats(profiles.map((p) => p.nsPerStepHistoryEveryStep / p.nsPerStep)), { unit: '×' });
+    table.add(
+      'limit',
+      'DSP midpoint: Newton iterations per step (library; kernel ' + fmt(k.kernelIterations) + ')',
+      single(profiles[0].iterations),
+    );
+    table.add(
+      'limit',
+      'DSP midpoint: history recorded every step ÷ not recorded',
+      stats(profiles.map((p) => p.nsPerStepHistoryEveryStep / p.nsPerStep)),
+      { unit: '×' },
+    );
   }
   const perf = perfBreakdown();
-  if (perf) table.detail('Where the library\'s DSP midpoint step spends its time (perf, native, self time by function)', perf);
+  if (perf) table.detail("Where the library's DSP midpoint step spends its time (perf, native, self time by function)", perf);
   const ad = [];
   for (let r = 0; r < ROUNDS; r++) {
-    ad.push(nativeNs({ system: 'double-spherical-pendulum', h: 0.005, integrator: 'generalized', initial: { angles: [[1.0, 0], [1.3, 0.7]], rates: [[0, 1.8], [0.3, 1.5]] } }, 5000) /
-      nativeNs({ ...dsp, integrator: 'midpoint' }, 50000));
+    ad.push(
+      nativeNs(
+        {
+          system: 'double-spherical-pendulum',
+          h: 0.005,
+          integrator: 'generalized',
+          initial: {
+            angles: [
+              [1.0, 0],
+              [1.3, 0.7],
+            ],
+            rates: [
+              [0, 1.8],
+              [0.3, 1.5],
+            ],
+          },
+        },
+        5000,
+      ) / nativeNs({ ...dsp, integrator: 'midpoint' }, 50000),
+    );
   }
   table.add('limit', 'AD path (generalized, chart, jets) ÷ hand-written midpoint, per step', stats(ad), { unit: '×' });
-  table.detail('The fixed-size kernel', `Agreement with the library after 1000 steps: max |Δ| = ${fmt(k.maxDifferenceAfter1000)} (chaotic motion; rounding-order differences). ` +
-    `Counted flops per step: ${k.flops} (${k.flopsFixed} outside the Newton loop, ${k.flopsPerIteration} per iteration, ${k.divisions} divisions).`);
+  table.detail(
+    'The fixed-size kernel',
+    `Agreement with the library after 1000 steps: max |Δ| = ${fmt(k.maxDifferenceAfter1000)} (chaotic motion; rounding-order differences). ` +
+      `Counted flops per step: ${k.flops} (${k.flopsFixed} outside the Newton loop, ${k.flopsPerIteration} per iteration, ${k.divisions} divisions).`,
+  );
 }
 
 // ---- the family side by side --------------------------------------------------------
 async function familySection() {
   heading('the family: cost per step relative to midpoint (native and wasm)');
   const md = ['| system | integrator | order | native ÷ midpoint | wasm ÷ midpoint | native ns/step |', '|---|---|---:|---:|---:|---:|'];
-  for (const [label, base] of [['DSP', dsp], ['chain N=64', chain(64)]]) {
+  for (const [label, base] of [
+    ['DSP', dsp],
+    ['chain N=64', chain(64)],
+  ]) {
     const system = lab.system(base.system);
     const steps = label === 'DSP' ? 20000 : 2000;
     const mid = { ...base, integrator: 'midpoint' };
     for (const id of system.integrators) {
       const scenario = { ...base, integrator: id, ...(id === 'penalty' || id === 'euler' ? { h: 0.001 } : {}) };
-      const n = ['euler', 'penalty', 'generalized', 'angles-midpoint', 'penalty-energy-momentum'].includes(id) ? Math.min(steps, 2000) : steps;
-      const rn = [], rw = [], ns = [];
+      const n = ['euler', 'penalty', 'generalized', 'angles-midpoint', 'penalty-energy-momentum'].includes(id)
+        ? Math.min(steps, 2000)
+        : steps;
+      const rn = [],
+        rw = [],
+        ns = [];
       for (let r = 0; r < Math.max(1, Math.min(ROUNDS, 3)); r++) {
         const a = nativeNs(scenario, n);
         ns.push(a);
@@ -213,7 +315,10 @@ async function familySection() {
       md.push(`| ${label} | ${id} | ${lab.integrator(id).order} | ${fmt(median(rn))} | ${fmt(median(rw))} | ${fmt(median(ns))} |`);
     }
   }
-  table.detail('The family: step cost relative to midpoint (medians over interleaved rounds; Euler and penalty at h = 0.001)', md.join('\n'));
+  table.detail(
+    'The family: step cost relative to midpoint (medians over interleaved rounds; Euler and penalty at h = 0.001)',
+    md.join('\n'),
+  );
   console.log(md.join('\n'));
 }
 
@@ -237,12 +342,16 @@ async function baselineSection() {
   const { execFileSync: run } = await import('node:child_process');
   const time = (bin, sc, steps) => {
     try {
-      return JSON.parse(run(bin, [JSON.stringify(sc), String(steps), '1'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })).nsPerStep;
+      return JSON.parse(run(bin, [JSON.stringify(sc), String(steps), '1'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }))
+        .nsPerStep;
     } catch {
       return NaN;
     }
   };
-  for (const [name, sc, steps] of [['DSP midpoint', { ...dsp, integrator: 'midpoint' }, 100000], ['chain N=64 energy-momentum', { ...chain(64), integrator: 'energy-momentum' }, 5000]]) {
+  for (const [name, sc, steps] of [
+    ['DSP midpoint', { ...dsp, integrator: 'midpoint' }, 100000],
+    ['chain N=64 energy-momentum', { ...chain(64), integrator: 'energy-momentum' }, 5000],
+  ]) {
     const ratios = [];
     for (let r = 0; r < ROUNDS; r++) ratios.push(nativeNs(sc, steps) / time(before, sc, steps));
     table.add('baseline', `${name}: after/before (the baseline times wall clock)`, stats(ratios));
@@ -265,7 +374,18 @@ async function pageSection() {
   table.detail('Page figures (bench/page.mjs)', '```\n' + lines.join('\n').trim() + '\n```');
 }
 
-const SECTION = { wasm: wasmSection, mujoco: null, odeint: null, scaling: scalingSection, limit: limitSection, family: familySection, page: pageSection, baseline: baselineSection, accuracy: accuracySection, flags: null };
+const SECTION = {
+  wasm: wasmSection,
+  mujoco: null,
+  odeint: null,
+  scaling: scalingSection,
+  limit: limitSection,
+  family: familySection,
+  page: pageSection,
+  baseline: baselineSection,
+  accuracy: accuracySection,
+  flags: null,
+};
 for (const s of SECTIONS) {
   if (!(s in SECTION)) throw new Error(`VILAB_BENCH_SECTIONS: unknown section "${s}" (known: ${Object.keys(SECTION).join(', ')})`);
   if (s === 'mujoco') {
@@ -286,7 +406,9 @@ for (const s of SECTIONS) {
 // ---- the table and the results file -------------------------------------------------
 const sh = (cmd, args) => {
   try {
-    return execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).split('\n')[0].trim();
+    return execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
+      .split('\n')[0]
+      .trim();
   } catch {
     return 'absent';
   }
@@ -306,7 +428,10 @@ const machine = [
   `- tree: ${tree}; sections: ${SECTIONS.join(', ')}; ${ROUNDS} rounds; ${minutes.toFixed(1)} min`,
 ];
 const date = new Date().toISOString().slice(0, 10);
-const slug = cpu.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+const slug = cpu
+  .toLowerCase()
+  .replace(/[^a-z0-9]+/g, '-')
+  .replace(/^-|-$/g, '');
 const stem = `${date}-${slug}`;
 const complete = ALL.every((s) => SECTIONS.includes(s));
 const document = (svg) =>

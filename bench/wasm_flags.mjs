@@ -48,7 +48,10 @@ function variantTree({ name, cmake }) {
   execFileSync('emcmake', ['cmake', '-S', root, '-B', bin, '-DCMAKE_BUILD_TYPE=Release', ...cmake], { env, stdio: 'ignore' });
   console.log(`  building the ${name} variant in build/wasm-flags/${name}/ (full and lean wasm)`);
   const jobs = String(Math.max(1, Math.min(2, cpus().length)));
-  execFileSync('cmake', ['--build', bin, '--target', 'vilab_wasm', 'vilab_lean_wasm', '-j', jobs], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync('cmake', ['--build', bin, '--target', 'vilab_wasm', 'vilab_lean_wasm', '-j', jobs], {
+    env,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   return dir;
 }
 
@@ -62,7 +65,12 @@ const sizes = (dir) => {
 
 /** One round of one variant: { case: { ns, hash } } from a fresh Node process. */
 const measure = (dir) =>
-  JSON.parse(execFileSync(process.execPath, [fileURLToPath(new URL('wasm_flags_child.mjs', import.meta.url)), dir], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }));
+  JSON.parse(
+    execFileSync(process.execPath, [fileURLToPath(new URL('wasm_flags_child.mjs', import.meta.url)), dir], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    }),
+  );
 
 export async function wasmFlagsSection(table) {
   const trees = VARIANTS.map((v) => ({ ...v, dir: variantTree(v) }));
@@ -76,7 +84,9 @@ export async function wasmFlagsSection(table) {
     `|---|---:|---:|${cases.map(() => '---:').join('|')}|---|`,
   ];
   const kb = (s) => `${fmt(s.raw, 4)} (${fmt(s.gzip, 3)})`;
-  md.push(`| shipped | ${kb(size0.full)} | ${kb(size0.lean)} | ${cases.map((c) => `${fmt(stats(shipped.map((x) => x[c].ns)).median, 3)} ns`).join(' | ')} | – |`);
+  md.push(
+    `| shipped | ${kb(size0.full)} | ${kb(size0.lean)} | ${cases.map((c) => `${fmt(stats(shipped.map((x) => x[c].ns)).median, 3)} ns`).join(' | ')} | – |`,
+  );
   for (const v of trees.slice(1)) {
     const mine = runs.get(v.name);
     const s = sizes(v.dir);
@@ -86,11 +96,19 @@ export async function wasmFlagsSection(table) {
     const cells = ratios.map((q) => `${fmt(q.median)} (${fmt(q.min)}–${fmt(q.max)})`);
     md.push(`| ${v.name} | ${kb(s.full)} | ${kb(s.lean)} | ${cells.join(' | ')} | ${differ.length ? `no: ${differ.join(', ')}` : 'yes'} |`);
     const all = stats(ratios.map((q) => q.median));
-    table.add('flags', `${v.name}: step time ÷ shipped, median over cases (lean wasm ${fmt(s.lean.gzip)} KB gzip, shipped ${fmt(size0.lean.gzip)})`, all);
+    table.add(
+      'flags',
+      `${v.name}: step time ÷ shipped, median over cases (lean wasm ${fmt(s.lean.gzip)} KB gzip, shipped ${fmt(size0.lean.gzip)})`,
+      all,
+    );
   }
   table.detail(
     'Compiler flags: wasm step time relative to the shipped build (per-round ratios, median and range) and size',
-    [`The shipped row gives ns per step; the others the ratio to it. ${ROUNDS} rounds, each variant in its own Node process.`, '', ...md].join('\n'),
+    [
+      `The shipped row gives ns per step; the others the ratio to it. ${ROUNDS} rounds, each variant in its own Node process.`,
+      '',
+      ...md,
+    ].join('\n'),
   );
   console.log(md.join('\n'));
 }

@@ -193,7 +193,7 @@ class WasmSimulation {
     error_ = val::null();
     try {
       std::uint64_t count = 0;
-      const std::uint64_t first = !(from > 0) ? 0
+      const std::uint64_t first = !(from > 0)                  ? 0
                                   : from >= 9007199254740992.0 ? std::numeric_limits<std::uint64_t>::max()
                                                                : static_cast<std::uint64_t>(from);
       readStart_ = static_cast<double>(sim_->history().read(first, scratch_, count));
@@ -227,11 +227,13 @@ val evaluateExact(double t, double* out, std::size_t n, val& error, const char* 
     // Beyond kMaxExactTime the phase t·rate has lost its digits (and the elliptic
     // argument reduction its range): refuse rather than return noise.
     if (!(std::abs(t) <= vilab::limits::kMaxExactTime))
-      throw vilab::InputError(vilab::InputErrorCode::Range, "t", "must be a finite number of seconds in [-1e9, 1e9], got " + vilab::formatNumber(t));
+      throw vilab::InputError(vilab::InputErrorCode::Range, "t",
+                              "must be a finite number of seconds in [-1e9, 1e9], got " + vilab::formatNumber(t));
     f(t);
     for (std::size_t i = 0; i < n; ++i)
       if (!std::isfinite(out[i]))
-        throw vilab::InputError(vilab::InputErrorCode::Range, "t", "the exact solution is not finite at t = " + vilab::formatNumber(t));
+        throw vilab::InputError(vilab::InputErrorCode::Range, "t",
+                                "the exact solution is not finite at t = " + vilab::formatNumber(t));
     return val(typed_memory_view(n, out));
   } catch (...) {
     error = currentErrorRecord(where);
@@ -369,8 +371,8 @@ val exactSolutionOf(const std::string& json) {
   val out = val::object();
   try {
     const vilab::Scenario s = vilab::parseScenario(json);
-    const vilab::ExactSolution solution =
-        vilab::exactSolutionFor(*s.system, vilab::parseJsonText(s.normalized, "scenario", vilab::limits::kMaxScenarioDepth));
+    const vilab::ExactSolution solution = vilab::exactSolutionFor(
+        *s.system, vilab::parseJsonText(s.normalized, "scenario", vilab::limits::kMaxScenarioDepth));
     out.set("ok", true);
     out.set("solution", std::string(vilab::idOf(solution)));
     out.set("scenario", s.normalized);

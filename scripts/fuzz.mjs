@@ -28,9 +28,16 @@ export function fuzzTarget(target, seconds, { nice = 0, quiet = false, smoke = f
   mkdirSync(`${root}${findings}`, { recursive: true });
   const before = new Set(readdirSync(`${root}${findings}`));
   const args = [
-    `build/sanitize/tests/fuzz/fuzz_${target}`, work, `tests/fuzz/corpus/${target}`,
-    `-dict=${TARGETS[target].dict}`, `-max_len=${TARGETS[target].maxLen}`, `-max_total_time=${seconds}`,
-    '-timeout=10', '-rss_limit_mb=2048', '-print_final_stats=1', `-artifact_prefix=${findings}`,
+    `build/sanitize/tests/fuzz/fuzz_${target}`,
+    work,
+    `tests/fuzz/corpus/${target}`,
+    `-dict=${TARGETS[target].dict}`,
+    `-max_len=${TARGETS[target].maxLen}`,
+    `-max_total_time=${seconds}`,
+    '-timeout=10',
+    '-rss_limit_mb=2048',
+    '-print_final_stats=1',
+    `-artifact_prefix=${findings}`,
   ];
   const [cmd, ...rest] = nice ? ['nice', '-n', String(nice), ...args] : args;
   return new Promise((resolve) => {
@@ -39,7 +46,9 @@ export function fuzzTarget(target, seconds, { nice = 0, quiet = false, smoke = f
       cwd: root,
       env: { ...process.env, ASAN_OPTIONS: 'detect_leaks=1', UBSAN_OPTIONS: 'print_stacktrace=1' },
     });
-    child.stdout.on('data', (c) => { log += c; });
+    child.stdout.on('data', (c) => {
+      log += c;
+    });
     child.stderr.on('data', (c) => {
       log += c;
       if (!quiet) process.stderr.write(c);
@@ -67,8 +76,10 @@ export function fuzzTarget(target, seconds, { nice = 0, quiet = false, smoke = f
 
 export function describeRun(r) {
   const found = r.findings.length ? r.findings.join(' ') : r.ok ? '0' : `exit ${r.code}`;
-  return `${r.target.padEnd(10)} ${String(r.execs).padStart(10)} execs  ${String(r.perSecond).padStart(6)}/s  ` +
-    `cov ${r.edges} ft ${r.features} corpus ${r.corpus}  rss ${r.peakRssMb} MB  findings ${found}`;
+  return (
+    `${r.target.padEnd(10)} ${String(r.execs).padStart(10)} execs  ${String(r.perSecond).padStart(6)}/s  ` +
+    `cov ${r.edges} ft ${r.features} corpus ${r.corpus}  rss ${r.peakRssMb} MB  findings ${found}`
+  );
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -19,7 +19,7 @@ export const VOCABULARY_TYPES = {
   claimKinds: ['ClaimKind', "What an integrator's claim is about (IntegratorInfo.claims[].kind)."],
   quantities: ['Quantity', 'What a parameter is, where the page needs to know (ParamInfo.quantity).'],
   refusalCodes: ['RefusalCode', "A refused step's VilabError.code."],
-  suggestionActions: ['SuggestionAction', "What a refused step suggests (VilabError.action), beside its words."],
+  suggestionActions: ['SuggestionAction', 'What a refused step suggests (VilabError.action), beside its words.'],
   inputErrorCodes: ['InputErrorCode', 'Every other VilabError.code: bad input, used after dispose, a module that did not load, …'],
 };
 
@@ -30,7 +30,8 @@ export function idsSource(registry) {
   const systems = registry.systems.map((s) => s.id);
   const integrators = registry.integrators.map((i) => i.id);
   const unknown = Object.keys(registry.vocabulary).filter((key) => !(key in VOCABULARY_TYPES));
-  if (unknown.length) throw new Error(`gen-ids: no type name for the vocabulary list(s) ${unknown.join(', ')}: add them to VOCABULARY_TYPES`);
+  if (unknown.length)
+    throw new Error(`gen-ids: no type name for the vocabulary list(s) ${unknown.join(', ')}: add them to VOCABULARY_TYPES`);
   const vocabulary = Object.entries(VOCABULARY_TYPES).map(([key, [name, about]]) => {
     const ids = registry.vocabulary[key];
     if (!Array.isArray(ids) || !ids.length) throw new Error(`gen-ids: the registry has no vocabulary list "${key}"`);

@@ -37,7 +37,10 @@ export function clangFormat({ write = false } = {}) {
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const write = !process.argv.includes('--check');
   let ok = true;
-  for (const [name, result] of [['biome', biome({ write })], ['clang-format', clangFormat({ write })]]) {
+  for (const [name, result] of [
+    ['biome', biome({ write })],
+    ['clang-format', clangFormat({ write })],
+  ]) {
     if (!result.ok || result.output.trim()) console.log(`${name}:\n${result.output.trim()}`);
     ok &&= result.ok;
   }

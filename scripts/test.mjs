@@ -39,20 +39,18 @@ function count(output, re) {
 }
 
 async function nodeTests(name, dir, env = {}) {
-  const { code, output } = await run(
-    process.execPath,
-    ['--test', '--test-reporter=tap', '--test-concurrency=1', `${dir}/`],
-    env,
-  );
+  const { code, output } = await run(process.execPath, ['--test', '--test-reporter=tap', '--test-concurrency=1', `${dir}/`], env);
   const passed = count(output, /^# pass (\d+)/m);
   const failed = count(output, /^# fail (\d+)/m) + count(output, /^# cancelled (\d+)/m);
   results.push({ name, passed, failed: failed || (code !== 0 && passed === 0 ? 1 : failed) });
 }
 
 async function ctest(name, dir, env = {}) {
-  const { code, output } = await run('ctest', [
-    '--test-dir', dir, '--output-on-failure', '-j', String(os.availableParallelism?.() ?? 2),
-  ], env);
+  const { code, output } = await run(
+    'ctest',
+    ['--test-dir', dir, '--output-on-failure', '-j', String(os.availableParallelism?.() ?? 2)],
+    env,
+  );
   const total = count(output, /tests passed, \d+ tests failed out of (\d+)/);
   const failed = count(output, /tests passed, (\d+) tests failed/);
   results.push({ name, passed: total - failed, failed: failed || (code !== 0 && total === 0 ? 1 : failed) });

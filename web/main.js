@@ -49,7 +49,8 @@ async function main() {
   labLoaded.catch(() => {}); // reported below
   await languageReady; // the reader's language, fetched alongside the engine
   const notices = new Notices($('#banners'), $('#status'));
-  for (const { field, problem } of embedProblems) notices.banner(`embed-key-${field}`, [t('embed.keyInvalid', { field, problem })], { kind: 'warn' });
+  for (const { field, problem } of embedProblems)
+    notices.banner(`embed-key-${field}`, [t('embed.keyInvalid', { field, problem })], { kind: 'warn' });
   const layout = setupLayout({ status: (text) => notices.status(text) });
   // the WebGL context is made while the engine loads
   const view = new View($('#view'), { reducedMotion: reducedMotion.matches });
@@ -70,7 +71,8 @@ async function main() {
     onSamples: (ra, rb) => plots.ingest(ra, rb, runner.a, runner.b),
     onFailure: (track, info) => reportFailure(track, info),
     onTarget: (step) => link.check(step),
-    onVisualProblem: (track, { step }) => notices.banner('visual', [t('main.visualProblem', { track: track.label, step })], { kind: 'warn' }),
+    onVisualProblem: (track, { step }) =>
+      notices.banner('visual', [t('main.visualProblem', { track: track.label, step })], { kind: 'warn' }),
   });
   // the store's subscribers run in the order these are made: the run first, the address bar last
   const readout = new Readout({ store, runner });

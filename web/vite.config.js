@@ -26,7 +26,12 @@ export default defineConfig(({ mode }) => {
       assetsInlineLimit: single ? () => true : (file) => (file.endsWith('.wasm') ? false : undefined),
     },
     plugins: single
-      ? [woff2Only(), inlineWasm({ wasmFile }), viteSingleFile({ removeViteModuleLoader: true, outputFileName: 'vilab.html' }), csp({ single: true })]
+      ? [
+          woff2Only(),
+          inlineWasm({ wasmFile }),
+          viteSingleFile({ removeViteModuleLoader: true, outputFileName: 'vilab.html' }),
+          csp({ single: true }),
+        ]
       : [inlineWasm({ wasmFile: null }), precache({ template: fileURLToPath(new URL('./pwa/sw-template.js', import.meta.url)) }), csp()],
     // the study workers (web/sim/study-worker.js): in the single file
     // they get the wasm's bytes from the page, so their own references are emptied

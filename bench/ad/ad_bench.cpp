@@ -17,6 +17,8 @@
 // each variant is compiled in a unit of its own, variant_*.cpp (why: ad_bench.hpp).
 // Rounds interleave the variants (rotating their order); the median CPU time is
 // reported (wall time too: on a busy machine it mostly measures the others).
+#include "ad_bench.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -27,12 +29,13 @@
 #include <string>
 #include <vector>
 
-#include "ad_bench.hpp"
-
 #ifdef __EMSCRIPTEN__
 #include <emscripten.h>
 // Process CPU time in Node; clock() in emscripten is wall time.
-EM_JS(double, cpuMicroseconds, (), { const u = process.cpuUsage(); return u.user + u.system; });
+EM_JS(double, cpuMicroseconds, (), {
+  const u = process.cpuUsage();
+  return u.user + u.system;
+});
 static double cpuSeconds() { return cpuMicroseconds() * 1e-6; }
 #else
 static double cpuSeconds() { return static_cast<double>(std::clock()) / CLOCKS_PER_SEC; }
@@ -106,9 +109,10 @@ Case makeCase(const std::string& name, const Subject<System>* sys, const Inputs&
   c.name = name;
   c.system = sys;
   c.in = in;
-  const Eval eval[kVariants] = {evaluateErased<kLibrary, System, Newton>, evaluateErased<kZeroFill, System, Newton>,
-                                evaluateErased<kDefault, System, Newton>, evaluateErased<kDefaultInline, System, Newton>,
-                                evaluateErased<kEigen, System, Newton>, evaluateErased<kEigenTuned, System, Newton>};
+  const Eval eval[kVariants] = {
+      evaluateErased<kLibrary, System, Newton>, evaluateErased<kZeroFill, System, Newton>,
+      evaluateErased<kDefault, System, Newton>, evaluateErased<kDefaultInline, System, Newton>,
+      evaluateErased<kEigen, System, Newton>,   evaluateErased<kEigenTuned, System, Newton>};
   std::copy(eval, eval + kVariants, c.eval);
   return c;
 }

@@ -8,11 +8,10 @@
 
 #include <array>
 #include <type_traits>
+#include <unsupported/Eigen/AutoDiff>
 #include <vector>
 
 #include "vilab/ad.hpp"  // first: Eigen/Dense before the AutoDiff module
-
-#include <unsupported/Eigen/AutoDiff>
 
 // ---- a Jet with switches ---------------------------------------------------------
 namespace jetlab {
@@ -147,7 +146,15 @@ struct NumTraits<jetlab::Jet<T, N, F>> : NumTraits<double> {
   using NonInteger = Real;
   using Nested = Real;
   using Literal = Real;
-  enum { IsComplex = 0, IsInteger = 0, IsSigned = 1, RequireInitialization = 1, ReadCost = 1, AddCost = 1 + N, MulCost = 1 + 2 * N };
+  enum {
+    IsComplex = 0,
+    IsInteger = 0,
+    IsSigned = 1,
+    RequireInitialization = 1,
+    ReadCost = 1,
+    AddCost = 1 + N,
+    MulCost = 1 + 2 * N
+  };
 };
 template <class T, int N, int F, class Op>
 struct ScalarBinaryOpTraits<jetlab::Jet<T, N, F>, double, Op> {
@@ -162,11 +169,13 @@ struct ScalarBinaryOpTraits<double, jetlab::Jet<T, N, F>, Op> {
 // know it mixes with double; declare it like ad.hpp does for Jet. Options tells the
 // plain nested type (0) from the one with the double operations below (DontAlign).
 template <int N, int Options, class Op>
-struct ScalarBinaryOpTraits<AutoDiffScalar<Matrix<AutoDiffScalar<Matrix<double, N, 1>>, N, 1, Options, N, 1>>, double, Op> {
+struct ScalarBinaryOpTraits<AutoDiffScalar<Matrix<AutoDiffScalar<Matrix<double, N, 1>>, N, 1, Options, N, 1>>, double,
+                            Op> {
   using ReturnType = AutoDiffScalar<Matrix<AutoDiffScalar<Matrix<double, N, 1>>, N, 1, Options, N, 1>>;
 };
 template <int N, int Options, class Op>
-struct ScalarBinaryOpTraits<double, AutoDiffScalar<Matrix<AutoDiffScalar<Matrix<double, N, 1>>, N, 1, Options, N, 1>>, Op> {
+struct ScalarBinaryOpTraits<double, AutoDiffScalar<Matrix<AutoDiffScalar<Matrix<double, N, 1>>, N, 1, Options, N, 1>>,
+                            Op> {
   using ReturnType = AutoDiffScalar<Matrix<AutoDiffScalar<Matrix<double, N, 1>>, N, 1, Options, N, 1>>;
 };
 
@@ -292,21 +301,37 @@ struct JetFamily {
   template <int N>
   using D2 = jetlab::Jet<D1<N>, N, F>;
   template <int N>
-  static D1<N> variable(double x, int i) { return D1<N>::variable(x, i); }
+  static D1<N> variable(double x, int i) {
+    return D1<N>::variable(x, i);
+  }
   template <int N>
-  static D1<N> constant1(double x) { return D1<N>(x); }
+  static D1<N> constant1(double x) {
+    return D1<N>(x);
+  }
   template <int N>
-  static D2<N> constant2(double x) { return D2<N>(x); }
+  static D2<N> constant2(double x) {
+    return D2<N>(x);
+  }
   template <int N>  // outer variable i, inner constant (crossDerivatives' X)
-  static D2<N> outerVariable(double x, int i) { return D2<N>::variable(D1<N>(x), i); }
+  static D2<N> outerVariable(double x, int i) {
+    return D2<N>::variable(D1<N>(x), i);
+  }
   template <int N>  // inner variable i, outer constant (crossDerivatives' Y)
-  static D2<N> innerVariable(double y, int i) { return D2<N>(D1<N>::variable(y, i)); }
+  static D2<N> innerVariable(double y, int i) {
+    return D2<N>(D1<N>::variable(y, i));
+  }
   template <int N>
-  static double grad1(const D1<N>& r, int i) { return r.v[i]; }
+  static double grad1(const D1<N>& r, int i) {
+    return r.v[i];
+  }
   template <int N>
-  static double grad2(const D2<N>& r, int i) { return r.v[i].a; }
+  static double grad2(const D2<N>& r, int i) {
+    return r.v[i].a;
+  }
   template <int N>
-  static double hess2(const D2<N>& r, int i, int j) { return r.v[i].v[j]; }
+  static double hess2(const D2<N>& r, int i, int j) {
+    return r.v[i].v[j];
+  }
 };
 
 template <int Options>  // 0, or DontAlign for EigenTuned
@@ -316,23 +341,37 @@ struct EigenFamily {
   template <int N>
   using D2 = Eigen::AutoDiffScalar<Eigen::Matrix<D1<N>, N, 1, Options, N, 1>>;
   template <int N>
-  static D1<N> variable(double x, int i) { return D1<N>(x, N, i); }
+  static D1<N> variable(double x, int i) {
+    return D1<N>(x, N, i);
+  }
   template <int N>
-  static D1<N> constant1(double x) { return D1<N>(x); }
+  static D1<N> constant1(double x) {
+    return D1<N>(x);
+  }
   template <int N>
-  static D2<N> constant2(double x) { return D2<N>(D1<N>(x)); }
+  static D2<N> constant2(double x) {
+    return D2<N>(D1<N>(x));
+  }
   template <int N>
-  static D2<N> outerVariable(double x, int i) { return D2<N>(D1<N>(x), N, i); }
+  static D2<N> outerVariable(double x, int i) {
+    return D2<N>(D1<N>(x), N, i);
+  }
   template <int N>
   static D2<N> innerVariable(double y, int i) {
     return D2<N>(D1<N>(y, N, i), Eigen::Matrix<D1<N>, N, 1, Options, N, 1>::Zero());
   }
   template <int N>
-  static double grad1(const D1<N>& r, int i) { return r.derivatives()[i]; }
+  static double grad1(const D1<N>& r, int i) {
+    return r.derivatives()[i];
+  }
   template <int N>
-  static double grad2(const D2<N>& r, int i) { return r.derivatives()[i].value(); }
+  static double grad2(const D2<N>& r, int i) {
+    return r.derivatives()[i].value();
+  }
   template <int N>
-  static double hess2(const D2<N>& r, int i, int j) { return r.derivatives()[i].derivatives()[j]; }
+  static double hess2(const D2<N>& r, int i, int j) {
+    return r.derivatives()[i].derivatives()[j];
+  }
 };
 
 // d1Step's two computations (variational.hpp), written for a family.
@@ -420,7 +459,7 @@ VILAB_NOINLINE void evaluate(const Subject<System>& subject, const Inputs& in, R
   if (Newton) out.jac.assign(J.data(), J.data() + N * N);
 }
 
-#define VILAB_AD_BENCH_INSTANTIATE(System)                                                                  \
+#define VILAB_AD_BENCH_INSTANTIATE(System)                                                                       \
   template void evaluate<VILAB_AD_BENCH_VARIANT, System, false>(const Subject<System>&, const Inputs&, Result&); \
   template void evaluate<VILAB_AD_BENCH_VARIANT, System, true>(const Subject<System>&, const Inputs&, Result&);
 VILAB_AD_BENCH_INSTANTIATE(ChainPenalty<2>)

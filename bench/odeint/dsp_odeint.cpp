@@ -65,9 +65,7 @@ double energy(const State& s) {
   return 0.5 * kM1 * dot(&s[6], &s[6]) + 0.5 * kM2 * dot(&s[9], &s[9]) +
          kG * (kM1 * (s[2] + kL1) + kM2 * (s[5] + kL1 + kL2));
 }
-double jz(const State& s) {
-  return kM1 * (s[0] * s[7] - s[1] * s[6]) + kM2 * (s[3] * s[10] - s[4] * s[9]);
-}
+double jz(const State& s) { return kM1 * (s[0] * s[7] - s[1] * s[6]) + kM2 * (s[3] * s[10] - s[4] * s[9]); }
 double residual(const State& s) {
   const double d2[3] = {s[3] - s[0], s[4] - s[1], s[5] - s[2]};
   return std::max(std::abs(std::sqrt(dot(&s[0], &s[0])) - kL1), std::abs(std::sqrt(dot(d2, d2)) - kL2));
@@ -176,7 +174,9 @@ int main(int argc, char** argv) {
   }
   const double cpu = threadCpuNs() - t0;
   err.sample(s);
-  std::printf("{\"steps\": %ld, \"evaluations\": %ld, \"cpuMs\": %.3f, \"energy\": %.4e, \"momentum\": %.4e, \"constraint\": %.4e}\n",
-              steps, evaluations, cpu * 1e-6, err.energy, err.momentum, err.constraint);
+  std::printf(
+      "{\"steps\": %ld, \"evaluations\": %ld, \"cpuMs\": %.3f, \"energy\": %.4e, \"momentum\": %.4e, \"constraint\": "
+      "%.4e}\n",
+      steps, evaluations, cpu * 1e-6, err.energy, err.momentum, err.constraint);
   return 0;
 }

@@ -46,11 +46,13 @@ std::string readScenario(const std::string& path) {
   if (f != stdin) std::fclose(f);
   if (failed) throw std::runtime_error("cannot read " + vilab::cutForMessage(path, 200));
   if (text.size() > vilab::limits::kMaxScenarioBytes)
-    throw vilab::InputError(vilab::InputErrorCode::TooLarge, "scenario", "too large (more than " + std::to_string(vilab::limits::kMaxScenarioBytes) +
-                                            " bytes; the limit is 4 MiB)");
+    throw vilab::InputError(
+        vilab::InputErrorCode::TooLarge, "scenario",
+        "too large (more than " + std::to_string(vilab::limits::kMaxScenarioBytes) + " bytes; the limit is 4 MiB)");
   const std::size_t bad = vilab::invalidUtf8Offset(text);
   if (bad != std::string::npos)
-    throw vilab::InputError(vilab::InputErrorCode::Syntax, "scenario", "is not UTF-8 text (byte " + std::to_string(bad) + ")");
+    throw vilab::InputError(vilab::InputErrorCode::Syntax, "scenario",
+                            "is not UTF-8 text (byte " + std::to_string(bad) + ")");
   return text;
 }
 
@@ -63,7 +65,8 @@ std::uint64_t parseCount(const char* flag, const char* text) {
   if (!end || *end || v < 0)
     throw vilab::InputError(vilab::InputErrorCode::Range, flag, "must be a non-negative integer, got " + shown);
   if (errno == ERANGE || static_cast<std::uint64_t>(v) > vilab::limits::kMaxSteps)
-    throw vilab::InputError(vilab::InputErrorCode::Range, flag, "must be at most " + std::to_string(vilab::limits::kMaxSteps) + ", got " + shown);
+    throw vilab::InputError(vilab::InputErrorCode::Range, flag,
+                            "must be at most " + std::to_string(vilab::limits::kMaxSteps) + ", got " + shown);
   return static_cast<std::uint64_t>(v);
 }
 

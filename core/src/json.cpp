@@ -18,7 +18,8 @@ class JsonPath {
       case E::object_start: frames_.push_back({false, std::string(), 0}); break;
       case E::array_start: frames_.push_back({true, std::string(), 0}); break;
       case E::key:
-        if (!frames_.empty() && parsed.is_string()) frames_.back().key = cutForMessage(parsed.get_ref<const std::string&>());
+        if (!frames_.empty() && parsed.is_string())
+          frames_.back().key = cutForMessage(parsed.get_ref<const std::string&>());
         break;
       case E::object_end:
       case E::array_end:
@@ -31,8 +32,10 @@ class JsonPath {
   std::string str() const {
     std::string out;
     for (const auto& f : frames_) {
-      if (f.array) out += "[" + std::to_string(f.index) + "]";
-      else if (!f.key.empty()) out += (out.empty() ? "" : ".") + f.key;
+      if (f.array)
+        out += "[" + std::to_string(f.index) + "]";
+      else if (!f.key.empty())
+        out += (out.empty() ? "" : ".") + f.key;
     }
     return out;
   }
@@ -77,7 +80,8 @@ Json parseJsonText(const std::string& text, const std::string& field, int maxDep
     // recursive copy or destruction of the tree could overflow the stack.
     return Json::parse(text, [&](int depth, Json::parse_event_t e, Json& parsed) {
       if (depth > maxDepth)
-        throw InputError(InputErrorCode::TooLarge, field, "nested too deeply (more than " + std::to_string(maxDepth) + " levels)");
+        throw InputError(InputErrorCode::TooLarge, field,
+                         "nested too deeply (more than " + std::to_string(maxDepth) + " levels)");
       path.event(e, parsed);
       return true;
     });
@@ -87,7 +91,8 @@ Json parseJsonText(const std::string& text, const std::string& field, int maxDep
     std::string literal = e.what();
     const std::size_t q = literal.find('\'');
     literal = q == std::string::npos ? std::string() : literal.substr(q + 1, literal.size() - q - 2);
-    const std::string at = where.empty() || where[0] == '[' ? field + where : joinField(field == "scenario" ? "" : field, where);
+    const std::string at =
+        where.empty() || where[0] == '[' ? field + where : joinField(field == "scenario" ? "" : field, where);
     throw InputError(InputErrorCode::Range, at,
                      "must be a finite number, got " + cutForMessage(literal) + " (beyond the range of a double)");
   } catch (const Json::exception& e) {
@@ -99,21 +104,16 @@ std::string cutForMessage(const std::string& s, std::size_t max) { return cutUtf
 
 std::string describeJson(const Json& v) {
   switch (v.type()) {
-    case Json::value_t::null:
-      return "null";
-    case Json::value_t::boolean:
-      return v.get<bool>() ? "true" : "false";
+    case Json::value_t::null: return "null";
+    case Json::value_t::boolean: return v.get<bool>() ? "true" : "false";
     case Json::value_t::string: {
       const auto& s = v.get_ref<const std::string&>();
       if (s.size() <= limits::kMaxMessageField) return "string \"" + s + "\"";
       return "string \"" + cutForMessage(s) + "\" (" + std::to_string(s.size()) + " bytes)";
     }
-    case Json::value_t::array:
-      return "an array of " + std::to_string(v.size());
-    case Json::value_t::object:
-      return "an object";
-    default:
-      return formatNumber(v.get<double>());
+    case Json::value_t::array: return "an array of " + std::to_string(v.size());
+    case Json::value_t::object: return "an object";
+    default: return formatNumber(v.get<double>());
   }
 }
 
@@ -142,13 +142,15 @@ double readNumberInRange(const Json& v, const std::string& field, double min, do
   const bool belowMin = minExclusive ? !(x > min) : !(x >= min);
   if (belowMin || x > max) {
     const std::string lo = (minExclusive ? "(" : "[") + formatNumber(min);
-    throw InputError(InputErrorCode::Range, field, "must be in " + lo + ", " + formatNumber(max) + "], got " + formatNumber(x));
+    throw InputError(InputErrorCode::Range, field,
+                     "must be in " + lo + ", " + formatNumber(max) + "], got " + formatNumber(x));
   }
   return x;
 }
 
 std::vector<double> readNumbers(const Json& v, const std::string& field, int minCount, int maxCount) {
-  if (!v.is_array()) throw InputError(InputErrorCode::Type, field, "must be an array of numbers, got " + describeJson(v));
+  if (!v.is_array())
+    throw InputError(InputErrorCode::Type, field, "must be an array of numbers, got " + describeJson(v));
   const int n = static_cast<int>(v.size());
   if (n < minCount || n > maxCount) {
     const std::string want =
@@ -164,8 +166,8 @@ std::vector<double> readNumbers(const Json& v, const std::string& field, int min
 std::vector<std::vector<double>> readRows(const Json& v, const std::string& field, int count, int width) {
   if (!v.is_array()) throw InputError(InputErrorCode::Type, field, "must be an array, got " + describeJson(v));
   if (static_cast<int>(v.size()) != count)
-    throw InputError(InputErrorCode::Length, field, "expected " + std::to_string(count) + " entries (one per bob), got " +
-                                std::to_string(v.size()));
+    throw InputError(InputErrorCode::Length, field,
+                     "expected " + std::to_string(count) + " entries (one per bob), got " + std::to_string(v.size()));
   std::vector<std::vector<double>> rows;
   for (int i = 0; i < count; ++i)
     rows.push_back(readNumbers(v[i], field + "[" + std::to_string(i) + "]", width, width));

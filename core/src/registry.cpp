@@ -18,10 +18,14 @@ SystemEntry heavyTopEntry();
 SystemEntry lagrangianEntry();
 
 const std::vector<SystemEntry>& systemRegistry() {
-  static const std::vector<SystemEntry> entries = {
-      withProse(oscillatorEntry()), withProse(pendulumEntry()), withProse(sphericalPendulumEntry()),
-      withProse(doubleSphericalPendulumEntry()), withProse(chainEntry()), withProse(rigidBodyEntry()),
-      withProse(heavyTopEntry()), withProse(lagrangianEntry())};
+  static const std::vector<SystemEntry> entries = {withProse(oscillatorEntry()),
+                                                   withProse(pendulumEntry()),
+                                                   withProse(sphericalPendulumEntry()),
+                                                   withProse(doubleSphericalPendulumEntry()),
+                                                   withProse(chainEntry()),
+                                                   withProse(rigidBodyEntry()),
+                                                   withProse(heavyTopEntry()),
+                                                   withProse(lagrangianEntry())};
   return entries;
 }
 
@@ -123,12 +127,14 @@ std::vector<double> ParamSpec::read(const Json& v, const std::string& field) con
   switch (kind) {
     case Kind::Number: {
       const double x = readNumberInRange(v, field, min, max, minExclusive);
-      if (integer && x != dm::floor(x)) throw InputError(InputErrorCode::Range, field, "must be a whole number, got " + formatNumber(x));
+      if (integer && x != dm::floor(x))
+        throw InputError(InputErrorCode::Range, field, "must be a whole number, got " + formatNumber(x));
       return {x};
     }
     case Kind::Vector3: {
       const auto xs = readNumbers(v, field, 3, 3);
-      for (int i = 0; i < 3; ++i) readNumberInRange(v[i], field + "[" + std::to_string(i) + "]", min, max, minExclusive);
+      for (int i = 0; i < 3; ++i)
+        readNumberInRange(v[i], field + "[" + std::to_string(i) + "]", min, max, minExclusive);
       return xs;
     }
     case Kind::PerBody:
@@ -160,9 +166,7 @@ Json ParamSpec::toJson() const {
       j["kind"] = "number";
       if (integer) j["integer"] = true;
       break;
-    case Kind::Vector3:
-      j["kind"] = "vector3";
-      break;
+    case Kind::Vector3: j["kind"] = "vector3"; break;
     case Kind::PerBody:
       j["kind"] = "per-body";
       j["minCount"] = minCount;
@@ -262,14 +266,10 @@ Json SystemEntry::toJson() const {
   j["defaultIntegrator"] = defaultIntegrator;
   Json byIntegrator = Json::object();
   for (const auto& id : integratorsOf(*this)) byIntegrator[id] = vilab::maxStep(*this, *findIntegrator(id));
-  j["h"] = {{"default", defaultH}, {"min", 0},       {"max", vilab::maxStep(*this)}, {"minExclusive", true},
-            {"unit", "s"},         {"maxByIntegrator", byIntegrator}};
-  j["defaults"] = {{"system", id},
-                   {"integrator", defaultIntegrator},
-                   {"h", defaultH},
-                   {"params", defaults},
-                   {"initial", defaultInitial(values)},
-                   {"options", Json::object()}};
+  j["h"] = {{"default", defaultH},  {"min", 0},    {"max", vilab::maxStep(*this)},
+            {"minExclusive", true}, {"unit", "s"}, {"maxByIntegrator", byIntegrator}};
+  j["defaults"] = {{"system", id},       {"integrator", defaultIntegrator},   {"h", defaultH},
+                   {"params", defaults}, {"initial", defaultInitial(values)}, {"options", Json::object()}};
   j["integrators"] = integratorsOf(*this);
   // What the lean build (the page's first load) runs of it, from the applicability table.
   const auto lean = leanIntegratorsOf(*this);

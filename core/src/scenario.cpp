@@ -18,7 +18,8 @@ std::string shortKey(const std::string& key) { return cutForMessage(key); }
 
 Scenario parseScenario(const std::string& text) {
   if (text.size() > limits::kMaxScenarioBytes)
-    throw InputError(InputErrorCode::TooLarge, "scenario", "too large (" + std::to_string(text.size()) + " bytes; the limit is 4 MiB)");
+    throw InputError(InputErrorCode::TooLarge, "scenario",
+                     "too large (" + std::to_string(text.size()) + " bytes; the limit is 4 MiB)");
   const Json j = parseJsonText(text, "scenario", limits::kMaxScenarioDepth);
   return parseScenario(j);
 }
@@ -34,12 +35,14 @@ Scenario parseScenario(const Json& j) {
   // system
   if (!j.contains("system")) throw InputError(InputErrorCode::Missing, "system", "is required");
   const Json& sys = j["system"];
-  if (!sys.is_string()) throw InputError(InputErrorCode::Type, "system", "must be a string id, got " + describeJson(sys));
+  if (!sys.is_string())
+    throw InputError(InputErrorCode::Type, "system", "must be a string id, got " + describeJson(sys));
   s.system = findSystem(sys.get<std::string>());
   if (!s.system) {
     std::vector<std::string> ids;
     for (const auto& e : systemRegistry()) ids.push_back(e.id);
-    throw InputError(InputErrorCode::UnknownId, "system", "unknown id " + describeJson(sys).substr(7) + " (known: " + joinIds(ids) + ")");
+    throw InputError(InputErrorCode::UnknownId, "system",
+                     "unknown id " + describeJson(sys).substr(7) + " (known: " + joinIds(ids) + ")");
   }
   const SystemEntry& system = *s.system;
 
@@ -47,19 +50,24 @@ Scenario parseScenario(const Json& j) {
   s.integrator = findIntegrator(system.defaultIntegrator);
   if (j.contains("integrator")) {
     const Json& ij = j["integrator"];
-    if (!ij.is_string()) throw InputError(InputErrorCode::Type, "integrator", "must be a string id, got " + describeJson(ij));
+    if (!ij.is_string())
+      throw InputError(InputErrorCode::Type, "integrator", "must be a string id, got " + describeJson(ij));
     s.integrator = findIntegrator(ij.get<std::string>());
     if (!s.integrator) {
       std::vector<std::string> ids;
       for (const auto* e : integratorRegistry()) ids.push_back(e->id);
-      throw InputError(InputErrorCode::UnknownId, "integrator", "unknown id " + describeJson(ij).substr(7) + " (known: " + joinIds(ids) + ")");
+      throw InputError(InputErrorCode::UnknownId, "integrator",
+                       "unknown id " + describeJson(ij).substr(7) + " (known: " + joinIds(ids) + ")");
     }
   }
   s.pairing = findPairing(system, *s.integrator);
   if (!s.pairing)
-    throw InputError(InputErrorCode::NotApplicable, "integrator", "\"" + s.integrator->id + "\" does not apply to system \"" + system.id +
-                                       "\" (use one of: " + joinIds(integratorsOf(system)) + ")");
-  if (!inThisBuild(*s.pairing)) throw NotInLeanBuild(system.parseParams ? "system" : "integrator", "\"" + s.integrator->id + "\" on \"" + system.id + "\"");
+    throw InputError(InputErrorCode::NotApplicable, "integrator",
+                     "\"" + s.integrator->id + "\" does not apply to system \"" + system.id +
+                         "\" (use one of: " + joinIds(integratorsOf(system)) + ")");
+  if (!inThisBuild(*s.pairing))
+    throw NotInLeanBuild(system.parseParams ? "system" : "integrator",
+                         "\"" + s.integrator->id + "\" on \"" + system.id + "\"");
 
   // h: up to the system's largest step (measured: core/src/step_limits.cpp)
   const double hMax = maxStep(system);
@@ -68,8 +76,9 @@ Scenario parseScenario(const Json& j) {
     const std::string range = "must be in (0, " + formatNumber(hMax) + "], got " + formatNumber(s.h);
     if (!(s.h > 0)) throw InputError(InputErrorCode::Range, "h", range);
     if (s.h > hMax)
-      throw InputError(InputErrorCode::Range, "h", range + " (with a larger step no structure-preserving integrator solves the default " +
-                                system.id + " motion)");
+      throw InputError(InputErrorCode::Range, "h",
+                       range + " (with a larger step no structure-preserving integrator solves the default " +
+                           system.id + " motion)");
   } else {
     s.h = system.defaultH;
   }
@@ -106,9 +115,11 @@ Scenario parseScenario(const Json& j) {
     std::vector<std::string> ids;
     for (const auto& id : integratorsOf(system))
       if (findIntegrator(id)->forces) ids.push_back(id);
-    throw InputError(InputErrorCode::NotApplicable, "integrator", "\"" + s.integrator->id +
-                                       "\" does not model forcing, and this system is forced (damping, torque or a "
-                                       "driving force): use one of: " + joinIds(ids));
+    throw InputError(InputErrorCode::NotApplicable, "integrator",
+                     "\"" + s.integrator->id +
+                         "\" does not model forcing, and this system is forced (damping, torque or a "
+                         "driving force): use one of: " +
+                         joinIds(ids));
   }
 
   // options of the integrator

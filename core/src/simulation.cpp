@@ -115,11 +115,13 @@ bool plausibleStep(const M& m, const State& a, const State& b, double energyA, d
 // limits), so that no state enters that the scenario parser would refuse for size.
 void checkMagnitudes(const OscillatorModel& m, const State& s) {
   if (!(std::abs(s.q[0]) <= limits::kMaxCoordinate))
-    throw InputError(InputErrorCode::Range, "q[0]", "must be at most 1e6 m in magnitude (as initial.position), got " + formatNumber(s.q[0]));
+    throw InputError(InputErrorCode::Range, "q[0]",
+                     "must be at most 1e6 m in magnitude (as initial.position), got " + formatNumber(s.q[0]));
   const double v = s.p[0] / m.mass;
   if (!(std::abs(v) <= limits::kMaxCoordinate))
-    throw InputError(InputErrorCode::Range, "p[0]", "the velocity p/m must be at most 1e6 m/s in magnitude (as initial.velocity), got " +
-                                 formatNumber(v));
+    throw InputError(
+        InputErrorCode::Range, "p[0]",
+        "the velocity p/m must be at most 1e6 m/s in magnitude (as initial.velocity), got " + formatNumber(v));
 }
 
 void checkMagnitudes(const ChainModel& m, const State& s) {
@@ -132,12 +134,13 @@ void checkMagnitudes(const ChainModel& m, const State& s) {
     for (int c = 0; c < 3; ++c) {
       const int k = 3 * i + c;
       if (!(std::abs(s.q[k]) <= limits::kMaxCoordinate))
-        throw InputError(InputErrorCode::Range, "q[" + std::to_string(k) + "]", "must be at most 1e6 m in magnitude, got " + formatNumber(s.q[k]));
+        throw InputError(InputErrorCode::Range, "q[" + std::to_string(k) + "]",
+                         "must be at most 1e6 m in magnitude, got " + formatNumber(s.q[k]));
       const double v = s.p[k] / m.masses[static_cast<std::size_t>(i)];
       if (!(std::abs(v) <= maxSpeed))
-        throw InputError(InputErrorCode::Range, "p[" + std::to_string(k) + "]", "the velocity p/m must be at most " + formatNumber(maxSpeed) +
-                                                           " m/s in magnitude (what initial data may give), got " +
-                                                           formatNumber(v));
+        throw InputError(InputErrorCode::Range, "p[" + std::to_string(k) + "]",
+                         "the velocity p/m must be at most " + formatNumber(maxSpeed) +
+                             " m/s in magnitude (what initial data may give), got " + formatNumber(v));
     }
   }
 }
@@ -146,9 +149,9 @@ void checkMagnitudes(const RigidBodyModel& m, const State& s) {
   for (int i = 0; i < 3; ++i) {
     const double w = s.p[i] / m.inertia[i];
     if (!(std::abs(w) <= limits::kMaxRate))
-      throw InputError(InputErrorCode::Range, "p[" + std::to_string(i) + "]",
-                       "the angular velocity Π/I must be at most 1e4 rad/s in magnitude (as initial.omega), got " +
-                           formatNumber(w));
+      throw InputError(
+          InputErrorCode::Range, "p[" + std::to_string(i) + "]",
+          "the angular velocity Π/I must be at most 1e4 rad/s in magnitude (as initial.omega), got " + formatNumber(w));
   }
 }
 
@@ -156,15 +159,16 @@ void checkMagnitudes(const LagrangianModel& m, const State& s) {
   const int n = m.problem->n;
   for (int i = 0; i < n; ++i)
     if (!(std::abs(s.q[i]) <= limits::kMaxCoordinate))
-      throw InputError(InputErrorCode::Range, "q[" + std::to_string(i) + "]", "must be at most 1e6 in magnitude (as initial.q), got " +
-                                                         formatNumber(s.q[i]));
+      throw InputError(InputErrorCode::Range, "q[" + std::to_string(i) + "]",
+                       "must be at most 1e6 in magnitude (as initial.q), got " + formatNumber(s.q[i]));
   SmallVec v;
   if (!m.eval->velocity(s.q.data(), s.p.data(), v))
-    throw InputError(InputErrorCode::Invalid, "p", "the velocities cannot be recovered from these momenta (singular ∂²L/∂q'²)");
+    throw InputError(InputErrorCode::Invalid, "p",
+                     "the velocities cannot be recovered from these momenta (singular ∂²L/∂q'²)");
   for (int i = 0; i < n; ++i)
     if (!(std::abs(v[i]) <= limits::kMaxCoordinate))
-      throw InputError(InputErrorCode::Range, "p[" + std::to_string(i) + "]", "the velocity must be at most 1e6 in magnitude (as initial.qdot), got " +
-                                                         formatNumber(v[i]));
+      throw InputError(InputErrorCode::Range, "p[" + std::to_string(i) + "]",
+                       "the velocity must be at most 1e6 in magnitude (as initial.qdot), got " + formatNumber(v[i]));
 }
 
 // A chain's diagnostics row (t, energy, constraint, iterations, J_z) is finite and
@@ -317,8 +321,7 @@ bool Simulation::stepOnce(Refusal& refusal) {
     return false;
   }
   integrator_->store(next_);
-  const bool accepted =
-      onModel(scenario_.model, [&](const auto& m) { return checkStep(m, o.iterations, refusal); });
+  const bool accepted = onModel(scenario_.model, [&](const auto& m) { return checkStep(m, o.iterations, refusal); });
   if (!accepted) {
     integrator_->load(state_);  // back to the last good step
     return false;
@@ -396,9 +399,10 @@ bool Simulation::checkStep(const M& m, int iterations, Refusal& refusal) {
   d.iterations = iterations;
   fillRow(d, tNext, dt);
   if (anyOverflow(next_, row_)) {
-    refusal = Refusal::of(RefusalCode::NonFinite,
-                          "the new state overflows (" + firstOverflow(next_, row_, history_.columns()) + ", beyond ±1e300)",
-                          Suggestion::reduceH());
+    refusal =
+        Refusal::of(RefusalCode::NonFinite,
+                    "the new state overflows (" + firstOverflow(next_, row_, history_.columns()) + ", beyond ±1e300)",
+                    Suggestion::reduceH());
     return false;
   }
   energy_ = energy;
@@ -413,7 +417,8 @@ void Simulation::advance(std::uint64_t n) {
 
 AdvanceProgress Simulation::advanceFor(std::uint64_t maxSteps, double budgetMs) {
   if (!(budgetMs >= limits::kMinBudgetMs && budgetMs <= limits::kMaxBudgetMs))
-    throw InputError(InputErrorCode::Range, "budgetMs", "must be a number in [0.1, 60000], got " + formatNumber(budgetMs));
+    throw InputError(InputErrorCode::Range, "budgetMs",
+                     "must be a number in [0.1, 60000], got " + formatNumber(budgetMs));
   using Clock = std::chrono::steady_clock;
   const auto t0 = Clock::now();
   AdvanceProgress progress;
@@ -452,9 +457,11 @@ void Simulation::setState(const State& s) {
   State checked = s;
   const auto size = [](const VecX& a, Eigen::Index n, const char* field) {
     if (a.size() != n)
-      throw InputError(InputErrorCode::Length, field, "expected " + std::to_string(n) + " numbers, got " + std::to_string(a.size()));
+      throw InputError(InputErrorCode::Length, field,
+                       "expected " + std::to_string(n) + " numbers, got " + std::to_string(a.size()));
     for (Eigen::Index i = 0; i < a.size(); ++i)
-      if (!std::isfinite(a[i])) throw InputError(InputErrorCode::Range, std::string(field) + "[" + std::to_string(i) + "]", "must be finite");
+      if (!std::isfinite(a[i]))
+        throw InputError(InputErrorCode::Range, std::string(field) + "[" + std::to_string(i) + "]", "must be finite");
   };
   size(checked.q, state_.q.size(), "q");
   size(checked.p, state_.p.size(), "p");
@@ -468,7 +475,8 @@ void Simulation::setState(const State& s) {
   d.iterations = 0;
   fillRow(d, 0.0, 0.0);
   const std::string overflow = firstOverflow(checked, row_, history_.columns());
-  if (!overflow.empty()) throw InputError(InputErrorCode::Range, "state", "its " + overflow + " is not finite or beyond ±1e300");
+  if (!overflow.empty())
+    throw InputError(InputErrorCode::Range, "state", "its " + overflow + " is not finite or beyond ±1e300");
   integrator_->load(checked);
   state_ = checked;
   next_ = state_;

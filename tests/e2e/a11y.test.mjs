@@ -8,7 +8,8 @@ import { useBrowser, openPage, sleep, injectAxe } from './helpers.mjs';
 const browser = useBrowser();
 
 const hook = (page, fn, arg) => page.evaluate(fn, arg);
-const focusedId = (page) => page.evaluate(() => document.activeElement?.id || document.activeElement?.className || document.activeElement?.tagName);
+const focusedId = (page) =>
+  page.evaluate(() => document.activeElement?.id || document.activeElement?.className || document.activeElement?.tagName);
 
 async function tabTo(page, id, max = 60) {
   for (let i = 0; i < max; i++) {
@@ -96,10 +97,18 @@ test('keyboard only: play/pause, step, compare, integrator, h, explain drawer, s
 async function axe(page) {
   await injectAxe(page);
   return page.evaluate(async () => {
-    const r = await window.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
+    const r = await window.axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
+    });
     return r.violations
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+      .map(
+        (v) =>
+          `${v.id} (${v.impact}): ${v.nodes
+            .slice(0, 3)
+            .map((n) => n.target.join(' '))
+            .join(' | ')}`,
+      );
   });
 }
 
@@ -138,7 +147,10 @@ const focusRing = (page) =>
   page.evaluate(() => {
     const e = document.activeElement;
     const s = getComputedStyle(e);
-    return { id: e.id || (e.tagName === 'SUMMARY' ? e.parentElement.id : e.tagName), ring: e.matches(':focus-visible') && s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 2 };
+    return {
+      id: e.id || (e.tagName === 'SUMMARY' ? e.parentElement.id : e.tagName),
+      ring: e.matches(':focus-visible') && s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 2,
+    };
   });
 
 test('keyboard only: Tab reaches the new controls in order, each with a visible focus ring', async () => {

@@ -42,6 +42,9 @@ test('the page declares a strict policy and runs under it with no violation', as
   const violations = await page.evaluate(() => window.__csp.filter((v) => !v.startsWith('script-src-elem inline')));
   assert.deepEqual(violations, []);
   assert.deepEqual(foreign, []);
-  assert.deepEqual(errors.filter((e) => !/Content Security Policy/.test(e)), []);
+  assert.deepEqual(
+    errors.filter((e) => !/Content Security Policy/.test(e)),
+    [],
+  );
   await page.close();
 });

@@ -42,9 +42,13 @@ test('Chromium wasm hashes equal native hashes for every system × integrator pa
       );
     // An integrator that refuses the default definition of a system defined by data
     // (it needs a constant mass matrix or no constraints) runs the Hénon–Heiles scene.
-    const { about, ...henonHeiles } = JSON.parse(readFileSync(new URL('../../scenes/lagrangian/henon-heiles.json', import.meta.url), 'utf8'));
+    const { about, ...henonHeiles } = JSON.parse(
+      readFileSync(new URL('../../scenes/lagrangian/henon-heiles.json', import.meta.url), 'utf8'),
+    );
     assert.equal(await page.evaluate(() => window.vilabPage.lab.build), 'lean');
-    const leanPairs = await page.evaluate(() => window.vilabPage.lab.systems.flatMap((s) => s.integrators.map((integrator) => ({ system: s.id, integrator }))));
+    const leanPairs = await page.evaluate(() =>
+      window.vilabPage.lab.systems.flatMap((s) => s.integrators.map((integrator) => ({ system: s.id, integrator }))),
+    );
     // Steps per pair: enough to exercise every branch, few enough for the slow AD pairs.
     const steps = (p) => (['quaternion', 'generalized', 'penalty', 'angles-midpoint'].includes(p.integrator) ? 2000 : 10000);
     const leanHashes = await runAll(leanPairs.map((p) => ({ scenario: p, steps: steps(p) })));

@@ -87,17 +87,23 @@ test('a named host origin drives the page: pause, step, get, load; events carry 
   assert.equal(stepEvent.fingerprint, after.fingerprint);
 
   // the same 250 steps through the API give the same bits
-  const direct = await frameHook(frame, (n) => {
-    const sim = window.vilabPage.lab.simulate({ system: 'double-spherical-pendulum', integrator: 'midpoint', h: 0.01 });
-    sim.advance(n);
-    const h = sim.hash();
-    sim.dispose();
-    return h;
-  }, after.step);
+  const direct = await frameHook(
+    frame,
+    (n) => {
+      const sim = window.vilabPage.lab.simulate({ system: 'double-spherical-pendulum', integrator: 'midpoint', h: 0.01 });
+      sim.advance(n);
+      const h = sim.hash();
+      sim.dispose();
+      return h;
+    },
+    after.step,
+  );
   assert.equal(direct, after.fingerprint);
 
   // load a valid scenario: a new run at step 0; play resumes
-  const loadReply = await page.evaluate(() => window.send({ type: 'vilab:load', scenario: { system: 'oscillator', integrator: 'midpoint', h: 0.05 } }, 400));
+  const loadReply = await page.evaluate(() =>
+    window.send({ type: 'vilab:load', scenario: { system: 'oscillator', integrator: 'midpoint', h: 0.05 } }, 400),
+  );
   assert.equal(loadReply, null, 'no error');
   const loaded = await page.evaluate(() => window.send({ type: 'vilab:get' }));
   assert.equal(loaded.scenario.system, 'oscillator');
@@ -156,7 +162,9 @@ test('a refused step reaches the host as vilab:refusal', async () => {
   // explicit Euler at h = 0.5 on the oscillator: energy grows 25 % per step until the page stops it
   await page.evaluate(() => window.send({ type: 'vilab:load', scenario: { system: 'oscillator', integrator: 'euler', h: 0.5 } }, 300));
   await page.evaluate(() => window.send({ type: 'vilab:step', steps: 100 }, 300));
-  const refusal = await page.waitForFunction(() => window.events.find((m) => m.type === 'vilab:refusal'), null, { timeout: 10000 }).then((h) => h.jsonValue());
+  const refusal = await page
+    .waitForFunction(() => window.events.find((m) => m.type === 'vilab:refusal'), null, { timeout: 10000 })
+    .then((h) => h.jsonValue());
   assert.equal(refusal.track, 'A');
   assert.ok(refusal.message.length > 10);
   await page.close();
@@ -194,7 +202,10 @@ test('Copy embed code writes an iframe that opens paused, bare, with the host or
 
   const bad = await openPage(browser.context, '?embed=1&paused=maybe&origin=javascript:alert(1)' + SCENARIO);
   const banners = await bad.page.locator('.banner').allTextContents();
-  assert.ok(banners.some((b) => /paused/.test(b)), banners.join(' | '));
+  assert.ok(
+    banners.some((b) => /paused/.test(b)),
+    banners.join(' | '),
+  );
   assert.deepEqual(bad.errors, []);
   await bad.page.close();
   assert.deepEqual(errors, []);

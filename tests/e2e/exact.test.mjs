@@ -59,11 +59,18 @@ test('Dzhanibekov preset: the exact ghost is drawn beside the body, starts with 
   await sleep(200);
 
   // t = 0: the ghost shows the initial orientation, the orbit is on the inset
-  const start = await page.evaluate(() => ({ ghost: window.vilabPage.exactGhost(), body: Array.from(window.vilabPage.sim().visualState()), t: window.vilabPage.sim().time }));
+  const start = await page.evaluate(() => ({
+    ghost: window.vilabPage.exactGhost(),
+    body: Array.from(window.vilabPage.sim().visualState()),
+    t: window.vilabPage.sim().time,
+  }));
   assert.ok(start.ghost, 'an exact ghost for the free rigid body');
   assert.equal(start.ghost.time, 0);
   assert.equal(start.t, 0);
-  assert.ok(angle(start.ghost.orientation, start.body) < 1e-12, `at t = 0 the ghost and the body agree: ${angle(start.ghost.orientation, start.body)}`);
+  assert.ok(
+    angle(start.ghost.orientation, start.body) < 1e-12,
+    `at t = 0 the ghost and the body agree: ${angle(start.ghost.orientation, start.body)}`,
+  );
   assert.ok(start.ghost.orbitPoints > 100, 'the exact orbit is drawn on the momentum sphere');
   assert.match(await page.locator('#legend').innerText(), /exact solution/);
 
@@ -92,7 +99,12 @@ test('Dzhanibekov preset: the exact ghost is drawn beside the body, starts with 
   const later = await page.evaluate(() => {
     const sim = window.vilabPage.sim();
     const exact = window.vilabPage.lab.exactRigidBody(sim.scenario());
-    const out = { ghost: window.vilabPage.exactGhost(), body: Array.from(sim.visualState()), t: sim.time, truth: exact.orientation(sim.time) };
+    const out = {
+      ghost: window.vilabPage.exactGhost(),
+      body: Array.from(sim.visualState()),
+      t: sim.time,
+      truth: exact.orientation(sim.time),
+    };
     exact.dispose();
     return out;
   });

@@ -76,7 +76,10 @@ export async function openPage(context, path = '', { viewport, waitReady = true,
     if (!u.startsWith(origin) && !u.startsWith('data:') && !u.startsWith('blob:')) foreign.push(u);
   });
   await page.goto(new URL(path, BASE).toString());
-  if (waitReady) await page.waitForFunction(() => window.vilabPage && window.vilabPage.ready, null, { timeout: 15000 }).then(() => page.evaluate(() => window.vilabPage.ready));
+  if (waitReady)
+    await page
+      .waitForFunction(() => window.vilabPage && window.vilabPage.ready, null, { timeout: 15000 })
+      .then(() => page.evaluate(() => window.vilabPage.ready));
   return { page, errors, foreign };
 }
 

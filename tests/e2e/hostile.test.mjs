@@ -18,9 +18,65 @@ const PAYLOADS = [
   '{{constructor.constructor("window.__pwned=1")()}}',
   '<svg onload=window.__pwned=1>',
 ];
-const NUMBERS = ['', 'NaN', 'Infinity', '-Infinity', '-1', '0', '1e999', '-1e999', '1e-400', '0x10', '1_000', '١', '1,2,3', '--1', '+', '.', 'e5', 'null', 'true', '[]', '{}'];
-const STRANGE = ['%', '%%', '%E0%A4%A', '%C3', '%FF%FE', 'é'.repeat(40), '\u0000', '\u202e', '__proto__', 'constructor', 'toString', ';;;;', ',,,', 'a'.repeat(5000), '['.repeat(1000) + ']'.repeat(1000)];
-const FIELDS = ['system', 'integrator', 'h', 'params.g', 'params.masses', 'params.lengths', 'initial.angles', 'initial.rates', 'options.tolerance', 'compare', 'speed', 'spf', 'window', 'cam', 'fp', 'at', 'def'];
+const NUMBERS = [
+  '',
+  'NaN',
+  'Infinity',
+  '-Infinity',
+  '-1',
+  '0',
+  '1e999',
+  '-1e999',
+  '1e-400',
+  '0x10',
+  '1_000',
+  '١',
+  '1,2,3',
+  '--1',
+  '+',
+  '.',
+  'e5',
+  'null',
+  'true',
+  '[]',
+  '{}',
+];
+const STRANGE = [
+  '%',
+  '%%',
+  '%E0%A4%A',
+  '%C3',
+  '%FF%FE',
+  'é'.repeat(40),
+  '\u0000',
+  '\u202e',
+  '__proto__',
+  'constructor',
+  'toString',
+  ';;;;',
+  ',,,',
+  'a'.repeat(5000),
+  '['.repeat(1000) + ']'.repeat(1000),
+];
+const FIELDS = [
+  'system',
+  'integrator',
+  'h',
+  'params.g',
+  'params.masses',
+  'params.lengths',
+  'initial.angles',
+  'initial.rates',
+  'options.tolerance',
+  'compare',
+  'speed',
+  'spf',
+  'window',
+  'cam',
+  'fp',
+  'at',
+  'def',
+];
 
 /** [hash, field the banner must name] */
 function corpus() {
@@ -32,12 +88,29 @@ function corpus() {
     }
   }
   // hostile keys
-  for (const key of [...PAYLOADS, '__proto__', 'constructor', 'prototype', 'params.__proto__', 'params.constructor', 'initial.__proto__.x', 'params', 'options.', '.g', 'x'.repeat(100), 'params.g.h', '%3Cscript%3E']) {
+  for (const key of [
+    ...PAYLOADS,
+    '__proto__',
+    'constructor',
+    'prototype',
+    'params.__proto__',
+    'params.constructor',
+    'initial.__proto__.x',
+    'params',
+    'options.',
+    '.g',
+    'x'.repeat(100),
+    'params.g.h',
+    '%3Cscript%3E',
+  ]) {
     out.push([`${encodeURIComponent(key)}=1`, null]);
   }
   // structure: repeated keys, huge and deep definitions, unknown systems
   out.push(['h=0.01&h=0.02', 'h']);
-  out.push([`system=lagrangian&def=${encodeURIComponent('{"coordinates":["x"],"lagrangian":"' + '('.repeat(1000) + 'x' + ')'.repeat(1000) + '"}')}`, 'params']);
+  out.push([
+    `system=lagrangian&def=${encodeURIComponent('{"coordinates":["x"],"lagrangian":"' + '('.repeat(1000) + 'x' + ')'.repeat(1000) + '"}')}`,
+    'params',
+  ]);
   out.push([`system=lagrangian&def=${'A'.repeat(60000)}`, 'def']);
   out.push([`system=lagrangian&def=${encodeURIComponent('{"coordinates":["x"],"lagrangian":"eval(1)"}')}`, 'params']);
   out.push([`system=lagrangian&def=${encodeURIComponent('{"coordinates":["x"],"lagrangian":"window"}')}`, 'params']);
@@ -69,7 +142,11 @@ test('≥ 300 hostile links: each named in a banner, the run kept and going, not
       await Promise.race([changed, new Promise((r) => setTimeout(r, 2000))]);
       const banner = document.querySelector('.banner[data-key="link"]');
       const after = window.vilabPage.state().scenario;
-      return { banner: banner?.textContent ?? null, field: banner?.querySelector('code')?.textContent ?? null, kept: JSON.stringify(before) === JSON.stringify(after) };
+      return {
+        banner: banner?.textContent ?? null,
+        field: banner?.querySelector('code')?.textContent ?? null,
+        kept: JSON.stringify(before) === JSON.stringify(after),
+      };
     }, hash);
     if (result.banner === null) {
       // accepted: a value that happens to be valid for its field (compare= empty is "off")
@@ -81,8 +158,14 @@ test('≥ 300 hostile links: each named in a banner, the run kept and going, not
     if (field === null || result.field === field || (result.field ?? result.banner).includes(field)) named++;
     else unnamed.push(`${hash.slice(0, 60)} → ${result.field ?? result.banner.slice(0, 80)}`);
   }
-  const stats = await page.evaluate(() => ({ pwned: window.__pwned, playing: window.vilabPage.playing(), step: window.vilabPage.sim().step }));
-  console.log(`hostile links: ${links.length} tried, ${refused} refused with a banner, ${named} naming the expected field, ${accepted.length} valid after all (${accepted.join(' | ')})`);
+  const stats = await page.evaluate(() => ({
+    pwned: window.__pwned,
+    playing: window.vilabPage.playing(),
+    step: window.vilabPage.sim().step,
+  }));
+  console.log(
+    `hostile links: ${links.length} tried, ${refused} refused with a banner, ${named} naming the expected field, ${accepted.length} valid after all (${accepted.join(' | ')})`,
+  );
   assert.ok(refused >= 300, `${refused} refused`);
   assert.equal(stats.pwned, undefined, 'no payload ran');
   assert.deepEqual(dialogs, []);
@@ -98,7 +181,10 @@ test('≥ 300 hostile links: each named in a banner, the run kept and going, not
 });
 
 test('≥ 50 hostile postMessage payloads: errors named, nothing executed, the page keeps running', async () => {
-  const { page, errors } = await openPage(browser.context, `?origin=${encodeURIComponent(new URL(BASE).origin)}#system=double-spherical-pendulum&h=0.01`);
+  const { page, errors } = await openPage(
+    browser.context,
+    `?origin=${encodeURIComponent(new URL(BASE).origin)}#system=double-spherical-pendulum&h=0.01`,
+  );
   await page.evaluate(() => window.vilabPage.play());
   const messages = [
     ...PAYLOADS.map((p) => ({ type: p })),
@@ -113,7 +199,10 @@ test('≥ 50 hostile postMessage payloads: errors named, nothing executed, the p
     { type: 'vilab:load', scenario: [] },
     { type: 'vilab:load', scenario: { system: 'oscillator', h: 1e308 } },
     { type: 'vilab:load', scenario: { system: 'oscillator', h: 'NaN' } },
-    { type: 'vilab:load', scenario: { system: 'lagrangian', params: { coordinates: ['x'], lagrangian: '('.repeat(1000) + 'x' + ')'.repeat(1000) } } },
+    {
+      type: 'vilab:load',
+      scenario: { system: 'lagrangian', params: { coordinates: ['x'], lagrangian: '('.repeat(1000) + 'x' + ')'.repeat(1000) } },
+    },
     { type: 'vilab:load', scenario: { system: 'x'.repeat(1 << 20) } },
     { type: 'vilab:play', __proto__: { evil: 1 } },
     { type: 'vilab:pause', constructor: 'x' },
@@ -143,7 +232,9 @@ test('≥ 50 hostile postMessage payloads: errors named, nothing executed, the p
   const answered = replies.filter((r) => r?.type === 'vilab:error');
   assert.ok(answered.length >= 50, `${answered.length} answered with an error`);
   for (const r of answered) assert.ok(r.field && r.message.startsWith('vilab: '), JSON.stringify(r).slice(0, 200));
-  console.log(`hostile messages: ${messages.length} sent, ${answered.length} answered with a named error, ${replies.filter((r) => r === null).length} ignored (not vilab's)`);
+  console.log(
+    `hostile messages: ${messages.length} sent, ${answered.length} answered with a named error, ${replies.filter((r) => r === null).length} ignored (not vilab's)`,
+  );
   assert.equal(await page.evaluate(() => window.__pwned), undefined);
   assert.ok(await page.evaluate(() => window.vilabPage.sim().step > 0));
   assert.deepEqual(errors, []);

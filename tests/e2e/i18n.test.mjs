@@ -65,7 +65,8 @@ async function screenTexts(page, presetList) {
     }
     for (const s of lab.systems) {
       for (const f of ['title', 'description']) reg(`system.${s.id}.${f}`, s[f]);
-      for (const p of [...(s.params ?? []), ...(s.initialFields ?? [])]) for (const f of ['title', 'description']) reg(`param.${s.id}.${p.name}.${f}`, p[f]);
+      for (const p of [...(s.params ?? []), ...(s.initialFields ?? [])])
+        for (const f of ['title', 'description']) reg(`param.${s.id}.${p.name}.${f}`, p[f]);
     }
     for (const p of presetList) for (const f of ['title', 'explanation']) reg(`preset.${p.id}.${f}`, p[f]);
 
@@ -78,10 +79,15 @@ async function screenTexts(page, presetList) {
     };
     const seen = [];
     const add = (text, where) => {
-      const s = String(text ?? '').replace(/\s+/g, ' ').trim();
+      const s = String(text ?? '')
+        .replace(/\s+/g, ' ')
+        .trim();
       if (s) seen.push({ text: s, where });
     };
-    const describe = (node) => node.id ? `#${node.id}` : `${node.tagName.toLowerCase()}${node.className && typeof node.className === 'string' ? '.' + node.className.split(' ')[0] : ''}`;
+    const describe = (node) =>
+      node.id
+        ? `#${node.id}`
+        : `${node.tagName.toLowerCase()}${node.className && typeof node.className === 'string' ? '.' + node.className.split(' ')[0] : ''}`;
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     for (let n = walker.nextNode(); n; n = walker.nextNode()) {
       const parent = n.parentElement;
@@ -102,15 +108,22 @@ async function screenTexts(page, presetList) {
     }
     for (const node of document.querySelectorAll('[aria-labelledby]')) {
       if (!visible(node)) continue;
-      const name = node.getAttribute('aria-labelledby').split(/\s+/).map((id) => document.getElementById(id)?.textContent ?? '').join(' ');
+      const name = node
+        .getAttribute('aria-labelledby')
+        .split(/\s+/)
+        .map((id) => document.getElementById(id)?.textContent ?? '')
+        .join(' ');
       add(name, `${describe(node)}[aria-labelledby]`);
     }
 
     // ---- English found
     const found = [];
-    const englishWords = /\b(the|of|and|with|from|is|are|its|this|that|by|to|at|not|run|step|steps|shows?|stays?|watch|drift|drifts|energy|error)\b/gi;
+    const englishWords =
+      /\b(the|of|and|with|from|is|are|its|this|that|by|to|at|not|run|step|steps|shows?|stays?|watch|drift|drifts|energy|error)\b/gi;
     for (const { text, where } of seen) {
-      const hit = banned.find((b) => (b.slots ? b.slots.test(text) : text === b.text || (b.text.length >= 12 && !/[{}]/.test(b.text) && text.includes(b.text))));
+      const hit = banned.find((b) =>
+        b.slots ? b.slots.test(text) : text === b.text || (b.text.length >= 12 && !/[{}]/.test(b.text) && text.includes(b.text)),
+      );
       if (hit) {
         found.push({ text, where, key: hit.key });
         continue;
@@ -169,12 +182,20 @@ test('switching the language keeps the run: same step, same fingerprint, still p
     window.vilabPage.i18n.setLanguage('en');
     window.vilabPage.step(137);
   });
-  const before = await page.evaluate(() => ({ step: window.vilabPage.sim().step, fp: window.vilabPage.fingerprint(), t: window.vilabPage.sim().time }));
+  const before = await page.evaluate(() => ({
+    step: window.vilabPage.sim().step,
+    fp: window.vilabPage.fingerprint(),
+    t: window.vilabPage.sim().time,
+  }));
   assert.ok(before.step >= 137, `stepped (${before.step})`);
   for (const code of ['es', 'en', 'es']) {
     await page.selectOption('#language', code);
     await page.waitForFunction((c) => document.documentElement.lang === c, code);
-    const now = await page.evaluate(() => ({ step: window.vilabPage.sim().step, fp: window.vilabPage.fingerprint(), t: window.vilabPage.sim().time }));
+    const now = await page.evaluate(() => ({
+      step: window.vilabPage.sim().step,
+      fp: window.vilabPage.fingerprint(),
+      t: window.vilabPage.sim().time,
+    }));
     assert.deepEqual(now, before, `after switching to ${code}`);
   }
   assert.equal(await page.evaluate(() => window.vilabPage.playing()), false, 'a paused run stays paused');
@@ -212,7 +233,13 @@ test('the choice persists across a reload, and ?lang=es opens in Spanish', async
   await page.waitForFunction(() => window.vilabPage?.i18n && window.vilabPage.ready);
   assert.equal(await page.evaluate(() => document.documentElement.lang), 'es');
   assert.equal(await page.locator('[data-i18n="page.reset"]').first().textContent(), es['page.reset']);
-  assert.equal(await page.locator('#readout-step').textContent().then((s) => s.startsWith(es['main.readout.step'].split('{')[0])), true);
+  assert.equal(
+    await page
+      .locator('#readout-step')
+      .textContent()
+      .then((s) => s.startsWith(es['main.readout.step'].split('{')[0])),
+    true,
+  );
   await page.close();
 });
 
@@ -222,7 +249,10 @@ test('every English key has a Spanish text, and every registry string on screen 
   const missing = await page.evaluate(async (presetList) => {
     const { i18n, lab } = window.vilabPage;
     const es = await i18n.load('es'); // not fetched by an English page
-    const out = i18n.keys('en').filter((k) => !(k in es)).map((k) => `catalogue ${k}`);
+    const out = i18n
+      .keys('en')
+      .filter((k) => !(k in es))
+      .map((k) => `catalogue ${k}`);
     const need = (key) => {
       if (!(key in es)) out.push(`registry ${key}`);
     };

@@ -57,7 +57,11 @@ test('the editor appears for a system with a definition (and only then), filled 
   assert.equal(await page.locator('#initial-section').isVisible(), false);
   for (const [i, c] of p.coordinates.entries()) {
     assert.equal(Number(await page.getByLabel(`Initial ${c}`, { exact: true }).inputValue()), sys.defaults.initial.q[i], `initial ${c}`);
-    assert.equal(Number(await page.getByLabel(`Initial ${c}'`, { exact: true }).inputValue()), sys.defaults.initial.qdot[i], `initial ${c}'`);
+    assert.equal(
+      Number(await page.getByLabel(`Initial ${c}'`, { exact: true }).inputValue()),
+      sys.defaults.initial.qdot[i],
+      `initial ${c}'`,
+    );
   }
   // bodies are drawn, and move
   await hook(page, () => window.vilabPage.step(1));
@@ -171,17 +175,23 @@ test('the KaTeX preview renders the default L, follows typing, and dims on an er
   const L = sys.defaults.params.lagrangian;
   const c = sys.defaults.params.coordinates[0];
   await page.locator('#definition [data-key="lagrangian"]').fill(`${L} + 3*${c}`);
-  await page.waitForFunction((prev) => document.querySelector('#definition .def-preview-math').textContent !== prev, first, { timeout: 5000 });
+  await page.waitForFunction((prev) => document.querySelector('#definition .def-preview-math').textContent !== prev, first, {
+    timeout: 5000,
+  });
   assert.equal(await math.evaluate((n) => n.classList.contains('stale')), false);
   await page.locator('#definition [data-key="lagrangian"]').fill(`${L} + 3*${c}zz`);
-  await page.waitForFunction(() => document.querySelector('#definition .def-preview-math').classList.contains('stale'), null, { timeout: 5000 });
+  await page.waitForFunction(() => document.querySelector('#definition .def-preview-math').classList.contains('stale'), null, {
+    timeout: 5000,
+  });
   const msg = page.locator('#definition .def-preview .expr-error');
   assert.match(await msg.textContent(), /params\.lagrangian.*column \d+/);
   assert.equal(await msg.locator('pre.caret').count(), 1);
   assert.ok((await math.locator('.katex').count()) >= 1, 'the last good rendering stays');
   assert.equal(await page.locator('#definition .def-stale-note').isVisible(), true, 'and says so');
   await page.locator('#definition [data-key="lagrangian"]').fill(L);
-  await page.waitForFunction(() => !document.querySelector('#definition .def-preview-math').classList.contains('stale'), null, { timeout: 5000 });
+  await page.waitForFunction(() => !document.querySelector('#definition .def-preview-math').classList.contains('stale'), null, {
+    timeout: 5000,
+  });
   assert.equal(await page.locator('#definition .def-stale-note').isVisible(), false);
   assert.equal(await msg.textContent(), '', 'the message goes with the fix');
   assert.deepEqual(errors, []);
@@ -210,7 +220,11 @@ test('a new coordinate gets an initial-value row and applies together with its L
   await page.click('#definition .def-apply');
   const err = page.locator('#definition .def-group .expr-error').filter({ hasText: 'initial.q' });
   await err.waitFor();
-  assert.equal(await hook(page, () => window.vilabPage.state().scenario.initial.q.length), p.coordinates.length + 1, 'the applied run stays');
+  assert.equal(
+    await hook(page, () => window.vilabPage.state().scenario.initial.q.length),
+    p.coordinates.length + 1,
+    'the applied run stays',
+  );
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -241,11 +255,22 @@ test('a changed constant (number or slider release) restarts the run with it', a
     r.dispatchEvent(new Event('input', { bubbles: true }));
     return Number(r.value);
   });
-  assert.deepEqual(await hook(page, () => window.vilabPage.state().scenario.params.constants), st.scenario.params.constants, 'not applied while dragging');
-  await page.locator('#definition .def-constant').first().locator('input[type=range]').evaluate((r) => r.dispatchEvent(new Event('change', { bubbles: true })));
+  assert.deepEqual(
+    await hook(page, () => window.vilabPage.state().scenario.params.constants),
+    st.scenario.params.constants,
+    'not applied while dragging',
+  );
+  await page
+    .locator('#definition .def-constant')
+    .first()
+    .locator('input[type=range]')
+    .evaluate((r) => r.dispatchEvent(new Event('change', { bubbles: true })));
   await sleep(100);
   st = await hook(page, () => window.vilabPage.state());
-  assert.ok(Math.abs(st.scenario.params.constants[name] - target) < 1e-9, `slider applied (${st.scenario.params.constants[name]} vs ${target})`);
+  assert.ok(
+    Math.abs(st.scenario.params.constants[name] - target) < 1e-9,
+    `slider applied (${st.scenario.params.constants[name]} vs ${target})`,
+  );
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -256,10 +281,17 @@ test('a share link carries the definition (def=) and round-trips to the same fin
   const { page, errors, sys } = opened;
   const p = sys.defaults.params;
   const [name, value] = Object.entries(p.constants)[0];
-  const err = await hook(page, ([n, v]) => {
-    const sc = window.vilabPage.state().scenario;
-    return window.vilabPage.setState({ scenario: { ...sc, params: { ...sc.params, constants: { ...sc.params.constants, [n]: v } } } })?.message ?? null;
-  }, [name, Number((value * 1.1 || 0.3).toPrecision(6))]);
+  const err = await hook(
+    page,
+    ([n, v]) => {
+      const sc = window.vilabPage.state().scenario;
+      return (
+        window.vilabPage.setState({ scenario: { ...sc, params: { ...sc.params, constants: { ...sc.params.constants, [n]: v } } } })
+          ?.message ?? null
+      );
+    },
+    [name, Number((value * 1.1 || 0.3).toPrecision(6))],
+  );
   assert.equal(err, null);
   await hook(page, () => window.vilabPage.runTo(321));
   const fp = await hook(page, () => window.vilabPage.fingerprint());
@@ -340,7 +372,9 @@ test('an oversized def= link is refused with a banner naming def; the page keeps
   const params = { ...sys.defaults.params, lagrangian: Array.from({ length: 4000 }, () => c).join('+') + '+' + 'x'.repeat(9000) };
   const json = JSON.stringify(params);
   assert.ok(json.length > 16 * 1024);
-  const { page, errors } = await openPage(browser.context, `#system=${sys.id}&def=${encodeURIComponent(json)}`, { reducedMotion: 'reduce' });
+  const { page, errors } = await openPage(browser.context, `#system=${sys.id}&def=${encodeURIComponent(json)}`, {
+    reducedMotion: 'reduce',
+  });
   const banner = page.locator('.banner.error');
   await banner.waitFor();
   assert.equal(await banner.locator('code').first().textContent(), 'def');
@@ -355,13 +389,17 @@ test('an oversized def= link is refused with a banner naming def; the page keeps
   assert.deepEqual(bad.errors, []);
   await bad.page.close();
   // a valid definition beyond what links carry: Copy link says so at once
-  const err = await hook(page, async ([id, coord]) => {
-    const lab = window.vilabPage.lab;
-    const sc = await lab.withFull(() => lab.normalize({ system: id })); // this page is still on the lean build
-    const big = coord + `+${coord}`.repeat(1990);
-    const conserved = Object.fromEntries([1, 2, 3, 4, 5].map((k) => [`c${k}`, big]));
-    return window.vilabPage.setState({ scenario: { ...sc, params: { ...sc.params, conserved } } })?.message ?? null;
-  }, [sys.id, c]);
+  const err = await hook(
+    page,
+    async ([id, coord]) => {
+      const lab = window.vilabPage.lab;
+      const sc = await lab.withFull(() => lab.normalize({ system: id })); // this page is still on the lean build
+      const big = coord + `+${coord}`.repeat(1990);
+      const conserved = Object.fromEntries([1, 2, 3, 4, 5].map((k) => [`c${k}`, big]));
+      return window.vilabPage.setState({ scenario: { ...sc, params: { ...sc.params, conserved } } })?.message ?? null;
+    },
+    [sys.id, c],
+  );
   assert.equal(err, null);
   await page.click('#copy-link');
   const warn = page.locator('.banner.warn[data-key="share-size"]');
@@ -376,12 +414,16 @@ test('a body position that is not finite is never drawn: a warning, and the run 
   if (!opened) return;
   const { page, errors, sys } = opened;
   const c = sys.defaults.params.coordinates[0];
-  const err = await hook(page, (expr) => {
-    const sc = window.vilabPage.state().scenario;
-    const bodies = sc.params.bodies.map((b, i) => (i === 0 ? { ...b, position: [b.position[0], b.position[1], expr] } : b));
-    const e = window.vilabPage.setState({ scenario: { ...sc, params: { ...sc.params, bodies } } });
-    return e ? { field: e.field, message: e.message } : null;
-  }, `log(-1 - ${c}*${c})`);
+  const err = await hook(
+    page,
+    (expr) => {
+      const sc = window.vilabPage.state().scenario;
+      const bodies = sc.params.bodies.map((b, i) => (i === 0 ? { ...b, position: [b.position[0], b.position[1], expr] } : b));
+      const e = window.vilabPage.setState({ scenario: { ...sc, params: { ...sc.params, bodies } } });
+      return e ? { field: e.field, message: e.message } : null;
+    },
+    `log(-1 - ${c}*${c})`,
+  );
   if (err) {
     // the API may refuse it up front: then it names the expression
     assert.equal(err.field, 'params.bodies[0].position[2]', err.message);
@@ -410,18 +452,36 @@ test('axe-core: the editor, its preview and an inline error have no serious/crit
     await sleep(300);
     await injectAxe(page);
     const violations = await page.evaluate(async () => {
-      const r = await window.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
+      const r = await window.axe.run(document, {
+        runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
+      });
       return r.violations
         .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+        .map(
+          (v) =>
+            `${v.id} (${v.impact}): ${v.nodes
+              .slice(0, 3)
+              .map((n) => n.target.join(' '))
+              .join(' | ')}`,
+        );
     });
     assert.deepEqual(violations, [], scheme);
     // the Explain drawer shows this system's L, typeset
     await page.click('#explain-button');
     await page.locator('#explain .explain-definition .katex').first().waitFor({ timeout: 5000 });
     const withDrawer = await page.evaluate(async () => {
-      const r = await window.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
-      return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+      const r = await window.axe.run(document, {
+        runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
+      });
+      return r.violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map(
+          (v) =>
+            `${v.id} (${v.impact}): ${v.nodes
+              .slice(0, 3)
+              .map((n) => n.target.join(' '))
+              .join(' | ')}`,
+        );
     });
     assert.deepEqual(withDrawer, [], `${scheme}: with the Explain drawer`);
     assert.deepEqual(errors, []);
@@ -431,7 +491,9 @@ test('axe-core: the editor, its preview and an inline error have no serious/crit
 
 test('every scenes/lagrangian preset is in the menu, loads and runs 200 steps', async (t) => {
   if (!existsSync(SCENES)) return t.skip('scenes/lagrangian does not exist yet');
-  const files = readdirSync(SCENES).filter((f) => f.endsWith('.json')).sort();
+  const files = readdirSync(SCENES)
+    .filter((f) => f.endsWith('.json'))
+    .sort();
   if (!files.length) return t.skip('scenes/lagrangian has no scenes yet');
   const { page, errors } = await openPage(browser.context, '', { reducedMotion: 'reduce' });
   const ids = await hook(page, () => window.vilabPage.presets());

@@ -52,7 +52,10 @@ function coveredControls(page) {
       checked++;
       const hit = document.elementFromPoint(x, y);
       if (hit && (hit === c || c.contains(hit))) continue;
-      const name = (e) => (e ? `${e.tagName.toLowerCase()}${e.id ? '#' + e.id : ''}${e.className && typeof e.className === 'string' ? '.' + e.className.split(' ')[0] : ''}` : 'nothing');
+      const name = (e) =>
+        e
+          ? `${e.tagName.toLowerCase()}${e.id ? '#' + e.id : ''}${e.className && typeof e.className === 'string' ? '.' + e.className.split(' ')[0] : ''}`
+          : 'nothing';
       found.push(`${name(c)} "${(c.textContent || c.getAttribute('aria-label') || '').trim().slice(0, 24)}" under ${name(hit)}`);
     }
     return { found, checked };
@@ -103,7 +106,10 @@ test('phone portrait: every settings section opens and is edited by tapping; cap
   const cap = await caption.boundingBox();
   const view = await page.locator('#view').boundingBox();
   const bar = await page.locator('#transport').boundingBox();
-  assert.ok(cap.y >= view.y + view.height - 1 && cap.y + cap.height <= bar.y, `caption between the view and the controls bar (${JSON.stringify(cap)})`);
+  assert.ok(
+    cap.y >= view.y + view.height - 1 && cap.y + cap.height <= bar.y,
+    `caption between the view and the controls bar (${JSON.stringify(cap)})`,
+  );
   assert.ok(view.width >= 385 && view.height >= 0.4 * 844, `the view spans the width, ≥ 40 % of the height (${view.width}×${view.height})`);
   await hook(page, () => window.vilabPage.pause());
   const closed = await coveredWhileScrolling(page, 'sheet closed');
@@ -158,7 +164,11 @@ test('phone portrait: every settings section opens and is edited by tapping; cap
   await page.keyboard.type('45');
   await page.keyboard.press('Enter');
   await sleep(150);
-  assert.equal(await hook(page, () => window.vilabPage.state().scenario.initial.angles[0][0]), Math.PI / 4, 'initial angle edited (in degrees) by tapping and typing');
+  assert.equal(
+    await hook(page, () => window.vilabPage.state().scenario.initial.angles[0][0]),
+    Math.PI / 4,
+    'initial angle edited (in degrees) by tapping and typing',
+  );
   const open = await coveredWhileScrolling(page, 'sheet open');
   assert.deepEqual(open.problems, [], 'no control covered with the sheet and its sections open');
   assert.deepEqual(await smallTargets(page), [], 'touch targets ≥ 40 px in the sheet');
@@ -180,7 +190,11 @@ test('phone portrait: every settings section opens and is edited by tapping; cap
     await page.keyboard.type(' + 0*1');
     await page.locator('#definition .def-apply').tap();
     await sleep(200);
-    assert.match(await hook(page, () => window.vilabPage.state().scenario.params.lagrangian), /\+ 0\*1$/, 'the definition applied by tapping');
+    assert.match(
+      await hook(page, () => window.vilabPage.state().scenario.params.lagrangian),
+      /\+ 0\*1$/,
+      'the definition applied by tapping',
+    );
     const def = await coveredWhileScrolling(page, 'definition');
     assert.deepEqual(def.problems, [], 'no control covered in the Definition editor');
   }

@@ -39,7 +39,9 @@ test('a wasm that cannot be fetched is reported on the page, not waited for', as
   const page = await browser.context.newPage();
   await page.route(/vilab-lean-[^/]*\.wasm$/, (route) => route.fulfill({ status: 404, body: 'gone' }));
   await page.goto(PAGE);
-  await page.waitForFunction(() => /could not be loaded/.test(document.querySelector('#loading')?.textContent ?? ''), null, { timeout: 30000 });
+  await page.waitForFunction(() => /could not be loaded/.test(document.querySelector('#loading')?.textContent ?? ''), null, {
+    timeout: 30000,
+  });
   assert.equal(await page.evaluate(() => window.vilabPage.firstFrameAt?.() ?? null), null);
   await page.unroute(/vilab-lean-[^/]*\.wasm$/);
   await page.close();
@@ -62,7 +64,7 @@ test('a server that sends the wasm as application/octet-stream still gets the pa
   await page.close();
 });
 
-test('choosing a Lobatto integrator loads the full build and applies it; the run has the full build\'s bits', async () => {
+test("choosing a Lobatto integrator loads the full build and applies it; the run has the full build's bits", async () => {
   const { page, errors } = await openPage(browser.context, '?nosw=1');
   const wasm = wasmRequests(page);
   await page.evaluate(() => window.vilabPage.pause());
@@ -70,7 +72,10 @@ test('choosing a Lobatto integrator loads the full build and applies it; the run
     window.vilabPage.setState({ scenario: { system: 'double-spherical-pendulum', integrator: 'lobatto', h: 0.01 } }),
   );
   assert.equal(err, null);
-  const after = await page.evaluate(() => ({ build: window.vilabPage.lab.build, integrator: window.vilabPage.state().scenario.integrator }));
+  const after = await page.evaluate(() => ({
+    build: window.vilabPage.lab.build,
+    integrator: window.vilabPage.state().scenario.integrator,
+  }));
   assert.deepEqual(after, { build: 'full', integrator: 'lobatto' });
   assert.equal(wasm.filter((n) => !n.startsWith('vilab-lean-')).length, 1, wasm.join(', '));
   // the page's run and a fresh run of the same scenario agree bit for bit
@@ -103,14 +108,18 @@ test('the system menu switches to the data-defined system through the full build
 
 test('a link that needs the full build opens at once, without a banner', async () => {
   const { page, errors } = await openPage(browser.context, '?nosw=1#system=double-spherical-pendulum&integrator=composition4&h=0.02');
-  const st = await page.evaluate(() => ({ build: window.vilabPage.lab.build, integrator: window.vilabPage.state().scenario.integrator, h: window.vilabPage.state().scenario.h }));
+  const st = await page.evaluate(() => ({
+    build: window.vilabPage.lab.build,
+    integrator: window.vilabPage.state().scenario.integrator,
+    h: window.vilabPage.state().scenario.h,
+  }));
   assert.deepEqual(st, { build: 'full', integrator: 'composition4', h: 0.02 });
   assert.equal(await page.locator('#banners [data-key="link"]').count(), 0);
   assert.deepEqual(errors, []);
   await page.close();
 });
 
-test('the first frame waits for neither uPlot nor the drawers: the plots follow it, a drawer\'s code comes when it opens', async () => {
+test("the first frame waits for neither uPlot nor the drawers: the plots follow it, a drawer's code comes when it opens", async () => {
   const page = await browser.context.newPage();
   const scripts = [];
   page.on('request', (r) => {
@@ -121,7 +130,10 @@ test('the first frame waits for neither uPlot nor the drawers: the plots follow 
   await page.evaluate(() => window.vilabPage.ready);
   const timing = await page.evaluate(() => ({
     firstFrame: window.vilabPage.firstFrameAt(),
-    uplot: performance.getEntriesByType('resource').filter((e) => /uplot/i.test(e.name)).map((e) => e.startTime),
+    uplot: performance
+      .getEntriesByType('resource')
+      .filter((e) => /uplot/i.test(e.name))
+      .map((e) => e.startTime),
     charts: document.querySelectorAll('#plots .uplot').length,
   }));
   assert.equal(timing.uplot.length, 1, scripts.join(', '));
@@ -131,7 +143,10 @@ test('the first frame waits for neither uPlot nor the drawers: the plots follow 
   assert.deepEqual(drawerCode(scripts), []);
   await page.click('#studies-button');
   await page.waitForSelector('#studies:not([hidden]) .drawer-body > *', { timeout: 20000 });
-  assert.ok(drawerCode(scripts).some((n) => n.startsWith('studies-')), scripts.join(', '));
+  assert.ok(
+    drawerCode(scripts).some((n) => n.startsWith('studies-')),
+    scripts.join(', '),
+  );
   await page.close();
 });
 
@@ -149,7 +164,10 @@ test('on the lean build the Explain drawer shows what its registry leaves out: d
   const text = await section.textContent();
   assert.ok(text.includes(prose.docs), 'the docs paragraph');
   assert.ok(text.includes(prose.citation), 'the citation');
-  assert.equal(await section.locator('.math annotation').first().textContent(), `\\begin{gathered}${prose.equations.join('\\\\')}\\end{gathered}`);
+  assert.equal(
+    await section.locator('.math annotation').first().textContent(),
+    `\\begin{gathered}${prose.equations.join('\\\\')}\\end{gathered}`,
+  );
   assert.equal(await page.evaluate(() => window.vilabPage.lab.build), 'lean', 'the drawer loads no full build');
   assert.deepEqual(errors, []);
   await page.close();

@@ -59,7 +59,10 @@ test('the long-run preset plays at its speed with the energy envelope on log axe
   await hook(page, () => window.vilabPage.runTo(15000));
   await hook(page, () => window.vilabPage.drawPlots());
   const series = await hook(page, () => window.vilabPage.plotSeries());
-  assert.ok(series.energyEnvelope_A > 0 && series.energyEnvelope_B > series.energyEnvelope_A, `envelopes A ${series.energyEnvelope_A}, B ${series.energyEnvelope_B} at 300 s`);
+  assert.ok(
+    series.energyEnvelope_A > 0 && series.energyEnvelope_B > series.energyEnvelope_A,
+    `envelopes A ${series.energyEnvelope_A}, B ${series.energyEnvelope_B} at 300 s`,
+  );
   const note = await page.locator('#plot-energy .plot-note').textContent();
   const crossing = Number(note.match(/more accurate for the first ([\d.]+) s/)?.[1]);
   assert.ok(crossing > 200 && crossing < 280, note);
@@ -120,8 +123,14 @@ test('a breakdown freezes the broken curves at a marked point; the other series 
   const filled = rows.filter((r) => r[eB] !== '');
   assert.equal(filled.length, stepB + 1, 'one row per step B took');
   const errorCols = header.flatMap((h, j) => (/error|drift|residual/.test(h) ? [j] : []));
-  assert.ok(rows.every((r) => r.every((v) => v === '' || Number.isFinite(Number(v)))), 'numbers or blanks only');
-  assert.ok(rows.every((r) => errorCols.every((j) => r[j] === '' || (Math.abs(Number(r[j])) !== 10 && Number(r[j]) !== 1000))), 'no clip value');
+  assert.ok(
+    rows.every((r) => r.every((v) => v === '' || Number.isFinite(Number(v)))),
+    'numbers or blanks only',
+  );
+  assert.ok(
+    rows.every((r) => errorCols.every((j) => r[j] === '' || (Math.abs(Number(r[j])) !== 10 && Number(r[j]) !== 1000))),
+    'no clip value',
+  );
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -180,7 +189,7 @@ test('copy link while playing: one snapshot; the link opens paused on that step 
   await opened.page.close();
 });
 
-test('changing B keeps A\'s run; B is brought to A\'s step; one pacing control', async () => {
+test("changing B keeps A's run; B is brought to A's step; one pacing control", async () => {
   const { page, errors } = await openPage(browser.context, '', { reducedMotion: 'reduce' });
   await hook(page, () => window.vilabPage.runTo(600));
   const fpA = await hook(page, () => window.vilabPage.fingerprint());
@@ -230,14 +239,28 @@ test('dragging a bob sets a new start on the constraint manifold (mouse and touc
   await sleep(150);
   const st = await hook(page, () => window.vilabPage.state());
   assert.notDeepEqual(st.scenario.initial.angles, before, 'the start changed');
-  assert.deepEqual(st.scenario.initial.rates, [[0, 0], [0, 0]], 'released from rest');
+  assert.deepEqual(
+    st.scenario.initial.rates,
+    [
+      [0, 0],
+      [0, 0],
+    ],
+    'released from rest',
+  );
   assert.deepEqual(st.scenario.initial.angles[0], before[0], 'the upper link keeps its direction');
-  const run = await hook(page, () => ({ step: window.vilabPage.sim().step, constraint: window.vilabPage.sim().diagnostics().constraint, playing: window.vilabPage.playing() }));
+  const run = await hook(page, () => ({
+    step: window.vilabPage.sim().step,
+    constraint: window.vilabPage.sim().diagnostics().constraint,
+    playing: window.vilabPage.playing(),
+  }));
   assert.equal(run.step, 0, 'the run restarts at t = 0');
   assert.equal(run.playing, false, 'paused, ready to play');
   assert.ok(run.constraint <= 1e-12, `on the manifold: |g| = ${run.constraint}`);
   const cameraAfter = await hook(page, () => window.vilabPage.camera());
-  assert.ok(cameraAfter.every((x, k) => Math.abs(x - camera[k]) < 1e-9), `the camera did not orbit while the bob was held: ${cameraAfter}`);
+  assert.ok(
+    cameraAfter.every((x, k) => Math.abs(x - camera[k]) < 1e-9),
+    `the camera did not orbit while the bob was held: ${cameraAfter}`,
+  );
   // the planar pendulum stays in its plane
   await hook(page, () => window.vilabPage.setState({ scenario: { system: 'pendulum' }, compare: null }));
   await sleep(150);

@@ -11,8 +11,18 @@ const browser = useBrowser();
 async function axe(page) {
   await injectAxe(page);
   return page.evaluate(async () => {
-    const r = await window.axe.run(document.querySelector('#studies'), { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+    const r = await window.axe.run(document.querySelector('#studies'), {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+    });
+    return r.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map(
+        (v) =>
+          `${v.id}: ${v.nodes
+            .slice(0, 3)
+            .map((n) => n.target.join(' '))
+            .join(' | ')}`,
+      );
   });
 }
 
@@ -27,10 +37,14 @@ test('every lesson loads from one click and draws its curve, with caption and so
   for (const id of ids) {
     const t0 = Date.now();
     await page.click(`#study-lessons button[data-lesson="${id}"]`);
-    await page.waitForFunction((id) => {
-      const f = document.querySelector('#lesson-figure');
-      return f?.dataset.lesson === id && f.dataset.status !== 'running';
-    }, id, { timeout: 60000 });
+    await page.waitForFunction(
+      (id) => {
+        const f = document.querySelector('#lesson-figure');
+        return f?.dataset.lesson === id && f.dataset.status !== 'running';
+      },
+      id,
+      { timeout: 60000 },
+    );
     assert.equal(await page.locator('#lesson-figure').getAttribute('data-status'), 'done', id);
     const points = Number(await page.locator('#lesson-plot').getAttribute('data-points'));
     assert.ok(points >= 3, `${id}: ${points} points plotted`);
@@ -83,7 +97,9 @@ test('a loop started mid-run is centred on the current state', async () => {
   await page.fill('#loop-steps', '200');
   await page.selectOption('#loop-points', '256');
   await page.click('#studies button[data-study="loop"]');
-  await page.waitForFunction(() => /Done/.test(document.querySelector('#study-loop .study-status')?.textContent ?? ''), null, { timeout: 30000 });
+  await page.waitForFunction(() => /Done/.test(document.querySelector('#study-loop .study-status')?.textContent ?? ''), null, {
+    timeout: 30000,
+  });
   assert.equal(await page.locator('#study-loop .loop-centre').getAttribute('data-centre'), 'state');
   assert.match(await page.locator('#study-loop .loop-centre').textContent(), /t = 2\.00 s/);
   const a = Number(await page.locator('#study-loop tr[data-track="A"] .loop-change').getAttribute('data-value'));

@@ -20,8 +20,14 @@ test('offline reload works (service worker precache)', async () => {
     const cache = await caches.open(keys.find((k) => k.startsWith('vilab-')));
     return (await cache.keys()).map((r) => new URL(r.url).pathname);
   });
-  assert.ok(cached.some((p) => p.endsWith('.wasm')), 'the wasm is precached');
-  assert.ok(cached.some((p) => /katex.*\.js$/.test(p)), 'the lazily loaded KaTeX chunk is precached too');
+  assert.ok(
+    cached.some((p) => p.endsWith('.wasm')),
+    'the wasm is precached',
+  );
+  assert.ok(
+    cached.some((p) => /katex.*\.js$/.test(p)),
+    'the lazily loaded KaTeX chunk is precached too',
+  );
   await browser.context.setOffline(true);
   try {
     await page.reload();
@@ -41,6 +47,9 @@ test('offline reload works (service worker precache)', async () => {
   } finally {
     await browser.context.setOffline(false);
   }
-  assert.deepEqual(errors.filter((e) => !/Failed to load resource|ERR_INTERNET_DISCONNECTED/.test(e)), []);
+  assert.deepEqual(
+    errors.filter((e) => !/Failed to load resource|ERR_INTERNET_DISCONNECTED/.test(e)),
+    [],
+  );
   await page.close();
 });

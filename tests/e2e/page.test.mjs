@@ -54,7 +54,11 @@ test('every system in the registry loads and moves', async () => {
   const systems = await hook(page, () => window.vilabPage.lab.systems.map((s) => s.id));
   assert.ok(systems.length >= 5);
   for (const id of systems) {
-    const err = await hook(page, async (sys) => (await window.vilabPage.setState({ scenario: { system: sys }, compare: null }))?.message ?? null, id);
+    const err = await hook(
+      page,
+      async (sys) => (await window.vilabPage.setState({ scenario: { system: sys }, compare: null }))?.message ?? null,
+      id,
+    );
     assert.equal(err, null, `${id} loads`);
     await sleep(120);
     const before = await viewShot(page);
@@ -64,7 +68,10 @@ test('every system in the registry loads and moves', async () => {
     const v1 = await hook(page, () => Array.from(window.vilabPage.sim().visualState()));
     const after = await viewShot(page);
     assert.ok(pixelStats(after).variance > 30, `${id}: canvas not blank`);
-    assert.ok(v0.some((x, i) => Math.abs(x - v1[i]) > 1e-6), `${id}: the state moves`);
+    assert.ok(
+      v0.some((x, i) => Math.abs(x - v1[i]) > 1e-6),
+      `${id}: the state moves`,
+    );
     assert.ok(diffFraction(before, after) > 0.001, `${id}: the picture moves`);
     assert.equal(await page.locator('#system').inputValue(), id, `${id}: the system select follows`);
   }
@@ -87,7 +94,10 @@ test('switching integrator restarts the run with the new method and its badges',
   // from the registry's metadata: a baseline is invited to meet the system's default integrator
   assert.equal(await page.locator('#invite').isVisible(), true);
   assert.equal(await page.locator('#invite').textContent(), 'Compare with Midpoint');
-  assert.match(await page.locator('#why').textContent(), /not symplectic: its energy error drifts, and so do its momenta; its constraints hold only because it projects onto them after every step/);
+  assert.match(
+    await page.locator('#why').textContent(),
+    /not symplectic: its energy error drifts, and so do its momenta; its constraints hold only because it projects onto them after every step/,
+  );
   await hook(page, () => window.vilabPage.step(100));
   assert.equal(await hook(page, () => window.vilabPage.sim().step), 100);
   // an integrator with options shows them (from the registry)
@@ -172,7 +182,10 @@ test("the h ladder ends at each system's largest h; dopri5 shows its tolerance; 
   const { page, errors } = await openPage(browser.context, '', { reducedMotion: 'reduce' });
   const systems = await hook(page, () => window.vilabPage.lab.systems.map((s) => ({ id: s.id, hMax: s.h.max })));
   for (const { id, hMax } of systems) {
-    assert.equal(await hook(page, async (sys) => (await window.vilabPage.setState({ scenario: { system: sys }, compare: null }))?.message ?? null, id), null);
+    assert.equal(
+      await hook(page, async (sys) => (await window.vilabPage.setState({ scenario: { system: sys }, compare: null }))?.message ?? null, id),
+      null,
+    );
     await sleep(50);
     // the top of the slider is h.max itself, and choosing it is accepted
     const top = await page.evaluate(() => {
@@ -208,7 +221,11 @@ test("the h ladder ends at each system's largest h; dopri5 shows its tolerance; 
   await hook(page, () => window.vilabPage.drawPlots());
   assert.equal(await page.locator('#plot-phase .plot-values').textContent(), 'Π₂ against Π₁');
   const axes = await page.locator('#phase-x option').allTextContents();
-  assert.deepEqual(axes, ['time t', 'Π₁', 'Π₂', 'Π₃', 'ω₁', 'ω₂', 'ω₃', 'θ', 'φ'], 'natural variables of a rigid body, whatever the integrator');
+  assert.deepEqual(
+    axes,
+    ['time t', 'Π₁', 'Π₂', 'Π₃', 'ω₁', 'ω₂', 'ω₃', 'θ', 'φ'],
+    'natural variables of a rigid body, whatever the integrator',
+  );
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -250,7 +267,9 @@ test('CSV of the exact run and PNG of the whole view download with real content'
   await hook(page, () => window.vilabPage.step(500));
   const [csvDl] = await Promise.all([page.waitForEvent('download'), page.click('#csv')]);
   assert.match(csvDl.suggestedFilename(), /^vilab-double-spherical-pendulum-midpoint-vs-rk4\.csv$/);
-  const csv = readFileSync(await csvDl.path(), 'utf8').trim().split('\n');
+  const csv = readFileSync(await csvDl.path(), 'utf8')
+    .trim()
+    .split('\n');
   // the header comments carry the scenarios (JSON), the steps and the fingerprint
   assert.match(csv[0], /^# vilab: every step, simulated again from t = 0/);
   const scenarioA = JSON.parse(csv[1].replace(/^# A: /, ''));
@@ -260,12 +279,16 @@ test('CSV of the exact run and PNG of the whole view download with real content'
   assert.match(csv[3], new RegExp(`A ran to step 500; B ran to step 500; A's fingerprint there: ${fp}`));
   const header = csv[4].split(',');
   assert.deepEqual(header.slice(0, 3), ['t_s', 'theta1_rad_A', 'phi1_rad_A']);
-  for (const name of ['kinetic_J_A', 'energy_error_relative_A', 'J_drift_relative_B', 'constraint_residual_A', 'newton_iterations_B']) assert.ok(header.includes(name), name);
+  for (const name of ['kinetic_J_A', 'energy_error_relative_A', 'J_drift_relative_B', 'constraint_residual_A', 'newton_iterations_B'])
+    assert.ok(header.includes(name), name);
   assert.equal(csv.length - 5, 501, 'one row per step (t = 0 … 5 s)');
   const last = csv[csv.length - 1].split(',');
   assert.equal(last.length, header.length);
   assert.equal(last[0], '5', 'the last time, printed without float noise');
-  assert.ok(csv.slice(5).every((row) => !/\.\d*0000000\d\b|9999999\d\b/.test(row.split(',')[0])), 't without float noise');
+  assert.ok(
+    csv.slice(5).every((row) => !/\.\d*0000000\d\b|9999999\d\b/.test(row.split(',')[0])),
+    't without float noise',
+  );
   assert.ok(last.map(Number).every(Number.isFinite));
   // the last row is the page's state at step 500, exactly
   const now = await hook(page, () => ({ vars: Array.from(window.vilabPage.sim().variables()), d: window.vilabPage.sim().diagnostics() }));

@@ -46,7 +46,7 @@ test('share-link round trip: the copied URL reproduces the run (equal fingerprin
   const st2 = await hook(p2, () => window.vilabPage.state());
   assert.deepEqual(st2.scenario, st.scenario);
   assert.equal(st2.compare, 'rk4');
-  assert.equal(await hook(p2, () => window.vilabPage.sim().step) <= 777, true);
+  assert.equal((await hook(p2, () => window.vilabPage.sim().step)) <= 777, true);
   await hook(p2, () => window.vilabPage.runTo(777));
   assert.equal(await hook(p2, () => window.vilabPage.fingerprint()), fpA, 'A: same fingerprint at step 777');
   assert.equal(await hook(p2, () => window.vilabPage.simB().hash()), fpB, 'B: same fingerprint at step 777');
@@ -134,8 +134,11 @@ test('a refused step pauses, names the step, the reason and its code, offers to 
   assert.equal(failure.code, 'no-convergence');
   assert.equal(failure.suggestion, 'reduce h');
   // plain words, said once: the step, the cause, what to do
-  assert.match(text, /Midpoint \(variational\) could not take step 4 \(t = 0\.80 s\): the equation this method solves at every step has no solution it can find at this step size\./);
-  assert.match(failure.reason, /Newton/, 'the core\'s own words stay in the API');
+  assert.match(
+    text,
+    /Midpoint \(variational\) could not take step 4 \(t = 0\.80 s\): the equation this method solves at every step has no solution it can find at this step size\./,
+  );
+  assert.match(failure.reason, /Newton/, "the core's own words stay in the API");
   assert.ok(!/Newton/.test(text), 'no solver jargon in the banner');
   assert.match(text, /A smaller step h \(now 0\.2 s\) usually helps/);
   assert.equal(await banner.getAttribute('data-code'), 'no-convergence');
@@ -158,7 +161,9 @@ test('a refused step pauses, names the step, the reason and its code, offers to 
 
 test("B's refused step: A keeps running, B's banner names the step and the code", async () => {
   // Explicit Euler (B) gains energy until step 1473 of this pendulum is refused; A goes on.
-  const { page, errors } = await openPage(browser.context, '#system=pendulum&initial.angles=1.2&initial.rates=0&compare=euler', { reducedMotion: 'reduce' });
+  const { page, errors } = await openPage(browser.context, '#system=pendulum&initial.angles=1.2&initial.rates=0&compare=euler', {
+    reducedMotion: 'reduce',
+  });
   await hook(page, () => window.vilabPage.runTo(2000));
   const warn = page.locator('.banner.warn');
   await warn.waitFor({ timeout: 5000 });
@@ -166,7 +171,10 @@ test("B's refused step: A keeps running, B's banner names the step and the code"
   assert.equal(failure.A, null);
   assert.equal(failure.B.step, 1473);
   assert.equal(failure.B.code, 'non-finite');
-  assert.match(await warn.textContent(), /B, Explicit Euler with projection \(baseline\), could not take step 1473 \(t = 14\.73 s\): its numbers overflowed/);
+  assert.match(
+    await warn.textContent(),
+    /B, Explicit Euler with projection \(baseline\), could not take step 1473 \(t = 14\.73 s\): its numbers overflowed/,
+  );
   assert.equal(await warn.getAttribute('data-code'), 'non-finite');
   assert.equal(await hook(page, () => window.vilabPage.sim().step), 2000, 'A took all its steps');
   assert.match(await page.locator('#legend').textContent(), /stopped at t = 14\.73 s/);
@@ -177,7 +185,10 @@ test("B's refused step: A keeps running, B's banner names the step and the code"
 test('a link that changes only some initial data (rates) opens with the others at their defaults, and round-trips', async () => {
   const { page, errors } = await openPage(browser.context, '#initial.rates=0,0.5;0,-0.25');
   const st = await page.evaluate(() => window.vilabPage.state());
-  assert.deepEqual(st.scenario.initial.rates, [[0, 0.5], [0, -0.25]]);
+  assert.deepEqual(st.scenario.initial.rates, [
+    [0, 0.5],
+    [0, -0.25],
+  ]);
   const defaults = await page.evaluate(() => window.vilabPage.lab.normalize({ system: 'double-spherical-pendulum' }).initial.angles);
   assert.deepEqual(st.scenario.initial.angles, defaults);
   assert.equal(await page.locator('.banner[data-key="link"]').count(), 0);

@@ -62,7 +62,9 @@ test('from file://: it moves, plots and loads a preset, with no request beyond t
   await page.keyboard.press('Escape');
   await page.click('#studies-button');
   await page.click('#studies button[data-study="convergence"]');
-  await page.waitForFunction(() => /Done|stopped/.test(document.querySelector('#study-convergence .study-status').textContent), null, { timeout: 120000 });
+  await page.waitForFunction(() => /Done|stopped/.test(document.querySelector('#study-convergence .study-status').textContent), null, {
+    timeout: 120000,
+  });
   assert.equal(await page.locator('#study-convergence .study-status').textContent(), 'Done.');
   // its own policy: each inline script and style by hash, nothing from anywhere
   const policy = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');

@@ -8,10 +8,14 @@ const browser = useBrowser();
 
 async function runStudy(page, key, timeout = 120000) {
   await page.click(`#studies button[data-study="${key}"]`);
-  await page.waitForFunction((key) => {
-    const s = document.querySelector(`#study-${key} .study-status`)?.textContent ?? '';
-    return /Done|stopped|Cancelled/.test(s);
-  }, key, { timeout });
+  await page.waitForFunction(
+    (key) => {
+      const s = document.querySelector(`#study-${key} .study-status`)?.textContent ?? '';
+      return /Done|stopped|Cancelled/.test(s);
+    },
+    key,
+    { timeout },
+  );
   return page.locator(`#study-${key} .study-status`).textContent();
 }
 
@@ -24,15 +28,15 @@ test('loop: midpoint keeps ∮p·dq on the pendulum, RK4 does not (1000 steps, h
   const b = Number(await page.locator('#study-loop tr[data-track="B"] .loop-change').getAttribute('data-value'));
   assert.ok(a <= 1e-10, `A (midpoint) ${a}`);
   assert.ok(b >= 1e-4, `B (RK4) ${b}`);
-  assert.ok(await page.locator('#loop-plot canvas').count() >= 1, 'the curve is drawn');
+  assert.ok((await page.locator('#loop-plot canvas').count()) >= 1, 'the curve is drawn');
   // the loop itself: drawn in the phase-portrait plane at the end, then in another plane and at the start
-  assert.ok(await page.locator('#loop-shape canvas').count() >= 1, 'the loop is drawn');
+  assert.ok((await page.locator('#loop-shape canvas').count()) >= 1, 'the loop is drawn');
   assert.ok(Number(await page.locator('#loop-shape').getAttribute('data-points')) >= 512);
   assert.ok(Math.abs(Number(await page.locator('#study-loop tr[data-track="A"] .loop-action').getAttribute('data-value'))) > 0);
   await page.selectOption('#loop-y', '0');
   await page.locator('#loop-time').fill('0');
   assert.match(await page.locator('label[for="loop-time"]').textContent(), /t = 0\.00 s/);
-  assert.ok(await page.locator('#loop-shape canvas').count() >= 1);
+  assert.ok((await page.locator('#loop-shape canvas').count()) >= 1);
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -48,7 +52,9 @@ test('convergence: fitted orders near 2 (midpoint) and 4 (composition4) on the o
   const b = Number(await page.locator('#study-convergence tr[data-track="B"] .fitted-order').getAttribute('data-value'));
   assert.ok(Math.abs(a - 2) <= 0.1, `midpoint ${a}`);
   assert.ok(Math.abs(b - 4) <= 0.2, `composition4 ${b}`);
-  console.log(`main thread per frame during the sweep: median ${stats.median.toFixed(2)} ms, p95 ${stats.p95.toFixed(2)} ms over ${stats.n} frames`);
+  console.log(
+    `main thread per frame during the sweep: median ${stats.median.toFixed(2)} ms, p95 ${stats.p95.toFixed(2)} ms over ${stats.n} frames`,
+  );
   assert.ok(stats.n > 0);
   assert.ok(stats.median <= 4, `median ${stats.median} ms per frame while the sweep runs`);
   assert.deepEqual(errors, []);
@@ -70,7 +76,9 @@ test('Poincaré: Hénon–Heiles orbits fill the section; a click adds one; canc
   await page.selectOption('#loop-points', '1024');
   await page.click('#studies button[data-study="loop"]');
   await page.click('#study-loop .study-controls button:not([data-study])');
-  await page.waitForFunction(() => /Cancelled/.test(document.querySelector('#study-loop .study-status').textContent), null, { timeout: 10000 });
+  await page.waitForFunction(() => /Cancelled/.test(document.querySelector('#study-loop .study-status').textContent), null, {
+    timeout: 10000,
+  });
   assert.ok(await page.locator('#studies button[data-study="loop"]').isEnabled(), 'ready for another run');
   assert.deepEqual(errors, []);
   await page.close();

@@ -21,7 +21,17 @@ let site = v1;
 let server;
 let origin;
 const SUB = '/courses/physics-101/vilab/';
-const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm', '.woff2': 'font/woff2', '.json': 'application/json', '.webmanifest': 'application/manifest+json', '.svg': 'image/svg+xml', '.png': 'image/png' };
+const TYPES = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.wasm': 'application/wasm',
+  '.woff2': 'font/woff2',
+  '.json': 'application/json',
+  '.webmanifest': 'application/manifest+json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+};
 
 // the Explain drawer's KaTeX chunk: loaded only when the drawer opens
 const lazyChunk = () => readdirSync(join(dist, 'assets')).find((f) => /^katex.*\.js$/i.test(f));
@@ -92,7 +102,10 @@ test('after a redeploy, open tabs keep their version until the reader reloads', 
 
   await tab1.page.keyboard.press('Escape'); // the drawer closes; the banner is reachable
   // the reader accepts: the tab reloads into the new deploy
-  await Promise.all([tab1.page.waitForEvent('load', { timeout: 20000 }), tab1.page.locator('.banner[data-key="update"] button', { hasText: 'Reload' }).click()]);
+  await Promise.all([
+    tab1.page.waitForEvent('load', { timeout: 20000 }),
+    tab1.page.locator('.banner[data-key="update"] button', { hasText: 'Reload' }).click(),
+  ]);
   await tab1.page.waitForFunction(() => window.vilabPage?.ready, null, { timeout: 20000 });
   assert.equal(await tab1.page.locator('meta[name="deploy"]').count(), 1, 'the new deploy');
   await tab1.page.click('#explain-button');

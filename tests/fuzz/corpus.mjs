@@ -43,12 +43,23 @@ for (const system of lab.systems) {
 const scenarios = [...scenes, ...defaults].map((s) => JSON.stringify(s));
 
 const edgeScenarios = [
-  '', '{}', '[]', 'null', '{"system":"oscillator"}', '{"system":"oscillator","h":1e999}',
-  '{"system":"oscillator","h":"NaN"}', '{"system":"oscillator","h":-0.1}', '{"system":"oscillator","h":0}',
-  '{"system":"chain","params":{"masses":[1,1,1],"lengths":[1,1]}}', '{"system":"pendulum","initial":{"angles":[1e308]}}',
-  '{"system":"oscillator","params":{"mass":5e-324}}', '{"system":"oscillator","unknown":1}',
+  '',
+  '{}',
+  '[]',
+  'null',
+  '{"system":"oscillator"}',
+  '{"system":"oscillator","h":1e999}',
+  '{"system":"oscillator","h":"NaN"}',
+  '{"system":"oscillator","h":-0.1}',
+  '{"system":"oscillator","h":0}',
+  '{"system":"chain","params":{"masses":[1,1,1],"lengths":[1,1]}}',
+  '{"system":"pendulum","initial":{"angles":[1e308]}}',
+  '{"system":"oscillator","params":{"mass":5e-324}}',
+  '{"system":"oscillator","unknown":1}',
   '{"system":"a\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9"}',
-  '42\u00ff', '{"system":"oscillator","options":{"constructor":1,"__proto__":{}}}', `${'['.repeat(40)}${']'.repeat(40)}`,
+  '42\u00ff',
+  '{"system":"oscillator","options":{"constructor":1,"__proto__":{}}}',
+  `${'['.repeat(40)}${']'.repeat(40)}`,
   '{"system":"lagrangian","params":{"coordinates":["x"],"lagrangian":"x\'^2/2 - 1/x"},"initial":{"q":[0],"qdot":[0]}}',
   '{"system":"lagrangian","params":{"coordinates":["x"],"lagrangian":"exp(exp(exp(x\')))"}}',
   '{"system":"lagrangian","params":{"coordinates":["x","y"],"lagrangian":"x\'*y\'","constraints":["x^2+y^2-1"]}}',
@@ -71,28 +82,96 @@ const names = ['x', 'th', 'phi', 'q1', 'r', 'z', 'psi', 'y'];
 const expressions = [];
 for (const s of scenes.filter((x) => x.system === 'lagrangian' && x.params.coordinates.length <= 8)) {
   const { coordinates, constants = {} } = s.params;
-  const texts = [s.params.lagrangian, ...(s.params.constraints ?? []), ...Object.values(s.params.conserved ?? {}),
-    ...Object.values(s.params.symmetries ?? {}).flat(), ...(s.params.bodies ?? []).flatMap((b) => b.position)];
-  const rename = (text) => text.replace(/[A-Za-z_][A-Za-z0-9_]*/g, (w) => {
-    const i = coordinates.indexOf(w);
-    if (i >= 0) return `__${i}`;
-    return w in constants ? `(${constants[w]})` : w;
-  }).replace(/__(\d)/g, (_, i) => names[i]);
+  const texts = [
+    s.params.lagrangian,
+    ...(s.params.constraints ?? []),
+    ...Object.values(s.params.conserved ?? {}),
+    ...Object.values(s.params.symmetries ?? {}).flat(),
+    ...(s.params.bodies ?? []).flatMap((b) => b.position),
+  ];
+  const rename = (text) =>
+    text
+      .replace(/[A-Za-z_][A-Za-z0-9_]*/g, (w) => {
+        const i = coordinates.indexOf(w);
+        if (i >= 0) return `__${i}`;
+        return w in constants ? `(${constants[w]})` : w;
+      })
+      .replace(/__(\d)/g, (_, i) => names[i]);
   for (const t of texts) expressions.push(Buffer.concat([Buffer.from([coordinates.length - 1 + 16]), Buffer.from(rename(t))]));
 }
 const edgeExpressions = [
-  "x'^2/2 - cos(x)", 'm*g*l*cos(th)', '1/0', '0/0', 'sqrt(-1)', 'log(0)', 'exp(1000)', '2^1000', 'x^-3', 'x^0.5',
-  'x^x^x^x', 'atan2(0, 0)', 'atan2(x, th)', 'abs(x)', "abs(x')*x'", 't*x', 'tan(pi/2)', "sin(cos(tan(exp(log(sqrt(x'))))))",
-  `${'('.repeat(63)}x${')'.repeat(63)}`, `${'('.repeat(70)}x${')'.repeat(70)}`, '1e400', '1e-400', '-x^2', '--x', 'x+',
-  "x''", 'qdot', 'xdot^2', 'x\u00e9', 'pi', 'sqrt(x, th)', 'sin()', 'x'.repeat(5000),
+  "x'^2/2 - cos(x)",
+  'm*g*l*cos(th)',
+  '1/0',
+  '0/0',
+  'sqrt(-1)',
+  'log(0)',
+  'exp(1000)',
+  '2^1000',
+  'x^-3',
+  'x^0.5',
+  'x^x^x^x',
+  'atan2(0, 0)',
+  'atan2(x, th)',
+  'abs(x)',
+  "abs(x')*x'",
+  't*x',
+  'tan(pi/2)',
+  "sin(cos(tan(exp(log(sqrt(x'))))))",
+  `${'('.repeat(63)}x${')'.repeat(63)}`,
+  `${'('.repeat(70)}x${')'.repeat(70)}`,
+  '1e400',
+  '1e-400',
+  '-x^2',
+  '--x',
+  'x+',
+  "x''",
+  'qdot',
+  'xdot^2',
+  'x\u00e9',
+  'pi',
+  'sqrt(x, th)',
+  'sin()',
+  'x'.repeat(5000),
 ].map((t, i) => Buffer.concat([Buffer.from([i % 32]), Buffer.from(t)]));
 writeAll('expression', [...expressions, ...edgeExpressions]);
 
 // Dictionaries: the registry's ids and field names, JSON and expression tokens.
 const quote = (t) => `"${t.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
-const words = new Set(['system', 'integrator', 'h', 'params', 'initial', 'options', 'about', 'coordinates', 'constants',
-  'lagrangian', 'constraints', 'conserved', 'symmetries', 'bodies', 'position', 'anchor', 'link', 'radius', 'damping',
-  'forces', 'q', 'qdot', 'NaN', 'Infinity', '-Infinity', 'true', 'false', 'null', '1e308', '-0', '5e-324', '1e999']);
+const words = new Set([
+  'system',
+  'integrator',
+  'h',
+  'params',
+  'initial',
+  'options',
+  'about',
+  'coordinates',
+  'constants',
+  'lagrangian',
+  'constraints',
+  'conserved',
+  'symmetries',
+  'bodies',
+  'position',
+  'anchor',
+  'link',
+  'radius',
+  'damping',
+  'forces',
+  'q',
+  'qdot',
+  'NaN',
+  'Infinity',
+  '-Infinity',
+  'true',
+  'false',
+  'null',
+  '1e308',
+  '-0',
+  '5e-324',
+  '1e999',
+]);
 for (const s of lab.systems) {
   words.add(s.id);
   s.params.forEach((p) => words.add(p.name));
@@ -103,7 +182,37 @@ for (const i of lab.integrators) {
   (i.options ?? []).forEach((o) => words.add(o.name));
 }
 const tokens = [...words].map((w) => quote(`"${w}"`));
-writeFileSync(new URL('scenario.dict', here.href.replace(/corpus\/$/, '')), `${[...tokens, '"{"', '"}"', '"["', '"]"', '":"', '","'].join('\n')}\n`);
-const exprTokens = ['sqrt(', 'sin(', 'cos(', 'tan(', 'exp(', 'log(', 'atan2(', 'abs(', 'pi', 't', "'", 'dot', '^', '*', '/',
-  '+', '-', '(', ')', ',', 'e+308', '1e-300', ...names, 'm', 'g', 'l', 'k'];
+writeFileSync(
+  new URL('scenario.dict', here.href.replace(/corpus\/$/, '')),
+  `${[...tokens, '"{"', '"}"', '"["', '"]"', '":"', '","'].join('\n')}\n`,
+);
+const exprTokens = [
+  'sqrt(',
+  'sin(',
+  'cos(',
+  'tan(',
+  'exp(',
+  'log(',
+  'atan2(',
+  'abs(',
+  'pi',
+  't',
+  "'",
+  'dot',
+  '^',
+  '*',
+  '/',
+  '+',
+  '-',
+  '(',
+  ')',
+  ',',
+  'e+308',
+  '1e-300',
+  ...names,
+  'm',
+  'g',
+  'l',
+  'k',
+];
 writeFileSync(new URL('expression.dict', here.href.replace(/corpus\/$/, '')), `${exprTokens.map(quote).join('\n')}\n`);

@@ -51,7 +51,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
   Graph graph;
   Parsed parsed;
-  if (!vilab::fuzz::clean("parseExpression", [&] { parsed = parseExpression(text, "lagrangian", scope, graph); })) return 0;
+  if (!vilab::fuzz::clean("parseExpression", [&] { parsed = parseExpression(text, "lagrangian", scope, graph); }))
+    return 0;
   if (parsed.node < 0 || parsed.node >= graph.size()) vilab::fuzz::finding("parsed node out of the graph", text);
   if (!vilab::fuzz::wellFormed(parsed.latex)) vilab::fuzz::finding("LaTeX not UTF-8", text);
 

@@ -23,7 +23,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   // The editor's preview of a definition: the same parser, without compiling programs.
   Json doc;
-  if (!fuzz::clean("parseJsonText", [&] { doc = parseJsonText(text, "scenario", limits::kMaxScenarioDepth); })) return 0;
+  if (!fuzz::clean("parseJsonText", [&] { doc = parseJsonText(text, "scenario", limits::kMaxScenarioDepth); }))
+    return 0;
   if (doc.is_object() && doc.contains("params")) {
     fuzz::clean("inspectLagrangian", [&] {
       Json out;

@@ -46,8 +46,10 @@ void mutate(Json& doc, FuzzedDataProvider& in) {
   if (kind == 5) {
     if (arrays.empty()) return;
     Json& a = *arrays[in.ConsumeIntegralInRange<std::size_t>(0, arrays.size() - 1)];
-    if (in.ConsumeBool() && !a.empty()) a.erase(a.size() - 1);
-    else if (!a.empty()) a.push_back(a.back());
+    if (in.ConsumeBool() && !a.empty())
+      a.erase(a.size() - 1);
+    else if (!a.empty())
+      a.push_back(a.back());
     return;
   }
   if (numbers.empty()) return;
@@ -66,9 +68,12 @@ void mutate(Json& doc, FuzzedDataProvider& in) {
     case 4: y = v + in.ConsumeFloatingPointInRange(-10.0, 10.0); break;
   }
   // Non-finite numbers travel as the JS API writes them.
-  if (std::isnan(y)) x = "NaN";
-  else if (std::isinf(y)) x = y > 0 ? "Infinity" : "-Infinity";
-  else x = y;
+  if (std::isnan(y))
+    x = "NaN";
+  else if (std::isinf(y))
+    x = y > 0 ? "Infinity" : "-Infinity";
+  else
+    x = y;
 }
 
 void checkReports(const Simulation& sim) {
@@ -102,7 +107,8 @@ void advance(Simulation& sim, std::uint64_t n, const std::function<std::string(s
     fuzz::checkMessage(std::string("advance: ") + e.what(), "advance");
     if (e.stepsTaken() >= n || sim.step() != before + e.stepsTaken() || e.step() != sim.step() + 1)
       fuzz::finding("refusal counts", e.what());
-    if (replay && replay(sim.step()) != sim.hash()) fuzz::finding("a refusal did not keep the state of step - 1", e.what());
+    if (replay && replay(sim.step()) != sim.hash())
+      fuzz::finding("a refusal did not keep the state of step - 1", e.what());
   } catch (const InputError& e) {
     fuzz::finding("advance threw an InputError", e.what());
   } catch (const std::exception& e) {
@@ -120,7 +126,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   FuzzedDataProvider in(nul ? nul + 1 : data + size, nul ? size - textSize - 1 : 0);
 
   Json doc;
-  if (!fuzz::clean("parseJsonText", [&] { doc = parseJsonText(text, "scenario", limits::kMaxScenarioDepth); })) return 0;
+  if (!fuzz::clean("parseJsonText", [&] { doc = parseJsonText(text, "scenario", limits::kMaxScenarioDepth); }))
+    return 0;
   const int overrides = in.ConsumeIntegralInRange(0, 4);
   for (int i = 0; i < overrides && in.remaining_bytes() > 0; ++i) mutate(doc, in);
 

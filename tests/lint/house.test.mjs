@@ -9,7 +9,9 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const tracked = (...patterns) =>
-  spawnSync('git', ['ls-files', '-z', '--', ...patterns], { cwd: root, encoding: 'utf8' }).stdout.split('\0').filter(Boolean);
+  spawnSync('git', ['ls-files', '-z', '--', ...patterns], { cwd: root, encoding: 'utf8' })
+    .stdout.split('\0')
+    .filter(Boolean);
 
 /** The system ids, from the union generated from the registry (web/sim/ids.d.ts). */
 function systemIds() {

@@ -108,8 +108,7 @@ inline Eigen::MatrixXd finiteDifferenceJacobian(const std::function<VecX(const V
   return J;
 }
 
-inline Eigen::MatrixXd finiteDifferenceJacobian(const std::function<VecX(const VecX&)>& f, const VecX& x,
-                                                double eps) {
+inline Eigen::MatrixXd finiteDifferenceJacobian(const std::function<VecX(const VecX&)>& f, const VecX& x, double eps) {
   return finiteDifferenceJacobian(f, x, VecX::Constant(x.size(), eps));
 }
 

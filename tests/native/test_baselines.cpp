@@ -1,23 +1,21 @@
 // The baselines set up to do their best (rk4, euler, dopri5): the constraints hold to
 // rounding through projection, the orders are the methods' own, and still the energy
 // drifts where the variational midpoint rule keeps it bounded.
-#include <catch2/catch.hpp>
-
 #include <Eigen/Dense>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
 
+#include "support.hpp"
 #include "vilab/exact/oscillator.hpp"
 #include "vilab/exact/pendulum.hpp"
 #include "vilab/integrators/chain_projection.hpp"
 #include "vilab/integrators/odes.hpp"
 #include "vilab/integrators/runge_kutta.hpp"
 #include "vilab/simulation.hpp"
-#include "support.hpp"
 
 namespace {
 
@@ -64,8 +62,8 @@ LongRun longRun(const std::string& json, std::uint64_t steps, int stride) {
 // The oscillator (m = k = 1, x0 = 1, v0 = 0) at T: max of the position and momentum errors.
 double oscillatorError(const std::string& integrator, double h, double T, const std::string& options = "{}") {
   const long n = std::lround(T / h);
-  Simulation sim = simulate(R"({"system":"oscillator","integrator":")" + integrator + R"(","h":)" +
-                            std::to_string(h) + R"(,"options":)" + options + "}");
+  Simulation sim = simulate(R"({"system":"oscillator","integrator":")" + integrator + R"(","h":)" + std::to_string(h) +
+                            R"(,"options":)" + options + "}");
   sim.advance(static_cast<std::uint64_t>(n));
   const exact::Oscillator ex(1, 1, 1, 0);
   const double t = sim.time();
@@ -74,14 +72,16 @@ double oscillatorError(const std::string& integrator, double h, double T, const 
 
 }  // namespace
 
-TEST_CASE("rk4 with projection holds the DSP's constraints for 1000 s, and its energy still drifts where "
-          "midpoint's stays bounded",
-          "[baselines]") {
+TEST_CASE(
+    "rk4 with projection holds the DSP's constraints for 1000 s, and its energy still drifts where "
+    "midpoint's stays bounded",
+    "[baselines]") {
   const LongRun rk4 = longRun(std::string("{") + kDsp + R"(,"integrator":"rk4"})", 100000, 10);
   const LongRun mid = longRun(std::string("{") + kDsp + R"(,"integrator":"midpoint"})", 100000, 10);
-  std::printf("[baselines] DSP 1000 s, h = 0.01: rk4 drift ratio %.2f, |dE/E| %.2e, constraint %.1e; midpoint "
-              "ratio %.2f, |dE/E| %.2e\n",
-              rk4.ratio, rk4.finalRelativeEnergy, rk4.worstConstraint, mid.ratio, mid.finalRelativeEnergy);
+  std::printf(
+      "[baselines] DSP 1000 s, h = 0.01: rk4 drift ratio %.2f, |dE/E| %.2e, constraint %.1e; midpoint "
+      "ratio %.2f, |dE/E| %.2e\n",
+      rk4.ratio, rk4.finalRelativeEnergy, rk4.worstConstraint, mid.ratio, mid.finalRelativeEnergy);
   INFO(rk4.refusal);
   REQUIRE_FALSE(rk4.refused);
   REQUIRE_FALSE(mid.refused);
@@ -91,11 +91,11 @@ TEST_CASE("rk4 with projection holds the DSP's constraints for 1000 s, and its e
 }
 
 TEST_CASE("dopri5 at tol 1e-6 holds the DSP's constraints for 1000 s and drifts in energy", "[baselines]") {
-  const LongRun dp = longRun(std::string("{") + kDsp + R"(,"integrator":"dopri5","options":{"tol":1e-6}})", 100000,
-                             10);
-  std::printf("[baselines] DSP 1000 s, h = 0.01: dopri5 (tol 1e-6) drift ratio %.2f, |dE/E| %.2e, constraint %.1e, "
-              "%.2f substeps/step\n",
-              dp.ratio, dp.finalRelativeEnergy, dp.worstConstraint, dp.meanIterations);
+  const LongRun dp = longRun(std::string("{") + kDsp + R"(,"integrator":"dopri5","options":{"tol":1e-6}})", 100000, 10);
+  std::printf(
+      "[baselines] DSP 1000 s, h = 0.01: dopri5 (tol 1e-6) drift ratio %.2f, |dE/E| %.2e, constraint %.1e, "
+      "%.2f substeps/step\n",
+      dp.ratio, dp.finalRelativeEnergy, dp.worstConstraint, dp.meanIterations);
   INFO(dp.refusal);
   REQUIRE_FALSE(dp.refused);
   CHECK(dp.worstConstraint <= 1e-12);
@@ -157,9 +157,10 @@ TEST_CASE("rk4 normalizes the rigid body's quaternion, while |Π| drifts", "[bas
   Simulation lg = simulate(R"({"system":"rigid-body","integrator":"lie-group","h":0.01})", 1000);
   lg.advance(100000);
   const double floor = std::abs(Vec3(lg.p()).norm() - Pi0) / Pi0;
-  std::printf("[baselines] free body 1e5 steps, h = 0.01: rk4 | |q| - 1 | <= %.1e, |Pi| drift %.2e "
-              "(lie-group %.2e)\n",
-              worst, drift, floor);
+  std::printf(
+      "[baselines] free body 1e5 steps, h = 0.01: rk4 | |q| - 1 | <= %.1e, |Pi| drift %.2e "
+      "(lie-group %.2e)\n",
+      worst, drift, floor);
   CHECK(worst <= 1e-14);
   CHECK(drift > 100 * std::max(floor, 1e-15));
 }
@@ -217,7 +218,8 @@ TEST_CASE("explicit Euler blows up on the DSP and the chain at their default h, 
 TEST_CASE("dopri5 refuses a step in plain words when it needs too many substeps", "[baselines]") {
   // ω = 1e5 rad/s, tol 1e-12 and h = 1: the step would need millions of substeps,
   // far above the limit of 1e5. Refused, and the state stays put.
-  Simulation sim = simulate(R"({"system":"oscillator","integrator":"dopri5","h":1,"params":{"mass":1e-4,"stiffness":1e6},
+  Simulation sim =
+      simulate(R"({"system":"oscillator","integrator":"dopri5","h":1,"params":{"mass":1e-4,"stiffness":1e6},
                                "options":{"tol":1e-12}})");
   bool refused = false;
   try {

@@ -3,7 +3,6 @@
 // so the same bits at every step, for every rule, with and without damping, and the
 // same refusals.
 #include <catch2/catch.hpp>
-
 #include <cstring>
 #include <limits>
 
@@ -15,7 +14,8 @@ using namespace vilab;
 namespace {
 
 bool sameBits(const VecX& a, const VecX& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), sizeof(double) * static_cast<std::size_t>(a.size())) == 0;
+  return a.size() == b.size() &&
+         std::memcmp(a.data(), b.data(), sizeof(double) * static_cast<std::size_t>(a.size())) == 0;
 }
 
 // Steps both paths from the same state; returns the steps taken with identical bits

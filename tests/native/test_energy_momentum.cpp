@@ -3,24 +3,22 @@
 // iteration. Large steps without refusal, iteration counts, quadratic convergence, the
 // Jacobian against finite differences, one step against an independent dense solve,
 // energy, J_z and the links to rounding; the block tridiagonal solver on its own.
-#include <catch2/catch.hpp>
-
 #include <Eigen/Dense>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdio>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "support.hpp"
 #include "vilab/detmath.hpp"
 #include "vilab/exact/pendulum.hpp"
 #include "vilab/integrators/chain_energy_momentum.hpp"
 #include "vilab/json.hpp"
 #include "vilab/simulation.hpp"
 #include "vilab/solver/block_tridiagonal.hpp"
-#include "support.hpp"
 
 using namespace vilab;
 

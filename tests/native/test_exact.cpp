@@ -1,11 +1,9 @@
 // Tests of the exact reference solutions (vilab::exact): elliptic functions, oscillator,
 // pendulum and free rigid body, against identities, known values (mpmath, 30 digits)
 // and a high-accuracy Gragg-Bulirsch-Stoer integration written here.
-#include <catch2/catch.hpp>
-
 #include <Eigen/Dense>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <functional>
 #include <vector>
@@ -206,8 +204,7 @@ TEST_CASE("exact: Jacobi elliptic functions", "[exact][elliptic]") {
       {0.7, 0.3, 0.63230477631086451725, 0.7747197363269297698, 0.93811363968143021572},
       {3.3, 0.95, 0.99597806153500151602, -0.089597438250101400982, 0.24005481851846203042},
       {-12.5, 0.5, 0.94117353933665522164, -0.33792361393148231148, 0.74638876225882229789},
-      {1.0, 1.0 - std::ldexp(1.0, -40), 0.76159415595584256347, 0.64805427366379411541,
-       0.64805427366420112627},
+      {1.0, 1.0 - std::ldexp(1.0, -40), 0.76159415595584256347, 0.64805427366379411541, 0.64805427366420112627},
   };
   for (const Ref& r : refs) {
     const ex::SnCnDn v = ex::jacobi(r.u, r.m);
@@ -254,8 +251,8 @@ TEST_CASE("exact: Jacobi elliptic functions", "[exact][elliptic]") {
       if (m <= 0.999) e_K = std::max(e_K, std::abs(ex::ellip_f(kPi / 2, m) - K) / K);
     }
   }
-  INFO("sn²+cn²-1: " << e_id1 << "  dn²+m sn²-1: " << e_id2 << "  derivatives: " << e_der
-                     << "  F(am)-u: " << e_inv << "  at K: " << e_K);
+  INFO("sn²+cn²-1: " << e_id1 << "  dn²+m sn²-1: " << e_id2 << "  derivatives: " << e_der << "  F(am)-u: " << e_inv
+                     << "  at K: " << e_K);
   CHECK(e_id1 <= 4e-15);
   CHECK(e_id2 <= 4e-15);
   CHECK(e_der <= 1e-10);
@@ -346,14 +343,11 @@ TEST_CASE("exact: free rigid body, elliptic branches", "[exact][frb]") {
   const FrbCase cases[] = {
       {"equations.md case, circles the smallest axis", Vector3d(2, 1, 2.0 / 3), Vector3d(c11, 0, s11),
        ex::FrbBranch::min_axis, 1e-12},
-      {"circles the largest axis", Vector3d(2, 1, 2.0 / 3), Vector3d(0.9, 0.3, -0.2), ex::FrbBranch::max_axis,
-       1e-12},
-      {"permuted inertia (cyclic)", Vector3d(1, 2.0 / 3, 2), Vector3d(0, s11, c11), ex::FrbBranch::min_axis,
-       1e-12},
+      {"circles the largest axis", Vector3d(2, 1, 2.0 / 3), Vector3d(0.9, 0.3, -0.2), ex::FrbBranch::max_axis, 1e-12},
+      {"permuted inertia (cyclic)", Vector3d(1, 2.0 / 3, 2), Vector3d(0, s11, c11), ex::FrbBranch::min_axis, 1e-12},
       {"permuted inertia (odd), largest axis", Vector3d(2.0 / 3, 2, 1), Vector3d(-0.2, 0.9, 0.3),
        ex::FrbBranch::max_axis, 1e-12},
-      {"general, smallest axis", Vector3d(1.3, 3.1, 2.2), Vector3d(1.7, -0.4, 0.8), ex::FrbBranch::min_axis,
-       1e-12},
+      {"general, smallest axis", Vector3d(1.3, 3.1, 2.2), Vector3d(1.7, -0.4, 0.8), ex::FrbBranch::min_axis, 1e-12},
       {"close to the separatrix", Vector3d(1, 2, 4), Vector3d(1, 0.5, std::sqrt(2.0) * (1 + 1e-9)),
        ex::FrbBranch::max_axis, 1e-10},
       {"nearly symmetric", Vector3d(1, 1 + 1e-9, 2), Vector3d(0.6, 0.5, 0.4), ex::FrbBranch::max_axis, 1e-12},
@@ -373,14 +367,13 @@ TEST_CASE("exact: free rigid body, elliptic branches", "[exact][frb]") {
 TEST_CASE("exact: free rigid body, degenerate cases", "[exact][frb]") {
   const FrbCase cases[] = {
       {"symmetric (oblate)", Vector3d(1, 1, 2), Vector3d(0.6, -0.5, 0.4), ex::FrbBranch::symmetric, 1e-12},
-      {"symmetric (prolate, axis 2)", Vector3d(3, 2, 3), Vector3d(0.6, -0.5, 0.4), ex::FrbBranch::symmetric,
-       1e-12},
+      {"symmetric (prolate, axis 2)", Vector3d(3, 2, 3), Vector3d(0.6, -0.5, 0.4), ex::FrbBranch::symmetric, 1e-12},
       {"spherical", Vector3d(1.5, 1.5, 1.5), Vector3d(0.6, -0.5, 0.4), ex::FrbBranch::spherical, 1e-12},
       {"steady, middle axis", Vector3d(2, 1, 2.0 / 3), Vector3d(0, 0.7, 0), ex::FrbBranch::steady, 1e-12},
       {"steady, largest axis", Vector3d(2, 1, 2.0 / 3), Vector3d(-0.7, 0, 0), ex::FrbBranch::steady, 1e-12},
       {"separatrix", Vector3d(1, 2, 4), Vector3d(1, 0.5, std::sqrt(2.0)), ex::FrbBranch::separatrix, 1e-12},
-      {"separatrix, other signs", Vector3d(4, 2, 1), Vector3d(-std::sqrt(2.0), -0.5, 1),
-       ex::FrbBranch::separatrix, 1e-12},
+      {"separatrix, other signs", Vector3d(4, 2, 1), Vector3d(-std::sqrt(2.0), -0.5, 1), ex::FrbBranch::separatrix,
+       1e-12},
   };
   for (const FrbCase& c : cases) check_free_rigid_body(c);
 
@@ -388,6 +381,5 @@ TEST_CASE("exact: free rigid body, degenerate cases", "[exact][frb]") {
   const ex::FreeRigidBodyExact rest(Vector3d(1, 2, 3), Vector4d(0.5, 0.5, 0.5, 0.5), Vector3d::Zero());
   CHECK(rest.Pi(5.0).norm() == 0.0);
   CHECK((rest.orientation(5.0) - quat_matrix(Vector4d(0.5, 0.5, 0.5, 0.5))).norm() <= 1e-15);
-  CHECK_THROWS_AS(ex::FreeRigidBodyExact(Vector3d(1, 0, 3), Vector4d(1, 0, 0, 0), Vector3d::Ones()),
-                  std::domain_error);
+  CHECK_THROWS_AS(ex::FreeRigidBodyExact(Vector3d(1, 0, 3), Vector4d(1, 0, 0, 0), Vector3d::Ones()), std::domain_error);
 }

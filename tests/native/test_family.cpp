@@ -2,7 +2,6 @@
 // symplectic Euler adjoints, RATTLE, Newmark and the Yoshida compositions, each
 // against what it claims and against a method that must fail the same test.
 #include <catch2/catch.hpp>
-
 #include <cmath>
 
 #include "support.hpp"
@@ -17,8 +16,8 @@ using namespace vilab::test;
 namespace {
 std::string pendulum(const std::string& integrator, double h, const std::string& options = "{}") {
   return R"({"system":"pendulum","integrator":")" + integrator + R"(","h":)" + std::to_string(h) +
-         R"(,"params":{"masses":[1],"lengths":[1],"g":1},"initial":{"angles":[1.0],"rates":[0]},"options":)" +
-         options + "}";
+         R"(,"params":{"masses":[1],"lengths":[1],"g":1},"initial":{"angles":[1.0],"rates":[0]},"options":)" + options +
+         "}";
 }
 double angleAt(const State& s) { return dm::atan2(s.q[0], -s.q[2]); }
 
@@ -119,7 +118,8 @@ TEST_CASE("symplectic Euler: variant is a whole number 0 or 1", "[family][symple
 }
 
 TEST_CASE("RATTLE: the hidden constraint Dg(q)M⁻¹p stays below 1e-13 over 1e6 DSP steps", "[family][rattle]") {
-  const Scenario sc = parseScenario(std::string(R"({"system":"double-spherical-pendulum","integrator":"rattle","h":0.01})"));
+  const Scenario sc =
+      parseScenario(std::string(R"({"system":"double-spherical-pendulum","integrator":"rattle","h":0.01})"));
   const ChainModel& m = std::get<ChainModel>(sc.model);
   std::unique_ptr<Integrator> integrator = makeIntegrator(sc);
   State s = sc.initial;
@@ -204,9 +204,9 @@ TEST_CASE("compositions: the DSP energy band shrinks 16-fold (order 4) per halvi
   // different h separate within seconds and their bands measure different paths.
   std::vector<double> bands;
   for (double h : {0.02, 0.01, 0.005}) {
-    Simulation sim = simulate(R"({"system":"double-spherical-pendulum","integrator":"composition4","h":)" +
-                              std::to_string(h) +
-                              R"(,"initial":{"angles":[[0.3,0],[0.5,0.4]],"rates":[[0,0.5],[0,-0.3]]}})");
+    Simulation sim =
+        simulate(R"({"system":"double-spherical-pendulum","integrator":"composition4","h":)" + std::to_string(h) +
+                 R"(,"initial":{"angles":[[0.3,0],[0.5,0.4]],"rates":[[0,0.5],[0,-0.3]]}})");
     run(sim, std::lround(20 / h));
     const auto e = column(sim, "energy");
     double lo = e[0], hi = e[0];
@@ -303,14 +303,16 @@ TEST_CASE("Marsden–West Fig. 1: variational Newmark keeps the pendulum's energ
   CHECK(rk4.back() < 0.7 * e0);       // RK4: a third of the energy gone
 }
 
-TEST_CASE("compositions keep their order with damping: composition4 on the damped oscillator", "[family][composition]") {
+TEST_CASE("compositions keep their order with damping: composition4 on the damped oscillator",
+          "[family][composition]") {
   // The forced midpoint step (symmetric split of the discrete Lagrange–d'Alembert force) is
   // symmetric, so the triple jump lifts it to order 4 as it does without forcing.
   const exact::DampedOscillator truth(1, 4, 0.4, 1, 0);
   std::vector<double> errors;
   for (double h : {0.1, 0.05, 0.025}) {
-    Simulation sim = simulate(R"({"system":"oscillator","integrator":"composition4","h":)" + std::to_string(h) +
-                              R"(,"params":{"mass":1,"stiffness":4,"damping":0.4},"initial":{"position":1,"velocity":0}})");
+    Simulation sim =
+        simulate(R"({"system":"oscillator","integrator":"composition4","h":)" + std::to_string(h) +
+                 R"(,"params":{"mass":1,"stiffness":4,"damping":0.4},"initial":{"position":1,"velocity":0}})");
     run(sim, std::lround(5 / h));
     errors.push_back(std::abs(sim.q()[0] - truth.position(5)));
   }

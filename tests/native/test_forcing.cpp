@@ -7,7 +7,6 @@
 //
 // The integrators are built directly (the registry's `forces` flags are not set here).
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -60,7 +59,8 @@ double logLogSlope(const std::vector<double>& h, const std::vector<double>& e) {
 }
 
 bool sameBits(const VecX& a, const VecX& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), sizeof(double) * static_cast<std::size_t>(a.size())) == 0;
+  return a.size() == b.size() &&
+         std::memcmp(a.data(), b.data(), sizeof(double) * static_cast<std::size_t>(a.size())) == 0;
 }
 
 // ---- the damped oscillator m x'' + c x' + k x = 0: m = 1, k = 4, c = 0.4 (ζ = 0.1) ----
@@ -148,8 +148,7 @@ TEST_CASE("forcing: the systems' damping and torque parameters reach the models"
   CHECK_THROWS_AS(buildSystem("rigid-body", Json{{"damping", -0.1}}), InputError);
 }
 
-TEST_CASE("forcing: damped oscillator, midpoint order 2 (symmetric split) and order 1 (one-sided split)",
-          "[forcing]") {
+TEST_CASE("forcing: damped oscillator, midpoint order 2 (symmetric split) and order 1 (one-sided split)", "[forcing]") {
   // The symmetric split f_d^− = f_d^+ = (h/2) F(q̄, v̄) keeps the midpoint rule symmetric,
   // hence of even order: 2. The one-sided split f_d^− = h F(q̄, v̄), f_d^+ = 0 (selectable
   // in VariationalIntegrator for this test only) shifts the force by (h/2) dF/dt in the
@@ -164,14 +163,12 @@ TEST_CASE("forcing: damped oscillator, midpoint order 2 (symmetric split) and or
     trap.push_back(delOscillatorError(DiscreteRule::trapezoid(), h, false));
   }
   for (double h : hsOne) one.push_back(delOscillatorError(DiscreteRule::midpoint(), h, true));
-  const double slopeSym = logLogSlope(hs, sym), slopeOne = logLogSlope(hsOne, one),
-               slopeTrap = logLogSlope(hs, trap);
+  const double slopeSym = logLogSlope(hs, sym), slopeOne = logLogSlope(hsOne, one), slopeTrap = logLogSlope(hs, trap);
   const auto pairSym = test::observedOrders(sym), pairOne = test::observedOrders(one);
   std::printf("[forcing] damped oscillator T = 5: midpoint errors %.3e %.3e %.3e, slope %.4f (pairs %.4f %.4f)\n",
               sym[0], sym[1], sym[2], slopeSym, pairSym[0], pairSym[1]);
   std::printf("[forcing]   one-sided split errors (h = 0.01 … 0.0025) %.3e %.3e %.3e, slope %.4f (pairs %.4f %.4f)\n",
-              one[0], one[1],
-              one[2], slopeOne, pairOne[0], pairOne[1]);
+              one[0], one[1], one[2], slopeOne, pairOne[0], pairOne[1]);
   std::printf("[forcing]   trapezoid errors %.3e %.3e %.3e, slope %.4f\n", trap[0], trap[1], trap[2], slopeTrap);
   CHECK(std::abs(slopeSym - 2.0) <= 0.1);
   CHECK(std::abs(slopeOne - 1.0) <= 0.1);
@@ -266,14 +263,14 @@ TEST_CASE("forcing: a constant space-frame torque changes RΠ by exactly h τ pe
     worst = std::max(worst, (pi1 - pi - h * tau).norm() / std::max(pi.norm(), pi1.norm()));
     pi = pi1;
   }
-  std::printf("[forcing] rigid body, torque: max |π_{k+1} − π_k − hτ| / |π| over 1e4 steps = %.2e (|π| = %.2f at the "
-              "end)\n",
-              worst, pi.norm());
+  std::printf(
+      "[forcing] rigid body, torque: max |π_{k+1} − π_k − hτ| / |π| over 1e4 steps = %.2e (|π| = %.2f at the "
+      "end)\n",
+      worst, pi.norm());
   CHECK(worst <= 1e-13);
 }
 
-TEST_CASE("forcing: the damped, torqued rigid body (Lie-group order 2, RK4 order 4; damping dissipates)",
-          "[forcing]") {
+TEST_CASE("forcing: the damped, torqued rigid body (Lie-group order 2, RK4 order 4; damping dissipates)", "[forcing]") {
   // Heavy top with a torque and damping, against RK4 at h = 1e-4 (error ~1e-16).
   const Built b = buildSystem("heavy-top", Json{{"torque", {0.4, -0.3, 0.2}}, {"damping", 0.3}});
   const RigidBodyModel& model = std::get<RigidBodyModel>(b.model);
@@ -303,9 +300,10 @@ TEST_CASE("forcing: the damped, torqued rigid body (Lie-group order 2, RK4 order
     rk.push_back(error(run(rk4, h)));
   }
   const double slopeLg = logLogSlope(hs, lg), slopeRk = logLogSlope(hs, rk);
-  std::printf("[forcing] heavy top with torque and damping, T = 1: lie-group errors %.3e %.3e %.3e slope %.4f; rk4 "
-              "%.3e %.3e %.3e slope %.4f\n",
-              lg[0], lg[1], lg[2], slopeLg, rk[0], rk[1], rk[2], slopeRk);
+  std::printf(
+      "[forcing] heavy top with torque and damping, T = 1: lie-group errors %.3e %.3e %.3e slope %.4f; rk4 "
+      "%.3e %.3e %.3e slope %.4f\n",
+      lg[0], lg[1], lg[2], slopeLg, rk[0], rk[1], rk[2], slopeRk);
   CHECK(std::abs(slopeLg - 2.0) <= 0.1);
   CHECK(std::abs(slopeRk - 4.0) <= 0.2);
 
@@ -328,8 +326,7 @@ TEST_CASE("forcing: the damped, torqued rigid body (Lie-group order 2, RK4 order
   CHECK(monotone);
 }
 
-TEST_CASE("forcing: damped double spherical pendulum, forced discrete Noether for J_z and energy decay",
-          "[forcing]") {
+TEST_CASE("forcing: damped double spherical pendulum, forced discrete Noether for J_z and energy decay", "[forcing]") {
   // Discrete Noether with forcing (M–W §3.2): rotations about e_z, ξ(q) = (e_z × x_i)_i,
   // leave L_d and g invariant, so D1 L_d·ξ(q_k) + D2 L_d·ξ(q_{k+1}) = 0 and
   // Dg(q_k) ξ(q_k) = 0. With p_k + D1 L_d + f_d^− + Dg(q_k)ᵀλ = 0 and p_{k+1} = D2 L_d + f_d^+:
@@ -367,9 +364,10 @@ TEST_CASE("forcing: damped double spherical pendulum, forced discrete Noether fo
     J = J1;
     E = E1;
   }
-  std::printf("[forcing] damped DSP (c = %.1f), 3000 steps: max |ΔJ_z − moment| / Σ|x_i||p_i| = %.2e; J_z %.4f -> "
-              "%.4f; energy %.4f -> %.4f, %d increases\n",
-              c, worst, J0, J, E0, E, increases);
+  std::printf(
+      "[forcing] damped DSP (c = %.1f), 3000 steps: max |ΔJ_z − moment| / Σ|x_i||p_i| = %.2e; J_z %.4f -> "
+      "%.4f; energy %.4f -> %.4f, %d increases\n",
+      c, worst, J0, J, E0, E, increases);
   CHECK(worst <= 1e-13);
   CHECK(increases == 0);
 }
@@ -412,9 +410,10 @@ TEST_CASE("forcing: damped chains, midpoint order 2 and projected RK4 order 4 ag
     rk.push_back(error(run(r, h)));
   }
   const double slopeMid = logLogSlope(hsMid, mid), slopeOne = logLogSlope(hsOne, one), slopeRk = logLogSlope(hsRk, rk);
-  std::printf("[forcing] damped DSP T = 1: midpoint errors %.3e %.3e %.3e slope %.4f; one-sided slope %.4f; rk4 "
-              "%.3e %.3e %.3e slope %.4f\n",
-              mid[0], mid[1], mid[2], slopeMid, slopeOne, rk[0], rk[1], rk[2], slopeRk);
+  std::printf(
+      "[forcing] damped DSP T = 1: midpoint errors %.3e %.3e %.3e slope %.4f; one-sided slope %.4f; rk4 "
+      "%.3e %.3e %.3e slope %.4f\n",
+      mid[0], mid[1], mid[2], slopeMid, slopeOne, rk[0], rk[1], rk[2], slopeRk);
   CHECK(std::abs(slopeMid - 2.0) <= 0.1);
   CHECK(std::abs(slopeOne - 1.0) <= 0.1);
   CHECK(std::abs(slopeRk - 4.0) <= 0.2);

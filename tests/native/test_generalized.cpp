@@ -74,7 +74,8 @@ TEST_CASE("angles-midpoint: a different map, refused at the chart's pole where g
   CHECK(angles >= 5 * generalized);
 }
 
-TEST_CASE("generalized: the chart Newton matrix is the derivative of the chart residual", "[generalized][derivatives]") {
+TEST_CASE("generalized: the chart Newton matrix is the derivative of the chart residual",
+          "[generalized][derivatives]") {
   Simulation sim = simulate(kDsp + R"(,"integrator":"midpoint"})", 1000000);
   run(sim, 37);
   const ChainModel& m = std::get<ChainModel>(sim.scenario().model);

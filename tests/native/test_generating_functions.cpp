@@ -9,10 +9,8 @@
 //  - eqs. 11–12: the type-2 and type-3 generating functions S(q_{n+1}, p_n) =
 //    p_n·q_{n+1} − h H(q_{n+1}, p_n) and S(q_n, p_{n+1}) = −q_n·p_{n+1} − h H(q_n, p_{n+1})
 //    give the two symplectic Euler methods, which are `alpha` at α = 1 and α = 0.
-#include <catch2/catch.hpp>
-
 #include <Eigen/Dense>
-
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <fstream>
 #include <functional>
@@ -38,10 +36,9 @@ Simulation oscillator(const std::string& integrator, double omega, double h, dou
   return test::simulate(j.dump(), 1000000);
 }
 
-
 // A Hamiltonian in canonical coordinates, by its partial derivatives.
 struct Hamiltonian {
-  std::function<VecX(const VecX& q, const VecX& p)> dq, dp;
+  std::function<VecX(const VecX&q, const VecX&p)> dq, dp;
 };
 
 // Newton on r(x) = 0 with a central-difference Jacobian, to rounding.
@@ -91,8 +88,8 @@ double largestStepDifference(Json scenario, double alpha, const Hamiltonian& H, 
     const State mapped = alpha == 1.0 ? typeTwo(H, s, h) : typeThree(H, s, h);
     sim.advance(1);
     const double scale = 1 + std::max(sim.q().cwiseAbs().maxCoeff(), sim.p().cwiseAbs().maxCoeff());
-    worst = std::max(worst, std::max(test::maxDifference(mapped.q, sim.q()), test::maxDifference(mapped.p, sim.p())) /
-                                scale);
+    worst = std::max(worst,
+                     std::max(test::maxDifference(mapped.q, sim.q()), test::maxDifference(mapped.p, sim.p())) / scale);
   }
   return worst;
 }
@@ -138,7 +135,8 @@ TEST_CASE("generating functions: the midpoint rule is the exact oscillator on th
   for (long n = 1; n <= 10000; ++n) {
     sim.advance(1);
     const double t = exact::midpointClock(h, omega, n);
-    onClock = std::max(onClock, std::max(std::abs(sim.q()[0] - truth.position(t)), std::abs(sim.p()[0] - truth.velocity(t))));
+    onClock =
+        std::max(onClock, std::max(std::abs(sim.q()[0] - truth.position(t)), std::abs(sim.p()[0] - truth.velocity(t))));
   }
   INFO("10^4 midpoint steps against the exact flow at n dt: max error " << onClock);
   CHECK(onClock <= 1e-12);
@@ -192,7 +190,8 @@ TEST_CASE("generating functions: type 2 and type 3 are alpha = 1 and alpha = 0",
     const char* name;
     Json scenario;
     const Hamiltonian& H;
-  } systems[] = {{"oscillator", osc, oscillatorH}, {"Henon-Heiles", test::lagrangianScene("henon-heiles"), henonHeilesH},
+  } systems[] = {{"oscillator", osc, oscillatorH},
+                 {"Henon-Heiles", test::lagrangianScene("henon-heiles"), henonHeilesH},
                  {"elastic pendulum", elastic, elasticH}};
   for (const auto& s : systems) {
     for (double alpha : {1.0, 0.0}) {

@@ -6,7 +6,6 @@
 // exact with the invariant discrete gradient and not with the Cartesian one; the link
 // error against μ (seed 002's penalty panel); the midpoint variant is `penalty`.
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -62,7 +61,6 @@ Run runChain(const ChainModel& model, State s, double mu, double h, long steps, 
   return r;
 }
 
-
 }  // namespace
 
 TEST_CASE("gonzalez: H_mu to rounding on the penalty DSP at h = 0.001; the implicit midpoint rule drifts",
@@ -94,11 +92,9 @@ TEST_CASE("gonzalez: J_z exact with the invariant discrete gradient, not with th
   const Run invariant = runChain(dsp.model, dsp.initial, 1e6, 0.001, 5000, Gradient::Invariant);
   const Run cartesian = runChain(dsp.model, dsp.initial, 1e6, 0.001, 5000, Gradient::Cartesian);
   const Run midpoint = runChain(dsp.model, dsp.initial, 1e6, 0.001, 5000, Gradient::Midpoint);
-  WARN("mu = 1e6, h = 0.001, 5000 steps, |dJ_z|/J_z: invariant " << invariant.momentum << ", Cartesian "
-                                                                   << cartesian.momentum << ", midpoint "
-                                                                   << midpoint.momentum << "; |dH_mu|/H_mu: "
-                                                                   << invariant.energy << ", " << cartesian.energy
-                                                                   << ", " << midpoint.energy);
+  WARN("mu = 1e6, h = 0.001, 5000 steps, |dJ_z|/J_z: invariant "
+       << invariant.momentum << ", Cartesian " << cartesian.momentum << ", midpoint " << midpoint.momentum
+       << "; |dH_mu|/H_mu: " << invariant.energy << ", " << cartesian.energy << ", " << midpoint.energy);
   CHECK(invariant.momentum <= 1e-12);
   CHECK(invariant.energy <= 1e-12);
   // Gonzalez's midpoint discrete gradient in R^{3n} keeps H_μ but its correction along Δq
@@ -195,7 +191,7 @@ TEST_CASE("gonzalez: the data-system discrete gradient keeps E on the elastic pe
     errors[correction ? 0 : 1] = worst;
   }
   WARN("elastic pendulum, h = 0.02, 2000 steps, |dE|/|E|: discrete gradient " << errors[0] << ", implicit midpoint "
-                                                                                << errors[1]);
+                                                                              << errors[1]);
   CHECK(errors[0] <= 1e-12);
   CHECK(errors[1] >= 1e-4);
 }

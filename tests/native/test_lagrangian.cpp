@@ -2,7 +2,6 @@
 // compiled derivatives against finite differences, agreement with the built-in
 // systems, conservation laws, convergence orders and refusals.
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <string>
 
@@ -27,8 +26,8 @@ std::string elastic(const std::string& integrator, double h, const std::string& 
 // A scenario whose params are `params` (a JSON object) and initial `initial`.
 std::string defined(const std::string& params, const std::string& initial, const std::string& integrator = "midpoint",
                     double h = 0.01, const std::string& options = "{}") {
-  return R"({"system":"lagrangian","integrator":")" + integrator + R"(","h":)" + std::to_string(h) +
-         R"(,"params":)" + params + R"(,"initial":)" + initial + R"(,"options":)" + options + "}";
+  return R"({"system":"lagrangian","integrator":")" + integrator + R"(","h":)" + std::to_string(h) + R"(,"params":)" +
+         params + R"(,"initial":)" + initial + R"(,"options":)" + options + "}";
 }
 
 // The error a scenario gives: "<field>|<message>|<column>".
@@ -140,7 +139,8 @@ TEST_CASE("lagrangian: limits on size, nesting and counts", "[lagrangian][errors
   CHECK(failureOf(defined(r.dump(), kPolarInitial)).message.find("reserved") != std::string::npos);
 }
 
-TEST_CASE("lagrangian: bad numbers, singular mass matrices and violated constraints are refused", "[lagrangian][errors]") {
+TEST_CASE("lagrangian: bad numbers, singular mass matrices and violated constraints are refused",
+          "[lagrangian][errors]") {
   Json nan = Json::parse(kPolar);
   nan["constants"]["k"] = "NaN";
   CHECK(failureOf(defined(nan.dump(), kPolarInitial)).field == "params.constants.k");
@@ -240,8 +240,8 @@ TEST_CASE("lagrangian: a Cartesian pendulum as data is the built-in pendulum's m
   for (int k = 0; k < 100; ++k) {
     data.advance(100);
     builtin.advance(100);
-    worst = std::max({worst, vilab::test::maxDifference(data.q(), builtin.q()),
-                      vilab::test::maxDifference(data.p(), builtin.p())});
+    worst = std::max(
+        {worst, vilab::test::maxDifference(data.q(), builtin.q()), vilab::test::maxDifference(data.p(), builtin.p())});
   }
   INFO("max difference over 1e4 steps: " << worst);
   CHECK(worst <= 1e-12);
@@ -268,8 +268,8 @@ double dspDifference(const std::string& builtinScenario, int steps) {
   for (int k = 0; k < steps / 100; ++k) {
     data.advance(100);
     builtin.advance(100);
-    worst = std::max({worst, vilab::test::maxDifference(data.q(), builtin.q()),
-                      vilab::test::maxDifference(data.p(), builtin.p())});
+    worst = std::max(
+        {worst, vilab::test::maxDifference(data.q(), builtin.q()), vilab::test::maxDifference(data.p(), builtin.p())});
   }
   worst = std::max(worst, std::abs(data.diagnostics().momentum[0] - builtin.diagnostics().momentum[0]));
   return worst;
@@ -287,7 +287,8 @@ TEST_CASE("lagrangian: the double spherical pendulum as data is the built-in one
   // The default motion is chaotic: rounding differences grow about e-fold per 0.4 s
   // (2.5e-13 after 5 s, 7e-8 after 20 s), so two implementations that are not bitwise
   // identical agree to 1e-12 only within the first few seconds.
-  const double chaotic = dspDifference(R"({"system":"double-spherical-pendulum","integrator":"midpoint","h":0.01})", 500);
+  const double chaotic =
+      dspDifference(R"({"system":"double-spherical-pendulum","integrator":"midpoint","h":0.01})", 500);
   INFO("chaotic default, 500 steps: " << chaotic);
   CHECK(chaotic <= 1e-12);
 }
@@ -369,7 +370,8 @@ TEST_CASE("lagrangian: a step that cannot be resolved is refused and the state k
   CHECK(sim.hash() == before);  // refused at step 1: the initial state, untouched
 }
 
-TEST_CASE("lagrangian: energy-momentum conserves energy and constraints where H exists", "[lagrangian][energy-momentum]") {
+TEST_CASE("lagrangian: energy-momentum conserves energy and constraints where H exists",
+          "[lagrangian][energy-momentum]") {
   Simulation builtin = simulate(R"({"system":"double-spherical-pendulum","integrator":"midpoint","h":0.01})");
   const VecX x = builtin.q(), p = builtin.p();
   Json initial;

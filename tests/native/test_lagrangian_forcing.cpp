@@ -4,7 +4,6 @@
 // solutions, the forced discrete Noether theorem, bit-for-bit agreement with the
 // unforced path, the Kapitza pendulum and the errors.
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -155,13 +154,14 @@ TEST_CASE("forcing: damped oscillator, midpoint order 2 and the one-sided split 
   const auto orderSymmetric = observedOrders(symmetric), orderOneSided = observedOrders(oneSided);
   INFO("symmetric errors " << symmetric[0] << " " << symmetric[1] << " " << symmetric[2] << " orders "
                            << orderSymmetric[0] << " " << orderSymmetric[1]);
-  INFO("one-sided errors " << oneSided[0] << " " << oneSided[1] << " " << oneSided[2] << " orders "
-                           << orderOneSided[0] << " " << orderOneSided[1]);
+  INFO("one-sided errors " << oneSided[0] << " " << oneSided[1] << " " << oneSided[2] << " orders " << orderOneSided[0]
+                           << " " << orderOneSided[1]);
   for (double o : orderSymmetric) CHECK(std::abs(o - 2) <= 0.1);
   for (double o : orderOneSided) CHECK(std::abs(o - 1) <= 0.1);
   // The trapezoid's symmetric split (F at q_k and q_{k+1}) is second order too.
   std::vector<double> trapezoid;
-  for (double h : {0.02, 0.01, 0.005}) trapezoid.push_back(dampedError(DiscreteRule::trapezoid(), ForceSplit::Symmetric, h));
+  for (double h : {0.02, 0.01, 0.005})
+    trapezoid.push_back(dampedError(DiscreteRule::trapezoid(), ForceSplit::Symmetric, h));
   for (double o : observedOrders(trapezoid)) CHECK(std::abs(o - 2) <= 0.1);
   // The energy decays (the discrete forcing dissipates): |x| at T far below x0.
   CHECK(symmetric[2] < 1e-3);
@@ -283,8 +283,8 @@ TEST_CASE("forcing: the Newton matrix includes ∂f−/∂q_{k+1}", "[lagrangian
     "forces":["-x'*(x^2 + y^2) + sin(t)*y", "cos(x*y') + t*x"]})j");
   for (const DiscreteRule& rule : {DiscreteRule::midpoint(), DiscreteRule::trapezoid(), DiscreteRule::alphaFamily(0.3)})
     for (ForceSplit split : {ForceSplit::Symmetric, ForceSplit::OneSided}) {
-      DelRun r = delRun(problem, rule, 0.05, (VecX(2) << 0.8, -0.4).finished(), (VecX(2) << 0.3, 0.6).finished(),
-                        split);
+      DelRun r =
+          delRun(problem, rule, 0.05, (VecX(2) << 0.8, -0.4).finished(), (VecX(2) << 0.3, 0.6).finished(), split);
       r.advance(3);
       r.del.setTime(0.7);
       SmallVec x(2);

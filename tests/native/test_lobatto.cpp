@@ -4,7 +4,6 @@
 // constraints and J_z to rounding, the block-tridiagonal Newton matrix against finite
 // differences, and the Galerkin form on a system defined by data against the chain path.
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <string>
 #include <vector>
@@ -70,8 +69,8 @@ double slope(const std::vector<double>& errors) {
 
 // The double spherical pendulum with the registry's masses and lengths.
 std::string dsp(double h, const std::string& initial) {
-  return R"({"system":"double-spherical-pendulum","integrator":"lobatto","h":)" + std::to_string(h) +
-         R"(,"initial":)" + initial + "}";
+  return R"({"system":"double-spherical-pendulum","integrator":"lobatto","h":)" + std::to_string(h) + R"(,"initial":)" +
+         initial + "}";
 }
 const char* kRegular = R"({"angles":[[0.3,0],[0.5,0.4]],"rates":[[0,0.5],[0,-0.3]]})";
 
@@ -186,8 +185,8 @@ TEST_CASE("lobatto: a Cartesian pendulum as data follows the built-in pendulum",
   for (int k = 0; k < 20; ++k) {
     data.advance(100);
     builtin.advance(100);
-    worst = std::max({worst, vilab::test::maxDifference(data.q(), builtin.q()),
-                      vilab::test::maxDifference(data.p(), builtin.p())});
+    worst = std::max(
+        {worst, vilab::test::maxDifference(data.q(), builtin.q()), vilab::test::maxDifference(data.p(), builtin.p())});
   }
   INFO("max difference over 2000 steps: " << worst);
   CHECK(worst <= 1e-12);

@@ -48,7 +48,7 @@ TEST_CASE("cuts never split a UTF-8 character, and invalid bytes become U+FFFD",
     CHECK(invalidUtf8Offset(cutForMessage(repeat("\xF0\x9F\x98\x80", 12), max)) == std::string::npos);
   }
   CHECK(validUtf8("42\xFF") == "42\xEF\xBF\xBD");
-  CHECK(validUtf8("\xC3") == "\xEF\xBF\xBD");            // a truncated sequence
+  CHECK(validUtf8("\xC3") == "\xEF\xBF\xBD");                     // a truncated sequence
   CHECK(validUtf8("\xED\xA0\x80") == repeat("\xEF\xBF\xBD", 3));  // a UTF-16 surrogate
   CHECK(validUtf8("\xC0\xAF") == repeat("\xEF\xBF\xBD", 2));      // an overlong form
   CHECK(invalidUtf8Offset("ok \xC3\xA9 \xE2\x80\xA6 \xF0\x9F\x98\x80") == std::string::npos);
@@ -68,19 +68,20 @@ TEST_CASE("scenario errors quote user text as valid UTF-8, and stay bounded", "[
     CHECK_THAT(e.what(), Catch::Contains("unknown id \"a" + repeat("\xC3\xA9", 15) + "\xE2\x80\xA6\" (41 bytes)"));
     checkMessage(e.what());
   }
-  for (const std::string& text : {std::string("42\xC3\xBF"), std::string("42\xFF"), std::string("{\"system\":\"\xC3\"}"),
-                                  std::string("{\"h\xFF\":1}"), "\"" + repeat("\xC3\xA9", 100) + "\xC3"}) {
+  for (const std::string& text :
+       {std::string("42\xC3\xBF"), std::string("42\xFF"), std::string("{\"system\":\"\xC3\"}"),
+        std::string("{\"h\xFF\":1}"), "\"" + repeat("\xC3\xA9", 100) + "\xC3"}) {
     const InputError e = scenarioError(text);
     CHECK(e.field() == "scenario");
     CHECK_THAT(e.what(), Catch::StartsWith("scenario: invalid JSON ("));
     checkMessage(e.what());
   }
   // Megabytes of text in the token the parser quotes: cut like any user text.
-  for (const auto& [text, field] : std::vector<std::pair<std::string, std::string>>{
-           {"\"" + std::string(4000000, 'x'), "scenario"},
-           {"{\"system\":" + std::string(4000000, '7') + "x", "system"},
-           {"[" + std::string(4000000, '7'), "scenario[0]"},
-           {std::string(4000000, 't'), "scenario"}}) {
+  for (const auto& [text, field] :
+       std::vector<std::pair<std::string, std::string>>{{"\"" + std::string(4000000, 'x'), "scenario"},
+                                                        {"{\"system\":" + std::string(4000000, '7') + "x", "system"},
+                                                        {"[" + std::string(4000000, '7'), "scenario[0]"},
+                                                        {std::string(4000000, 't'), "scenario"}}) {
     const InputError e = scenarioError(text);
     CHECK(e.field() == field);
     checkMessage(e.what());

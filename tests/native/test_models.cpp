@@ -46,8 +46,9 @@ void checkLagrangian(const System& s, const Vec<double, System::N>& q, const Vec
   };
   const Eigen::MatrixXd fd = finiteDifferenceJacobian(L, x, 1e-5);
   Vec<double, N> Lq, Lv;
-  gradient<N>([&](const auto& qq) { return s.lagrangian(qq, constant<typename std::decay_t<decltype(qq)>::Scalar, N>(v)); },
-              q, Lq);
+  gradient<N>(
+      [&](const auto& qq) { return s.lagrangian(qq, constant<typename std::decay_t<decltype(qq)>::Scalar, N>(v)); }, q,
+      Lq);
   Lv = Mechanics<System>::momentum(s, q, v);
   const double scale = 1 + fd.cwiseAbs().maxCoeff();
   CHECK((fd.leftCols(N).transpose() - Lq).cwiseAbs().maxCoeff() <= 1e-8 * scale);
@@ -64,18 +65,17 @@ void checkLagrangian(const System& s, const Vec<double, System::N>& q, const Vec
       },
       q, 1e-6);
   CHECK((fdD1.transpose() - d1).cwiseAbs().maxCoeff() <= 1e-6 * (1 + d1.cwiseAbs().maxCoeff()));
-  const Eigen::MatrixXd fdJ = finiteDifferenceJacobian([&](const VecX& y) { return VecX(vi.d1(q, Vec<double, N>(y))); },
-                                                       q1, 1e-6);
+  const Eigen::MatrixXd fdJ =
+      finiteDifferenceJacobian([&](const VecX& y) { return VecX(vi.d1(q, Vec<double, N>(y))); }, q1, 1e-6);
   CHECK((fdJ - Eigen::MatrixXd(J)).cwiseAbs().maxCoeff() <= 1e-6 * (1 + J.cwiseAbs().maxCoeff()));
 }
 
 }  // namespace
 
-TEST_CASE("AD Lagrangians and discrete Lagrangians of every model agree with finite differences", "[models][derivatives]") {
+TEST_CASE("AD Lagrangians and discrete Lagrangians of every model agree with finite differences",
+          "[models][derivatives]") {
   const ChainModel dsp = chainModel(2);
-  SECTION("oscillator") {
-    checkLagrangian(OscillatorSystem{{1.3, 4.0}}, Vec<double, 1>(0.7), Vec<double, 1>(-0.4));
-  }
+  SECTION("oscillator") { checkLagrangian(OscillatorSystem{{1.3, 4.0}}, Vec<double, 1>(0.7), Vec<double, 1>(-0.4)); }
   SECTION("chain, multipliers") { checkLagrangian(ChainCartesian<2>{dsp}, someVector<6>(0.1), someVector<6>(-0.9)); }
   SECTION("chain, penalty springs") {
     checkLagrangian(ChainPenalty<2>{ChainCartesian<2>{dsp}, 500.0}, someVector<6>(0.1), someVector<6>(-0.9));

@@ -62,8 +62,7 @@ TEST_CASE("pendulum: the motion stays exactly in the x-z plane", "[pendulum]") {
 }
 
 TEST_CASE("pendulum: initial data off the plane is an error naming the field", "[pendulum][input]") {
-  const std::string bad =
-      R"({"system":"pendulum","initial":{"positions":[[0.6,0.1,-0.78]],"velocities":[[0,0,0]]}})";
+  const std::string bad = R"({"system":"pendulum","initial":{"positions":[[0.6,0.1,-0.78]],"velocities":[[0,0,0]]}})";
   try {
     parseScenario(bad);
     FAIL("expected an error");

@@ -2,7 +2,6 @@
 // has its complete English prose, with as many claims as it claims, and no prose names an
 // entry, option, parameter or field that does not exist.
 #include <catch2/catch.hpp>
-
 #include <set>
 
 #include "support.hpp"

@@ -4,7 +4,6 @@
 // definition). With VILAB_UPDATE_LIMITS=1 the measurement rewrites that file instead,
 // like a golden file: run it after adding an integrator or changing a default scenario.
 #include <catch2/catch.hpp>
-
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -69,16 +68,19 @@ TEST_CASE("every pair's largest step is the measured one", "[registry][max-h]") 
 }
 
 TEST_CASE("the scenario parser enforces each pair's largest step and names it", "[registry][max-h]") {
-  CHECK_NOTHROW(parseScenario(std::string(R"({"system":"double-spherical-pendulum","integrator":"energy-momentum","h":0.2})")));
-  CHECK_THROWS_WITH(parseScenario(std::string(R"({"system":"double-spherical-pendulum","integrator":"rk4","h":0.3})")),
-                    Catch::Equals("h: must be in (0, 0.2], got 0.3 (with a larger step no structure-preserving integrator "
-                                  "solves the default double-spherical-pendulum motion)"));
+  CHECK_NOTHROW(
+      parseScenario(std::string(R"({"system":"double-spherical-pendulum","integrator":"energy-momentum","h":0.2})")));
+  CHECK_THROWS_WITH(
+      parseScenario(std::string(R"({"system":"double-spherical-pendulum","integrator":"rk4","h":0.3})")),
+      Catch::Equals("h: must be in (0, 0.2], got 0.3 (with a larger step no structure-preserving integrator "
+                    "solves the default double-spherical-pendulum motion)"));
   const Json reg = registryJson();
   for (const auto& s : reg["systems"]) {
     double largest = 0;
     for (const auto& [id, h] : s["h"]["maxByIntegrator"].items()) {
       const IntegratorFamily family = findIntegrator(id)->family;
-      if (family == IntegratorFamily::Variational || family == IntegratorFamily::EnergyMomentum) largest = std::max(largest, h.get<double>());
+      if (family == IntegratorFamily::Variational || family == IntegratorFamily::EnergyMomentum)
+        largest = std::max(largest, h.get<double>());
     }
     INFO(s["id"]);
     // A system defined by data has no default motion to measure its limit on: 1 s.

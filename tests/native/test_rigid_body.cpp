@@ -1,9 +1,8 @@
 // The tumbling rigid body: systems `rigid-body` and `heavy-top`, integrators
 // `quaternion` (generic midpoint DEL on S³ ⊂ R⁴), `lie-group` (LGVI / Moser–Veselov),
 // `energy-momentum`, and the baselines on Euler's equations.
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -87,13 +86,13 @@ double fittedOrder(const std::vector<double>& hs, const std::vector<double>& err
 
 // Long-run statistics of the invariants, sampled every `stride` steps.
 struct LongRun {
-  double piNorm = 0;      // max | |Π| − |Π₀| | / |Π₀|
-  double spatial = 0;     // max |RΠ − RΠ₀|_∞ / |RΠ₀|
-  double vertical = 0;    // max |e₃·RΠ − e₃·RΠ₀| / |e₃·RΠ₀|
-  double pi3 = 0;         // max |Π₃ − Π₃(0)| / |Π₃(0)|
-  double energy = 0;      // max |E − E₀| / |E₀|
-  double constraint = 0;  // max constraint residual
-  double energyRatio = 0; // max |ΔE| over the last 10% / max |ΔE| over the first 10%
+  double piNorm = 0;       // max | |Π| − |Π₀| | / |Π₀|
+  double spatial = 0;      // max |RΠ − RΠ₀|_∞ / |RΠ₀|
+  double vertical = 0;     // max |e₃·RΠ − e₃·RΠ₀| / |e₃·RΠ₀|
+  double pi3 = 0;          // max |Π₃ − Π₃(0)| / |Π₃(0)|
+  double energy = 0;       // max |E − E₀| / |E₀|
+  double constraint = 0;   // max constraint residual
+  double energyRatio = 0;  // max |ΔE| over the last 10% / max |ΔE| over the first 10%
   double usPerStep = 0;
 };
 
@@ -188,7 +187,8 @@ TEST_CASE("rigid body: scenario validation names the field", "[rigid-body]") {
   CHECK(tri.rfind("params.inertia: violates the triangle inequality: I3 = 3 > I1 + I2 = 2", 0) == 0);
   CHECK(errorOf(Json{{"system", "heavy-top"}, {"params", {{"inertia", {5, 1, 1}}}}}).rfind("params.inertia", 0) == 0);
   CHECK(errorOf(Json{{"system", "rigid-body"}, {"params", {{"inertia", {1, 1, 2}}}}}).empty());  // flat body: allowed
-  CHECK(errorOf(Json{{"system", "rigid-body"}, {"params", {{"inertia", {0, 1, 1}}}}}).rfind("params.inertia[0]", 0) == 0);
+  CHECK(errorOf(Json{{"system", "rigid-body"}, {"params", {{"inertia", {0, 1, 1}}}}}).rfind("params.inertia[0]", 0) ==
+        0);
   CHECK(errorOf(Json{{"system", "rigid-body"}, {"params", {{"inertia", {1, 1, 2e6}}}}}).rfind("params.inertia[2]", 0) ==
         0);
   // Non-unit orientation: error on initial.orientation reporting | |q| − 1 |.
@@ -207,7 +207,8 @@ TEST_CASE("rigid body: scenario validation names the field", "[rigid-body]") {
   CHECK(errorOf(Json{{"system", "rigid-body"}, {"integrator", "midpoint"}}).rfind("integrator", 0) == 0);
 
   // Within tolerance the orientation is normalized; missing omega takes the default.
-  const Scenario s = parseScenario(Json{{"system", "rigid-body"}, {"initial", {{"orientation", {0, 0, 1 + 5e-10, 0}}}}});
+  const Scenario s =
+      parseScenario(Json{{"system", "rigid-body"}, {"initial", {{"orientation", {0, 0, 1 + 5e-10, 0}}}}});
   CHECK(std::abs(s.initial.q.norm() - 1) <= 2e-16);
   CHECK(Json::parse(s.normalized)["initial"]["omega"].size() == 3);
   // Re-parsing the normalized scenario gives the same bits (share links).
@@ -253,10 +254,18 @@ TEST_CASE("quaternion: AD derivatives of L and L_d agree with finite differences
   const Vec4 q(0.9, -0.2, 0.3, 0.25), v(0.4, -1.1, 0.7, 2.0);  // off the manifold on purpose
   auto L = [&](const Vec4& qq, const Vec4& vv) { return sys.lagrangian(qq, vv); };
   Vec4 gq, gv;
-  gradient<4>([&](const auto& x) { using S = typename std::decay_t<decltype(x)>::Scalar;
-                                   return sys.lagrangian(x, constant<S, 4>(v)); }, q, gq);
-  gradient<4>([&](const auto& x) { using S = typename std::decay_t<decltype(x)>::Scalar;
-                                   return sys.lagrangian(constant<S, 4>(q), x); }, v, gv);
+  gradient<4>(
+      [&](const auto& x) {
+        using S = typename std::decay_t<decltype(x)>::Scalar;
+        return sys.lagrangian(x, constant<S, 4>(v));
+      },
+      q, gq);
+  gradient<4>(
+      [&](const auto& x) {
+        using S = typename std::decay_t<decltype(x)>::Scalar;
+        return sys.lagrangian(constant<S, 4>(q), x);
+      },
+      v, gv);
   const double eps = 1e-6;
   for (int i = 0; i < 4; ++i) {
     Vec4 e = Vec4::Zero();
@@ -300,8 +309,8 @@ TEST_CASE("quaternion: Π = ½ vec(q* ⊗ p) matches ω from finite differences 
   // Along a discrete trajectory of the heavy top: Π from the stored p against ω from a
   // central difference of q, ω ≈ 2 vec(q_k* ⊗ (q_{k+1} − q_{k−1})/(2h)); both O(h²).
   const double h = 1e-3;
-  auto st = makeStepper(heavyTop("quaternion", h, Vec3(1.5, 1.25, 0.5), Vec3(0.1, -0.2, 0.5), tilted(),
-                                 Vec3(0.7, -1.2, 2.5)));
+  auto st = makeStepper(
+      heavyTop("quaternion", h, Vec3(1.5, 1.25, 0.5), Vec3(0.1, -0.2, 0.5), tilted(), Vec3(0.7, -1.2, 2.5)));
   advance(*st, 200);
   const Vec4 qPrev = st->q();
   advance(*st, 1);
@@ -340,7 +349,8 @@ TEST_CASE("quaternion: the radial inertia I₀ does not change the motion", "[ri
     q = qa;
     p = pa;
   }
-  std::printf("[rigid-body] I0 = 0.3 vs 7: max one-step |Δq| = %.2e, |ΔΠ|/|Π| = %.2e over 300 heavy-top steps\n", dq, dp);
+  std::printf("[rigid-body] I0 = 0.3 vs 7: max one-step |Δq| = %.2e, |ΔΠ|/|Π| = %.2e over 300 heavy-top steps\n", dq,
+              dp);
   CHECK(dq <= 1e-15);
   CHECK(dp <= 1e-14);
 }
@@ -454,7 +464,8 @@ TEST_CASE("free body: quaternion and lie-group are the same discrete map (Moser�
   advance(*b, 100);
   const double dPi = (bodyMomentum(a->diagnostics()) - bodyMomentum(b->diagnostics())).norm();
   const double dR = (quat::matrix(Vec4(a->q())) - quat::matrix(Vec4(b->q()))).cwiseAbs().maxCoeff();
-  std::printf("[rigid-body] free body, h = 0.5, 100 steps: quaternion vs lie-group |ΔΠ| = %.2e, |ΔR| = %.2e\n", dPi, dR);
+  std::printf("[rigid-body] free body, h = 0.5, 100 steps: quaternion vs lie-group |ΔΠ| = %.2e, |ΔR| = %.2e\n", dPi,
+              dR);
   CHECK(dPi <= 1e-12);
   CHECK(dR <= 1e-12);
 }
@@ -483,8 +494,8 @@ TEST_CASE("free body: 1e6 steps at h = 0.1 conserve |Π|, RΠ and the constraint
       // residual ≈ eps·|p|/h per step, whose random walk reaches ~1e-11 after 1e6 steps, so the
       // last window is not bounded by the first. Flagged in the output without failing.
       if (!(energyExact || energyBounded))
-        WARN("quaternion free-body energy target not met: max relative error " << r.energy
-                                                                                << ", last/first window " << r.energyRatio);
+        WARN("quaternion free-body energy target not met: max relative error " << r.energy << ", last/first window "
+                                                                               << r.energyRatio);
       CHECK_NOFAIL((energyExact || energyBounded));
     }
   }
@@ -492,8 +503,10 @@ TEST_CASE("free body: 1e6 steps at h = 0.1 conserve |Π|, RΠ and the constraint
   // |Π| bound by orders of magnitude: Euler's equations are not integrated on |Π| = const.
   auto rk = makeStepper(freeBody("rk4", 0.1, I, omega));
   const LongRun r = longRun(*rk, steps, 10);
-  std::printf("[rigid-body] free body rk4        1e6 steps h=0.1: |Π| %.2e  RΠ %.2e  | |q| − 1 | %.2e  energy %.2e  %.3f µs/step\n",
-              r.piNorm, r.spatial, r.constraint, r.energy, r.usPerStep);
+  std::printf(
+      "[rigid-body] free body rk4        1e6 steps h=0.1: |Π| %.2e  RΠ %.2e  | |q| − 1 | %.2e  energy %.2e  %.3f "
+      "µs/step\n",
+      r.piNorm, r.spatial, r.constraint, r.energy, r.usPerStep);
   CHECK(r.piNorm > 1e-6);
   CHECK(r.constraint <= 1e-14);
 }
@@ -525,8 +538,8 @@ TEST_CASE("heavy top: 1e6 steps at h = 0.01 conserve e₃·RΠ and (symmetric to
       std::printf(
           "[rigid-body] heavy top %-10s %-10s %.0e steps h=0.01: e3·RΠ %.2e  Π3 %s  energy %.2e (last/first window "
           "%.2f)  constraint %.2e  %.3f µs/step\n",
-          c.name, integ, double(n), r.vertical, c.symmetric ? sci(r.pi3).c_str() : "-", r.energy,
-          r.energyRatio, r.constraint, r.usPerStep);
+          c.name, integ, double(n), r.vertical, c.symmetric ? sci(r.pi3).c_str() : "-", r.energy, r.energyRatio,
+          r.constraint, r.usPerStep);
       INFO(c.name << " " << integ);
       CHECK(r.vertical <= 1e-10);
       if (c.symmetric) CHECK(r.pi3 <= 1e-10);
@@ -592,8 +605,9 @@ TEST_CASE("free body: the Dzhanibekov flip period matches 4K/λ within 1e-4", "[
     REQUIRE(t.size() >= 5);
     const double measured = 2.0 * (t.back() - t.front()) / static_cast<double>(t.size() - 1);
     const double rel = std::abs(measured - period) / period;
-    std::printf("[rigid-body] Dzhanibekov %-10s h=1e-3: %zu flips, period %.10f vs exact 4K/λ = %.10f, rel. error %.2e\n",
-                integ, t.size(), measured, period, rel);
+    std::printf(
+        "[rigid-body] Dzhanibekov %-10s h=1e-3: %zu flips, period %.10f vs exact 4K/λ = %.10f, rel. error %.2e\n",
+        integ, t.size(), measured, period, rel);
     CHECK(rel <= 1e-4);
   }
 }

@@ -3,10 +3,9 @@
 // the momentum map and the constraints are kept, the Simulation sums the steps into
 // its clock, reversibility at a fixed level, and the refusal where no step size
 // conserves the energy (the chains' default motions).
-#include <catch2/catch.hpp>
-
-#include <cmath>
 #include <algorithm>
+#include <catch2/catch.hpp>
+#include <cmath>
 #include <string>
 
 #include "support.hpp"
@@ -69,7 +68,8 @@ TEST_CASE("sem: the elastic pendulum keeps E_d to rounding over 1e5 variable ste
   const Scenario sc = parseScenario(elasticPendulum("midpoint"));
   const LagrangianModel& m = std::get<LagrangianModel>(sc.model);
   SymplecticEnergyMomentum<LagrangianMidpointStep> sem(LagrangianMidpointStep(m.problem), sc.h);
-  const RunReport r = runSem(sem, sc.initial, 100000, [&](const State& s) { return m.energy(s); }, [](const State&) {});
+  const RunReport r = runSem(
+      sem, sc.initial, 100000, [&](const State& s) { return m.energy(s); }, [](const State&) {});
   INFO("h = " << sc.h << ": |E_d − E|/|E| ≤ " << r.energyError << ", |H − H0|/|H0| ≤ " << r.hamiltonianDrift
               << ", h_k/h in [" << r.hMin / sc.h << ", " << r.hMax / sc.h << "], trials/step " << r.trials
               << ", Newton iterations/step " << r.iterations << ", " << r.refusal.reason);
@@ -80,10 +80,9 @@ TEST_CASE("sem: the elastic pendulum keeps E_d to rounding over 1e5 variable ste
   CHECK(r.hamiltonianDrift < 1e-4);
   CHECK(r.hMin > 0);
   CHECK(r.hMax <= sem::kMaxStepRatio * sc.h);
-  WARN("sem elastic pendulum: |E_d − E|/|E| ≤ " << r.energyError << ", |H − H0|/|H0| ≤ " << r.hamiltonianDrift
-                                              << ", h_k/h in [" << r.hMin / sc.h << ", " << r.hMax / sc.h
-                                              << "], trials/step " << r.trials << ", iterations/step "
-                                              << r.iterations);
+  WARN("sem elastic pendulum: |E_d − E|/|E| ≤ "
+       << r.energyError << ", |H − H0|/|H0| ≤ " << r.hamiltonianDrift << ", h_k/h in [" << r.hMin / sc.h << ", "
+       << r.hMax / sc.h << "], trials/step " << r.trials << ", iterations/step " << r.iterations);
 }
 
 TEST_CASE("sem: on the oscillator the level sets a constant step and H is kept", "[sem]") {
@@ -92,7 +91,8 @@ TEST_CASE("sem: on the oscillator the level sets a constant step and H is kept",
   const Scenario sc = parseScenario(std::string(R"({"system":"oscillator","integrator":"midpoint","h":0.1})"));
   const OscillatorModel& m = std::get<OscillatorModel>(sc.model);
   SymplecticEnergyMomentum<OscillatorMidpointStep> sem(OscillatorMidpointStep{m}, sc.h);
-  const RunReport r = runSem(sem, sc.initial, 20000, [&](const State& s) { return m.energy(s); }, [](const State&) {});
+  const RunReport r = runSem(
+      sem, sc.initial, 20000, [&](const State& s) { return m.energy(s); }, [](const State&) {});
   INFO(r.energyError << " " << r.hamiltonianDrift << " [" << r.hMin << ", " << r.hMax << "]");
   REQUIRE(r.steps == 20000);
   CHECK(r.energyError <= 1e-12);
@@ -125,8 +125,8 @@ TEST_CASE("sem: the chains' default motions have no energy-conserving step after
       INFO(system << " h = " << h << ": " << r.steps << " steps (t = " << r.time << " s), h_k/h up to " << r.hMax / h
                   << ", |E_d − E|/|E| ≤ " << r.energyError << ", |ΔJ_z| ≤ " << jz << ", links ≤ " << links);
       WARN("sem " << system << " h = " << h << ": refused after " << r.steps << " steps (t = " << r.time
-                  << " s), h_k/h up to " << r.hMax / h << ", |E_d − E|/|E| ≤ " << r.energyError << ", |ΔJ_z| ≤ "
-                  << jz << ", links ≤ " << links);
+                  << " s), h_k/h up to " << r.hMax / h << ", |E_d − E|/|E| ≤ " << r.energyError << ", |ΔJ_z| ≤ " << jz
+                  << ", links ≤ " << links);
       CHECK(r.steps < 100000);
       CHECK(r.refusal.reason == "no step size conserves the energy here");
       // The same physical time at both h: a property of the motion, not of the step.
@@ -185,4 +185,3 @@ TEST_CASE("sem: through a Simulation the clock is the sum of the steps, history 
   CHECK(dt[1] == sim.scenario().h);  // the first step is the nominal midpoint step
   CHECK(sim.time() != 2000 * sim.scenario().h);
 }
-

@@ -3,14 +3,12 @@
 // by time; every step is checked (finite, and no spurious roots); setState checks
 // and projects the canonical state.
 #include <catch2/catch.hpp>
-
 #include <chrono>
 #include <optional>
 #include <tuple>
 
-#include "vilab/csv.hpp"
-
 #include "support.hpp"
+#include "vilab/csv.hpp"
 
 using namespace vilab;
 using namespace vilab::test;
@@ -53,8 +51,9 @@ std::unique_ptr<Integrator> makeMisbehaving(const Model&, const Options&, double
 }  // namespace
 
 TEST_CASE("advance(n) takes exactly n steps, whatever n and the pair", "[simulation]") {
-  for (const char* s : {R"({"system":"double-spherical-pendulum"})", R"({"system":"rigid-body","integrator":"quaternion"})",
-                        R"({"system":"chain","integrator":"energy-momentum"})", R"({"system":"oscillator"})"}) {
+  for (const char* s :
+       {R"({"system":"double-spherical-pendulum"})", R"({"system":"rigid-body","integrator":"quaternion"})",
+        R"({"system":"chain","integrator":"energy-momentum"})", R"({"system":"oscillator"})"}) {
     Simulation sim = simulate(s, 1000);
     sim.advance(0);
     CHECK(sim.step() == 0);
@@ -65,7 +64,8 @@ TEST_CASE("advance(n) takes exactly n steps, whatever n and the pair", "[simulat
   }
 }
 
-TEST_CASE("a refused step throws with code, reason, suggestion and stepsTaken; the state stays", "[simulation][failure]") {
+TEST_CASE("a refused step throws with code, reason, suggestion and stepsTaken; the state stays",
+          "[simulation][failure]") {
   // The default DSP with the midpoint rule at h = 0.2: its discrete equations have no
   // solution near the motion (the midpoint DEL of the DSP has no real root beyond
   // h ≈ 0.05 here).
@@ -113,37 +113,39 @@ TEST_CASE("a refused step throws with code, reason, suggestion and stepsTaken; t
   CHECK(sim.step() == 0);
 }
 
-TEST_CASE("every step is checked: a jump far beyond the energy, or a non-finite state, is refused", "[simulation][failure]") {
+TEST_CASE("every step is checked: a jump far beyond the energy, or a non-finite state, is refused",
+          "[simulation][failure]") {
   // Recorded steps (stride 1) and unrecorded ones (stride 1000: the fused chain checks)
   // refuse alike, with the same reason.
   std::string reasons[2][2];
   for (int stride : {1, 1000})
-  for (Misbehaving::Mode mode : {Misbehaving::Mode::Jump, Misbehaving::Mode::NotFinite}) {
-    INFO("stride " << stride);
-    gMode = mode;
-    Scenario s = parseScenario(std::string(R"({"system":"double-spherical-pendulum"})"));
-    const Pairing fake{s.pairing->model, s.pairing->integrator, &makeMisbehaving};
-    s.pairing = &fake;
-    SimulationOptions options;
-    options.historyStride = stride;
-    Simulation sim(s, options);
-    sim.advance(5);
-    const State good = sim.state();
-    try {
-      sim.advance(10);
-      FAIL("the bad step was not refused");
-    } catch (const StepFailure& e) {
-      INFO(e.what());
-      CHECK(e.step() == 6);
-      CHECK(e.stepsTaken() == 0);
-      CHECK(e.refusal().code == (mode == Misbehaving::Mode::Jump ? RefusalCode::SpuriousRoot : RefusalCode::NonFinite));
-      reasons[stride == 1 ? 0 : 1][mode == Misbehaving::Mode::Jump ? 0 : 1] = e.refusal().reason;
+    for (Misbehaving::Mode mode : {Misbehaving::Mode::Jump, Misbehaving::Mode::NotFinite}) {
+      INFO("stride " << stride);
+      gMode = mode;
+      Scenario s = parseScenario(std::string(R"({"system":"double-spherical-pendulum"})"));
+      const Pairing fake{s.pairing->model, s.pairing->integrator, &makeMisbehaving};
+      s.pairing = &fake;
+      SimulationOptions options;
+      options.historyStride = stride;
+      Simulation sim(s, options);
+      sim.advance(5);
+      const State good = sim.state();
+      try {
+        sim.advance(10);
+        FAIL("the bad step was not refused");
+      } catch (const StepFailure& e) {
+        INFO(e.what());
+        CHECK(e.step() == 6);
+        CHECK(e.stepsTaken() == 0);
+        CHECK(e.refusal().code ==
+              (mode == Misbehaving::Mode::Jump ? RefusalCode::SpuriousRoot : RefusalCode::NonFinite));
+        reasons[stride == 1 ? 0 : 1][mode == Misbehaving::Mode::Jump ? 0 : 1] = e.refusal().reason;
+      }
+      CHECK(sim.step() == 5);
+      CHECK(maxDifference(sim.q(), good.q) == 0);
+      CHECK(maxDifference(sim.p(), good.p) == 0);
+      CHECK(std::isfinite(sim.diagnostics().energy));
     }
-    CHECK(sim.step() == 5);
-    CHECK(maxDifference(sim.q(), good.q) == 0);
-    CHECK(maxDifference(sim.p(), good.p) == 0);
-    CHECK(std::isfinite(sim.diagnostics().energy));
-  }
   for (int mode = 0; mode < 2; ++mode) {
     CHECK(!reasons[0][mode].empty());
     CHECK(reasons[0][mode] == reasons[1][mode]);
@@ -295,7 +297,8 @@ TEST_CASE("setState takes no more than initial data may give", "[simulation][inp
   CHECK(data.step() == 0);
 }
 
-TEST_CASE("a definition's diagnostics must be finite at the initial state and after every step", "[simulation][lagrangian]") {
+TEST_CASE("a definition's diagnostics must be finite at the initial state and after every step",
+          "[simulation][lagrangian]") {
   Json scenario = Json::parse(R"({"system":"lagrangian","integrator":"midpoint","h":0.01,
     "params":{"coordinates":["x"],"lagrangian":"x'^2/2 - x^2/2","conserved":{"inv":"1/x"}},
     "initial":{"q":[0],"qdot":[1]}})");

@@ -19,7 +19,7 @@ namespace {
 template <int Bobs>
 State genericStep(const ChainModel& m, DiscreteRule rule, double h, const State& s) {
   const VariationalIntegrator<ChainCartesian<Bobs>> vi(ChainCartesian<Bobs>{m}, rule, h);
-  Vec<double, 3 * Bobs> q = s.q, p = s.p;
+  Vec<double, 3 *Bobs> q = s.q, p = s.p;
   REQUIRE(vi.step(q, p).ok);
   State out{q, p};
   ChainMomentumProjector().project(m, out.q, out.p);  // the canonical (tangent) momentum

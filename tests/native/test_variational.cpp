@@ -3,7 +3,6 @@
 // (trapezoid = Verlet = SHAKE/RATTLE, the O(N) chain path = the generic engine, the
 // adjoint of α is 1 − α), penalty convergence in 1/μ, discrete Noether.
 #include <catch2/catch.hpp>
-
 #include <functional>
 
 #include "chain_states.hpp"
@@ -16,7 +15,8 @@
 using namespace vilab;
 using namespace vilab::test;
 
-TEST_CASE("order: midpoint 2, α = 1/4 order 1, against the exact oscillator and pendulum (Jacobi sn)", "[variational][order]") {
+TEST_CASE("order: midpoint 2, α = 1/4 order 1, against the exact oscillator and pendulum (Jacobi sn)",
+          "[variational][order]") {
   const auto orders = [](const std::string& system, const std::string& integrator, const std::string& extra,
                          const std::function<double(const Simulation&)>& error, double h0) {
     std::vector<double> errors;
@@ -205,7 +205,8 @@ TEST_CASE("penalty: the trajectory converges to the constrained one at rate 1 in
   run(constrained, 10000);
   std::vector<double> errors;
   for (double mu : {1e3, 1e4, 1e5}) {
-    Simulation pen = simulate(base + R"(,"integrator":"penalty","options":{"mu":)" + std::to_string(mu) + "}}", 1000000);
+    Simulation pen =
+        simulate(base + R"(,"integrator":"penalty","options":{"mu":)" + std::to_string(mu) + "}}", 1000000);
     run(pen, 10000);
     errors.push_back(maxDifference(pen.q(), constrained.q()));
   }

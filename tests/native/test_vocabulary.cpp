@@ -2,7 +2,6 @@
 // the codes bad input carries, and each system's capabilities: its view and the
 // conditions of its exact solution, checked by exactSolutionFor.
 #include <catch2/catch.hpp>
-
 #include <set>
 
 #include "support.hpp"
@@ -39,9 +38,9 @@ std::string unmetField(const Json& scenario) {
 
 TEST_CASE("every vocabulary is published once: non-empty lists of distinct ids", "[vocabulary]") {
   const Json vocabulary = registryJson()["vocabulary"];
-  const std::set<std::string> keys = {"models",       "views",          "states",
-                                      "exactSolutions", "families",     "claimKinds",
-                                      "refusalCodes",   "suggestionActions", "inputErrorCodes"};
+  const std::set<std::string> keys = {"models",         "views",      "states",       "exactSolutions",
+                                      "families",       "claimKinds", "refusalCodes", "suggestionActions",
+                                      "inputErrorCodes"};
   CHECK(vocabulary.size() == keys.size());
   for (const auto& [key, ids] : vocabulary.items()) {
     INFO(key);
@@ -89,9 +88,8 @@ TEST_CASE("claims tell exact from bounded energy", "[vocabulary]") {
     for (const auto& c : findIntegrator(id)->conserves) out.push_back(c.kind);
     return out;
   };
-  CHECK(kinds("midpoint") ==
-        std::vector<ClaimKind>{ClaimKind::Symplectic, ClaimKind::Momentum, ClaimKind::Constraints,
-                               ClaimKind::EnergyBounded});
+  CHECK(kinds("midpoint") == std::vector<ClaimKind>{ClaimKind::Symplectic, ClaimKind::Momentum, ClaimKind::Constraints,
+                                                    ClaimKind::EnergyBounded});
   for (const char* id : {"energy-momentum", "penalty-energy-momentum", "sem"}) {
     INFO(id);
     const auto k = kinds(id);

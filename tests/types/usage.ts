@@ -53,7 +53,9 @@ export async function example(): Promise<string> {
     const model: ModelKind = s.model;
     const view: ViewKind = s.view;
     const exactInfo: ExactInfo | null = s.exact;
-    const requires: string[] = exactInfo ? exactInfo.requires.map((c) => ('equals' in c ? `${c.field} = ${c.equals}` : `${c.field} > ${c.above}`)) : [];
+    const requires: string[] = exactInfo
+      ? exactInfo.requires.map((c) => ('equals' in c ? `${c.field} = ${c.equals}` : `${c.field} > ${c.above}`))
+      : [];
     const whole: boolean = s.params.some((p) => p.integer === true);
     const lean: boolean | undefined = s.lean?.system;
     const docs: readonly string[] | undefined = s.definition?.functions;
@@ -82,7 +84,16 @@ export async function example(): Promise<string> {
     integrator: 'midpoint',
     h: 0.01,
     params: { masses: [1, 1], lengths: [1, 1], g: 9.81 },
-    initial: { angles: [[1.6, 0], [2.2, 0.8]], rates: [[0, 1.2], [0, -0.6]] },
+    initial: {
+      angles: [
+        [1.6, 0],
+        [2.2, 0.8],
+      ],
+      rates: [
+        [0, 1.2],
+        [0, -0.6],
+      ],
+    },
   };
   const normalized: NormalizedScenario = lab.normalize(scenario);
   const fromText: Simulation = lab.simulate(JSON.stringify(scenario));
@@ -125,10 +136,11 @@ export async function example(): Promise<string> {
   const cols: string[] = sim.history.columns;
   const total: number = sim.history.total + sim.history.oldest + sim.history.stride + sim.history.capacity;
   const visual: Float64Array = sim.visualState();
-  const run: import("../../web/sim/vilab.js").RunDescription = sim.describe();
+  const run: import('../../web/sim/vilab.js').RunDescription = sim.describe();
   const theta: number = sim.variables()[run.phase[0]];
   const conservedKeys: string[] = run.quantities.filter((q) => q.conserved).map((q) => q.key);
-  void theta; void conservedKeys;
+  void theta;
+  void conservedKeys;
   const state: State = { q, p: Array.from(p) };
   sim.setState(state);
   const csv: string = sim.csvHeader() + '\n' + sim.csvRow();

@@ -26,7 +26,11 @@ test('lab.systems and lab.integrators are the C++ registry, not a copy', () => {
   // the JS layer adds nothing: the claims' kinds come from the core too
   assert.deepEqual(lab.integrators, nativeRegistry.integrators);
   assert.deepEqual(lab.vocabulary, nativeRegistry.vocabulary);
-  for (const i of lab.integrators) assert.deepEqual(i.claims.map((c) => c.text), i.conserves);
+  for (const i of lab.integrators)
+    assert.deepEqual(
+      i.claims.map((c) => c.text),
+      i.conserves,
+    );
   assert.equal(lab.registryText() + '\n', runNative(['registry']).stdout);
   assert.ok(Object.isFrozen(lab.systems) && Object.isFrozen(lab.systems[0].params[0]));
   assert.equal(lab.system('chain').id, 'chain');
@@ -69,7 +73,18 @@ test('systems describe id, title, parameters (defaults, units, ranges) and initi
 
 test('integrators describe id, title, family, order, what they conserve, and their systems', () => {
   const ids = lab.integrators.map((i) => i.id);
-  for (const id of ['midpoint', 'trapezoid', 'alpha', 'generalized', 'angles-midpoint', 'penalty', 'energy-momentum', 'rk4', 'euler', 'dopri5']) {
+  for (const id of [
+    'midpoint',
+    'trapezoid',
+    'alpha',
+    'generalized',
+    'angles-midpoint',
+    'penalty',
+    'energy-momentum',
+    'rk4',
+    'euler',
+    'dopri5',
+  ]) {
     assert.ok(ids.includes(id), `integrator ${id} missing`);
   }
   const systemIds = lab.systems.map((s) => s.id);
@@ -167,7 +182,10 @@ test('lab.limits: the core limits, frozen, and what option validation enforces',
   assert.ok(L.manifoldTolerance > 0 && L.manifoldTolerance < 1e-6);
   const positions = (off) => ({ system: 'pendulum', initial: { positions: [[0.6, 0, -0.8 * (1 + off)]], velocities: [[0, 0, 0]] } });
   assert.doesNotThrow(() => lab.normalize(positions(L.manifoldTolerance / 10)));
-  assert.throws(() => lab.normalize(positions(L.manifoldTolerance * 10)), { field: 'initial.positions[0]', message: /off the constraint manifold/ });
+  assert.throws(() => lab.normalize(positions(L.manifoldTolerance * 10)), {
+    field: 'initial.positions[0]',
+    message: /off the constraint manifold/,
+  });
   assert.ok(Number.isInteger(L.maxScenarioDepth) && L.maxScenarioDepth > 3);
 });
 
@@ -391,7 +409,10 @@ test('history: recorded in C++ every stride steps, read as typed-array copies, r
   assert.equal(all.momentum.length, 1);
   assert.equal(all.momentum[0], all.columns.momentum);
   assert.equal(all.bodyMomentum, undefined);
-  assert.deepEqual(Array.from(all.t), Array.from({ length: 10 }, (_, k) => 10 * k * 0.01));
+  assert.deepEqual(
+    Array.from(all.t),
+    Array.from({ length: 10 }, (_, k) => 10 * k * 0.01),
+  );
   sim.advance(5);
   const d = sim.diagnostics();
   const next = h.read(all.start + all.count);
@@ -411,7 +432,10 @@ test('history: recorded in C++ every stride steps, read as typed-array copies, r
   const held = ring.history.read(0);
   assert.equal(held.start, 7);
   assert.equal(held.count, 4);
-  assert.deepEqual(Array.from(held.t), [0.7, 0.8, 0.9, 1].map((t, k) => (70 + 10 * k) * 0.01));
+  assert.deepEqual(
+    Array.from(held.t),
+    [0.7, 0.8, 0.9, 1].map((t, k) => (70 + 10 * k) * 0.01),
+  );
   ring.dispose();
 });
 

@@ -10,13 +10,14 @@ const mj = await (await import('@mujoco/mujoco')).default();
 
 test('MuJoCo DSP model: vilab default start (bob positions to 1e-12, energy and J_z to 1e-6)', () => {
   const sim = lab.simulate({ system: 'double-spherical-pendulum', integrator: 'midpoint', h: 0.01 });
-  const q = Array.from(sim.q), p = Array.from(sim.p);
+  const q = Array.from(sim.q),
+    p = Array.from(sim.p);
   const d0 = sim.diagnostics();
   sim.dispose();
   const { m, d } = dspModel(mj, 'RK4', q, p);
   try {
     const { e, L } = measure(mj, m, d);
-    const xipos = Array.from(d.xipos);  // body 0 is the world
+    const xipos = Array.from(d.xipos); // body 0 is the world
     for (let i = 0; i < 6; i++) assert.ok(Math.abs(xipos[3 + i] - q[i]) < 1e-12, `bob coordinate ${i}: ${xipos[3 + i]} vs ${q[i]}`);
     assert.ok(Math.abs(e + DSP_ENERGY_OFFSET - d0.energy) / d0.energy < 1e-6, `energy ${e + DSP_ENERGY_OFFSET} vs ${d0.energy}`);
     assert.ok(Math.abs(L[2] - d0.momentum[0]) / Math.abs(d0.momentum[0]) < 1e-6, `J_z ${L[2]} vs ${d0.momentum[0]}`);
@@ -27,7 +28,9 @@ test('MuJoCo DSP model: vilab default start (bob positions to 1e-12, energy and 
 });
 
 test('MuJoCo free body: the dzhanibekov preset (energy and spatial angular momentum to 1e-12)', () => {
-  const preset = JSON.parse(readFileSync(new URL('../../scenes/rigid_body_presets.json', import.meta.url))).find((x) => x.id === 'dzhanibekov').scenario;
+  const preset = JSON.parse(readFileSync(new URL('../../scenes/rigid_body_presets.json', import.meta.url))).find(
+    (x) => x.id === 'dzhanibekov',
+  ).scenario;
   const sim = lab.simulate(preset);
   const d0 = sim.diagnostics();
   sim.dispose();

@@ -18,9 +18,19 @@ function scenarioFile(name, scenario) {
 const dsp = scenarioFile('dsp', { system: 'double-spherical-pendulum', integrator: 'midpoint', h: 0.01 });
 const scenarios = {
   dsp,
-  oscillator: scenarioFile('oscillator', { system: 'oscillator', integrator: 'alpha', h: 0.05, params: { mass: 2, stiffness: 3 }, options: {} }),
+  oscillator: scenarioFile('oscillator', {
+    system: 'oscillator',
+    integrator: 'alpha',
+    h: 0.05,
+    params: { mass: 2, stiffness: 3 },
+    options: {},
+  }),
   pendulumRk4: scenarioFile('pendulum', { system: 'pendulum', integrator: 'rk4', initial: { angles: [2.5], rates: [0.5] } }),
-  chainTrapezoid: scenarioFile('chain', { system: 'chain', integrator: 'trapezoid', params: { masses: [1, 2, 3], lengths: [0.5, 0.4, 0.3] } }),
+  chainTrapezoid: scenarioFile('chain', {
+    system: 'chain',
+    integrator: 'trapezoid',
+    params: { masses: [1, 2, 3], lengths: [0.5, 0.4, 0.3] },
+  }),
   dspGeneralized: scenarioFile('generalized', { system: 'double-spherical-pendulum', integrator: 'generalized' }),
   dspPenalty: scenarioFile('penalty', { system: 'double-spherical-pendulum', integrator: 'penalty', h: 0.005 }),
   sphericalAngles: scenarioFile('angles', { system: 'spherical-pendulum', integrator: 'angles-midpoint' }),
@@ -123,14 +133,30 @@ test('bad input is refused before it is read whole, with the same message and ex
     [['hash', '/dev/zero', '--steps', '1'], undefined, tooLarge],
     [['hash', '-', '--steps', '1'], 'x'.repeat(5 << 20), tooLarge],
     // counts beyond the documented limit (2^53 − 1, lab.limits.maxSteps)
-    [['hash', dsp, '--steps', '99999999999999999999'], undefined, 'vilab: --steps: must be at most 9007199254740991, got 99999999999999999999\n'],
+    [
+      ['hash', dsp, '--steps', '99999999999999999999'],
+      undefined,
+      'vilab: --steps: must be at most 9007199254740991, got 99999999999999999999\n',
+    ],
     [['hash', dsp, '--steps', '9007199254740992'], undefined, /must be at most 9007199254740991/],
     [['run', dsp, '--steps', '1', '--every', '18446744073709551616'], undefined, /--every: must be at most/],
     // bytes that are not UTF-8, and text cut inside a character
-    [['hash', raw('latin1.json', Buffer.from('{"system":"caf\xe9"}', 'latin1')), '--steps', '1'], undefined, 'vilab: scenario: is not UTF-8 text (byte 14)\n'],
+    [
+      ['hash', raw('latin1.json', Buffer.from('{"system":"caf\xe9"}', 'latin1')), '--steps', '1'],
+      undefined,
+      'vilab: scenario: is not UTF-8 text (byte 14)\n',
+    ],
     [['hash', raw('ff.json', Buffer.from('42\u00ff', 'utf8')), '--steps', '1'], undefined, /^vilab: scenario: invalid JSON \(/],
-    [['hash', scenarioFile('accented', { system: 'a' + 'é'.repeat(20) }), '--steps', '1'], undefined, `vilab: system: unknown id "a${'é'.repeat(15)}…" (41 bytes) (known: `],
-    [['hash', scenarioFile('overflow', '{"system":"oscillator","h":1e999}'), '--steps', '1'], undefined, 'vilab: h: must be a finite number, got 1e999 (beyond the range of a double)\n'],
+    [
+      ['hash', scenarioFile('accented', { system: 'a' + 'é'.repeat(20) }), '--steps', '1'],
+      undefined,
+      `vilab: system: unknown id "a${'é'.repeat(15)}…" (41 bytes) (known: `,
+    ],
+    [
+      ['hash', scenarioFile('overflow', '{"system":"oscillator","h":1e999}'), '--steps', '1'],
+      undefined,
+      'vilab: h: must be a finite number, got 1e999 (beyond the range of a double)\n',
+    ],
   ];
   assert.equal(lab.limits.maxSteps, 2 ** 53 - 1);
   for (const [args, input, expected] of cases) {

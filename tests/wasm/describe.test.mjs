@@ -105,18 +105,27 @@ test('forcing and damping make quantities non-conserved; the oscillator has no c
 test('pendulum phase pair is θ against θ̇; rigid bodies Π₁ against Π₂', () => {
   withSim({ system: 'pendulum' }, (sim) => {
     const { variables, phase } = sim.describe();
-    assert.deepEqual(phase.map((i) => variables[i].symbol), ['θ', 'θ̇']);
+    assert.deepEqual(
+      phase.map((i) => variables[i].symbol),
+      ['θ', 'θ̇'],
+    );
     assert.ok(Math.abs(sim.variables()[0] - sim.scenario().initial.angles[0]) < 1e-12);
   });
   withSim({ system: 'rigid-body' }, (sim) => {
     const { variables, phase } = sim.describe();
-    assert.deepEqual(phase.map((i) => variables[i].symbol), ['Π₁', 'Π₂']);
+    assert.deepEqual(
+      phase.map((i) => variables[i].symbol),
+      ['Π₁', 'Π₂'],
+    );
   });
 });
 
 test('claims are classified so badges apply only where the system has the structure', () => {
   const mid = lab.integrator('midpoint');
-  assert.deepEqual(mid.claims.map((c) => c.kind), ['symplectic', 'momentum', 'constraints', 'energy-bounded']);
+  assert.deepEqual(
+    mid.claims.map((c) => c.kind),
+    ['symplectic', 'momentum', 'constraints', 'energy-bounded'],
+  );
   // exact energy (to rounding) is its own kind: the energy-momentum schemes and SEM
   for (const id of ['energy-momentum', 'penalty-energy-momentum', 'sem']) {
     assert.deepEqual(lab.integrator(id).claims.filter((c) => c.kind === 'energy').length, 1, id);

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { SCENARIOS_FILE, scenariosSource, applicabilityTable } from '../../scripts/gen-docs.mjs';
 import { lab } from './helpers.mjs';
 
-test('docs/scenarios.md\'s applicability table is current with the registry (node scripts/gen-docs.mjs)', () => {
+test("docs/scenarios.md's applicability table is current with the registry (node scripts/gen-docs.mjs)", () => {
   const text = readFileSync(SCENARIOS_FILE, 'utf8');
   assert.equal(text, scenariosSource(lab, text));
   const table = applicabilityTable(lab);

@@ -21,17 +21,72 @@ const scenarioCases = [
   ['g -Infinity', { ...DSP, params: { g: -Infinity } }, 'params.g', /finite number, got -Infinity/],
   ['mass NaN', { ...DSP, params: { masses: [1, NaN] } }, 'params.masses[1]', /finite/],
   ['length Infinity', { ...DSP, params: { lengths: [Infinity, 1] } }, 'params.lengths[0]', /finite/],
-  ['angle NaN', { ...DSP, initial: { angles: [[1.6, NaN], [2.2, 0.8]] } }, 'initial.angles[0][1]', /finite/],
-  ['rate Infinity', { ...DSP, initial: { angles: [[1.6, 0], [2.2, 0.8]], rates: [[0, 1], [Infinity, 0]] } }, 'initial.rates[1][0]', /finite/],
-  ['position NaN', { ...DSP, initial: { positions: [[1, 0, 0], [NaN, 0, 0]] } }, 'initial.positions[1][0]', /finite/],
-  ['velocity NaN', { system: 'pendulum', initial: { positions: [[0, 0, -1]], velocities: [[NaN, 0, 0]] } }, 'initial.velocities[0][0]', /finite/],
+  [
+    'angle NaN',
+    {
+      ...DSP,
+      initial: {
+        angles: [
+          [1.6, NaN],
+          [2.2, 0.8],
+        ],
+      },
+    },
+    'initial.angles[0][1]',
+    /finite/,
+  ],
+  [
+    'rate Infinity',
+    {
+      ...DSP,
+      initial: {
+        angles: [
+          [1.6, 0],
+          [2.2, 0.8],
+        ],
+        rates: [
+          [0, 1],
+          [Infinity, 0],
+        ],
+      },
+    },
+    'initial.rates[1][0]',
+    /finite/,
+  ],
+  [
+    'position NaN',
+    {
+      ...DSP,
+      initial: {
+        positions: [
+          [1, 0, 0],
+          [NaN, 0, 0],
+        ],
+      },
+    },
+    'initial.positions[1][0]',
+    /finite/,
+  ],
+  [
+    'velocity NaN',
+    { system: 'pendulum', initial: { positions: [[0, 0, -1]], velocities: [[NaN, 0, 0]] } },
+    'initial.velocities[0][0]',
+    /finite/,
+  ],
   ['oscillator position NaN', { system: 'oscillator', initial: { position: NaN } }, 'initial.position', /finite/],
   ['NaN in JSON text', '{"system":"oscillator","h":NaN}', 'scenario', /invalid JSON/],
   // h ≤ 0 or too large
   ['h 0', { ...DSP, h: 0 }, 'h', new RegExp(`${H_RANGE}, got 0$`)],
   ['h negative', { ...DSP, h: -0.01 }, 'h', new RegExp(H_RANGE)],
   ['h -0', { ...DSP, h: -0 }, 'h', new RegExp(H_RANGE)],
-  ['h above the system maximum', { ...DSP, h: 2 * H_MAX }, 'h', new RegExp(`${H_RANGE}, got ${2 * H_MAX} \\(with a larger step no structure-preserving integrator solves the default double-spherical-pendulum motion\\)$`)],
+  [
+    'h above the system maximum',
+    { ...DSP, h: 2 * H_MAX },
+    'h',
+    new RegExp(
+      `${H_RANGE}, got ${2 * H_MAX} \\(with a larger step no structure-preserving integrator solves the default double-spherical-pendulum motion\\)$`,
+    ),
+  ],
   // negative or zero masses and lengths
   ['mass negative', { ...DSP, params: { masses: [-1, 1] } }, 'params.masses[0]', /must be in \(0, .*got -1/],
   ['mass zero', { ...DSP, params: { masses: [1, 0] } }, 'params.masses[1]', /must be in \(0, .*got 0/],
@@ -44,25 +99,92 @@ const scenarioCases = [
   ['too few masses', { ...DSP, params: { masses: [1] } }, 'params.masses', /expected 2 entries, got 1/],
   ['too many masses', { ...DSP, params: { masses: [1, 1, 1] } }, 'params.masses', /expected 2 entries, got 3/],
   ['lengths unlike masses', { system: 'chain', params: { masses: [1, 1, 1], lengths: [1, 1] } }, 'params.lengths', /expected 3/],
-  ['chain of 65', { system: 'chain', params: { masses: Array(65).fill(1), lengths: Array(65).fill(1) } }, 'params.masses', /1 to 64 entries, got 65/],
+  [
+    'chain of 65',
+    { system: 'chain', params: { masses: Array(65).fill(1), lengths: Array(65).fill(1) } },
+    'params.masses',
+    /1 to 64 entries, got 65/,
+  ],
   ['empty chain', { system: 'chain', params: { masses: [], lengths: [] } }, 'params.masses', /got 0/],
   ['too few angle rows', { ...DSP, initial: { angles: [[1.6, 0]] } }, 'initial.angles', /expected 2 entries/],
   ['short angle row', { ...DSP, initial: { angles: [[1.6], [2.2, 0.8]] } }, 'initial.angles[0]', /expected 2 entries, got 1/],
-  ['long position row', { ...DSP, initial: { positions: [[1, 0, 0, 0], [2, 0, 0]] } }, 'initial.positions[0]', /expected 3 entries, got 4/],
+  [
+    'long position row',
+    {
+      ...DSP,
+      initial: {
+        positions: [
+          [1, 0, 0, 0],
+          [2, 0, 0],
+        ],
+      },
+    },
+    'initial.positions[0]',
+    /expected 3 entries, got 4/,
+  ],
   // unknown ids and extra unknown fields
   ['unknown system', { system: 'nope' }, 'system', /unknown id "nope" \(known: .*double-spherical-pendulum/],
   ['unknown integrator', { ...DSP, integrator: 'nope' }, 'integrator', /unknown id "nope" \(known: .*midpoint/],
-  ['integrator of another system', { system: 'oscillator', integrator: 'generalized' }, 'integrator', /does not apply to system "oscillator"/],
+  [
+    'integrator of another system',
+    { system: 'oscillator', integrator: 'generalized' },
+    'integrator',
+    /does not apply to system "oscillator"/,
+  ],
   ['extra top-level field', { ...DSP, foo: 1 }, 'foo', /unknown field/],
   ['extra parameter', { ...DSP, params: { foo: 1 } }, 'params.foo', /unknown parameter/],
-  ['extra initial field', { ...DSP, initial: { angles: [[1, 0], [1, 0]], foo: 1 } }, 'initial.foo', /unknown field/],
+  [
+    'extra initial field',
+    {
+      ...DSP,
+      initial: {
+        angles: [
+          [1, 0],
+          [1, 0],
+        ],
+        foo: 1,
+      },
+    },
+    'initial.foo',
+    /unknown field/,
+  ],
   ['extra option', { ...DSP, options: { foo: 1 } }, 'options.foo', /not an option/],
-  ['angles and positions', { ...DSP, initial: { angles: [[1, 0], [1, 0]], positions: [[1, 0, 0], [2, 0, 0]] } }, 'initial', /not both/],
+  [
+    'angles and positions',
+    {
+      ...DSP,
+      initial: {
+        angles: [
+          [1, 0],
+          [1, 0],
+        ],
+        positions: [
+          [1, 0, 0],
+          [2, 0, 0],
+        ],
+      },
+    },
+    'initial',
+    /not both/,
+  ],
   // strings where numbers belong (and other wrong types)
   ['h string', { ...DSP, h: '0.01' }, 'h', /must be a number, got string "0.01"/],
   ['mass string', { ...DSP, params: { masses: ['1', 1] } }, 'params.masses[0]', /must be a number, got string/],
   ['g string', { ...DSP, params: { g: 'x' } }, 'params.g', /must be a number/],
-  ['angle string', { ...DSP, initial: { angles: [['a', 0], [2.2, 0.8]] } }, 'initial.angles[0][0]', /must be a number/],
+  [
+    'angle string',
+    {
+      ...DSP,
+      initial: {
+        angles: [
+          ['a', 0],
+          [2.2, 0.8],
+        ],
+      },
+    },
+    'initial.angles[0][0]',
+    /must be a number/,
+  ],
   ['h boolean', { ...DSP, h: true }, 'h', /must be a number, got true/],
   ['h null', { ...DSP, h: null }, 'h', /must be a number, got null/],
   ['masses a number', { ...DSP, params: { masses: 1 } }, 'params.masses', /must be an array/],
@@ -76,9 +198,32 @@ const scenarioCases = [
   ['scenario undefined', undefined, 'scenario', /must be an object/],
   ['invalid JSON text', '{"system":', 'scenario', /invalid JSON/],
   // off the constraint manifold
-  ['off-manifold positions', { ...DSP, initial: { positions: [[1, 0, 0], [2, 0, 0.5]] } }, 'initial.positions[1]', /off the constraint manifold: .* = 0.118034 > 1e-9/],
-  ['non-tangent velocity', { system: 'spherical-pendulum', initial: { positions: [[0, 0, -1]], velocities: [[0, 0, 1]] } }, 'initial.velocities[0]', /not tangent/],
-  ['planar pendulum out of plane', { system: 'pendulum', initial: { positions: [[0.6, 0, -0.8]], velocities: [[0, 1, 0]] } }, 'initial.velocities[0][1]', /x–z plane/],
+  [
+    'off-manifold positions',
+    {
+      ...DSP,
+      initial: {
+        positions: [
+          [1, 0, 0],
+          [2, 0, 0.5],
+        ],
+      },
+    },
+    'initial.positions[1]',
+    /off the constraint manifold: .* = 0.118034 > 1e-9/,
+  ],
+  [
+    'non-tangent velocity',
+    { system: 'spherical-pendulum', initial: { positions: [[0, 0, -1]], velocities: [[0, 0, 1]] } },
+    'initial.velocities[0]',
+    /not tangent/,
+  ],
+  [
+    'planar pendulum out of plane',
+    { system: 'pendulum', initial: { positions: [[0.6, 0, -0.8]], velocities: [[0, 1, 0]] } },
+    'initial.velocities[0][1]',
+    /x–z plane/,
+  ],
   // a 1 MB string, anywhere
   ['1 MB system id', { system: 'x'.repeat(MB) }, 'system', /\(1048576 bytes\)/],
   ['1 MB h', { ...DSP, h: 'y'.repeat(MB) }, 'h', /must be a number, got string "y{32}…" \(1048576 bytes\)/],
@@ -88,7 +233,12 @@ const scenarioCases = [
   ['5 MB scenario', { ...DSP, pad: 'p'.repeat(5 * MB) }, 'scenario', /too large \(\d+ bytes; the limit is 4 MiB\)/],
   // nesting
   ['nested 40 deep', { ...DSP, params: { masses: JSON.parse('['.repeat(40) + ']'.repeat(40)) } }, 'scenario', /nested too deeply/],
-  ['nested 100000 deep (text)', `{"system":"chain","params":{"masses":${'['.repeat(1e5)}${']'.repeat(1e5)}}}`, 'scenario', /nested too deeply/],
+  [
+    'nested 100000 deep (text)',
+    `{"system":"chain","params":{"masses":${'['.repeat(1e5)}${']'.repeat(1e5)}}}`,
+    'scenario',
+    /nested too deeply/,
+  ],
 ];
 
 for (const [name, scenario, field, pattern] of scenarioCases) {
@@ -125,7 +275,16 @@ test('simulate() options: unknown, wrong type, out of range', () => {
 
 test('advance(n): n must be a non-negative integer', () => {
   const sim = lab.simulate(REF);
-  for (const [n, got] of [[-1, /got -1/], [1.5, /got 1.5/], [NaN, /got NaN/], [Infinity, /got Infinity/], ['5', /got string "5"/], [null, /got null/], [5n, /got bigint/], [2 ** 53, /got 9007199254740992/]]) {
+  for (const [n, got] of [
+    [-1, /got -1/],
+    [1.5, /got 1.5/],
+    [NaN, /got NaN/],
+    [Infinity, /got Infinity/],
+    ['5', /got string "5"/],
+    [null, /got null/],
+    [5n, /got bigint/],
+    [2 ** 53, /got 9007199254740992/],
+  ]) {
     assertInputError(() => sim.advance(n), 'n', got);
   }
   assert.equal(sim.step, 0, 'a refused call takes no step');
@@ -137,10 +296,22 @@ test('advance(n): n must be a non-negative integer', () => {
 test('advanceFor({ maxSteps, budgetMs }): both required, maxSteps a non-negative integer, budgetMs in the limits', () => {
   const sim = lab.simulate(REF);
   const call = (arg) => () => sim.advanceFor(arg);
-  for (const [maxSteps, got] of [[-1, /got -1/], [0.5, /got 0.5/], [NaN, /got NaN/], [Infinity, /got Infinity/], ['9', /got string "9"/], [undefined, /got undefined/]]) {
+  for (const [maxSteps, got] of [
+    [-1, /got -1/],
+    [0.5, /got 0.5/],
+    [NaN, /got NaN/],
+    [Infinity, /got Infinity/],
+    ['9', /got string "9"/],
+    [undefined, /got undefined/],
+  ]) {
     assertInputError(call({ maxSteps, budgetMs: 10 }), 'maxSteps', got);
   }
-  for (const [budgetMs, got] of [[NaN, /got NaN/], [Infinity, /got Infinity/], ['5', /got string "5"/], [undefined, /got undefined/]]) {
+  for (const [budgetMs, got] of [
+    [NaN, /got NaN/],
+    [Infinity, /got Infinity/],
+    ['5', /got string "5"/],
+    [undefined, /got undefined/],
+  ]) {
     assertInputError(call({ maxSteps: 10, budgetMs }), 'budgetMs', got);
   }
   const { min, max } = lab.limits.budgetMs;

@@ -139,7 +139,10 @@ test('lab.exact: the solution each system declares, where its conditions hold, i
       exact[Symbol.dispose]();
     }
     assert.equal(exact.disposed, true);
-    assert.throws(() => exact.state(0), (e) => e.code === 'disposed' && /used after dispose/.test(e.message));
+    assert.throws(
+      () => exact.state(0),
+      (e) => e.code === 'disposed' && /used after dispose/.test(e.message),
+    );
   }
 });
 
@@ -157,7 +160,13 @@ test('lab.exact names the unmet condition (code no-exact-solution)', () => {
   }
   // what each system declares is what the core checks
   const pendulum = lab.system('pendulum').exact;
-  assert.deepEqual(pendulum, { solution: 'pendulum', requires: [{ field: 'params.damping', equals: 0 }, { field: 'params.g', above: 0 }] });
+  assert.deepEqual(pendulum, {
+    solution: 'pendulum',
+    requires: [
+      { field: 'params.damping', equals: 0 },
+      { field: 'params.g', above: 0 },
+    ],
+  });
   assertInputError(() => lab.exact({ system: 'pendulum', h: -1 }), 'h');
 });
 

@@ -60,23 +60,46 @@ test('text cut inside a UTF-8 character: a VilabError with valid text, and no le
   assertHealthy();
 });
 
-test("a link whose integrator is cut inside a character names the field", () => {
+test('a link whose integrator is cut inside a character names the field', () => {
   const e = errorOf(() => decodeState(lab, `#integrator=a${'%C3%A9'.repeat(20)}`));
   assertClean(e, 'integrator');
   assert.match(e.message, /unknown id "aé+…" \(41 bytes\)/);
 });
 
 test('messages say what and where, and stay under 300 characters', () => {
-  assert.match(assertClean(errorOf(() => lab.normalize('{"system":"oscillator","h":1e999}')), 'h').message,
-    /^vilab: h: must be a finite number, got 1e999 \(beyond the range of a double\)$/);
-  assertClean(errorOf(() => lab.normalize('{"system":"chain","params":{"masses":[1,-1e400]}}')), 'params.masses[1]');
+  assert.match(
+    assertClean(
+      errorOf(() => lab.normalize('{"system":"oscillator","h":1e999}')),
+      'h',
+    ).message,
+    /^vilab: h: must be a finite number, got 1e999 \(beyond the range of a double\)$/,
+  );
+  assertClean(
+    errorOf(() => lab.normalize('{"system":"chain","params":{"masses":[1,-1e400]}}')),
+    'params.masses[1]',
+  );
   // Megabytes in the token the JSON parser quotes, in a value, in a key
   const big = 'x'.repeat(4e6);
-  assertClean(errorOf(() => lab.normalize(`"${big}`)), 'scenario');
-  assertClean(errorOf(() => lab.normalize(`{"system":"oscillator","h":"${big}"}`)), 'h');
-  assertClean(errorOf(() => lab.normalize(`{"${big}":1}`)), `${'x'.repeat(32)}…`);
-  assertClean(errorOf(() => lab.normalize(`{"system":${'7'.repeat(4e6)}}`)), 'system');
-  assertClean(errorOf(() => lab.normalize({ system: 'oscillator', integrator: 'z'.repeat(5000) })), 'integrator');
+  assertClean(
+    errorOf(() => lab.normalize(`"${big}`)),
+    'scenario',
+  );
+  assertClean(
+    errorOf(() => lab.normalize(`{"system":"oscillator","h":"${big}"}`)),
+    'h',
+  );
+  assertClean(
+    errorOf(() => lab.normalize(`{"${big}":1}`)),
+    `${'x'.repeat(32)}…`,
+  );
+  assertClean(
+    errorOf(() => lab.normalize(`{"system":${'7'.repeat(4e6)}}`)),
+    'system',
+  );
+  assertClean(
+    errorOf(() => lab.normalize({ system: 'oscillator', integrator: 'z'.repeat(5000) })),
+    'integrator',
+  );
   assertHealthy();
 });
 
@@ -92,10 +115,22 @@ test('options are own properties only: inherited names are unknown keys, never O
   options = Object.create({ historyStride: 5 });
   const s = lab.simulate({ system: 'oscillator' }, options);
   assert.equal(s.history.stride, 1);
-  assertClean(errorOf(() => s.setState(Object.create({ q: s.q, p: s.p }))), 'q');
-  assertClean(errorOf(() => s.setState({ q: s.q, p: s.p, constructor: 1 })), 'state.constructor');
-  assertClean(errorOf(() => s.advanceFor({ maxSteps: 1, budgetMs: 10, toString: 1 })), 'limits.toString');
-  assertClean(errorOf(() => s.advanceFor(Object.create({ maxSteps: 1, budgetMs: 10 }))), 'maxSteps');
+  assertClean(
+    errorOf(() => s.setState(Object.create({ q: s.q, p: s.p }))),
+    'q',
+  );
+  assertClean(
+    errorOf(() => s.setState({ q: s.q, p: s.p, constructor: 1 })),
+    'state.constructor',
+  );
+  assertClean(
+    errorOf(() => s.advanceFor({ maxSteps: 1, budgetMs: 10, toString: 1 })),
+    'limits.toString',
+  );
+  assertClean(
+    errorOf(() => s.advanceFor(Object.create({ maxSteps: 1, budgetMs: 10 }))),
+    'maxSteps',
+  );
   s.dispose();
 });
 
@@ -108,7 +143,11 @@ test('createLab options are own properties only', async () => {
 test('history.read(from): a whole number below 2^53, never a wrapped cast', () => {
   const sim = lab.simulate(REF);
   sim.advance(10);
-  for (const from of [2 ** 64, 2 ** 53, 1e300, -0.5]) assertClean(errorOf(() => sim.history.read(from)), 'from');
+  for (const from of [2 ** 64, 2 ** 53, 1e300, -0.5])
+    assertClean(
+      errorOf(() => sim.history.read(from)),
+      'from',
+    );
   const last = sim.history.read(Number.MAX_SAFE_INTEGER);
   assert.equal(last.count, 0);
   assert.equal(sim.history.read(0).count, 11);
@@ -116,11 +155,25 @@ test('history.read(from): a whole number below 2^53, never a wrapped cast', () =
 });
 
 test('exactRigidBody: Pi(t) and orientation(t) refuse t out of range instead of throwing raw or returning NaN', () => {
-  for (const inertia of [[1, 2, 3], [1, 1, 1], [1, 1, 1.5]]) {
-    const exact = lab.exactRigidBody({ system: 'rigid-body', params: { inertia }, initial: { orientation: [1, 0, 0, 0], omega: [0.3, 1, 0.2] } });
+  for (const inertia of [
+    [1, 2, 3],
+    [1, 1, 1],
+    [1, 1, 1.5],
+  ]) {
+    const exact = lab.exactRigidBody({
+      system: 'rigid-body',
+      params: { inertia },
+      initial: { orientation: [1, 0, 0, 0], omega: [0.3, 1, 0.2] },
+    });
     for (const t of [1e300, -1e300, 1e10, Infinity, NaN]) {
-      assertClean(errorOf(() => exact.Pi(t)), 't');
-      assertClean(errorOf(() => exact.orientation(t)), 't');
+      assertClean(
+        errorOf(() => exact.Pi(t)),
+        't',
+      );
+      assertClean(
+        errorOf(() => exact.orientation(t)),
+        't',
+      );
     }
     for (const t of [1e9, -1e9, 0, 12.5]) {
       assert.ok(exact.Pi(t).every(Number.isFinite), `Pi(${t})`);
@@ -175,9 +228,15 @@ test('a step that overflows is refused at once; setState is bounded like initial
     sim.dispose();
   }
   const osc = lab.simulate({ system: 'oscillator' });
-  assertClean(errorOf(() => osc.setState({ q: osc.q, p: osc.p.map((x) => (x + 1) * 1e300) })), 'p[0]');
+  assertClean(
+    errorOf(() => osc.setState({ q: osc.q, p: osc.p.map((x) => (x + 1) * 1e300) })),
+    'p[0]',
+  );
   const body = lab.simulate({ system: 'rigid-body' });
-  assertClean(errorOf(() => body.setState({ q: body.q, p: [1e6, 0, 0] })), 'p[0]'); // 1e6 rad/s
+  assertClean(
+    errorOf(() => body.setState({ q: body.q, p: [1e6, 0, 0] })),
+    'p[0]',
+  ); // 1e6 rad/s
   assert.match(errorOf(() => body.setState({ q: body.q, p: [1e6, 0, 0] })).message, /at most 1e4 rad\/s/);
   assertReportedFinite(body, 'rigid body');
   osc.dispose();
@@ -215,7 +274,13 @@ function hostileScenarios(system) {
         { ...hMax, params: { inertia: [1, 1, 2] }, initial: { orientation: [1, 0, 0, 0], omega: [1e4, 1e-3, 0] } },
       ];
     default:
-      return [hMax, { ...hMax, initial: { q: [1e6, 1e6].slice(0, defaults.params.coordinates.length), qdot: defaults.params.coordinates.map(() => 1e6) } }];
+      return [
+        hMax,
+        {
+          ...hMax,
+          initial: { q: [1e6, 1e6].slice(0, defaults.params.coordinates.length), qdot: defaults.params.coordinates.map(() => 1e6) },
+        },
+      ];
   }
 }
 
@@ -251,7 +316,10 @@ test('every shipped system and integrator under hostile settings: refused clearl
       // a rigid body at 1e6 rad/s: refused as input, the state kept
       if (system.model === 'rigid-body') {
         const { q, p } = sim;
-        assertClean(errorOf(() => sim.setState({ q, p: sim.p.map((x, i) => (i === 0 ? 1e6 * sim.scenario().params.inertia[0] : x)) })), 'p[0]');
+        assertClean(
+          errorOf(() => sim.setState({ q, p: sim.p.map((x, i) => (i === 0 ? 1e6 * sim.scenario().params.inertia[0] : x)) })),
+          'p[0]',
+        );
         assert.deepEqual([...sim.q, ...sim.p], [...q, ...p]);
       }
       sim.dispose();

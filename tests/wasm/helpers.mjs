@@ -106,11 +106,15 @@ export async function assertInputRejection(promise, field, pattern = /./) {
 function assertInputErrorShape(error, field, pattern) {
   assert.ok(error instanceof VilabError && error instanceof Error, `not a VilabError: ${error?.stack ?? error}`);
   const prefix = `vilab: ${field}: `;
-  assert.ok(error.message.startsWith(prefix), `message ${JSON.stringify(error.message.slice(0, 200))} does not start with ${JSON.stringify(prefix)}`);
+  assert.ok(
+    error.message.startsWith(prefix),
+    `message ${JSON.stringify(error.message.slice(0, 200))} does not start with ${JSON.stringify(prefix)}`,
+  );
   assert.equal(error.field, field);
   assert.match(error.message.slice(prefix.length), pattern);
   assert.ok(error.message.length < 400, `message too long (${error.message.length} characters)`);
-  for (const key of ['step', 'action', 'reason', 'suggestion', 'stepsTaken']) assert.equal(error[key], undefined, `bad input has no .${key}`);
+  for (const key of ['step', 'action', 'reason', 'suggestion', 'stepsTaken'])
+    assert.equal(error[key], undefined, `bad input has no .${key}`);
   assertVocabularyCode(error);
 }
 

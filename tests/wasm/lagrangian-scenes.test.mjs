@@ -12,7 +12,9 @@ import { join } from 'node:path';
 import { lab, root, nativeCli, runNative, runWasmCli } from './helpers.mjs';
 
 const dir = join(root, 'scenes', 'lagrangian');
-const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+const files = readdirSync(dir)
+  .filter((f) => f.endsWith('.json'))
+  .sort();
 const STRIDE = 100;
 const HASH_STEPS = 10000;
 const CLI_STEPS = 1000;

@@ -19,7 +19,11 @@ const withL = (lagrangian) => ({ system: 'lagrangian', params: { ...polar, lagra
 const simulate = (scenario) => () => lab.simulate(scenario).dispose();
 
 test('a typo in L names the field and the column, and the module stays usable', () => {
-  const e = assertInputError(simulate(withL("m/2*(r'^2 + r^2*thta'^2)")), 'params.lagrangian', /unknown name "thta" at column 17 \(coordinates: r, th/);
+  const e = assertInputError(
+    simulate(withL("m/2*(r'^2 + r^2*thta'^2)")),
+    'params.lagrangian',
+    /unknown name "thta" at column 17 \(coordinates: r, th/,
+  );
   assert.equal(e.column, 17);
   assert.equal(e.field, 'params.lagrangian');
 });
@@ -30,17 +34,32 @@ test('bad definitions each give a VilabError naming the field', () => {
     ['1 MB string', withL('r'.repeat(1 << 20)), 'params.lagrangian', /too long/],
     ['10 000 nested parentheses', withL('('.repeat(10000) + 'r' + ')'.repeat(10000)), 'params.lagrangian', /too long/],
     ['1000 nested parentheses', withL('('.repeat(1000) + 'r' + ')'.repeat(1000)), 'params.lagrangian', /nested more than 64 levels/],
-    ['NaN constant', { ...withL(polar.lagrangian), params: { ...polar, constants: { ...polar.constants, k: NaN } } }, 'params.constants.k', /finite/],
-    ['Infinity constant', { ...withL(polar.lagrangian), params: { ...polar, constants: { ...polar.constants, k: Infinity } } }, 'params.constants.k', /finite/],
+    [
+      'NaN constant',
+      { ...withL(polar.lagrangian), params: { ...polar, constants: { ...polar.constants, k: NaN } } },
+      'params.constants.k',
+      /finite/,
+    ],
+    [
+      'Infinity constant',
+      { ...withL(polar.lagrangian), params: { ...polar, constants: { ...polar.constants, k: Infinity } } },
+      'params.constants.k',
+      /finite/,
+    ],
     ['singular mass matrix', withL("m/2*r'^2 + m*g*r*cos(th)"), 'params.lagrangian', /mass matrix .* singular/],
     ['eval', withL('eval(1)'), 'params.lagrangian', /unknown function "eval"/],
     ['quotes', withL("eval('1')"), 'params.lagrangian', /expected a number, a name or '\(', found "'" at column 6/],
     ['host name', withL('process + r'), 'params.lagrangian', /unknown name "process"/],
-    ['constraint off the manifold', {
-      system: 'lagrangian',
-      params: { coordinates: ['x', 'z'], lagrangian: "(x'^2+z'^2)/2 - 9.81*z", constraints: ['x^2+z^2-1'] },
-      initial: { q: [0.6, -0.81], qdot: [0, 0] },
-    }, 'initial.q', /off the constraint manifold/],
+    [
+      'constraint off the manifold',
+      {
+        system: 'lagrangian',
+        params: { coordinates: ['x', 'z'], lagrangian: "(x'^2+z'^2)/2 - 9.81*z", constraints: ['x^2+z^2-1'] },
+        initial: { q: [0.6, -0.81], qdot: [0, 0] },
+      },
+      'initial.q',
+      /off the constraint manifold/,
+    ],
   ];
   for (const [name, scenario, field, pattern] of cases) {
     const e = assertInputError(simulate(scenario), field, pattern);
@@ -106,7 +125,8 @@ test('a definition gives the same bits natively and in wasm', { skip: !existsSyn
     params: {
       coordinates: ['x', 'th'],
       constants: { M: 2, m: 1, l: 1, g: 9.81 },
-      lagrangian: "(M+m)/2*x'^2 + m*l*x'*th'*cos(th) + m/2*l^2*th'^2 + m*g*l*cos(th) + 0.1*atan2(sin(th), 2+cos(th))*exp(-x^2)*log(2+x^2)*tan(0.1*th)",
+      lagrangian:
+        "(M+m)/2*x'^2 + m*l*x'*th'*cos(th) + m/2*l^2*th'^2 + m*g*l*cos(th) + 0.1*atan2(sin(th), 2+cos(th))*exp(-x^2)*log(2+x^2)*tan(0.1*th)",
     },
     initial: { q: [0, 2], qdot: [0.3, 0] },
   };

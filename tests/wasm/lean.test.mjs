@@ -47,7 +47,11 @@ test('each build says which it is; the lean registry is the full one without the
   assert.equal(full.build, 'full');
   assert.equal(lean.build, 'lean');
   const registry = JSON.parse(full.registryText());
-  for (const path of LEFT_OUT_PROSE) assert.ok(at(registry, path.split('.')).some((x) => typeof x === 'string' && x.length > 0), `the full registry has ${path}`);
+  for (const path of LEFT_OUT_PROSE)
+    assert.ok(
+      at(registry, path.split('.')).some((x) => typeof x === 'string' && x.length > 0),
+      `the full registry has ${path}`,
+    );
   assert.deepEqual(JSON.parse(lean.registryText()), leanOf(registry));
   assert.deepEqual(lean.systems, leanOf({ systems: full.systems }).systems);
   assert.deepEqual(lean.integrators, leanOf({ integrators: full.integrators }).integrators);
@@ -57,7 +61,7 @@ test('each build says which it is; the lean registry is the full one without the
   }
 });
 
-test('every pair the lean build runs gives the full build\'s bits; every other pair is refused with code full-module', () => {
+test("every pair the lean build runs gives the full build's bits; every other pair is refused with code full-module", () => {
   let same = 0;
   const refused = [];
   for (const system of full.systems) {
@@ -74,7 +78,10 @@ test('every pair the lean build runs gives the full build\'s bits; every other p
             /is in the full module, not the lean one/.test(e.message),
           `${system.id} × ${integrator}`,
         );
-        assert.throws(() => lean.simulate(scenario), (e) => e.code === 'full-module');
+        assert.throws(
+          () => lean.simulate(scenario),
+          (e) => e.code === 'full-module',
+        );
         refused.push(`${system.id}/${integrator}`);
         continue;
       }
@@ -100,10 +107,13 @@ test('every pair the lean build runs gives the full build\'s bits; every other p
   assert.ok(refused.length > 0);
 });
 
-test('the lean build refuses the expression compiler (the editor\'s preview) with code full-module, and stays healthy', () => {
+test("the lean build refuses the expression compiler (the editor's preview) with code full-module, and stays healthy", () => {
   const params = full.system('lagrangian').defaults.params;
   assert.ok(full.inspectLagrangian(params).coordinates.length > 0);
-  assert.throws(() => lean.inspectLagrangian(params), (e) => e.code === 'full-module' && e.field === 'params');
+  assert.throws(
+    () => lean.inspectLagrangian(params),
+    (e) => e.code === 'full-module' && e.field === 'params',
+  );
   const sim = lean.simulate({ system: 'double-spherical-pendulum', integrator: 'midpoint', h: 0.01 });
   const ref = full.simulate({ system: 'double-spherical-pendulum', integrator: 'midpoint', h: 0.01 });
   sim.advance(500);
@@ -113,7 +123,7 @@ test('the lean build refuses the expression compiler (the editor\'s preview) wit
   ref.dispose();
 });
 
-test('the page\'s built-in presets all run in the lean build, with the full build\'s bits', () => {
+test("the page's built-in presets all run in the lean build, with the full build's bits", () => {
   let compared = 0;
   for (const f of ['presets.json', 'rigid_body_presets.json']) {
     for (const p of JSON.parse(readFileSync(new URL(`../../scenes/${f}`, import.meta.url), 'utf8'))) {
@@ -131,7 +141,10 @@ test('the page\'s built-in presets all run in the lean build, with the full buil
 });
 
 test('createLab({ build }) names a bad build and returns one lab per build', async () => {
-  await assert.rejects(createLab({ build: 'tiny' }), (e) => e instanceof VilabError && e.field === 'options.build' && /must be "full" or "lean", got string "tiny"/.test(e.message));
+  await assert.rejects(
+    createLab({ build: 'tiny' }),
+    (e) => e instanceof VilabError && e.field === 'options.build' && /must be "full" or "lean", got string "tiny"/.test(e.message),
+  );
   assert.equal(await createLab({ build: 'lean' }), lean);
   assert.equal(await createLab({ build: 'full' }), full);
   assert.equal(await createLab(), full);

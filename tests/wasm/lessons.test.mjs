@@ -22,7 +22,8 @@ const lesson = (id) => {
 test('registry: every lesson has its words, a source, a plot and jobs; ids are unique', () => {
   assert.equal(new Set(LESSONS.map((l) => l.id)).size, LESSONS.length);
   for (const l of LESSONS) {
-    for (const f of ['title', 'source', 'caption', 'see', 'docs', 'tex']) assert.ok(typeof l[f] === 'string' && l[f].length > 10, `${l.id}.${f}`);
+    for (const f of ['title', 'source', 'caption', 'see', 'docs', 'tex'])
+      assert.ok(typeof l[f] === 'string' && l[f].length > 10, `${l.id}.${f}`);
     assert.ok(lessonSetup(l, PRESETS), `${l.id}: set-up`);
     assert.ok(['time', 'h', 'mu'].includes(l.plot.x));
   }
@@ -40,7 +41,9 @@ test('seed 002 (DSP, multipliers): the largest energy fluctuation over 1000 s fa
   const { measured } = await lesson('dsp-fluctuation');
   for (const r of measured.ratios) assert.ok(r >= 3.5 && r <= 4.5, `ratio ${r}`);
   assert.ok(Math.abs(measured.slope - 2) <= 0.1, `slope ${measured.slope}`);
-  console.log(`DSP energy fluctuation at 1000 s: ratios ${measured.ratios.map((r) => r.toFixed(3)).join(', ')}, slope ${measured.slope.toFixed(3)}`);
+  console.log(
+    `DSP energy fluctuation at 1000 s: ratios ${measured.ratios.map((r) => r.toFixed(3)).join(', ')}, slope ${measured.slope.toFixed(3)}`,
+  );
 });
 
 test('seed 002 (DSP, generalized coordinates): J_z kept to 1e-12 over 1000 s; RK4 (negative control) drifts by more than 1e-4', () => {
@@ -55,7 +58,10 @@ test('seed 002 (DSP, generalized coordinates): J_z kept to 1e-12 over 1000 s; RK
 test('seed 002 (DSP, penalty, energy–momentum at h = 0.001): the constraint error falls like 1/μ (slope −1 ± 0.1 over μ = 1e3 … 1e6)', async () => {
   const { measured, curves } = await lesson('dsp-penalty');
   assert.ok(Math.abs(measured.slope + 1) <= 0.1, `slope ${measured.slope}`);
-  assert.ok(curves[0].y.every((y, i) => i === 0 || y < curves[0].y[i - 1] / 8), `each decade ÷ ≥ 8: ${curves[0].y}`);
+  assert.ok(
+    curves[0].y.every((y, i) => i === 0 || y < curves[0].y[i - 1] / 8),
+    `each decade ÷ ≥ 8: ${curves[0].y}`,
+  );
   console.log(`penalty constraint error: ${curves[0].y.map((y) => y.toExponential(2)).join(', ')}, slope ${measured.slope.toFixed(3)}`);
 });
 
@@ -100,11 +106,23 @@ test('exact pendulum (the core’s Jacobi sn through lab.exactPendulum): the cor
   const r = lab.exactPendulum({ system: 'pendulum', initial: { angles: [0.3], rates: [8] } });
   assert.equal(r.regime, 'rotation');
   assert.ok(Math.abs(r.at(r.period)[0] - (0.3 + 2 * Math.PI)) < 1e-11);
-  assert.throws(() => r.at(Infinity), (e) => e.field === 't');
+  assert.throws(
+    () => r.at(Infinity),
+    (e) => e.field === 't',
+  );
   r.dispose();
-  assert.throws(() => lab.exactPendulum({ system: 'oscillator' }), (e) => e.field === 'system');
-  assert.throws(() => lab.exactPendulum({ system: 'pendulum', params: { g: 0 } }), (e) => e.field === 'params.g');
-  assert.throws(() => lab.exactPendulum({ system: 'pendulum', params: { damping: 0.1 } }), (e) => e.field === 'params.damping');
+  assert.throws(
+    () => lab.exactPendulum({ system: 'oscillator' }),
+    (e) => e.field === 'system',
+  );
+  assert.throws(
+    () => lab.exactPendulum({ system: 'pendulum', params: { g: 0 } }),
+    (e) => e.field === 'params.g',
+  );
+  assert.throws(
+    () => lab.exactPendulum({ system: 'pendulum', params: { damping: 0.1 } }),
+    (e) => e.field === 'params.damping',
+  );
 });
 
 test('exact pendulum against an order-6 composition at h = 0.002: within 1e-12 over 10 s; the small-angle solution is not', () => {
@@ -141,18 +159,37 @@ test('convergence uses the exact pendulum and the exact free rigid body: midpoin
   assert.equal(convergenceReference(lab, { system: 'pendulum' }, [0.1, 0.05], 10).kind, 'exact');
   assert.equal(convergenceReference(lab, { system: 'rigid-body' }, [0.1, 0.05], 10).kind, 'exact');
   assert.equal(convergenceReference(lab, { system: 'heavy-top' }, [0.1, 0.05], 1).kind, 'composition6');
-  const pend = await convergenceStudy(lab, { system: 'pendulum', integrator: 'midpoint' }, { hs: [0.1, 0.05, 0.025, 0.0125, 0.00625, 0.003125], T: 10 });
+  const pend = await convergenceStudy(
+    lab,
+    { system: 'pendulum', integrator: 'midpoint' },
+    { hs: [0.1, 0.05, 0.025, 0.0125, 0.00625, 0.003125], T: 10 },
+  );
   assert.equal(pend.reference, 'exact');
   assert.ok(Math.abs(pend.order - 2) <= 0.1, `pendulum ${pend.order}`);
-  const body = await convergenceStudy(lab, { system: 'rigid-body', integrator: 'lie-group' }, { hs: [0.04, 0.02, 0.01, 0.005, 0.0025], T: 4 });
+  const body = await convergenceStudy(
+    lab,
+    { system: 'rigid-body', integrator: 'lie-group' },
+    { hs: [0.04, 0.02, 0.01, 0.005, 0.0025], T: 4 },
+  );
   assert.equal(body.reference, 'exact');
   assert.ok(Math.abs(body.order - 2) <= 0.1, `rigid body ${body.order}`);
-  console.log(`orders against exact solutions: pendulum midpoint ${pend.order.toFixed(3)}, free rigid body lie-group ${body.order.toFixed(3)}`);
+  console.log(
+    `orders against exact solutions: pendulum midpoint ${pend.order.toFixed(3)}, free rigid body lie-group ${body.order.toFixed(3)}`,
+  );
 });
 
 test('initial data from a state mid-run: the run restarted from it is the same state (oscillator, chains, data systems); null where the time origin matters', () => {
   const data = (id) => scene(id).scenario;
-  for (const sc of [{ system: 'oscillator' }, { system: 'pendulum' }, { system: 'spherical-pendulum' }, { system: 'double-spherical-pendulum' }, { system: 'chain' }, data('henon-heiles'), data('double-pendulum'), data('elastic-pendulum')]) {
+  for (const sc of [
+    { system: 'oscillator' },
+    { system: 'pendulum' },
+    { system: 'spherical-pendulum' },
+    { system: 'double-spherical-pendulum' },
+    { system: 'chain' },
+    data('henon-heiles'),
+    data('double-pendulum'),
+    data('elastic-pendulum'),
+  ]) {
     const sim = lab.simulate(sc);
     sim.advance(137);
     const state = { q: sim.q, p: sim.p };
@@ -191,7 +228,10 @@ test('a loop around the state at step 40 is centred there and midpoint keeps its
       // the loop's points average to its centre (the ellipse's cos and sin sum to zero)
       const v = loop.variables();
       const mean = (k) => v.reduce((a, x) => a + x[k], 0) / v.length;
-      assert.ok(Math.abs(mean(0) - theta) < 1e-12 && Math.abs(mean(1) - rate) < 1e-12, `centre ${mean(0)}, ${mean(1)} vs ${theta}, ${rate}`);
+      assert.ok(
+        Math.abs(mean(0) - theta) < 1e-12 && Math.abs(mean(1) - rate) < 1e-12,
+        `centre ${mean(0)}, ${mean(1)} vs ${theta}, ${rate}`,
+      );
       assert.ok(Math.abs(loop.initialAction - startAction) > 1e-6, 'not the loop around the start');
       loop.advance(1000);
       assert.ok(ok(loop.relativeChange()), `${integrator}: ${loop.relativeChange()}`);

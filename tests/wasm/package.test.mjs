@@ -15,7 +15,13 @@ process.on('exit', () => rmSync(work, { recursive: true, force: true }));
 
 function sh(cmd, args, cwd, input) {
   // offline: the tarball is the only thing to install
-  const env = { ...process.env, npm_config_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
+  const env = {
+    ...process.env,
+    npm_config_offline: 'true',
+    npm_config_audit: 'false',
+    npm_config_fund: 'false',
+    npm_config_update_notifier: 'false',
+  };
   const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', env, input, maxBuffer: 64 << 20 });
   assert.equal(r.status, 0, `${cmd} ${args.join(' ')}\n${r.stdout}\n${r.stderr}`);
   return r;
@@ -27,7 +33,18 @@ const files = packed.files.map((f) => f.path).sort();
 const project = join(work, 'consumer');
 
 test('the tarball holds the API, its types, the built wasm, the CLI, LICENSE and CHANGELOG, and nothing else', () => {
-  for (const f of ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'web/sim/vilab.js', 'web/sim/vilab.d.ts', 'web/sim/ids.d.ts', 'build/wasm/vilab.mjs', 'build/wasm/vilab.wasm', 'scripts/vilab-cli.mjs']) {
+  for (const f of [
+    'package.json',
+    'README.md',
+    'LICENSE',
+    'CHANGELOG.md',
+    'web/sim/vilab.js',
+    'web/sim/vilab.d.ts',
+    'web/sim/ids.d.ts',
+    'build/wasm/vilab.mjs',
+    'build/wasm/vilab.wasm',
+    'scripts/vilab-cli.mjs',
+  ]) {
     assert.ok(files.includes(f), `${f} is in the package`);
   }
   const stray = files.filter((f) => /^(tests|bench|core|bindings|scenes|web\/(ui|plots|scene|state|i18n))\//.test(f) || f.endsWith('.cpp'));
@@ -90,7 +107,18 @@ void wrong;
   writeFileSync(
     join(project, 'tsconfig.json'),
     JSON.stringify({
-      compilerOptions: { target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true, exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true, skipLibCheck: false, types: [], lib: ['es2022', 'dom'] },
+      compilerOptions: {
+        target: 'es2022',
+        module: 'nodenext',
+        moduleResolution: 'nodenext',
+        strict: true,
+        noEmit: true,
+        exactOptionalPropertyTypes: true,
+        noUncheckedIndexedAccess: true,
+        skipLibCheck: false,
+        types: [],
+        lib: ['es2022', 'dom'],
+      },
       files: ['consumer.ts'],
     }),
   );

@@ -16,7 +16,12 @@ const entries = { integrators: lab.integrators, systems: lab.systems };
 const read = (kind, id, lang) => JSON.parse(readFileSync(join(dir, kind, `${id}.${lang}.json`), 'utf8'));
 
 test('every prose file is named for a registry entry, and every entry has one per language', () => {
-  assert.deepEqual(readdirSync(dir).filter((f) => f !== 'README.md').sort(), Object.keys(entries).sort());
+  assert.deepEqual(
+    readdirSync(dir)
+      .filter((f) => f !== 'README.md')
+      .sort(),
+    Object.keys(entries).sort(),
+  );
   for (const [kind, list] of Object.entries(entries)) {
     const ids = list.map((e) => e.id);
     const files = readdirSync(join(dir, kind));
@@ -63,7 +68,7 @@ test('every Spanish file has the keys of its English twin', () => {
   assert.deepEqual(problems, []);
 });
 
-test('a claim\'s English words have one translation in each language', () => {
+test("a claim's English words have one translation in each language", () => {
   for (const lang of LANGUAGES.filter((l) => l !== 'en')) {
     const seen = new Map();
     for (const { id } of lab.integrators) {
@@ -82,17 +87,25 @@ test('the registry says what the English files say', () => {
     const en = read('integrators', integ.id, 'en');
     for (const f of ['title', 'summary', 'docs', 'citation']) assert.equal(integ[f], en[f], `${integ.id}.${f}`);
     assert.equal(integ.equations, en.equations.join('\\\\'), `${integ.id}.equations`);
-    assert.deepEqual(integ.claims.map((c) => c.text), en.claims, `${integ.id}.claims`);
+    assert.deepEqual(
+      integ.claims.map((c) => c.text),
+      en.claims,
+      `${integ.id}.claims`,
+    );
     assert.deepEqual(integ.conserves, en.claims, `${integ.id}.conserves`);
-    for (const o of integ.options) assert.deepEqual({ title: o.title, description: o.description }, en.options[o.name], `${integ.id}.${o.name}`);
+    for (const o of integ.options)
+      assert.deepEqual({ title: o.title, description: o.description }, en.options[o.name], `${integ.id}.${o.name}`);
   }
   for (const system of lab.systems) {
     const en = read('systems', system.id, 'en');
     for (const f of ['title', 'description']) assert.equal(system[f], en[f], `${system.id}.${f}`);
-    for (const p of system.params) assert.deepEqual({ title: p.title, description: p.description }, en.params[p.name], `${system.id}.${p.name}`);
-    for (const p of system.initialFields) assert.deepEqual({ title: p.title, description: p.description }, en.initialFields[p.name], `${system.id}.${p.name}`);
+    for (const p of system.params)
+      assert.deepEqual({ title: p.title, description: p.description }, en.params[p.name], `${system.id}.${p.name}`);
+    for (const p of system.initialFields)
+      assert.deepEqual({ title: p.title, description: p.description }, en.initialFields[p.name], `${system.id}.${p.name}`);
     if (!system.definition) continue;
     assert.equal(system.definition.notes, en.definition.notes);
-    for (const f of system.definition.fields) assert.deepEqual({ title: f.title, description: f.description }, en.definition.fields[f.name], f.name);
+    for (const f of system.definition.fields)
+      assert.deepEqual({ title: f.title, description: f.description }, en.definition.fields[f.name], f.name);
   }
 });

@@ -37,9 +37,11 @@ test('1e7 double spherical pendulum steps: heap flat, steps/s not degrading', (t
   const seconds = (performance.now() - started) / 1000;
   const { first, last, ratio } = deciles(rates);
   const drift = Math.abs(sim.diagnostics().energy - energy0) / Math.abs(energy0);
-  t.diagnostic(`soak: ${batches * batch} DSP steps in ${seconds.toFixed(1)} s (${(seconds / (batches * batch) * 1e9).toFixed(0)} ns/step); ` +
-    `steps/s first decile ${first.toFixed(0)}, last ${last.toFixed(0)}, ratio ${ratio.toFixed(2)}; ` +
-    `heap used ${used} -> ${lab.heapUsed()} B, wasm memory ${bytes} -> ${lab.heapBytes()} B; |ΔE/E| ${drift.toExponential(1)}`);
+  t.diagnostic(
+    `soak: ${batches * batch} DSP steps in ${seconds.toFixed(1)} s (${((seconds / (batches * batch)) * 1e9).toFixed(0)} ns/step); ` +
+      `steps/s first decile ${first.toFixed(0)}, last ${last.toFixed(0)}, ratio ${ratio.toFixed(2)}; ` +
+      `heap used ${used} -> ${lab.heapUsed()} B, wasm memory ${bytes} -> ${lab.heapBytes()} B; |ΔE/E| ${drift.toExponential(1)}`,
+  );
   assert.equal(sim.step, (batches + 1) * batch);
   assert.equal(lab.heapUsed(), used, 'bytes held by malloc after 1e7 steps');
   assert.equal(lab.heapBytes(), bytes, 'wasm memory grew over 1e7 steps');
@@ -52,10 +54,12 @@ test('1e4 simulate/dispose cycles over built-in and data-defined systems: heap f
   // Every built-in system, then the scenes defined by data (all but the 16-coordinate
   // FPUT chain, whose compilation alone takes ~20 ms: it would dominate the time).
   const dir = new URL('scenes/lagrangian/', `file://${root}/`);
-  const scenes = readdirSync(dir).filter((f) => f !== 'fput.json').map((f) => {
-    const { about, ...scenario } = JSON.parse(readFileSync(new URL(f, dir), 'utf8'));
-    return scenario;
-  });
+  const scenes = readdirSync(dir)
+    .filter((f) => f !== 'fput.json')
+    .map((f) => {
+      const { about, ...scenario } = JSON.parse(readFileSync(new URL(f, dir), 'utf8'));
+      return scenario;
+    });
   const scenarios = [...lab.systems.map((s) => ({ system: s.id })), ...scenes];
   const cycle = (i) => {
     const sim = lab.simulate(scenarios[i % scenarios.length]);
@@ -83,9 +87,11 @@ test('1e4 simulate/dispose cycles over built-in and data-defined systems: heap f
   const seconds = (performance.now() - started) / 1000;
   const { first, last, ratio } = deciles(rates);
   const data = (cycles / scenarios.length) * scenes.length;
-  t.diagnostic(`soak: ${cycles} simulate/dispose cycles (${cycles - data} built-in, ${data} defined by data, ${scenarios.length} scenarios) ` +
-    `in ${seconds.toFixed(1)} s; cycles/s first decile ${first.toFixed(0)}, last ${last.toFixed(0)}, ratio ${ratio.toFixed(2)}; ` +
-    `heap used ${used} -> ${lab.heapUsed()} B, wasm memory ${bytes} -> ${lab.heapBytes()} B`);
+  t.diagnostic(
+    `soak: ${cycles} simulate/dispose cycles (${cycles - data} built-in, ${data} defined by data, ${scenarios.length} scenarios) ` +
+      `in ${seconds.toFixed(1)} s; cycles/s first decile ${first.toFixed(0)}, last ${last.toFixed(0)}, ratio ${ratio.toFixed(2)}; ` +
+      `heap used ${used} -> ${lab.heapUsed()} B, wasm memory ${bytes} -> ${lab.heapBytes()} B`,
+  );
   assert.equal(lab.heapUsed(), used, 'bytes held by malloc after 1e4 cycles');
   assert.equal(lab.heapBytes(), bytes, 'wasm memory grew over 1e4 cycles');
   assert.ok(ratio >= 0.5, `cycles/s fell from ${first.toFixed(0)} to ${last.toFixed(0)}`);

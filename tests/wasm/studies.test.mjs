@@ -5,7 +5,18 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { lab } from './helpers.mjs';
 import { readFileSync } from 'node:fs';
-import { loopStudy, loopShape, polygonArea, convergenceStudy, spectralDerivative, loopAction, fittedOrder, seedOnEnergy, poincareSection, closedCurveResidual } from '../../web/sim/studies.js';
+import {
+  loopStudy,
+  loopShape,
+  polygonArea,
+  convergenceStudy,
+  spectralDerivative,
+  loopAction,
+  fittedOrder,
+  seedOnEnergy,
+  poincareSection,
+  closedCurveResidual,
+} from '../../web/sim/studies.js';
 
 test('spectral quadrature: the area of an ellipse to round-off; derivative of sin', () => {
   const n = 64;
@@ -13,7 +24,10 @@ test('spectral quadrature: the area of an ellipse to round-off; derivative of si
   const d = spectralDerivative(s.map(Math.sin));
   assert.ok(Math.max(...s.map((x, j) => Math.abs(d[j] - Math.cos(x)))) < 1e-13);
   // ∮ p dq over q = 2 cos s, p = 3 sin s is −6π (clockwise in (q, p))
-  const A = loopAction(s.map((x) => [2 * Math.cos(x)]), s.map((x) => [3 * Math.sin(x)]));
+  const A = loopAction(
+    s.map((x) => [2 * Math.cos(x)]),
+    s.map((x) => [3 * Math.sin(x)]),
+  );
   assert.ok(Math.abs(A + 6 * Math.PI) < 1e-12, String(A));
   assert.ok(Math.abs(fittedOrder([0.1, 0.05, 0.025], [1e-2, 2.5e-3, 6.25e-4]) - 2) < 1e-12);
 });
@@ -70,14 +84,21 @@ test('convergence: fitted orders 2 (midpoint), 1 (alpha = 0.25), 4 (composition4
   for (const [system, integrator, p, tol, hs] of cases) {
     const r = await order(system, integrator, hs, 10);
     lines.push(`${system}/${integrator}: ${r.order.toFixed(3)} (${r.reference})`);
-    assert.ok(Math.abs(r.order - p) <= tol, `${system}/${integrator}: order ${r.order} (errors ${r.errors.map((e) => e.toExponential(2)).join(' ')})`);
+    assert.ok(
+      Math.abs(r.order - p) <= tol,
+      `${system}/${integrator}: order ${r.order} (errors ${r.errors.map((e) => e.toExponential(2)).join(' ')})`,
+    );
   }
   console.log(`fitted orders: ${lines.join('; ')}`);
 });
 
 test('convergence: progress, cancel, and T that is not a whole number of steps', async () => {
   const seen = [];
-  await convergenceStudy(lab, { system: 'oscillator', integrator: 'midpoint' }, { hs: [0.1, 0.05, 0.025], T: 1, onProgress: (d, n) => seen.push(`${d}/${n}`) });
+  await convergenceStudy(
+    lab,
+    { system: 'oscillator', integrator: 'midpoint' },
+    { hs: [0.1, 0.05, 0.025], T: 1, onProgress: (d, n) => seen.push(`${d}/${n}`) },
+  );
   assert.deepEqual(seen, ['1/4', '2/4', '3/4', '4/4']);
   const ctl = new AbortController();
   ctl.abort();
@@ -116,13 +137,18 @@ test('the loop drawn for one degree of freedom encloses ∮p·dq: pendulum (θ, 
     try {
       const a0 = enclosed(loop);
       // the polygon of N points misses the smooth loop's area by ~(2π/N)²/6 (Float32 drawing data: 1e-7)
-      assert.ok(Math.abs(Math.abs(a0) - Math.abs(loop.initialAction)) <= 1e-5 * Math.abs(loop.initialAction), `${integrator}: ${a0} vs ${loop.initialAction}`);
+      assert.ok(
+        Math.abs(Math.abs(a0) - Math.abs(loop.initialAction)) <= 1e-5 * Math.abs(loop.initialAction),
+        `${integrator}: ${a0} vs ${loop.initialAction}`,
+      );
       loop.advance(1000);
       const a1 = enclosed(loop);
       const change = Math.abs(Math.abs(a1) - Math.abs(a0)) / Math.abs(a0);
       if (integrator === 'midpoint') assert.ok(change <= 1e-5, `midpoint: the area changed by ${change}`);
       else assert.ok(change >= 1e-3, `rk4: the area changed by only ${change}`);
-      console.log(`loop area, pendulum, ${integrator}, 1000 steps at h = 0.05: relative change ${change.toExponential(2)} (${loop.points} points)`);
+      console.log(
+        `loop area, pendulum, ${integrator}, 1000 steps at h = 0.05: relative change ${change.toExponential(2)} (${loop.points} points)`,
+      );
     } finally {
       loop.dispose();
     }
@@ -142,7 +168,9 @@ test('a chaotic loop outgrows its points: the DSP loop (midpoint) is flagged unr
     loop.advance(300);
     // what the flag guards against: past it the "change" is the sampling's, not the method's
     assert.ok(loop.relativeChange() > 1e-6, `after: ${loop.relativeChange()}`);
-    console.log(`DSP loop (midpoint, h = 0.01, ${loop.points} points): resolved until t = ${loop.unresolvedAt} s with change ≤ ${before.toExponential(2)}; 3 s later the quadrature gives ${loop.relativeChange().toExponential(2)}`);
+    console.log(
+      `DSP loop (midpoint, h = 0.01, ${loop.points} points): resolved until t = ${loop.unresolvedAt} s with change ≤ ${before.toExponential(2)}; 3 s later the quadrature gives ${loop.relativeChange().toExponential(2)}`,
+    );
   } finally {
     loop.dispose();
   }

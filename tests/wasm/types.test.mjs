@@ -98,7 +98,13 @@ test('the check finds an undeclared key, a missing key and a value of the wrong 
   const found = problems(tampered, declared('SystemInfo'), 's');
   assert.ok(found.includes('s.extra: not declared in SystemInfo'), found.join('\n'));
   assert.ok(found.includes('s.title: declared, missing'), found.join('\n'));
-  assert.ok(found.some((p) => p.startsWith('s.h.max: "0.1"')), found.join('\n'));
-  assert.ok(found.some((p) => p.startsWith('s.view: "stage"')), found.join('\n'));
+  assert.ok(
+    found.some((p) => p.startsWith('s.h.max: "0.1"')),
+    found.join('\n'),
+  );
+  assert.ok(
+    found.some((p) => p.startsWith('s.view: "stage"')),
+    found.join('\n'),
+  );
   assert.deepEqual(problems({ ...lab.integrators[0], claims: [{ kind: 'colour', text: '' }] }, declared('IntegratorInfo'), 'i').length, 1);
 });

@@ -9,7 +9,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { lab, root, createLab, VilabError, assertVocabularyCode } from './helpers.mjs';
 
-test('lab.vocabulary is the registry\'s, deep-frozen, and its ids are distinct', () => {
+test("lab.vocabulary is the registry's, deep-frozen, and its ids are distinct", () => {
   assert.deepEqual(lab.vocabulary, JSON.parse(lab.registryText()).vocabulary);
   assert.ok(Object.isFrozen(lab.vocabulary));
   for (const [key, ids] of Object.entries(lab.vocabulary)) {
@@ -18,7 +18,10 @@ test('lab.vocabulary is the registry\'s, deep-frozen, and its ids are distinct',
     assert.equal(new Set(ids).size, ids.length, `${key} has duplicates`);
   }
   // a refused step's code and any other error's never share an id
-  assert.deepEqual(lab.vocabulary.refusalCodes.filter((c) => lab.vocabulary.inputErrorCodes.includes(c)), []);
+  assert.deepEqual(
+    lab.vocabulary.refusalCodes.filter((c) => lab.vocabulary.inputErrorCodes.includes(c)),
+    [],
+  );
 });
 
 test('registry entries use only the published ids', () => {
@@ -121,8 +124,15 @@ test('every error along many paths carries a code of lab.vocabulary', async () =
   sim.dispose();
   // The walk reaches every input error code but those of a defect or an exhausted heap.
   const unreached = new Set(['internal', 'out-of-memory']);
-  assert.deepEqual(lab.vocabulary.inputErrorCodes.filter((c) => !seen.has(c) && !unreached.has(c)), [], `seen: ${[...seen].join(', ')}`);
-  assert.ok(lab.vocabulary.refusalCodes.some((c) => seen.has(c)), 'no refused step');
+  assert.deepEqual(
+    lab.vocabulary.inputErrorCodes.filter((c) => !seen.has(c) && !unreached.has(c)),
+    [],
+    `seen: ${[...seen].join(', ')}`,
+  );
+  assert.ok(
+    lab.vocabulary.refusalCodes.some((c) => seen.has(c)),
+    'no refused step',
+  );
 });
 
 test('every code the JS layer writes itself is published', () => {
@@ -138,7 +148,7 @@ test('every code the JS layer writes itself is published', () => {
   for (const a of action) assert.ok(lab.vocabulary.suggestionActions.includes(a), `runner.js writes action ${a}`);
 });
 
-test('each refusal code has the page\'s words for it, in every language', async () => {
+test("each refusal code has the page's words for it, in every language", async () => {
   for (const language of ['en', 'es']) {
     const { default: texts } = await import(`../../web/i18n/${language}/failure.js`);
     for (const code of lab.vocabulary.refusalCodes) assert.ok(texts[`failure.code.${code}`], `${language}: failure.code.${code}`);

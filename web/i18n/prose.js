@@ -19,7 +19,8 @@ export function proseCatalogue(files, englishClaims) {
     if (typeof text === 'string') out[key] = text;
   };
   const described = (prefix, specs) => {
-    for (const [name, words] of Object.entries(specs ?? {})) for (const field of ['title', 'description']) put(`${prefix}.${name}.${field}`, words[field]);
+    for (const [name, words] of Object.entries(specs ?? {}))
+      for (const field of ['title', 'description']) put(`${prefix}.${name}.${field}`, words[field]);
   };
   const claimsOf = {};
   for (const [path, claims] of Object.entries(englishClaims)) claimsOf[path.match(ENTRY)[2]] = claims;

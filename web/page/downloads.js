@@ -31,7 +31,12 @@ export function createDownloads({ lab, store, runner, view, plots, notices }) {
   function pngURL() {
     const a = runner.a;
     const st = store.get();
-    const header = t('main.png.header', { system: registryText('system', lab.system(st.scenario.system), 'title'), t: seconds(a.sim.time), step: a.sim.step, hash: a.sim.hash() });
+    const header = t('main.png.header', {
+      system: registryText('system', lab.system(st.scenario.system), 'title'),
+      t: seconds(a.sim.time),
+      step: a.sim.step,
+      hash: a.sim.hash(),
+    });
     const legend = [...document.querySelectorAll('#legend li')].map((li) => li.textContent);
     const plotCards = [...document.querySelectorAll('#plots .plot-card')].map((fig) => ({
       title: fig.querySelector('.plot-title')?.textContent ?? '',

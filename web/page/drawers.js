@@ -22,7 +22,8 @@ export function createDrawers({ lab, store, runner, presets, run }) {
       getRun: () => ({ A: where(runner.a), B: where(runner.b) }),
       presets,
       // a lesson comes as its preset, or as a preset made of its own set-up
-      applyLesson: ({ preset, scenario, compare }, lesson) => run.applyPreset(preset ?? { id: lesson.id, title: registryText('lesson', lesson, 'title'), scenario, compare }),
+      applyLesson: ({ preset, scenario, compare }, lesson) =>
+        run.applyPreset(preset ?? { id: lesson.id, title: registryText('lesson', lesson, 'title'), scenario, compare }),
       onLesson: (id) => explain.setLesson(id),
       onExplain: () => {
         studies.close();

@@ -21,7 +21,8 @@ export function createEmbed({ lab, store, runner, run, link, notices, embedKeys 
   const bridge = new EmbedBridge({
     origins: embedKeys.origins,
     version: lab.version,
-    report: (field, message) => notices.banner('embed-command', [t('embed.commandInvalid', { field, problem: splitApiError(message).problem })], { kind: 'warn' }),
+    report: (field, message) =>
+      notices.banner('embed-command', [t('embed.commandInvalid', { field, problem: splitApiError(message).problem })], { kind: 'warn' }),
     controller: {
       load: (scenario) => run.setScenario(scenario),
       play: () => run.setPlaying(true),
@@ -34,7 +35,12 @@ export function createEmbed({ lab, store, runner, run, link, notices, embedKeys 
       snapshot: () => {
         const sim = runner.a?.sim;
         const { playing } = store.session.get();
-        return { ...position(), playing, scenario: sim ? sim.scenario() : store.get().scenario, diagnostics: sim ? sim.diagnostics() : null };
+        return {
+          ...position(),
+          playing,
+          scenario: sim ? sim.scenario() : store.get().scenario,
+          diagnostics: sim ? sim.diagnostics() : null,
+        };
       },
     },
   });

@@ -43,7 +43,12 @@ export class FrameStats {
     const n = Math.min(frames - this.from, RING);
     const stats = (ring) => {
       const a = Array.from({ length: n }, (_, i) => ring[(frames - 1 - i) % RING]).sort((x, y) => x - y);
-      return { mean: a.reduce((x, y) => x + y, 0) / Math.max(n, 1), median: a[Math.floor(n / 2)] ?? 0, p95: a[Math.floor(n * 0.95)] ?? 0, max: a[n - 1] ?? 0 };
+      return {
+        mean: a.reduce((x, y) => x + y, 0) / Math.max(n, 1),
+        median: a[Math.floor(n / 2)] ?? 0,
+        p95: a[Math.floor(n * 0.95)] ?? 0,
+        max: a[n - 1] ?? 0,
+      };
     };
     const out = { n, ...stats(this.total), phases: Object.fromEntries(Object.entries(this.phases).map(([k, r]) => [k, stats(r)])) };
     if (reset) this.from = frames;

@@ -17,11 +17,15 @@ export function createLegend({ lab, store, runner, view, controls }) {
   function render() {
     const state = store.get();
     const { built } = store.session.get();
-    const items = [el('li', {}, el('span', { class: 'swatch A', 'aria-hidden': 'true' }), `A · ${integratorTitle(state.scenario.integrator)}`)];
+    const items = [
+      el('li', {}, el('span', { class: 'swatch A', 'aria-hidden': 'true' }), `A · ${integratorTitle(state.scenario.integrator)}`),
+    ];
     if (state.compare) {
       const fb = runner.b?.failure;
       const tail = fb ? t('main.legend.stopped', { t: failureTime(fb, state.scenario.h) }) : t('main.legend.ghost');
-      items.push(el('li', {}, el('span', { class: 'swatch B ghost', 'aria-hidden': 'true' }), `B · ${integratorTitle(state.compare)}${tail}`));
+      items.push(
+        el('li', {}, el('span', { class: 'swatch B ghost', 'aria-hidden': 'true' }), `B · ${integratorTitle(state.compare)}${tail}`),
+      );
     }
     if (built.exact) items.push(el('li', {}, el('span', { class: 'swatch exact ghost', 'aria-hidden': 'true' }), t('main.legend.exact')));
     setChildren($('#legend'), items);
@@ -31,7 +35,10 @@ export function createLegend({ lab, store, runner, view, controls }) {
     if (suggested) invite.textContent = t('main.invite', { title: shortTitle(suggested) });
     view.canvas.setAttribute(
       'aria-label',
-      t('main.canvas.label', { system: registryText('system', lab.system(state.scenario.system), 'title'), a: integratorTitle(state.scenario.integrator) }) +
+      t('main.canvas.label', {
+        system: registryText('system', lab.system(state.scenario.system), 'title'),
+        a: integratorTitle(state.scenario.integrator),
+      }) +
         (state.compare ? t('main.canvas.labelB', { b: integratorTitle(state.compare) }) : '') +
         t('main.canvas.hint'),
     );
@@ -39,7 +46,9 @@ export function createLegend({ lab, store, runner, view, controls }) {
 
   function renderCaption(state) {
     const preset = controls.presetFor(state);
-    $('#caption').textContent = preset ? registryText('preset', preset, 'explanation') : registryText('system', lab.system(state.scenario.system), 'description');
+    $('#caption').textContent = preset
+      ? registryText('preset', preset, 'explanation')
+      : registryText('system', lab.system(state.scenario.system), 'description');
     const A = lab.integrator(state.scenario.integrator);
     const B = state.compare ? lab.integrator(state.compare) : null;
     // what the run holds, from its description (a definition's constraints, a chain's links, a unit quaternion)
@@ -47,7 +56,8 @@ export function createLegend({ lab, store, runner, view, controls }) {
     $('#why').textContent = whyText(A, B, { suggested: lab.integrator(compareSuggestion(lab, state.scenario)), run });
   }
 
-  const insetWords = ({ view: kind, exact }) => (SCENES[kind].heavy ? t('main.inset.top') : t('main.inset.free') + (exact ? t('main.inset.exact') : ''));
+  const insetWords = ({ view: kind, exact }) =>
+    SCENES[kind].heavy ? t('main.inset.top') : t('main.inset.free') + (exact ? t('main.inset.exact') : '');
 
   /** The inset's caption sits above the inset (its rectangle is measured now). */
   function positionInsetCaption() {

@@ -20,8 +20,13 @@ function decodeRunnable(lab, hash) {
 /** A bad link: its field and problem, in words, and what the page shows instead (the defaults, or the run it kept). */
 function reportLink(notices, e, { kept }) {
   const { field, problem } = e.field ? { field: e.field, problem: splitApiError(e.message).problem } : splitApiError(e.message);
-  const [withField, without] = kept ? ['main.link.invalidField.kept', 'main.link.invalidKept'] : ['main.link.invalidField.after', 'main.link.invalid'];
-  notices.banner('link', field ? [t('main.link.invalidField.before'), { code: field }, t(withField, { problem })] : [t(without, { problem })]);
+  const [withField, without] = kept
+    ? ['main.link.invalidField.kept', 'main.link.invalidKept']
+    : ['main.link.invalidField.after', 'main.link.invalid'];
+  notices.banner(
+    'link',
+    field ? [t('main.link.invalidField.before'), { code: field }, t(withField, { problem })] : [t(without, { problem })],
+  );
 }
 
 /**
@@ -154,7 +159,9 @@ export class Links {
       if (needsFull(e)) {
         // open it once the full build is in (unless another link came meanwhile)
         notices.status(t('main.loadingFull'));
-        lab.loadFull().then(() => location.hash === pasted && window.dispatchEvent(new HashChangeEvent('hashchange', { newURL: location.href })));
+        lab
+          .loadFull()
+          .then(() => location.hash === pasted && window.dispatchEvent(new HashChangeEvent('hashchange', { newURL: location.href })));
         return;
       }
       reportLink(notices, e, { kept: true });
@@ -208,9 +215,13 @@ export class Links {
     notices.status(t(copied ? 'main.share.copiedStatus' : 'main.share.shownStatus'));
     // a definition beyond what links carry: say so now, not when the link is opened
     const st = this.store.get();
-    const defBytes = this.lab.system(st.scenario.system)?.definition ? new TextEncoder().encode(JSON.stringify(st.scenario.params)).length : 0;
+    const defBytes = this.lab.system(st.scenario.system)?.definition
+      ? new TextEncoder().encode(JSON.stringify(st.scenario.params)).length
+      : 0;
     if (defBytes > MAX_DEFINITION_BYTES) {
-      notices.banner('share-size', [t('main.share.tooLarge', { kb: (defBytes / 1024).toFixed(1), max: MAX_DEFINITION_BYTES / 1024 })], { kind: 'warn' });
+      notices.banner('share-size', [t('main.share.tooLarge', { kb: (defBytes / 1024).toFixed(1), max: MAX_DEFINITION_BYTES / 1024 })], {
+        kind: 'warn',
+      });
     } else notices.dismiss('share-size');
   }
 

@@ -11,7 +11,10 @@ export function registerServiceWorker(notices) {
       .register('./sw.js')
       .then((registration) => {
         const updates = watchForUpdates(registration, () =>
-          notices.banner('update', [t('embed.update')], { kind: 'info', actions: [{ label: t('embed.update.reload'), onClick: () => updates.apply() }] }),
+          notices.banner('update', [t('embed.update')], {
+            kind: 'info',
+            actions: [{ label: t('embed.update.reload'), onClick: () => updates.apply() }],
+          }),
         );
       })
       .catch(() => {

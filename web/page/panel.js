@@ -42,7 +42,10 @@ export function createPanel({ lab, store, run, notices, presets }) {
       setCompare: (id) => {
         const err = run.setState({ compare: id });
         if (err) report(err);
-        else notices.status(id ? t('main.comparing', { title: registryText('integrator', lab.integrator(id), 'title') }) : t('main.compareOff'));
+        else
+          notices.status(
+            id ? t('main.comparing', { title: registryText('integrator', lab.integrator(id), 'title') }) : t('main.compareOff'),
+          );
       },
       applyPreset: (p) => run.applyPreset(p),
       status: (text) => notices.status(text),

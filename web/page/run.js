@@ -78,7 +78,8 @@ export class Run {
     runner.stepsPerFrame = store.get().stepsPerFrame;
     // a new language re-words the plots' labels; the run itself (step, fingerprint) is untouched
     onLanguageChange(() => {
-      if (plots.run && runner.a) Object.assign(plots.run, { labelA: shortTitle(runner.a.integrator), labelB: runner.b ? shortTitle(runner.b.integrator) : '' });
+      if (plots.run && runner.a)
+        Object.assign(plots.run, { labelA: shortTitle(runner.a.integrator), labelB: runner.b ? shortTitle(runner.b.integrator) : '' });
     });
   }
 
@@ -116,7 +117,17 @@ export class Run {
     const exact = scene.exactGhost ? exactOf(lab, state.scenario) : null;
     session.set({ exact });
     const lookahead = scene.lookAhead ? lookAhead(lab, state.scenario) : [];
-    view.build({ kind, system, scenarioA: state.scenario, scenarioB: scB, exact, Pi0: a.diag.bodyMomentum, visualLength: a.visual.length, visual0: a.visual, lookahead });
+    view.build({
+      kind,
+      system,
+      scenarioA: state.scenario,
+      scenarioB: scB,
+      exact,
+      Pi0: a.diag.bodyMomentum,
+      visualLength: a.visual.length,
+      visual0: a.visual,
+      lookahead,
+    });
     const structures = a.sim.describe().structures; // badges only where they apply
     plots.configure({
       description: a.sim.describe(),

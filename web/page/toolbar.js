@@ -71,13 +71,24 @@ export class Toolbar {
   #fillPacing() {
     setChildren(
       this.speed,
-      el('optgroup', { label: t('main.pacing.speed') }, SPEEDS.map((s) => el('option', { value: `x${s}` }, `${s}×`))),
-      el('optgroup', { label: t('main.pacing.spf') }, STEPS_PER_FRAME.filter((n) => n > 0).map((n) => el('option', { value: `spf${n}` }, t('main.pacing.spfOption', { n })))),
+      el(
+        'optgroup',
+        { label: t('main.pacing.speed') },
+        SPEEDS.map((s) => el('option', { value: `x${s}` }, `${s}×`)),
+      ),
+      el(
+        'optgroup',
+        { label: t('main.pacing.spf') },
+        STEPS_PER_FRAME.filter((n) => n > 0).map((n) => el('option', { value: `spf${n}` }, t('main.pacing.spfOption', { n }))),
+      ),
     );
   }
 
   #fillWindow() {
-    setChildren(this.win, WINDOWS.map((w) => el('option', { value: String(w) }, w === 0 ? t('main.window.all') : t('main.window.last', { w }))));
+    setChildren(
+      this.win,
+      WINDOWS.map((w) => el('option', { value: String(w) }, w === 0 ? t('main.window.all') : t('main.window.last', { w }))),
+    );
   }
 
   #showDocument(st) {
@@ -129,7 +140,10 @@ export class Toolbar {
     document.addEventListener('keydown', (e) => {
       if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
       const target = e.target;
-      const typing = target instanceof HTMLElement && (target.closest('input, select, textarea, [contenteditable]') || (target.tagName === 'BUTTON' && (e.key === ' ' || e.key === 'Enter')));
+      const typing =
+        target instanceof HTMLElement &&
+        (target.closest('input, select, textarea, [contenteditable]') ||
+          (target.tagName === 'BUTTON' && (e.key === ' ' || e.key === 'Enter')));
       if (typing) return;
       if (e.key === ' ') {
         e.preventDefault();

@@ -271,7 +271,14 @@ export class Plots {
     const grid = () => this.#theme().grid;
     const px = this.#fontPx;
     const font = `${px}px system-ui, sans-serif`;
-    const common = { stroke: fg, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid, width: 1, size: 4 }, font, labelFont: font, labelSize: px + 6 };
+    const common = {
+      stroke: fg,
+      grid: { stroke: grid, width: 1 },
+      ticks: { stroke: grid, width: 1, size: 4 },
+      font,
+      labelFont: font,
+      labelSize: px + 6,
+    };
     // the y axis is as wide as its widest label (a minus sign is never clipped)
     const ySize = (u, values) => {
       if (!values || !measureCtx) return 50;
@@ -288,7 +295,11 @@ export class Plots {
     const valuesEl = el('span', { class: 'plot-values', id: `plot-${id}-values` });
     const plotEl = el('div', { class: 'plot-host', 'aria-hidden': 'true' });
     const noteEl = el('span', { class: 'plot-note' }, note);
-    const enlargeBtn = el('button', { type: 'button', class: 'btn tiny enlarge', 'aria-pressed': 'false', 'aria-label': t('plots.enlarge.label', { title }) }, t('plots.enlarge'));
+    const enlargeBtn = el(
+      'button',
+      { type: 'button', class: 'btn tiny enlarge', 'aria-pressed': 'false', 'aria-label': t('plots.enlarge.label', { title }) },
+      t('plots.enlarge'),
+    );
     enlargeBtn.addEventListener('click', () => this.enlarge(this.large === id ? null : id));
     const markEl = el('p', { class: 'plot-mark', hidden: true });
     // the numbers behind the curve, for screen readers (kept current at the redraw rate)
@@ -323,7 +334,10 @@ export class Plots {
   #markerHook(entry) {
     return (u) => {
       const ctx = u.ctx;
-      for (const [k, label] of [[0, 'A'], [1, 'B']]) {
+      for (const [k, label] of [
+        [0, 'A'],
+        [1, 'B'],
+      ]) {
         if (!this.broken[label]) continue;
         for (let s = k; s < entry.cols.length; s += 2) {
           const v = this.latest[entry.cols[s]];
@@ -408,7 +422,11 @@ export class Plots {
     const rel = () => this.relative.get('energy') !== false;
     const c = this.#card('energy', t('plots.energy.title'), '');
     const noteText = el('span', {});
-    const toggle = el('button', { type: 'button', class: 'btn tiny', 'aria-pressed': String(envelope), title: t('plots.envelope.title') }, t('plots.envelope'));
+    const toggle = el(
+      'button',
+      { type: 'button', class: 'btn tiny', 'aria-pressed': String(envelope), title: t('plots.envelope.title') },
+      t('plots.envelope'),
+    );
     toggle.addEventListener('click', () => this.setView({ energy: this.energyMode === 'envelope' ? 'signed' : 'envelope' }));
     c.noteEl.replaceChildren(noteText, toggle);
     const entry = { id: 'energy', card: c, kind: 'time', drawn: -1, at: 0, log: envelope, noteText, rel };
@@ -441,18 +459,36 @@ export class Plots {
   #buildStepPlots() {
     if (this.description.constrained) {
       const c = this.#card('constraint', t('plots.constraint.title'), t('plots.constraint.note', { floor: `1e${MINUS}17` }));
-      const entry = { id: 'constraint', card: c, cols: [this.constraintCol, this.constraintCol + 1], kind: 'time', log: true, drawn: -1, at: 0 };
+      const entry = {
+        id: 'constraint',
+        card: c,
+        cols: [this.constraintCol, this.constraintCol + 1],
+        kind: 'time',
+        log: true,
+        drawn: -1,
+        at: 0,
+      };
       entry.u = this.#timePlot(entry, { height: 140, logY: true, yLabel: '|g(q)|', series: this.#pairSeries('constraint') });
       this.plots.push(entry);
     }
     const c = this.#card('iterations', t('plots.iterations.title'), t('plots.iterations.note'));
     const entry = { id: 'iterations', card: c, cols: [this.iterCol, this.iterCol + 1], kind: 'time', drawn: -1, at: 0 };
-    entry.u = this.#timePlot(entry, { height: 100, yLabel: t('plots.iterations.y'), range: (u, min, max) => [0, Math.max(4, Math.ceil(max + 1))], series: this.#pairSeries('iterations') });
+    entry.u = this.#timePlot(entry, {
+      height: 100,
+      yLabel: t('plots.iterations.y'),
+      range: (u, min, max) => [0, Math.max(4, Math.ceil(max + 1))],
+      series: this.#pairSeries('iterations'),
+    });
     this.plots.push(entry);
     if (this.stepSizes) {
       const c = this.#card('dt', t('plots.dt.title'), t('plots.dt.note'));
       const entry = { id: 'dt', card: c, cols: [this.dtCol, this.dtCol + 1], kind: 'time', drawn: -1, at: 0 };
-      entry.u = this.#timePlot(entry, { height: 120, yLabel: 'h (s)', range: (u, min, max) => [0, Math.max(max, 1e-9) * 1.1], series: this.#pairSeries('dt') });
+      entry.u = this.#timePlot(entry, {
+        height: 120,
+        yLabel: 'h (s)',
+        range: (u, min, max) => [0, Math.max(max, 1e-9) * 1.1],
+        series: this.#pairSeries('dt'),
+      });
       this.plots.push(entry);
     }
   }
@@ -499,8 +535,22 @@ export class Plots {
       axes: this.#axes({ xFormat, xLabel: label(ix), yLabel: label(iy) }),
       series: [
         {},
-        { ...this.#series('A', COLOR_A), paths: uPlot.paths.linear(), facets: [{ scale: 'x', auto: true }, { scale: 'y', auto: true }] },
-        { ...this.#series('B', COLOR_B, [7, 4]), paths: uPlot.paths.linear(), facets: [{ scale: 'x', auto: true }, { scale: 'y', auto: true }] },
+        {
+          ...this.#series('A', COLOR_A),
+          paths: uPlot.paths.linear(),
+          facets: [
+            { scale: 'x', auto: true },
+            { scale: 'y', auto: true },
+          ],
+        },
+        {
+          ...this.#series('B', COLOR_B, [7, 4]),
+          paths: uPlot.paths.linear(),
+          facets: [
+            { scale: 'x', auto: true },
+            { scale: 'y', auto: true },
+          ],
+        },
       ],
     };
     entry.baseHeight = opts.height;
@@ -562,7 +612,7 @@ export class Plots {
     }
     if (this.constraintCol >= 0) v[this.constraintCol + slot] = Math.abs(read.constraint[i]);
     v[this.iterCol + slot] = read.iterations[i];
-    if (this.stepSizes) v[this.dtCol + slot] = i > 0 || read.start > 0 ? read.columns.dt?.[i] ?? NaN : NaN;
+    if (this.stepSizes) v[this.dtCol + slot] = i > 0 || read.start > 0 ? (read.columns.dt?.[i] ?? NaN) : NaN;
     // breakdown?
     for (let j = slot; j < v.length; j += 2) {
       if (j === this.dtCol + slot) continue;
@@ -597,7 +647,10 @@ export class Plots {
       const bi = i - bOffset;
       const hasB = rb && bi >= 0 && bi < rb.count;
       if (hasB && !this.base.B && rb.start + bi === 0) this.#quantityBase('B', rb, bi);
-      for (const [track, slot, read, k, present] of [['A', 0, ra, i, !!this.base.A], ['B', 1, rb, bi, hasB && !!this.base.B]]) {
+      for (const [track, slot, read, k, present] of [
+        ['A', 0, ra, i, !!this.base.A],
+        ['B', 1, rb, bi, hasB && !!this.base.B],
+      ]) {
         const brk = this.broken[track];
         if (!present || (brk && t > brk.t)) {
           this.#blank(slot, v);
@@ -611,7 +664,14 @@ export class Plots {
         } else if (problem) this.#blank(slot, v);
         else this.lastGoodT[track] = Math.max(this.lastGoodT[track], t);
       }
-      if (this.energyQ && this.run.hasB && this.crossAt == null && t > 1 && Number.isFinite(v[this.envCol + 1]) && v[this.envCol + 1] > v[this.envCol]) {
+      if (
+        this.energyQ &&
+        this.run.hasB &&
+        this.crossAt == null &&
+        t > 1 &&
+        Number.isFinite(v[this.envCol + 1]) &&
+        v[this.envCol + 1] > v[this.envCol]
+      ) {
         this.crossAt = t;
       }
       for (const tb of tables) tb.push(t, v);
@@ -657,7 +717,7 @@ export class Plots {
     if (!this.plots.length) return;
     let pick = null;
     for (const p of this.plots) {
-      const version = p.kind === 'phase' ? this.phaseVersion ?? 0 : this.table.version;
+      const version = p.kind === 'phase' ? (this.phaseVersion ?? 0) : this.table.version;
       if (p.drawn === version || now - p.at < REDRAW_MS || this.hidden.has(p.card.fig)) continue;
       if (!pick || p.at < pick.at) pick = p;
     }
@@ -704,11 +764,13 @@ export class Plots {
   #valuesText(p) {
     const parts = [];
     const pairs = p.cols.length / 2;
-    const fmt = p.id === 'iterations' ? (x) => String(Math.round(x)) : p.log || p.values || p.id === 'dt' ? (x) => sci(x, 3) : (x) => signedSci(x, 2);
+    const fmt =
+      p.id === 'iterations' ? (x) => String(Math.round(x)) : p.log || p.values || p.id === 'dt' ? (x) => sci(x, 3) : (x) => signedSci(x, 2);
     for (let k = 0; k < pairs; k++) {
       const a = this.latest[p.cols[2 * k]];
       const b = this.latest[p.cols[2 * k + 1]];
-      const prefix = p.quantities && (pairs > 1 || p.id !== 'momentum' || p.quantities[k].key !== 'momentum') ? `${p.quantities[k].symbol}: ` : '';
+      const prefix =
+        p.quantities && (pairs > 1 || p.id !== 'momentum' || p.quantities[k].key !== 'momentum') ? `${p.quantities[k].symbol}: ` : '';
       let s = `${prefix}A ${fmt(a)}`;
       if (this.run.hasB) s += `  B ${fmt(b)}`;
       parts.push(s);
@@ -719,7 +781,15 @@ export class Plots {
   /** The card's accessible table: one row per quantity, columns A and B (latest values). */
   #table(p) {
     const caption = p.card.tableEl.querySelector('caption');
-    const rows = [el('tr', {}, el('th', { scope: 'col' }, t('plots.table.quantity')), el('th', { scope: 'col' }, 'A'), this.run.hasB ? el('th', { scope: 'col' }, 'B') : null)];
+    const rows = [
+      el(
+        'tr',
+        {},
+        el('th', { scope: 'col' }, t('plots.table.quantity')),
+        el('th', { scope: 'col' }, 'A'),
+        this.run.hasB ? el('th', { scope: 'col' }, 'B') : null,
+      ),
+    ];
     const pairs = p.cols.length / 2;
     for (let k = 0; k < pairs; k++) {
       const name = p.quantities?.[k]?.symbol ?? p.card.fig.querySelector('.plot-title').textContent;
@@ -742,10 +812,26 @@ export class Plots {
       const row = (label, part, name) => {
         const bar = el('span', { class: `bar ${part} ${label}` });
         const value = el('span', { class: 'bar-value' });
-        return { node: el('div', { class: 'bar-row' }, el('span', { class: 'bar-label' }, `${t(`plots.bars.${name}`)} ${label}`), el('span', { class: 'bar-track' }, bar), value), bar, value };
+        return {
+          node: el(
+            'div',
+            { class: 'bar-row' },
+            el('span', { class: 'bar-label' }, `${t(`plots.bars.${name}`)} ${label}`),
+            el('span', { class: 'bar-track' }, bar),
+            value,
+          ),
+          bar,
+          value,
+        };
       };
       const rows = [];
-      for (const [label] of tracks) for (const [part, name] of [['kinetic', 'kinetic'], ['potential', 'potential'], ['total', 'total']]) rows.push({ label, part, ...row(label, part, name) });
+      for (const [label] of tracks)
+        for (const [part, name] of [
+          ['kinetic', 'kinetic'],
+          ['potential', 'potential'],
+          ['total', 'total'],
+        ])
+          rows.push({ label, part, ...row(label, part, name) });
       host.replaceChildren(el('p', { class: 'bars-title' }, t('plots.bars.title')), ...rows.map((r) => r.node));
       this.barEls = { tracks: tracks.length, rows };
     }
@@ -759,7 +845,14 @@ export class Plots {
 
   #energyNote(p) {
     const rel = this.relative.get('energy') !== false;
-    const what = this.energyMode === 'envelope' ? (rel ? t('plots.energy.envelopeRel') : t('plots.energy.envelopeAbs')) : rel ? '(E − E₀)/E₀' : 'E − E₀ (J)';
+    const what =
+      this.energyMode === 'envelope'
+        ? rel
+          ? t('plots.energy.envelopeRel')
+          : t('plots.energy.envelopeAbs')
+        : rel
+          ? '(E − E₀)/E₀'
+          : 'E − E₀ (J)';
     if (!this.run.hasB || this.energyMode !== 'envelope') return what;
     const A = this.run.labelA;
     const B = this.run.labelB;

@@ -19,7 +19,10 @@ export function inlineWasm({ wasmFile }) {
       // The single file carries the full build only: the lean one is neither inlined nor reachable.
       const out = code
         .replace(/new URL\((['"])[^'"]*vilab(-lean)?\.wasm\1,\s*import\.meta\.url\)/g, "new URL('data:,')")
-        .replace(/import\((['"])[^'"]*vilab-lean\.mjs\1\)/g, "Promise.reject(new Error('the single-file page carries the full build only'))");
+        .replace(
+          /import\((['"])[^'"]*vilab-lean\.mjs\1\)/g,
+          "Promise.reject(new Error('the single-file page carries the full build only'))",
+        );
       return out === code ? null : { code: out, map: null };
     },
     load(id) {

@@ -20,7 +20,13 @@ export function precache({ template, exclude = [/\.ttf$/i, /\.woff$/i, /^sw\.js$
         const wasm = files.find((f) => /vilab-lean-[^/]*\.wasm$/.test(f));
         const loader = files.find((f) => /vilab-lean-[^/]*\.js$/.test(f));
         if (!wasm) return html;
-        const tags = [{ tag: 'link', attrs: { rel: 'preload', href: `./${wasm}`, as: 'fetch', type: 'application/wasm', crossorigin: '' }, injectTo: 'head' }];
+        const tags = [
+          {
+            tag: 'link',
+            attrs: { rel: 'preload', href: `./${wasm}`, as: 'fetch', type: 'application/wasm', crossorigin: '' },
+            injectTo: 'head',
+          },
+        ];
         if (loader) tags.push({ tag: 'link', attrs: { rel: 'modulepreload', href: `./${loader}`, crossorigin: '' }, injectTo: 'head' });
         return tags;
       },

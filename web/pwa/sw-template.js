@@ -29,7 +29,12 @@ self.addEventListener('message', (event) => {
 // this version's cache name, looked up once per worker (not on every request)
 let current = null;
 const currentCache = () =>
-  (current ??= caches.keys().then((keys) => keys.filter((k) => k.startsWith(PREFIX) && k.endsWith(`-${VERSION}`)).sort().pop()));
+  (current ??= caches.keys().then((keys) =>
+    keys
+      .filter((k) => k.startsWith(PREFIX) && k.endsWith(`-${VERSION}`))
+      .sort()
+      .pop(),
+  ));
 
 self.addEventListener('activate', (event) => {
   event.waitUntil(

@@ -32,7 +32,8 @@ export function anchorsOf(bodies) {
   return bodies.map((b, i) => {
     const a = b?.anchor;
     const link = b?.link === 'spring' || b?.link === 'none' ? b.link : 'rod';
-    if (Array.isArray(a) && a.length === 3 && a.every(Number.isFinite)) return { kind: 'point', point: new Vector3(a[0], a[1], a[2]), link };
+    if (Array.isArray(a) && a.length === 3 && a.every(Number.isFinite))
+      return { kind: 'point', point: new Vector3(a[0], a[1], a[2]), link };
     if (Number.isInteger(a) && a >= 0 && a < i) return { kind: 'body', index: a, link };
     return null;
   });
@@ -107,7 +108,12 @@ function typicalSpringLength(anchors, visual0) {
   const lengths = [];
   anchors.forEach((a, i) => {
     if (a?.link !== 'spring' || !finite3(visual0 ?? [], i)) return;
-    const from = a.kind === 'point' ? a.point : finite3(visual0, a.index) ? new Vector3(visual0[3 * a.index], visual0[3 * a.index + 1], visual0[3 * a.index + 2]) : null;
+    const from =
+      a.kind === 'point'
+        ? a.point
+        : finite3(visual0, a.index)
+          ? new Vector3(visual0[3 * a.index], visual0[3 * a.index + 1], visual0[3 * a.index + 2])
+          : null;
     const d = from ? from.distanceTo(new Vector3(visual0[3 * i], visual0[3 * i + 1], visual0[3 * i + 2])) : 0;
     if (d > 1e-9) lengths.push(d);
   });
@@ -147,7 +153,11 @@ export class BodiesScene {
     // a spring's coil: slender beside its initial length (a short spring of a long chain stays a spring)
     const typical = typicalSpringLength(this.anchors, visual0);
     const shown = this.radii.filter((r) => r > 0);
-    const coil = Math.min(Math.max(base * 0.45, this.rodRadius * 2.5), 0.07 * typical, 0.6 * (shown.length ? Math.min(...shown) : Infinity));
+    const coil = Math.min(
+      Math.max(base * 0.45, this.rodRadius * 2.5),
+      0.07 * typical,
+      0.6 * (shown.length ? Math.min(...shown) : Infinity),
+    );
     this.springGeometry = springGeometry(coil, Math.min(this.rodRadius * 0.6, coil * 0.3));
     // B's bodies carry an opaque wire outline: where A and B coincide (the start of a
     // comparison) the translucent ghost alone would blend into one olive body
@@ -240,7 +250,9 @@ export class BodiesScene {
       else link.scale.set(this.rodRadius, len, this.rodRadius);
       link.visible = true;
     }
-    for (const tr of this.trails) if (this.drawn[tr.index] && tr.index < n && finite3(visual, tr.index)) tr.push(visual[3 * tr.index], visual[3 * tr.index + 1], visual[3 * tr.index + 2]);
+    for (const tr of this.trails)
+      if (this.drawn[tr.index] && tr.index < n && finite3(visual, tr.index))
+        tr.push(visual[3 * tr.index], visual[3 * tr.index + 1], visual[3 * tr.index + 2]);
     if (this.n > 0 && this.drawn[this.n - 1]) this.focusPoint.copy(this.positions[this.n - 1]);
   }
 

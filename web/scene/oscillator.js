@@ -30,7 +30,11 @@ export class OscillatorBody {
     }
     const g = new BufferGeometry();
     g.setAttribute('position', new BufferAttribute(pts, 3));
-    this.springMaterial = new LineBasicMaterial({ color: role === 'A' ? theme.rod : color, transparent: role !== 'A', opacity: role === 'A' ? 1 : 0.6 });
+    this.springMaterial = new LineBasicMaterial({
+      color: role === 'A' ? theme.rod : color,
+      transparent: role !== 'A',
+      opacity: role === 'A' ? 1 : 0.6,
+    });
     this.spring = new Line(g, this.springMaterial);
     this.spring.position.x = this.wall;
     this.object.add(this.spring);

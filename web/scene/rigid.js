@@ -76,7 +76,11 @@ export class RigidBody {
       axle.rotateX(Math.PI / 2);
       axle.translate(0, 0, 0.5);
       this.geometries.push(axle);
-      this.axleMaterial = new MeshStandardMaterial({ color: role === 'A' ? theme.rod : color, transparent: role !== 'A', opacity: role === 'A' ? 1 : 0.5 });
+      this.axleMaterial = new MeshStandardMaterial({
+        color: role === 'A' ? theme.rod : color,
+        transparent: role !== 'A',
+        opacity: role === 'A' ? 1 : 0.5,
+      });
       const axleMesh = new Mesh(axle, this.axleMaterial);
       axleMesh.scale.z = r * 1.5;
       axleMesh.lookAt(this.rho[0], this.rho[1], this.rho[2]);

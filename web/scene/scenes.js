@@ -62,7 +62,13 @@ function inSpace({ body, exactOffset }) {
 const standOff = (factor) => (extent) => Math.max(extent, 1) * factor;
 
 export const SCENES = Object.freeze({
-  linkage: { Body: LinkageBody, environment: hangingFromPivot, camera: standOff(3.3), gravityArrow: (extent) => -extent * 0.05, drag: true },
+  linkage: {
+    Body: LinkageBody,
+    environment: hangingFromPivot,
+    camera: standOff(3.3),
+    gravityArrow: (extent) => -extent * 0.05,
+    drag: true,
+  },
   oscillator: { Body: OscillatorBody, environment: besideWall, camera: standOff(3.1) },
   rigid: { Body: RigidBody, environment: inSpace, camera: standOff(3.1), inset: true, exactGhost: true },
   top: { Body: RigidBody, environment: onPivot, camera: standOff(3.1), gravityArrow: () => 1.2, heavy: true, inset: true },

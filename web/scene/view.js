@@ -5,7 +5,18 @@
 // reset/follow, PNG export.
 //
 // It renders only when something changed (a new state, camera motion, resize).
-import { AmbientLight, Color, DirectionalLight, GridHelper, Group, HemisphereLight, PerspectiveCamera, Scene, Vector3, WebGLRenderer } from 'three';
+import {
+  AmbientLight,
+  Color,
+  DirectionalLight,
+  GridHelper,
+  Group,
+  HemisphereLight,
+  PerspectiveCamera,
+  Scene,
+  Vector3,
+  WebGLRenderer,
+} from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { Arrow, disposeTree, makeLabel, quantityOf } from './common.js';
 import { MomentumSphere, principalMoments } from './rigid.js';
@@ -58,7 +69,13 @@ export class View {
     this.reducedMotion = reducedMotion;
     const probe = probeGL();
     this.software = probe.software;
-    this.renderer = new WebGLRenderer({ antialias: !this.software, alpha: false, powerPreference: 'high-performance', canvas: probe.canvas, context: probe.context });
+    this.renderer = new WebGLRenderer({
+      antialias: !this.software,
+      alpha: false,
+      powerPreference: 'high-performance',
+      canvas: probe.canvas,
+      context: probe.context,
+    });
     this.renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, this.software ? 1 : 2));
     this.canvas = this.renderer.domElement;
     this.canvas.setAttribute('role', 'img');
@@ -141,7 +158,17 @@ export class View {
     const { kind, scenarioA, scenarioB } = spec;
     const theme = this.theme;
     const scene = SCENES[kind];
-    const make = (scenario, role, color) => new scene.Body({ system: spec.system, scenario, role, color, theme, heavy: !!scene.heavy, visual0: spec.visual0, samples: spec.lookahead ?? [] });
+    const make = (scenario, role, color) =>
+      new scene.Body({
+        system: spec.system,
+        scenario,
+        role,
+        color,
+        theme,
+        heavy: !!scene.heavy,
+        visual0: spec.visual0,
+        samples: spec.lookahead ?? [],
+      });
     // B first so the translucent ghost blends over the solid A correctly
     this.A = make(scenarioA, 'A', COLOR_A);
     this.B = scenarioB ? make(scenarioB, 'B', COLOR_B) : null;
@@ -175,7 +202,13 @@ export class View {
     }
     this.#buildEnvironment(scene, spec.system, scenarioA);
     if (scene.inset && spec.Pi0) {
-      this.inset = new MomentumSphere({ Pi0: spec.Pi0, I: principalMoments(spec.system, scenarioA.params), theme, colors: { A: COLOR_A, B: COLOR_B, exact: COLOR_EXACT }, free: !scene.heavy });
+      this.inset = new MomentumSphere({
+        Pi0: spec.Pi0,
+        I: principalMoments(spec.system, scenarioA.params),
+        theme,
+        colors: { A: COLOR_A, B: COLOR_B, exact: COLOR_EXACT },
+        free: !scene.heavy,
+      });
       if (this.exactSolution) {
         try {
           this.inset.setExactPath(exactOrbit(this.exactSolution));
@@ -313,7 +346,12 @@ export class View {
   exactGhost() {
     if (!this.exact || this.exactTime == null) return null;
     const q = this.exact.quat;
-    return { orientation: [q.w, q.x, q.y, q.z], time: this.exactTime, orbitPoints: this.inset?.exactPoints ?? 0, visible: this.exact.object.visible };
+    return {
+      orientation: [q.w, q.x, q.y, q.z],
+      time: this.exactTime,
+      orbitPoints: this.inset?.exactPoints ?? 0,
+      visible: this.exact.object.visible,
+    };
   }
 
   setTrailsVisible(on) {

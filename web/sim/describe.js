@@ -57,7 +57,12 @@ function describeChain(system, sc) {
   const n = masses.length;
   const planar = chainIsPlanar(system);
   const damped = isNonZero(sc.params.damping);
-  const quantities = [energyQuantity(!damped, damped ? 'The drag on the bobs removes energy.' : 'Gravity and rigid links do no net work: the energy stays constant.')];
+  const quantities = [
+    energyQuantity(
+      !damped,
+      damped ? 'The drag on the bobs removes energy.' : 'Gravity and rigid links do no net work: the energy stays constant.',
+    ),
+  ];
   if (!planar) {
     quantities.push({
       key: 'momentum',
@@ -66,19 +71,40 @@ function describeChain(system, sc) {
       unit: 'kg·m²/s',
       columns: ['momentum'],
       conserved: !damped,
-      why: damped ? 'The drag exerts a torque about the vertical.' : 'Gravity is vertical, so turning the whole pendulum about the vertical changes nothing (Noether).',
+      why: damped
+        ? 'The drag exerts a torque about the vertical.'
+        : 'Gravity is vertical, so turning the whole pendulum about the vertical changes nothing (Noether).',
     });
   }
   const variables = [];
   const link = (i) => (n > 1 ? ` of link ${i}` : '');
   for (let i = 1; i <= n; i++) {
-    variables.push({ key: `theta${i}`, symbol: `θ${n > 1 ? sub(i) : ''}`, title: `angle${link(i)} from the downward vertical`, unit: 'rad', kind: 'angle' });
-    if (!planar) variables.push({ key: `phi${i}`, symbol: `φ${n > 1 ? sub(i) : ''}`, title: `azimuth${link(i)} about the vertical`, unit: 'rad', kind: 'angle' });
+    variables.push({
+      key: `theta${i}`,
+      symbol: `θ${n > 1 ? sub(i) : ''}`,
+      title: `angle${link(i)} from the downward vertical`,
+      unit: 'rad',
+      kind: 'angle',
+    });
+    if (!planar)
+      variables.push({
+        key: `phi${i}`,
+        symbol: `φ${n > 1 ? sub(i) : ''}`,
+        title: `azimuth${link(i)} about the vertical`,
+        unit: 'rad',
+        kind: 'angle',
+      });
   }
   const angles = variables.length;
   for (let k = 0; k < angles; k++) {
     const v = variables[k];
-    variables.push({ key: `${v.key}dot`, symbol: `${v.symbol[0]}̇${v.symbol.slice(1)}`, title: `rate of ${v.title.replace(/ from the downward vertical| about the vertical/, '')}`, unit: 'rad/s', kind: 'rate' });
+    variables.push({
+      key: `${v.key}dot`,
+      symbol: `${v.symbol[0]}̇${v.symbol.slice(1)}`,
+      title: `rate of ${v.title.replace(/ from the downward vertical| about the vertical/, '')}`,
+      unit: 'rad/s',
+      kind: 'rate',
+    });
   }
   const per = planar ? 1 : 2;
   return {
@@ -91,12 +117,25 @@ function describeChain(system, sc) {
     energyParts: true,
     structures: ['symplectic', 'constraints', ...(damped ? [] : ENERGY), ...(!planar && !damped ? ['momentum'] : [])],
     values(q, p, out) {
-      let px = 0, py = 0, pz = 0, vx0 = 0, vy0 = 0, vz0 = 0;
+      let px = 0,
+        py = 0,
+        pz = 0,
+        vx0 = 0,
+        vy0 = 0,
+        vz0 = 0;
       for (let i = 0; i < n; i++) {
-        const x = q[3 * i], y = q[3 * i + 1], z = q[3 * i + 2];
-        const vx = p[3 * i] / masses[i], vy = p[3 * i + 1] / masses[i], vz = p[3 * i + 2] / masses[i];
-        const dx = x - px, dy = y - py, dz = z - pz;
-        const wx = vx - vx0, wy = vy - vy0, wz = vz - vz0;
+        const x = q[3 * i],
+          y = q[3 * i + 1],
+          z = q[3 * i + 2];
+        const vx = p[3 * i] / masses[i],
+          vy = p[3 * i + 1] / masses[i],
+          vz = p[3 * i + 2] / masses[i];
+        const dx = x - px,
+          dy = y - py,
+          dz = z - pz;
+        const wx = vx - vx0,
+          wy = vy - vy0,
+          wz = vz - vz0;
         if (planar) {
           // θ = atan2(dx, −dz), signed, in the x–z plane
           out[i] = Math.atan2(dx, -dz);
@@ -111,7 +150,7 @@ function describeChain(system, sc) {
           out[angles + per * i] = (-dz * rhoDot + rho * wz) / (rho2 + dz * dz);
           out[angles + per * i + 1] = rho2 > 0 ? (dx * wy - dy * wx) / rho2 : 0;
         }
-        px = x, py = y, pz = z, vx0 = vx, vy0 = vy, vz0 = vz;
+        (px = x), (py = y), (pz = z), (vx0 = vx), (vy0 = vy), (vz0 = vz);
       }
     },
     kinetic(q, p) {
@@ -134,7 +173,11 @@ function describeRigidBody(system, sc) {
   const quantities = [
     energyQuantity(
       !forced,
-      forced ? 'The applied torque or damping changes the energy.' : gravityTorque ? 'Gravity is a potential force: kinetic plus potential energy stays constant.' : 'No torque acts: the energy stays constant.',
+      forced
+        ? 'The applied torque or damping changes the energy.'
+        : gravityTorque
+          ? 'Gravity is a potential force: kinetic plus potential energy stays constant.'
+          : 'No torque acts: the energy stays constant.',
     ),
   ];
   axes.forEach((a, k) => {
@@ -149,11 +192,27 @@ function describeRigidBody(system, sc) {
             ? 'Gravity exerts no torque about the vertical (Noether).'
             : 'No torque acts on this component (Noether).'
           : "Gravity's torque about horizontal axes changes this component.";
-    quantities.push({ key: `momentum.${a}`, symbol: `J_${a}`, title: `spatial angular momentum, ${a} component`, unit: 'kg·m²/s', columns: [`momentum.${a}`], conserved, why });
+    quantities.push({
+      key: `momentum.${a}`,
+      symbol: `J_${a}`,
+      title: `spatial angular momentum, ${a} component`,
+      unit: 'kg·m²/s',
+      columns: [`momentum.${a}`],
+      conserved,
+      why,
+    });
   });
   const symmetric = I[0] === I[1];
   if (gravityTorque && symmetric && com[0] === 0 && com[1] === 0 && !forced) {
-    quantities.push({ key: 'bodyMomentum.z', symbol: 'Π₃', title: 'angular momentum about the symmetry axis', unit: 'kg·m²/s', columns: ['bodyMomentum.z'], conserved: true, why: 'A symmetric top with its centre of mass on the axis: gravity exerts no torque about that axis.' });
+    quantities.push({
+      key: 'bodyMomentum.z',
+      symbol: 'Π₃',
+      title: 'angular momentum about the symmetry axis',
+      unit: 'kg·m²/s',
+      columns: ['bodyMomentum.z'],
+      conserved: true,
+      why: 'A symmetric top with its centre of mass on the axis: gravity exerts no torque about that axis.',
+    });
   }
   if (!gravityTorque) {
     quantities.push({
@@ -164,16 +223,31 @@ function describeRigidBody(system, sc) {
       columns: ['bodyMomentum.x', 'bodyMomentum.y', 'bodyMomentum.z'],
       combine: 'norm',
       conserved: !forced,
-      why: forced ? 'The applied torque or damping changes |Π|.' : 'No torque: the length of the angular momentum stays constant (a Casimir).',
+      why: forced
+        ? 'The applied torque or damping changes |Π|.'
+        : 'No torque: the length of the angular momentum stays constant (a Casimir).',
     });
   }
   const variables = [
-    ...[1, 2, 3].map((i) => ({ key: `Pi${i}`, symbol: `Π${sub(i)}`, title: `body angular momentum about axis ${i}`, unit: 'kg·m²/s', kind: 'momentum' })),
-    ...[1, 2, 3].map((i) => ({ key: `omega${i}`, symbol: `ω${sub(i)}`, title: `angular velocity about body axis ${i}`, unit: 'rad/s', kind: 'rate' })),
+    ...[1, 2, 3].map((i) => ({
+      key: `Pi${i}`,
+      symbol: `Π${sub(i)}`,
+      title: `body angular momentum about axis ${i}`,
+      unit: 'kg·m²/s',
+      kind: 'momentum',
+    })),
+    ...[1, 2, 3].map((i) => ({
+      key: `omega${i}`,
+      symbol: `ω${sub(i)}`,
+      title: `angular velocity about body axis ${i}`,
+      unit: 'rad/s',
+      kind: 'rate',
+    })),
     { key: 'tilt', symbol: 'θ', title: "tilt of the body's third axis from the vertical", unit: 'rad', kind: 'angle' },
     { key: 'azimuth', symbol: 'φ', title: "azimuth of the body's third axis", unit: 'rad', kind: 'angle' },
   ];
-  const momentumConserved = quantities.some((q) => q.key.startsWith('momentum') && q.conserved) || quantities.some((q) => q.key === 'bodyMomentum.z');
+  const momentumConserved =
+    quantities.some((q) => q.key.startsWith('momentum') && q.conserved) || quantities.some((q) => q.key === 'bodyMomentum.z');
   return {
     quantities,
     constrained: true,
@@ -182,7 +256,13 @@ function describeRigidBody(system, sc) {
     variables,
     phase: [0, 1],
     energyParts: true,
-    structures: ['symplectic', 'constraints', ...(forced ? [] : ENERGY), ...(momentumConserved ? ['momentum'] : []), ...(!gravityTorque && !forced ? ['casimir'] : [])],
+    structures: [
+      'symplectic',
+      'constraints',
+      ...(forced ? [] : ENERGY),
+      ...(momentumConserved ? ['momentum'] : []),
+      ...(!gravityTorque && !forced ? ['casimir'] : []),
+    ],
     values(q, p, out) {
       const [w, x, y, z] = q;
       for (let k = 0; k < 3; k++) {
@@ -209,16 +289,36 @@ function describeData(system, sc, columns) {
   const quantities = [
     energyQuantity(
       !forced && !timeDependent,
-      forced ? 'The forces and damping change the energy.' : timeDependent ? 'The Lagrangian depends on time, so the energy is not conserved.' : 'The Lagrangian does not depend on time: the energy stays constant.',
+      forced
+        ? 'The forces and damping change the energy.'
+        : timeDependent
+          ? 'The Lagrangian depends on time, so the energy is not conserved.'
+          : 'The Lagrangian does not depend on time: the energy stays constant.',
     ),
   ];
   for (const c of columns.filter((c) => c.startsWith('momentum.'))) {
     const name = c.slice('momentum.'.length);
-    quantities.push({ key: c, symbol: `J_${name}`, title: `momentum of the symmetry ${name}`, unit: '', columns: [c], conserved: !forced, why: forced ? 'The forces break the symmetry.' : 'The Lagrangian is unchanged by this symmetry (Noether).' });
+    quantities.push({
+      key: c,
+      symbol: `J_${name}`,
+      title: `momentum of the symmetry ${name}`,
+      unit: '',
+      columns: [c],
+      conserved: !forced,
+      why: forced ? 'The forces break the symmetry.' : 'The Lagrangian is unchanged by this symmetry (Noether).',
+    });
   }
   for (const c of columns.filter((c) => c.startsWith('conserved.'))) {
     const name = c.slice('conserved.'.length);
-    quantities.push({ key: c, symbol: name, title: name, unit: '', columns: [c], conserved: true, why: 'Declared conserved by the definition.' });
+    quantities.push({
+      key: c,
+      symbol: name,
+      title: name,
+      unit: '',
+      columns: [c],
+      conserved: true,
+      why: 'Declared conserved by the definition.',
+    });
   }
   const names = def.coordinates ?? [];
   const variables = [
@@ -234,7 +334,12 @@ function describeData(system, sc, columns) {
     variables,
     phase: [0, names.length],
     energyParts: false,
-    structures: ['symplectic', ...(constrained ? ['constraints'] : []), ...(!forced && !timeDependent ? ENERGY : []), ...(quantities.some((q) => q.key.startsWith('momentum.') && q.conserved) ? ['momentum'] : [])],
+    structures: [
+      'symplectic',
+      ...(constrained ? ['constraints'] : []),
+      ...(!forced && !timeDependent ? ENERGY : []),
+      ...(quantities.some((q) => q.key.startsWith('momentum.') && q.conserved) ? ['momentum'] : []),
+    ],
     values(q, p, out) {
       const k = names.length;
       for (let i = 0; i < k; i++) {
@@ -257,4 +362,3 @@ export function describeRun(system, scenario, columns) {
   const make = BY_MODEL[system.model] ?? describeData;
   return make(system, scenario, columns);
 }
-

@@ -124,7 +124,7 @@ export const STUDIES = [
     id: 'loop',
     title: 'Loops of starts: the Poincaré–Cartan invariant',
     docs: 'A closed loop of initial conditions γ is carried by the method. A symplectic map φ keeps ∮_{φ(γ)} p·dq = ∮_γ p·dq for every closed loop (the discrete flow of a discrete Lagrangian preserves the canonical two-form; by Stokes, the loop action). The loop is sampled at N equally spaced parameters and the integral taken with the derivative from the discrete Fourier transform (exponentially accurate for smooth periodic curves); points are added where the loop stretches. The loop is centred on the state the run is at when the study starts. Runge–Kutta 4, DOPRI5, Euler and the energy–momentum schemes change the action; every variational method keeps it to round-off.',
-    tex: '\\oint_{\\varphi_h^n(\\gamma)} p\\cdot dq = \\oint_{\\gamma} p\\cdot dq \\approx \\frac{2\\pi}{N}\\sum_{j=0}^{N-1} p_j\\cdot q\'(s_j)',
+    tex: "\\oint_{\\varphi_h^n(\\gamma)} p\\cdot dq = \\oint_{\\gamma} p\\cdot dq \\approx \\frac{2\\pi}{N}\\sum_{j=0}^{N-1} p_j\\cdot q'(s_j)",
     citation: 'Marsden & West, Discrete mechanics and variational integrators (2001), §1.3 and §2.1',
   },
   {
@@ -148,7 +148,8 @@ export const LESSONS = [
     id: 'mw-newmark-rk4',
     title: 'Variational Newmark vs RK4 over 300 s',
     source: 'Marsden & West, Discrete mechanics and variational integrators (2001), Fig. 1',
-    caption: 'A pendulum (ω = 2 rad/s) at the coarse step h = 0.3 s for 300 s. RK4’s energy decays as if there were friction; variational Newmark (γ = ½, β = 0) oscillates in a band and comes back.',
+    caption:
+      'A pendulum (ω = 2 rad/s) at the coarse step h = 0.3 s for 300 s. RK4’s energy decays as if there were friction; variational Newmark (γ = ½, β = 0) oscillates in a band and comes back.',
     see: 'The orange curve falls and never returns; the blue one stays in its band however long the run.',
     docs: 'Newmark with γ = ½, β = 0 is the Störmer–Verlet method, the DEL equations of the trapezoidal discrete Lagrangian: symplectic, so its energy error is bounded for exponentially long times (backward error analysis). RK4 is more accurate per step but not symplectic: its energy error accumulates, here as a steady loss.',
     tex: 'L_d(q_k, q_{k+1}) = \\tfrac{h}{2}\\Big[L\\big(q_k, \\tfrac{q_{k+1}-q_k}{h}\\big) + L\\big(q_{k+1}, \\tfrac{q_{k+1}-q_k}{h}\\big)\\Big]',
@@ -160,7 +161,11 @@ export const LESSONS = [
         { label: 'A', x: a.t, y: a.energy },
         { label: 'B', x: b.t, y: b.energy },
       ],
-      measured: { bandA: a.maxEnergy / Math.abs(a.E0), finalA: (a.energy.at(-1) - a.E0) / Math.abs(a.E0), finalB: (b.energy.at(-1) - b.E0) / Math.abs(b.E0) },
+      measured: {
+        bandA: a.maxEnergy / Math.abs(a.E0),
+        finalA: (a.energy.at(-1) - a.E0) / Math.abs(a.E0),
+        finalB: (b.energy.at(-1) - b.E0) / Math.abs(b.E0),
+      },
       summary: 'measured.mw',
     }),
   },
@@ -168,7 +173,8 @@ export const LESSONS = [
     id: 'dsp-fluctuation',
     title: 'DSP: the energy fluctuation shrinks ×4 per halving of h',
     source: 'Seed 002, “Two equations of motion in continuous and in discrete form”, Lagrange multipliers (symplectic-momentum scheme)',
-    caption: 'The double spherical pendulum with its rods held by Lagrange multipliers, run 1000 s with h = 0.02, 0.01 and 0.005 s. The largest energy fluctuation falls by about 4 each time h is halved: second order, with no drift.',
+    caption:
+      'The double spherical pendulum with its rods held by Lagrange multipliers, run 1000 s with h = 0.02, 0.01 and 0.005 s. The largest energy fluctuation falls by about 4 each time h is halved: second order, with no drift.',
     see: 'Three points on a line of slope 2 on log–log axes; the ratios printed are close to 4.',
     docs: 'The midpoint DEL with multipliers keeps the constraints g(q) = 0 exactly and J_z to round-off; its energy is not conserved but fluctuates within O(h²) of the true value for all the 1000 s: the fluctuation is measured over every step.',
     tex: '\\max_{0\\le t_k\\le T} |E_k - E_0| = O(h^2),\\qquad \\frac{\\Delta E(h)}{\\Delta E(h/2)} \\to 4',
@@ -179,14 +185,19 @@ export const LESSONS = [
     figure: (rs) => {
       const hs = rs.map((r) => r.h);
       const ys = rs.map((r) => r.maxEnergy);
-      return { curves: [{ label: 'A', x: hs, y: ys }], measured: { ratios: ratios(ys), slope: fittedOrder(hs, ys) }, summary: 'measured.ratios' };
+      return {
+        curves: [{ label: 'A', x: hs, y: ys }],
+        measured: { ratios: ratios(ys), slope: fittedOrder(hs, ys) },
+        summary: 'measured.ratios',
+      };
     },
   },
   {
     id: 'dsp-jz',
     title: 'DSP: J_z kept in generalized coordinates',
     source: 'Seed 002, “Two equations of motion in continuous and in discrete form”, Generalized coordinates',
-    caption: 'The double spherical pendulum in two spherical angles per bob, run 100 s by the symplectic-momentum scheme (A) and by RK4 (B). The angular momentum about the vertical J_z stays at its start to round-off for A, while RK4’s drifts.',
+    caption:
+      'The double spherical pendulum in two spherical angles per bob, run 100 s by the symplectic-momentum scheme (A) and by RK4 (B). The angular momentum about the vertical J_z stays at its start to round-off for A, while RK4’s drifts.',
     see: 'A’s curve lies at 1e−13 and below; B’s climbs by orders of magnitude.',
     docs: 'The discrete Lagrangian in generalized coordinates (θ, φ per bob) is invariant under rotation about the vertical (φ ↦ φ + c), so by the discrete Noether theorem its momentum map, J_z, is conserved exactly by the DEL equations. RK4 has no such structure.',
     tex: 'L_d(u_k + c\\,e_\\varphi, u_{k+1} + c\\,e_\\varphi) = L_d(u_k, u_{k+1})\\ \\Rightarrow\\ J_z(u_{k+1}) = J_z(u_k)',
@@ -203,8 +214,10 @@ export const LESSONS = [
   {
     id: 'dsp-penalty',
     title: 'DSP: constraint error against penalty stiffness μ',
-    source: 'Seed 002, “Two equations of motion in continuous and in discrete form”, Penalty potential (energy-momentum scheme, h = 0.001 s)',
-    caption: 'The rods replaced by stiff springs of stiffness μ, run 2 s at h = 0.001 s by the energy–momentum scheme, for μ = 10³ … 10⁶. The largest error in the rod lengths falls like 1/μ.',
+    source:
+      'Seed 002, “Two equations of motion in continuous and in discrete form”, Penalty potential (energy-momentum scheme, h = 0.001 s)',
+    caption:
+      'The rods replaced by stiff springs of stiffness μ, run 2 s at h = 0.001 s by the energy–momentum scheme, for μ = 10³ … 10⁶. The largest error in the rod lengths falls like 1/μ.',
     see: 'Points on a line of slope −1 on log–log axes: ten times stiffer, ten times smaller error.',
     docs: 'With the penalty potential (μ/2) Σ g_i² the links stretch until the spring force balances the centrifugal and gravitational loads, so g = O(1/μ). The energy–momentum scheme (Gonzalez’s discrete gradient) keeps the total energy with the springs and J_z exactly, for every μ and h; the stiffer the springs, the closer the motion to the constrained one.',
     tex: 'H_\\mu = T(p) + V(q) + \\tfrac{\\mu}{2}\\sum_i g_i(q)^2,\\qquad \\max_t |g(q(t))| = O(\\mu^{-1})',
@@ -222,7 +235,8 @@ export const LESSONS = [
     id: 'lu-clock',
     title: 'The midpoint rule runs the exact flow on its own clock',
     source: 'J. Lu, Conserving integrators by generating function (1995), §2.3, eqs. 16–18 (corrected)',
-    caption: 'The linear oscillator (ω = 1) by the midpoint rule at h = 0.1 s for 2000 steps, compared with the exact motion at two clocks: at n·h, the error grows steadily; at n·Δt with Δt = (2/ω) arctan(ωh/2), it stays at round-off.',
+    caption:
+      'The linear oscillator (ω = 1) by the midpoint rule at h = 0.1 s for 2000 steps, compared with the exact motion at two clocks: at n·h, the error grows steadily; at n·Δt with Δt = (2/ω) arctan(ωh/2), it stays at round-off.',
     see: 'The orange curve (exact motion at n·h) rises; the blue one (exact motion at n·Δt) stays near 1e−15: the method makes no error in the orbit, only in the time.',
     docs: 'One midpoint step is the matrix (1 + (ωh)²/4)⁻¹ [[1 − (ωh)²/4, h], [−ω²h, 1 − (ωh)²/4]], which is the exact flow over Δt with cos ωΔt = (1 − (ωh)²/4)/(1 + (ωh)²/4). The method keeps the energy exactly here and is symplectic; it lags the true clock by n h (ωh)²/12 after n steps.',
     tex: '\\Delta t = \\frac{2}{\\omega}\\arctan\\frac{\\omega h}{2},\\qquad \\Phi^{\\text{mid}}_h = \\varphi^{\\text{exact}}_{\\Delta t}',
@@ -242,8 +256,10 @@ export const LESSONS = [
   {
     id: 'wm-amplitude',
     title: 'Energy oscillates with amplitude ∝ h²: rigid body and DSP',
-    source: 'Wendlandt & Marsden, Mechanical integrators derived from a discrete variational principle (1997), §1 and the RB and DSP examples',
-    caption: 'The heavy top by the quaternion DEL (W–M’s rigid body in R⁴ with |q| = 1) and the double spherical pendulum by the midpoint DEL, 100 s each, for h = 0.02 … 0.0025 s. The energy oscillates around a constant; the half-width of its band falls like h².',
+    source:
+      'Wendlandt & Marsden, Mechanical integrators derived from a discrete variational principle (1997), §1 and the RB and DSP examples',
+    caption:
+      'The heavy top by the quaternion DEL (W–M’s rigid body in R⁴ with |q| = 1) and the double spherical pendulum by the midpoint DEL, 100 s each, for h = 0.02 … 0.0025 s. The energy oscillates around a constant; the half-width of its band falls like h².',
     see: 'Two lines of slope 2 on log–log axes (the fitted slopes are printed). On the free rigid body the energy is kept to round-off, so the lesson uses the top in gravity.',
     docs: 'A variational integrator is the exact flow of a modified Hamiltonian H̃ = H + O(h^r) for exponentially long times (backward error analysis), so E_k = H(q_k, p_k) oscillates around the constant H̃ with an amplitude of order h^r; for these second-order methods r = 2.',
     tex: '\\tfrac12\\big(\\max_k E_k - \\min_k E_k\\big) = O(h^2)',
@@ -262,7 +278,11 @@ export const LESSONS = [
       const curve = (part, label) => ({ label, x: part.map((r) => r.h), y: part.map((r) => r.energyAmplitude) });
       const top = curve(rs.slice(0, half), 'top');
       const dsp = curve(rs.slice(half), 'dsp');
-      return { curves: [top, dsp], measured: { slopeTop: fittedOrder(top.x, top.y), slopeDsp: fittedOrder(dsp.x, dsp.y) }, summary: 'measured.slopes' };
+      return {
+        curves: [top, dsp],
+        measured: { slopeTop: fittedOrder(top.x, top.y), slopeDsp: fittedOrder(dsp.x, dsp.y) },
+        summary: 'measured.slopes',
+      };
     },
   },
 ];

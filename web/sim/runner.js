@@ -207,7 +207,14 @@ export class Runner {
       // A NaN never reaches the renderer: keep the last finite state.
       track.visual = track.lastGood;
       if (!track.failure) {
-        this.#fail(track, { step: track.sim.step, code: 'non-finite', action: 'reduce-h', reason: 'the state became non-finite', suggestion: 'reduce h', message: 'non-finite state' });
+        this.#fail(track, {
+          step: track.sim.step,
+          code: 'non-finite',
+          action: 'reduce-h',
+          reason: 'the state became non-finite',
+          suggestion: 'reduce h',
+          message: 'non-finite state',
+        });
       }
     }
     track.diag = track.sim.diagnostics();
@@ -221,7 +228,17 @@ export class Runner {
   halt(label, info) {
     const track = label === 'A' ? this.a : label === 'B' ? this.b : null;
     if (!track || track.failure) return;
-    track.failure = { step: null, t: info.t, code: 'breakdown', action: null, kind: info.kind, amount: info.amount, reason: '', suggestion: null, message: `breakdown: ${info.kind}` };
+    track.failure = {
+      step: null,
+      t: info.t,
+      code: 'breakdown',
+      action: null,
+      kind: info.kind,
+      amount: info.amount,
+      reason: '',
+      suggestion: null,
+      message: `breakdown: ${info.kind}`,
+    };
     if (track === this.a) this.playing = false;
     this.cb.onFailure?.(track, track.failure);
   }

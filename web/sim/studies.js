@@ -110,7 +110,13 @@ const INITIAL_FROM_STATE = {
       e[j] = 1;
       return Array.from(pAt(e), (x, i) => x - b[i]); // column j
     });
-    return { q, qdot: solve((i, j) => M[j][i], Array.from(state.p, (x, i) => x - b[i])) };
+    return {
+      q,
+      qdot: solve(
+        (i, j) => M[j][i],
+        Array.from(state.p, (x, i) => x - b[i]),
+      ),
+    };
   },
 };
 
@@ -257,7 +263,10 @@ function loopQuadratureError(sims) {
   const qs = sims.map((s) => s.q);
   const ps = sims.map((s) => s.p);
   const all = loopAction(qs, ps);
-  const half = loopAction(qs.filter((_, j) => j % 2 === 0), ps.filter((_, j) => j % 2 === 0));
+  const half = loopAction(
+    qs.filter((_, j) => j % 2 === 0),
+    ps.filter((_, j) => j % 2 === 0),
+  );
   return Math.abs(all - half) / Math.abs(all);
 }
 
@@ -276,7 +285,11 @@ function loopQuadratureError(sims) {
  * .loopPoint set. Systems whose canonical state is not a (q, p) pair (lab.system(id).state
  * other than 'cotangent': rigid bodies) have no loop action.
  */
-export function loopStudy(lab, scenario, { points = 512, plane, radii, maxPoints = 4096, stretch = 8, quadratureTolerance = 1e-8, around } = {}) {
+export function loopStudy(
+  lab,
+  scenario,
+  { points = 512, plane, radii, maxPoints = 4096, stretch = 8, quadratureTolerance = 1e-8, around } = {},
+) {
   if (!isPowerOfTwo(points) || !isPowerOfTwo(maxPoints) || maxPoints < points) {
     throw new Error('vilab: loop.points: must be a power of two ≥ 8, at most maxPoints (a power of two)');
   }
@@ -290,7 +303,11 @@ export function loopStudy(lab, scenario, { points = 512, plane, radii, maxPoints
   };
   let sims = loopPoints(make, points);
   const start = loopSpacing(sims);
-  const action = () => loopAction(sims.map((s) => s.q), sims.map((s) => s.p));
+  const action = () =>
+    loopAction(
+      sims.map((s) => s.q),
+      sims.map((s) => s.p),
+    );
   const initialAction = action();
 
   // Once the loop has outgrown maxPoints (chaos stretches it exponentially) its points
@@ -397,7 +414,8 @@ export function fittedOrder(hs, errors) {
 /** The number of steps of h in T; an error when T is not a whole number of them. */
 function stepsIn(T, h) {
   const n = Math.round(T / h);
-  if (!(n >= 1) || Math.abs(n * h - T) > 1e-9 * T) throw new Error(`vilab: convergence.hs: T = ${T} is not a whole number of steps of h = ${h}`);
+  if (!(n >= 1) || Math.abs(n * h - T) > 1e-9 * T)
+    throw new Error(`vilab: convergence.hs: T = ${T} is not a whole number of steps of h = ${h}`);
   return n;
 }
 

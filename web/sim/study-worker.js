@@ -25,10 +25,19 @@ const tasks = {
         // an exact zero has no place on a log axis: the smallest double instead; once the
         // loop has outgrown its points, no number (its quadrature measures the sampling)
         series.change.push(loop.unresolvedAt === null ? Math.max(loop.relativeChange(), Number.MIN_VALUE) : null);
-        if (loop.step >= snapshots.length * shapeEvery - 1e-9 || loop.step === steps) snapshots.push({ t: loop.time, vars: loopShape(loop), action: loop.action() });
+        if (loop.step >= snapshots.length * shapeEvery - 1e-9 || loop.step === steps)
+          snapshots.push({ t: loop.time, vars: loopShape(loop), action: loop.action() });
         progress(loop.step / steps);
       }
-      return { series, snapshots, points: loop.points, centre: loop.centre, initialAction: loop.initialAction, action: loop.action(), unresolvedAt: loop.unresolvedAt };
+      return {
+        series,
+        snapshots,
+        points: loop.points,
+        centre: loop.centre,
+        initialAction: loop.initialAction,
+        action: loop.action(),
+        unresolvedAt: loop.unresolvedAt,
+      };
     } finally {
       loop.dispose();
     }

@@ -152,9 +152,7 @@ export interface FieldInfo {
 }
 
 /** A condition under which an exact solution holds: a number of the normalized scenario (each of an array's) equal to, or above, a value. */
-export type ExactCondition =
-  | { readonly field: string; readonly equals: number }
-  | { readonly field: string; readonly above: number };
+export type ExactCondition = { readonly field: string; readonly equals: number } | { readonly field: string; readonly above: number };
 
 /** SystemInfo.exact: which exact solution the core knows for a system, and when it holds. */
 export interface ExactInfo {

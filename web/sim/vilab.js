@@ -341,7 +341,10 @@ class Simulation extends NativeOwner {
   constructor(module, limits, scenario, options, systemOf) {
     const opts = readOptions(options, limits);
     const text = encodeScenario(scenario);
-    super(guard('simulate', () => new module.Simulation(text, opts.historyStride, opts.historyCapacity)), 'simulation');
+    super(
+      guard('simulate', () => new module.Simulation(text, opts.historyStride, opts.historyCapacity)),
+      'simulation',
+    );
     const native = this[LIVE]();
     this.#maxStateSize = limits.maxStateSize;
     this.#history = new History(() => this[LIVE](), Array.from(native.historyColumns()));
@@ -609,7 +612,12 @@ class ExactPendulum extends ExactSolution {
     const { g, lengths, masses } = scenario.params;
     const [theta0] = scenario.initial.angles;
     const [omega0] = scenario.initial.rates;
-    super(guard('exactPendulum', () => new module.ExactPendulum(g, lengths[0], theta0, omega0)), 'exactPendulum', 'pendulum', maxTime);
+    super(
+      guard('exactPendulum', () => new module.ExactPendulum(g, lengths[0], theta0, omega0)),
+      'exactPendulum',
+      'pendulum',
+      maxTime,
+    );
     const native = this[LIVE]();
     this.#regime = native.regime();
     this.#modulus = native.modulus();
@@ -654,7 +662,12 @@ class ExactRigidBody extends ExactSolution {
   constructor(module, scenario, maxTime) {
     const { inertia } = scenario.params;
     const { orientation, omega } = scenario.initial;
-    super(guard('exactRigidBody', () => new module.ExactRigidBody(inertia, orientation, omega)), 'exactRigidBody', 'rigid-body', maxTime);
+    super(
+      guard('exactRigidBody', () => new module.ExactRigidBody(inertia, orientation, omega)),
+      'exactRigidBody',
+      'rigid-body',
+      maxTime,
+    );
     this.#branch = this[LIVE]().branch();
   }
 
@@ -693,7 +706,8 @@ function exactSolution(module, limits, scenario) {
   const result = guard('exact', () => module.exactSolutionOf(text));
   if (!result.ok) throw coreError(result.error);
   const Solution = EXACT_SOLUTIONS[result.solution];
-  if (!Solution) throw new VilabError(`exact: internal error (no class for the solution "${result.solution}")`, { field: 'exact', code: 'internal' });
+  if (!Solution)
+    throw new VilabError(`exact: internal error (no class for the solution "${result.solution}")`, { field: 'exact', code: 'internal' });
   return new Solution(module, JSON.parse(result.scenario), limits.maxExactTime);
 }
 
@@ -781,7 +795,11 @@ function inspectLagrangian(module, params) {
 function exactWrappers(module, limits, normalize, systemOf) {
   const requireSolution = (normalized, solution, what) => {
     if (systemOf(normalized.system).exact?.solution === solution) return;
-    throw inputError('no-exact-solution', 'system', `the exact solution is known for ${what} only ("${solution}"), got "${normalized.system}"`);
+    throw inputError(
+      'no-exact-solution',
+      'system',
+      `the exact solution is known for ${what} only ("${solution}"), got "${normalized.system}"`,
+    );
   };
   return {
     /**
@@ -906,7 +924,11 @@ export function createLab(options = {}) {
       (opts.locateFile !== undefined && opts.locateFile !== loaded.options.locateFile);
     if (conflict) {
       return Promise.reject(
-        inputError('conflict', 'options', 'the lab is already loaded with other options; createLab loads the module once per page or process'),
+        inputError(
+          'conflict',
+          'options',
+          'the lab is already loaded with other options; createLab loads the module once per page or process',
+        ),
       );
     }
     return loaded.promise;

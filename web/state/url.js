@@ -127,7 +127,11 @@ export function encodeState(lab, state, extras = {}) {
   if (state.speed !== UI_DEFAULTS.speed) put('speed', state.speed);
   if (state.stepsPerFrame !== UI_DEFAULTS.stepsPerFrame) put('spf', state.stepsPerFrame);
   if (state.window !== UI_DEFAULTS.window) put('window', state.window);
-  if (extras.camera) put('cam', extras.camera.map((x) => Number(x.toFixed(3))));
+  if (extras.camera)
+    put(
+      'cam',
+      extras.camera.map((x) => Number(x.toFixed(3))),
+    );
   if (extras.fingerprint) parts.push(`fp=${extras.fingerprint.step}.${extras.fingerprint.hash}`);
   if (Number.isSafeInteger(extras.at) && extras.at > 0) parts.push(`at=${extras.at}`);
   return parts.join('&');

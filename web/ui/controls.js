@@ -18,9 +18,14 @@ import { splitApiError } from '../state/url.js';
  */
 export function badges(integ, structures = null) {
   if (!integ) return [];
-  const out = [{ text: t('controls.badge.order', { n: integ.order }), kind: 'order' }, { text: t(`controls.family.${integ.family}`), kind: integ.family === 'baseline' ? 'plain' : 'good' }];
+  const out = [
+    { text: t('controls.badge.order', { n: integ.order }), kind: 'order' },
+    { text: t(`controls.family.${integ.family}`), kind: integ.family === 'baseline' ? 'plain' : 'good' },
+  ];
   if (!integ.symplectic) out.push({ text: t('controls.badge.notSymplectic'), kind: 'warn' });
-  const claims = (integ.claims ?? (integ.conserves ?? []).map((text) => ({ kind: 'other', text }))).filter((c) => !structures || c.kind === 'other' || structures.includes(c.kind));
+  const claims = (integ.claims ?? (integ.conserves ?? []).map((text) => ({ kind: 'other', text }))).filter(
+    (c) => !structures || c.kind === 'other' || structures.includes(c.kind),
+  );
   for (const c of claims) out.push({ text: claimText(c.text), kind: 'good' });
   if (!claims.length) out.push({ text: t('controls.badge.nothing'), kind: 'warn' });
   return out;
@@ -115,12 +120,20 @@ export class Controls {
     const s = this.els.preset;
     s.options[0].textContent = t('controls.preset.choose');
     for (const g of s.querySelectorAll('optgroup')) g.label = registryText('system', this.lab.system(g.dataset.system), 'title');
-    for (const o of s.querySelectorAll('option[value]:not([value=""])')) o.textContent = registryText('preset', this.presets.find((p) => p.id === o.value), 'title');
+    for (const o of s.querySelectorAll('option[value]:not([value=""])'))
+      o.textContent = registryText(
+        'preset',
+        this.presets.find((p) => p.id === o.value),
+        'title',
+      );
   }
 
   #buildSystemSelect() {
     const s = this.els.system;
-    setChildren(s, this.lab.systems.map((sys) => el('option', { value: sys.id }, registryText('system', sys, 'title'))));
+    setChildren(
+      s,
+      this.lab.systems.map((sys) => el('option', { value: sys.id }, registryText('system', sys, 'title'))),
+    );
     s.addEventListener('change', () => {
       const id = s.value;
       const current = this.store.get();
@@ -139,7 +152,8 @@ export class Controls {
     for (const p of this.presets) {
       const system = this.lab.system(p.scenario.system);
       const key = p.scenario.system;
-      if (!groups.has(key)) groups.set(key, el('optgroup', { label: system ? registryText('system', system, 'title') : key, dataset: { system: key } }));
+      if (!groups.has(key))
+        groups.set(key, el('optgroup', { label: system ? registryText('system', system, 'title') : key, dataset: { system: key } }));
       groups.get(key).append(el('option', { value: p.id }, registryText('preset', p, 'title')));
     }
     setChildren(s, opts, [...groups.values()]);
@@ -197,7 +211,10 @@ export class Controls {
     els.preset.value = preset ? preset.id : '';
     // integrators supported by the system, in registry order
     const supported = lab.integrators.filter((i) => i.systems.includes(sc.system));
-    setChildren(els.integratorA, supported.map((i) => el('option', { value: i.id }, registryText('integrator', i, 'title'))));
+    setChildren(
+      els.integratorA,
+      supported.map((i) => el('option', { value: i.id }, registryText('integrator', i, 'title'))),
+    );
     els.integratorA.value = sc.integrator;
     setChildren(
       els.integratorB,
@@ -247,7 +264,10 @@ export class Controls {
   #loadEditor() {
     this.editorLoading ??= import('./lagrangian-editor.js').then(({ LagrangianEditor }) => {
       const { els, actions } = this;
-      this.editor = new LagrangianEditor(els.definitionSection, els.definition, this.lab, this.store, { setScenario: actions.setScenario, status: actions.status });
+      this.editor = new LagrangianEditor(els.definitionSection, els.definition, this.lab, this.store, {
+        setScenario: actions.setScenario,
+        status: actions.status,
+      });
       this.editor.render(this.store.get());
     });
   }
@@ -307,7 +327,10 @@ export class Controls {
       value: n,
       step: 1,
       spec: { min: variable.minCount, max: variable.maxCount },
-      description: t(variable.description.includes('link') ? 'controls.bodies.links' : 'controls.bodies.bodies', { min: variable.minCount, max: variable.maxCount }),
+      description: t(variable.description.includes('link') ? 'controls.bodies.links' : 'controls.bodies.bodies', {
+        min: variable.minCount,
+        max: variable.maxCount,
+      }),
       onCommit: (v) =>
         this.#commit((next) => {
           const N = Math.round(v);
@@ -341,12 +364,22 @@ export class Controls {
 
   /** A field per component of an array parameter, in a fieldset. */
   #componentGroup(spec, value) {
-    const group = el('fieldset', { class: 'field-group' }, el('legend', {}, spec.title, el('span', { class: 'unit' }, spec.unit ? ` (${spec.unit})` : '')));
+    const group = el(
+      'fieldset',
+      { class: 'field-group' },
+      el('legend', {}, spec.title, el('span', { class: 'unit' }, spec.unit ? ` (${spec.unit})` : '')),
+    );
     value.forEach((x, i) => {
       // vector3 parameters live in the body frame: components along e₁, e₂, e₃
       const label = spec.kind === 'vector3' ? t('controls.along', { i: '₁₂₃'[i] }) : value.length > 1 ? `${i + 1}` : spec.title;
       // an accessible name that says what the number is: 'mass of bob 2 (kg)'
-      const each = /\beach\b/.test(spec.description) ? spec.description.replace(/\beach\b/, '').replace(/\s+(\w+)\s*$/, ` $1 ${i + 1}`).replace(/\s+/g, ' ').trim() : null;
+      const each = /\beach\b/.test(spec.description)
+        ? spec.description
+            .replace(/\beach\b/, '')
+            .replace(/\s+(\w+)\s*$/, ` $1 ${i + 1}`)
+            .replace(/\s+/g, ' ')
+            .trim()
+        : null;
       const f = numberField({
         label,
         fullName: `${spec.kind === 'per-body' && each ? each : `${spec.title} ${label}`}${spec.unit ? ` (${spec.unit})` : ''}`,
@@ -365,7 +398,11 @@ export class Controls {
   /** A select for a parameter with a list of choices. */
   #choiceField(spec, value) {
     const id = uniqueId('f');
-    const select = el('select', { id }, spec.choices.map((c) => el('option', { value: String(c) }, String(c))));
+    const select = el(
+      'select',
+      { id },
+      spec.choices.map((c) => el('option', { value: String(c) }, String(c))),
+    );
     select.value = String(value);
     select.addEventListener('change', () => this.#commit((next) => (next.params[spec.name] = select.value)));
     return el('div', { class: 'field' }, el('label', { for: id }, spec.title), select);
@@ -419,7 +456,9 @@ export class Controls {
     const fields = new Map(system.initialFields.map((f) => [f.name, f]));
     for (const [name, value] of Object.entries(sc.initial ?? {})) {
       const field = fields.get(name);
-      const raw = field ? { ...field, title: paramText(sc.system, field, 'title'), description: paramText(sc.system, field, 'description') } : { title: name, unit: '', description: '' };
+      const raw = field
+        ? { ...field, title: paramText(sc.system, field, 'title'), description: paramText(sc.system, field, 'description') }
+        : { title: name, unit: '', description: '' };
       const deg = DEGREES[raw.unit];
       const factor = deg ? deg.factor : 1;
       const meta = deg ? { ...raw, unit: deg.unit, description: raw.description.replace(/\brad\b/g, '°') } : raw;

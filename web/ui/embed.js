@@ -74,14 +74,29 @@ export class EmbedBridge {
     }
     if (!trusted) {
       // commands only from the origins the embed code names; nothing shown to the reader
-      this.reply(event, { type: 'vilab:error', id: msg.id, field: 'origin', message: `vilab: origin: ${event.origin} may not send ${msg.type} (allowed: the origin= keys of this page)`, request: msg.type });
+      this.reply(event, {
+        type: 'vilab:error',
+        id: msg.id,
+        field: 'origin',
+        message: `vilab: origin: ${event.origin} may not send ${msg.type} (allowed: the origin= keys of this page)`,
+        request: msg.type,
+      });
       return;
     }
     if (msg.type === 'vilab:load') {
       const err = this.controller.load(msg.scenario);
       if (err) {
-        const { field, problem } = err.field ? { field: err.field, problem: splitApiError(err.message).problem } : splitApiError(err.message);
-        this.reject(event, true, `scenario${field ? '.' + field : ''}`, `vilab: scenario${field ? '.' + field : ''}: ${problem}`, msg.type, msg.id);
+        const { field, problem } = err.field
+          ? { field: err.field, problem: splitApiError(err.message).problem }
+          : splitApiError(err.message);
+        this.reject(
+          event,
+          true,
+          `scenario${field ? '.' + field : ''}`,
+          `vilab: scenario${field ? '.' + field : ''}: ${problem}`,
+          msg.type,
+          msg.id,
+        );
         return;
       }
     } else if (msg.type === 'vilab:play') this.controller.play();
@@ -133,7 +148,14 @@ export class EmbedDialog {
   open() {
     const paused = el('input', { type: 'checkbox', id: 'embed-paused', checked: true });
     const bare = el('input', { type: 'checkbox', id: 'embed-bare' });
-    const origin = el('input', { type: 'url', id: 'embed-origin', placeholder: 'https://course.example.org', autocomplete: 'off', spellcheck: 'false', 'aria-describedby': 'embed-origin-help' });
+    const origin = el('input', {
+      type: 'url',
+      id: 'embed-origin',
+      placeholder: 'https://course.example.org',
+      autocomplete: 'off',
+      spellcheck: 'false',
+      'aria-describedby': 'embed-origin-help',
+    });
     const problem = el('p', { class: 'embed-problem', id: 'embed-problem', role: 'alert' });
     const code = el('textarea', { id: 'embed-text', readonly: true, rows: 4, 'aria-label': t('embed.code.label') });
     const copy = el('button', { type: 'button', class: 'btn primary', id: 'embed-copy' }, t('embed.copy'));
@@ -172,7 +194,12 @@ export class EmbedDialog {
       el('label', { class: 'field-row', for: 'embed-origin' }, t('embed.origin'), origin),
       el('p', { class: 'hint', id: 'embed-origin-help' }, t('embed.origin.help')),
       problem,
-      el('div', { class: 'dialog-actions' }, copy, el('button', { type: 'button', class: 'btn', onclick: () => this.dialog.close() }, t('embed.close'))),
+      el(
+        'div',
+        { class: 'dialog-actions' },
+        copy,
+        el('button', { type: 'button', class: 'btn', onclick: () => this.dialog.close() }, t('embed.close')),
+      ),
     );
     update();
     this.dialog.showModal();

@@ -59,7 +59,13 @@ export class ExplainDrawer extends Drawer {
     sections.push(...studies);
     setChildren(
       this.body,
-      el('p', { class: 'explain-system' }, el('strong', {}, registryText('system', system, 'title')), ': ', registryText('system', system, 'description')),
+      el(
+        'p',
+        { class: 'explain-system' },
+        el('strong', {}, registryText('system', system, 'title')),
+        ': ',
+        registryText('system', system, 'description'),
+      ),
       sections.filter((s) => !studies.includes(s)).map((s) => s.node),
       el('h3', { class: 'explain-studies' }, t('explain.studies')),
       studies.map((s) => s.node),
@@ -74,7 +80,11 @@ export class ExplainDrawer extends Drawer {
       if (!s.tex) continue;
       if (katex) {
         try {
-          katex.render(`\\begin{gathered}${s.tex}\\end{gathered}`, s.math, { displayMode: true, throwOnError: false, output: 'htmlAndMathml' });
+          katex.render(`\\begin{gathered}${s.tex}\\end{gathered}`, s.math, {
+            displayMode: true,
+            throwOnError: false,
+            output: 'htmlAndMathml',
+          });
         } catch {
           s.math.textContent = s.tex;
         }
@@ -93,7 +103,9 @@ export class ExplainDrawer extends Drawer {
     }
     if (typeof latex?.lagrangian !== 'string') return null;
     const lines = [`L = ${latex.lagrangian}`];
-    (Array.isArray(latex.constraints) ? latex.constraints : []).forEach((g, i) => typeof g === 'string' && lines.push(`g_{${i + 1}} = ${g} = 0`));
+    (Array.isArray(latex.constraints) ? latex.constraints : []).forEach(
+      (g, i) => typeof g === 'string' && lines.push(`g_{${i + 1}} = ${g} = 0`),
+    );
     const tex = lines.join(' \\\\ ');
     const math = el('div', { class: 'math', role: 'math', 'aria-label': t('explain.definition.label') }, tex);
     const node = el('section', { class: 'explain-definition' }, el('h4', {}, t('explain.definition.title')), math);
@@ -121,7 +133,8 @@ export class ExplainDrawer extends Drawer {
     const integ = explained(entry);
     const title = registryText('integrator', integ, 'title');
     const math = el('div', { class: 'math', role: 'math', 'aria-label': t('explain.equationsOf', { title }) }, integ.equations);
-    const update = { 'energy-momentum': 'explain.update.gradient', variational: 'explain.update.lagrangian' }[integ.family] ?? 'explain.update';
+    const update =
+      { 'energy-momentum': 'explain.update.gradient', variational: 'explain.update.lagrangian' }[integ.family] ?? 'explain.update';
     const node = el(
       'section',
       { class: `explain-integrator role-${role}` },

@@ -25,9 +25,19 @@ function quantityOf(values, q) {
   return q.combine === 'norm' ? Math.hypot(...xs) : xs[0];
 }
 
-const csvName = (q) => (q.key === 'energy' ? 'energy' : q.key === 'momentum' ? 'J' : q.key.startsWith('momentum.') ? `J_${q.key.slice(9)}` : q.key === 'bodyMomentum.z' ? 'Pi3' : q.key);
+const csvName = (q) =>
+  q.key === 'energy'
+    ? 'energy'
+    : q.key === 'momentum'
+      ? 'J'
+      : q.key.startsWith('momentum.')
+        ? `J_${q.key.slice(9)}`
+        : q.key === 'bodyMomentum.z'
+          ? 'Pi3'
+          : q.key;
 /** A unit as a column-name suffix: 'kg·m²/s' → '_kg_m2_per_s'. */
-const unitTag = (u) => (u ? `_${u.replace(/·/g, '_').replace(/\//g, '_per_').replace(/²/g, '2').replace(/°/g, 'deg').replace(/[^\w]/g, '')}` : '');
+const unitTag = (u) =>
+  u ? `_${u.replace(/·/g, '_').replace(/\//g, '_per_').replace(/²/g, '2').replace(/°/g, 'deg').replace(/[^\w]/g, '')}` : '';
 
 /** One track's columns and a row writer. */
 function trackColumns(sim, suffix) {

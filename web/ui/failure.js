@@ -20,7 +20,8 @@ export function suggestsSmallerH(info) {
 }
 
 /** The plain cause of a refusal code (a 'failure.code.<code>' text for each of lab.vocabulary.refusalCodes). */
-const causeOf = (info) => (info.code && has(`failure.code.${info.code}`) ? t(`failure.code.${info.code}`) : info.reason || t('failure.refused'));
+const causeOf = (info) =>
+  info.code && has(`failure.code.${info.code}`) ? t(`failure.code.${info.code}`) : info.reason || t('failure.refused');
 
 const percent = (x) => `${Math.round(Math.abs(x) * 100)} %`;
 
@@ -48,7 +49,11 @@ export function failureMessage(label, info, integ, h, description = null) {
   const name = integ ? registryText('integrator', integ, 'title') : label;
   const cause = info.code === 'breakdown' ? breakdownCause(info, description) : causeOf(info);
   const halve = suggestsSmallerH(info);
-  const advice = halve ? ` ${t('failure.advice.halve', { h })}` : info.suggestion ? ` ${t('failure.advice.try', { suggestion: info.suggestion })}` : '';
+  const advice = halve
+    ? ` ${t('failure.advice.halve', { h })}`
+    : info.suggestion
+      ? ` ${t('failure.advice.try', { suggestion: info.suggestion })}`
+      : '';
   const when = info.step != null ? t('failure.when.step', { step: info.step, t: time }) : t('failure.when.time', { t: time });
   if (label === 'A') {
     return {

@@ -46,7 +46,7 @@ export function numberField({ label, unit, value, spec = {}, description, onComm
     compact ? null : hint,
     err,
   );
-  if (compact) hint.hidden = true, root.append(hint);
+  if (compact) (hint.hidden = true), root.append(hint);
   return {
     root,
     input,

@@ -187,10 +187,22 @@ export class LagrangianEditor {
       constantsGroup,
       lField,
       this.preview,
-      this.#field(t('editor.constraints'), t('editor.constraints.unit'), this.constraints, this.constraintsErr, sentence(this.#doc('constraints'))),
+      this.#field(
+        t('editor.constraints'),
+        t('editor.constraints.unit'),
+        this.constraints,
+        this.constraintsErr,
+        sentence(this.#doc('constraints')),
+      ),
       initialGroup,
       this.#field(t('editor.conserved'), t('editor.conserved.unit'), this.conserved, this.conservedErr, sentence(this.#doc('conserved'))),
-      this.#field(t('editor.symmetries'), t('editor.symmetries.unit'), this.symmetries, this.symmetriesErr, sentence(this.#doc('symmetries'))),
+      this.#field(
+        t('editor.symmetries'),
+        t('editor.symmetries.unit'),
+        this.symmetries,
+        this.symmetriesErr,
+        sentence(this.#doc('symmetries')),
+      ),
       bodiesGroup,
       actions,
       this.dirtyNote,
@@ -205,7 +217,13 @@ export class LagrangianEditor {
   #buildCoordinates(p, initial) {
     this.coordinates = this.#textInput('coordinates', (p.coordinates ?? []).join(', '), t('editor.coordinates.placeholder'));
     const coordErr = this.#errorHost('coordinates');
-    const coordinatesField = this.#field(t('editor.coordinates'), t('editor.coordinates.unit'), this.coordinates, coordErr, sentence(this.#doc('coordinates')));
+    const coordinatesField = this.#field(
+      t('editor.coordinates'),
+      t('editor.coordinates.unit'),
+      this.coordinates,
+      coordErr,
+      sentence(this.#doc('coordinates')),
+    );
     this.initialRows = [];
     this.initialGrid = el('div', { class: 'def-initial-grid' });
     this.initialErr = this.#errorHost('initial');
@@ -228,7 +246,11 @@ export class LagrangianEditor {
     this.constantsList = el('div', { class: 'def-constants' });
     this.constantsErr = this.#errorHost('constants');
     for (const [name, value] of Object.entries(p.constants ?? {})) this.#addConstant(name, value);
-    this.addConstantBtn = el('button', { type: 'button', class: 'btn small', 'data-key': 'add-constant', onclick: () => this.#addConstant('', 1, true) }, t('editor.constant.add'));
+    this.addConstantBtn = el(
+      'button',
+      { type: 'button', class: 'btn small', 'data-key': 'add-constant', onclick: () => this.#addConstant('', 1, true) },
+      t('editor.constant.add'),
+    );
     return el(
       'fieldset',
       { class: 'def-group' },
@@ -283,7 +305,11 @@ export class LagrangianEditor {
     this.bodiesList = el('div', { class: 'def-bodies' });
     this.bodiesErr = this.#errorHost('bodies');
     (p.bodies ?? []).forEach((b) => this.#addBody(b));
-    this.addBodyBtn = el('button', { type: 'button', class: 'btn small', 'data-key': 'add-body', onclick: () => this.#addBody({ position: ['0', '0', '0'] }, true) }, t('editor.body.add'));
+    this.addBodyBtn = el(
+      'button',
+      { type: 'button', class: 'btn small', 'data-key': 'add-body', onclick: () => this.#addBody({ position: ['0', '0', '0'] }, true) },
+      t('editor.body.add'),
+    );
     return el(
       'fieldset',
       { class: 'def-group' },
@@ -299,8 +325,22 @@ export class LagrangianEditor {
   #buildActions() {
     this.generalErr = el('div', { class: 'expr-error', role: 'status' });
     this.dirtyNote = el('span', { class: 'hint def-dirty', hidden: true }, t('editor.dirty'));
-    const applyBtn = el('button', { type: 'button', class: 'btn def-apply', 'data-key': 'apply', 'aria-keyshortcuts': 'Control+Enter Meta+Enter', onclick: () => this.apply() }, t('editor.apply'));
-    this.revertBtn = el('button', { type: 'button', class: 'btn small', 'data-key': 'revert', disabled: true, onclick: () => this.revert() }, t('editor.revert'));
+    const applyBtn = el(
+      'button',
+      {
+        type: 'button',
+        class: 'btn def-apply',
+        'data-key': 'apply',
+        'aria-keyshortcuts': 'Control+Enter Meta+Enter',
+        onclick: () => this.apply(),
+      },
+      t('editor.apply'),
+    );
+    this.revertBtn = el(
+      'button',
+      { type: 'button', class: 'btn small', 'data-key': 'revert', disabled: true, onclick: () => this.revert() },
+      t('editor.revert'),
+    );
     return el('div', { class: 'def-actions' }, applyBtn, this.revertBtn, el('span', { class: 'hint' }, 'Ctrl/⌘ + Enter'));
   }
 
@@ -319,11 +359,28 @@ export class LagrangianEditor {
   }
 
   #textInput(key, value, placeholder) {
-    return el('input', { type: 'text', class: 'mono', value, placeholder, spellcheck: 'false', autocomplete: 'off', autocapitalize: 'off', 'data-key': key });
+    return el('input', {
+      type: 'text',
+      class: 'mono',
+      value,
+      placeholder,
+      spellcheck: 'false',
+      autocomplete: 'off',
+      autocapitalize: 'off',
+      'data-key': key,
+    });
   }
 
   #textarea(key, value, rows, placeholder) {
-    const area = el('textarea', { class: 'mono', rows: String(Math.max(rows, Math.min(8, value.split('\n').length))), placeholder, spellcheck: 'false', autocomplete: 'off', autocapitalize: 'off', 'data-key': key });
+    const area = el('textarea', {
+      class: 'mono',
+      rows: String(Math.max(rows, Math.min(8, value.split('\n').length))),
+      placeholder,
+      spellcheck: 'false',
+      autocomplete: 'off',
+      autocapitalize: 'off',
+      'data-key': key,
+    });
     area.value = value;
     return area;
   }
@@ -361,8 +418,23 @@ export class LagrangianEditor {
     // keys stay unique after removals (focus is restored by key after a rebuild)
     this.constantSeq = this.constantRows.length === 0 ? 0 : this.constantSeq + 1;
     const key = `const-${this.constantSeq}`;
-    const nameInput = el('input', { type: 'text', class: 'mono const-name', value: name, 'aria-label': t('editor.constant.name', { n: i + 1 }), spellcheck: 'false', autocomplete: 'off', 'data-key': `${key}-name` });
-    const valueInput = el('input', { type: 'number', step: 'any', inputmode: 'decimal', value: String(value), 'aria-label': t('editor.constant.value', { name: name || i + 1 }), 'data-key': `${key}-value` });
+    const nameInput = el('input', {
+      type: 'text',
+      class: 'mono const-name',
+      value: name,
+      'aria-label': t('editor.constant.name', { n: i + 1 }),
+      spellcheck: 'false',
+      autocomplete: 'off',
+      'data-key': `${key}-name`,
+    });
+    const valueInput = el('input', {
+      type: 'number',
+      step: 'any',
+      inputmode: 'decimal',
+      value: String(value),
+      'aria-label': t('editor.constant.value', { name: name || i + 1 }),
+      'data-key': `${key}-value`,
+    });
     const { min, max } = LagrangianEditor.sliderRange(Number(value));
     const range = el('input', {
       type: 'range',
@@ -373,7 +445,17 @@ export class LagrangianEditor {
       'data-key': `${key}-range`,
     });
     range.value = String(value);
-    const remove = el('button', { type: 'button', class: 'btn tiny ghost', 'aria-label': t('editor.constant.remove', { name: name || i + 1 }), title: t('editor.remove'), 'data-key': `${key}-remove` }, '×');
+    const remove = el(
+      'button',
+      {
+        type: 'button',
+        class: 'btn tiny ghost',
+        'aria-label': t('editor.constant.remove', { name: name || i + 1 }),
+        title: t('editor.remove'),
+        'data-key': `${key}-remove`,
+      },
+      '×',
+    );
     const err = el('div', { class: 'expr-error', role: 'status' });
     const row = { nameInput, valueInput, range, err, node: null };
     range.addEventListener('input', () => {
@@ -402,7 +484,16 @@ export class LagrangianEditor {
       this.#schedulePreview();
       this.addConstantBtn?.focus();
     });
-    row.node = el('div', { class: 'def-constant' }, nameInput, el('span', { class: 'eq', 'aria-hidden': 'true' }, '='), valueInput, range, remove, err);
+    row.node = el(
+      'div',
+      { class: 'def-constant' },
+      nameInput,
+      el('span', { class: 'eq', 'aria-hidden': 'true' }, '='),
+      valueInput,
+      range,
+      remove,
+      err,
+    );
     this.constantRows.push(row);
     this.constantsList.append(row.node);
     if (focus) {
@@ -417,7 +508,15 @@ export class LagrangianEditor {
     const key = `body-${i}`;
     const pos = Array.isArray(body?.position) ? body.position : ['0', '0', '0'];
     const position = ['x', 'y', 'z'].map((axis, j) =>
-      el('input', { type: 'text', class: 'mono', value: String(pos[j] ?? '0'), 'aria-label': t('editor.body.axis', { n: i + 1, axis }), spellcheck: 'false', autocomplete: 'off', 'data-key': `${key}-p${j}` }),
+      el('input', {
+        type: 'text',
+        class: 'mono',
+        value: String(pos[j] ?? '0'),
+        'aria-label': t('editor.body.axis', { n: i + 1, axis }),
+        spellcheck: 'false',
+        autocomplete: 'off',
+        'data-key': `${key}-p${j}`,
+      }),
     );
     const anchorKind = el('select', { 'aria-label': t('editor.body.anchor', { n: i + 1 }), 'data-key': `${key}-anchor` });
     anchorKind.append(el('option', { value: 'none' }, t('editor.anchor.none')), el('option', { value: 'point' }, t('editor.anchor.point')));
@@ -426,9 +525,20 @@ export class LagrangianEditor {
     const point = Array.isArray(a) ? a : [0, 0, 0];
     anchorKind.value = Array.isArray(a) ? 'point' : Number.isInteger(a) && a >= 0 && a < i ? String(a) : 'none';
     const anchorXYZ = ['x', 'y', 'z'].map((axis, j) =>
-      el('input', { type: 'number', step: 'any', inputmode: 'decimal', value: String(point[j] ?? 0), 'aria-label': t('editor.body.anchorAxis', { n: i + 1, axis }), 'data-key': `${key}-a${j}` }),
+      el('input', {
+        type: 'number',
+        step: 'any',
+        inputmode: 'decimal',
+        value: String(point[j] ?? 0),
+        'aria-label': t('editor.body.anchorAxis', { n: i + 1, axis }),
+        'data-key': `${key}-a${j}`,
+      }),
     );
-    const link = el('select', { 'aria-label': t('editor.body.link', { n: i + 1 }), 'data-key': `${key}-link` }, ['rod', 'spring', 'none'].map((v) => el('option', { value: v }, t(`editor.link.${v}`))));
+    const link = el(
+      'select',
+      { 'aria-label': t('editor.body.link', { n: i + 1 }), 'data-key': `${key}-link` },
+      ['rod', 'spring', 'none'].map((v) => el('option', { value: v }, t(`editor.link.${v}`))),
+    );
     link.value = ['rod', 'spring', 'none'].includes(body?.link) ? body.link : 'rod';
     const anchorBox = el('span', { class: 'def-anchor-xyz' }, anchorXYZ);
     const sync = () => {
@@ -437,7 +547,17 @@ export class LagrangianEditor {
     };
     anchorKind.addEventListener('change', sync);
     sync();
-    const remove = el('button', { type: 'button', class: 'btn tiny ghost', 'aria-label': t('editor.body.remove', { n: i + 1 }), title: t('editor.remove'), 'data-key': `${key}-remove` }, '×');
+    const remove = el(
+      'button',
+      {
+        type: 'button',
+        class: 'btn tiny ghost',
+        'aria-label': t('editor.body.remove', { n: i + 1 }),
+        title: t('editor.remove'),
+        'data-key': `${key}-remove`,
+      },
+      '×',
+    );
     const err = el('div', { class: 'expr-error', role: 'status' });
     const row = { position, anchorKind, anchorXYZ, link, err, radius: body?.radius, node: null };
     remove.addEventListener('click', () => {
@@ -461,7 +581,11 @@ export class LagrangianEditor {
       'fieldset',
       { class: 'def-body' },
       el('legend', {}, t('editor.body', { n: i + 1 })),
-      el('div', { class: 'def-xyz' }, position.map((p, j) => el('label', {}, el('span', { class: 'axis' }, 'xyz'[j]), p))),
+      el(
+        'div',
+        { class: 'def-xyz' },
+        position.map((p, j) => el('label', {}, el('span', { class: 'axis' }, 'xyz'[j]), p)),
+      ),
       el('div', { class: 'def-anchor' }, anchorKind, anchorBox, link, remove),
       err,
     );
@@ -475,7 +599,10 @@ export class LagrangianEditor {
   }
 
   #coordinateNames() {
-    return this.coordinates.value.split(',').map((x) => x.trim()).filter((x) => x !== '');
+    return this.coordinates.value
+      .split(',')
+      .map((x) => x.trim())
+      .filter((x) => x !== '');
   }
 
   /**
@@ -492,13 +619,29 @@ export class LagrangianEditor {
     if (!initial && names.length === this.initialRows.length && names.every((n, i) => n === this.initialRows[i].name)) return;
     this.initialRows = names.map((name, i) => {
       const v = known.get(name) ?? { q: 0, qdot: 0 };
-      const q = el('input', { type: 'number', step: 'any', inputmode: 'decimal', value: String(v.q), 'aria-label': t('editor.initial.q', { name }), 'data-key': `init-q-${i}` });
-      const qdot = el('input', { type: 'number', step: 'any', inputmode: 'decimal', value: String(v.qdot), 'aria-label': t('editor.initial.qdot', { name }), 'data-key': `init-v-${i}` });
+      const q = el('input', {
+        type: 'number',
+        step: 'any',
+        inputmode: 'decimal',
+        value: String(v.q),
+        'aria-label': t('editor.initial.q', { name }),
+        'data-key': `init-q-${i}`,
+      });
+      const qdot = el('input', {
+        type: 'number',
+        step: 'any',
+        inputmode: 'decimal',
+        value: String(v.qdot),
+        'aria-label': t('editor.initial.qdot', { name }),
+        'data-key': `init-v-${i}`,
+      });
       return { name, q, qdot };
     });
     setChildren(
       this.initialGrid,
-      this.initialRows.length ? [el('span', { class: 'hint' }, ''), el('span', { class: 'hint' }, 'q'), el('span', { class: 'hint' }, "q'")] : null,
+      this.initialRows.length
+        ? [el('span', { class: 'hint' }, ''), el('span', { class: 'hint' }, 'q'), el('span', { class: 'hint' }, "q'")]
+        : null,
       this.initialRows.map((r) => [el('span', { class: 'def-initial-name' }, r.name), r.q, r.qdot]),
     );
   }
@@ -556,8 +699,13 @@ export class LagrangianEditor {
 
   #readCoordinates({ params, where }) {
     const coordText = this.coordinates.value;
-    params.coordinates = coordText.split(',').map((s) => s.trim()).filter((s) => s !== '');
-    params.coordinates.forEach((name, i) => where.set(`params.coordinates[${i}]`, { input: this.coordinates, host: this.#hostOf(this.coordinates), text: name }));
+    params.coordinates = coordText
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
+    params.coordinates.forEach((name, i) =>
+      where.set(`params.coordinates[${i}]`, { input: this.coordinates, host: this.#hostOf(this.coordinates), text: name }),
+    );
     where.set('params.coordinates', { input: this.coordinates, host: this.#hostOf(this.coordinates), text: coordText });
   }
 
@@ -569,8 +717,14 @@ export class LagrangianEditor {
       const v = raw === '' ? NaN : Number(raw);
       const target = { input: row.valueInput, host: row.err, text: name };
       if (name === '') return fail(`params.constants`, t('editor.error.noName', { n: i + 1 }), { input: row.nameInput, host: row.err });
-      if (Object.hasOwn(params.constants, name)) return fail(`params.constants.${name}`, t('editor.error.twice'), { input: row.nameInput, host: row.err });
-      Object.defineProperty(params.constants, name, { value: Number.isFinite(v) ? v : raw === '' ? null : raw, enumerable: true, writable: true, configurable: true });
+      if (Object.hasOwn(params.constants, name))
+        return fail(`params.constants.${name}`, t('editor.error.twice'), { input: row.nameInput, host: row.err });
+      Object.defineProperty(params.constants, name, {
+        value: Number.isFinite(v) ? v : raw === '' ? null : raw,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
       where.set(`params.constants.${name}`, target);
     });
     where.set('params.constants', { input: null, host: this.constantsErr });
@@ -596,7 +750,10 @@ export class LagrangianEditor {
       const name = c > 0 ? text.slice(0, c).trim() : '';
       const expr = c > 0 ? text.slice(c + 1).trim() : '';
       if (!name) {
-        fail('params.conserved', t('editor.error.conservedLine', { line, text: text.slice(0, 32) }), { input: this.conserved, host: this.conservedErr });
+        fail('params.conserved', t('editor.error.conservedLine', { line, text: text.slice(0, 32) }), {
+          input: this.conserved,
+          host: this.conservedErr,
+        });
         continue;
       }
       if (Object.hasOwn(params.conserved, name)) {
@@ -617,7 +774,10 @@ export class LagrangianEditor {
       const name = c > 0 ? text.slice(0, c).trim() : '';
       const rest = c > 0 ? text.slice(c + 1).trim() : '';
       if (!name) {
-        fail('params.symmetries', t('editor.error.symmetryLine', { line, text: text.slice(0, 32) }), { input: this.symmetries, host: this.symmetriesErr });
+        fail('params.symmetries', t('editor.error.symmetryLine', { line, text: text.slice(0, 32) }), {
+          input: this.symmetries,
+          host: this.symmetriesErr,
+        });
         continue;
       }
       if (Object.hasOwn(params.symmetries, name)) {
@@ -627,7 +787,9 @@ export class LagrangianEditor {
       const comps = rest === '' ? [] : splitTopLevel(rest);
       Object.defineProperty(params.symmetries, name, { value: comps, enumerable: true, writable: true, configurable: true });
       where.set(`params.symmetries.${name}`, { input: this.symmetries, host: this.symmetriesErr, text: rest, line });
-      comps.forEach((comp, k) => where.set(`params.symmetries.${name}[${k}]`, { input: this.symmetries, host: this.symmetriesErr, text: comp, line }));
+      comps.forEach((comp, k) =>
+        where.set(`params.symmetries.${name}[${k}]`, { input: this.symmetries, host: this.symmetriesErr, text: comp, line }),
+      );
     }
     where.set('params.symmetries', { input: this.symmetries, host: this.symmetriesErr });
   }

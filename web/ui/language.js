@@ -6,7 +6,10 @@ import { el, setChildren } from './dom.js';
 export function setupLanguageSelect(select) {
   if (!select.options.length) {
     // each name in its own language, marked so a screen reader pronounces it right
-    setChildren(select, LANGUAGES.map(({ code, name }) => el('option', { value: code, lang: code }, name)));
+    setChildren(
+      select,
+      LANGUAGES.map(({ code, name }) => el('option', { value: code, lang: code }, name)),
+    );
   }
   select.value = language();
   if (select.dataset.wired) return;
@@ -14,5 +17,6 @@ export function setupLanguageSelect(select) {
   select.addEventListener('change', () => setLanguage(select.value).catch(() => (select.value = language())));
   onLanguageChange((code) => (select.value = code));
   // test hook: the catalogues, for the e2e check that no English is left on screen
-  if (window.vilabPage) Object.assign(window.vilabPage, { i18n: { language, setLanguage, keys, catalogue, load: loadLanguage, languages: LANGUAGES } });
+  if (window.vilabPage)
+    Object.assign(window.vilabPage, { i18n: { language, setLanguage, keys, catalogue, load: loadLanguage, languages: LANGUAGES } });
 }

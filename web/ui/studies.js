@@ -96,10 +96,18 @@ export class StudiesDrawer extends Drawer {
   #tracks() {
     const st = this.getState();
     const sc = st.scenario;
-    const out = [{ label: 'A', color: COLOR_A, scenario: sc, title: registryText('integrator', this.lab.integrator(sc.integrator), 'title') }];
+    const out = [
+      { label: 'A', color: COLOR_A, scenario: sc, title: registryText('integrator', this.lab.integrator(sc.integrator), 'title') },
+    ];
     if (st.compare) {
       const sysOk = this.lab.integrator(st.compare)?.systems.includes(sc.system);
-      if (sysOk) out.push({ label: 'B', color: COLOR_B, scenario: { ...sc, integrator: st.compare, options: {} }, title: registryText('integrator', this.lab.integrator(st.compare), 'title') });
+      if (sysOk)
+        out.push({
+          label: 'B',
+          color: COLOR_B,
+          scenario: { ...sc, integrator: st.compare, options: {} },
+          title: registryText('integrator', this.lab.integrator(st.compare), 'title'),
+        });
     }
     return out;
   }
@@ -150,8 +158,13 @@ export class StudiesDrawer extends Drawer {
   #loopSection(system, st) {
     const head = el('h3', {}, t('studies.loop.title'));
     const text = el('p', {}, t('studies.loop.text'));
-    if (system.state !== 'cotangent') return el('section', { class: 'study', id: 'study-loop' }, head, text, el('p', { class: 'hint' }, t('studies.loop.rigid')));
-    const points = el('select', { id: 'loop-points' }, [256, 512, 1024].map((n) => el('option', { value: String(n), selected: n === 512 }, String(n))));
+    if (system.state !== 'cotangent')
+      return el('section', { class: 'study', id: 'study-loop' }, head, text, el('p', { class: 'hint' }, t('studies.loop.rigid')));
+    const points = el(
+      'select',
+      { id: 'loop-points' },
+      [256, 512, 1024].map((n) => el('option', { value: String(n), selected: n === 512 }, String(n))),
+    );
     const steps = el('input', { id: 'loop-steps', type: 'number', min: 10, max: 100000, step: 10, value: 1000 });
     const plotHost = el('div', { class: 'study-plot', id: 'loop-plot' });
     const shape = this.#loopShapeView(st.scenario);
@@ -163,15 +176,30 @@ export class StudiesDrawer extends Drawer {
       shape.show(res);
       const a = res[0];
       centreNote.dataset.centre = a.centre;
-      centreNote.textContent = a.from > 0 ? t(a.centre === 'state' ? 'studies.loop.centre.state' : 'studies.loop.centre.start', { t: a.from.toFixed(2) }) : t('studies.loop.centre.origin');
-      this.#plotSeries(plotHost, res.map((r) => ({ label: r.label, color: r.color, x: r.series.t, y: r.series.change })), {
-        xLabel: t('studies.axis.time'),
-        yLabel: t('studies.loop.axis'),
-        logX: false,
-      });
+      centreNote.textContent =
+        a.from > 0
+          ? t(a.centre === 'state' ? 'studies.loop.centre.state' : 'studies.loop.centre.start', { t: a.from.toFixed(2) })
+          : t('studies.loop.centre.origin');
+      this.#plotSeries(
+        plotHost,
+        res.map((r) => ({ label: r.label, color: r.color, x: r.series.t, y: r.series.change })),
+        {
+          xLabel: t('studies.axis.time'),
+          yLabel: t('studies.loop.axis'),
+          logX: false,
+        },
+      );
       setChildren(
         table,
-        el('tr', {}, el('th', {}, ''), el('th', {}, t('studies.loop.col.points')), el('th', {}, t('studies.loop.col.action0')), el('th', {}, t('studies.loop.col.action')), el('th', {}, t('studies.loop.col.change'))),
+        el(
+          'tr',
+          {},
+          el('th', {}, ''),
+          el('th', {}, t('studies.loop.col.points')),
+          el('th', {}, t('studies.loop.col.action0')),
+          el('th', {}, t('studies.loop.col.action')),
+          el('th', {}, t('studies.loop.col.change')),
+        ),
         res.map((r) =>
           el(
             'tr',
@@ -184,7 +212,11 @@ export class StudiesDrawer extends Drawer {
                   el('td', { class: 'loop-action', dataset: { value: String(r.action) } }, r.action.toPrecision(10)),
                   el('td', { class: 'loop-change', dataset: { value: String(r.series.change.at(-1)) } }, sci(r.series.change.at(-1), 2)),
                 ]
-              : el('td', { class: 'loop-unresolved', colspan: 2, dataset: { at: String(r.unresolvedAt) } }, t('studies.loop.unresolved', { t: r.unresolvedAt.toFixed(2), n: r.points })),
+              : el(
+                  'td',
+                  { class: 'loop-unresolved', colspan: 2, dataset: { at: String(r.unresolvedAt) } },
+                  t('studies.loop.unresolved', { t: r.unresolvedAt.toFixed(2), n: r.points }),
+                ),
           ),
         ),
       );
@@ -201,10 +233,21 @@ export class StudiesDrawer extends Drawer {
             .run(
               'loop',
               // mid-run, the loop is centred on where the run is now
-              { scenario: tr.scenario, points: n, steps: total, around: now[tr.label]?.step > 0 ? { q: now[tr.label].q, p: now[tr.label].p } : undefined },
+              {
+                scenario: tr.scenario,
+                points: n,
+                steps: total,
+                around: now[tr.label]?.step > 0 ? { q: now[tr.label].q, p: now[tr.label].p } : undefined,
+              },
               { onProgress: (f) => ((fractions[k] = f), progress(fractions.reduce((a, b) => a + b, 0) / tracks.length)) },
             )
-            .then((r) => ({ ...r, label: tr.label, color: tr.color, title: tr.title, from: now[tr.label]?.step > 0 ? now[tr.label].time : 0 })),
+            .then((r) => ({
+              ...r,
+              label: tr.label,
+              color: tr.color,
+              title: tr.title,
+              from: now[tr.label]?.step > 0 ? now[tr.label].time : 0,
+            })),
         ),
       );
       this.results.loop = res;
@@ -216,7 +259,12 @@ export class StudiesDrawer extends Drawer {
       { class: 'study', id: 'study-loop' },
       head,
       text,
-      el('div', { class: 'study-fields' }, el('label', { for: 'loop-points' }, t('studies.loop.points'), ' ', points), el('label', { for: 'loop-steps' }, t('studies.loop.steps'), ' ', steps)),
+      el(
+        'div',
+        { class: 'study-fields' },
+        el('label', { for: 'loop-points' }, t('studies.loop.points'), ' ', points),
+        el('label', { for: 'loop-steps' }, t('studies.loop.steps'), ' ', steps),
+      ),
       controls,
       status,
       centreNote,
@@ -232,7 +280,15 @@ export class StudiesDrawer extends Drawer {
       'ul',
       { class: 'lesson-list' },
       this.lessons.map((l) =>
-        el('li', {}, el('button', { type: 'button', class: 'btn lesson', dataset: { lesson: l.id }, 'aria-pressed': String(this.lesson?.id === l.id) }, registryText('lesson', l, 'title'))),
+        el(
+          'li',
+          {},
+          el(
+            'button',
+            { type: 'button', class: 'btn lesson', dataset: { lesson: l.id }, 'aria-pressed': String(this.lesson?.id === l.id) },
+            registryText('lesson', l, 'title'),
+          ),
+        ),
       ),
     );
     const figure = el('figure', { class: 'lesson-figure', id: 'lesson-figure', hidden: !this.lesson });
@@ -248,7 +304,12 @@ export class StudiesDrawer extends Drawer {
       figure.dataset.lesson = state.id;
       figure.dataset.status = state.status;
       bar.hidden = cancel.hidden = state.status !== 'running';
-      status.textContent = { running: t('studies.running'), done: t('studies.done'), cancelled: t('studies.cancelled'), failed: t('studies.failed', { message: state.message ?? '' }) }[state.status];
+      status.textContent = {
+        running: t('studies.running'),
+        done: t('studies.done'),
+        cancelled: t('studies.cancelled'),
+        failed: t('studies.failed', { message: state.message ?? '' }),
+      }[state.status];
       const plotHost = el('div', { class: 'study-plot', id: 'lesson-plot' });
       const measured = el('p', { class: 'lesson-measured' });
       setChildren(
@@ -265,7 +326,9 @@ export class StudiesDrawer extends Drawer {
           el('p', {}, el('strong', {}, t('lessons.see')), ' ', registryText('lesson', lesson, 'see')),
           el('p', { class: 'citation' }, t('explain.source'), el('cite', {}, registryText('lesson', lesson, 'source'))),
         ),
-        this.onExplain ? el('button', { type: 'button', class: 'btn small lesson-explain', onclick: () => this.onExplain() }, t('lessons.explain')) : null,
+        this.onExplain
+          ? el('button', { type: 'button', class: 'btn small lesson-explain', onclick: () => this.onExplain() }, t('lessons.explain'))
+          : null,
       );
       const fig = state.figure;
       if (!fig) return;
@@ -273,9 +336,19 @@ export class StudiesDrawer extends Drawer {
       measured.textContent = t(`lessons.${fig.summary}`, vars);
       measured.dataset.measured = JSON.stringify(fig.measured);
       const colors = { A: COLOR_A, B: COLOR_B };
-      const curves = fig.curves.map((c, i) => ({ label: t(`lessons.curve.${c.label}`), color: colors[c.color ?? c.label] ?? ORBIT_COLORS[i % ORBIT_COLORS.length], x: c.x, y: c.y }));
+      const curves = fig.curves.map((c, i) => ({
+        label: t(`lessons.curve.${c.label}`),
+        color: colors[c.color ?? c.label] ?? ORBIT_COLORS[i % ORBIT_COLORS.length],
+        x: c.x,
+        y: c.y,
+      }));
       plotHost.dataset.points = String(curves.reduce((n, c) => n + c.y.filter((y) => Number.isFinite(y)).length, 0));
-      this.#plotSeries(plotHost, curves, { xLabel: t(`lessons.axis.${lesson.plot.x}`), yLabel: t(`lessons.axis.${lesson.plot.y}`), logX: lesson.plot.logX, logY: lesson.plot.logY });
+      this.#plotSeries(plotHost, curves, {
+        xLabel: t(`lessons.axis.${lesson.plot.x}`),
+        yLabel: t(`lessons.axis.${lesson.plot.y}`),
+        logX: lesson.plot.logX,
+        logY: lesson.plot.logY,
+      });
     };
     list.addEventListener('click', (e) => {
       const id = e.target.closest('button[data-lesson]')?.dataset.lesson;
@@ -283,7 +356,14 @@ export class StudiesDrawer extends Drawer {
     });
     show();
     this.showLesson = show;
-    return el('section', { class: 'study', id: 'study-lessons' }, el('h3', {}, t('lessons.title')), el('p', {}, t('lessons.text')), list, figure);
+    return el(
+      'section',
+      { class: 'study', id: 'study-lessons' },
+      el('h3', {}, t('lessons.title')),
+      el('p', {}, t('lessons.text')),
+      list,
+      figure,
+    );
   }
 
   /** One click: the page is set up as the lesson says, then its jobs run in the pool. */
@@ -322,11 +402,29 @@ export class StudiesDrawer extends Drawer {
     const show = () => {
       const res = this.results.convergence;
       if (!res) return;
-      this.#plotSeries(plotHost, res.map((r) => ({ label: r.label, color: r.color, x: r.hs, y: r.errors })), { xLabel: t('studies.axis.h'), yLabel: t('studies.convergence.axis'), logX: true });
+      this.#plotSeries(
+        plotHost,
+        res.map((r) => ({ label: r.label, color: r.color, x: r.hs, y: r.errors })),
+        { xLabel: t('studies.axis.h'), yLabel: t('studies.convergence.axis'), logX: true },
+      );
       setChildren(
         table,
-        el('tr', {}, el('th', {}, ''), el('th', {}, t('studies.convergence.col.order')), el('th', {}, t('studies.convergence.col.claimed'))),
-        res.map((r) => el('tr', { dataset: { track: r.label } }, el('th', {}, `${r.label} · ${r.title}`), el('td', { class: 'fitted-order', dataset: { value: String(r.order) } }, Number.isFinite(r.order) ? r.order.toFixed(2) : '—'), el('td', {}, String(r.claimed)))),
+        el(
+          'tr',
+          {},
+          el('th', {}, ''),
+          el('th', {}, t('studies.convergence.col.order')),
+          el('th', {}, t('studies.convergence.col.claimed')),
+        ),
+        res.map((r) =>
+          el(
+            'tr',
+            { dataset: { track: r.label } },
+            el('th', {}, `${r.label} · ${r.title}`),
+            el('td', { class: 'fitted-order', dataset: { value: String(r.order) } }, Number.isFinite(r.order) ? r.order.toFixed(2) : '—'),
+            el('td', {}, String(r.claimed)),
+          ),
+        ),
       );
     };
     const { controls, status } = this.#runner('convergence', async (progress) => {
@@ -343,7 +441,13 @@ export class StudiesDrawer extends Drawer {
           title: tr.title,
           hs,
           errors: errs,
-          order: keep.length >= 3 ? fittedOrder(keep.map((x) => x[0]), keep.map((x) => x[1])) : NaN,
+          order:
+            keep.length >= 3
+              ? fittedOrder(
+                  keep.map((x) => x[0]),
+                  keep.map((x) => x[1]),
+                )
+              : NaN,
           claimed: this.lab.integrator(tr.scenario.integrator).order,
           reference: reference.kind,
         };
@@ -378,7 +482,11 @@ export class StudiesDrawer extends Drawer {
         'label',
         { for: id },
         `${label} `,
-        el('select', { id }, variables.map((v, k) => el('option', { value: String(k), selected: k === index }, `${v.symbol} (${v.unit})`))),
+        el(
+          'select',
+          { id },
+          variables.map((v, k) => el('option', { value: String(k), selected: k === index }, `${v.symbol} (${v.unit})`)),
+        ),
       );
     const xAxis = axis('loop-x', t('studies.loop.shape.x'), phase[0]);
     const yAxis = axis('loop-y', t('studies.loop.shape.y'), phase[1]);
@@ -386,7 +494,13 @@ export class StudiesDrawer extends Drawer {
     const timeLabel = el('label', { for: 'loop-time' }, t('studies.loop.shape.time', { t: '0' }), ' ', time);
     const host = el('div', { class: 'study-plot', id: 'loop-shape' });
     const note = el('p', { class: 'hint' }, t('studies.loop.shape.text'));
-    const root = el('div', { class: 'loop-shape', hidden: true }, note, el('div', { class: 'study-fields' }, xAxis, yAxis, timeLabel), host);
+    const root = el(
+      'div',
+      { class: 'loop-shape', hidden: true },
+      note,
+      el('div', { class: 'study-fields' }, xAxis, yAxis, timeLabel),
+      host,
+    );
     let res = null;
     let plot = null;
     const closed = (a) => Array.from(a).concat(a.length ? [a[0]] : []);
@@ -417,7 +531,10 @@ export class StudiesDrawer extends Drawer {
       }
       host.replaceChildren();
       const width = Math.max(260, host.clientWidth || this.body.clientWidth - 40 || 360);
-      const facets = [{ scale: 'x', auto: true }, { scale: 'y', auto: true }];
+      const facets = [
+        { scale: 'x', auto: true },
+        { scale: 'y', auto: true },
+      ];
       plot = new uPlot(
         {
           mode: 2,
@@ -425,10 +542,24 @@ export class StudiesDrawer extends Drawer {
           height: 260,
           // every curve in view: uPlot's own ranging in mode 2 can leave part of a long filament out
           scales: { x: { time: false, range: () => span(curves.map((c) => c.x)) }, y: { range: () => span(curves.map((c) => c.y)) } },
-          axes: [{ label: `${variables[ix].symbol} (${variables[ix].unit})`, size: 40 }, { label: `${variables[iy].symbol} (${variables[iy].unit})`, size: 70 }],
+          axes: [
+            { label: `${variables[ix].symbol} (${variables[ix].unit})`, size: 40 },
+            { label: `${variables[iy].symbol} (${variables[iy].unit})`, size: 70 },
+          ],
           legend: { show: true, live: false },
           cursor: { show: false },
-          series: [{}, ...curves.map((c) => ({ label: c.label, stroke: c.color, width: c.dash ? 1.5 : 2, dash: c.dash, paths: uPlot.paths.linear(), points: { show: false }, facets }))],
+          series: [
+            {},
+            ...curves.map((c) => ({
+              label: c.label,
+              stroke: c.color,
+              width: c.dash ? 1.5 : 2,
+              dash: c.dash,
+              paths: uPlot.paths.linear(),
+              points: { show: false },
+              facets,
+            })),
+          ],
         },
         [null, ...curves.map((c) => [c.x, c.y])],
         host,
@@ -452,12 +583,20 @@ export class StudiesDrawer extends Drawer {
   // ---- Poincaré
   #poincareSection(system, st) {
     const sc = st.scenario;
-    if (!system.definition || !Array.isArray(sc.initial?.q) || sc.initial.q.length !== 2 || (sc.params.constraints ?? []).length > 0) return null;
+    if (!system.definition || !Array.isArray(sc.initial?.q) || sc.initial.q.length !== 2 || (sc.params.constraints ?? []).length > 0)
+      return null;
     const probe = this.lab.simulate(sc, { historyCapacity: this.lab.limits.historyCapacity.min });
     const E = probe.diagnostics().energy;
     probe.dispose();
     const coords = sc.params.coordinates;
-    const canvas = el('canvas', { class: 'section-canvas', id: 'poincare-canvas', width: 480, height: 360, role: 'img', 'aria-label': t('studies.poincare.label', { y: coords[1] }) });
+    const canvas = el('canvas', {
+      class: 'section-canvas',
+      id: 'poincare-canvas',
+      width: 480,
+      height: 360,
+      role: 'img',
+      'aria-label': t('studies.poincare.label', { y: coords[1] }),
+    });
     const orbits = (this.results.poincare ??= { E, orbits: [], range: null });
     let status = null; // the runner's status line, below
     const draw = () => this.#drawSection(canvas, orbits, coords);
@@ -477,7 +616,13 @@ export class StudiesDrawer extends Drawer {
       // a fan of starts along q₂ with p₂ = 0, across the energy surface
       const seeds = Array.from({ length: 8 }, (_, i) => [-0.4 + (0.8 * (i + 0.5)) / 8, 0]);
       let n = 0;
-      await Promise.all(seeds.map(([y, py]) => addOrbit(y, py).catch(() => {}).then(() => progress(++n / seeds.length))));
+      await Promise.all(
+        seeds.map(([y, py]) =>
+          addOrbit(y, py)
+            .catch(() => {})
+            .then(() => progress(++n / seeds.length)),
+        ),
+      );
     });
     const { controls } = runner;
     status = runner.status;
@@ -539,14 +684,29 @@ export class StudiesDrawer extends Drawer {
     const xs = [...new Set(curves.flatMap((c) => c.x))].sort((a, b) => a - b);
     // on a log axis a zero (a drift of exactly nothing) or a subnormal has no place: a gap
     const shown = (y) => (Number.isFinite(y) && (!logY || y >= 1e-300) ? y : null);
-    const data = [xs, ...curves.map((c) => xs.map((x) => { const i = c.x.indexOf(x); return i < 0 ? null : shown(c.y[i]); }))];
+    const data = [
+      xs,
+      ...curves.map((c) =>
+        xs.map((x) => {
+          const i = c.x.indexOf(x);
+          return i < 0 ? null : shown(c.y[i]);
+        }),
+      ),
+    ];
     const width = Math.max(260, host.clientWidth || this.body.clientWidth - 40 || 360);
     const u = new uPlot(
       {
         width,
         height: 220,
         scales: { x: { time: false, distr: logX ? 3 : 1 }, y: logY ? { distr: 3, range: logRange } : { auto: true } },
-        axes: [{ label: xLabel, size: 40 }, { label: yLabel, size: 70, values: (u, s) => s.map((v) => (v == null ? '' : logY ? v.toExponential(0) : String(+v.toPrecision(4)))) }],
+        axes: [
+          { label: xLabel, size: 40 },
+          {
+            label: yLabel,
+            size: 70,
+            values: (u, s) => s.map((v) => (v == null ? '' : logY ? v.toExponential(0) : String(+v.toPrecision(4)))),
+          },
+        ],
         series: [{}, ...curves.map((c) => ({ label: c.label, stroke: c.color, width: 2, points: { show: logX } }))],
         legend: { show: true, live: false },
       },

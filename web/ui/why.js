@@ -30,7 +30,11 @@ function kept(integ, run) {
 
 /** One integrator's nature on a system, for the sentence 'A is …'. */
 export function natureOf(integ, run = { momenta: true, constraints: true }) {
-  const keeps = { momenta: 'explain.why.keeps.momenta', constraints: 'explain.why.keeps.constraints', 'momenta+constraints': 'explain.why.keeps.both' }[kept(integ, run)];
+  const keeps = {
+    momenta: 'explain.why.keeps.momenta',
+    constraints: 'explain.why.keeps.constraints',
+    'momenta+constraints': 'explain.why.keeps.both',
+  }[kept(integ, run)];
   const andKeeps = keeps ? t(keeps) : '';
   if (integ.symplectic) {
     return t(integ.symmetric ? 'explain.why.symplecticReversible' : 'explain.why.symplectic', { keeps: andKeeps });
@@ -51,10 +55,17 @@ export function natureOf(integ, run = { momenta: true, constraints: true }) {
 export function whyText(A, B, { suggested = null, run } = {}) {
   if (!B) {
     const title = registryText('integrator', A, 'title');
-    return t('explain.why.single', { title, nature: natureOf(A, run) }) + (suggested ? t('explain.why.suggest', { other: shortTitle(suggested) }) : '');
+    return (
+      t('explain.why.single', { title, nature: natureOf(A, run) }) +
+      (suggested ? t('explain.why.suggest', { other: shortTitle(suggested) }) : '')
+    );
   }
   if (A.symplectic && B.symplectic) {
-    return t('explain.why.bothSymplectic', { momenta: run?.momenta === false ? '' : t('explain.why.momentaExact'), a: A.order, b: B.order });
+    return t('explain.why.bothSymplectic', {
+      momenta: run?.momenta === false ? '' : t('explain.why.momentaExact'),
+      a: A.order,
+      b: B.order,
+    });
   }
   const drifts = (i) => !i.symplectic && !holds(i, /^energy \(exactly/);
   if (drifts(A) && drifts(B)) return t('explain.why.neither', { a: A.order, b: B.order });

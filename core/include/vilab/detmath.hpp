@@ -58,12 +58,12 @@ double vilab_musl_log(double) noexcept;
 
 /// Replace any NaN by the canonical quiet NaN (sign 0, payload 0).
 inline double canon(double r) {
-    std::uint64_t u;
-    std::memcpy(&u, &r, sizeof u);
-    if ((u & 0x7fffffffffffffffULL) <= 0x7ff0000000000000ULL) return r;
-    u = 0x7ff8000000000000ULL;
-    std::memcpy(&r, &u, sizeof r);
-    return r;
+  std::uint64_t u;
+  std::memcpy(&u, &r, sizeof u);
+  if ((u & 0x7fffffffffffffffULL) <= 0x7ff0000000000000ULL) return r;
+  u = 0x7ff8000000000000ULL;
+  std::memcpy(&r, &u, sizeof r);
+  return r;
 }
 
 }  // namespace detail
@@ -79,10 +79,10 @@ inline double sin(double x) noexcept { return detail::canon(detail::vilab_musl_s
 inline double cos(double x) noexcept { return detail::canon(detail::vilab_musl_cos(x)); }
 /// s = sin(x), c = cos(x); bitwise equal to dm::sin(x), dm::cos(x).
 inline void sincos(double x, double& s, double& c) noexcept {
-    double ss, cc;
-    detail::vilab_musl_sincos(x, &ss, &cc);
-    s = detail::canon(ss);
-    c = detail::canon(cc);
+  double ss, cc;
+  detail::vilab_musl_sincos(x, &ss, &cc);
+  s = detail::canon(ss);
+  c = detail::canon(cc);
 }
 inline double atan2(double y, double x) noexcept { return detail::canon(detail::vilab_musl_atan2(y, x)); }
 inline double exp(double x) noexcept { return detail::canon(detail::vilab_musl_exp(x)); }

@@ -38,11 +38,9 @@ S discreteLagrangianStep(const System& system, const DiscreteRule& rule, double 
   switch (rule.kind) {
     case Quadrature::Trapezoid:
       return (h / 2) * (system.lagrangian(q0, v) + system.lagrangian(Vec<S, N>(q0 + delta), v));
-    case Quadrature::Alpha:
-      return h * system.lagrangian(Vec<S, N>(q0 + delta * rule.alpha), v);
+    case Quadrature::Alpha: return h * system.lagrangian(Vec<S, N>(q0 + delta * rule.alpha), v);
     case Quadrature::Midpoint:
-    default:
-      return h * system.lagrangian(Vec<S, N>(q0 + delta * 0.5), v);
+    default: return h * system.lagrangian(Vec<S, N>(q0 + delta * 0.5), v);
   }
 }
 

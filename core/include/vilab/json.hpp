@@ -2,9 +2,8 @@
 // positive, got -2"). Used by the scenario parser for the CLI, the JS API and links.
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <initializer_list>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 

@@ -18,9 +18,7 @@ struct Suggestion {
   SuggestionAction action;
   std::string words;
   static Suggestion reduceH(std::string words = "reduce h") { return {SuggestionAction::ReduceH, std::move(words)}; }
-  static Suggestion loosenTolerance(std::string words) {
-    return {SuggestionAction::LoosenTolerance, std::move(words)};
-  }
+  static Suggestion loosenTolerance(std::string words) { return {SuggestionAction::LoosenTolerance, std::move(words)}; }
 };
 
 struct Refusal {

@@ -39,8 +39,8 @@ struct ParamSpec {
   std::vector<double> defaultValue;  // one number, three, or one per body
   double min = 0, max = 0;
   bool minExclusive = false;
-  bool integer = false;            // Number: whole numbers only (a choice among variants)
-  int minCount = 1, maxCount = 1;  // PerBody: allowed array lengths
+  bool integer = false;              // Number: whole numbers only (a choice among variants)
+  int minCount = 1, maxCount = 1;    // PerBody: allowed array lengths
   std::optional<Quantity> quantity;  // what it is, where the page needs to know (vocabulary.hpp)
   Json toJson() const;
   // This spec, saying what quantity it is.
@@ -53,8 +53,7 @@ struct ParamSpec {
   Json valueJson(const std::vector<double>& value) const;
 
   // A number in [min, max] (or (min, max] when minExclusive).
-  static ParamSpec number(std::string name, std::string unit, double value, double min, double max,
-                          bool minExclusive);
+  static ParamSpec number(std::string name, std::string unit, double value, double min, double max, bool minExclusive);
   // A whole number in [min, max] (a choice among variants).
   static ParamSpec whole(std::string name, int value, int min, int max);
   // Three numbers, each in the range.
@@ -140,7 +139,6 @@ struct Claim {
   ClaimKind kind;
   std::string text;
 };
-
 
 // An entry's words (title, summary, docs, equations, citation, its claims' and options'
 // texts) come from its prose, core/prose/integrators/<id>.en.json (vilab/prose.hpp).

@@ -21,8 +21,8 @@ namespace vilab {
 class StepFailure : public std::runtime_error {
  public:
   StepFailure(std::uint64_t step, Refusal refusal, std::uint64_t stepsTaken)
-      : std::runtime_error("step " + std::to_string(step) + " refused: " + refusal.reason + "; " +
-                           refusal.suggestion + " (the state stays at step " + std::to_string(step - 1) + ")"),
+      : std::runtime_error("step " + std::to_string(step) + " refused: " + refusal.reason + "; " + refusal.suggestion +
+                           " (the state stays at step " + std::to_string(step - 1) + ")"),
         step_(step),
         refusal_(std::move(refusal)),
         stepsTaken_(stepsTaken) {}
@@ -121,13 +121,13 @@ class Simulation {
   Scenario scenario_;
   std::unique_ptr<Integrator> integrator_;
   State state_, next_;
-  double energy_ = 0;  // of state_
+  double energy_ = 0;       // of state_
   double invH_ = 0;         // 1/h of a fixed step, formed once (the chains' step checks)
   double energyScale_ = 0;  // a chain's energyScale(), formed once
   int iterations_ = 0;
   std::uint64_t step_ = 0;
   double time_ = 0;
-  double lastDt_ = 0;  // the last step's size (variable-step integrators)
+  double lastDt_ = 0;             // the last step's size (variable-step integrators)
   bool storeOverwrites_ = false;  // the integrator's store() ignores the state it is given
   int untilRecord_ = 1;           // steps until the next history record
   History history_;

@@ -2,7 +2,6 @@
 #pragma once
 
 #include <Eigen/Dense>
-
 #include <cstdio>
 #include <stdexcept>
 #include <string>

@@ -198,9 +198,7 @@ int Graph::derivative(int id, int variable) {
     case Op::Abs: d = mul(unary(Op::Sign, n.a), da()); break;
     case Op::Sign: break;
     // atan2(a, b)' = (b a' − a b')/(a² + b²)
-    case Op::Atan2:
-      d = div(sub(mul(n.b, da()), mul(n.a, db())), add(powInt(n.a, 2), powInt(n.b, 2)));
-      break;
+    case Op::Atan2: d = div(sub(mul(n.b, da()), mul(n.a, db())), add(powInt(n.a, 2), powInt(n.b, 2))); break;
   }
   derivatives_.emplace(key, d);
   return d;

@@ -2,15 +2,15 @@
 // actions build a small syntax tree with the column of every token; the tree is then
 // lowered into the expression graph (names resolved, errors located) and printed as
 // LaTeX for the editor's preview.
-#include <tao/pegtl.hpp>
+#include "vilab/expr/parse.hpp"
 
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <memory>
+#include <tao/pegtl.hpp>
 
 #include "vilab/detmath.hpp"
-#include "vilab/expr/parse.hpp"
 #include "vilab/json.hpp"
 
 namespace vilab::expr {
@@ -31,7 +31,7 @@ struct Ast {
 
 struct Builder {
   std::vector<Ast> nodes;
-  std::vector<int> stack;                                    // operands
+  std::vector<int> stack;                                  // operands
   std::vector<std::pair<std::size_t, std::size_t>> calls;  // (node of the call, stack size at its '(')
   int depth = 0;
 
@@ -244,8 +244,9 @@ struct Function {
   const char* latex;
 };
 const Function kFunctions[] = {
-    {"sqrt", 1, Op::Sqrt, "\\sqrt"}, {"sin", 1, Op::Sin, "\\sin"}, {"cos", 1, Op::Cos, "\\cos"},
-    {"tan", 1, Op::Tan, "\\tan"},    {"exp", 1, Op::Exp, "\\exp"}, {"log", 1, Op::Log, "\\log"},
+    {"sqrt", 1, Op::Sqrt, "\\sqrt"}, {"sin", 1, Op::Sin, "\\sin"},
+    {"cos", 1, Op::Cos, "\\cos"},    {"tan", 1, Op::Tan, "\\tan"},
+    {"exp", 1, Op::Exp, "\\exp"},    {"log", 1, Op::Log, "\\log"},
     {"abs", 1, Op::Abs, ""},         {"atan2", 2, Op::Atan2, "\\operatorname{atan2}"},
 };
 const Function* findFunction(const std::string& name) {
@@ -261,10 +262,10 @@ std::string functionList() {
 }
 
 // ---- LaTeX ---------------------------------------------------------------------------
-const char* kGreek[] = {"alpha", "beta",  "gamma", "delta", "epsilon", "zeta", "eta",   "theta", "iota",
-                        "kappa", "lambda", "mu",   "nu",    "xi",      "rho",  "sigma", "tau",   "upsilon",
-                        "phi",   "chi",   "psi",   "omega", "Gamma",   "Delta", "Theta", "Lambda", "Xi",
-                        "Pi",    "Sigma", "Upsilon", "Phi", "Psi",     "Omega"};
+const char* kGreek[] = {"alpha", "beta",   "gamma",   "delta", "epsilon", "zeta",  "eta",   "theta",  "iota",
+                        "kappa", "lambda", "mu",      "nu",    "xi",      "rho",   "sigma", "tau",    "upsilon",
+                        "phi",   "chi",    "psi",     "omega", "Gamma",   "Delta", "Theta", "Lambda", "Xi",
+                        "Pi",    "Sigma",  "Upsilon", "Phi",   "Psi",     "Omega"};
 
 std::string latexName(const std::string& name) {
   std::string base = name, sub;
@@ -409,7 +410,8 @@ struct Lowering {
           if (i >= 0) return velocityOf(a, i);
           bool constant = a.text == "pi" || a.text == "t";
           for (const auto& k : scope.constants) constant = constant || k.first == a.text;
-          if (constant) fail(InputErrorCode::Invalid, a, "\"" + a.text + "'\": only coordinates have velocities", known());
+          if (constant)
+            fail(InputErrorCode::Invalid, a, "\"" + a.text + "'\": only coordinates have velocities", known());
           fail(InputErrorCode::UnknownId, a, "unknown name \"" + cutForMessage(a.text) + "\"", known());
         }
         if (i >= 0) return graph.variable(i);
@@ -417,22 +419,27 @@ struct Lowering {
           if (name == a.text) return graph.constant(value);
         if (a.text == "pi") return graph.constant(dm::pi);
         if (a.text == "t") {
-          if (!scope.time) fail(InputErrorCode::Invalid, a, "time t is not allowed here", std::string(" (") + scope.timeUse + ")");
+          if (!scope.time)
+            fail(InputErrorCode::Invalid, a, "time t is not allowed here", std::string(" (") + scope.timeUse + ")");
           return graph.variable(2 * static_cast<int>(scope.coordinates.size()));
         }
         if (a.text.size() > 3 && a.text.compare(a.text.size() - 3, 3, "dot") == 0) {
           const int j = coordinate(a.text.substr(0, a.text.size() - 3));
           if (j >= 0) return velocityOf(a, j);
         }
-        if (findFunction(a.text)) fail(InputErrorCode::Syntax, a, "function " + a.text + " needs parentheses: " + a.text + "(…)");
+        if (findFunction(a.text))
+          fail(InputErrorCode::Syntax, a, "function " + a.text + " needs parentheses: " + a.text + "(…)");
         fail(InputErrorCode::UnknownId, a, "unknown name \"" + cutForMessage(a.text) + "\"", known());
       }
       case Ast::Kind::Call: {
         const Function* f = findFunction(a.text);
-        if (!f) fail(InputErrorCode::UnknownId, a, "unknown function \"" + cutForMessage(a.text) + "\"", " (functions: " + functionList() + ")");
+        if (!f)
+          fail(InputErrorCode::UnknownId, a, "unknown function \"" + cutForMessage(a.text) + "\"",
+               " (functions: " + functionList() + ")");
         if (static_cast<int>(a.kids.size()) != f->arity)
-          fail(InputErrorCode::Length, a, std::string(f->name) + " takes " + std::to_string(f->arity) + " argument" + (f->arity > 1 ? "s" : "") +
-                      ", got " + std::to_string(a.kids.size()));
+          fail(InputErrorCode::Length, a,
+               std::string(f->name) + " takes " + std::to_string(f->arity) + " argument" + (f->arity > 1 ? "s" : "") +
+                   ", got " + std::to_string(a.kids.size()));
         const int x = lower(a.kids[0]);
         if (f->op == Op::Atan2) return graph.atan2(x, lower(a.kids[1]));
         return graph.unary(f->op, x);
@@ -455,8 +462,8 @@ struct Lowering {
 
 }  // namespace
 
-ExpressionError::ExpressionError(InputErrorCode code, const std::string& field, const std::string& problem,
-                                 int column, const std::string& detail)
+ExpressionError::ExpressionError(InputErrorCode code, const std::string& field, const std::string& problem, int column,
+                                 const std::string& detail)
     : InputError(code, field, problem + " at column " + std::to_string(column) + detail), column_(column) {}
 
 bool reservedName(const std::string& name) { return name == "pi" || name == "t" || findFunction(name); }
@@ -482,11 +489,12 @@ Parsed parseExpression(const std::string& text, const std::string& field, const 
     const std::size_t byte = e.byte;
     const std::string message(e.message);
     if (message == "nested too deeply")
-      throw ExpressionError(InputErrorCode::TooLarge, field, "nested more than " + std::to_string(kMaxNesting) + " levels deep", columnOf(text, byte));
+      throw ExpressionError(InputErrorCode::TooLarge, field,
+                            "nested more than " + std::to_string(kMaxNesting) + " levels deep", columnOf(text, byte));
     std::string problem = message;
     if (message == "unexpected text" || message.rfind("expected ", 0) == 0)
-      problem = (message == "unexpected text" ? std::string("unexpected ") : message + ", found ") +
-                characterAt(text, byte);
+      problem =
+          (message == "unexpected text" ? std::string("unexpected ") : message + ", found ") + characterAt(text, byte);
     if (text.find_first_not_of(" \t\r\n") == std::string::npos) problem = "is empty";
     throw ExpressionError(InputErrorCode::Syntax, field, problem, columnOf(text, byte));
   }

@@ -32,7 +32,8 @@ double apply(Op op, double a, double b, int n) {
     case Op::Div: return a / b;
     case Op::Neg: return -a;
     case Op::PowInt: return integerPower(a, n);
-    case Op::Pow: return a > 0 ? dm::exp(b * dm::log(a)) : (a == 0 && b > 0 ? 0.0 : std::numeric_limits<double>::quiet_NaN());
+    case Op::Pow:
+      return a > 0 ? dm::exp(b * dm::log(a)) : (a == 0 && b > 0 ? 0.0 : std::numeric_limits<double>::quiet_NaN());
     case Op::Sqrt: return dm::sqrt(a);
     case Op::Sin: return dm::sin(a);
     case Op::Cos: return dm::cos(a);

@@ -9,7 +9,7 @@ VILAB_COLD static IntegratorEntry make_alphaIntegrator() {
   e.order = 1;
   e.symplectic = true;
   e.symmetric = false;  // its adjoint is the rule with 1 − α
-  e.forces = true;  // damping, torque, driving forces (discrete Lagrange–d'Alembert / the forced ODE)
+  e.forces = true;      // damping, torque, driving forces (discrete Lagrange–d'Alembert / the forced ODE)
   e.conserves = claims({ClaimKind::Symplectic, ClaimKind::Momentum, ClaimKind::Constraints, ClaimKind::EnergyBounded});
   e.options = {ParamSpec::number("alpha", "", 0.25, 0, 1, false)};
   return e;

@@ -2,9 +2,8 @@
 // substeps inside the fixed step h, projected onto the model's manifold after every
 // accepted substep. The method is in vilab/integrators/runge_kutta.hpp, the equations
 // and projections in vilab/integrators/odes.hpp; this file is its registry entry.
-#include "vilab/integrators/runge_kutta.hpp"
-
 #include "common.hpp"
+#include "vilab/integrators/runge_kutta.hpp"
 
 namespace vilab {
 

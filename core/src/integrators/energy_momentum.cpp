@@ -1,11 +1,10 @@
 // Integrator `energy-momentum`: Gonzalez's discrete-gradient scheme. The
 // methods are in vilab/integrators/{chain,rigid}_energy_momentum.hpp; this file is the
 // registry entry.
+#include "common.hpp"
 #include "vilab/integrators/chain_energy_momentum.hpp"
 #include "vilab/integrators/lagrangian_energy_momentum.hpp"
 #include "vilab/integrators/rigid_energy_momentum.hpp"
-
-#include "common.hpp"
 
 namespace vilab {
 
@@ -44,11 +43,13 @@ std::unique_ptr<Integrator> energyMomentumOnLagrangian(const Model& model, const
   const LagrangianModel& m = std::get<LagrangianModel>(model);
   // A time-dependent L has no conserved H(q, p) for the discrete gradient to keep.
   if (m.problem->timeDependent)
-    throw InputError(InputErrorCode::NotApplicable, "integrator", "energy-momentum conserves H(q, p), and this L depends on t (a driven system "
-                                   "whose energy is not conserved): use midpoint, trapezoid or rk4");
+    throw InputError(InputErrorCode::NotApplicable, "integrator",
+                     "energy-momentum conserves H(q, p), and this L depends on t (a driven system "
+                     "whose energy is not conserved): use midpoint, trapezoid or rk4");
   if (!m.problem->quadratic)
-    throw InputError(InputErrorCode::NotApplicable, "integrator", "energy-momentum needs H(q, p), which this L does not give in closed form: L must "
-                                   "be quadratic in the velocities (∂²L/∂q'² independent of q')");
+    throw InputError(InputErrorCode::NotApplicable, "integrator",
+                     "energy-momentum needs H(q, p), which this L does not give in closed form: L must "
+                     "be quadratic in the velocities (∂²L/∂q'² independent of q')");
   return std::make_unique<CanonicalIntegrator<LagrangianEnergyMomentum>>(LagrangianEnergyMomentum(m.problem, h));
 }
 

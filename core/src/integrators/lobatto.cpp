@@ -1,6 +1,7 @@
 // Integrator `lobatto`: the 3-stage Lobatto IIIA–IIIB pair with SPARK/RATTLE multipliers.
-#include "common.hpp"
 #include "vilab/integrators/lobatto.hpp"
+
+#include "common.hpp"
 
 namespace vilab {
 
@@ -22,8 +23,7 @@ const IntegratorEntry& lobattoEntry() {
 }
 
 std::unique_ptr<Integrator> lobattoOnOscillator(const Model& m, const Options&, double h) {
-  return std::make_unique<CanonicalIntegrator<LobattoOscillator>>(
-      LobattoOscillator(std::get<OscillatorModel>(m), h));
+  return std::make_unique<CanonicalIntegrator<LobattoOscillator>>(LobattoOscillator(std::get<OscillatorModel>(m), h));
 }
 std::unique_ptr<Integrator> lobattoOnChain(const Model& m, const Options&, double h) {
   return std::make_unique<CanonicalIntegrator<LobattoChain>>(LobattoChain(std::get<ChainModel>(m), h));

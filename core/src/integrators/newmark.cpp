@@ -31,16 +31,18 @@ std::unique_ptr<Integrator> newmarkOnOscillator(const Model& m, const Options& o
 std::unique_ptr<Integrator> newmarkOnLagrangian(const Model& m, const Options& o, double h) {
   const auto& problem = std::get<LagrangianModel>(m).problem;
   if (problem->c > 0)
-    throw InputError(InputErrorCode::NotApplicable, "integrator", "newmark has no constraints: this system has " + std::to_string(problem->c) +
-                                       " (use rattle, its constrained relative)");
+    throw InputError(InputErrorCode::NotApplicable, "integrator",
+                     "newmark has no constraints: this system has " + std::to_string(problem->c) +
+                         " (use rattle, its constrained relative)");
   if (problem->usesTime())
-    throw InputError(InputErrorCode::NotApplicable, "integrator", "newmark integrates an autonomous M q̈ = f(q, q̇): this system depends on t (use "
-                                   "midpoint or trapezoid)");
+    throw InputError(InputErrorCode::NotApplicable, "integrator",
+                     "newmark integrates an autonomous M q̈ = f(q, q̇): this system depends on t (use "
+                     "midpoint or trapezoid)");
   if (!problem->constantMass)
     throw InputError(InputErrorCode::NotApplicable, "integrator",
                      "newmark needs a constant mass matrix (∂²L/∂q̇² constant): this L's depends on q (use midpoint)");
-  return std::make_unique<NewmarkIntegrator<LagrangianForces>>(LagrangianForces(problem), o.get("gamma"),
-                                                               o.get("beta"), h);
+  return std::make_unique<NewmarkIntegrator<LagrangianForces>>(LagrangianForces(problem), o.get("gamma"), o.get("beta"),
+                                                               h);
 }
 
 }  // namespace vilab

@@ -3,10 +3,9 @@
 // vilab/integrators/chain_penalty_energy_momentum.hpp (chains) and
 // vilab/integrators/lagrangian_energy_momentum.hpp (systems defined by data); this file
 // is the registry entry.
+#include "common.hpp"
 #include "vilab/integrators/chain_penalty_energy_momentum.hpp"
 #include "vilab/integrators/lagrangian_energy_momentum.hpp"
-
-#include "common.hpp"
 
 namespace vilab {
 
@@ -39,11 +38,13 @@ std::unique_ptr<Integrator> penaltyEnergyMomentumOnChain(const Model& model, con
 std::unique_ptr<Integrator> penaltyEnergyMomentumOnLagrangian(const Model& model, const Options& o, double h) {
   const LagrangianModel& m = std::get<LagrangianModel>(model);
   if (m.problem->timeDependent)
-    throw InputError(InputErrorCode::NotApplicable, "integrator", "penalty-energy-momentum conserves H(q, p), and this L depends on t (a driven "
-                                   "system whose energy is not conserved): use penalty, midpoint or rk4");
+    throw InputError(InputErrorCode::NotApplicable, "integrator",
+                     "penalty-energy-momentum conserves H(q, p), and this L depends on t (a driven "
+                     "system whose energy is not conserved): use penalty, midpoint or rk4");
   if (!m.problem->quadratic)
-    throw InputError(InputErrorCode::NotApplicable, "integrator", "penalty-energy-momentum needs H(q, p), which this L does not give in closed "
-                                   "form: L must be quadratic in the velocities (∂²L/∂q'² independent of q')");
+    throw InputError(InputErrorCode::NotApplicable, "integrator",
+                     "penalty-energy-momentum needs H(q, p), which this L does not give in closed "
+                     "form: L must be quadratic in the velocities (∂²L/∂q'² independent of q')");
   return std::make_unique<CanonicalIntegrator<LagrangianEnergyMomentum>>(
       LagrangianEnergyMomentum(penalizedLagrangian(*m.problem, o.get("mu")), h));
 }

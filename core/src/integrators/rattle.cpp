@@ -32,8 +32,9 @@ std::unique_ptr<Integrator> rattleOnChain(const Model& m, const Options&, double
 std::unique_ptr<Integrator> rattleOnLagrangian(const Model& m, const Options&, double h) {
   const auto& problem = *std::get<LagrangianModel>(m).problem;
   if (!problem.constantMass)
-    throw InputError(InputErrorCode::NotApplicable, "integrator", "rattle needs a constant mass matrix (∂²L/∂q̇² constant): this L's depends on q; "
-                                   "use trapezoid or midpoint");
+    throw InputError(InputErrorCode::NotApplicable, "integrator",
+                     "rattle needs a constant mass matrix (∂²L/∂q̇² constant): this L's depends on q; "
+                     "use trapezoid or midpoint");
   return discreteRuleOnLagrangian(m, DiscreteRule::trapezoid(), h);
 }
 

@@ -2,9 +2,8 @@
 // the model's manifold after every step. The method is in
 // vilab/integrators/runge_kutta.hpp, the equations and projections in
 // vilab/integrators/odes.hpp; this file is its registry entry.
-#include "vilab/integrators/runge_kutta.hpp"
-
 #include "common.hpp"
+#include "vilab/integrators/runge_kutta.hpp"
 
 namespace vilab {
 

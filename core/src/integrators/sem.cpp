@@ -33,8 +33,9 @@ std::unique_ptr<Integrator> semOnOscillator(const Model& m, const Options&, doub
 std::unique_ptr<Integrator> semOnLagrangian(const Model& m, const Options&, double h) {
   // Energy is conserved only when L does not depend on t (M–W §4.2).
   if (std::get<LagrangianModel>(m).problem->timeDependent)
-    throw InputError(InputErrorCode::NotApplicable, "integrator", "sem conserves the energy, which a time-dependent L does not conserve: L must not "
-                                   "use t");
+    throw InputError(InputErrorCode::NotApplicable, "integrator",
+                     "sem conserves the energy, which a time-dependent L does not conserve: L must not "
+                     "use t");
   return std::make_unique<SymplecticEnergyMomentum<LagrangianMidpointStep>>(
       LagrangianMidpointStep(std::get<LagrangianModel>(m).problem), h);
 }

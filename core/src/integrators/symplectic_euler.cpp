@@ -11,7 +11,7 @@ VILAB_COLD static IntegratorEntry make_symplecticEulerIntegrator() {
   e.order = 1;
   e.symplectic = true;
   e.symmetric = false;  // the two variants are each other's adjoints
-  e.forces = true;  // damping, torque, driving forces (discrete Lagrange–d'Alembert / the forced ODE)
+  e.forces = true;      // damping, torque, driving forces (discrete Lagrange–d'Alembert / the forced ODE)
   e.conserves = claims({ClaimKind::Symplectic, ClaimKind::Momentum, ClaimKind::Constraints, ClaimKind::EnergyBounded});
   e.options = {ParamSpec::whole("variant", 0, 0, 1)};
   return e;

@@ -45,8 +45,7 @@ void LagrangianEval::gradient(const double* q, const double* v, SmallVec& Lq, Sm
   }
 }
 
-void LagrangianEval::hessian(const double* q, const double* v, SmallMat& Lqq, SmallMat& Lqv, SmallMat& Lvv,
-                             double t) {
+void LagrangianEval::hessian(const double* q, const double* v, SmallMat& Lqq, SmallMat& Lqv, SmallMat& Lvv, double t) {
   VILAB_DATA_DEFINED_ONLY();
   const int n = problem_->n;
   setVariables(q, v, t);
@@ -245,7 +244,9 @@ struct PositionProjection {
   }
   double conditionEstimate() const { return lu.pivotRatio(); }
   void solve(SmallVec& b) const { lu.solveInPlace(b); }
-  double size(const SmallVec& dmu) const { return SmallVec(G0.transpose().lazyProduct(dmu)).cwiseAbs().maxCoeff() / scale; }
+  double size(const SmallVec& dmu) const {
+    return SmallVec(G0.transpose().lazyProduct(dmu)).cwiseAbs().maxCoeff() / scale;
+  }
 };
 }  // namespace
 
@@ -384,26 +385,30 @@ void LagrangianModel::project(State& s, const StateRules& rules, const std::stri
   e.constraints(s.q.data(), g, &G);
   for (int i = 0; i < P.c; ++i)
     if (!(std::abs(g[i]) <= limits::kManifoldTolerance))
-      throw InputError(InputErrorCode::OffManifold, qField, "off the constraint manifold: |g" + std::to_string(i + 1) + "(q)| = " +
-                                   formatNumber(std::abs(g[i])) + " > 1e-9 (params.constraints[" + std::to_string(i) +
-                                   "])");
+      throw InputError(InputErrorCode::OffManifold, qField,
+                       "off the constraint manifold: |g" + std::to_string(i + 1) + "(q)| = " +
+                           formatNumber(std::abs(g[i])) + " > 1e-9 (params.constraints[" + std::to_string(i) + "])");
   const StepOutcome projected = e.projectPositions(s.q.data());
   if (!projected.ok)
-    throw InputError(InputErrorCode::Invalid, "params.constraints", "cannot project " + qField + " onto the constraints (" +
-                                               projected.refusal.reason + "; are they independent there?)");
+    throw InputError(InputErrorCode::Invalid, "params.constraints",
+                     "cannot project " + qField + " onto the constraints (" + projected.refusal.reason +
+                         "; are they independent there?)");
   if (!rules.tangentMomentum) return;
   SmallVec v;
   if (!e.velocity(s.q.data(), s.p.data(), v))
-    throw InputError(InputErrorCode::Invalid, pField, "the velocities cannot be recovered from these momenta (singular ∂²L/∂q̇²)");
+    throw InputError(InputErrorCode::Invalid, pField,
+                     "the velocities cannot be recovered from these momenta (singular ∂²L/∂q̇²)");
   e.constraints(s.q.data(), g, &G);
   const SmallVec rate = G.lazyProduct(v);
   const double size = 1.0 + v.cwiseAbs().maxCoeff();
   for (int i = 0; i < P.c; ++i)
     if (!(std::abs(rate[i]) <= limits::kManifoldTolerance * size))
-      throw InputError(InputErrorCode::OffManifold, pField, "not tangent to the constraints: d/dt g" + std::to_string(i + 1) + " = " +
-                                   formatNumber(rate[i]) + " (tolerance 1e-9)");
+      throw InputError(InputErrorCode::OffManifold, pField,
+                       "not tangent to the constraints: d/dt g" + std::to_string(i + 1) + " = " +
+                           formatNumber(rate[i]) + " (tolerance 1e-9)");
   if (!e.projectMomentum(s.q.data(), s.p.data()))
-    throw InputError(InputErrorCode::Invalid, pField, "the momenta cannot be projected onto the constraints (singular Dg M⁻¹ Dgᵀ)");
+    throw InputError(InputErrorCode::Invalid, pField,
+                     "the momenta cannot be projected onto the constraints (singular Dg M⁻¹ Dgᵀ)");
 }
 
 }  // namespace vilab

@@ -63,9 +63,9 @@ Model buildChain(const ParamValues& params, bool planar) {
   m.planar = planar;
   m.damping = params.number("damping");
   if (m.lengths.size() != m.masses.size())
-    throw InputError(InputErrorCode::Length, "params.lengths", "expected " + std::to_string(m.masses.size()) +
-                                           " entries (one per link, like masses), got " +
-                                           std::to_string(m.lengths.size()));
+    throw InputError(InputErrorCode::Length, "params.lengths",
+                     "expected " + std::to_string(m.masses.size()) + " entries (one per link, like masses), got " +
+                         std::to_string(m.lengths.size()));
   return m;
 }
 
@@ -79,10 +79,12 @@ State chainInitialState(const ChainModel& m, Json& initial, const Json& defaults
   const bool hasAngles = initial.contains("angles") || initial.contains("rates");
   const bool hasCartesian = initial.contains("positions") || initial.contains("velocities");
   if (hasAngles && hasCartesian)
-    throw InputError(InputErrorCode::Conflict, "initial", "give either angles and rates, or positions and velocities, not both");
+    throw InputError(InputErrorCode::Conflict, "initial",
+                     "give either angles and rates, or positions and velocities, not both");
   if (hasAngles) {
     rejectUnknownKeys(initial, "initial", {"angles", "rates"});
-    if (!initial.contains("angles")) throw InputError(InputErrorCode::Missing, "initial.angles", "is required with initial.rates");
+    if (!initial.contains("angles"))
+      throw InputError(InputErrorCode::Missing, "initial.angles", "is required with initial.rates");
     const int per = planar ? 1 : 2;
     VecX angles(per * n), rates = VecX::Zero(per * n);
     if (planar) {
@@ -110,7 +112,8 @@ State chainInitialState(const ChainModel& m, Json& initial, const Json& defaults
     anglesToCartesian(m, angles, rates, x, v);
   } else {
     rejectUnknownKeys(initial, "initial", {"positions", "velocities"});
-    if (!initial.contains("positions")) throw InputError(InputErrorCode::Missing, "initial.positions", "is required with initial.velocities");
+    if (!initial.contains("positions"))
+      throw InputError(InputErrorCode::Missing, "initial.positions", "is required with initial.velocities");
     const auto xs = readRows(initial["positions"], "initial.positions", n, 3);
     std::vector<std::vector<double>> vs(n, std::vector<double>(3, 0.0));
     if (initial.contains("velocities")) vs = readRows(initial["velocities"], "initial.velocities", n, 3);
@@ -121,7 +124,8 @@ State chainInitialState(const ChainModel& m, Json& initial, const Json& defaults
         x[3 * i + c] = xs[i][c];
         v[3 * i + c] = vs[i][c];
         if (std::abs(vs[i][c]) > limits::kMaxSpeed)
-          throw InputError(InputErrorCode::Range, "initial.velocities[" + std::to_string(i) + "]", "must be at most 1e4 m/s in magnitude");
+          throw InputError(InputErrorCode::Range, "initial.velocities[" + std::to_string(i) + "]",
+                           "must be at most 1e4 m/s in magnitude");
       }
     initial["velocities"] = rowsOf(vs);
   }
@@ -171,9 +175,9 @@ VILAB_COLD SystemEntry chainFamilyEntry(const std::string& id, int links, int mi
 VILAB_COLD SystemEntry pendulumEntry() {
   SystemEntry e = chainFamilyEntry("pendulum", 1, 1, 1, true, Json{{"angles", {1.0}}, {"rates", {0.0}}}, 0.01);
   // Jacobi's solution (exact/pendulum.hpp) is that of the undamped pendulum with gravity.
-  e.exact = ExactCapability{ExactSolution::Pendulum,
-                            {{"params.damping", ExactCondition::Test::Equals, 0},
-                             {"params.g", ExactCondition::Test::Above, 0}}};
+  e.exact = ExactCapability{
+      ExactSolution::Pendulum,
+      {{"params.damping", ExactCondition::Test::Equals, 0}, {"params.g", ExactCondition::Test::Above, 0}}};
   return e;
 }
 VILAB_COLD SystemEntry sphericalPendulumEntry() {
@@ -220,7 +224,8 @@ VILAB_COLD SystemEntry oscillatorEntry() {
     rejectUnknownKeys(initial, "initial", {"position", "velocity"});
     const double x = initial.contains("position") ? readNumber(initial["position"], "initial.position") : 0.0;
     const double v = initial.contains("velocity") ? readNumber(initial["velocity"], "initial.velocity") : 0.0;
-    if (std::abs(x) > limits::kMaxCoordinate) throw InputError(InputErrorCode::Range, "initial.position", "must be at most 1e6 m in magnitude");
+    if (std::abs(x) > limits::kMaxCoordinate)
+      throw InputError(InputErrorCode::Range, "initial.position", "must be at most 1e6 m in magnitude");
     if (std::abs(v) > limits::kMaxCoordinate)
       throw InputError(InputErrorCode::Range, "initial.velocity", "must be at most 1e6 m/s in magnitude");
     initial = Json{{"position", x}, {"velocity", v}};

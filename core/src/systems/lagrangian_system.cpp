@@ -41,7 +41,8 @@ std::string readString(const Json& v, const std::string& field) {
 
 void checkCount(const Json& v, const std::string& field, std::size_t max, const char* what) {
   if (v.size() > max)
-    throw InputError(InputErrorCode::TooLarge, field, "at most " + std::to_string(max) + " " + what + ", got " + std::to_string(v.size()));
+    throw InputError(InputErrorCode::TooLarge, field,
+                     "at most " + std::to_string(max) + " " + what + ", got " + std::to_string(v.size()));
 }
 
 // Everything the expressions of one definition are compiled into.
@@ -71,18 +72,22 @@ std::shared_ptr<LagrangianProblem> compile(const Json& params, Json& normalized,
   expr::Scope& scope = cc.scope;
 
   // coordinates
-  if (!params.contains("coordinates")) throw InputError(InputErrorCode::Missing, "params.coordinates", "is required (a list of names)");
+  if (!params.contains("coordinates"))
+    throw InputError(InputErrorCode::Missing, "params.coordinates", "is required (a list of names)");
   const Json& cj = params["coordinates"];
   if (!cj.is_array() || cj.empty())
-    throw InputError(InputErrorCode::Type, "params.coordinates", "must be a non-empty list of names, got " + describeJson(cj));
+    throw InputError(InputErrorCode::Type, "params.coordinates",
+                     "must be a non-empty list of names, got " + describeJson(cj));
   checkCount(cj, "params.coordinates", L::kMaxCoordinates, "coordinates");
   for (std::size_t i = 0; i < cj.size(); ++i) {
     const std::string field = "params.coordinates[" + std::to_string(i) + "]";
     const std::string name = readString(cj[i], field);
     if (!expr::validIdentifier(name))
-      throw InputError(InputErrorCode::Syntax, field, "must be a name (a letter or _, then letters, digits or _; at most 32), got " +
-                                  describeJson(cj[i]));
-    if (expr::reservedName(name)) throw InputError(InputErrorCode::Invalid, field, "\"" + name + "\" is reserved (a function, pi or t)");
+      throw InputError(
+          InputErrorCode::Syntax, field,
+          "must be a name (a letter or _, then letters, digits or _; at most 32), got " + describeJson(cj[i]));
+    if (expr::reservedName(name))
+      throw InputError(InputErrorCode::Invalid, field, "\"" + name + "\" is reserved (a function, pi or t)");
     for (const auto& other : P.coordinates)
       if (other == name) throw InputError(InputErrorCode::Conflict, field, "\"" + name + "\" is given twice");
     P.coordinates.push_back(name);
@@ -99,21 +104,26 @@ std::shared_ptr<LagrangianProblem> compile(const Json& params, Json& normalized,
     checkCount(k, "params.constants", L::kMaxConstants, "constants");
     for (auto it = k.begin(); it != k.end(); ++it) {
       const std::string field = joinField("params.constants", cutForMessage(it.key()));
-      if (!expr::validIdentifier(it.key())) throw InputError(InputErrorCode::Syntax, field, "must be a name (letters, digits, _)");
-      if (expr::reservedName(it.key())) throw InputError(InputErrorCode::Invalid, field, "\"" + it.key() + "\" is reserved (a function, pi or t)");
+      if (!expr::validIdentifier(it.key()))
+        throw InputError(InputErrorCode::Syntax, field, "must be a name (letters, digits, _)");
+      if (expr::reservedName(it.key()))
+        throw InputError(InputErrorCode::Invalid, field, "\"" + it.key() + "\" is reserved (a function, pi or t)");
       for (const auto& c : P.coordinates) {
         if (c == it.key()) throw InputError(InputErrorCode::Conflict, field, "is also a coordinate");
-        if (c + "dot" == it.key()) throw InputError(InputErrorCode::Conflict, field, "is the velocity of coordinate " + c);
+        if (c + "dot" == it.key())
+          throw InputError(InputErrorCode::Conflict, field, "is the velocity of coordinate " + c);
       }
       const double value = readNumber(it.value(), field);
-      if (!(std::abs(value) <= 1e12)) throw InputError(InputErrorCode::Range, field, "must be at most 1e12 in magnitude, got " + formatNumber(value));
+      if (!(std::abs(value) <= 1e12))
+        throw InputError(InputErrorCode::Range, field, "must be at most 1e12 in magnitude, got " + formatNumber(value));
       scope.constants.emplace_back(it.key(), value);
       constantsOut[it.key()] = value;
     }
   }
 
   // L(q, q̇, t): a time-dependent Lagrangian (M–W Part 4) when it uses t.
-  if (!params.contains("lagrangian")) throw InputError(InputErrorCode::Missing, "params.lagrangian", "is required (an expression in q and q')");
+  if (!params.contains("lagrangian"))
+    throw InputError(InputErrorCode::Missing, "params.lagrangian", "is required (an expression in q and q')");
   const std::string Ltext = readString(params["lagrangian"], "params.lagrangian");
   scope.velocities = true;
   scope.time = true;
@@ -127,11 +137,14 @@ std::shared_ptr<LagrangianProblem> compile(const Json& params, Json& normalized,
   Json constraintsOut = Json::array();
   if (params.contains("constraints")) {
     const Json& gj = params["constraints"];
-    if (!gj.is_array()) throw InputError(InputErrorCode::Type, "params.constraints", "must be a list of expressions, got " + describeJson(gj));
+    if (!gj.is_array())
+      throw InputError(InputErrorCode::Type, "params.constraints",
+                       "must be a list of expressions, got " + describeJson(gj));
     checkCount(gj, "params.constraints", L::kMaxConstraints, "constraints");
     if (static_cast<int>(gj.size()) >= n)
-      throw InputError(InputErrorCode::Length, "params.constraints", "must be fewer than the coordinates (" + std::to_string(n) + "), got " +
-                                                 std::to_string(gj.size()));
+      throw InputError(
+          InputErrorCode::Length, "params.constraints",
+          "must be fewer than the coordinates (" + std::to_string(n) + "), got " + std::to_string(gj.size()));
     expr::Scope gs = scope;
     gs.velocities = false;
     gs.time = false;
@@ -158,8 +171,9 @@ std::shared_ptr<LagrangianProblem> compile(const Json& params, Json& normalized,
   if (params.contains("forces")) {
     const Json& fj = params["forces"];
     if (!fj.is_array() || static_cast<int>(fj.size()) != n)
-      throw InputError(InputErrorCode::Length, "params.forces", "must list one expression per coordinate (" + std::to_string(n) +
-                                            "), the generalized forces Q_i(q, q', t), got " + describeJson(fj));
+      throw InputError(InputErrorCode::Length, "params.forces",
+                       "must list one expression per coordinate (" + std::to_string(n) +
+                           "), the generalized forces Q_i(q, q', t), got " + describeJson(fj));
     P.hasForces = true;
     forcesOut = Json::array();
     for (int i = 0; i < n; ++i) {
@@ -263,7 +277,8 @@ std::shared_ptr<LagrangianProblem> compile(const Json& params, Json& normalized,
     qs.time = true;
     for (auto it = qj.begin(); it != qj.end(); ++it) {
       const std::string field = joinField("params.conserved", cutForMessage(it.key()));
-      if (!expr::validIdentifier(it.key())) throw InputError(InputErrorCode::Syntax, field, "must be a name (letters, digits, _)");
+      if (!expr::validIdentifier(it.key()))
+        throw InputError(InputErrorCode::Syntax, field, "must be a name (letters, digits, _)");
       const std::string text = readString(it.value(), field);
       quantities.push_back(expr::parseExpression(text, field, qs, cc.graph).node);
       P.conservedNames.push_back(it.key());
@@ -282,19 +297,23 @@ std::shared_ptr<LagrangianProblem> compile(const Json& params, Json& normalized,
     ss.timeUse = "a symmetry generator is a vector field ξ(q) on the configurations";
     for (auto it = sj.begin(); it != sj.end(); ++it) {
       const std::string field = joinField("params.symmetries", cutForMessage(it.key()));
-      if (!expr::validIdentifier(it.key())) throw InputError(InputErrorCode::Syntax, field, "must be a name (letters, digits, _)");
+      if (!expr::validIdentifier(it.key()))
+        throw InputError(InputErrorCode::Syntax, field, "must be a name (letters, digits, _)");
       for (const auto& other : P.conservedNames)
-        if (other == it.key()) throw InputError(InputErrorCode::Conflict, field, "is also the name of a conserved quantity");
+        if (other == it.key())
+          throw InputError(InputErrorCode::Conflict, field, "is also the name of a conserved quantity");
       const Json& xi = it.value();
       if (!xi.is_array() || static_cast<int>(xi.size()) != n)
-        throw InputError(InputErrorCode::Length, field, "must list one expression per coordinate (" + std::to_string(n) + "), got " +
-                                    describeJson(xi));
+        throw InputError(
+            InputErrorCode::Length, field,
+            "must list one expression per coordinate (" + std::to_string(n) + "), got " + describeJson(xi));
       std::vector<int> components;
       Json texts = Json::array();
       for (int i = 0; i < n; ++i) {
         const std::string f = field + "[" + std::to_string(i) + "]";
-        std::string text = xi[static_cast<std::size_t>(i)].is_number() ? formatNumber(xi[static_cast<std::size_t>(i)].get<double>())
-                                                                        : readString(xi[static_cast<std::size_t>(i)], f);
+        std::string text = xi[static_cast<std::size_t>(i)].is_number()
+                               ? formatNumber(xi[static_cast<std::size_t>(i)].get<double>())
+                               : readString(xi[static_cast<std::size_t>(i)], f);
         components.push_back(expr::parseExpression(text, f, ss, cc.graph).node);
         texts.push_back(text);
       }
@@ -314,7 +333,8 @@ std::shared_ptr<LagrangianProblem> compile(const Json& params, Json& normalized,
   std::vector<int> positions;
   if (params.contains("bodies")) {
     const Json& bj = params["bodies"];
-    if (!bj.is_array()) throw InputError(InputErrorCode::Type, "params.bodies", "must be a list of bodies, got " + describeJson(bj));
+    if (!bj.is_array())
+      throw InputError(InputErrorCode::Type, "params.bodies", "must be a list of bodies, got " + describeJson(bj));
     checkCount(bj, "params.bodies", L::kMaxBodies, "bodies");
     expr::Scope bs = scope;
     bs.velocities = false;
@@ -325,10 +345,12 @@ std::shared_ptr<LagrangianProblem> compile(const Json& params, Json& normalized,
       const Json& body = bj[b];
       requireObject(body, field);
       rejectUnknownKeys(body, field, {"position", "anchor", "link", "radius"});
-      if (!body.contains("position")) throw InputError(InputErrorCode::Missing, field + ".position", "is required: three expressions in q");
+      if (!body.contains("position"))
+        throw InputError(InputErrorCode::Missing, field + ".position", "is required: three expressions in q");
       const Json& pj = body["position"];
       if (!pj.is_array() || pj.size() != 3)
-        throw InputError(InputErrorCode::Length, field + ".position", "must be three expressions [x, y, z], got " + describeJson(pj));
+        throw InputError(InputErrorCode::Length, field + ".position",
+                         "must be three expressions [x, y, z], got " + describeJson(pj));
       Json out = Json::object();
       out["position"] = Json::array();
       for (int k = 0; k < 3; ++k) {
@@ -344,16 +366,17 @@ std::shared_ptr<LagrangianProblem> compile(const Json& params, Json& normalized,
         if (a.is_number_integer() || a.is_number_unsigned()) {
           const long k = a.get<long>();
           if (k < 0 || k >= static_cast<long>(b))
-            throw InputError(InputErrorCode::Range, field + ".anchor", "a body index must name an earlier body (0 … " +
-                                                    std::to_string(static_cast<long>(b) - 1) + "), got " +
-                                                    std::to_string(k));
+            throw InputError(InputErrorCode::Range, field + ".anchor",
+                             "a body index must name an earlier body (0 … " + std::to_string(static_cast<long>(b) - 1) +
+                                 "), got " + std::to_string(k));
           lb.anchor = LagrangianBody::Anchor::Body;
           lb.body = static_cast<int>(k);
           out["anchor"] = k;
         } else {
           const auto xyz = readNumbers(a, field + ".anchor", 3, 3);
           for (double x : xyz)
-            if (!(std::abs(x) <= 1e6)) throw InputError(InputErrorCode::Range, field + ".anchor", "must be at most 1e6 in magnitude");
+            if (!(std::abs(x) <= 1e6))
+              throw InputError(InputErrorCode::Range, field + ".anchor", "must be at most 1e6 in magnitude");
           lb.anchor = LagrangianBody::Anchor::Point;
           lb.point = Vec3(xyz[0], xyz[1], xyz[2]);
           out["anchor"] = xyz;
@@ -365,9 +388,11 @@ std::shared_ptr<LagrangianProblem> compile(const Json& params, Json& normalized,
       if (body.contains("link")) {
         const std::string link = readString(body["link"], field + ".link");
         if (link != "rod" && link != "spring" && link != "none")
-          throw InputError(InputErrorCode::UnknownId, field + ".link", "must be \"rod\", \"spring\" or \"none\", got " + describeJson(body["link"]));
+          throw InputError(InputErrorCode::UnknownId, field + ".link",
+                           "must be \"rod\", \"spring\" or \"none\", got " + describeJson(body["link"]));
         if (link != "none" && lb.anchor == LagrangianBody::Anchor::None)
-          throw InputError(InputErrorCode::Missing, field + ".link", "a " + link + " needs an anchor (a point [x, y, z] or an earlier body's index)");
+          throw InputError(InputErrorCode::Missing, field + ".link",
+                           "a " + link + " needs an anchor (a point [x, y, z] or an earlier body's index)");
         lb.link = link;
       }
       out["link"] = lb.link;
@@ -422,17 +447,22 @@ State initialState(const Model& model, Json& initial) {
   const LagrangianModel& m = std::get<LagrangianModel>(model);
   const LagrangianProblem& P = *m.problem;
   const int n = P.n;
-  if (initial.empty()) throw InputError(InputErrorCode::Missing, "initial", "is required for a system defined by data: { q: [...], qdot: [...] }");
+  if (initial.empty())
+    throw InputError(InputErrorCode::Missing, "initial",
+                     "is required for a system defined by data: { q: [...], qdot: [...] }");
   rejectUnknownKeys(initial, "initial", {"q", "qdot"});
-  if (!initial.contains("q")) throw InputError(InputErrorCode::Missing, "initial.q", "is required (one number per coordinate)");
+  if (!initial.contains("q"))
+    throw InputError(InputErrorCode::Missing, "initial.q", "is required (one number per coordinate)");
   const auto qv = readNumbers(initial["q"], "initial.q", n, n);
   std::vector<double> vv(static_cast<std::size_t>(n), 0.0);
   if (initial.contains("qdot")) vv = readNumbers(initial["qdot"], "initial.qdot", n, n);
   for (int i = 0; i < n; ++i) {
     if (!(std::abs(qv[i]) <= limits::kMaxCoordinate))
-      throw InputError(InputErrorCode::Range, "initial.q[" + std::to_string(i) + "]", "must be at most 1e6 in magnitude");
+      throw InputError(InputErrorCode::Range, "initial.q[" + std::to_string(i) + "]",
+                       "must be at most 1e6 in magnitude");
     if (!(std::abs(vv[i]) <= limits::kMaxCoordinate))
-      throw InputError(InputErrorCode::Range, "initial.qdot[" + std::to_string(i) + "]", "must be at most 1e6 in magnitude");
+      throw InputError(InputErrorCode::Range, "initial.qdot[" + std::to_string(i) + "]",
+                       "must be at most 1e6 in magnitude");
   }
   initial = Json{{"q", qv}, {"qdot", vv}};
   LagrangianEval& e = *m.eval;
@@ -445,15 +475,17 @@ State initialState(const Model& model, Json& initial) {
   SmallMat M;
   const double Lvalue = e.energyTerms(s.q.data(), v.data(), Lv, M);
   if (!std::isfinite(Lvalue) || !Lv.allFinite() || !M.allFinite())
-    throw InputError(InputErrorCode::Invalid, "params.lagrangian", "L or its derivatives are not finite at the initial state (initial.q = " +
-                                              describeJson(initial["q"]) + ")");
+    throw InputError(
+        InputErrorCode::Invalid, "params.lagrangian",
+        "L or its derivatives are not finite at the initial state (initial.q = " + describeJson(initial["q"]) + ")");
   {
     SmallLU lu;
     const double ratio = lu.compute(M) ? lu.pivotRatio() : std::numeric_limits<double>::infinity();
     if (!(ratio <= limits::kSingularPivotRatio)) {
       std::string which;
       for (int i = 0; i < n; ++i)
-        if (M.row(i).cwiseAbs().maxCoeff() == 0) which += (which.empty() ? "" : ", ") + P.coordinates[static_cast<std::size_t>(i)];
+        if (M.row(i).cwiseAbs().maxCoeff() == 0)
+          which += (which.empty() ? "" : ", ") + P.coordinates[static_cast<std::size_t>(i)];
       throw InputError(InputErrorCode::Invalid, "params.lagrangian",
                        "the mass matrix ∂²L/∂q'² is singular at the initial state" +
                            (which.empty() ? std::string(" (pivot ratio ") + scientific(ratio) + ")"
@@ -468,7 +500,8 @@ State initialState(const Model& model, Json& initial) {
     e.constraints(s.q.data(), g, &G);
     for (int i = 0; i < P.c; ++i)
       if (!std::isfinite(g[i]))
-        throw InputError(InputErrorCode::Invalid, "params.constraints[" + std::to_string(i) + "]", "is not finite at the initial state");
+        throw InputError(InputErrorCode::Invalid, "params.constraints[" + std::to_string(i) + "]",
+                         "is not finite at the initial state");
   }
   s.p = VecX(Lv);
   StateRules rules;
@@ -482,18 +515,21 @@ State initialState(const Model& model, Json& initial) {
     const SmallVec rate = G.lazyProduct(SmallVec(v));
     for (int i = 0; i < P.c; ++i)
       if (!(std::abs(rate[i]) <= limits::kManifoldTolerance * (1.0 + v.cwiseAbs().maxCoeff())))
-        throw InputError(InputErrorCode::OffManifold, "initial.qdot", "not tangent to the constraints: d/dt g" + std::to_string(i + 1) + " = " +
-                                             formatNumber(rate[i]) + " (params.constraints[" + std::to_string(i) +
-                                             "], tolerance 1e-9)");
+        throw InputError(InputErrorCode::OffManifold, "initial.qdot",
+                         "not tangent to the constraints: d/dt g" + std::to_string(i + 1) + " = " +
+                             formatNumber(rate[i]) + " (params.constraints[" + std::to_string(i) +
+                             "], tolerance 1e-9)");
     SmallLU glu;
     if (!glu.compute(SmallMat(G.lazyProduct(G.transpose()))))
-      throw InputError(InputErrorCode::Invalid, "params.constraints", "the constraints are not independent at the initial state");
+      throw InputError(InputErrorCode::Invalid, "params.constraints",
+                       "the constraints are not independent at the initial state");
     v -= VecX(G.transpose().lazyProduct(glu.solve(rate)));
   }
   e.energyTerms(s.q.data(), v.data(), Lv, M);
   s.p = VecX(Lv);
   if (P.c > 0 && !e.projectMomentum(s.q.data(), s.p.data()))
-    throw InputError(InputErrorCode::Invalid, "params.constraints", "the constraints are not independent at the initial state");
+    throw InputError(InputErrorCode::Invalid, "params.constraints",
+                     "the constraints are not independent at the initial state");
   if (!s.p.allFinite()) throw InputError(InputErrorCode::Invalid, "initial.qdot", "gives non-finite momenta");
 
   // Declared symmetries must leave L and the constraints invariant: δL = 0, Dg ξ = 0.
@@ -514,11 +550,14 @@ State initialState(const Model& model, Json& initial) {
         const double dL = out[static_cast<std::size_t>(k * (1 + P.c))];
         const double size = 1.0 + std::abs(Lvalue) + Lv.cwiseAbs().maxCoeff();
         if (!(std::abs(dL) <= 1e-9 * size))
-          throw InputError(InputErrorCode::Invalid, field, "is not a symmetry of L: L changes along it at rate " + formatNumber(dL) +
-                                      " at the initial state (it must vanish for every q, q')");
+          throw InputError(InputErrorCode::Invalid, field,
+                           "is not a symmetry of L: L changes along it at rate " + formatNumber(dL) +
+                               " at the initial state (it must vanish for every q, q')");
         for (int j = 0; j < P.c; ++j)
-          if (!(std::abs(out[static_cast<std::size_t>(k * (1 + P.c) + 1 + j)]) <= 1e-9 * (1.0 + s.q.cwiseAbs().maxCoeff())))
-            throw InputError(InputErrorCode::Invalid, field, "does not keep constraint " + std::to_string(j) + " (Dg·ξ ≠ 0 at the initial state)");
+          if (!(std::abs(out[static_cast<std::size_t>(k * (1 + P.c) + 1 + j)]) <=
+                1e-9 * (1.0 + s.q.cwiseAbs().maxCoeff())))
+            throw InputError(InputErrorCode::Invalid, field,
+                             "does not keep constraint " + std::to_string(j) + " (Dg·ξ ≠ 0 at the initial state)");
       }
     }
   }
@@ -535,10 +574,14 @@ VILAB_COLD Json definitionDocs() {
   Json j;
   j["fields"] = fields;
   j["functions"] = {"sqrt", "sin", "cos", "tan", "exp", "log", "atan2", "abs"};
-  j["limits"] = {{"maxExpressionBytes", expr::kMaxExpressionBytes}, {"maxDepth", expr::kMaxNesting},
-                 {"maxCoordinates", L::kMaxCoordinates},           {"maxConstraints", L::kMaxConstraints},
-                 {"maxConstants", L::kMaxConstants},               {"maxConserved", L::kMaxConserved},
-                 {"maxSymmetries", L::kMaxSymmetries},             {"maxBodies", L::kMaxBodies}};
+  j["limits"] = {{"maxExpressionBytes", expr::kMaxExpressionBytes},
+                 {"maxDepth", expr::kMaxNesting},
+                 {"maxCoordinates", L::kMaxCoordinates},
+                 {"maxConstraints", L::kMaxConstraints},
+                 {"maxConstants", L::kMaxConstants},
+                 {"maxConserved", L::kMaxConserved},
+                 {"maxSymmetries", L::kMaxSymmetries},
+                 {"maxBodies", L::kMaxBodies}};
   return j;
 }
 
@@ -557,7 +600,8 @@ std::shared_ptr<const LagrangianProblem> penalizedLagrangian(const LagrangianPro
   std::string L = "(" + params["lagrangian"].get<std::string>() + ")";
   char coefficient[40];
   std::snprintf(coefficient, sizeof coefficient, "%.17g", mu / 2);
-  for (const auto& g : params["constraints"]) L += " - " + std::string(coefficient) + "*(" + g.get<std::string>() + ")^2";
+  for (const auto& g : params["constraints"])
+    L += " - " + std::string(coefficient) + "*(" + g.get<std::string>() + ")^2";
   params["lagrangian"] = L;
   params["constraints"] = Json::array();
   params["symmetries"] = Json::object();

@@ -58,12 +58,13 @@ State bodyInitialState(const RigidBodyModel& m, Json& initial, const Json& defau
   const Vec3 omega(wv[0], wv[1], wv[2]);
   const double err = quaternionNormError(q);
   if (!(err <= limits::kManifoldTolerance))
-    throw InputError(InputErrorCode::OffManifold, "initial.orientation", "must be a unit quaternion [w, x, y, z]: | |q| − 1 | = " +
-                                                formatNumber(err) + " > 1e-9");
+    throw InputError(InputErrorCode::OffManifold, "initial.orientation",
+                     "must be a unit quaternion [w, x, y, z]: | |q| − 1 | = " + formatNumber(err) + " > 1e-9");
   q /= dm::sqrt(q.squaredNorm());
   for (int i = 0; i < 3; ++i)
     if (std::abs(omega[i]) > limits::kMaxRate)
-      throw InputError(InputErrorCode::Range, "initial.omega[" + std::to_string(i) + "]", "must be at most 1e4 rad/s in magnitude");
+      throw InputError(InputErrorCode::Range, "initial.omega[" + std::to_string(i) + "]",
+                       "must be at most 1e4 rad/s in magnitude");
   initial["orientation"] = qv;
   initial["omega"] = wv;
   State s;
@@ -85,9 +86,9 @@ VILAB_COLD SystemEntry rigidBodyEntry() {
   e.model = ModelKind::RigidBody;
   e.view = ViewKind::Rigid;
   // exact/free_rigid_body.hpp: the torque-free, undamped body.
-  e.exact = ExactCapability{ExactSolution::RigidBody,
-                            {{"params.damping", ExactCondition::Test::Equals, 0},
-                             {"params.torque", ExactCondition::Test::Equals, 0}}};
+  e.exact = ExactCapability{
+      ExactSolution::RigidBody,
+      {{"params.damping", ExactCondition::Test::Equals, 0}, {"params.torque", ExactCondition::Test::Equals, 0}}};
   e.defaultIntegrator = "lie-group";
   e.defaultH = 0.01;
   const Json defaults = {{"orientation", {1.0, 0.0, 0.0, 0.0}}, {"omega", {0.02, 2.0, 0.02}}};

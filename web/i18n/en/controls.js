@@ -20,7 +20,8 @@ export default {
   'controls.gravity.Mars': 'Mars',
   'controls.gravity.Jupiter': 'Jupiter',
   'controls.gravity.zero gravity': 'zero gravity',
-  'controls.initial.note': 'Editing restarts the run from t = 0. Angles in degrees here (links and files keep radians: 1 rad = 57.30°). Pause and drag a bob to set the start.',
+  'controls.initial.note':
+    'Editing restarts the run from t = 0. Angles in degrees here (links and files keep radians: 1 rad = 57.30°). Pause and drag a bob to set the start.',
   'controls.along': 'along e{i}',
   'controls.bodies': 'bodies N',
   'controls.bodies.links': 'number of links ({min}–{max})',

@@ -34,7 +34,8 @@ export default {
   'editor.symmetries.unit': 'name: generator ξ(q), one component per coordinate',
   'editor.symmetries.placeholder': 'one per line, name: one generator component per coordinate, e.g. Jz: 0, 1',
   'editor.bodies': 'Bodies (drawing)',
-  'editor.bodies.doc': 'Where each sphere is, x, y, z in q (z up), and what holds it: a fixed point or an earlier body, by a rod or a spring.',
+  'editor.bodies.doc':
+    'Where each sphere is, x, y, z in q (z up), and what holds it: a fixed point or an earlier body, by a rod or a spring.',
   'editor.body.add': '+ body',
   'editor.body': 'Body {n}',
   'editor.body.axis': 'Body {n}: {axis}',

@@ -3,7 +3,8 @@ export default {
   'embed.button': 'Embed',
   'embed.button.title': 'Copy code that puts this run in a course page',
   'embed.title': 'Put this run in a course page',
-  'embed.intro': 'Paste this code into your page, for example an HTML block of your learning platform. Students see this run, at this step, and can play it.',
+  'embed.intro':
+    'Paste this code into your page, for example an HTML block of your learning platform. Students see this run, at this step, and can play it.',
   'embed.code.label': 'Embed code',
   'embed.paused': 'Open paused',
   'embed.bare': 'Only the simulation and its plots (hide the menus)',

@@ -24,7 +24,8 @@ export default {
   'explain.why.projected': '; its constraints hold only because it projects onto them after every step',
   'explain.why.single': '{title} is {nature}.',
   'explain.why.suggest': ' Compare it with {other} to see the difference.',
-  'explain.why.bothSymplectic': 'Both are symplectic: both energy errors stay bounded{momenta}. They differ in accuracy (order {a} vs {b}); in a chaotic system the trajectories then part even though both are structure-preserving.',
+  'explain.why.bothSymplectic':
+    'Both are symplectic: both energy errors stay bounded{momenta}. They differ in accuracy (order {a} vs {b}); in a chaotic system the trajectories then part even though both are structure-preserving.',
   'explain.why.momentaExact': ' and momenta are exact',
   'explain.why.neither': 'Neither method is symplectic: both energy errors drift, at rates set by their orders ({a} vs {b}).',
   'explain.why.differ': 'Why the curves differ: A (blue) is {a}. B (orange) is {b}.',

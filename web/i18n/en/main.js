@@ -8,7 +8,8 @@ export default {
   'main.link.invalidField.before': "This link's ",
   'main.link.invalidField.after': ' is invalid: {problem}. Showing the default scenario instead.',
   'main.link.invalid': 'This link is invalid: {problem}. Showing the default scenario instead.',
-  'main.visualProblem': "{track}: at step {step} a body's position is not a finite number (check the bodies' expressions); the bodies stay where they were last drawn while the run goes on.",
+  'main.visualProblem':
+    "{track}: at step {step} a body's position is not a finite number (check the bodies' expressions); the bodies stay where they were last drawn while the run goes on.",
   'main.action.reset': 'Reset',
   'main.action.halve': 'Halve h and restart',
   'main.halveFailed': 'Could not halve h: {message}',
@@ -56,7 +57,8 @@ export default {
   'main.share.start': ' It reproduces this run from the start.',
   'main.share.copiedStatus': 'Link copied to the clipboard.',
   'main.share.shownStatus': 'Link shown below the top bar.',
-  'main.share.tooLarge': 'This definition is {kb} KB; links carry at most {max} KB, so this link will be refused when opened. Shorten the expressions (constants help) to share it.',
+  'main.share.tooLarge':
+    'This definition is {kb} KB; links carry at most {max} KB, so this link will be refused when opened. Shorten the expressions (constants help) to share it.',
   'main.csv.done': 'CSV of the run downloaded: every variable and diagnostic, exact.',
   'main.png.header': 'vilab · {system} · t = {t} s · step {step} · fingerprint {hash}',
   'main.png.done': 'PNG of the whole view downloaded: the bodies, the plots, the time and the fingerprint.',

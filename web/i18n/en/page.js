@@ -20,7 +20,8 @@ export default {
   'page.follow': 'Follow',
   'page.exactGhost.title': 'The exact solution as a grey ghost beside the body',
   'page.exactGhost': 'Exact ghost',
-  'page.fingerprint.title': 'Run fingerprint: a hash of the exact state at this step. Two machines showing the same fingerprint at the same step run bit-identical simulations.',
+  'page.fingerprint.title':
+    'Run fingerprint: a hash of the exact state at this step. Two machines showing the same fingerprint at the same step run bit-identical simulations.',
   'page.behind': 'slower than real time',
   'page.legend': 'Legend',
   'page.captionToggle': 'What to watch',
@@ -50,11 +51,16 @@ export default {
   'page.help.title': 'How to read this page',
   'page.help.close': 'Close help',
   'page.help.body': 'Help text',
-  'page.help.colours': 'Blue (A) is the integrator you chose; orange (B), drawn as a see-through ghost and dashed in the plots, is the one you compare it with. Both start from the same initial data with the same time step h.',
-  "page.help.energy": "The energy error plot is the headline. A variational integrator's error wobbles but stays inside a band for a very long time; a method like RK4 starts more accurate but drifts, slowly and steadily. Momenta that the system conserves stay exact for variational methods and drift for RK4. Rod lengths hold to rounding error for every method here: the variational ones by construction, the others because they are pulled back onto the rods after every step.",
-  "page.help.definition": "A system defined by its Lagrangian opens the Definition panel: coordinates, constants, the Lagrangian L(q, q̇) (write velocities as r' or rdot), constraints, conserved quantities and the bodies to draw. The typeset preview follows your typing; Apply restarts the run with it, and a mistake is pointed at while the last good run goes on. Copy link carries the whole definition.",
-  'page.help.fingerprint': 'The fingerprint ⎔ identifies the exact state at the current step: open a copied link on another machine, run to the same step, and the fingerprints agree.',
-  'page.help.screens': 'On a phone, Settings opens the integrators, parameters and initial data above the controls. Projector makes the type larger and the lines thicker; it is remembered on this device.',
+  'page.help.colours':
+    'Blue (A) is the integrator you chose; orange (B), drawn as a see-through ghost and dashed in the plots, is the one you compare it with. Both start from the same initial data with the same time step h.',
+  'page.help.energy':
+    "The energy error plot is the headline. A variational integrator's error wobbles but stays inside a band for a very long time; a method like RK4 starts more accurate but drifts, slowly and steadily. Momenta that the system conserves stay exact for variational methods and drift for RK4. Rod lengths hold to rounding error for every method here: the variational ones by construction, the others because they are pulled back onto the rods after every step.",
+  'page.help.definition':
+    "A system defined by its Lagrangian opens the Definition panel: coordinates, constants, the Lagrangian L(q, q̇) (write velocities as r' or rdot), constraints, conserved quantities and the bodies to draw. The typeset preview follows your typing; Apply restarts the run with it, and a mistake is pointed at while the last good run goes on. Copy link carries the whole definition.",
+  'page.help.fingerprint':
+    'The fingerprint ⎔ identifies the exact state at the current step: open a copied link on another machine, run to the same step, and the fingerprints agree.',
+  'page.help.screens':
+    'On a phone, Settings opens the integrators, parameters and initial data above the controls. Projector makes the type larger and the lines thicker; it is remembered on this device.',
   'page.help.keyboard': 'Keyboard',
   'page.key.space': 'Space',
   'page.help.key.play': 'play or pause',

@@ -16,7 +16,8 @@ export default {
   'plots.energy.envelopeAbs': 'largest |E − E₀| so far (J)',
   'plots.energy.crossed': '{what}. {B} was more accurate for the first {t} s;',
   'plots.energy.neverGrows': "{A}'s error never grows.",
-  'plots.energy.notYet': "{what}. {B} is more accurate so far, but its error keeps growing while {A}'s stays in a band: watch for the crossing.",
+  'plots.energy.notYet':
+    "{what}. {B} is more accurate so far, but its error keeps growing while {A}'s stays in a band: watch for the crossing.",
   'plots.momentum.title': 'Conserved momenta ({list})',
   'plots.conserved.title': 'Conserved quantities ({list})',
   'plots.drift': 'drift',

@@ -34,7 +34,8 @@ export default {
   'editor.symmetries.unit': 'nombre: generador ξ(q), una componente por coordenada',
   'editor.symmetries.placeholder': 'una por línea, nombre: una componente del generador por coordenada, p. ej. Jz: 0, 1',
   'editor.bodies': 'Cuerpos (dibujo)',
-  'editor.bodies.doc': 'Dónde está cada esfera, x, y, z en función de q (z hacia arriba), y qué la sujeta: un punto fijo o un cuerpo anterior, con una varilla o un muelle.',
+  'editor.bodies.doc':
+    'Dónde está cada esfera, x, y, z en función de q (z hacia arriba), y qué la sujeta: un punto fijo o un cuerpo anterior, con una varilla o un muelle.',
   'editor.body.add': '+ cuerpo',
   'editor.body': 'Cuerpo {n}',
   'editor.body.axis': 'Cuerpo {n}: {axis}',

@@ -3,12 +3,14 @@ export default {
   'embed.button': 'Insertar',
   'embed.button.title': 'Copiar un código que pone esta simulación en una página del curso',
   'embed.title': 'Poner esta simulación en una página del curso',
-  'embed.intro': 'Pegue este código en su página, por ejemplo en un bloque HTML de su plataforma de aprendizaje. Los estudiantes ven esta simulación, en este paso, y pueden reproducirla.',
+  'embed.intro':
+    'Pegue este código en su página, por ejemplo en un bloque HTML de su plataforma de aprendizaje. Los estudiantes ven esta simulación, en este paso, y pueden reproducirla.',
   'embed.code.label': 'Código para insertar',
   'embed.paused': 'Abrir en pausa',
   'embed.bare': 'Solo la simulación y sus gráficas (ocultar los menús)',
   'embed.origin': 'Dirección de la página que puede controlarla (opcional)',
-  'embed.origin.help': 'Solo ese sitio puede reproducir, pausar, avanzar o cargar una simulación mediante mensajes; cualquier sitio puede leerla.',
+  'embed.origin.help':
+    'Solo ese sitio puede reproducir, pausar, avanzar o cargar una simulación mediante mensajes; cualquier sitio puede leerla.',
   'embed.origin.bad': 'Esa dirección no se puede usar: {problem}.',
   'embed.copy': 'Copiar código',
   'embed.copiedButton': 'Copiado ✓',

@@ -16,15 +16,18 @@ export default {
   'explain.why.keeps.constraints': ', y sus ligaduras se mantienen hasta el redondeo',
   'explain.why.keeps.both': ', y sus momentos y ligaduras se mantienen hasta el redondeo',
   'explain.why.symplectic': 'simpléctico: su error de energía oscila, pero se mantiene acotado, sin deriva{keeps}',
-  'explain.why.symplecticReversible': 'simpléctico y reversible en el tiempo: su error de energía oscila, pero se mantiene acotado, sin deriva{keeps}',
+  'explain.why.symplecticReversible':
+    'simpléctico y reversible en el tiempo: su error de energía oscila, pero se mantiene acotado, sin deriva{keeps}',
   'explain.why.energyExact': 'no simpléctico, pero conserva la energía exactamente (hasta el redondeo){keeps}',
   'explain.why.drifts': 'no simpléctico: su error de energía deriva{momenta}{projected}',
   'explain.why.momentaDrift': ', y también sus momentos',
   'explain.why.projected': '; sus ligaduras solo se mantienen porque las proyecta tras cada paso',
   'explain.why.single': '{title} es {nature}.',
   'explain.why.suggest': ' Compárelo con {other} para ver la diferencia.',
-  'explain.why.bothSymplectic': 'Los dos son simplécticos: los dos errores de energía se mantienen acotados{momenta}. Difieren en precisión (orden {a} frente a {b}); en un sistema caótico las trayectorias acaban separándose aunque los dos conserven la estructura.',
+  'explain.why.bothSymplectic':
+    'Los dos son simplécticos: los dos errores de energía se mantienen acotados{momenta}. Difieren en precisión (orden {a} frente a {b}); en un sistema caótico las trayectorias acaban separándose aunque los dos conserven la estructura.',
   'explain.why.momentaExact': ' y los momentos son exactos',
-  'explain.why.neither': 'Ninguno de los dos métodos es simpléctico: los dos errores de energía derivan, a un ritmo que fija su orden ({a} frente a {b}).',
+  'explain.why.neither':
+    'Ninguno de los dos métodos es simpléctico: los dos errores de energía derivan, a un ritmo que fija su orden ({a} frente a {b}).',
   'explain.why.differ': 'Por qué difieren las curvas: A (azul) es {a}. B (naranja) es {b}.',
 };

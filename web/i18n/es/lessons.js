@@ -2,7 +2,8 @@
 // registro (web/sim/lessons.js): claves lesson.<id>.<campo> y study.<id>.<campo>.
 export default {
   'lessons.title': 'Lecciones de los artículos',
-  'lessons.text': 'Cada botón prepara la página como una figura de los artículos en que se basa vilab y calcula su curva, aquí, en unos segundos.',
+  'lessons.text':
+    'Cada botón prepara la página como una figura de los artículos en que se basa vilab y calcula su curva, aquí, en unos segundos.',
   'lessons.see': 'Qué observar:',
   'lessons.explain': 'Las ecuaciones que hay detrás (Explicación)',
   'lessons.axis.time': 'tiempo t (s)',
@@ -20,8 +21,10 @@ export default {
   'lessons.curve.nh': 'frente al movimiento exacto en n·h',
   'lessons.curve.top': 'peonza pesada (DEL con cuaterniones)',
   'lessons.curve.dsp': 'péndulo esférico doble (punto medio)',
-  'lessons.measured.mw': 'Medido: la energía de Newmark se mantiene a menos de {bandA} de E₀ (relativo) y termina en {finalA}; la de RK4 termina en {finalB}.',
-  'lessons.measured.ratios': 'Medido: la fluctuación se divide por {ratios} cada vez que h se reduce a la mitad; pendiente ajustada {slope}.',
+  'lessons.measured.mw':
+    'Medido: la energía de Newmark se mantiene a menos de {bandA} de E₀ (relativo) y termina en {finalA}; la de RK4 termina en {finalB}.',
+  'lessons.measured.ratios':
+    'Medido: la fluctuación se divide por {ratios} cada vez que h se reduce a la mitad; pendiente ajustada {slope}.',
   'lessons.measured.jz': 'Medido: mayor |J_z − J_z(0)| {driftA} para A, {driftB} para B.',
   'lessons.measured.slope': 'Medido: pendiente ajustada {slope} (1/μ es pendiente −1).',
   'lessons.measured.clock': 'Medido: mayor error {maxNdt} en n·Δt (Δt = {dt} s), {maxNh} en n·h.',
@@ -29,44 +32,65 @@ export default {
 
   // ---- registro de estudios
   'study.loop.title': 'Lazos de inicios: el invariante de Poincaré–Cartan',
-  'study.loop.docs': 'El método transporta un lazo cerrado γ de condiciones iniciales. Una aplicación simpléctica φ conserva ∮_{φ(γ)} p·dq = ∮_γ p·dq para todo lazo cerrado (el flujo discreto de un lagrangiano discreto conserva la dos-forma canónica; por Stokes, la acción del lazo). El lazo se muestrea en N parámetros equiespaciados y la integral se calcula con la derivada dada por la transformada discreta de Fourier (exponencialmente precisa para curvas periódicas suaves); se añaden puntos donde el lazo se estira. El lazo se centra en el estado en que está la simulación al empezar el estudio. Runge–Kutta 4, DOPRI5, Euler y los esquemas de energía–momento cambian la acción; todo método variacional la conserva hasta el redondeo.',
+  'study.loop.docs':
+    'El método transporta un lazo cerrado γ de condiciones iniciales. Una aplicación simpléctica φ conserva ∮_{φ(γ)} p·dq = ∮_γ p·dq para todo lazo cerrado (el flujo discreto de un lagrangiano discreto conserva la dos-forma canónica; por Stokes, la acción del lazo). El lazo se muestrea en N parámetros equiespaciados y la integral se calcula con la derivada dada por la transformada discreta de Fourier (exponencialmente precisa para curvas periódicas suaves); se añaden puntos donde el lazo se estira. El lazo se centra en el estado en que está la simulación al empezar el estudio. Runge–Kutta 4, DOPRI5, Euler y los esquemas de energía–momento cambian la acción; todo método variacional la conserva hasta el redondeo.',
   'study.loop.citation': 'Marsden y West, Discrete mechanics and variational integrators (2001), §1.3 y §2.1',
   'study.convergence.title': 'Orden de convergencia',
-  'study.convergence.docs': 'El mismo inicio se simula hasta T con h, h/2, …, h/32. El error en T se mide frente a la solución exacta cuando se conoce (el oscilador lineal; el péndulo mediante sn de Jacobi, sin(θ/2) = k sn(ωt + u₀ | k²); el sólido rígido libre mediante funciones elípticas de Jacobi) y si no frente a una composición de orden 6 con h/256. Un método de orden r tiene un error ≈ C h^r, una recta de pendiente r en ejes log–log; la pendiente se ajusta por mínimos cuadrados (se dejan fuera los errores al nivel del redondeo).',
+  'study.convergence.docs':
+    'El mismo inicio se simula hasta T con h, h/2, …, h/32. El error en T se mide frente a la solución exacta cuando se conoce (el oscilador lineal; el péndulo mediante sn de Jacobi, sin(θ/2) = k sn(ωt + u₀ | k²); el sólido rígido libre mediante funciones elípticas de Jacobi) y si no frente a una composición de orden 6 con h/256. Un método de orden r tiene un error ≈ C h^r, una recta de pendiente r en ejes log–log; la pendiente se ajusta por mínimos cuadrados (se dejan fuera los errores al nivel del redondeo).',
   'study.convergence.citation': 'Hairer, Lubich y Wanner, Geometric numerical integration, §II.1; DLMF 22.7 (Landen) y 19.36 (Carlson)',
   'study.poincare.title': 'Secciones de Poincaré',
-  'study.poincare.docs': 'En un sistema con dos coordenadas, las órbitas de una misma energía viven en una superficie de dimensión tres; cada vez que q₁ cruza 0 hacia arriba se anota el punto (q₂, p₂) (interpolación lineal entre pasos). Las órbitas sobre toros invariantes (KAM) dibujan curvas cerradas; las caóticas llenan regiones. Un método simpléctico conserva el dibujo durante mucho tiempo porque es el flujo exacto de un hamiltoniano cercano.',
+  'study.poincare.docs':
+    'En un sistema con dos coordenadas, las órbitas de una misma energía viven en una superficie de dimensión tres; cada vez que q₁ cruza 0 hacia arriba se anota el punto (q₂, p₂) (interpolación lineal entre pasos). Las órbitas sobre toros invariantes (KAM) dibujan curvas cerradas; las caóticas llenan regiones. Un método simpléctico conserva el dibujo durante mucho tiempo porque es el flujo exacto de un hamiltoniano cercano.',
   'study.poincare.citation': 'Hénon y Heiles (1964); Marsden y West (2001), §1.3',
 
   // ---- registro de lecciones
   'lesson.mw-newmark-rk4.title': 'Newmark variacional frente a RK4 durante 300 s',
   'lesson.mw-newmark-rk4.source': 'Marsden y West, Discrete mechanics and variational integrators (2001), fig. 1',
-  'lesson.mw-newmark-rk4.caption': 'Un péndulo (ω = 2 rad/s) con el paso grueso h = 0.3 s durante 300 s. La energía de RK4 decae como si hubiera rozamiento; la de Newmark variacional (γ = ½, β = 0) oscila en una banda y vuelve.',
+  'lesson.mw-newmark-rk4.caption':
+    'Un péndulo (ω = 2 rad/s) con el paso grueso h = 0.3 s durante 300 s. La energía de RK4 decae como si hubiera rozamiento; la de Newmark variacional (γ = ½, β = 0) oscila en una banda y vuelve.',
   'lesson.mw-newmark-rk4.see': 'La curva naranja baja y no vuelve nunca; la azul se queda en su banda por largo que sea el cálculo.',
-  'lesson.mw-newmark-rk4.docs': 'Newmark con γ = ½, β = 0 es el método de Störmer–Verlet, las ecuaciones DEL del lagrangiano discreto del trapecio: es simpléctico, así que su error de energía está acotado durante tiempos exponencialmente largos (análisis del error regresivo). RK4 es más preciso en cada paso pero no es simpléctico: su error de energía se acumula, aquí como una pérdida constante.',
+  'lesson.mw-newmark-rk4.docs':
+    'Newmark con γ = ½, β = 0 es el método de Störmer–Verlet, las ecuaciones DEL del lagrangiano discreto del trapecio: es simpléctico, así que su error de energía está acotado durante tiempos exponencialmente largos (análisis del error regresivo). RK4 es más preciso en cada paso pero no es simpléctico: su error de energía se acumula, aquí como una pérdida constante.',
   'lesson.dsp-fluctuation.title': 'Péndulo esférico doble: la fluctuación de energía se divide por 4 al reducir h a la mitad',
-  'lesson.dsp-fluctuation.source': 'Semilla 002, «Two equations of motion in continuous and in discrete form», multiplicadores de Lagrange (esquema simpléctico-momento)',
-  'lesson.dsp-fluctuation.caption': 'El péndulo esférico doble con sus varillas sujetas por multiplicadores de Lagrange, durante 1000 s con h = 0.02, 0.01 y 0.005 s. La mayor fluctuación de energía se divide por unos 4 cada vez que h se reduce a la mitad: segundo orden, sin deriva.',
-  'lesson.dsp-fluctuation.see': 'Tres puntos sobre una recta de pendiente 2 en ejes log–log; los cocientes que se imprimen están cerca de 4.',
-  'lesson.dsp-fluctuation.docs': 'El DEL del punto medio con multiplicadores cumple exactamente las ligaduras g(q) = 0 y conserva J_z hasta el redondeo; su energía no se conserva, pero fluctúa a menos de O(h²) del valor real durante los 1000 s: la fluctuación se mide en todos los pasos.',
+  'lesson.dsp-fluctuation.source':
+    'Semilla 002, «Two equations of motion in continuous and in discrete form», multiplicadores de Lagrange (esquema simpléctico-momento)',
+  'lesson.dsp-fluctuation.caption':
+    'El péndulo esférico doble con sus varillas sujetas por multiplicadores de Lagrange, durante 1000 s con h = 0.02, 0.01 y 0.005 s. La mayor fluctuación de energía se divide por unos 4 cada vez que h se reduce a la mitad: segundo orden, sin deriva.',
+  'lesson.dsp-fluctuation.see':
+    'Tres puntos sobre una recta de pendiente 2 en ejes log–log; los cocientes que se imprimen están cerca de 4.',
+  'lesson.dsp-fluctuation.docs':
+    'El DEL del punto medio con multiplicadores cumple exactamente las ligaduras g(q) = 0 y conserva J_z hasta el redondeo; su energía no se conserva, pero fluctúa a menos de O(h²) del valor real durante los 1000 s: la fluctuación se mide en todos los pasos.',
   'lesson.dsp-jz.title': 'Péndulo esférico doble: J_z se conserva en coordenadas generalizadas',
   'lesson.dsp-jz.source': 'Semilla 002, «Two equations of motion in continuous and in discrete form», coordenadas generalizadas',
-  'lesson.dsp-jz.caption': 'El péndulo esférico doble en dos ángulos esféricos por masa, durante 100 s con el esquema simpléctico-momento (A) y con RK4 (B). El momento angular respecto a la vertical J_z se queda en su valor inicial hasta el redondeo con A, mientras que el de RK4 deriva.',
+  'lesson.dsp-jz.caption':
+    'El péndulo esférico doble en dos ángulos esféricos por masa, durante 100 s con el esquema simpléctico-momento (A) y con RK4 (B). El momento angular respecto a la vertical J_z se queda en su valor inicial hasta el redondeo con A, mientras que el de RK4 deriva.',
   'lesson.dsp-jz.see': 'La curva de A está en 1e−13 o por debajo; la de B sube varios órdenes de magnitud.',
-  'lesson.dsp-jz.docs': 'El lagrangiano discreto en coordenadas generalizadas (θ, φ por masa) es invariante bajo rotaciones respecto a la vertical (φ ↦ φ + c), así que por el teorema de Noether discreto su aplicación momento, J_z, se conserva exactamente con las ecuaciones DEL. RK4 no tiene esa estructura.',
+  'lesson.dsp-jz.docs':
+    'El lagrangiano discreto en coordenadas generalizadas (θ, φ por masa) es invariante bajo rotaciones respecto a la vertical (φ ↦ φ + c), así que por el teorema de Noether discreto su aplicación momento, J_z, se conserva exactamente con las ecuaciones DEL. RK4 no tiene esa estructura.',
   'lesson.dsp-penalty.title': 'Péndulo esférico doble: error de ligadura frente a la rigidez de penalización μ',
-  'lesson.dsp-penalty.source': 'Semilla 002, «Two equations of motion in continuous and in discrete form», potencial de penalización (esquema de energía–momento, h = 0.001 s)',
-  'lesson.dsp-penalty.caption': 'Las varillas sustituidas por muelles rígidos de rigidez μ, durante 2 s con h = 0.001 s y el esquema de energía–momento, para μ = 10³ … 10⁶. El mayor error en la longitud de las varillas cae como 1/μ.',
+  'lesson.dsp-penalty.source':
+    'Semilla 002, «Two equations of motion in continuous and in discrete form», potencial de penalización (esquema de energía–momento, h = 0.001 s)',
+  'lesson.dsp-penalty.caption':
+    'Las varillas sustituidas por muelles rígidos de rigidez μ, durante 2 s con h = 0.001 s y el esquema de energía–momento, para μ = 10³ … 10⁶. El mayor error en la longitud de las varillas cae como 1/μ.',
   'lesson.dsp-penalty.see': 'Puntos sobre una recta de pendiente −1 en ejes log–log: diez veces más rígido, diez veces menos error.',
-  'lesson.dsp-penalty.docs': 'Con el potencial de penalización (μ/2) Σ g_i² las varillas se estiran hasta que la fuerza del muelle equilibra las cargas centrífuga y gravitatoria, así que g = O(1/μ). El esquema de energía–momento (gradiente discreto de Gonzalez) conserva exactamente la energía total con los muelles y J_z, para todo μ y h; cuanto más rígidos los muelles, más cerca está el movimiento del ligado.',
+  'lesson.dsp-penalty.docs':
+    'Con el potencial de penalización (μ/2) Σ g_i² las varillas se estiran hasta que la fuerza del muelle equilibra las cargas centrífuga y gravitatoria, así que g = O(1/μ). El esquema de energía–momento (gradiente discreto de Gonzalez) conserva exactamente la energía total con los muelles y J_z, para todo μ y h; cuanto más rígidos los muelles, más cerca está el movimiento del ligado.',
   'lesson.lu-clock.title': 'La regla del punto medio recorre el flujo exacto con su propio reloj',
   'lesson.lu-clock.source': 'J. Lu, Conserving integrators by generating function (1995), §2.3, ecs. 16–18 (corregidas)',
-  'lesson.lu-clock.caption': 'El oscilador lineal (ω = 1) con la regla del punto medio, h = 0.1 s, durante 2000 pasos, comparado con el movimiento exacto con dos relojes: en n·h el error crece sin parar; en n·Δt, con Δt = (2/ω) arctan(ωh/2), se queda en el redondeo.',
-  'lesson.lu-clock.see': 'La curva naranja (movimiento exacto en n·h) sube; la azul (movimiento exacto en n·Δt) se queda cerca de 1e−15: el método no comete error en la órbita, solo en el tiempo.',
-  'lesson.lu-clock.docs': 'Un paso del punto medio es la matriz (1 + (ωh)²/4)⁻¹ [[1 − (ωh)²/4, h], [−ω²h, 1 − (ωh)²/4]], que es el flujo exacto durante Δt con cos ωΔt = (1 − (ωh)²/4)/(1 + (ωh)²/4). Aquí el método conserva exactamente la energía y es simpléctico; tras n pasos va retrasado respecto al reloj real en n h (ωh)²/12.',
+  'lesson.lu-clock.caption':
+    'El oscilador lineal (ω = 1) con la regla del punto medio, h = 0.1 s, durante 2000 pasos, comparado con el movimiento exacto con dos relojes: en n·h el error crece sin parar; en n·Δt, con Δt = (2/ω) arctan(ωh/2), se queda en el redondeo.',
+  'lesson.lu-clock.see':
+    'La curva naranja (movimiento exacto en n·h) sube; la azul (movimiento exacto en n·Δt) se queda cerca de 1e−15: el método no comete error en la órbita, solo en el tiempo.',
+  'lesson.lu-clock.docs':
+    'Un paso del punto medio es la matriz (1 + (ωh)²/4)⁻¹ [[1 − (ωh)²/4, h], [−ω²h, 1 − (ωh)²/4]], que es el flujo exacto durante Δt con cos ωΔt = (1 − (ωh)²/4)/(1 + (ωh)²/4). Aquí el método conserva exactamente la energía y es simpléctico; tras n pasos va retrasado respecto al reloj real en n h (ωh)²/12.',
   'lesson.wm-amplitude.title': 'La energía oscila con amplitud ∝ h²: sólido rígido y péndulo esférico doble',
-  'lesson.wm-amplitude.source': 'Wendlandt y Marsden, Mechanical integrators derived from a discrete variational principle (1997), §1 y los ejemplos del sólido rígido y del péndulo esférico doble',
-  'lesson.wm-amplitude.caption': 'La peonza pesada con el DEL de cuaterniones (el sólido rígido de W–M en R⁴ con |q| = 1) y el péndulo esférico doble con el DEL del punto medio, 100 s cada uno, para h = 0.02 … 0.0025 s. La energía oscila alrededor de una constante; la semianchura de su banda cae como h².',
-  'lesson.wm-amplitude.see': 'Dos rectas de pendiente 2 en ejes log–log (se imprimen las pendientes ajustadas). En el sólido rígido libre la energía se conserva hasta el redondeo, por eso la lección usa la peonza en un campo gravitatorio.',
-  'lesson.wm-amplitude.docs': 'Un integrador variacional es el flujo exacto de un hamiltoniano modificado H̃ = H + O(h^r) durante tiempos exponencialmente largos (análisis del error regresivo), así que E_k = H(q_k, p_k) oscila alrededor de la constante H̃ con una amplitud de orden h^r; para estos métodos de segundo orden, r = 2.',
+  'lesson.wm-amplitude.source':
+    'Wendlandt y Marsden, Mechanical integrators derived from a discrete variational principle (1997), §1 y los ejemplos del sólido rígido y del péndulo esférico doble',
+  'lesson.wm-amplitude.caption':
+    'La peonza pesada con el DEL de cuaterniones (el sólido rígido de W–M en R⁴ con |q| = 1) y el péndulo esférico doble con el DEL del punto medio, 100 s cada uno, para h = 0.02 … 0.0025 s. La energía oscila alrededor de una constante; la semianchura de su banda cae como h².',
+  'lesson.wm-amplitude.see':
+    'Dos rectas de pendiente 2 en ejes log–log (se imprimen las pendientes ajustadas). En el sólido rígido libre la energía se conserva hasta el redondeo, por eso la lección usa la peonza en un campo gravitatorio.',
+  'lesson.wm-amplitude.docs':
+    'Un integrador variacional es el flujo exacto de un hamiltoniano modificado H̃ = H + O(h^r) durante tiempos exponencialmente largos (análisis del error regresivo), así que E_k = H(q_k, p_k) oscila alrededor de la constante H̃ con una amplitud de orden h^r; para estos métodos de segundo orden, r = 2.',
 };

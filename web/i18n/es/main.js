@@ -1,14 +1,16 @@
 // Español: lo que escribe la página (web/main.js, web/page/): avisos, estado, leyenda,
 // leyendas de la vista, lectura, menús de ritmo y de ventana.
 export default {
-  'main.loadingFull': 'Cargando el resto de la biblioteca (un lagrangiano dado como datos, Lobatto, diferenciación automática, composiciones)…',
+  'main.loadingFull':
+    'Cargando el resto de la biblioteca (un lagrangiano dado como datos, Lobatto, diferenciación automática, composiciones)…',
   'main.fullFailed': 'No se pudo cargar el resto de la biblioteca: {message}',
   'main.engineFailed': 'No se pudo cargar el motor de simulación (hace falta WebAssembly).',
   'main.plotsFailed': 'No se pudieron cargar las gráficas ({message}); la simulación sigue sin ellas.',
   'main.link.invalidField.before': 'El campo ',
   'main.link.invalidField.after': ' de este enlace no es válido: {problem}. Se muestra el escenario por defecto.',
   'main.link.invalid': 'Este enlace no es válido: {problem}. Se muestra el escenario por defecto.',
-  'main.visualProblem': '{track}: en el paso {step} la posición de un cuerpo no es un número finito (revise las expresiones de los cuerpos); los cuerpos se quedan donde se dibujaron por última vez mientras la simulación continúa.',
+  'main.visualProblem':
+    '{track}: en el paso {step} la posición de un cuerpo no es un número finito (revise las expresiones de los cuerpos); los cuerpos se quedan donde se dibujaron por última vez mientras la simulación continúa.',
   'main.action.reset': 'Reiniciar',
   'main.action.halve': 'Reducir h a la mitad y reiniciar',
   'main.halveFailed': 'No se pudo reducir h a la mitad: {message}',
@@ -56,7 +58,8 @@ export default {
   'main.share.start': ' Reproduce esta simulación desde el principio.',
   'main.share.copiedStatus': 'Enlace copiado al portapapeles.',
   'main.share.shownStatus': 'Enlace mostrado bajo la barra superior.',
-  'main.share.tooLarge': 'Esta definición ocupa {kb} KB; los enlaces llevan como mucho {max} KB, así que este enlace se rechazará al abrirlo. Acorte las expresiones (las constantes ayudan) para compartirla.',
+  'main.share.tooLarge':
+    'Esta definición ocupa {kb} KB; los enlaces llevan como mucho {max} KB, así que este enlace se rechazará al abrirlo. Acorte las expresiones (las constantes ayudan) para compartirla.',
   'main.csv.done': 'CSV de la simulación descargado: todas las variables y los diagnósticos, exactos.',
   'main.png.header': 'vilab · {system} · t = {t} s · paso {step} · huella {hash}',
   'main.png.done': 'PNG de toda la vista descargado: los cuerpos, las gráficas, el tiempo y la huella.',

@@ -19,7 +19,8 @@ export default {
   'page.follow': 'Seguir',
   'page.exactGhost.title': 'La solución exacta como un fantasma gris junto al cuerpo',
   'page.exactGhost': 'Fantasma exacto',
-  'page.fingerprint.title': 'Huella de la simulación: un resumen (hash) del estado exacto en este paso. Dos máquinas que muestran la misma huella en el mismo paso ejecutan simulaciones idénticas bit a bit.',
+  'page.fingerprint.title':
+    'Huella de la simulación: un resumen (hash) del estado exacto en este paso. Dos máquinas que muestran la misma huella en el mismo paso ejecutan simulaciones idénticas bit a bit.',
   'page.behind': 'más lento que el tiempo real',
   'page.legend': 'Leyenda',
   'page.captionToggle': 'Qué observar',
@@ -49,11 +50,16 @@ export default {
   'page.help.title': 'Cómo leer esta página',
   'page.help.close': 'Cerrar la ayuda',
   'page.help.body': 'Texto de ayuda',
-  'page.help.colours': 'El azul (A) es el integrador que ha elegido; el naranja (B), dibujado como un fantasma translúcido y con trazo discontinuo en las gráficas, es con el que lo compara. Los dos parten de los mismos datos iniciales con el mismo paso de tiempo h.',
-  'page.help.energy': 'La gráfica del error de energía es la principal. El error de un integrador variacional oscila, pero se queda dentro de una banda durante muchísimo tiempo; un método como RK4 empieza siendo más preciso, pero deriva, lenta y constantemente. Los momentos que el sistema conserva se mantienen exactos con los métodos variacionales y derivan con RK4. Las longitudes de las varillas se mantienen hasta el error de redondeo con todos los métodos de aquí: los variacionales por construcción, los demás porque se devuelven a las varillas tras cada paso.',
-  'page.help.definition': "Un sistema definido por su lagrangiano abre el panel Definición: coordenadas, constantes, el lagrangiano L(q, q̇) (escriba las velocidades como r' o rdot), ligaduras, cantidades conservadas y los cuerpos que se dibujan. La vista previa con fórmulas sigue lo que escribe; Aplicar reinicia la simulación con ella, y un error se señala mientras la última simulación válida sigue en marcha. Copiar enlace lleva consigo toda la definición.",
-  'page.help.fingerprint': 'La huella ⎔ identifica el estado exacto en el paso actual: abra un enlace copiado en otra máquina, avance hasta el mismo paso y las huellas coincidirán.',
-  'page.help.screens': 'En un teléfono, Ajustes abre los integradores, los parámetros y los datos iniciales por encima de los controles. Proyector agranda la letra y engrosa las líneas; se recuerda en este dispositivo.',
+  'page.help.colours':
+    'El azul (A) es el integrador que ha elegido; el naranja (B), dibujado como un fantasma translúcido y con trazo discontinuo en las gráficas, es con el que lo compara. Los dos parten de los mismos datos iniciales con el mismo paso de tiempo h.',
+  'page.help.energy':
+    'La gráfica del error de energía es la principal. El error de un integrador variacional oscila, pero se queda dentro de una banda durante muchísimo tiempo; un método como RK4 empieza siendo más preciso, pero deriva, lenta y constantemente. Los momentos que el sistema conserva se mantienen exactos con los métodos variacionales y derivan con RK4. Las longitudes de las varillas se mantienen hasta el error de redondeo con todos los métodos de aquí: los variacionales por construcción, los demás porque se devuelven a las varillas tras cada paso.',
+  'page.help.definition':
+    "Un sistema definido por su lagrangiano abre el panel Definición: coordenadas, constantes, el lagrangiano L(q, q̇) (escriba las velocidades como r' o rdot), ligaduras, cantidades conservadas y los cuerpos que se dibujan. La vista previa con fórmulas sigue lo que escribe; Aplicar reinicia la simulación con ella, y un error se señala mientras la última simulación válida sigue en marcha. Copiar enlace lleva consigo toda la definición.",
+  'page.help.fingerprint':
+    'La huella ⎔ identifica el estado exacto en el paso actual: abra un enlace copiado en otra máquina, avance hasta el mismo paso y las huellas coincidirán.',
+  'page.help.screens':
+    'En un teléfono, Ajustes abre los integradores, los parámetros y los datos iniciales por encima de los controles. Proyector agranda la letra y engrosa las líneas; se recuerda en este dispositivo.',
   'page.help.keyboard': 'Teclado',
   'page.key.space': 'Espacio',
   'page.help.key.play': 'reproducir o pausar',
@@ -63,7 +69,8 @@ export default {
   'page.help.key.follow': 'seguir al cuerpo',
   'page.key.enter': 'Intro',
   'page.help.key.apply': 'en el editor de la definición: aplicarla y reiniciar la simulación',
-  'page.help.key.view': 'Con la vista enfocada: arrastre o use las flechas para orbitar o desplazar, y la rueda o el gesto de pellizco para acercar o alejar.',
+  'page.help.key.view':
+    'Con la vista enfocada: arrastre o use las flechas para orbitar o desplazar, y la rueda o el gesto de pellizco para acercar o alejar.',
   'page.banner.dismiss': 'Cerrar',
   'page.banner.dismissLabel': 'Cerrar este mensaje',
   'page.projector.on': 'Modo proyector activado: letra más grande y líneas más gruesas.',

@@ -14,7 +14,8 @@ export default {
   'plots.energy.envelopeAbs': 'mayor |E − E₀| hasta ahora (J)',
   'plots.energy.crossed': '{what}. {B} fue más preciso durante los primeros {t} s;',
   'plots.energy.neverGrows': 'el error de {A} no crece nunca.',
-  'plots.energy.notYet': '{what}. {B} es más preciso por ahora, pero su error no deja de crecer mientras el de {A} se queda en una banda: observe el cruce.',
+  'plots.energy.notYet':
+    '{what}. {B} es más preciso por ahora, pero su error no deja de crecer mientras el de {A} se queda en una banda: observe el cruce.',
   'plots.momentum.title': 'Momentos conservados ({list})',
   'plots.conserved.title': 'Cantidades conservadas ({list})',
   'plots.drift': 'deriva',

@@ -147,7 +147,7 @@ inline double carlson_rc(double x, double y) {
   if (!(x >= 0.0 && y > 0.0)) throw std::domain_error("carlson_rc: need x >= 0, y > 0");
   const double A0 = (x + 2.0 * y) / 3.0;
   const double Q = 120.0 * std::abs(A0 - x);  // (3 r)^{-1/8} |A0 - x|, r ~ 1e-17
-  double A = A0, xm = x, ym = y, f = 1.0;    // f = 4^{-m}
+  double A = A0, xm = x, ym = y, f = 1.0;     // f = 4^{-m}
   for (int it = 0; it < 100 && f * Q >= std::abs(A); ++it) {
     const double lam = 2.0 * std::sqrt(xm) * std::sqrt(ym) + ym;
     A = 0.25 * (A + lam);
@@ -158,7 +158,8 @@ inline double carlson_rc(double x, double y) {
   const double s = (y - A0) * f / A;
   const double s2 = s * s;
   const double series =
-      1.0 + s2 * (3.0 / 10.0 + s * (1.0 / 7.0 + s * (3.0 / 8.0 + s * (9.0 / 22.0 + s * (159.0 / 208.0 + s * (9.0 / 8.0))))));
+      1.0 +
+      s2 * (3.0 / 10.0 + s * (1.0 / 7.0 + s * (3.0 / 8.0 + s * (9.0 / 22.0 + s * (159.0 / 208.0 + s * (9.0 / 8.0))))));
   return series / std::sqrt(A);
 }
 
@@ -204,8 +205,7 @@ inline double carlson_rj(double x, double y, double z, double p) {
   }
   const double A0 = (x + y + z + 2.0 * p) / 5.0;
   const double delta = (p - x) * (p - y) * (p - z);
-  const double Q =
-      900.0 * detail::max4(std::abs(A0 - x), std::abs(A0 - y), std::abs(A0 - z), std::abs(A0 - p));
+  const double Q = 900.0 * detail::max4(std::abs(A0 - x), std::abs(A0 - y), std::abs(A0 - z), std::abs(A0 - p));
   double A = A0, xm = x, ym = y, zm = z, pm = p;
   double f = 1.0;   // 4^{-m}
   double f3 = 1.0;  // 4^{-3m}

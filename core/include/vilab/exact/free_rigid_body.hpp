@@ -76,7 +76,6 @@
 #pragma once
 
 #include <Eigen/Dense>
-
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -94,10 +93,9 @@ namespace frb_detail {
 using Quat = Eigen::Vector4d;  // (w, x, y, z)
 
 inline Quat qmul(const Quat& p, const Quat& q) {
-  return Quat(p[0] * q[0] - p[1] * q[1] - p[2] * q[2] - p[3] * q[3],
-              p[0] * q[1] + p[1] * q[0] + p[2] * q[3] - p[3] * q[2],
-              p[0] * q[2] - p[1] * q[3] + p[2] * q[0] + p[3] * q[1],
-              p[0] * q[3] + p[1] * q[2] - p[2] * q[1] + p[3] * q[0]);
+  return Quat(
+      p[0] * q[0] - p[1] * q[1] - p[2] * q[2] - p[3] * q[3], p[0] * q[1] + p[1] * q[0] + p[2] * q[3] - p[3] * q[2],
+      p[0] * q[2] - p[1] * q[3] + p[2] * q[0] + p[3] * q[1], p[0] * q[3] + p[1] * q[2] - p[2] * q[1] + p[3] * q[0]);
 }
 inline Quat qconj(const Quat& q) { return Quat(q[0], -q[1], -q[2], -q[3]); }
 // Explicit scalar sums (fixed evaluation order, independent of Eigen's vectorization).
@@ -120,7 +118,7 @@ inline Eigen::Matrix3d qmatrix(const Quat& q) {
   const double w = q[0], x = q[1], y = q[2], z = q[3];
   Eigen::Matrix3d R;
   R << 1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y),  //
-      2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x),    //
+      2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x),   //
       2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y);
   return R;
 }
@@ -180,13 +178,13 @@ class FreeRigidBodyExact {
 
   // Data of the elliptic solution (branches max_axis, min_axis, separatrix), 0-based axes.
   struct EllipticData {
-    int a, b, c;           // axis indices in the user's ordering
-    double Aa, Ab, Ac;     // amplitudes
-    double m, mc;          // k² and 1 - k²
-    double lambda;         // λ > 0
-    double rate;           // du/dt = σλ (signed)
-    double u0;             // u(0)
-    double sign_a, sign_c; // s_a, s
+    int a, b, c;            // axis indices in the user's ordering
+    double Aa, Ab, Ac;      // amplitudes
+    double m, mc;           // k² and 1 - k²
+    double lambda;          // λ > 0
+    double rate;            // du/dt = σλ (signed)
+    double u0;              // u(0)
+    double sign_a, sign_c;  // s_a, s
   };
 
   FreeRigidBodyExact(const Vec3& inertia, const Quat& q0_wxyz, const Vec3& omega0) : I_(inertia) {
@@ -271,10 +269,8 @@ class FreeRigidBodyExact {
   Vec3 Pi(double t) const {
     switch (branch_) {
       case FrbBranch::spherical:
-      case FrbBranch::steady:
-        return Pi0_;
-      case FrbBranch::symmetric:
-        return frb_detail::rotate(Pi0_, e_sym_, -nu_ * t);
+      case FrbBranch::steady: return Pi0_;
+      case FrbBranch::symmetric: return frb_detail::rotate(Pi0_, e_sym_, -nu_ * t);
       default: {
         const Eval e = eval(t);
         return e.Pi;
@@ -289,11 +285,9 @@ class FreeRigidBodyExact {
   Quat quaternion(double t) const {
     using namespace frb_detail;
     switch (branch_) {
-      case FrbBranch::steady:
-        return qmul(q0_, qexp(t * Omega_steady_));
+      case FrbBranch::steady: return qmul(q0_, qexp(t * Omega_steady_));
       case FrbBranch::spherical:
-      case FrbBranch::symmetric:
-        return qmul(qmul(qexp((t / Iperp_) * m_), q0_), qexp((t * nu_) * e_sym_));
+      case FrbBranch::symmetric: return qmul(qmul(qexp((t / Iperp_) * m_), q0_), qexp((t * nu_) * e_sym_));
       default: {
         const Eval e = eval(t);
         double s, c;

@@ -25,8 +25,7 @@ namespace vilab::exact {
 
 class Oscillator {
  public:
-  Oscillator(double mass, double stiffness, double x0, double v0)
-      : m_(mass), k_(stiffness), x0_(x0), v0_(v0) {
+  Oscillator(double mass, double stiffness, double x0, double v0) : m_(mass), k_(stiffness), x0_(x0), v0_(v0) {
     if (!(mass > 0.0)) throw std::domain_error("Oscillator: mass must be > 0");
     if (!(stiffness >= 0.0)) throw std::domain_error("Oscillator: stiffness must be >= 0");
     w_ = std::sqrt(stiffness / mass);
@@ -49,9 +48,7 @@ class Oscillator {
   double energy() const { return 0.5 * m_ * v0_ * v0_ + 0.5 * k_ * x0_ * x0_; }
   double omega() const { return w_; }
   // 2π/ω; +inf for k = 0.
-  double period() const {
-    return w_ == 0.0 ? std::numeric_limits<double>::infinity() : 2.0 * dm::pi / w_;
-  }
+  double period() const { return w_ == 0.0 ? std::numeric_limits<double>::infinity() : 2.0 * dm::pi / w_; }
 
  private:
   double m_, k_, x0_, v0_, w_;
@@ -61,8 +58,7 @@ class DampedOscillator {
  public:
   enum class Regime { Underdamped, Critical, Overdamped };
 
-  DampedOscillator(double mass, double stiffness, double damping, double x0, double v0)
-      : x0_(x0), v0_(v0) {
+  DampedOscillator(double mass, double stiffness, double damping, double x0, double v0) : x0_(x0), v0_(v0) {
     if (!(mass > 0.0)) throw std::domain_error("DampedOscillator: mass must be > 0");
     if (!(stiffness >= 0.0)) throw std::domain_error("DampedOscillator: stiffness must be >= 0");
     if (!(damping > 0.0)) throw std::domain_error("DampedOscillator: damping must be > 0 (else use Oscillator)");

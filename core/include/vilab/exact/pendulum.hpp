@@ -104,9 +104,7 @@ class Pendulum {
     return std::numeric_limits<double>::infinity();
   }
   // Phase t0 with u = w (t + t0) (libration) or u = σ k w (t + t0) (rotation, separatrix).
-  double phase() const {
-    return regime_ == PendulumRegime::libration ? u0_ / w_ : u0_ / (sigma_ * k_ * w_);
-  }
+  double phase() const { return regime_ == PendulumRegime::libration ? u0_ / w_ : u0_ / (sigma_ * k_ * w_); }
   // Energy per m l²: ½ θ'² - w² cos θ (constant).
   double energy() const { return 0.5 * omega0_ * omega0_ - w_ * w_ * dm::cos(theta0_); }
 

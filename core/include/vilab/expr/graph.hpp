@@ -23,15 +23,24 @@
 namespace vilab::expr {
 
 enum class Op : std::uint8_t {
-  Const,   // value
-  Var,     // variable index
-  Add, Sub, Mul, Div,
+  Const,  // value
+  Var,    // variable index
+  Add,
+  Sub,
+  Mul,
+  Div,
   Neg,
   PowInt,  // a^n, n an integer (repeated multiplication)
   Pow,     // a^b = exp(b log a), a > 0
-  Sqrt, Sin, Cos, Tan, Exp, Log, Abs,
-  Sign,    // the derivative of abs: −1, 0 or 1
-  Atan2,   // atan2(a, b)
+  Sqrt,
+  Sin,
+  Cos,
+  Tan,
+  Exp,
+  Log,
+  Abs,
+  Sign,   // the derivative of abs: −1, 0 or 1
+  Atan2,  // atan2(a, b)
 };
 
 struct Node {

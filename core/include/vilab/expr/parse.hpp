@@ -39,8 +39,8 @@ class ExpressionError : public InputError {
 struct Scope {
   std::vector<std::string> coordinates;
   std::vector<std::pair<std::string, double>> constants;
-  bool velocities = true;  // q' allowed (L, conserved quantities); false for g(q), ξ(q), bodies
-  bool time = false;       // t allowed
+  bool velocities = true;    // q' allowed (L, conserved quantities); false for g(q), ξ(q), bodies
+  bool time = false;         // t allowed
   const char* timeUse = "";  // why t is not allowed here, for the message
 };
 

@@ -111,7 +111,8 @@ class ChainEnergyMomentumIntegrator {
     NewtonSettings settings;
     settings.what = "the implicit midpoint equations of the step";
     if (!predict(kPredictorPasses))
-      return StepOutcome::refuse(RefusalCode::SingularMatrix, "two links are folded onto each other", Suggestion::reduceH());
+      return StepOutcome::refuse(RefusalCode::SingularMatrix, "two links are folded onto each other",
+                                 Suggestion::reduceH());
     StepOutcome out = solveNewton(*this, x_, settings, workspace_, &report_);
     for (int passes : kRetryPasses) {
       if (out.ok) break;
@@ -143,7 +144,8 @@ class ChainEnergyMomentumIntegrator {
       }
     }
     if (!q1_.allFinite() || !p1_.allFinite())
-      return StepOutcome::refuse(RefusalCode::NonFinite, "the new state is not finite", Suggestion::reduceH(), out.iterations);
+      return StepOutcome::refuse(RefusalCode::NonFinite, "the new state is not finite", Suggestion::reduceH(),
+                                 out.iterations);
     q.swap(q1_);
     p.swap(p1_);
     carryQ_.swap(carryQ1_);

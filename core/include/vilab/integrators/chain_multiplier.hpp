@@ -53,7 +53,10 @@ class ChainMultiplierIntegratorT {
   using Coords = Eigen::Matrix<double, kCoords, 1>;
 
   ChainMultiplierIntegratorT(const ChainModel& model, DiscreteRule rule, double h)
-      : model_(model), h_(h), c1_(h * rule.forceWeightStart()), c2_(h * rule.forceWeightEnd()),
+      : model_(model),
+        h_(h),
+        c1_(h * rule.forceWeightStart()),
+        c2_(h * rule.forceWeightEnd()),
         forced_(model.forced()) {
     if (N >= 0 && model_.bobs() != N) throw std::logic_error("vilab: a fixed-size chain integrator of another size");
     const int n = model_.bobs();
@@ -175,8 +178,8 @@ class ChainMultiplierIntegratorT {
     const int n = bobs();
     double worst = 0;
     for (int i = 0; i < n; ++i)
-      worst = std::max(worst, std::abs(hOverMass_[i]) *
-                                  (std::abs(dlambda[i]) + (i + 1 < n ? std::abs(dlambda[i + 1]) : 0.0)));
+      worst = std::max(worst,
+                       std::abs(hOverMass_[i]) * (std::abs(dlambda[i]) + (i + 1 < n ? std::abs(dlambda[i + 1]) : 0.0)));
     return worst / lengthScale_;
   }
 
@@ -185,11 +188,12 @@ class ChainMultiplierIntegratorT {
 
   // The refusals of stage 3, formed out of line (their strings stay out of the step).
   [[gnu::noinline, gnu::cold]] static StepOutcome folded(int iterations) {
-    return StepOutcome::refuse(RefusalCode::SingularMatrix, "two links are folded onto each other", Suggestion::reduceH(),
-                               iterations);
+    return StepOutcome::refuse(RefusalCode::SingularMatrix, "two links are folded onto each other",
+                               Suggestion::reduceH(), iterations);
   }
   [[gnu::noinline, gnu::cold]] static StepOutcome notFinite(int iterations) {
-    return StepOutcome::refuse(RefusalCode::NonFinite, "the new state is not finite", Suggestion::reduceH(), iterations);
+    return StepOutcome::refuse(RefusalCode::NonFinite, "the new state is not finite", Suggestion::reduceH(),
+                               iterations);
   }
 
   // q_{k+1}(λ) = q* + h M⁻¹ Dg(q_k)ᵀ λ: link i pushes bob i along a_i and bob i−1 back.
@@ -226,8 +230,8 @@ class ChainMultiplierIntegratorT {
   Vector lambda_;
   LinkArray<double, N> hOverMass_{}, invLength_{}, invMass_{};
   LinkArray<Vec3, N> normalStart_{}, normalEnd_{};  // ∇_d g_i at q_k and at the current q_{k+1}
-  Coords freeFlight_, delta_, q1_, p1_;  // δ = q_{k+1} − q_k as formed, before rounding into q_{k+1}
-  const VecX* start_ = nullptr;  // q_k during a step
+  Coords freeFlight_, delta_, q1_, p1_;             // δ = q_{k+1} − q_k as formed, before rounding into q_{k+1}
+  const VecX* start_ = nullptr;                     // q_k during a step
   TridiagonalT<N> matrix_;
   ChainMomentumProjectorT<N> projector_;
   NewtonWorkspace<Vector> workspace_;

@@ -94,7 +94,8 @@ class ChainPenaltyEnergyMomentum {
     q1_ = q + VecX(x_);
     p1_ = p - h_ * VecX(force_);
     if (!q1_.allFinite() || !p1_.allFinite())
-      return StepOutcome::refuse(RefusalCode::NonFinite, "the new state is not finite", Suggestion::reduceH(), out.iterations);
+      return StepOutcome::refuse(RefusalCode::NonFinite, "the new state is not finite", Suggestion::reduceH(),
+                                 out.iterations);
     q.swap(q1_);
     p.swap(p1_);
     return out;

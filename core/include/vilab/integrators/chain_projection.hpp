@@ -17,7 +17,8 @@ namespace vilab {
 // the link normals b_i at q_b and a_i at q_a: link i touches bobs i−1 and i only, so
 // row i couples link i to links i ± 1. The Newton matrices of the multiplier solves.
 template <int N, class Normals, class Weights>
-[[gnu::always_inline]] inline void linkCouplingMatrix(const Normals& b, const Normals& a, const Weights& w, TridiagonalT<N>& out) {
+[[gnu::always_inline]] inline void linkCouplingMatrix(const Normals& b, const Normals& a, const Weights& w,
+                                                      TridiagonalT<N>& out) {
   const int n = out.size();
   for (int i = 0; i < n; ++i) {
     const double ba = b[i].dot(a[i]);
@@ -143,8 +144,8 @@ class ChainPositionProjector {
     if (!out.ok) return out;
     positionsFromMultipliers(mu_);
     if (!x_.allFinite())
-      return StepOutcome::refuse(RefusalCode::NonFinite, "the projected positions are not finite", Suggestion::reduceH(),
-                                 out.iterations);
+      return StepOutcome::refuse(RefusalCode::NonFinite, "the projected positions are not finite",
+                                 Suggestion::reduceH(), out.iterations);
     x = x_;
     return out;
   }

@@ -42,8 +42,7 @@ struct CompositionScheme {
 class CompositionIntegrator final : public Integrator {
  public:
   // `base` builds the symmetric base method on the model at a given step size.
-  CompositionIntegrator(const Model& model, IntegratorFactory base, const CompositionScheme& scheme, double h)
-      : h_(h) {
+  CompositionIntegrator(const Model& model, IntegratorFactory base, const CompositionScheme& scheme, double h) : h_(h) {
     // One base integrator per distinct fraction (a palindrome has (s+1)/2 of them).
     for (double g : scheme.gamma) {
       int index = -1;

@@ -70,15 +70,16 @@ class RestrictedChartStepper {
     VecX x1 = chart.positions(u);
     const VecX r = p - mass_.cwiseProduct(delta) / h_ - (0.5 * h_) * gradV_;
     if (!projector_.normalMultipliers(model_, x, r))
-      return StepOutcome::refuse(RefusalCode::SingularMatrix, "two links are folded onto each other", Suggestion::reduceH(),
-                                 out.iterations);
+      return StepOutcome::refuse(RefusalCode::SingularMatrix, "two links are folded onto each other",
+                                 Suggestion::reduceH(), out.iterations);
     VecX p1 = p - h_ * gradV_;
     projector_.subtractNormal(p1);
     if (!projector_.project(model_, x1, p1))
-      return StepOutcome::refuse(RefusalCode::SingularMatrix, "two links are folded onto each other", Suggestion::reduceH(),
-                                 out.iterations);
+      return StepOutcome::refuse(RefusalCode::SingularMatrix, "two links are folded onto each other",
+                                 Suggestion::reduceH(), out.iterations);
     if (!x1.allFinite() || !p1.allFinite())
-      return StepOutcome::refuse(RefusalCode::NonFinite, "the new state is not finite", Suggestion::reduceH(), out.iterations);
+      return StepOutcome::refuse(RefusalCode::NonFinite, "the new state is not finite", Suggestion::reduceH(),
+                                 out.iterations);
     if (model_.planar)
       for (int i = 0; i < n; ++i) x1[3 * i + 1] = p1[3 * i + 1] = 0.0;
     x = x1;

@@ -63,8 +63,8 @@ class Options {
 template <class Core, class = void>
 struct HasPrepare : std::false_type {};
 template <class Core>
-struct HasPrepare<Core, std::void_t<decltype(std::declval<Core&>().prepare(std::declval<State&>()))>>
-    : std::true_type {};
+struct HasPrepare<Core, std::void_t<decltype(std::declval<Core&>().prepare(std::declval<State&>()))>> : std::true_type {
+};
 
 template <class Core, class = void>
 struct HasSetTime : std::false_type {};

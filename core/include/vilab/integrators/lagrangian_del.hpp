@@ -99,7 +99,8 @@ class LagrangianDel {
                                  "the constraints' gradients became linearly dependent at the new configuration",
                                  Suggestion::reduceH(), out.iterations);
     if (!q1_.allFinite() || !p1_.allFinite())
-      return StepOutcome::refuse(RefusalCode::NonFinite, "the new state is not finite", Suggestion::reduceH(), out.iterations);
+      return StepOutcome::refuse(RefusalCode::NonFinite, "the new state is not finite", Suggestion::reduceH(),
+                                 out.iterations);
     q.swap(q1_);
     p.swap(p1_);
     previous_ = x_;
@@ -129,7 +130,8 @@ class LagrangianDel {
       discreteDerivative(q, SmallVec::Zero(n), d1, &J11_);
       if (!j11Lu_.compute(J11_) || !j11Lu_.regular(limits::kSingularPivotRatio))
         return StepOutcome::refuse(RefusalCode::SingularMatrix,
-                                   "the Newton matrix of the discrete Euler–Lagrange equations is singular", Suggestion::reduceH(), 1);
+                                   "the Newton matrix of the discrete Euler–Lagrange equations is singular",
+                                   Suggestion::reduceH(), 1);
       j11Inverse_ = j11Lu_.inverse();
       reducedReady_ = true;
     }
@@ -139,8 +141,9 @@ class LagrangianDel {
     delta0_ = -j11Inverse_.lazyProduct(SmallVec(Eigen::Map<const Eigen::VectorXd>(p0_->data(), n) + d1));
     if (c == 0) {
       x_.head(n) = delta0_;
-      return delta0_.allFinite() ? StepOutcome{true, 1, {}}
-                                 : StepOutcome::refuse(RefusalCode::NonFinite, "the step is not finite", Suggestion::reduceH(), 1);
+      return delta0_.allFinite()
+                 ? StepOutcome{true, 1, {}}
+                 : StepOutcome::refuse(RefusalCode::NonFinite, "the step is not finite", Suggestion::reduceH(), 1);
     }
     B_ = j11Inverse_.lazyProduct(G0_.transpose());
     lambda_ = x_.tail(c);

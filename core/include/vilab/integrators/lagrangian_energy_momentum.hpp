@@ -37,7 +37,8 @@ class LagrangianEnergyMomentum {
     q0_ = &q;
     p0_ = &p;
     H0_ = eval_.energy(q.data(), p.data());
-    if (!std::isfinite(H0_)) return StepOutcome::refuse(RefusalCode::NonFinite, "the energy is not finite", Suggestion::reduceH());
+    if (!std::isfinite(H0_))
+      return StepOutcome::refuse(RefusalCode::NonFinite, "the energy is not finite", Suggestion::reduceH());
     qScale_ = 1.0 + q.cwiseAbs().maxCoeff();
     pScale_ = 1.0 + p.cwiseAbs().maxCoeff();
     eval_.constraints(q.data(), g0_);
@@ -51,7 +52,8 @@ class LagrangianEnergyMomentum {
     q1_ = q + x_.head(n);
     p1_ = p + x_.segment(n, n);
     if (!q1_.allFinite() || !p1_.allFinite())
-      return StepOutcome::refuse(RefusalCode::NonFinite, "the new state is not finite", Suggestion::reduceH(), out.iterations);
+      return StepOutcome::refuse(RefusalCode::NonFinite, "the new state is not finite", Suggestion::reduceH(),
+                                 out.iterations);
     q.swap(q1_);
     p.swap(p1_);
     previous_ = x_;

@@ -103,16 +103,15 @@ class LagrangianOde {
     eval_.constraints(y.data(), g_, &G_);
     eval_.energyTerms(y.data(), y.data() + n, Lv_, M_, timeOf(y));
     SmallLU slu;
-    if (!lu_.compute(M_) ||
-        !slu.compute(SmallMat(G_.lazyProduct(SmallMat(lu_.solve(SmallMat(G_.transpose())))))))
-      return StepOutcome::refuse(RefusalCode::SingularMatrix, "the projection of the velocities is singular", Suggestion::reduceH(),
-                                 iterations);
+    if (!lu_.compute(M_) || !slu.compute(SmallMat(G_.lazyProduct(SmallMat(lu_.solve(SmallMat(G_.transpose())))))))
+      return StepOutcome::refuse(RefusalCode::SingularMatrix, "the projection of the velocities is singular",
+                                 Suggestion::reduceH(), iterations);
     const SmallMat MinvGt = lu_.solve(SmallMat(G_.transpose()));
     const SmallVec nu = slu.solve(SmallVec(G_.lazyProduct(y.segment(n, n))));
     y.segment(n, n) -= MinvGt.lazyProduct(nu);
     if (!y.allFinite())
-      return StepOutcome::refuse(RefusalCode::SingularMatrix, "the projection of the velocities is singular", Suggestion::reduceH(),
-                                 iterations);
+      return StepOutcome::refuse(RefusalCode::SingularMatrix, "the projection of the velocities is singular",
+                                 Suggestion::reduceH(), iterations);
     return StepOutcome{true, iterations, {}};
   }
 

@@ -109,7 +109,8 @@ class LieGroupStepper {
     const Vec3 M1 = model_.gravityMoment(R1.row(2).transpose());
     const Vec3 Pi1 = F.transpose() * impulse + (0.5 * h_) * M1;
     if (!R1.allFinite() || !Pi1.allFinite())
-      return StepOutcome::refuse(RefusalCode::NonFinite, "the new state is not finite", Suggestion::reduceH(), out.iterations);
+      return StepOutcome::refuse(RefusalCode::NonFinite, "the new state is not finite", Suggestion::reduceH(),
+                                 out.iterations);
     R = R1;
     Pi = Pi1;
     return out;
@@ -140,7 +141,8 @@ class LieGroupStepper {
     const Vec3 M1 = model_.gravityMoment(R1.row(2).transpose()) + R1.transpose() * model_.torque;
     const Vec3 Pi1 = F.transpose() * (impulse - damping) + ((0.5 * h_) * M1 - damping);
     if (!R1.allFinite() || !Pi1.allFinite())
-      return StepOutcome::refuse(RefusalCode::NonFinite, "the new state is not finite", Suggestion::reduceH(), out.iterations);
+      return StepOutcome::refuse(RefusalCode::NonFinite, "the new state is not finite", Suggestion::reduceH(),
+                                 out.iterations);
     R = R1;
     Pi = Pi1;
     return out;

@@ -85,10 +85,11 @@ class LobattoOscillator {
     if (!out.ok) return out;
     const double q1 = q0_ + x_[1];
     // p_{k+1} = p_k + h Σ b_j f(Q_j) (impulse form).
-    const double p1 = p[0] + h_ * (t_.b[0] * f0 + t_.b[1] * (-model_.stiffness * (q0_ + x_[0])) +
-                                   t_.b[2] * (-model_.stiffness * q1));
+    const double p1 =
+        p[0] + h_ * (t_.b[0] * f0 + t_.b[1] * (-model_.stiffness * (q0_ + x_[0])) + t_.b[2] * (-model_.stiffness * q1));
     if (!std::isfinite(q1) || !std::isfinite(p1))
-      return StepOutcome::refuse(RefusalCode::NonFinite, "the new state is not finite", Suggestion::reduceH(), out.iterations);
+      return StepOutcome::refuse(RefusalCode::NonFinite, "the new state is not finite", Suggestion::reduceH(),
+                                 out.iterations);
     q[0] = q1;
     p[0] = p1;
     return out;
@@ -189,10 +190,11 @@ class LobattoChain {
       p1_[3 * i + 2] -= h_ * weights * model_.masses[i] * model_.g;
     }
     if (!projector_.project(model_, q1_, p1_))
-      return StepOutcome::refuse(RefusalCode::SingularMatrix, "two links are folded onto each other", Suggestion::reduceH(),
-                                 out.iterations);
+      return StepOutcome::refuse(RefusalCode::SingularMatrix, "two links are folded onto each other",
+                                 Suggestion::reduceH(), out.iterations);
     if (!q1_.allFinite() || !p1_.allFinite())
-      return StepOutcome::refuse(RefusalCode::NonFinite, "the new state is not finite", Suggestion::reduceH(), out.iterations);
+      return StepOutcome::refuse(RefusalCode::NonFinite, "the new state is not finite", Suggestion::reduceH(),
+                                 out.iterations);
     q = q1_;
     p = p1_;
     previous_ = x_;
@@ -419,7 +421,8 @@ class LobattoLagrangian {
                                    Suggestion::reduceH(), out.iterations);
     }
     if (!q1_.allFinite() || !p1_.allFinite())
-      return StepOutcome::refuse(RefusalCode::NonFinite, "the new state is not finite", Suggestion::reduceH(), out.iterations);
+      return StepOutcome::refuse(RefusalCode::NonFinite, "the new state is not finite", Suggestion::reduceH(),
+                                 out.iterations);
     q.swap(q1_);
     p.swap(p1_);
     previous_ = x_;

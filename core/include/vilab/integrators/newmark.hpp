@@ -108,7 +108,8 @@ class NewmarkIntegrator final : public Integrator {
     SmallVec p1;
     forces_.momentum(q1, v1, p1);
     if (!q1.allFinite() || !v1.allFinite() || !p1.allFinite())
-      return StepOutcome::refuse(RefusalCode::NonFinite, "the new state is not finite", Suggestion::reduceH(), out.iterations);
+      return StepOutcome::refuse(RefusalCode::NonFinite, "the new state is not finite", Suggestion::reduceH(),
+                                 out.iterations);
     q_ = q1;
     v_ = v1;
     a_ = x_;

@@ -124,8 +124,8 @@ class ChainIndex1Ode {
     p_ = y.tail(3 * n);
     StepOutcome out = positions_.project(model_, q_);
     if (!out.ok) {
-      out.refusal.reason = "the step carried the bobs too far off the links' lengths to project them back (" +
-                           out.refusal.reason + ")";
+      out.refusal.reason =
+          "the step carried the bobs too far off the links' lengths to project them back (" + out.refusal.reason + ")";
       return out;
     }
     if (!momenta_.project(model_, q_, p_))

@@ -40,7 +40,8 @@ class RigidEnergyMomentumStepper {
     const Vec3 OmegaMid = invInertia_.cwiseProduct(0.5 * (Pi + Pi1));
     const Mat3 R1 = R * cayley((0.5 * h_) * OmegaMid);
     if (!R1.allFinite() || !Pi1.allFinite())
-      return StepOutcome::refuse(RefusalCode::NonFinite, "the new state is not finite", Suggestion::reduceH(), out.iterations);
+      return StepOutcome::refuse(RefusalCode::NonFinite, "the new state is not finite", Suggestion::reduceH(),
+                                 out.iterations);
     R = R1;
     Pi = Pi1;
     return out;
@@ -53,8 +54,7 @@ class RigidEnergyMomentumStepper {
     const Vec3 Pi0, Gamma0;
     double scalePi;
     DenseLU<6> lu;
-    Problem(const RigidEnergyMomentumStepper& e, const Vec3& Pi, const Vec3& Gamma)
-        : em(e), Pi0(Pi), Gamma0(Gamma) {
+    Problem(const RigidEnergyMomentumStepper& e, const Vec3& Pi, const Vec3& Gamma) : em(e), Pi0(Pi), Gamma0(Gamma) {
       // Π relative to its size (or to the gravity impulse when the body is at rest).
       scalePi = Pi.cwiseAbs().maxCoeff() + e.h_ * e.weight_ * e.model_.com.cwiseAbs().maxCoeff() +
                 std::numeric_limits<double>::min();

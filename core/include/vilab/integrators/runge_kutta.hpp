@@ -31,8 +31,8 @@ enum class RungeKuttaMethod { Euler, RK4 };
 template <class Ode, class = void>
 struct HasStateMap : std::false_type {};
 template <class Ode>
-struct HasStateMap<Ode, std::void_t<decltype(std::declval<Ode&>().fromState(std::declval<const State&>(),
-                                                                             std::declval<VecX&>()))>>
+struct HasStateMap<
+    Ode, std::void_t<decltype(std::declval<Ode&>().fromState(std::declval<const State&>(), std::declval<VecX&>()))>>
     : std::true_type {};
 
 template <class Ode>
@@ -109,7 +109,8 @@ class ExplicitRungeKutta final : public Integrator {
     // Back onto the manifold: positions, then momenta (or |q| = 1).
     const StepOutcome out = ode_.project(y1_);
     if (!out.ok) return out;
-    if (!y1_.allFinite()) return StepOutcome::refuse(RefusalCode::NonFinite, "the new state is not finite", Suggestion::reduceH());
+    if (!y1_.allFinite())
+      return StepOutcome::refuse(RefusalCode::NonFinite, "the new state is not finite", Suggestion::reduceH());
     y_.swap(y1_);
     return out;  // the projection's Newton iterations (0 without one)
   }
@@ -187,16 +188,16 @@ class DormandPrince final : public Integrator {
       const bool last = 1.01 * proposal >= remaining;
       const double hs = last ? remaining : proposal;
       if (!(hs > kMinSubstepFraction * h_))
-        return StepOutcome::refuse(RefusalCode::NoConvergence,
-                                   "the adaptive substep size fell to " + scientific(hs) +
-                                       " s without meeting the tolerance",
-                                   Suggestion::loosenTolerance("loosen the tolerance (options.tol) or reduce h"), accepted);
+        return StepOutcome::refuse(
+            RefusalCode::NoConvergence,
+            "the adaptive substep size fell to " + scientific(hs) + " s without meeting the tolerance",
+            Suggestion::loosenTolerance("loosen the tolerance (options.tol) or reduce h"), accepted);
       if (++attempts > limits::kMaxSubstepsPerStep)
-        return StepOutcome::refuse(RefusalCode::NoConvergence,
-                                   "one step of " + formatNumber(h_) + " s needed more than " +
-                                       std::to_string(limits::kMaxSubstepsPerStep) +
-                                       " adaptive substeps (the last of " + scientific(hs) + " s)",
-                                   Suggestion::loosenTolerance("loosen the tolerance (options.tol) or reduce h"), accepted);
+        return StepOutcome::refuse(
+            RefusalCode::NoConvergence,
+            "one step of " + formatNumber(h_) + " s needed more than " + std::to_string(limits::kMaxSubstepsPerStep) +
+                " adaptive substeps (the last of " + scientific(hs) + " s)",
+            Suggestion::loosenTolerance("loosen the tolerance (options.tol) or reduce h"), accepted);
       double err = std::numeric_limits<double>::infinity();
       bool fine = trySubstep(hs, err);
       if (fine && err <= 1.0) {
@@ -228,7 +229,8 @@ class DormandPrince final : public Integrator {
       proposal = hs * (fine ? std::min(1.0, std::max(kFacMin, kSafety * errorFactor(err))) : kFacMin);
     }
     if (!y0_.allFinite())
-      return StepOutcome::refuse(RefusalCode::NonFinite, "the new state is not finite", Suggestion::reduceH(), accepted);
+      return StepOutcome::refuse(RefusalCode::NonFinite, "the new state is not finite", Suggestion::reduceH(),
+                                 accepted);
     y_.swap(y0_);
     k_[0].swap(k1Work_);
     firstStageValid_ = firstStage;
@@ -309,8 +311,8 @@ class DormandPrince final : public Integrator {
     constexpr double b1 = 35.0 / 384, b3 = 500.0 / 1113, b4 = 125.0 / 192, b5 = -2187.0 / 6784, b6 = 11.0 / 84;
     // e = b − b̂ (b̂ the fourth-order weights 5179/57600, 0, 7571/16695, 393/640,
     // −92097/339200, 187/2100, 1/40).
-    constexpr double e1 = 71.0 / 57600, e3 = -71.0 / 16695, e4 = 71.0 / 1920, e5 = -17253.0 / 339200,
-                     e6 = 22.0 / 525, e7 = -1.0 / 40;
+    constexpr double e1 = 71.0 / 57600, e3 = -71.0 / 16695, e4 = 71.0 / 1920, e5 = -17253.0 / 339200, e6 = 22.0 / 525,
+                     e7 = -1.0 / 40;
     const VecX& k1 = k1Work_;
     VecX &k2 = k_[1], &k3 = k_[2], &k4 = k_[3], &k5 = k_[4], &k6 = k_[5], &k7 = k_[6];
     stage_ = y0_ + hs * (a21 * k1);
@@ -345,10 +347,10 @@ class DormandPrince final : public Integrator {
 
   mutable Ode ode_;  // toState evaluates (scratch space only)
   double h_, atol_, rtol_;
-  VecX y_;                    // the state at the last good step
+  VecX y_;                      // the state at the last good step
   VecX y0_, y1_, stage_, err_;  // work: the substep's start and end, a stage point, ê
-  VecX k_[7];                 // stages; k_[0] = f(y_) when firstStageValid_
-  VecX k1Work_;               // f(y0_)
+  VecX k_[7];                   // stages; k_[0] = f(y_) when firstStageValid_
+  VecX k1Work_;                 // f(y0_)
   bool firstStageValid_ = false;
   double proposal_ = 0;  // the proposed substep size (0: choose afresh)
   std::uint64_t rejected_ = 0;

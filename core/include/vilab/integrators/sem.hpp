@@ -170,8 +170,8 @@ class SymplecticEnergyMomentum final : public Integrator {
     if (!t.ok) {
       level_ = std::numeric_limits<double>::quiet_NaN();
       levelRefusal_ = t.refusal;
-      levelRefusal_.reason = "the midpoint step of the nominal h, which sets the energy level, has no solution (" +
-                             t.refusal.reason + ")";
+      levelRefusal_.reason =
+          "the midpoint step of the nominal h, which sets the energy level, has no solution (" + t.refusal.reason + ")";
       return;
     }
     level_ = t.residual;
@@ -225,12 +225,13 @@ class SymplecticEnergyMomentum final : public Integrator {
     }
     // Stage 2: when the secant leaves (0, h_max] or fails, a bracketing search.
     if (!converged && !withinTolerance() && !bracketedRoot())
-      return StepOutcome::refuse(RefusalCode::NoConvergence, "no step size conserves the energy here",
-                                 Suggestion::reduceH("reduce h (a smaller nominal step sets a level the steps can keep)"), iterations_);
+      return StepOutcome::refuse(
+          RefusalCode::NoConvergence, "no step size conserves the energy here",
+          Suggestion::reduceH("reduce h (a smaller nominal step sets a level the steps can keep)"), iterations_);
     if (!withinTolerance())
       return StepOutcome::refuse(RefusalCode::NoConvergence,
-                                 "the energy equation of the step size did not converge to rounding", Suggestion::reduceH(),
-                                 iterations_);
+                                 "the energy equation of the step size did not converge to rounding",
+                                 Suggestion::reduceH(), iterations_);
     // Stage 3: the new state of the best trial, h_k the next guess.
     s_.q.swap(bestQ_);
     s_.p.swap(bestP_);

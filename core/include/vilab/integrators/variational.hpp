@@ -43,8 +43,9 @@ namespace vilab {
 template <class System, class = void>
 struct HasCanonicalize : std::false_type {};
 template <class System>
-struct HasCanonicalize<System, std::void_t<decltype(std::declval<const System&>().canonicalize(
-                                   std::declval<Vec<double, System::N>&>()))>> : std::true_type {};
+struct HasCanonicalize<
+    System, std::void_t<decltype(std::declval<const System&>().canonicalize(std::declval<Vec<double, System::N>&>()))>>
+    : std::true_type {};
 
 // A system may offer forces outside L: `bool forced() const` (F ≢ 0) and
 // `template <class S> Vec<S, N> force(const Vec<S, N>& q, const Vec<S, N>& v) const`,
@@ -71,14 +72,19 @@ struct SystemForces {
   static constexpr bool value = ownForce || modelForce;
 
   static bool forced(const System& s) {
-    if constexpr (ownForce) return s.forced();
-    else if constexpr (modelForce) return s.model.forced();
-    else return false;
+    if constexpr (ownForce)
+      return s.forced();
+    else if constexpr (modelForce)
+      return s.model.forced();
+    else
+      return false;
   }
   template <class S>
   static Vec<S, N> force(const System& s, const Vec<S, N>& q, const Vec<S, N>& v) {
-    if constexpr (ownForce) return s.force(q, v);
-    else return s.model.force(q, v);
+    if constexpr (ownForce)
+      return s.force(q, v);
+    else
+      return s.model.force(q, v);
   }
 };
 
@@ -253,7 +259,8 @@ class VariationalIntegrator {
       p1 += fMinus + fPlus;
     }
     if (!q1.allFinite() || !p1.allFinite())
-      return StepOutcome::refuse(RefusalCode::NonFinite, "the new state is not finite", Suggestion::reduceH(), out.iterations);
+      return StepOutcome::refuse(RefusalCode::NonFinite, "the new state is not finite", Suggestion::reduceH(),
+                                 out.iterations);
     if constexpr (HasCanonicalize<System>::value) system_.canonicalize(q1);
     q = q1;
     p = p1;
@@ -271,8 +278,7 @@ class VariationalIntegrator {
     MatN J11;  // ∂D1 L_d/∂q_{k+1}, written by every linearization
     DenseLU<N + C> lu;
 
-    DelProblem(const VariationalIntegrator& integrator, const VecN& q0, const VecN& p0)
-        : vi(integrator), q(q0), p(p0) {
+    DelProblem(const VariationalIntegrator& integrator, const VecN& q0, const VecN& p0) : vi(integrator), q(q0), p(p0) {
       Mech::constraints(vi.system_, q, G0);
       qScale = 1.0 + q.cwiseAbs().maxCoeff();
       pScale = 1.0 + p.cwiseAbs().maxCoeff();

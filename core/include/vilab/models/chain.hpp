@@ -151,23 +151,24 @@ inline void ChainModel::projectPositionsVelocities(VecX& x, VecX& v, const std::
     const double len = d.norm();
     const double err = std::abs(len - lengths[i]);
     if (checkPositions && !(err <= tol))
-      throw InputError(InputErrorCode::OffManifold, xField + at, "off the constraint manifold: | |x" + std::to_string(i + 1) +
-                                        (i ? " - x" + std::to_string(i) : "") + "| - l" + std::to_string(i + 1) +
-                                        " | = " + formatNumber(err) + " > 1e-9 (the link has length " +
-                                        formatNumber(lengths[i]) + ")");
+      throw InputError(InputErrorCode::OffManifold, xField + at,
+                       "off the constraint manifold: | |x" + std::to_string(i + 1) +
+                           (i ? " - x" + std::to_string(i) : "") + "| - l" + std::to_string(i + 1) + " | = " +
+                           formatNumber(err) + " > 1e-9 (the link has length " + formatNumber(lengths[i]) + ")");
     const Vec3 e = d / len;
     const Vec3 w = vi - vPrev;
     const double radial = w.dot(e);
     if (checkVelocities && !(std::abs(radial) <= tol * (1.0 + w.norm())))
-      throw InputError(InputErrorCode::OffManifold, vField + at, "not tangent to the constraint manifold: the rate of change of link " +
-                                        std::to_string(i + 1) + "'s length is " + formatNumber(radial) +
-                                        " m/s (tolerance 1e-9)");
+      throw InputError(InputErrorCode::OffManifold, vField + at,
+                       "not tangent to the constraint manifold: the rate of change of link " + std::to_string(i + 1) +
+                           "'s length is " + formatNumber(radial) + " m/s (tolerance 1e-9)");
     if (planar && !(std::abs(xi[1]) <= tol))
       throw InputError(InputErrorCode::OffManifold, xField + at + "[1]",
                        "the planar pendulum moves in the x–z plane: y must be 0, got " + formatNumber(xi[1]));
     if (planar && !(std::abs(vi[1]) <= tol))
-      throw InputError(InputErrorCode::OffManifold, vField + at + "[1]", "the planar pendulum moves in the x–z plane: the y component must be 0, got " +
-                                                formatNumber(vi[1]));
+      throw InputError(
+          InputErrorCode::OffManifold, vField + at + "[1]",
+          "the planar pendulum moves in the x–z plane: the y component must be 0, got " + formatNumber(vi[1]));
     // Project exactly: rescale the link, remove the radial relative velocity.
     Vec3 xNew = checkPositions ? Vec3(prevNew + lengths[i] * e) : xi;
     Vec3 vNew = checkVelocities ? Vec3(vPrevNew + (w - radial * e)) : vi;

@@ -24,8 +24,8 @@
 #include <vector>
 
 #include "vilab/expr/graph.hpp"
-#include "vilab/outcome.hpp"
 #include "vilab/json.hpp"
+#include "vilab/outcome.hpp"
 #include "vilab/solver/small_lu.hpp"
 #include "vilab/state.hpp"
 
@@ -59,18 +59,18 @@ class LagrangianProblem {
   int c = 0;  // constraints
   std::vector<std::string> coordinates, conservedNames, symmetryNames;
   std::vector<LagrangianBody> bodies;
-  bool quadratic = false;     // ∂²L/∂q̇² does not depend on q̇ (so H is a quadratic form in p)
-  bool constantMass = false;  // ∂²L/∂q̇² is constant
+  bool quadratic = false;        // ∂²L/∂q̇² does not depend on q̇ (so H is a quadratic form in p)
+  bool constantMass = false;     // ∂²L/∂q̇² is constant
   bool constantHessian = false;  // every second derivative is constant: D1 L_d is affine in q_{k+1}
   bool timeDependent = false;    // L uses t (M–W Part 4): the integrators sample it at their quadrature times
   // Forcing (Lagrange–d'Alembert, M–W §3.2): F(q, q̇, t) = Q(q, q̇, t) − c q̇.
-  double damping = 0;            // c ≥ 0
-  bool hasForces = false;        // `forces` Q given (one expression per coordinate)
-  bool forcesUseTime = false;    // Q uses t
-  bool constantForceJacobian = true;  // ∂F/∂q and ∂F/∂q̇ constant (F affine in q, q̇)
+  double damping = 0;                   // c ≥ 0
+  bool hasForces = false;               // `forces` Q given (one expression per coordinate)
+  bool forcesUseTime = false;           // Q uses t
+  bool constantForceJacobian = true;    // ∂F/∂q and ∂F/∂q̇ constant (F affine in q, q̇)
   std::vector<std::string> forceLatex;  // Q, for the editor
-  std::string definitionJson;  // the normalized params (echo)
-  std::vector<std::string> latex;  // L, then constraints (for the editor)
+  std::string definitionJson;           // the normalized params (echo)
+  std::vector<std::string> latex;       // L, then constraints (for the editor)
 
   // Programs over the variables [q (n), q̇ (n), t]:
   expr::Program gradient;     // L_q (n), L_q̇ (n)
@@ -181,7 +181,8 @@ struct LagrangianModel {
 
   explicit LagrangianModel(std::shared_ptr<const LagrangianProblem> p)
       : problem(p), eval(std::make_shared<LagrangianEval>(p)) {}
-  LagrangianModel(const LagrangianModel& o) : problem(o.problem), eval(std::make_shared<LagrangianEval>(o.problem)), scale(o.scale) {}
+  LagrangianModel(const LagrangianModel& o)
+      : problem(o.problem), eval(std::make_shared<LagrangianEval>(o.problem)), scale(o.scale) {}
   LagrangianModel& operator=(const LagrangianModel& o) {
     problem = o.problem;
     eval = std::make_shared<LagrangianEval>(o.problem);

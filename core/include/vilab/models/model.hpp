@@ -16,14 +16,14 @@ using Model = std::variant<OscillatorModel, ChainModel, RigidBodyModel, Lagrangi
 
 // ModelKind (vocabulary.hpp: VILAB_MODEL_KINDS) lists the model types in the order of
 // Model, so a model's index in the variant is its kind; the applicability table uses it.
-static_assert(std::is_same_v<std::variant_alternative_t<static_cast<std::size_t>(ModelKind::Oscillator), Model>,
-                             OscillatorModel> &&
-              std::is_same_v<std::variant_alternative_t<static_cast<std::size_t>(ModelKind::Chain), Model>, ChainModel> &&
-              std::is_same_v<std::variant_alternative_t<static_cast<std::size_t>(ModelKind::RigidBody), Model>,
-                             RigidBodyModel> &&
-              std::is_same_v<std::variant_alternative_t<static_cast<std::size_t>(ModelKind::Lagrangian), Model>,
-                             LagrangianModel> &&
-              std::variant_size_v<Model> == Vocabulary<ModelKind>::size);
+static_assert(
+    std::is_same_v<std::variant_alternative_t<static_cast<std::size_t>(ModelKind::Oscillator), Model>,
+                   OscillatorModel> &&
+    std::is_same_v<std::variant_alternative_t<static_cast<std::size_t>(ModelKind::Chain), Model>, ChainModel> &&
+    std::is_same_v<std::variant_alternative_t<static_cast<std::size_t>(ModelKind::RigidBody), Model>, RigidBodyModel> &&
+    std::is_same_v<std::variant_alternative_t<static_cast<std::size_t>(ModelKind::Lagrangian), Model>,
+                   LagrangianModel> &&
+    std::variant_size_v<Model> == Vocabulary<ModelKind>::size);
 
 inline ModelKind kindOf(const Model& m) { return static_cast<ModelKind>(m.index()); }
 
@@ -31,7 +31,9 @@ inline const char* modelKindName(ModelKind k) { return idOf(k); }
 
 // What the canonical state of a model is: the free and heavy rigid bodies carry a unit
 // quaternion and Π; every other model positions and their conjugate momenta.
-inline StateKind stateKindOf(ModelKind k) { return k == ModelKind::RigidBody ? StateKind::Quaternion : StateKind::Cotangent; }
+inline StateKind stateKindOf(ModelKind k) {
+  return k == ModelKind::RigidBody ? StateKind::Quaternion : StateKind::Cotangent;
+}
 
 // Bodies of a model: links of a chain, 1 otherwise.
 inline int bodyCount(const Model& m) {

@@ -17,9 +17,7 @@ struct OscillatorModel {
   double stiffness = 1;
   double damping = 0;  // c ≥ 0: the force −c ẋ
 
-  double energy(const State& s) const {
-    return 0.5 * s.p[0] * s.p[0] / mass + 0.5 * stiffness * s.q[0] * s.q[0];
-  }
+  double energy(const State& s) const { return 0.5 * s.p[0] * s.p[0] / mass + 0.5 * stiffness * s.q[0] * s.q[0]; }
   Diagnostics diagnostics(const State& s) const {
     Diagnostics d;
     diagnosticsInto(s, d);

@@ -162,9 +162,7 @@ struct RigidBodyModel {
     return 0.5 * (Pi[0] * Pi[0] / inertia[0] + Pi[1] * Pi[1] / inertia[1] + Pi[2] * Pi[2] / inertia[2]);
   }
 
-  double energy(const State& s) const {
-    return kinetic(Vec3(s.p)) + potential(quat::verticalInBody(Vec4(s.q)));
-  }
+  double energy(const State& s) const { return kinetic(Vec3(s.p)) + potential(quat::verticalInBody(Vec4(s.q))); }
 
   // Energy ½ΠᵀI⁻¹Π + V(R), spatial momentum RΠ (the free body conserves all three
   // components, the heavy top the vertical one), body momentum Π, | |q| − 1 |.
@@ -200,8 +198,8 @@ struct RigidBodyModel {
     if (!(s > 0)) return 0.0;
     const double theta = 2.0 * dm::atan2(s, r[0]);
     const Vec3 omega = (theta / (s * h)) * v;
-    return 0.5 * (inertia[0] * omega[0] * omega[0] + inertia[1] * omega[1] * omega[1] +
-                  inertia[2] * omega[2] * omega[2]);
+    return 0.5 *
+           (inertia[0] * omega[0] * omega[0] + inertia[1] * omega[1] * omega[1] + inertia[2] * omega[2] * omega[2]);
   }
 
   // A typical energy: rotation at 1 rad/s about the largest axis, plus the weight
@@ -214,8 +212,8 @@ struct RigidBodyModel {
     Vec4 q = s.q;
     const double err = quaternionNormError(q);
     if (!(err <= limits::kManifoldTolerance))
-      throw InputError(InputErrorCode::OffManifold, qField, "must be a unit quaternion [w, x, y, z]: | |q| − 1 | = " + formatNumber(err) +
-                                   " > 1e-9");
+      throw InputError(InputErrorCode::OffManifold, qField,
+                       "must be a unit quaternion [w, x, y, z]: | |q| − 1 | = " + formatNumber(err) + " > 1e-9");
     s.q = q / dm::sqrt(q.squaredNorm());
   }
 };

@@ -20,7 +20,6 @@
 #pragma once
 
 #include <Eigen/Dense>
-
 #include <algorithm>
 #include <cmath>
 #include <limits>

@@ -5,7 +5,6 @@
 #pragma once
 
 #include <Eigen/LU>
-
 #include <cmath>
 #include <limits>
 

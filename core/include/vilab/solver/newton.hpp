@@ -61,9 +61,9 @@ struct NewtonSettings {
 
 struct NewtonReport {
   int iterations = 0;
-  double lastUpdate = 0;     // scaled size of the last update
-  double contraction = 0;    // θ of the last iteration
-  double condition = 1;      // κ estimate of the last factorization
+  double lastUpdate = 0;   // scaled size of the last update
+  double contraction = 0;  // θ of the last iteration
+  double condition = 1;    // κ estimate of the last factorization
   // Scaled sizes of the first updates, in order (tests read the convergence order).
   static constexpr int kLoggedUpdates = 8;
   double updates[kLoggedUpdates] = {};
@@ -83,10 +83,10 @@ namespace newton_detail {
                              Suggestion::reduceH(), k);
 }
 [[gnu::noinline, gnu::cold]] inline StepOutcome singular(const char* what, double condition, int k) {
-  return StepOutcome::refuse(RefusalCode::SingularMatrix,
-                             std::string("the Newton matrix of ") + what + " is singular (pivot ratio " +
-                                 scientific(condition) + ")",
-                             Suggestion::reduceH(), k);
+  return StepOutcome::refuse(
+      RefusalCode::SingularMatrix,
+      std::string("the Newton matrix of ") + what + " is singular (pivot ratio " + scientific(condition) + ")",
+      Suggestion::reduceH(), k);
 }
 [[gnu::noinline, gnu::cold]] inline StepOutcome updateNotFinite(int k) {
   return StepOutcome::refuse(RefusalCode::NonFinite, "the Newton update is not finite", Suggestion::reduceH(), k);
@@ -125,7 +125,7 @@ StepOutcome newtonIterate(Problem& problem, typename Problem::Vector& x, typenam
   double theta = 1;
   double condition = 1;
   bool stale = true;  // no factorization yet
-  int growing = 0;     // consecutive non-contracting iterations with a fresh Jacobian
+  int growing = 0;    // consecutive non-contracting iterations with a fresh Jacobian
   // The report is written only when asked for: zeroing one per solve is measurable
   // on the short chains (a step there is ~100 ns).
   if (report) *report = NewtonReport{};
