@@ -38,9 +38,9 @@ std::string unmetField(const Json& scenario) {
 
 TEST_CASE("every vocabulary is published once: non-empty lists of distinct ids", "[vocabulary]") {
   const Json vocabulary = registryJson()["vocabulary"];
-  const std::set<std::string> keys = {"models",         "views",      "states",       "exactSolutions",
-                                      "families",       "claimKinds", "refusalCodes", "suggestionActions",
-                                      "inputErrorCodes"};
+  const std::set<std::string> keys = {
+      "models",     "views",      "states",       "exactSolutions",    "families",
+      "claimKinds", "quantities", "refusalCodes", "suggestionActions", "inputErrorCodes"};
   CHECK(vocabulary.size() == keys.size());
   for (const auto& [key, ids] : vocabulary.items()) {
     INFO(key);
@@ -123,16 +123,22 @@ TEST_CASE("bad input carries the code of its problem", "[vocabulary][input]") {
 
 TEST_CASE("each system names its view, and its exact solution with the conditions it needs", "[vocabulary][exact]") {
   const Json reg = registryJson();
-  std::map<std::string, std::string> views;
-  for (const auto& s : reg["systems"]) views[s["id"]] = s["view"];
-  CHECK(views == std::map<std::string, std::string>{{"oscillator", "oscillator"},
-                                                    {"pendulum", "linkage"},
-                                                    {"spherical-pendulum", "linkage"},
-                                                    {"double-spherical-pendulum", "linkage"},
-                                                    {"chain", "linkage"},
-                                                    {"rigid-body", "rigid"},
-                                                    {"heavy-top", "top"},
-                                                    {"lagrangian", "bodies"}});
+  // The scene follows from the model, and for a rigid body from whether gravity acts (a
+  // parameter of quantity "gravity"): a heavy top about its fixed point, else a free body.
+  for (const auto& s : reg["systems"]) {
+    INFO(s["id"]);
+    bool gravity = false;
+    for (const auto& p : s["params"]) gravity = gravity || p.value("quantity", "") == "gravity";
+    const std::string model = s["model"];
+    const std::string expected = model == "chain"        ? "linkage"
+                                 : model == "oscillator" ? "oscillator"
+                                 : model == "lagrangian" ? "bodies"
+                                 : gravity               ? "top"
+                                                         : "rigid";
+    CHECK(s["view"] == expected);
+  }
+  CHECK(findSystem("heavy-top")->toJson()["view"] == "top");
+  CHECK(findSystem("rigid-body")->toJson()["view"] == "rigid");
   CHECK(findSystem("pendulum")->toJson()["exact"] ==
         Json::parse(R"({"solution": "pendulum", "requires": [{"field": "params.damping", "equals": 0},
                                                               {"field": "params.g", "above": 0}]})"));
