@@ -51,12 +51,8 @@ function describeOscillator(system, sc) {
   };
 }
 
-function describeChain(system, sc) {
-  const masses = sc.params.masses;
-  const lengths = sc.params.lengths;
-  const n = masses.length;
-  const planar = chainIsPlanar(system);
-  const damped = isNonZero(sc.params.damping);
+/** The energy; for spherical links also J_z, which gravity (vertical) leaves alone. */
+function chainQuantities(planar, damped) {
   const quantities = [
     energyQuantity(
       !damped,
@@ -76,6 +72,11 @@ function describeChain(system, sc) {
         : 'Gravity is vertical, so turning the whole pendulum about the vertical changes nothing (Noether).',
     });
   }
+  return quantities;
+}
+
+/** θ (and φ) of each link, then their rates: the order values() writes them in. */
+function chainVariables(n, planar) {
   const variables = [];
   const link = (i) => (n > 1 ? ` of link ${i}` : '');
   for (let i = 1; i <= n; i++) {
@@ -106,7 +107,59 @@ function describeChain(system, sc) {
       kind: 'rate',
     });
   }
+  return variables;
+}
+
+/** Each link's angles and their rates, from the bobs' positions and momenta relative to the bob above. */
+function chainAnglesAndRates(q, p, out, masses, planar, angles) {
+  const n = masses.length;
   const per = planar ? 1 : 2;
+  let px = 0,
+    py = 0,
+    pz = 0,
+    vx0 = 0,
+    vy0 = 0,
+    vz0 = 0;
+  for (let i = 0; i < n; i++) {
+    const x = q[3 * i],
+      y = q[3 * i + 1],
+      z = q[3 * i + 2];
+    const vx = p[3 * i] / masses[i],
+      vy = p[3 * i + 1] / masses[i],
+      vz = p[3 * i + 2] / masses[i];
+    const dx = x - px,
+      dy = y - py,
+      dz = z - pz;
+    const wx = vx - vx0,
+      wy = vy - vy0,
+      wz = vz - vz0;
+    if (planar) {
+      // θ = atan2(dx, −dz), signed, in the x–z plane
+      out[i] = Math.atan2(dx, -dz);
+      out[angles + i] = (-dz * wx + dx * wz) / (dx * dx + dz * dz);
+    } else {
+      // θ = atan2(ρ, −dz) with ρ = √(dx² + dy²); φ = atan2(dy, dx)
+      const rho2 = dx * dx + dy * dy;
+      const rho = Math.sqrt(rho2);
+      const rhoDot = rho > 0 ? (dx * wx + dy * wy) / rho : 0;
+      out[per * i] = Math.atan2(rho, -dz);
+      out[per * i + 1] = rho > 0 ? Math.atan2(dy, dx) : 0;
+      out[angles + per * i] = (-dz * rhoDot + rho * wz) / (rho2 + dz * dz);
+      out[angles + per * i + 1] = rho2 > 0 ? (dx * wy - dy * wx) / rho2 : 0;
+    }
+    (px = x), (py = y), (pz = z), (vx0 = vx), (vy0 = vy), (vz0 = vz);
+  }
+}
+
+function describeChain(system, sc) {
+  const masses = sc.params.masses;
+  const lengths = sc.params.lengths;
+  const n = masses.length;
+  const planar = chainIsPlanar(system);
+  const damped = isNonZero(sc.params.damping);
+  const quantities = chainQuantities(planar, damped);
+  const variables = chainVariables(n, planar);
+  const angles = variables.length / 2; // as many rates as angles
   return {
     quantities,
     constrained: true,
@@ -117,41 +170,7 @@ function describeChain(system, sc) {
     energyParts: true,
     structures: ['symplectic', 'constraints', ...(damped ? [] : ENERGY), ...(!planar && !damped ? ['momentum'] : [])],
     values(q, p, out) {
-      let px = 0,
-        py = 0,
-        pz = 0,
-        vx0 = 0,
-        vy0 = 0,
-        vz0 = 0;
-      for (let i = 0; i < n; i++) {
-        const x = q[3 * i],
-          y = q[3 * i + 1],
-          z = q[3 * i + 2];
-        const vx = p[3 * i] / masses[i],
-          vy = p[3 * i + 1] / masses[i],
-          vz = p[3 * i + 2] / masses[i];
-        const dx = x - px,
-          dy = y - py,
-          dz = z - pz;
-        const wx = vx - vx0,
-          wy = vy - vy0,
-          wz = vz - vz0;
-        if (planar) {
-          // θ = atan2(dx, −dz), signed, in the x–z plane
-          out[i] = Math.atan2(dx, -dz);
-          out[angles + i] = (-dz * wx + dx * wz) / (dx * dx + dz * dz);
-        } else {
-          // θ = atan2(ρ, −dz) with ρ = √(dx² + dy²); φ = atan2(dy, dx)
-          const rho2 = dx * dx + dy * dy;
-          const rho = Math.sqrt(rho2);
-          const rhoDot = rho > 0 ? (dx * wx + dy * wy) / rho : 0;
-          out[per * i] = Math.atan2(rho, -dz);
-          out[per * i + 1] = rho > 0 ? Math.atan2(dy, dx) : 0;
-          out[angles + per * i] = (-dz * rhoDot + rho * wz) / (rho2 + dz * dz);
-          out[angles + per * i + 1] = rho2 > 0 ? (dx * wy - dy * wx) / rho2 : 0;
-        }
-        (px = x), (py = y), (pz = z), (vx0 = vx), (vy0 = vy), (vz0 = vz);
-      }
+      chainAnglesAndRates(q, p, out, masses, planar, angles);
     },
     kinetic(q, p) {
       let T = 0;
@@ -161,15 +180,32 @@ function describeChain(system, sc) {
   };
 }
 
-function describeRigidBody(system, sc) {
-  const I = sc.params.inertia;
-  const torque = sc.params.torque ?? [0, 0, 0];
-  const damped = isNonZero(sc.params.damping);
-  const g = Number(sc.params.g ?? 0);
-  const com = sc.params.com ?? [0, 0, 0];
-  const gravityTorque = g !== 0 && isNonZero(com);
-  const forced = damped || isNonZero(torque);
-  const axes = ['x', 'y', 'z'];
+/** One component of the spatial angular momentum, and why it is or is not conserved. */
+function spatialMomentumQuantity(a, k, { damped, torque, gravityTorque }) {
+  const vertical = k === 2;
+  const conserved = !damped && torque[k] === 0 && (vertical || !gravityTorque);
+  const why = damped
+    ? 'The damping torque changes the angular momentum.'
+    : torque[k] !== 0
+      ? 'The applied torque changes this component.'
+      : conserved
+        ? vertical && gravityTorque
+          ? 'Gravity exerts no torque about the vertical (Noether).'
+          : 'No torque acts on this component (Noether).'
+        : "Gravity's torque about horizontal axes changes this component.";
+  return {
+    key: `momentum.${a}`,
+    symbol: `J_${a}`,
+    title: `spatial angular momentum, ${a} component`,
+    unit: 'kg·m²/s',
+    columns: [`momentum.${a}`],
+    conserved,
+    why,
+  };
+}
+
+/** The energy, J_x, J_y, J_z; Π₃ for a symmetric top; |Π| where gravity exerts no torque. */
+function rigidBodyQuantities({ I, torque, damped, com, gravityTorque, forced }) {
   const quantities = [
     energyQuantity(
       !forced,
@@ -180,28 +216,7 @@ function describeRigidBody(system, sc) {
           : 'No torque acts: the energy stays constant.',
     ),
   ];
-  axes.forEach((a, k) => {
-    const vertical = k === 2;
-    const conserved = !damped && torque[k] === 0 && (vertical || !gravityTorque);
-    const why = damped
-      ? 'The damping torque changes the angular momentum.'
-      : torque[k] !== 0
-        ? 'The applied torque changes this component.'
-        : conserved
-          ? vertical && gravityTorque
-            ? 'Gravity exerts no torque about the vertical (Noether).'
-            : 'No torque acts on this component (Noether).'
-          : "Gravity's torque about horizontal axes changes this component.";
-    quantities.push({
-      key: `momentum.${a}`,
-      symbol: `J_${a}`,
-      title: `spatial angular momentum, ${a} component`,
-      unit: 'kg·m²/s',
-      columns: [`momentum.${a}`],
-      conserved,
-      why,
-    });
-  });
+  ['x', 'y', 'z'].forEach((a, k) => quantities.push(spatialMomentumQuantity(a, k, { damped, torque, gravityTorque })));
   const symmetric = I[0] === I[1];
   if (gravityTorque && symmetric && com[0] === 0 && com[1] === 0 && !forced) {
     quantities.push({
@@ -228,7 +243,12 @@ function describeRigidBody(system, sc) {
         : 'No torque: the length of the angular momentum stays constant (a Casimir).',
     });
   }
-  const variables = [
+  return quantities;
+}
+
+/** Π and ω in the body frame, then the tilt and azimuth of the body's third axis. */
+function rigidBodyVariables() {
+  return [
     ...[1, 2, 3].map((i) => ({
       key: `Pi${i}`,
       symbol: `Π${sub(i)}`,
@@ -246,6 +266,18 @@ function describeRigidBody(system, sc) {
     { key: 'tilt', symbol: 'θ', title: "tilt of the body's third axis from the vertical", unit: 'rad', kind: 'angle' },
     { key: 'azimuth', symbol: 'φ', title: "azimuth of the body's third axis", unit: 'rad', kind: 'angle' },
   ];
+}
+
+function describeRigidBody(system, sc) {
+  const I = sc.params.inertia;
+  const torque = sc.params.torque ?? [0, 0, 0];
+  const damped = isNonZero(sc.params.damping);
+  const g = Number(sc.params.g ?? 0);
+  const com = sc.params.com ?? [0, 0, 0];
+  const gravityTorque = g !== 0 && isNonZero(com);
+  const forced = damped || isNonZero(torque);
+  const quantities = rigidBodyQuantities({ I, torque, damped, com, gravityTorque, forced });
+  const variables = rigidBodyVariables();
   const momentumConserved =
     quantities.some((q) => q.key.startsWith('momentum') && q.conserved) || quantities.some((q) => q.key === 'bodyMomentum.z');
   return {

@@ -36,6 +36,56 @@ function measuredText(v) {
   return a >= 0.01 && a < 1000 ? v.toPrecision(3) : sci(v, 2);
 }
 
+/** The loop study's table: one row per track, ∮p·dq at the start and now, or where it was lost. */
+function fillLoopTable(table, res) {
+  setChildren(
+    table,
+    el(
+      'tr',
+      {},
+      el('th', {}, ''),
+      el('th', {}, t('studies.loop.col.points')),
+      el('th', {}, t('studies.loop.col.action0')),
+      el('th', {}, t('studies.loop.col.action')),
+      el('th', {}, t('studies.loop.col.change')),
+    ),
+    res.map((r) =>
+      el(
+        'tr',
+        { dataset: { track: r.label } },
+        el('th', {}, `${r.label} · ${r.title}`),
+        el('td', {}, String(r.points)),
+        el('td', { class: 'loop-action0' }, r.initialAction.toPrecision(10)),
+        r.unresolvedAt === null
+          ? [
+              el('td', { class: 'loop-action', dataset: { value: String(r.action) } }, r.action.toPrecision(10)),
+              el('td', { class: 'loop-change', dataset: { value: String(r.series.change.at(-1)) } }, sci(r.series.change.at(-1), 2)),
+            ]
+          : el(
+              'td',
+              { class: 'loop-unresolved', colspan: 2, dataset: { at: String(r.unresolvedAt) } },
+              t('studies.loop.unresolved', { t: r.unresolvedAt.toFixed(2), n: r.points }),
+            ),
+      ),
+    ),
+  );
+}
+
+/** A loop's points with the first repeated at the end, so the drawn curve closes. */
+function closedLoop(a) {
+  return Array.from(a).concat(a.length ? [a[0]] : []);
+}
+
+/** The finite values' range with 5% margin: a fixed range keeps every curve in view. */
+function paddedRange(arrays) {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const a of arrays) for (const v of a) if (Number.isFinite(v)) (lo = Math.min(lo, v)), (hi = Math.max(hi, v));
+  if (!(hi >= lo)) return [-1, 1];
+  const pad = 0.05 * (hi - lo) || 0.5 * Math.abs(hi) || 1;
+  return [lo - pad, hi + pad];
+}
+
 export class StudiesDrawer extends Drawer {
   /**
    * getState() the store's state; getRun() { A: { q, p, step, time }, B? } where the run is
@@ -189,68 +239,11 @@ export class StudiesDrawer extends Drawer {
           logX: false,
         },
       );
-      setChildren(
-        table,
-        el(
-          'tr',
-          {},
-          el('th', {}, ''),
-          el('th', {}, t('studies.loop.col.points')),
-          el('th', {}, t('studies.loop.col.action0')),
-          el('th', {}, t('studies.loop.col.action')),
-          el('th', {}, t('studies.loop.col.change')),
-        ),
-        res.map((r) =>
-          el(
-            'tr',
-            { dataset: { track: r.label } },
-            el('th', {}, `${r.label} · ${r.title}`),
-            el('td', {}, String(r.points)),
-            el('td', { class: 'loop-action0' }, r.initialAction.toPrecision(10)),
-            r.unresolvedAt === null
-              ? [
-                  el('td', { class: 'loop-action', dataset: { value: String(r.action) } }, r.action.toPrecision(10)),
-                  el('td', { class: 'loop-change', dataset: { value: String(r.series.change.at(-1)) } }, sci(r.series.change.at(-1), 2)),
-                ]
-              : el(
-                  'td',
-                  { class: 'loop-unresolved', colspan: 2, dataset: { at: String(r.unresolvedAt) } },
-                  t('studies.loop.unresolved', { t: r.unresolvedAt.toFixed(2), n: r.points }),
-                ),
-          ),
-        ),
-      );
+      fillLoopTable(table, res);
     };
     const { controls, status } = this.#runner('loop', async (progress) => {
-      const tracks = this.#tracks();
-      const now = this.getRun?.() ?? {};
-      const n = Number(points.value);
-      const total = Math.min(100000, Math.max(10, Math.round(Number(steps.value) || 1000)));
-      const fractions = tracks.map(() => 0);
-      const res = await Promise.all(
-        tracks.map((tr, k) =>
-          this.#pool()
-            .run(
-              'loop',
-              // mid-run, the loop is centred on where the run is now
-              {
-                scenario: tr.scenario,
-                points: n,
-                steps: total,
-                around: now[tr.label]?.step > 0 ? { q: now[tr.label].q, p: now[tr.label].p } : undefined,
-              },
-              { onProgress: (f) => ((fractions[k] = f), progress(fractions.reduce((a, b) => a + b, 0) / tracks.length)) },
-            )
-            .then((r) => ({
-              ...r,
-              label: tr.label,
-              color: tr.color,
-              title: tr.title,
-              from: now[tr.label]?.step > 0 ? now[tr.label].time : 0,
-            })),
-        ),
-      );
-      this.results.loop = res;
+      const res = await this.#runLoops(points, steps, progress);
+      this.results.loop = res; // after the await: a new run may have replaced this.results meanwhile
       show();
     });
     show();
@@ -271,6 +264,38 @@ export class StudiesDrawer extends Drawer {
       plotHost,
       table,
       shape.root,
+    );
+  }
+
+  /** Each track carries the loop in the pool; progress is the mean of the tracks' fractions. */
+  #runLoops(points, steps, progress) {
+    const tracks = this.#tracks();
+    const now = this.getRun?.() ?? {};
+    const n = Number(points.value);
+    const total = Math.min(100000, Math.max(10, Math.round(Number(steps.value) || 1000)));
+    const fractions = tracks.map(() => 0);
+    return Promise.all(
+      tracks.map((tr, k) =>
+        this.#pool()
+          .run(
+            'loop',
+            // mid-run, the loop is centred on where the run is now
+            {
+              scenario: tr.scenario,
+              points: n,
+              steps: total,
+              around: now[tr.label]?.step > 0 ? { q: now[tr.label].q, p: now[tr.label].p } : undefined,
+            },
+            { onProgress: (f) => ((fractions[k] = f), progress(fractions.reduce((a, b) => a + b, 0) / tracks.length)) },
+          )
+          .then((r) => ({
+            ...r,
+            label: tr.label,
+            color: tr.color,
+            title: tr.title,
+            from: now[tr.label]?.step > 0 ? now[tr.label].time : 0,
+          })),
+      ),
     );
   }
 
@@ -503,15 +528,6 @@ export class StudiesDrawer extends Drawer {
     );
     let res = null;
     let plot = null;
-    const closed = (a) => Array.from(a).concat(a.length ? [a[0]] : []);
-    const span = (arrays) => {
-      let lo = Infinity;
-      let hi = -Infinity;
-      for (const a of arrays) for (const v of a) if (Number.isFinite(v)) (lo = Math.min(lo, v)), (hi = Math.max(hi, v));
-      if (!(hi >= lo)) return [-1, 1];
-      const pad = 0.05 * (hi - lo) || 0.5 * Math.abs(hi) || 1;
-      return [lo - pad, hi + pad];
-    };
     const draw = () => {
       if (!res) return;
       const ix = Number(xAxis.querySelector('select').value);
@@ -520,50 +536,18 @@ export class StudiesDrawer extends Drawer {
       const at = res[0].snapshots[Math.min(s, res[0].snapshots.length - 1)];
       timeLabel.firstChild.textContent = `${t('studies.loop.shape.time', { t: at.t.toFixed(2) })} `;
       const start = res[0].snapshots[0].vars;
-      const curves = [{ label: t('studies.loop.shape.start'), color: '#888888', dash: [4, 4], x: closed(start[ix]), y: closed(start[iy]) }];
+      const curves = [
+        { label: t('studies.loop.shape.start'), color: '#888888', dash: [4, 4], x: closedLoop(start[ix]), y: closedLoop(start[iy]) },
+      ];
       for (const r of res) {
         const v = r.snapshots[Math.min(s, r.snapshots.length - 1)].vars;
-        curves.push({ label: r.label, color: r.color, x: closed(v[ix]), y: closed(v[iy]) });
+        curves.push({ label: r.label, color: r.color, x: closedLoop(v[ix]), y: closedLoop(v[iy]) });
       }
       if (plot) {
         plot.destroy();
         this.plots = this.plots.filter((p) => p !== plot);
       }
-      host.replaceChildren();
-      const width = Math.max(260, host.clientWidth || this.body.clientWidth - 40 || 360);
-      const facets = [
-        { scale: 'x', auto: true },
-        { scale: 'y', auto: true },
-      ];
-      plot = new uPlot(
-        {
-          mode: 2,
-          width,
-          height: 260,
-          // every curve in view: uPlot's own ranging in mode 2 can leave part of a long filament out
-          scales: { x: { time: false, range: () => span(curves.map((c) => c.x)) }, y: { range: () => span(curves.map((c) => c.y)) } },
-          axes: [
-            { label: `${variables[ix].symbol} (${variables[ix].unit})`, size: 40 },
-            { label: `${variables[iy].symbol} (${variables[iy].unit})`, size: 70 },
-          ],
-          legend: { show: true, live: false },
-          cursor: { show: false },
-          series: [
-            {},
-            ...curves.map((c) => ({
-              label: c.label,
-              stroke: c.color,
-              width: c.dash ? 1.5 : 2,
-              dash: c.dash,
-              paths: uPlot.paths.linear(),
-              points: { show: false },
-              facets,
-            })),
-          ],
-        },
-        [null, ...curves.map((c) => [c.x, c.y])],
-        host,
-      );
+      plot = this.#loopShapePlot(host, curves, variables[ix], variables[iy]);
       host.dataset.points = String(curves[1].x.length - 1);
       this.plots.push(plot);
     };
@@ -578,6 +562,48 @@ export class StudiesDrawer extends Drawer {
         draw();
       },
     };
+  }
+
+  /** The loop's curves as an x–y plot (uPlot's mode 2) in host, replacing what it held. */
+  #loopShapePlot(host, curves, xVar, yVar) {
+    host.replaceChildren();
+    const width = Math.max(260, host.clientWidth || this.body.clientWidth - 40 || 360);
+    const facets = [
+      { scale: 'x', auto: true },
+      { scale: 'y', auto: true },
+    ];
+    return new uPlot(
+      {
+        mode: 2,
+        width,
+        height: 260,
+        // every curve in view: uPlot's own ranging in mode 2 can leave part of a long filament out
+        scales: {
+          x: { time: false, range: () => paddedRange(curves.map((c) => c.x)) },
+          y: { range: () => paddedRange(curves.map((c) => c.y)) },
+        },
+        axes: [
+          { label: `${xVar.symbol} (${xVar.unit})`, size: 40 },
+          { label: `${yVar.symbol} (${yVar.unit})`, size: 70 },
+        ],
+        legend: { show: true, live: false },
+        cursor: { show: false },
+        series: [
+          {},
+          ...curves.map((c) => ({
+            label: c.label,
+            stroke: c.color,
+            width: c.dash ? 1.5 : 2,
+            dash: c.dash,
+            paths: uPlot.paths.linear(),
+            points: { show: false },
+            facets,
+          })),
+        ],
+      },
+      [null, ...curves.map((c) => [c.x, c.y])],
+      host,
+    );
   }
 
   // ---- Poincaré
