@@ -1,12 +1,7 @@
 // The registry's words, read once from the prose embedded at build time (vilab/prose.hpp).
 #include "vilab/prose.hpp"
 
-#include <cstddef>
-
-namespace vilab::embedded {
-extern const char proseEnglish[];
-extern const std::size_t proseEnglishSize;
-}  // namespace vilab::embedded
+#include "vilab/embedded.hpp"
 
 namespace vilab {
 
@@ -43,7 +38,7 @@ void describe(std::vector<Spec>& specs, const Json& prose) {
 }  // namespace
 
 VILAB_COLD const Json& englishProse() {
-  static const Json prose = Json::parse(embedded::proseEnglish, embedded::proseEnglish + embedded::proseEnglishSize);
+  static const Json prose = embedded::document(embedded::proseEnglish, embedded::proseEnglishSize);
   return prose;
 }
 

@@ -17,21 +17,16 @@
 // near the motion. DOPRI5 is left out of the system's limit: its h is only the output
 // interval of an adaptive method.
 #include <algorithm>
-#include <cstddef>
 
+#include "vilab/embedded.hpp"
 #include "vilab/registry.hpp"
-
-namespace vilab::embedded {
-extern const char stepLimits[];
-extern const std::size_t stepLimitsSize;
-}  // namespace vilab::embedded
 
 namespace vilab {
 
 namespace {
 // The measured table, parsed once: {system: {integrator: h}}.
 const Json& limitsTable() {
-  static const Json table = Json::parse(embedded::stepLimits, embedded::stepLimits + embedded::stepLimitsSize);
+  static const Json table = embedded::document(embedded::stepLimits, embedded::stepLimitsSize);
   return table;
 }
 

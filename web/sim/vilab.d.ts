@@ -20,20 +20,7 @@ import type {
   SuggestionAction,
   InputErrorCode,
 } from './ids.js';
-export type {
-  SystemId,
-  IntegratorId,
-  ModelKind,
-  ViewKind,
-  StateKind,
-  ExactSolutionKind,
-  IntegratorFamily,
-  ClaimKind,
-  Quantity,
-  RefusalCode,
-  SuggestionAction,
-  InputErrorCode,
-};
+export type * from './ids.js';
 
 // Symbol.dispose (for `using sim = lab.simulate(…)`) without requiring lib esnext.disposable;
 // the same declaration as TypeScript's own lib, so the two merge.
