@@ -26,6 +26,7 @@ import { createDownloads } from './page/downloads.js';
 import { createBobDrag } from './page/drag.js';
 import { createEmbed } from './page/embed.js';
 import { createFailureReport } from './page/failure.js';
+import { createLessonLayout } from './page/lesson-layout.js';
 import { openTestHook, fillTestHook } from './page/test-hook.js';
 import { registerServiceWorker } from './page/offline.js';
 import inlinedWasm from 'virtual:vilab-wasm';
@@ -62,8 +63,11 @@ async function main() {
   const start = await readStartLink(lab, notices);
   const store = createStore(start.state);
 
+  let lessonLayout = null;
   const plots = new Plots($('#plots'), {
     onPhaseChange: () => plots.drawAll(runner.time),
+    onPin: (id) => lessonLayout?.pin(id),
+    onArrange: (info) => lessonLayout?.arranged(info),
     // a run whose numbers left the physics (energy, constraint, overflow) stops there
     onBreakdown: (label, info) => runner.halt(label, info),
   });
@@ -83,6 +87,8 @@ async function main() {
   createDrawers({ lab, store, runner, presets, run });
   const legend = createLegend({ lab, store, runner, view, controls });
   const link = new Links({ lab, store, runner, view, plots, notices, run, embedKeys, siteURL: SITE_URL, reducedMotion });
+  run.land = (step) => link.land(step); // a lesson's jumpTo lands as a link's at= does
+  lessonLayout = createLessonLayout({ store, plots, layout, notices });
   const downloads = createDownloads({ lab, store, runner, view, plots, notices });
   const bridge = createEmbed({ lab, store, runner, run, link, notices, embedKeys });
   const reportFailure = createFailureReport({ lab, plots, notices, run, legend, bridge });
@@ -109,7 +115,7 @@ async function main() {
   new ResizeObserver(() => plots.resize()).observe($('#plots'));
 
   loop.start();
-  fillTestHook({ lab, store, runner, view, plots, presets, run, link, downloads, drag });
+  fillTestHook({ lab, store, runner, view, plots, presets, run, link, downloads, drag, lessonLayout });
   registerServiceWorker(notices);
 }
 

@@ -115,10 +115,13 @@ export class Links {
     else this.runner.target = fingerprint.step;
   }
 
-  /** A link with `at` opens paused on that step; any other plays unless motion is reduced or it says paused. */
+  /**
+   * A link with `at` opens paused on that step (a promise of the step landed on; a
+   * lesson's jumpTo comes this way too); any other plays unless motion is reduced or it says paused.
+   */
   land(at) {
-    if (at) this.#landAt(at);
-    else this.run.setPlaying(!this.reducedMotion.matches && !this.embedKeys.paused);
+    if (at) return this.#landAt(at);
+    this.run.setPlaying(!this.reducedMotion.matches && !this.embedKeys.paused);
   }
 
   /**
@@ -129,19 +132,23 @@ export class Links {
     const { runner, run, notices } = this;
     run.setPlaying(false);
     notices.status(t('main.landing', { step: target }));
-    const slice = () => {
-      if (!runner.a || runner.a.failure || runner.step >= target) {
-        this.view.clearTrails();
-        run.stepNow(0);
-        this.plots.drawAll(runner.time);
-        notices.status(t('main.landed', { step: runner.step }));
-        return;
-      }
-      const t0 = performance.now();
-      while (runner.step < target && !runner.a.failure && performance.now() - t0 < 30) runner.advance(Math.min(2000, target - runner.step));
-      setTimeout(slice, 0);
-    };
-    slice();
+    return new Promise((resolve) => {
+      const slice = () => {
+        if (!runner.a || runner.a.failure || runner.step >= target) {
+          this.view.clearTrails();
+          run.stepNow(0);
+          this.plots.drawAll(runner.time);
+          notices.status(t('main.landed', { step: runner.step }));
+          resolve(runner.step);
+          return;
+        }
+        const t0 = performance.now();
+        while (runner.step < target && !runner.a.failure && performance.now() - t0 < 30)
+          runner.advance(Math.min(2000, target - runner.step));
+        setTimeout(slice, 0);
+      };
+      slice();
+    });
   }
 
   // A link pasted into the address bar of an open page changes only its # part: open it

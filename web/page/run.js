@@ -3,7 +3,8 @@
 // the API, waiting for the full build when the lean one leaves them out), restart,
 // halve h, stepping now, and the transport (play / pause, kept in the session).
 import { needsFull } from '../sim/page-lab.js';
-import { compareScenario, deepEqual, SPEEDS, WINDOWS, UI_DEFAULTS } from '../state/store.js';
+import { compareScenario, deepEqual } from '../state/store.js';
+import { readLessonView, jumpStep } from '../sim/lesson-view.js';
 import { viewOf } from '../scene/view.js';
 import { SCENES } from '../scene/scenes.js';
 import { shortTitle } from '../ui/why.js';
@@ -72,6 +73,7 @@ const energyBounded = (integ) => !!integ && (integ.symplectic || integ.claims.so
 export class Run {
   constructor({ lab, store, runner, view, plots, readout, notices }) {
     Object.assign(this, { lab, store, runner, view, plots, readout, notices });
+    this.land = null; // (step) => promise: the landing of a link's at= (page/link.js), set once links exist
     this.session = store.session;
     store.subscribe((state, prev, meta) => this.#follow(state, prev, meta));
     runner.speed = store.get().speed;
@@ -213,23 +215,52 @@ export class Run {
     }
   }
 
-  /** A preset (or a lesson's set-up), with what the lesson needs on screen: speed, window, the energy view; then it plays. */
+  /**
+   * A preset (or a lesson's set-up) with what its lesson needs on screen (web/sim/lesson-view.js):
+   * speed, window, the energy view, the plot shown large and the cards shown (session
+   * `lesson`, page/lesson-layout.js), the camera; then it plays, or first lands on its
+   * `jumpTo` by stepping (the landing of a link's at=). Returns a promise when it waits.
+   */
   applyPreset(p) {
-    const lesson = p.lesson ?? {};
-    const speed = SPEEDS.includes(lesson.speed) ? lesson.speed : UI_DEFAULTS.speed;
-    const plotWindow = WINDOWS.includes(lesson.window) ? lesson.window : UI_DEFAULTS.window;
-    this.plots.setView({ energy: lesson.energy === 'envelope' ? 'envelope' : 'signed', large: lesson.large ?? null });
-    this.session.set({ deferred: null });
-    const err = this.setState({ scenario: p.scenario, compare: p.compare ?? null, speed, stepsPerFrame: 0, window: plotWindow });
+    const { view: lv, problems } = readLessonView(p.lesson);
+    this.#reportLesson(p, problems);
+    this.plots.setView({ energy: lv.energy });
+    const previous = this.session.get().lesson;
+    this.session.set({ deferred: null, lesson: { system: p.scenario?.system ?? null, plot: lv.plot, cards: lv.cards } });
+    const err = this.setState({ scenario: p.scenario, compare: p.compare ?? null, speed: lv.speed, stepsPerFrame: 0, window: lv.window });
     const applied = () => {
       this.notices.status(t('main.preset.status', { title: registryText('preset', p, 'title') }));
-      this.setPlaying(true);
+      if (lv.camera) this.view.setCamera([...lv.camera.position, ...lv.camera.target]);
+      return this.#startLesson(p, lv);
     };
     // waiting for the full build: applied once it is in (its failure is shown by then)
     const { deferred } = this.session.get();
-    if (deferred) return deferred.then((e) => e || applied());
-    if (err) this.notices.banner('control', [t('main.preset.failed', { id: p.id, message: err.message })]);
-    else applied();
+    if (deferred) return deferred.then((e) => (e ? this.session.set({ lesson: previous }) : applied()));
+    if (err) {
+      this.session.set({ lesson: previous });
+      this.notices.banner('control', [t('main.preset.failed', { id: p.id, message: err.message })]);
+    } else return applied();
+  }
+
+  /** Plays, or lands on the lesson's jumpTo first (stepping: the same bits as watching) and then plays. */
+  #startLesson(p, lv) {
+    const h = this.store.get().scenario.h;
+    if (!lv.jumpTo || !this.land) return this.setPlaying(true);
+    if (this.lab.integrator(this.store.get().scenario.integrator)?.variableStep) {
+      this.#reportLesson(p, [{ field: 'lesson.jumpTo', code: 'variableStep', args: {} }]);
+      return this.setPlaying(true);
+    }
+    this.notices.status(t('layout.jumping', { t: lv.jumpTo }));
+    return Promise.resolve(this.land(jumpStep(lv.jumpTo, h))).then(() => this.setPlaying(true));
+  }
+
+  /** A lesson block's wrong fields, each named (the rest of the lesson applies). */
+  #reportLesson(p, problems) {
+    if (!problems.length) return this.notices.dismiss('lesson');
+    const text = problems.map(({ field, code, args }) =>
+      t('layout.lesson.problem', { id: p.id, field, problem: t(`layout.problem.${code}`, args) }),
+    );
+    this.notices.banner('lesson', [text.join(' ')], { kind: 'warn' });
   }
 
   /** Play or pause (a run whose A failed stays paused). */

@@ -12,7 +12,7 @@ export function openTestHook() {
   return settle;
 }
 
-export function fillTestHook({ lab, store, runner, view, plots, presets, run, link, downloads, drag }) {
+export function fillTestHook({ lab, store, runner, view, plots, presets, run, link, downloads, drag, lessonLayout }) {
   const session = () => store.session.get();
   Object.assign(window.vilabPage, {
     lab,
@@ -42,6 +42,14 @@ export function fillTestHook({ lab, store, runner, view, plots, presets, run, li
     frames: () => session().frames.count,
     failure: () => ({ A: runner.a?.failure ?? null, B: runner.b?.failure ?? null }),
     presets: () => presets.map((p) => p.id),
+    /** the preset's object (a copy), or null */
+    preset: (id) => clone(presets.find((p) => p.id === id) ?? null),
+    /** applies a preset object (a shipped one or a test's own) as the preset menu does */
+    applyPreset: (p) => run.applyPreset(p),
+    /** the lesson layout: { on, featured, pinned, plot, hidden } */
+    lessonLayout: () => lessonLayout.state(),
+    /** a plot card's drawn size and type: { width, height, tickPx, labelPx } (CSS px) */
+    plotText: (id) => plots.textSize(id),
     camera: () => view.getCamera(),
     /** ms since navigation start when the first simulated frame was drawn */
     firstFrameAt: () => session().frames.firstAt,

@@ -27,6 +27,7 @@ import { el, setChildren } from '../ui/dom.js';
 import { num, sci, signedSci } from '../sim/format.js';
 import { COLOR_A, COLOR_B } from '../scene/palette.js';
 import { t, onLanguageChange } from '../i18n/index.js';
+import { PLOT_CARDS } from '../sim/lesson-view.js';
 
 const LOG_FLOOR = 1e-17;
 const TINY = { energy: 1e-12, momentum: 1e-9, other: 1e-12 };
@@ -37,6 +38,10 @@ const ENVELOPE_BUCKETS = 800;
 const COMPONENT_DASH = [[], [2, 3], [8, 3, 2, 3]];
 const DEG = 180 / Math.PI;
 const MINUS = '\u2212';
+// type and lines: a card, a card in projector mode, the lesson layout's large card (read
+// at the back of a room), and that card in projector mode
+const FONT_PX = { card: 11, projector: 15, featured: 16, featuredProjector: 24 };
+const LINE_PX = { card: 1.6, projector: 2.8, featured: 2.4, featuredProjector: 3.6 };
 
 const measureCtx = typeof document !== 'undefined' ? document.createElement('canvas').getContext('2d') : null;
 
@@ -115,6 +120,10 @@ export class Plots {
     this.energyMode = 'signed';
     this.projector = false;
     this.large = null;
+    // the lesson layout: on, the lesson's plot, the cards it shows, the teacher's pin, and
+    // where the large card goes (null: it stays first among the cards, as on a phone)
+    this.lesson = { on: false, plot: null, cards: null, pin: null, host: null };
+    this.featured = null;
     this.graphAxes = null; // [x, y]: -1 = time, else an index into the variables
     this.hidden = new Set();
     this.observer =
@@ -227,6 +236,72 @@ export class Plots {
     if (large !== undefined) this.enlarge(large);
   }
 
+  /**
+   * The lesson layout: { on, plot, cards, pin, host } (any of them). The large card is the
+   * pinned one, else the lesson's, else energy, else the first; `cards` hides the others
+   * the lesson leaves out.
+   */
+  setLesson(patch) {
+    const next = { ...this.lesson, ...patch };
+    const same = Object.keys(next).every((k) => next[k] === this.lesson[k]);
+    this.lesson = next;
+    if (!same && this.run) this.#rebuild();
+  }
+
+  /** The id of the card shown large in the lesson layout (null when the layout is off). */
+  featuredId(ids = this.plots.map((p) => p.id)) {
+    if (!this.lesson.on || !ids.length) return null;
+    return [this.lesson.pin, this.lesson.plot, 'energy'].find((id) => id && ids.includes(id)) ?? ids[0];
+  }
+
+  /** The cards the run has, in the order they are built. */
+  #cardIds() {
+    const has = {
+      energy: !!this.energyQ,
+      momentum: this.momentumQ.length > 0,
+      conserved: this.declaredQ.length > 0,
+      unconserved: this.unconservedQ.length > 0,
+      constraint: !!this.description.constrained,
+      iterations: true,
+      dt: this.stepSizes,
+      phase: true,
+    };
+    return PLOT_CARDS.filter((id) => has[id]);
+  }
+
+  /** Where each card goes: the large one into the lesson's host, the ones a lesson leaves out hidden. */
+  #arrange() {
+    const cards = this.lesson.cards;
+    let hiddenCount = 0;
+    for (const p of this.plots) {
+      const large = p.id === this.featured;
+      p.card.fig.classList.toggle('featured', large);
+      if (large && this.lesson.host) this.lesson.host.append(p.card.fig);
+      p.card.fig.hidden = !large && !!cards && !cards.includes(p.id);
+      if (p.card.fig.hidden) hiddenCount++;
+      const pinned = this.lesson.pin === p.id;
+      p.card.pinBtn.setAttribute('aria-pressed', String(pinned));
+      p.card.pinBtn.textContent = t(pinned ? 'layout.pinned' : 'layout.pin');
+      if (large) this.#legendIn(p);
+    }
+    this.hiddenCount = hiddenCount;
+    this.opts.onArrange?.({ featured: this.featured, hidden: hiddenCount });
+  }
+
+  /** The large card's legend, inside its plot area (uPlot's overlay): which line is A and which B. */
+  #legendIn(p) {
+    const pairs = p.kind === 'phase' ? 1 : p.cols.length / 2;
+    const items = [];
+    for (let k = 0; k < pairs; k++) {
+      const q = p.quantities?.[k];
+      const prefix = q && pairs > 1 ? `${q.symbol} · ` : '';
+      const dash = k === 0 ? '' : ` k${k % 3}`;
+      items.push(el('li', {}, el('span', { class: `legend-line A${dash}` }), `${prefix}A · ${this.run.labelA}`));
+      if (this.run.hasB) items.push(el('li', {}, el('span', { class: `legend-line B${dash}` }), `${prefix}B · ${this.run.labelB}`));
+    }
+    p.u.over.append(el('ul', { class: 'plot-legend', 'aria-hidden': 'true' }, items));
+  }
+
   /** Larger type and thicker lines for a projector. */
   setProjector(on) {
     this.projector = !!on;
@@ -259,17 +334,16 @@ export class Plots {
     this.drawAll(time);
   }
 
-  get #fontPx() {
-    return this.projector ? 15 : 11;
-  }
-  get #lineWidth() {
-    return this.projector ? 2.8 : 1.6;
+  /** What a card's type and lines are sized for: 'card', 'projector', 'featured' or 'featuredProjector'. */
+  #sizeOf(id) {
+    if (id && id === this.featured) return this.projector ? 'featuredProjector' : 'featured';
+    return this.projector ? 'projector' : 'card';
   }
 
-  #axes({ logY = false, xFormat = null, xLabel = 't (s)', yLabel = '' } = {}) {
+  #axes({ id = null, logY = false, xFormat = null, xLabel = 't (s)', yLabel = '' } = {}) {
     const fg = () => this.#theme().fg;
     const grid = () => this.#theme().grid;
-    const px = this.#fontPx;
+    const px = FONT_PX[this.#sizeOf(id)];
     const font = `${px}px system-ui, sans-serif`;
     const common = {
       stroke: fg,
@@ -301,29 +375,44 @@ export class Plots {
       t('plots.enlarge'),
     );
     enlargeBtn.addEventListener('click', () => this.enlarge(this.large === id ? null : id));
+    // the teacher's pin: this card is the large one in the lesson layout, whatever the preset says
+    const pinBtn = el(
+      'button',
+      {
+        type: 'button',
+        class: 'btn tiny pin',
+        'aria-pressed': 'false',
+        'aria-label': t('layout.pin.label', { title }),
+        title: t('layout.pin.title'),
+      },
+      t('layout.pin'),
+    );
+    pinBtn.addEventListener('click', () => this.opts.onPin?.(this.lesson.pin === id ? null : id));
     const markEl = el('p', { class: 'plot-mark', hidden: true });
     // the numbers behind the curve, for screen readers (kept current at the redraw rate)
     const tableEl = el('table', { class: 'sr-only' }, el('caption', {}, t('plots.table.caption', { title })));
     const fig = el(
       'figure',
       { class: 'plot-card', id: `plot-${id}`, 'aria-labelledby': `plot-${id}-title`, 'aria-describedby': `plot-${id}-values` },
-      el('figcaption', {}, el('span', { class: 'plot-title', id: `plot-${id}-title` }, title), ' ', noteEl, valuesEl, enlargeBtn),
+      el('figcaption', {}, el('span', { class: 'plot-title', id: `plot-${id}-title` }, title), ' ', noteEl, valuesEl, pinBtn, enlargeBtn),
       plotEl,
       markEl,
       tableEl,
     );
     this.host.append(fig);
     this.observer?.observe(fig);
-    return { fig, plotEl, valuesEl, noteEl, enlargeBtn, markEl, tableEl };
+    return { fig, plotEl, valuesEl, noteEl, enlargeBtn, pinBtn, markEl, tableEl };
   }
 
-  #series(label, color, dash = []) {
-    return { label, stroke: color, width: this.#lineWidth, dash, points: { show: false }, spanGaps: false };
+  #series(label, color, dash = [], id = null) {
+    return { label, stroke: color, width: LINE_PX[this.#sizeOf(id)], dash, points: { show: false }, spanGaps: false };
   }
 
   #height(base) {
     const small = typeof innerWidth === 'number' && innerWidth < 700;
-    return Math.round(base * (small ? 0.8 : 1) * (this.projector ? 1.25 : 1));
+    // a laptop's short screen (768 px): the first two cards fit above the fold
+    const short = !small && typeof innerHeight === 'number' && innerHeight < 820;
+    return Math.round(base * (small ? 0.8 : short ? 0.78 : 1) * (this.projector ? 1.25 : 1));
   }
 
   #width() {
@@ -370,7 +459,7 @@ export class Plots {
       legend: { show: false },
       cursor: { show: false },
       scales: { x: { time: false }, y: logY ? { distr: 3, log: 10 } : { range } },
-      axes: this.#axes({ logY, yLabel }),
+      axes: this.#axes({ id: entry.id, logY, yLabel }),
       series: [{}, ...series],
       hooks: { draw: [this.#markerHook(entry)] },
     };
@@ -378,10 +467,10 @@ export class Plots {
     return new uPlot(opts, [[], ...series.map(() => [])], entry.card.plotEl);
   }
 
-  #pairSeries(name, k = 0) {
+  #pairSeries(name, k = 0, id = null) {
     return [
-      this.#series(`${name} A`, COLOR_A, COMPONENT_DASH[k % 3]),
-      { ...this.#series(`${name} B`, COLOR_B, k === 0 ? [7, 4] : COMPONENT_DASH[k % 3]), show: this.run.hasB },
+      this.#series(`${name} A`, COLOR_A, COMPONENT_DASH[k % 3], id),
+      { ...this.#series(`${name} B`, COLOR_B, k === 0 ? [7, 4] : COMPONENT_DASH[k % 3], id), show: this.run.hasB },
     ];
   }
 
@@ -399,6 +488,7 @@ export class Plots {
       return;
     }
     setChildren(this.host);
+    this.featured = this.featuredId(this.#cardIds());
     const list = (qs) => ({ list: qs.map((q) => q.symbol).join(', ') });
     if (this.energyQ) this.#buildEnergy();
     if (this.momentumQ.length) this.#buildQuantities('momentum', this.momentumQ, t('plots.momentum.title', list(this.momentumQ)), '');
@@ -414,6 +504,7 @@ export class Plots {
     }
     this.#buildStepPlots();
     this.#buildGraph();
+    this.#arrange();
   }
 
   /** The energy card: ΔE/E₀ signed, or the largest |ΔE/E₀| so far on a log axis (the envelope toggle). */
@@ -435,7 +526,7 @@ export class Plots {
       height: 200,
       logY: envelope,
       yLabel: envelope ? t('plots.energy.yEnvelope') : 'ΔE/E₀',
-      series: this.#pairSeries('energy'),
+      series: this.#pairSeries('energy', 0, 'energy'),
     });
     this.plots.push(entry);
   }
@@ -446,7 +537,7 @@ export class Plots {
     const series = [];
     const cols = [];
     qs.forEach((q, k) => {
-      series.push(...this.#pairSeries(q.symbol, k));
+      series.push(...this.#pairSeries(q.symbol, k, id));
       cols.push(this.col.get(q.key), this.col.get(q.key) + 1);
     });
     const entry = { id, card: c, cols, kind: 'time', drawn: -1, at: 0, quantities: qs };
@@ -468,7 +559,12 @@ export class Plots {
         drawn: -1,
         at: 0,
       };
-      entry.u = this.#timePlot(entry, { height: 140, logY: true, yLabel: '|g(q)|', series: this.#pairSeries('constraint') });
+      entry.u = this.#timePlot(entry, {
+        height: 140,
+        logY: true,
+        yLabel: '|g(q)|',
+        series: this.#pairSeries('constraint', 0, 'constraint'),
+      });
       this.plots.push(entry);
     }
     const c = this.#card('iterations', t('plots.iterations.title'), t('plots.iterations.note'));
@@ -477,7 +573,7 @@ export class Plots {
       height: 100,
       yLabel: t('plots.iterations.y'),
       range: (u, min, max) => [0, Math.max(4, Math.ceil(max + 1))],
-      series: this.#pairSeries('iterations'),
+      series: this.#pairSeries('iterations', 0, 'iterations'),
     });
     this.plots.push(entry);
     if (this.stepSizes) {
@@ -487,7 +583,7 @@ export class Plots {
         height: 120,
         yLabel: 'h (s)',
         range: (u, min, max) => [0, Math.max(max, 1e-9) * 1.1],
-        series: this.#pairSeries('dt'),
+        series: this.#pairSeries('dt', 0, 'dt'),
       });
       this.plots.push(entry);
     }
@@ -532,11 +628,11 @@ export class Plots {
       legend: { show: false },
       cursor: { show: false },
       scales: { x: { time: false, range: safeRange }, y: { range: safeRange } },
-      axes: this.#axes({ xFormat, xLabel: label(ix), yLabel: label(iy) }),
+      axes: this.#axes({ id: 'phase', xFormat, xLabel: label(ix), yLabel: label(iy) }),
       series: [
         {},
         {
-          ...this.#series('A', COLOR_A),
+          ...this.#series('A', COLOR_A, [], 'phase'),
           paths: uPlot.paths.linear(),
           facets: [
             { scale: 'x', auto: true },
@@ -544,7 +640,7 @@ export class Plots {
           ],
         },
         {
-          ...this.#series('B', COLOR_B, [7, 4]),
+          ...this.#series('B', COLOR_B, [7, 4], 'phase'),
           paths: uPlot.paths.linear(),
           facets: [
             { scale: 'x', auto: true },
@@ -569,6 +665,9 @@ export class Plots {
     old.card.fig.remove();
     this.plots.splice(i, 1);
     this.#buildGraph();
+    // the new card (the last, as before) takes the old one's role in the lesson layout
+    this.#arrange();
+    this.resize();
     if (this.large === 'phase') this.enlarge('phase');
   }
 
@@ -892,6 +991,19 @@ export class Plots {
       .join('. ');
   }
 
+  /** A card's plot size and its axes' type, in CSS px: { width, height, tickPx, labelPx } (the smallest of its axes). */
+  textSize(id) {
+    const p = this.plots.find((x) => x.id === id);
+    if (!p) return null;
+    const axes = p.u.axes.filter((a) => a.show !== false);
+    return {
+      width: p.u.width,
+      height: p.u.height,
+      tickPx: Math.min(...axes.map((a) => a.font[2])),
+      labelPx: Math.min(...axes.map((a) => a.labelFont[2])),
+    };
+  }
+
   /** y range of a card's plot (tests: a breakdown must not rescale the others). */
   yRange(id) {
     const p = this.plots.find((x) => x.id === id);
@@ -902,10 +1014,21 @@ export class Plots {
     const w = this.#width();
     for (const p of this.plots) {
       const large = p.id === this.large;
-      const width = large ? Math.max(200, p.card.fig.clientWidth - 16) : w;
-      const height = large ? Math.max(p.baseHeight * 2, Math.round(innerHeight * 0.7)) : p.baseHeight;
+      let width = large ? Math.max(200, p.card.fig.clientWidth - 16) : w;
+      let height = large ? Math.max(p.baseHeight * 2, Math.round(innerHeight * 0.7)) : p.baseHeight;
+      if (!large && p.id === this.featured && this.lesson.host) [width, height] = this.#featuredSize(p);
       if (Math.abs(p.u.width - width) > 1 || Math.abs(p.u.height - height) > 1) p.u.setSize({ width, height });
     }
+  }
+
+  /** The large card fills its host: the host's size less the card's caption, borders and mark. */
+  #featuredSize(p) {
+    const host = this.lesson.host;
+    const fig = p.card.fig;
+    const around = fig.offsetHeight - p.u.root.offsetHeight;
+    const width = Math.max(200, host.clientWidth - (fig.offsetWidth - fig.clientWidth) - 14);
+    const height = Math.max(p.baseHeight, host.clientHeight - around - 2);
+    return [Math.floor(width), Math.floor(height)];
   }
 
   clearData() {
@@ -920,7 +1043,10 @@ export class Plots {
     this.barEls = null;
     this.observer?.disconnect();
     this.hidden.clear();
-    for (const p of this.plots) p.u.destroy();
+    for (const p of this.plots) {
+      p.u.destroy();
+      p.card.fig.remove(); // the lesson layout's large card is outside the host
+    }
     this.plots = [];
     setChildren(this.host);
     document.documentElement.classList.remove('plot-enlarged');

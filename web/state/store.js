@@ -43,6 +43,8 @@ export const SESSION_DEFAULTS = Object.freeze({
   deferred: null, // Promise<Error|null> of a change that waits for the full build, or null
   built: { view: 'linkage', exact: false, structures: null }, // the run last built: its scene, an exact ghost, its claim kinds
   frames: null, // the frame loop's statistics (count, first frame, ms per frame and phase)
+  lesson: null, // the preset or lesson last chosen: { system, plot, cards } (page/lesson-layout.js), or null
+  pinnedPlot: null, // the plot card the teacher pinned as the large one, or null (kept across presets)
 });
 
 /** One part of the store: a value replaced by shallow-merged patches; listeners get (value, previous, meta). */

@@ -11,7 +11,13 @@ export function setupLayout({ status } = {}) {
   translateDom(document);
   setupLanguageSelect($('#language'));
   const projector = setupProjector($('#projector'), { status });
-  const sheet = setupSheet({ toggle: $('#sheet-toggle'), panel: $('#panel'), topbar: $('#topbar'), transport: $('#transport') });
+  const sheet = setupSheet({
+    toggle: $('#sheet-toggle'),
+    panel: $('#panel'),
+    topbar: $('#topbar'),
+    transport: $('#transport'),
+    tools: $('#sheet-tools'),
+  });
   // on a short landscape screen the caption folds away behind "What to watch"
   const notes = $('#view-notes');
   const captionToggle = $('#caption-toggle');

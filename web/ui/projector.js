@@ -15,11 +15,13 @@ function saved() {
 export function setupProjector(button, { status } = {}) {
   let plots = null;
   let on = false;
+  const listeners = new Set();
   function apply(next, { announce = false } = {}) {
     on = next;
     document.documentElement.classList.toggle('projector', on);
     button.setAttribute('aria-pressed', String(on));
     plots?.setProjector?.(on);
+    for (const fn of listeners) fn(on);
     if (announce) status?.(t(on ? 'page.projector.on' : 'page.projector.off'));
   }
   button.addEventListener('click', () => {
@@ -38,5 +40,7 @@ export function setupProjector(button, { status } = {}) {
       plots?.setProjector?.(on);
     },
     isOn: () => on,
+    /** fn(on) after every change (the lesson layout is projector mode's default) */
+    onChange: (fn) => listeners.add(fn),
   };
 }

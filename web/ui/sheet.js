@@ -15,7 +15,25 @@ function measureInto(root, name, node, when = () => true) {
   return write;
 }
 
-export function setupSheet({ toggle, panel, topbar, transport, body = document.body }) {
+// the top bar's buttons that small screens have no room for: they move into the sheet
+const SMALL = '(max-width: 699px), (orientation: landscape) and (max-height: 520px)';
+const DOCKED = ['#studies-button', '#embed-code', '#projector'];
+
+/** On small screens Studies, Embed and Projector live at the top of the settings sheet (the same buttons, moved). */
+function dockTools(tools, topbar) {
+  const small = matchMedia(SMALL);
+  const buttons = DOCKED.map((s) => topbar.querySelector(s)).filter(Boolean);
+  const homes = buttons.map((b) => ({ parent: b.parentNode, next: b.nextSibling }));
+  const place = () => {
+    if (small.matches) tools.append(...buttons);
+    else buttons.forEach((b, i) => homes[i].parent.insertBefore(b, homes[i].next?.parentNode === homes[i].parent ? homes[i].next : null));
+  };
+  small.addEventListener?.('change', place);
+  place();
+}
+
+export function setupSheet({ toggle, panel, topbar, transport, tools = null, body = document.body }) {
+  if (tools) dockTools(tools, topbar);
   const root = document.documentElement;
   const phone = matchMedia(PHONE);
   const isOpen = () => toggle.getAttribute('aria-expanded') === 'true';

@@ -1,0 +1,26 @@
+// English text of the lesson layout (web/page/lesson-layout.js), the plot cards' pin
+// (web/plots/plots.js) and a preset's lesson block read by web/sim/lesson-view.js.
+export default {
+  'layout.toggle': 'Lesson layout',
+  'layout.toggle.title': 'The caption and the plot it names, large beside the view; the settings tucked away',
+  'layout.pane': 'Lesson: what to watch and its plot',
+  'layout.on': 'Lesson layout: the plot the caption names is shown large.',
+  'layout.off': 'Standard layout.',
+  'layout.pin': 'Pin',
+  'layout.pinned': 'Pinned',
+  'layout.pin.title': 'Show this plot large in the lesson layout, whatever the preset names',
+  'layout.pin.label': 'Pin the {title} plot as the large one',
+  'layout.pin.on': '{title} pinned: it stays the large plot.',
+  'layout.pin.off': 'Pin removed: the large plot is the one the lesson names.',
+  'layout.cards.all': 'All plots ({n} hidden)',
+  'layout.cards.all.title': 'The lesson shows only the plots it needs; show the others too',
+  'layout.lesson.problem': 'Preset {id}: {field} {problem}; its default is used.',
+  'layout.problem.object': 'must be an object',
+  'layout.problem.oneOf': 'must be one of {list}',
+  'layout.problem.cards': 'must be a non-empty list of plot cards ({list})',
+  'layout.problem.card': 'is not a plot card ({list})',
+  'layout.problem.vector': 'must be three finite numbers',
+  'layout.problem.seconds': 'must be a positive number of seconds',
+  'layout.problem.variableStep': 'needs a fixed-step integrator (it lands on a step)',
+  'layout.jumping': 'Going to t = {t} s by stepping, as watching would…',
+};

@@ -1,0 +1,26 @@
+// Texto en español del diseño de lección (web/page/lesson-layout.js), la chincheta de las
+// gráficas (web/plots/plots.js) y el bloque `lesson` de un preajuste (web/sim/lesson-view.js).
+export default {
+  'layout.toggle': 'Vista de lección',
+  'layout.toggle.title': 'El texto y la gráfica que nombra, grande junto a la vista; los ajustes recogidos',
+  'layout.pane': 'Lección: qué observar y su gráfica',
+  'layout.on': 'Vista de lección: la gráfica que nombra el texto se muestra grande.',
+  'layout.off': 'Vista normal.',
+  'layout.pin': 'Fijar',
+  'layout.pinned': 'Fijada',
+  'layout.pin.title': 'Mostrar esta gráfica grande en la vista de lección, diga lo que diga el preajuste',
+  'layout.pin.label': 'Fijar la gráfica {title} como la grande',
+  'layout.pin.on': '{title} fijada: sigue siendo la gráfica grande.',
+  'layout.pin.off': 'Sin fijar: la gráfica grande es la que nombra la lección.',
+  'layout.cards.all': 'Todas las gráficas ({n} ocultas)',
+  'layout.cards.all.title': 'La lección muestra solo las gráficas que necesita; mostrar también las demás',
+  'layout.lesson.problem': 'Preajuste {id}: {field} {problem}; se usa su valor por defecto.',
+  'layout.problem.object': 'debe ser un objeto',
+  'layout.problem.oneOf': 'debe ser uno de {list}',
+  'layout.problem.cards': 'debe ser una lista no vacía de gráficas ({list})',
+  'layout.problem.card': 'no es una gráfica ({list})',
+  'layout.problem.vector': 'debe ser tres números finitos',
+  'layout.problem.seconds': 'debe ser un número positivo de segundos',
+  'layout.problem.variableStep': 'necesita un integrador de paso fijo (aterriza en un paso)',
+  'layout.jumping': 'Yendo a t = {t} s paso a paso, como al mirarlo…',
+};
