@@ -195,3 +195,45 @@ export async function injectAxe(page) {
   await page.evaluate(`${source}\n;void 0`);
   if (!(await page.evaluate(() => typeof window.axe === 'object'))) throw new Error('axe-core did not load');
 }
+
+/**
+ * Every control whose centre can be seen (inside the viewport and every clipping ancestor)
+ * but where elementFromPoint finds something else on top: [] when nothing is covered.
+ */
+export function coveredControls(page) {
+  return page.evaluate(() => {
+    const found = [];
+    let checked = 0;
+    for (const c of document.querySelectorAll('button, select, input, textarea, summary, a[href], [tabindex="0"]')) {
+      if (!c.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true })) continue;
+      const r = c.getBoundingClientRect();
+      if (r.width < 2 || r.height < 2) continue;
+      const x = r.left + r.width / 2;
+      const y = r.top + r.height / 2;
+      if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) continue;
+      let clipped = false;
+      for (let n = c; n && n !== document.body; n = n.parentElement) {
+        if (getComputedStyle(n).position === 'fixed') break; // the viewport clips it, nothing else
+        const a = n.parentElement;
+        if (!a) break;
+        const s = getComputedStyle(a);
+        if (s.overflowX === 'visible' && s.overflowY === 'visible') continue;
+        const ar = a.getBoundingClientRect();
+        if (x < ar.left || x > ar.right || y < ar.top || y > ar.bottom) {
+          clipped = true;
+          break;
+        }
+      }
+      if (clipped) continue;
+      checked++;
+      const hit = document.elementFromPoint(x, y);
+      if (hit && (hit === c || c.contains(hit))) continue;
+      const name = (e) =>
+        e
+          ? `${e.tagName.toLowerCase()}${e.id ? '#' + e.id : ''}${e.className && typeof e.className === 'string' ? '.' + e.className.split(' ')[0] : ''}`
+          : 'nothing';
+      found.push(`${name(c)} "${(c.textContent || c.getAttribute('aria-label') || '').trim().slice(0, 24)}" under ${name(hit)}`);
+    }
+    return { found, checked };
+  });
+}

@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
-import { CHROMIUM, ARGS, openPage, sleep } from './helpers.mjs';
+import { CHROMIUM, ARGS, openPage, sleep, coveredControls } from './helpers.mjs';
 
 let browser;
 before(async () => {
@@ -19,48 +19,6 @@ after(async () => {
 const hook = (page, fn, arg) => page.evaluate(fn, arg);
 const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true };
 const LANDSCAPE = { viewport: { width: 844, height: 390 }, hasTouch: true, isMobile: true };
-
-/**
- * Every control whose centre can be seen (inside the viewport and every clipping ancestor)
- * but where elementFromPoint finds something else on top: [] when nothing is covered.
- */
-function coveredControls(page) {
-  return page.evaluate(() => {
-    const found = [];
-    let checked = 0;
-    for (const c of document.querySelectorAll('button, select, input, textarea, summary, a[href], [tabindex="0"]')) {
-      if (!c.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true })) continue;
-      const r = c.getBoundingClientRect();
-      if (r.width < 2 || r.height < 2) continue;
-      const x = r.left + r.width / 2;
-      const y = r.top + r.height / 2;
-      if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) continue;
-      let clipped = false;
-      for (let n = c; n && n !== document.body; n = n.parentElement) {
-        if (getComputedStyle(n).position === 'fixed') break; // the viewport clips it, nothing else
-        const a = n.parentElement;
-        if (!a) break;
-        const s = getComputedStyle(a);
-        if (s.overflowX === 'visible' && s.overflowY === 'visible') continue;
-        const ar = a.getBoundingClientRect();
-        if (x < ar.left || x > ar.right || y < ar.top || y > ar.bottom) {
-          clipped = true;
-          break;
-        }
-      }
-      if (clipped) continue;
-      checked++;
-      const hit = document.elementFromPoint(x, y);
-      if (hit && (hit === c || c.contains(hit))) continue;
-      const name = (e) =>
-        e
-          ? `${e.tagName.toLowerCase()}${e.id ? '#' + e.id : ''}${e.className && typeof e.className === 'string' ? '.' + e.className.split(' ')[0] : ''}`
-          : 'nothing';
-      found.push(`${name(c)} "${(c.textContent || c.getAttribute('aria-label') || '').trim().slice(0, 24)}" under ${name(hit)}`);
-    }
-    return { found, checked };
-  });
-}
 
 /** coveredControls at every scroll position of the page's scroller (and the open panel). */
 async function coveredWhileScrolling(page, label) {

@@ -283,9 +283,18 @@ export class Plots {
       p.card.pinBtn.setAttribute('aria-pressed', String(pinned));
       p.card.pinBtn.textContent = t(pinned ? 'layout.pinned' : 'layout.pin');
       if (large) this.#legendIn(p);
+      // the large card's head grows with its note ("not yet …"): the plot gives way
+      if (large) this.#headObserver().observe(p.card.fig.querySelector('figcaption'));
     }
     this.hiddenCount = hiddenCount;
+    if (this.featured && this.lesson.host) this.resize();
     this.opts.onArrange?.({ featured: this.featured, hidden: hiddenCount });
+  }
+
+  #headObserver() {
+    this.headObserver?.disconnect();
+    this.headObserver = new ResizeObserver(() => this.resize());
+    return this.headObserver;
   }
 
   /** The large card's legend, inside its plot area (uPlot's overlay): which line is A and which B. */
