@@ -82,7 +82,7 @@ test('every preset at 1366×768: its named plot large and above the fold within 
     const ms = Date.now() - t0;
     assert.ok(box, `${id}: a large plot within 20 s`);
     // the plot the lesson names (energy when it names none; the first card where there is no energy card)
-    const cards = await page.locator('#plots .plot-card, #lesson-plot .plot-card').evaluateAll((c) => c.map((e) => e.id.slice(5)));
+    const cards = await page.locator('#plots .plot-card, #pane-plot .plot-card').evaluateAll((c) => c.map((e) => e.id.slice(5)));
     const named = cards.includes(want.plot) ? want.plot : cards[0];
     assert.equal(seen.featured, named, `${id}: the large plot is ${named}`);
     assert.ok(box.width >= MIN_PLOT.width && box.height >= MIN_PLOT.height, `${id}: plot ${box.width}×${box.height} px`);
@@ -97,7 +97,7 @@ test('every preset at 1366×768: its named plot large and above the fold within 
     }
     // the settings are tucked away; the caption sits above the plot
     assert.equal(await page.locator('#panel').isVisible(), false, `${id}: settings tucked away`);
-    const caption = await page.locator('#lesson-caption #caption').boundingBox();
+    const caption = await page.locator('#pane-caption #caption').boundingBox();
     assert.ok(caption && caption.y < box.y, `${id}: caption above the plot`);
     // J_z (the momentum card) is not cut off
     if (cards.includes('momentum') && (await page.locator('#plot-momentum').isVisible())) {
@@ -151,7 +151,7 @@ test("a lesson block's plot, cards, camera and jumpTo: landed by stepping, on th
   assert.equal(landed.hash, direct, 'jumpTo lands on the bits of a run stepped there');
   const layout = await hook(page, () => window.vilabPage.lessonLayout());
   assert.equal(layout.featured, 'phase', 'the named plot is the large one');
-  assert.equal(await page.locator('#lesson-plot #plot-phase').count(), 1, 'beside the view');
+  assert.equal(await page.locator('#pane-plot #plot-phase').count(), 1, 'beside the view');
   const shown = await page.locator('.plot-card').evaluateAll((c) => c.filter((e) => e.checkVisibility()).map((e) => e.id));
   assert.deepEqual(shown.sort(), ['plot-energy', 'plot-phase'], 'only the cards the lesson lists (and its plot)');
   assert.match(await page.locator('#cards-all').textContent(), /All plots \(2 hidden\)/);
@@ -199,7 +199,7 @@ test('the pin: a card pinned stays the large one across presets; unpinned, the l
   await page.locator('#plot-momentum .pin').click();
   let layout = await hook(page, () => window.vilabPage.lessonLayout());
   assert.deepEqual([layout.on, layout.featured, layout.pinned], [true, 'momentum', 'momentum']);
-  assert.equal(await page.locator('#lesson-plot #plot-momentum .pin').getAttribute('aria-pressed'), 'true');
+  assert.equal(await page.locator('#pane-plot #plot-momentum .pin').getAttribute('aria-pressed'), 'true');
   for (const id of ['dsp-energy', 'long-run-energy', 'dsp-chaos']) {
     await page.selectOption('#preset', id);
     await sleep(150);
@@ -216,7 +216,7 @@ test('the pin: a card pinned stays the large one across presets; unpinned, the l
   });
   assert.ok(inside, 'legend inside the plot');
   // unpinned: the lesson's plot again
-  await page.locator('#lesson-plot #plot-momentum .pin').click();
+  await page.locator('#pane-plot #plot-momentum .pin').click();
   layout = await hook(page, () => window.vilabPage.lessonLayout());
   assert.deepEqual([layout.pinned, layout.featured], [null, 'energy']);
   // the toggle leaves the layout: the settings and the caption back in place
@@ -226,6 +226,10 @@ test('the pin: a card pinned stays the large one across presets; unpinned, the l
   assert.equal(await page.locator('#panel').isVisible(), true);
   assert.equal(await page.locator('#view-notes #caption').count(), 1);
   assert.equal(await page.locator('#lesson-pane').isVisible(), false);
+  // negative control: the same plot in the standard layout is below the lesson layout's minimum
+  await sleep(200);
+  const small = await plotBox(page, 'energy');
+  assert.ok(small.width < MIN_PLOT.width || small.height < MIN_PLOT.height, `standard layout: ${small.width}×${small.height}`);
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -15,8 +15,8 @@ export function createLessonLayout({ store, plots, layout, notices }) {
   const root = document.documentElement;
   const session = store.session;
   const els = {
-    host: $('#lesson-plot'),
-    slot: $('#lesson-caption'),
+    host: $('#pane-plot'),
+    slot: $('#pane-caption'),
     notes: $('#view-notes'),
     caption: $('#caption'),
     toggle: $('#lesson-toggle'),
