@@ -61,6 +61,11 @@ test('every preset at 1366×768: its named plot large and above the fold within 
     return { widest, box };
   });
   assert.ok(fits.widest <= fits.box, `System menu: longest title ${fits.widest.toFixed(0)} px in a ${fits.box} px box`);
+  // the standard layout at 1366×768: the energy plot and J_z (the momentum card) both above the fold
+  for (const card of ['#plot-energy', '#plot-momentum']) {
+    const b = await page.locator(card).boundingBox();
+    assert.ok(b && b.y >= 0 && b.y + b.height <= 768, `standard layout: ${card} within the screen (${b?.y}…${b && b.y + b.height})`);
+  }
   const ids = await hook(page, () => window.vilabPage.presets());
   assert.ok(ids.length >= 25, `${ids.length} presets`);
   for (const id of ids) {
