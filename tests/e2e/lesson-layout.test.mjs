@@ -239,37 +239,46 @@ test('the pin: a card pinned stays the large one across presets; unpinned, the l
   await context.close();
 });
 
-test('projector 1920×1080: the lesson layout by default; the named plot ≥ 1/3 of the screen, tick labels ≥ 24 px', async () => {
+test('projector 1920×1080, every preset in English and Spanish: the named plot ≥ 1/3 of the screen, tick labels ≥ 24 px', async () => {
   const context = await browser.newContext(PROJECTOR);
   await context.addInitScript(() => localStorage.setItem('vilab.projector', '1'));
-  const { page, errors } = await openPage(context, '?nosw=1', { reducedMotion: 'reduce' });
-  assert.equal((await hook(page, () => window.vilabPage.lessonLayout())).on, true, 'on by default in projector mode');
-  for (const id of [null, 'dsp-energy', 'pendulum-euler', 'heavy-top-nutation', 'kepler']) {
-    if (id) await page.selectOption('#preset', id);
-    await page.waitForFunction((id) => !id || document.querySelector('#preset').value === id, id);
-    await sleep(400);
+  for (const lang of ['en', 'es']) {
+    const { page, errors } = await openPage(context, `?nosw=1&lang=${lang}`, { reducedMotion: 'reduce' });
+    assert.equal((await hook(page, () => window.vilabPage.lessonLayout())).on, true, 'on by default in projector mode');
+    await hook(page, () => window.vilabPage.loadFull());
+    const ids = await hook(page, () => window.vilabPage.presets());
+    for (const id of [null, ...ids]) {
+      const label = `${lang} ${id ?? 'default'}`;
+      if (id) await page.selectOption('#preset', id);
+      await page.waitForFunction(
+        (id) =>
+          !id ||
+          window.vilabPage.state().scenario.system === document.querySelector('#preset').selectedOptions[0]?.parentNode.dataset.system,
+        id,
+      );
+      await sleep(300);
+      const { featured } = await hook(page, () => window.vilabPage.lessonLayout());
+      const box = await plotBox(page, featured);
+      const share = (box.width * box.height) / (1920 * 1080);
+      assert.ok(share >= 1 / 3, `${label}: ${featured} plot ${box.width}×${box.height} = ${(share * 100).toFixed(1)} % of the screen`);
+      assert.ok(box.y >= 0 && box.y + box.height <= 1080 && box.onTop, `${label}: on screen, uncovered`);
+      const text = await hook(page, (f) => window.vilabPage.plotText(f), featured);
+      assert.ok(text.tickPx >= 24 && text.labelPx >= 24, `${label}: tick labels ${text.tickPx} px, axis labels ${text.labelPx} px`);
+      const legendPx = await page.evaluate(
+        (f) => parseFloat(getComputedStyle(document.querySelector(`#plot-${f} .plot-legend`)).fontSize),
+        featured,
+      );
+      assert.ok(legendPx >= 24, `${label}: legend ${legendPx} px`);
+    }
+    // negative control: out of projector mode the same plot's type is the card's, not the room's
+    await page.locator('#projector').click();
+    await sleep(200);
     const { featured } = await hook(page, () => window.vilabPage.lessonLayout());
-    const box = await plotBox(page, featured);
-    const share = (box.width * box.height) / (1920 * 1080);
-    assert.ok(
-      share >= 1 / 3,
-      `${id ?? 'default'}: ${featured} plot ${box.width}×${box.height} = ${(share * 100).toFixed(1)} % of the screen`,
-    );
-    assert.ok(box.y >= 0 && box.y + box.height <= 1080 && box.onTop, `${id ?? 'default'}: on screen, uncovered`);
-    const text = await hook(page, (f) => window.vilabPage.plotText(f), featured);
-    assert.ok(text.tickPx >= 24 && text.labelPx >= 24, `${id ?? 'default'}: tick labels ${text.tickPx} px, axis labels ${text.labelPx} px`);
-    const legendPx = await page.evaluate(
-      (f) => parseFloat(getComputedStyle(document.querySelector(`#plot-${f} .plot-legend`)).fontSize),
-      featured,
-    );
-    assert.ok(legendPx >= 24, `${id ?? 'default'}: legend ${legendPx} px`);
+    assert.ok((await hook(page, (f) => window.vilabPage.plotText(f), featured)).tickPx < 24);
+    await page.locator('#projector').click();
+    assert.deepEqual(errors, []);
+    await page.close();
   }
-  // negative control: out of projector mode the same plot's type is the card's, not the room's
-  await page.locator('#projector').click();
-  await sleep(200);
-  const { featured } = await hook(page, () => window.vilabPage.lessonLayout());
-  assert.ok((await hook(page, (f) => window.vilabPage.plotText(f), featured)).tickPx < 24);
-  assert.deepEqual(errors, []);
   await context.close();
 });
 
