@@ -220,10 +220,11 @@ test('the pin: a card pinned stays the large one across presets; unpinned, the l
     return legend.left >= over.left && legend.right <= over.right && legend.top >= over.top && legend.bottom <= over.bottom;
   });
   assert.ok(inside, 'legend inside the plot');
-  // unpinned: the lesson's plot again
+  // unpinned: the plot the last preset's lesson names again
+  const named = (await hook(page, () => window.vilabPage.preset('dsp-chaos'))).lesson?.plot ?? 'energy';
   await page.locator('#pane-plot #plot-momentum .pin').click();
   layout = await hook(page, () => window.vilabPage.lessonLayout());
-  assert.deepEqual([layout.pinned, layout.featured], [null, 'energy']);
+  assert.deepEqual([layout.pinned, layout.featured], [null, named]);
   // the toggle leaves the layout: the settings and the caption back in place
   await page.locator('#lesson-toggle').click();
   layout = await hook(page, () => window.vilabPage.lessonLayout());

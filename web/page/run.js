@@ -251,7 +251,8 @@ export class Run {
       return this.setPlaying(true);
     }
     this.notices.status(t('layout.jumping', { t: lv.jumpTo }));
-    return Promise.resolve(this.land(jumpStep(lv.jumpTo, h))).then(() => this.setPlaying(true));
+    // a landing cancelled or refused stays where it stopped (paused); else the lesson plays from there
+    return Promise.resolve(this.land(jumpStep(lv.jumpTo, h))).then((r) => !r?.cancelled && !r?.refused && this.setPlaying(true));
   }
 
   /** A lesson block's wrong fields, each named (the rest of the lesson applies). */

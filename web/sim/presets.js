@@ -1,9 +1,8 @@
 // Presets: scenes/presets.json (pendulums) and, when it exists,
 // scenes/rigid_body_presets.json; both are arrays of
 // { id, title, explanation, scenario, compare?, lesson? } shared with tests and benchmarks.
-// lesson: what the lesson needs on screen { plot, speed, window, energy: 'signed'|'envelope',
-// cards, camera, jumpTo } (web/sim/lesson-view.js) — applied with the preset, so it reads
-// right from the first second.
+// lesson: what the lesson needs on screen { speed, window, energy: 'signed'|'envelope',
+// large: a plot card id } — applied with the preset, so it reads right from the first second.
 // Then scenes/lagrangian/<id>.json: each a complete scenario of a system defined by
 // data plus an `about` block { title, lesson, compare? }, which becomes the preset
 // { id: <id>, title: about.title, explanation: about.lesson, scenario: the file
