@@ -8,10 +8,13 @@ import { viewOf } from '../scene/view.js';
 import { SCENES } from '../scene/scenes.js';
 import { shortTitle } from '../ui/why.js';
 import { t, registryText, onLanguageChange } from '../i18n/index.js';
+import { Landing } from './landing.js';
 
 // the look-ahead that frames a system defined by data (lookAhead below)
 const LOOKAHEAD_STEPS = 3000;
 const LOOKAHEAD_MS = 25;
+// stepNow's steps taken at once; more go on in slices between frames (web/page/landing.js)
+const STEP_NOW_MS = 25;
 
 /**
  * The exact solution drawn as a ghost beside A, or null: the registry says which systems
@@ -65,7 +68,7 @@ const energyBounded = (integ) => !!integ && (integ.symplectic || integ.claims.so
 
 /**
  * The run: build(state, { keepA }), restart(), halveH(), setScenario(next), setState(patch),
- * applyPreset(preset), stepNow(n), setPlaying(on). It rebuilds on every change of the
+ * applyPreset(preset), stepNow(n), landAt(target, options), setPlaying(on). It rebuilds on every change of the
  * document's scenario or comparison, and records what it built in the session (`built`,
  * `exact`).
  */
@@ -73,6 +76,7 @@ export class Run {
   constructor({ lab, store, runner, view, plots, readout, notices }) {
     Object.assign(this, { lab, store, runner, view, plots, readout, notices });
     this.session = store.session;
+    this.landing = new Landing({ lab, runner, show: () => this.#show({ jump: true, plots: true }) });
     store.subscribe((state, prev, meta) => this.#follow(state, prev, meta));
     runner.speed = store.get().speed;
     runner.stepsPerFrame = store.get().stepsPerFrame;
@@ -241,16 +245,44 @@ export class Run {
     this.session.set({ playing: on });
   }
 
-  /** Advances A and B by exactly n steps now (unless one is refused); returns A's step. */
+  /**
+   * Advances A and B by exactly n steps (unless the run stops): what fits STEP_NOW_MS now,
+   * returning A's step; the rest in slices between frames with a progress line and Cancel
+   * (landAt), returning a promise of A's step.
+   */
   stepNow(n) {
-    const { runner, view } = this;
+    const runner = this.runner;
     if (!runner.a) return 0;
-    runner.advance(n);
-    if (n > 50) view.clearTrails(); // a jump: no straight chord across it
+    const goal = runner.step + n;
+    runner.advance(n, { budgeted: true, budgetMs: STEP_NOW_MS * (runner.b ? 2 : 1) });
+    if ((runner.step >= goal || runner.a.failure) && runner.settled) {
+      this.#show({ jump: n > 50 });
+      return runner.step;
+    }
+    return this.landAt(goal, { boundMs: Infinity, label: { key: 'landing.steps', params: { n } } }).then((r) => r.step);
+  }
+
+  /**
+   * Takes the run, paused, to a step or a time by stepping (the same bits as watching):
+   * target a step (number or { step }) or { time } (s); options { signal, onProgress,
+   * boundMs, label } and the result as web/page/landing.js's Landing.landAt says. Time-sliced
+   * (no frame waits on it), with a progress line and Cancel when it is long; refused,
+   * nothing stepped, when its estimate exceeds boundMs (60 s of CPU unless given).
+   */
+  landAt(target, options) {
+    this.setPlaying(false);
+    return this.landing.landAt(target, options);
+  }
+
+  /** Draws the run where it is: bodies, phase point, readout (jump: no trail across it; plots: redrawn now). */
+  #show({ jump = false, plots = false } = {}) {
+    const { runner, view } = this;
+    if (!runner.a) return;
+    if (jump) view.clearTrails(); // a jump: no straight chord across it
     view.update(runner.a, runner.b, runner.time);
     samplePhase(runner, this.plots);
     this.readout.update(true);
-    return runner.step;
+    if (plots) this.plots.drawAll(runner.time);
   }
 
   /** The plots' window, refilled from the samples A's and B's histories still hold. */

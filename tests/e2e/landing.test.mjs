@@ -1,0 +1,200 @@
+// Landing and stopping: a broken run stops at the same step for the same reason however
+// the link is opened (at = 700, 1500, 3000, or watched live); landing far away is
+// time-sliced (no frame waits on it), shows its progress and stops on Cancel; a landing
+// beyond the bound is refused by field with its estimate, the run kept.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { useBrowser, openPage, sleep } from './helpers.mjs';
+
+const browser = useBrowser();
+const hook = (page, fn, arg) => page.evaluate(fn, arg);
+
+const BREAKDOWN = '#system=pendulum&initial.angles=1.2&compare=euler';
+
+/** B's stop as the page holds it: the failure, where B rests, its fingerprint, the banner. */
+async function stopOfB(page) {
+  await page.waitForFunction(() => window.vilabPage.failure().B && window.vilabPage.landing().settled, null, { timeout: 30000 });
+  await page.waitForFunction(() => !window.vilabPage.landing().active, null, { timeout: 30000 });
+  return page.evaluate(() => {
+    const { step, code, kind, t } = window.vilabPage.failure().B;
+    const b = window.vilabPage.simB();
+    return {
+      step,
+      code,
+      kind,
+      t,
+      rest: b.step,
+      hash: b.hash(),
+      banner: document.querySelector('.banner[data-key="failure-b"] .banner-text')?.textContent ?? null,
+    };
+  });
+}
+
+test('the breakdown link stops B at the same step, for the same reason, on the same bits: at = 700, 1500, 3000 and live', async () => {
+  const stops = {};
+  for (const at of [700, 1500, 3000]) {
+    const { page, errors } = await openPage(browser.context, `${BREAKDOWN}&at=${at}`);
+    stops[at] = await stopOfB(page);
+    await page.waitForFunction((n) => window.vilabPage.sim().step === n, at, { timeout: 30000 });
+    assert.equal(await hook(page, () => window.vilabPage.playing()), false, `at=${at} lands paused`);
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+  // live, at 10× (the breakdown comes after about 0.5 s of watching)
+  const { page, errors } = await openPage(browser.context, `${BREAKDOWN}&speed=10`);
+  stops.live = await stopOfB(page);
+  assert.ok((await hook(page, () => window.vilabPage.sim().step)) > stops.live.step, 'A keeps running');
+  assert.deepEqual(errors, []);
+  await page.close();
+  const ref = stops[700];
+  assert.equal(ref.code, 'breakdown');
+  assert.equal(ref.kind, 'energy', 'the energy left the band before the step overflowed');
+  assert.equal(ref.rest, ref.step - 1, 'B rests on its last good step');
+  assert.match(ref.banner, /stopped at t = \d+\.\d\d s/);
+  for (const [how, stop] of Object.entries(stops)) assert.deepEqual(stop, ref, `opened ${how === 'live' ? 'live' : `at = ${how}`}`);
+});
+
+/** Records the longest gap between animation frames from now on (window.__gap()). */
+async function watchFrames(page) {
+  await page.evaluate(() => {
+    let last = performance.now();
+    let max = 0;
+    const tick = (now) => {
+      max = Math.max(max, now - last);
+      last = now;
+      window.__frameLoop = requestAnimationFrame(tick);
+    };
+    window.__frameLoop = requestAnimationFrame(tick);
+    window.__gap = () => Math.max(max, performance.now() - last);
+  });
+}
+
+// a chain of 64 links in DOPRI5 at a tight tolerance: each step costs many evaluations
+const N = 64;
+const list = (x) => Array(N).fill(x).join(',');
+const angles = Array.from({ length: N }, (_, i) => `${(0.3 + 0.01 * i).toFixed(2)},0`).join(';');
+const CHAIN = `#system=chain&integrator=dopri5&h=0.05&options.tol=1e-12&params.masses=${list(1)}&params.lengths=${list(0.1)}&initial.angles=${angles}`;
+
+/** ms per step of the page's run, measured in a scratch simulation of its scenario. */
+const msPerStep = (page, steps) =>
+  page.evaluate((n) => {
+    const sim = window.vilabPage.lab.simulate(window.vilabPage.sim().scenario());
+    sim.advance(1);
+    const t0 = performance.now();
+    sim.advance(n);
+    const ms = (performance.now() - t0) / n;
+    sim.dispose();
+    return ms;
+  }, steps);
+
+test('landing far away: time-sliced (longest frame gap ≤ 200 ms), progress with an estimate, Cancel keeps the step reached', async () => {
+  const { page, errors } = await openPage(browser.context, CHAIN, { reducedMotion: 'reduce' });
+  assert.equal(await hook(page, () => window.vilabPage.sim().scenario().params.masses.length), N);
+  // a landing of about 10 s on this machine: well under the bound, long enough to cancel
+  const goal = Math.max(50, Math.round(10000 / (await msPerStep(page, 5))));
+  await watchFrames(page);
+  await page.evaluate((n) => {
+    window.__landing = window.vilabPage.landAt(n);
+  }, goal);
+  await page.locator('#landing').waitFor({ timeout: 5000 });
+  assert.match(await page.locator('#landing').textContent(), /step [\d,]+, \d+\s?% done, about [\d,]+ (s|min) left/);
+  await sleep(1500);
+  const gap = await hook(page, () => window.__gap());
+  assert.ok(gap <= 200, `longest frame gap while landing ${gap.toFixed(0)} ms`);
+  const midway = await hook(page, () => window.vilabPage.sim().step);
+  assert.ok(midway > 0 && midway < goal, `midway at ${midway} of ${goal}`);
+  await page.click('#landing-cancel');
+  const result = await page.evaluate(() => window.__landing);
+  assert.equal(result.cancelled, true);
+  assert.equal(result.reached, false);
+  assert.ok(result.step >= midway && result.step < goal, `stopped at ${result.step}`);
+  assert.equal(await page.locator('#landing').count(), 0, 'the progress line is gone');
+  await sleep(200);
+  assert.equal(await hook(page, () => window.vilabPage.sim().step), result.step, 'no more steps after Cancel');
+  assert.equal(await hook(page, () => window.vilabPage.playing()), false);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a link whose landing would exceed the bound (at = 10,000,000 on the 64-link DOPRI5 chain) is refused by field with its estimate', async () => {
+  // opened with the page: refused, the run opens at step 0
+  const { page, errors } = await openPage(browser.context, `${CHAIN}&at=10000000`);
+  await watchFrames(page);
+  const banner = page.locator('.banner[data-key="link"]');
+  await banner.waitFor({ timeout: 10000 });
+  const text = await banner.textContent();
+  assert.match(text, /This link's at asks for step 10000000: .* about [\d,]+ h of computing \(the bound is 60 s\)/);
+  assert.equal(await banner.locator('code').textContent(), 'at');
+  assert.equal(await hook(page, () => window.vilabPage.sim().step), 0);
+  assert.equal(await hook(page, () => window.vilabPage.landing().active), false);
+  assert.doesNotMatch(await page.evaluate(() => location.hash), /at=/, 'the address no longer asks for it');
+  // pasted into the open page, with a run under way: refused, the run kept
+  await hook(page, () => window.vilabPage.runTo(3));
+  const before = await hook(page, () => window.vilabPage.fingerprint());
+  await page.evaluate(() => (location.hash = `${location.hash.slice(1)}&at=9999999`));
+  await page.waitForFunction(() => /kept/.test(document.querySelector('.banner[data-key="link"]')?.textContent ?? ''));
+  assert.match(await banner.textContent(), /asks for step 9999999: .* about [\d,]+ h .*the run shown is kept/);
+  assert.equal(await hook(page, () => window.vilabPage.sim().step), 3);
+  assert.equal(await hook(page, () => window.vilabPage.fingerprint()), before);
+  await sleep(300);
+  const gap = await hook(page, () => window.__gap());
+  assert.ok(gap <= 200, `longest frame gap ${gap.toFixed(0)} ms`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('stepNow beyond a frame (the embed’s vilab:step, 100,000 steps) is time-sliced and gives the bits of stepping live', async () => {
+  const { page, errors } = await openPage(browser.context, '#system=double-spherical-pendulum', { reducedMotion: 'reduce' });
+  await watchFrames(page);
+  const step = await hook(page, () => window.vilabPage.step(100000));
+  assert.equal(step, 100000);
+  const gap = await hook(page, () => window.__gap());
+  assert.ok(gap <= 200, `longest frame gap ${gap.toFixed(0)} ms`);
+  const sliced = await hook(page, () => window.vilabPage.fingerprint());
+  const fresh = await hook(page, () => {
+    const sim = window.vilabPage.lab.simulate(window.vilabPage.state().scenario);
+    sim.advance(100000);
+    const h = sim.hash();
+    sim.dispose();
+    return h;
+  });
+  assert.equal(sliced, fresh, 'the same bits as one batch');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a 16-coordinate definition with energy–momentum stays responsive: landing on its link and playing', async () => {
+  // the FPUT chain (16 coordinates) with energy–momentum: its link, then that link with at=
+  const definition = JSON.parse(readFileSync(new URL('../../scenes/lagrangian/fput.json', import.meta.url), 'utf8'));
+  delete definition.about;
+  assert.equal(definition.params.coordinates.length, 16);
+  const { page, errors } = await openPage(browser.context, '', { reducedMotion: 'reduce' });
+  const err = await page.evaluate(
+    (sc) => window.vilabPage.setState({ scenario: { ...sc, integrator: 'energy-momentum' }, compare: null }),
+    definition,
+  );
+  assert.equal(err, null);
+  await page.waitForFunction(() => window.vilabPage.state().scenario.integrator === 'energy-momentum');
+  await page.waitForFunction(() => /energy-momentum/.test(location.hash)); // the address bar follows
+  const link = await page.evaluate(() => location.hash);
+  const goal = Math.max(200, Math.round(3000 / (await msPerStep(page, 20))));
+  await page.close();
+  const opened = await openPage(browser.context, `${link}&at=${goal}`, { waitReady: false });
+  await opened.page.waitForFunction(() => window.vilabPage?.sim?.()?.step > 0, null, { timeout: 30000 });
+  await watchFrames(opened.page);
+  await opened.page.waitForFunction((n) => window.vilabPage.sim().step === n && !window.vilabPage.landing().active, goal, {
+    timeout: 120000,
+  });
+  const gap = await hook(opened.page, () => window.__gap());
+  assert.ok(gap <= 200, `longest frame gap while landing on step ${goal}: ${gap.toFixed(0)} ms`);
+  // and playing it
+  await hook(opened.page, () => window.vilabPage.play());
+  await watchFrames(opened.page);
+  await sleep(2000);
+  const playing = await hook(opened.page, () => ({ gap: window.__gap(), step: window.vilabPage.sim().step }));
+  assert.ok(playing.gap <= 200, `longest frame gap while playing: ${playing.gap.toFixed(0)} ms`);
+  assert.ok(playing.step > goal, 'it moves');
+  assert.deepEqual([...errors, ...opened.errors], []);
+  await opened.page.close();
+});
