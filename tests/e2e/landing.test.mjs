@@ -70,6 +70,12 @@ async function watchFrames(page) {
   });
 }
 
+/** The landing's own slices (main-thread time with no frame between) stayed within 100 ms. */
+async function assertSlices(page) {
+  const { longestSliceMs } = await page.evaluate(() => window.vilabPage.landing());
+  assert.ok(longestSliceMs > 0 && longestSliceMs <= 100, `longest slice ${longestSliceMs.toFixed(0)} ms`);
+}
+
 // a chain of 64 links in DOPRI5 at a tight tolerance: each step costs many evaluations
 const N = 64;
 const list = (x) => Array(N).fill(x).join(',');
@@ -102,6 +108,7 @@ test('landing far away: time-sliced (longest frame gap ≤ 200 ms), progress wit
   await sleep(1500);
   const gap = await hook(page, () => window.__gap());
   assert.ok(gap <= 200, `longest frame gap while landing ${gap.toFixed(0)} ms`);
+  await assertSlices(page);
   const midway = await hook(page, () => window.vilabPage.sim().step);
   assert.ok(midway > 0 && midway < goal, `midway at ${midway} of ${goal}`);
   await page.click('#landing-cancel');
@@ -151,6 +158,7 @@ test('stepNow beyond a frame (the embed’s vilab:step, 100,000 steps) is time-s
   assert.equal(step, 100000);
   const gap = await hook(page, () => window.__gap());
   assert.ok(gap <= 200, `longest frame gap ${gap.toFixed(0)} ms`);
+  await assertSlices(page);
   const sliced = await hook(page, () => window.vilabPage.fingerprint());
   const fresh = await hook(page, () => {
     const sim = window.vilabPage.lab.simulate(window.vilabPage.state().scenario);
@@ -178,7 +186,7 @@ test('a 16-coordinate definition with energy–momentum stays responsive: landin
   await page.waitForFunction(() => window.vilabPage.state().scenario.integrator === 'energy-momentum');
   await page.waitForFunction(() => /energy-momentum/.test(location.hash)); // the address bar follows
   const link = await page.evaluate(() => location.hash);
-  const goal = Math.max(200, Math.round(3000 / (await msPerStep(page, 20))));
+  const goal = Math.max(200, Math.round(2000 / (await msPerStep(page, 20))));
   await page.close();
   const opened = await openPage(browser.context, `${link}&at=${goal}`, { waitReady: false });
   await opened.page.waitForFunction(() => window.vilabPage?.sim?.()?.step > 0, null, { timeout: 30000 });
@@ -188,6 +196,7 @@ test('a 16-coordinate definition with energy–momentum stays responsive: landin
   });
   const gap = await hook(opened.page, () => window.__gap());
   assert.ok(gap <= 200, `longest frame gap while landing on step ${goal}: ${gap.toFixed(0)} ms`);
+  await assertSlices(opened.page);
   // and playing it
   await hook(opened.page, () => window.vilabPage.play());
   await watchFrames(opened.page);
@@ -197,4 +206,30 @@ test('a 16-coordinate definition with energy–momentum stays responsive: landin
   assert.ok(playing.step > goal, 'it moves');
   assert.deepEqual([...errors, ...opened.errors], []);
   await opened.page.close();
+});
+
+test('a comparison added far into a run: both land on A’s step, time-sliced, with the bits of running alongside', async () => {
+  const { page, errors } = await openPage(browser.context, '#system=double-spherical-pendulum', { reducedMotion: 'reduce' });
+  assert.equal(await hook(page, () => window.vilabPage.runTo(200000)), 200000);
+  const hashA = await hook(page, () => window.vilabPage.fingerprint());
+  await watchFrames(page);
+  assert.equal(await hook(page, () => window.vilabPage.setState({ compare: 'rk4' })), null);
+  await page.waitForFunction(() => window.vilabPage.simB()?.step === 200000 && !window.vilabPage.landing().active, null, {
+    timeout: 120000,
+  });
+  const gap = await hook(page, () => window.__gap());
+  assert.ok(gap <= 200, `longest frame gap while B caught up: ${gap.toFixed(0)} ms`);
+  await assertSlices(page);
+  assert.equal(await hook(page, () => window.vilabPage.fingerprint()), hashA, 'A: the same bits');
+  const [hashB, fresh] = await hook(page, () => {
+    const b = window.vilabPage.simB();
+    const sim = window.vilabPage.lab.simulate(b.scenario());
+    sim.advance(200000);
+    const h = sim.hash();
+    sim.dispose();
+    return [b.hash(), h];
+  });
+  assert.equal(hashB, fresh, 'B: the bits of a run to that step');
+  assert.deepEqual(errors, []);
+  await page.close();
 });

@@ -59,6 +59,7 @@ export class Landing {
     Object.assign(this, { lab, runner, show });
     this.progress = new LandingProgress();
     this.current = null; // the AbortController of the landing under way
+    this.longestSliceMs = 0; // the longest slice of the last landing (main-thread ms without a frame)
   }
 
   get active() {
@@ -148,6 +149,7 @@ export class Landing {
     const started = performance.now();
     const from = runner.step;
     let lastShown = -Infinity;
+    this.longestSliceMs = 0;
     for (;;) {
       if (runner.a !== a) return true;
       if (signal.aborted || ((a.failure || this.remaining(goal) === 0) && runner.settled)) return false;
@@ -161,7 +163,9 @@ export class Landing {
         onProgress?.(state);
         this.progress.show({ ...state, label, onCancel: () => this.cancel() });
       }
+      const t0 = performance.now();
       this.#slice(goal);
+      this.longestSliceMs = Math.max(this.longestSliceMs, performance.now() - t0);
       await nextFrame();
     }
   }

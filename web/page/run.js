@@ -8,7 +8,7 @@ import { viewOf } from '../scene/view.js';
 import { SCENES } from '../scene/scenes.js';
 import { shortTitle } from '../ui/why.js';
 import { t, registryText, onLanguageChange } from '../i18n/index.js';
-import { Landing } from './landing.js';
+import { Landing, measureRate } from './landing.js';
 
 // the look-ahead that frames a system defined by data (lookAhead below)
 const LOOKAHEAD_STEPS = 3000;
@@ -43,8 +43,10 @@ function lookAhead(lab, scenario) {
     sim = lab.simulate(scenario, { historyStride: 1000, historyCapacity: 1 });
     const t0 = performance.now();
     const chunk = Math.max(1, Math.round(LOOKAHEAD_STEPS / 100));
-    for (let k = 0; k < LOOKAHEAD_STEPS && performance.now() - t0 < LOOKAHEAD_MS; k += chunk) {
-      sim.advance(chunk);
+    while (sim.step < LOOKAHEAD_STEPS && performance.now() - t0 < LOOKAHEAD_MS) {
+      // bounded by the time left: a system whose steps are slow never holds the frame
+      const budgetMs = Math.max(0.1, LOOKAHEAD_MS - (performance.now() - t0));
+      sim.advanceFor({ maxSteps: Math.min(chunk, LOOKAHEAD_STEPS - sim.step), budgetMs });
       out.push(sim.visualState());
     }
   } catch {
@@ -94,8 +96,11 @@ export class Run {
       // a new comparison keeps A's run: only B is rebuilt (and brought to A's step)
       const keepA = !!runner.a && !runner.a.failure && state.compare !== prev.compare && deepEqual(state.scenario, prev.scenario);
       if (!keepA) this.session.set({ linkCheck: null, linkVerdict: null });
+      // B brought to A's step at once only when that is quick; else both start again and land there
+      const landOn = keepA ? this.#catchUpLater(state) : null;
       try {
-        this.build(state, { keepA });
+        this.build(state, { keepA: keepA && landOn == null });
+        if (landOn != null) this.#landAgain(landOn);
       } catch (e) {
         this.notices.banner('control', [e.message]);
       }
@@ -106,6 +111,26 @@ export class Run {
       this.plots.setWindow(state.window);
       this.#refillWindow();
     }
+  }
+
+  /** A's step when bringing a new B there would take longer than STEP_NOW_MS at the measured rate, else null. */
+  #catchUpLater(state) {
+    const step = this.runner.step;
+    if (!state.compare || step === 0) return null;
+    try {
+      const scB = compareScenario(this.lab, state.scenario, state.compare);
+      return measureRate(this.lab, [scB], step) * step > STEP_NOW_MS ? step : null;
+    } catch {
+      return null; // build reports it
+    }
+  }
+
+  /** The run rebuilt from t = 0 lands on `step` (time-sliced, the same bits), and plays on if it was playing. */
+  #landAgain(step) {
+    const wasPlaying = this.session.get().playing;
+    this.landAt(step, { boundMs: Infinity, label: { key: 'landing.compare', params: { step } } }).then((r) => {
+      if (r.reached && wasPlaying) this.setPlaying(true);
+    });
   }
 
   build(state, { keepA = false } = {}) {

@@ -19,7 +19,7 @@ import { breakdownCriterion, findBreakdown } from './breakdown.js';
 const LAG_CLAMP = 0.1; // s of wall-clock time one frame may account for
 const FRAME_BUDGET_MS = 2.5; // simulation time budget per frame
 const REPLAY_NOW_MS = 20; // a replay to the last good step done at once when it fits this
-const CHUNK_MAX = 4096; // steps between two scans: the time budget is checked between chunks
+const CHUNK_MAX = 1024; // steps between two scans: the time budget is checked between chunks
 
 /** A refused step (a VilabError with .step, .code, .action, .reason, .suggestion) as the page reports it. */
 export function failureOf(error) {
