@@ -137,3 +137,25 @@ test('a small history ring changes nothing: chunks never outrun it', () => {
   const reference = runnerInChunks(1, 2500);
   assert.deepEqual(runnerInChunks(2500, 2500, { historyCapacity: 64 }), { ...reference });
 });
+
+test('when A breaks down, B takes no step past A’s stop: both rest on A’s last good step, in chunks of 1, 7 and 2000', () => {
+  const run = (chunk) => {
+    const failures = [];
+    const runner = new Runner(lab, { onFailure: (track, info) => failures.push({ label: track.label, step: info.step, kind: info.kind }) });
+    runner.configure(scenarioB, scenarioA); // A: explicit Euler, B: midpoint
+    runner.playing = true;
+    try {
+      while (!runner.a.failure && runner.step < 3000) runner.advance(chunk);
+      while (!runner.settled) runner.settle(100);
+      return { failures, stepA: runner.a.sim.step, stepB: runner.b.sim.step, hashB: runner.b.sim.hash(), playing: runner.playing };
+    } finally {
+      runner.disposeTracks();
+    }
+  };
+  const one = run(1);
+  assert.deepEqual(one.failures, [{ label: 'A', step: 530, kind: 'energy' }]);
+  assert.equal(one.stepA, 529);
+  assert.equal(one.stepB, 529, 'B stops with A');
+  assert.equal(one.playing, false, 'the run pauses');
+  for (const chunk of [7, 2000]) assert.deepEqual(run(chunk), one, `chunks of ${chunk}`);
+});
