@@ -55,25 +55,34 @@ test('the breakdown link stops B at the same step, for the same reason, on the s
   for (const [how, stop] of Object.entries(stops)) assert.deepEqual(stop, ref, `opened ${how === 'live' ? 'live' : `at = ${how}`}`);
 });
 
-/** Records the longest gap between animation frames from now on (window.__gap()). */
+/** Records the longest gap between animation frames from now on (window.__gap()) and counts them (window.__frames()). */
 async function watchFrames(page) {
   await page.evaluate(() => {
+    if (window.__frameLoop) cancelAnimationFrame(window.__frameLoop);
     let last = performance.now();
     let max = 0;
+    let frames = 0;
     const tick = (now) => {
       max = Math.max(max, now - last);
       last = now;
+      frames++;
       window.__frameLoop = requestAnimationFrame(tick);
     };
     window.__frameLoop = requestAnimationFrame(tick);
     window.__gap = () => Math.max(max, performance.now() - last);
+    window.__frames = () => frames;
   });
 }
 
-/** The landing's own slices (main-thread time with no frame between) stayed within 100 ms. */
-async function assertSlices(page) {
-  const { longestSliceMs } = await page.evaluate(() => window.vilabPage.landing());
+/**
+ * The landing's own slices stayed within 100 ms each, and a frame came between every two of
+ * them (since watchFrames, when `before` slices had been taken).
+ */
+async function assertSlices(page, before = 0) {
+  const { longestSliceMs, slices } = await page.evaluate(() => window.vilabPage.landing());
+  const frames = await page.evaluate(() => window.__frames());
   assert.ok(longestSliceMs > 0 && longestSliceMs <= 100, `longest slice ${longestSliceMs.toFixed(0)} ms`);
+  assert.ok(slices - before > 1 && frames >= slices - before - 1, `${frames} frames for ${slices - before} slices`);
 }
 
 // a chain of 64 links in DOPRI5 at a tight tolerance: each step costs many evaluations
@@ -191,12 +200,13 @@ test('a 16-coordinate definition with energy–momentum stays responsive: landin
   const opened = await openPage(browser.context, `${link}&at=${goal}`, { waitReady: false });
   await opened.page.waitForFunction(() => window.vilabPage?.sim?.()?.step > 0, null, { timeout: 30000 });
   await watchFrames(opened.page);
+  const before = await hook(opened.page, () => window.vilabPage.landing().slices);
   await opened.page.waitForFunction((n) => window.vilabPage.sim().step === n && !window.vilabPage.landing().active, goal, {
     timeout: 120000,
   });
   const gap = await hook(opened.page, () => window.__gap());
   assert.ok(gap <= 200, `longest frame gap while landing on step ${goal}: ${gap.toFixed(0)} ms`);
-  await assertSlices(opened.page);
+  await assertSlices(opened.page, before);
   // and playing it
   await hook(opened.page, () => window.vilabPage.play());
   await watchFrames(opened.page);

@@ -11,7 +11,10 @@ const SLICE_MS = 25; // stepping per slice; a frame comes between slices
 const SHOW_AFTER_MS = 300; // shorter landings show no progress line
 const PROBE_MS = 30; // the rate measured before a landing (A and B together)
 
-/** Resolves at the browser's next frame (or after 50 ms when no frame comes: a hidden tab). */
+/**
+ * Resolves just after the browser's next frame, so a frame comes between two slices however
+ * slow frames are; a hidden tab gets no frames, and there the landing goes on at a timer's pace.
+ */
 function nextFrame() {
   return new Promise((resolve) => {
     let done = false;
@@ -21,7 +24,12 @@ function nextFrame() {
       setTimeout(resolve, 0);
     };
     requestAnimationFrame(go);
-    setTimeout(go, 50);
+    const whileHidden = () => {
+      if (done) return;
+      if (document.hidden) go();
+      else setTimeout(whileHidden, 100);
+    };
+    setTimeout(whileHidden, 100);
   });
 }
 
@@ -60,6 +68,7 @@ export class Landing {
     this.progress = new LandingProgress();
     this.current = null; // the AbortController of the landing under way
     this.longestSliceMs = 0; // the longest slice of the last landing (main-thread ms without a frame)
+    this.slices = 0; // slices of the last landing
   }
 
   get active() {
@@ -150,6 +159,7 @@ export class Landing {
     const from = runner.step;
     let lastShown = -Infinity;
     this.longestSliceMs = 0;
+    this.slices = 0;
     for (;;) {
       if (runner.a !== a) return true;
       if (signal.aborted || ((a.failure || this.remaining(goal) === 0) && runner.settled)) return false;
@@ -166,6 +176,7 @@ export class Landing {
       const t0 = performance.now();
       this.#slice(goal);
       this.longestSliceMs = Math.max(this.longestSliceMs, performance.now() - t0);
+      this.slices++;
       await nextFrame();
     }
   }
