@@ -222,14 +222,17 @@ test('a comparison added far into a run: both land on A’s step, time-sliced, w
   const { page, errors } = await openPage(browser.context, '#system=double-spherical-pendulum', { reducedMotion: 'reduce' });
   assert.equal(await hook(page, () => window.vilabPage.runTo(200000)), 200000);
   const hashA = await hook(page, () => window.vilabPage.fingerprint());
-  await watchFrames(page);
   assert.equal(await hook(page, () => window.vilabPage.setState({ compare: 'rk4' })), null);
+  // the rebuild itself (new plots, new scene) is any comparison's; from the landing on, frames keep coming
+  await page.waitForFunction(() => window.vilabPage.landing().active);
+  await watchFrames(page);
+  const before = await hook(page, () => window.vilabPage.landing().slices);
   await page.waitForFunction(() => window.vilabPage.simB()?.step === 200000 && !window.vilabPage.landing().active, null, {
     timeout: 120000,
   });
   const gap = await hook(page, () => window.__gap());
   assert.ok(gap <= 200, `longest frame gap while B caught up: ${gap.toFixed(0)} ms`);
-  await assertSlices(page);
+  await assertSlices(page, before);
   assert.equal(await hook(page, () => window.vilabPage.fingerprint()), hashA, 'A: the same bits');
   const [hashB, fresh] = await hook(page, () => {
     const b = window.vilabPage.simB();
