@@ -34,25 +34,34 @@ function nextFrame() {
 }
 
 /**
- * Measured milliseconds per step of A and B together: each scenario stepped in a scratch
- * simulation (recording every step, as the page's runs do) for its share of PROBE_MS or
- * `steps` steps. A refused step ends its measurement early.
+ * The estimated ms to take `steps` steps of the scenarios (A and B together), from their
+ * rates measured in scratch simulations (recording every step, as the page's runs do), each
+ * stepped for its share of PROBE_MS. A run refused within its measurement stops there: it
+ * costs what it took.
  */
-export function measureRate(lab, scenarios, steps = 1e6) {
+export function landingEstimate(lab, scenarios, steps) {
   let ms = 0;
   const budgetMs = PROBE_MS / Math.max(1, scenarios.length);
   for (const scenario of scenarios) {
-    const sim = lab.simulate(scenario, { historyStride: 1, historyCapacity: 1024 });
+    let sim;
+    try {
+      sim = lab.simulate(scenario, { historyStride: 1, historyCapacity: 1024 });
+    } catch {
+      continue; // nothing to measure: the run's own build reports the error
+    }
     const t0 = performance.now();
     let taken = 0;
+    let refused = false;
     try {
       taken = sim.advanceFor({ maxSteps: Math.max(1, Math.min(steps, 1e6)), budgetMs }).steps;
     } catch (e) {
       taken = e.stepsTaken ?? 0;
+      refused = true;
     } finally {
       sim.dispose();
     }
-    ms += (performance.now() - t0) / Math.max(1, taken);
+    const elapsed = performance.now() - t0;
+    ms += refused ? elapsed : (steps * elapsed) / Math.max(1, taken);
   }
   return ms;
 }
@@ -103,7 +112,7 @@ export class Landing {
     const { a, b } = this.runner;
     if (!a || steps <= 0) return 0;
     const scenarios = [a.scenario, ...(b && !b.failure ? [b.scenario] : [])];
-    return steps * measureRate(this.lab, scenarios, steps);
+    return landingEstimate(this.lab, scenarios, steps);
   }
 
   /**

@@ -10,7 +10,7 @@ import { decodeState, encodeState, splitApiError, MAX_DEFINITION_BYTES } from '.
 import { $ } from '../ui/dom.js';
 import { durationText } from '../ui/landing.js';
 import { t, onLanguageChange } from '../i18n/index.js';
-import { LANDING_BOUND_MS, measureRate } from './landing.js';
+import { LANDING_BOUND_MS, landingEstimate } from './landing.js';
 
 /** decodeState, and B's scenario too: either may need the full build (VilabError code 'full-module'). */
 function decodeRunnable(lab, hash) {
@@ -158,7 +158,7 @@ export class Links {
   #landingEstimate({ state, at }) {
     if (!at) return 0;
     const scenarios = [state.scenario, ...(state.compare ? [compareScenario(this.lab, state.scenario, state.compare)] : [])];
-    return at * measureRate(this.lab, scenarios, at);
+    return landingEstimate(this.lab, scenarios, at);
   }
 
   // A link pasted into the address bar of an open page changes only its # part: open it

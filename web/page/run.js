@@ -8,7 +8,7 @@ import { viewOf } from '../scene/view.js';
 import { SCENES } from '../scene/scenes.js';
 import { shortTitle } from '../ui/why.js';
 import { t, registryText, onLanguageChange } from '../i18n/index.js';
-import { Landing, measureRate } from './landing.js';
+import { Landing, landingEstimate } from './landing.js';
 
 // the look-ahead that frames a system defined by data (lookAhead below)
 const LOOKAHEAD_STEPS = 3000;
@@ -119,7 +119,7 @@ export class Run {
     if (!state.compare || step === 0) return null;
     try {
       const scB = compareScenario(this.lab, state.scenario, state.compare);
-      return measureRate(this.lab, [scB], step) * step > STEP_NOW_MS ? step : null;
+      return landingEstimate(this.lab, [scB], step) > STEP_NOW_MS ? step : null;
     } catch {
       return null; // build reports it
     }
