@@ -75,14 +75,42 @@ async function watchFrames(page) {
 }
 
 /**
- * The landing's own slices stayed within 100 ms each, and a frame came between every two of
- * them (since watchFrames, when `before` slices had been taken).
+ * The longest gap between frames of this page sitting idle for a second: when even that is
+ * over MEASURABLE_MS the machine is too busy for frame gaps to mean anything.
  */
-async function assertSlices(page, before = 0) {
-  const { longestSliceMs, slices } = await page.evaluate(() => window.vilabPage.landing());
-  const frames = await page.evaluate(() => window.__frames());
-  assert.ok(longestSliceMs > 0 && longestSliceMs <= 100, `longest slice ${longestSliceMs.toFixed(0)} ms`);
+async function idleGap(page) {
+  await watchFrames(page);
+  await sleep(1000);
+  return page.evaluate(() => window.__gap());
+}
+
+const FRAME_GAP_MS = 200; // the longest frame gap allowed while the page computes
+const MEASURABLE_MS = 100; // the idle page's longest gap beyond which gaps are not measured
+
+/**
+ * Asserts a frame gap ≤ FRAME_GAP_MS, unless the idle page had gaps over MEASURABLE_MS before
+ * or after (measured again now: the page must be idle): then it is said, not judged.
+ */
+async function assertGap(t, page, idleBefore, gap, what) {
+  const idle = Math.max(idleBefore, await idleGap(page));
+  if (idle > MEASURABLE_MS) {
+    t.diagnostic(`${what}: ${gap.toFixed(0)} ms, not judged: the idle page's frames were ${idle.toFixed(0)} ms apart (a busy machine)`);
+    return false;
+  }
+  assert.ok(gap <= FRAME_GAP_MS, `${what}: ${gap.toFixed(0)} ms`);
+  return true;
+}
+
+/**
+ * A frame came between every two slices of the landing (since watchFrames, when `before`
+ * slices had been taken; `slices`: as counted with the frames, else all of them), and, where frame gaps are measurable (`judged`), each slice took
+ * at most 100 ms.
+ */
+async function assertSlices(page, { before = 0, frames, judged, slices: counted }) {
+  const { longestSliceMs, slices: total } = await page.evaluate(() => window.vilabPage.landing());
+  const slices = counted ?? total;
   assert.ok(slices - before > 1 && frames >= slices - before - 1, `${frames} frames for ${slices - before} slices`);
+  if (judged) assert.ok(longestSliceMs > 0 && longestSliceMs <= 100, `longest slice ${longestSliceMs.toFixed(0)} ms`);
 }
 
 // a chain of 64 links in DOPRI5 at a tight tolerance: each step costs many evaluations
@@ -103,9 +131,10 @@ const msPerStep = (page, steps) =>
     return ms;
   }, steps);
 
-test('landing far away: time-sliced (longest frame gap ≤ 200 ms), progress with an estimate, Cancel keeps the step reached', async () => {
+test('landing far away: time-sliced (longest frame gap ≤ 200 ms), progress with an estimate, Cancel keeps the step reached', async (t) => {
   const { page, errors } = await openPage(browser.context, CHAIN, { reducedMotion: 'reduce' });
   assert.equal(await hook(page, () => window.vilabPage.sim().scenario().params.masses.length), N);
+  const idle = await idleGap(page);
   // a landing of about 10 s on this machine: well under the bound, long enough to cancel
   const goal = Math.max(50, Math.round(10000 / (await msPerStep(page, 5))));
   await watchFrames(page);
@@ -115,9 +144,7 @@ test('landing far away: time-sliced (longest frame gap ≤ 200 ms), progress wit
   await page.locator('#landing').waitFor({ timeout: 5000 });
   assert.match(await page.locator('#landing').textContent(), /step [\d,]+, \d+\s?% done, about [\d,]+ (s|min) left/);
   await sleep(1500);
-  const gap = await hook(page, () => window.__gap());
-  assert.ok(gap <= 200, `longest frame gap while landing ${gap.toFixed(0)} ms`);
-  await assertSlices(page);
+  const [gap, frames, slices] = await hook(page, () => [window.__gap(), window.__frames(), window.vilabPage.landing().slices]);
   const midway = await hook(page, () => window.vilabPage.sim().step);
   assert.ok(midway > 0 && midway < goal, `midway at ${midway} of ${goal}`);
   await page.click('#landing-cancel');
@@ -129,13 +156,18 @@ test('landing far away: time-sliced (longest frame gap ≤ 200 ms), progress wit
   await sleep(200);
   assert.equal(await hook(page, () => window.vilabPage.sim().step), result.step, 'no more steps after Cancel');
   assert.equal(await hook(page, () => window.vilabPage.playing()), false);
+  // measured while landing, judged once the page is idle again
+  const judged = await assertGap(t, page, idle, gap, 'longest frame gap while landing');
+  await assertSlices(page, { frames, slices, judged });
   assert.deepEqual(errors, []);
   await page.close();
 });
 
-test('a link whose landing would exceed the bound (at = 10,000,000 on the 64-link DOPRI5 chain) is refused by field with its estimate', async () => {
+test('a link whose landing would exceed the bound (at = 10,000,000 on the 64-link DOPRI5 chain) is refused by field with its estimate', async (t) => {
   // opened with the page: refused, the run opens at step 0
   const { page, errors } = await openPage(browser.context, `${CHAIN}&at=10000000`);
+  await hook(page, () => window.vilabPage.pause());
+  const idle = await idleGap(page);
   await watchFrames(page);
   const banner = page.locator('.banner[data-key="link"]');
   await banner.waitFor({ timeout: 10000 });
@@ -155,19 +187,20 @@ test('a link whose landing would exceed the bound (at = 10,000,000 on the 64-lin
   assert.equal(await hook(page, () => window.vilabPage.fingerprint()), before);
   await sleep(300);
   const gap = await hook(page, () => window.__gap());
-  assert.ok(gap <= 200, `longest frame gap ${gap.toFixed(0)} ms`);
+  await assertGap(t, page, idle, gap, 'longest frame gap after the paste');
   assert.deepEqual(errors, []);
   await page.close();
 });
 
-test('stepNow beyond a frame (the embed’s vilab:step, 100,000 steps) is time-sliced and gives the bits of stepping live', async () => {
+test('stepNow beyond a frame (the embed’s vilab:step, 100,000 steps) is time-sliced and gives the bits of stepping live', async (t) => {
   const { page, errors } = await openPage(browser.context, '#system=double-spherical-pendulum', { reducedMotion: 'reduce' });
+  const idle = await idleGap(page);
   await watchFrames(page);
   const step = await hook(page, () => window.vilabPage.step(100000));
   assert.equal(step, 100000);
-  const gap = await hook(page, () => window.__gap());
-  assert.ok(gap <= 200, `longest frame gap ${gap.toFixed(0)} ms`);
-  await assertSlices(page);
+  const [gap, frames] = await hook(page, () => [window.__gap(), window.__frames()]);
+  const judged = await assertGap(t, page, idle, gap, 'longest frame gap while stepping');
+  await assertSlices(page, { frames, judged });
   const sliced = await hook(page, () => window.vilabPage.fingerprint());
   const fresh = await hook(page, () => {
     const sim = window.vilabPage.lab.simulate(window.vilabPage.state().scenario);
@@ -181,12 +214,13 @@ test('stepNow beyond a frame (the embed’s vilab:step, 100,000 steps) is time-s
   await page.close();
 });
 
-test('a 16-coordinate definition with energy–momentum stays responsive: landing on its link and playing', async () => {
+test('a 16-coordinate definition with energy–momentum stays responsive: landing on its link and playing', async (t) => {
   // the FPUT chain (16 coordinates) with energy–momentum: its link, then that link with at=
   const definition = JSON.parse(readFileSync(new URL('../../scenes/lagrangian/fput.json', import.meta.url), 'utf8'));
   delete definition.about;
   assert.equal(definition.params.coordinates.length, 16);
   const { page, errors } = await openPage(browser.context, '', { reducedMotion: 'reduce' });
+  const idle = await idleGap(page);
   const err = await page.evaluate(
     (sc) => window.vilabPage.setState({ scenario: { ...sc, integrator: 'energy-momentum' }, compare: null }),
     definition,
@@ -195,7 +229,7 @@ test('a 16-coordinate definition with energy–momentum stays responsive: landin
   await page.waitForFunction(() => window.vilabPage.state().scenario.integrator === 'energy-momentum');
   await page.waitForFunction(() => /energy-momentum/.test(location.hash)); // the address bar follows
   const link = await page.evaluate(() => location.hash);
-  const goal = Math.max(200, Math.round(2000 / (await msPerStep(page, 20))));
+  const goal = Math.max(2000, Math.round(4000 / (await msPerStep(page, 20))));
   await page.close();
   const opened = await openPage(browser.context, `${link}&at=${goal}`, { waitReady: false });
   await opened.page.waitForFunction(() => window.vilabPage?.sim?.()?.step > 0, null, { timeout: 30000 });
@@ -204,22 +238,24 @@ test('a 16-coordinate definition with energy–momentum stays responsive: landin
   await opened.page.waitForFunction((n) => window.vilabPage.sim().step === n && !window.vilabPage.landing().active, goal, {
     timeout: 120000,
   });
-  const gap = await hook(opened.page, () => window.__gap());
-  assert.ok(gap <= 200, `longest frame gap while landing on step ${goal}: ${gap.toFixed(0)} ms`);
-  await assertSlices(opened.page, before);
+  const [gap, frames] = await hook(opened.page, () => [window.__gap(), window.__frames()]);
+  const judged = await assertGap(t, opened.page, idle, gap, `longest frame gap while landing on step ${goal}`);
+  await assertSlices(opened.page, { frames, judged, before });
   // and playing it
   await hook(opened.page, () => window.vilabPage.play());
   await watchFrames(opened.page);
   await sleep(2000);
   const playing = await hook(opened.page, () => ({ gap: window.__gap(), step: window.vilabPage.sim().step }));
-  assert.ok(playing.gap <= 200, `longest frame gap while playing: ${playing.gap.toFixed(0)} ms`);
+  await hook(opened.page, () => window.vilabPage.pause());
+  await assertGap(t, opened.page, idle, playing.gap, 'longest frame gap while playing');
   assert.ok(playing.step > goal, 'it moves');
   assert.deepEqual([...errors, ...opened.errors], []);
   await opened.page.close();
 });
 
-test('a comparison added far into a run: both land on A’s step, time-sliced, with the bits of running alongside', async () => {
+test('a comparison added far into a run: both land on A’s step, time-sliced, with the bits of running alongside', async (t) => {
   const { page, errors } = await openPage(browser.context, '#system=double-spherical-pendulum', { reducedMotion: 'reduce' });
+  const idle = await idleGap(page);
   assert.equal(await hook(page, () => window.vilabPage.runTo(200000)), 200000);
   const hashA = await hook(page, () => window.vilabPage.fingerprint());
   assert.equal(await hook(page, () => window.vilabPage.setState({ compare: 'rk4' })), null);
@@ -230,9 +266,9 @@ test('a comparison added far into a run: both land on A’s step, time-sliced, w
   await page.waitForFunction(() => window.vilabPage.simB()?.step === 200000 && !window.vilabPage.landing().active, null, {
     timeout: 120000,
   });
-  const gap = await hook(page, () => window.__gap());
-  assert.ok(gap <= 200, `longest frame gap while B caught up: ${gap.toFixed(0)} ms`);
-  await assertSlices(page, before);
+  const [gap, frames] = await hook(page, () => [window.__gap(), window.__frames()]);
+  const judged = await assertGap(t, page, idle, gap, 'longest frame gap while B caught up');
+  await assertSlices(page, { frames, judged, before });
   assert.equal(await hook(page, () => window.vilabPage.fingerprint()), hashA, 'A: the same bits');
   const [hashB, fresh] = await hook(page, () => {
     const b = window.vilabPage.simB();
