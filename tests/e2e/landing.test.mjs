@@ -282,3 +282,27 @@ test('a comparison added far into a run: both land on A’s step, time-sliced, w
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('in Spanish: the progress line, its Cancel and the refusal of a link beyond the bound', async () => {
+  const { page, errors } = await openPage(browser.context, `?lang=es${CHAIN}&at=10000000`, { reducedMotion: 'reduce' });
+  const banner = page.locator('.banner[data-key="link"]');
+  await banner.waitFor({ timeout: 10000 });
+  assert.match(
+    await banner.textContent(),
+    /El campo at de este enlace pide el paso 10000000: .* unos [\d.\s]+ h de cálculo \(el límite es 60 s\)/,
+  );
+  const goal = Math.max(50, Math.round(10000 / (await msPerStep(page, 5))));
+  await page.evaluate((n) => {
+    window.__landing = window.vilabPage.landAt(n);
+  }, goal);
+  await page.locator('#landing').waitFor({ timeout: 5000 });
+  assert.match(
+    await page.locator('#landing').textContent(),
+    /^Yendo al paso [\d.\s]+: paso [\d.\s]+, \d+\s?% hecho, quedan unos [\d.\s]+ (s|min)\./,
+  );
+  assert.equal(await page.locator('#landing-cancel').textContent(), 'Cancelar');
+  await page.click('#landing-cancel');
+  assert.equal((await page.evaluate(() => window.__landing)).cancelled, true);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

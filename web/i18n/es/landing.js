@@ -1,9 +1,9 @@
 // Español: llegar a un paso lejano (web/page/landing.js, web/ui/landing.js, web/page/link.js):
 // la línea de progreso, su Cancelar y una llegada rechazada por su duración.
 export default {
-  'landing.going': 'Yendo a {goal}',
-  'landing.goal.step': 'el paso {step}',
-  'landing.goal.time': 't = {t} s',
+  'landing.going': 'Yendo {goal}',
+  'landing.goal.step': 'al paso {step}',
+  'landing.goal.time': 'a t = {t} s',
   'landing.progress': '{head}: paso {step}, {pct} hecho, quedan unos {left}.',
   'landing.barLabel': 'Progreso de la llegada',
   'landing.cancel': 'Cancelar',
