@@ -85,7 +85,7 @@ async function idleGap(page) {
 }
 
 const FRAME_GAP_MS = 200; // the longest frame gap allowed while the page computes
-const MEASURABLE_MS = 100; // the idle page's longest gap beyond which gaps are not measured
+const MEASURABLE_MS = 50; // the idle page's longest gap beyond which gaps are not measured (3 frames)
 
 /**
  * Asserts a frame gap ≤ FRAME_GAP_MS, unless the idle page had gaps over MEASURABLE_MS before
