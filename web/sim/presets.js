@@ -11,24 +11,12 @@
 // the same registry: those the lean build leaves to the full one stay, and choosing one
 // loads the full build).
 
+import { presetFromScene } from './preset-data.js';
+
+export { presetFromScene };
+
 const files = import.meta.glob(['../../scenes/presets.json', '../../scenes/rigid_body_presets.json'], { eager: true, import: 'default' });
 const scenes = import.meta.glob('../../scenes/lagrangian/*.json', { eager: true, import: 'default' });
-
-/** A scenes/lagrangian file → a preset, or null when it is not a scenario with an about block. */
-export function presetFromScene(path, file) {
-  if (!file || typeof file !== 'object' || Array.isArray(file)) return null;
-  const { about, ...scenario } = file;
-  if (!about || typeof about !== 'object' || typeof about.title !== 'string' || typeof scenario.system !== 'string') return null;
-  const id = path.replace(/^.*\//, '').replace(/\.json$/, '');
-  return {
-    id,
-    title: about.title,
-    explanation: typeof about.lesson === 'string' ? about.lesson : '',
-    scenario,
-    ...(typeof about.compare === 'string' ? { compare: about.compare } : {}),
-    ...(about.view && typeof about.view === 'object' ? { lesson: about.view } : {}),
-  };
-}
 
 /**
  * The presets, in file order, with only the cheap checks above: this runs before the

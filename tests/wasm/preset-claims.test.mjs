@@ -1,0 +1,142 @@
+// Every preset's caption is a claim the run proves (web/sim/claims.js): each preset is run
+// through the API as the page runs it (tests/wasm/preset-run.mjs: A and B in lockstep, a
+// history sample per step, the page's breakdown rule) to the last time its claims name,
+// and each claim's measured value must lie in its `expect` range; every {slot} of the
+// caption (English and Spanish) is one of its claims; the lesson block sets up what the
+// caption names, and every claimed moment is on screen within 20 s of choosing the preset.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { lab } from './helpers.mjs';
+import { shippedPresets, runPreset } from './preset-run.mjs';
+import { checkClaims, slotsOf } from '../../web/sim/claims.js';
+import es from '../../web/i18n/es/presets.js';
+
+const SPEEDS = [0.1, 0.25, 0.5, 1, 2, 5, 10, 25, 50, 100]; // web/state/store.js
+const WINDOWS = [0, 5, 20, 60];
+const CARDS = ['energy', 'momentum', 'conserved', 'unconserved', 'constraint', 'iterations', 'dt', 'phase']; // web/plots/plots.js
+const WATCH_SECONDS = 20;
+const presets = shippedPresets();
+
+/** The simulated time a claim needs to be measured. */
+function timeOf(claim, byName) {
+  if (claim.kind === 'ratio') return Math.max(...claim.of.map((n) => timeOf(byName.get(n), byName)));
+  if (claim.at !== undefined) return claim.at;
+  return claim.expect[1] + 0.05; // a crossing, stop or recurrence: by the end of its range
+}
+
+/**
+ * The times and percentages a caption may state as words: the times its claims are
+ * measured at, its claims' thresholds, the step, the page's breakdown threshold (100 %),
+ * the 20 s of the lesson's promise, and what the scenario itself sets (GIVEN).
+ */
+const GIVEN = { dzhanibekov: ['1 %'] }; // ω = (0.02, 2, 0.02): a 1 % wobble
+function allowedNumbers(p) {
+  const out = new Set([`${p.scenario.h} s`, '100 %', `${WATCH_SECONDS} s`, ...(GIVEN[p.id] ?? [])]);
+  for (const c of p.claims ?? []) {
+    if (c.at !== undefined) out.add(`${c.at} s`);
+    if (c.above !== undefined) out.add(`${c.above * 100} %`);
+  }
+  return out;
+}
+
+/** The run's results that miss their claims: [] when the caption holds. */
+function missed(results) {
+  const out = [];
+  for (const [name, r] of results) {
+    const [lo, hi] = r.claim.expect;
+    if (r.state !== 'done' || !(r.value >= lo && r.value <= hi)) out.push(`${name}: ${r.state} ${r.value} not in [${lo}, ${hi}]`);
+  }
+  return out;
+}
+
+test('there are 25 presets, each with a lesson block and no `large`', () => {
+  assert.equal(presets.length, 25);
+  for (const p of presets) {
+    const l = p.lesson;
+    assert.ok(l, `${p.id}: lesson`);
+    assert.equal(l.large, undefined, `${p.id}: large is now plot`);
+    assert.ok(CARDS.includes(l.plot), `${p.id}: plot ${l.plot}`);
+    assert.ok(SPEEDS.includes(l.speed), `${p.id}: speed ${l.speed}`);
+    assert.ok(WINDOWS.includes(l.window), `${p.id}: window ${l.window}`);
+    assert.ok(['signed', 'envelope'].includes(l.energy), `${p.id}: energy ${l.energy}`);
+    if (l.cards) for (const c of l.cards) assert.ok(CARDS.includes(c), `${p.id}: card ${c}`);
+    if (l.jumpTo !== undefined) assert.ok(l.jumpTo > 0, `${p.id}: jumpTo`);
+  }
+});
+
+for (const p of presets) {
+  const claims = p.claims ?? [];
+  const byName = new Map(claims.map((c) => [c.name, c]));
+
+  test(`${p.id}: the caption's slots are its claims, in English and Spanish`, () => {
+    checkClaims(claims, `${p.id}.claims`);
+    const slots = slotsOf(p.explanation);
+    for (const s of slots) assert.ok(byName.has(s), `${p.id}: slot {${s}} names no claim`);
+    const spanish = es[`preset.${p.id}.explanation`];
+    assert.ok(spanish, `${p.id}: Spanish caption`);
+    assert.deepEqual(slotsOf(spanish).sort(), slots.slice().sort(), `${p.id}: the Spanish caption has the same slots`);
+    for (const c of claims)
+      if (c.kind !== 'ratio' && !slots.includes(c.name))
+        assert.ok(
+          claims.some((r) => r.kind === 'ratio' || r.name === c.name),
+          c.name,
+        );
+  });
+
+  test(`${p.id}: every time or percentage the caption states outside a slot is a claim's or the set-up's`, () => {
+    const allowed = allowedNumbers(p);
+    for (const lang of ['en', 'es']) {
+      const text = (lang === 'en' ? p.explanation : es[`preset.${p.id}.explanation`]).replace(/\{\w+\}/g, '');
+      for (const m of text.matchAll(/(\d+(?:\.\d+)?)\s*(s|%)(?![\w²])/g)) {
+        assert.ok(allowed.has(`${Number(m[1])} ${m[2]}`), `${p.id} (${lang}): "${m[0]}" is neither a slot nor a claim's time or threshold`);
+      }
+    }
+  });
+
+  if (!claims.length) continue;
+  test(`${p.id}: each claimed moment is on screen within ${WATCH_SECONDS} s of choosing it`, () => {
+    const { speed, jumpTo = 0 } = p.lesson;
+    for (const c of claims) {
+      const t = timeOf(c, byName);
+      assert.ok((t - jumpTo) / speed <= WATCH_SECONDS, `${p.id}.${c.name}: t = ${t} s takes ${(t - jumpTo) / speed} s at ${speed}×`);
+    }
+  });
+
+  test(`${p.id}: the run proves every claim of its caption`, () => {
+    const until = Math.max(...claims.map((c) => timeOf(c, byName)));
+    const { results } = runPreset(lab, p, until);
+    assert.deepEqual(missed(results), []);
+  });
+}
+
+test('a caption the run does not prove is caught (the numbers the captions used to state)', () => {
+  const find = (id) => presets.find((p) => p.id === id);
+  const wrong = (id, name, expect) => {
+    const p = find(id);
+    return { ...p, claims: p.claims.map((c) => (c.name === name ? { ...c, expect } : c)) };
+  };
+  // explicit Euler "refused at step 1473 (t ≈ 14.7 s)"; the long run "6 % after ten minutes"
+  const euler = runPreset(lab, wrong('pendulum-euler', 'stop', [14.6, 14.8]), 16);
+  assert.ok(missed(euler.results).some((m) => m.startsWith('stop:')));
+  const long = runPreset(lab, wrong('long-run-energy', 'rk600', [0.055, 0.065]), 600);
+  assert.ok(missed(long.results).some((m) => m.startsWith('rk600:')));
+  // the oscillator's explicit Euler is stopped before 10 s: "×2.7 after 10 s" cannot be read
+  const osc = find('oscillator-phase');
+  const at10 = runPreset(
+    lab,
+    { ...osc, claims: [{ name: 'f10', kind: 'value', track: 'B', quantity: 'energy', measure: 'factor', at: 10, expect: [2.6, 2.8] }] },
+    10,
+  );
+  assert.equal(at10.results.get('f10').state, 'stopped');
+});
+
+test('the Dzhanibekov flip is half the exact period of Π (Jacobi elliptic functions)', () => {
+  const p = presets.find((x) => x.id === 'dzhanibekov');
+  const { results } = runPreset(lab, p, 40);
+  const exact = lab.exactRigidBody(p.scenario);
+  try {
+    assert.ok(Math.abs(results.get('flip').value / (exact.period / 2) - 1) < 0.01, `${results.get('flip').value} vs ${exact.period / 2}`);
+  } finally {
+    exact.dispose();
+  }
+});
