@@ -165,8 +165,8 @@ test('controls come from the registry: parameters, initial data, N links, inline
   const st = await hook(page, () => window.vilabPage.state());
   assert.equal(st.compare, 'rk4');
   assert.equal(st.scenario.h, 0.02);
-  assert.equal(st.speed, 25, 'the preset sets the speed its lesson needs');
-  assert.match(await page.locator('#caption').textContent(), /five minutes/);
+  assert.equal(st.speed, 50, 'the preset sets the speed its lesson needs');
+  assert.match(await page.locator('#caption').textContent(), /reaches .+ at t = 600 s/);
   if (await hook(page, () => !!window.vilabPage.lab.system('rigid-body'))) {
     assert.ok(ids.includes('dzhanibekov'), 'rigid-body presets are loaded when the system exists');
     await page.selectOption('#preset', 'dzhanibekov');

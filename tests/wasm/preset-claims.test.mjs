@@ -9,6 +9,7 @@ import { test } from 'node:test';
 import { lab } from './helpers.mjs';
 import { shippedPresets, runPreset } from './preset-run.mjs';
 import { checkClaims, slotsOf } from '../../web/sim/claims.js';
+import { describeForLesson } from '../../web/sim/preset-data.js';
 import es from '../../web/i18n/es/presets.js';
 
 const SPEEDS = [0.1, 0.25, 0.5, 1, 2, 5, 10, 25, 50, 100]; // web/state/store.js
@@ -16,6 +17,26 @@ const WINDOWS = [0, 5, 20, 60];
 const CARDS = ['energy', 'momentum', 'conserved', 'unconserved', 'constraint', 'iterations', 'dt', 'phase']; // web/plots/plots.js
 const WATCH_SECONDS = 20;
 const presets = shippedPresets();
+
+/**
+ * The plot cards the page builds for a run (web/plots/plots.js lays them out from the
+ * description: energy while it is conserved, momenta, declared conserved quantities, the
+ * values of what is not conserved, the constraint residual, step sizes, iterations, graph).
+ */
+function cardsOf(description, variableStep) {
+  const q = description.quantities;
+  const conserved = q.filter((x) => x.conserved);
+  return [
+    ...(conserved.some((x) => x.key === 'energy') ? ['energy'] : []),
+    ...(conserved.some((x) => x.key !== 'energy' && !x.key.startsWith('conserved.')) ? ['momentum'] : []),
+    ...(conserved.some((x) => x.key.startsWith('conserved.')) ? ['conserved'] : []),
+    ...(q.some((x) => !x.conserved) ? ['unconserved'] : []),
+    ...(description.constrained ? ['constraint'] : []),
+    ...(variableStep ? ['dt'] : []),
+    'iterations',
+    'phase',
+  ];
+}
 
 /** The simulated time a claim needs to be measured. */
 function timeOf(claim, byName) {
@@ -90,6 +111,19 @@ for (const p of presets) {
       for (const m of text.matchAll(/(\d+(?:\.\d+)?)\s*(s|%)(?![\w²])/g)) {
         assert.ok(allowed.has(`${Number(m[1])} ${m[2]}`), `${p.id} (${lang}): "${m[0]}" is neither a slot nor a claim's time or threshold`);
       }
+    }
+  });
+
+  test(`${p.id}: the plot its caption names, and the cards it shows, are the run's`, () => {
+    const sim = lab.simulate(p.scenario);
+    try {
+      const variableStep = lab.integrator(p.scenario.integrator).variableStep;
+      const cards = cardsOf(describeForLesson(sim.describe(), p.lesson), variableStep);
+      assert.ok(cards.includes(p.lesson.plot), `${p.id}: plot ${p.lesson.plot} not among ${cards}`);
+      for (const c of p.lesson.cards ?? []) assert.ok(cards.includes(c), `${p.id}: card ${c} not among ${cards}`);
+      assert.equal(p.lesson.cards?.[0] ?? p.lesson.plot, p.lesson.plot, `${p.id}: the named plot comes first`);
+    } finally {
+      sim.dispose();
     }
   });
 

@@ -188,9 +188,10 @@ export class ClaimTracker {
   /** Sample k of a track's read: measures and envelopes; its time, or null when absent. */
   #sample(label, read, k) {
     const i = read ? k - read.start : -1;
-    if (i < 0 || i >= read.count || this.stopped[label]) return null;
+    if (i < 0 || i >= read.count) return null;
     const t = read.t[i];
-    if (t <= this.lastT[label]) return null;
+    // a stopped track's samples count up to its stop (the page may read past it before it knows)
+    if (t <= this.lastT[label] || t > (this.stopped[label]?.t ?? Infinity)) return null;
     this.lastT[label] = t;
     const energy = read.energy[i];
     for (const m of this.measures.values()) {

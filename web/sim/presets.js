@@ -1,12 +1,12 @@
 // Presets: scenes/presets.json (pendulums) and, when it exists,
 // scenes/rigid_body_presets.json; both are arrays of
-// { id, title, explanation, scenario, compare?, lesson? } shared with tests and benchmarks.
-// lesson: what the lesson needs on screen { speed, window, energy: 'signed'|'envelope',
-// large: a plot card id } — applied with the preset, so it reads right from the first second.
+// { id, title, explanation, scenario, compare?, lesson?, claims? } shared with tests and benchmarks.
+// lesson: what the lesson needs on screen { plot: the card its caption names, speed, window,
+// energy: 'signed'|'envelope', cards?, camera?, jumpTo?, notConserved? } — applied with the
+// preset, so it reads right from the first second; claims: how the caption's numbers are
+// measured from the run (web/sim/claims.js).
 // Then scenes/lagrangian/<id>.json: each a complete scenario of a system defined by
-// data plus an `about` block { title, lesson, compare? }, which becomes the preset
-// { id: <id>, title: about.title, explanation: about.lesson, scenario: the file
-// without about, compare: about.compare, lesson: about.view } (the API never sees `about`).
+// data plus an `about` block, made a preset by presetFromScene (web/sim/preset-data.js).
 // Presets whose system or integrators the registry lacks are left out (both builds have
 // the same registry: those the lean build leaves to the full one stay, and choosing one
 // loads the full build).
