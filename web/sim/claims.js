@@ -67,10 +67,14 @@ function tinyFor(quantity) {
   return quantity.startsWith('momentum') ? TINY.momentum : TINY.other;
 }
 
+const partsOf = new Map(); // quantity → its column names (split once)
+
 /** The value of a quantity at sample i of a read: a history column, or a sum of columns ('a+b'). */
 function valueAt(read, quantity, i) {
+  let parts = partsOf.get(quantity);
+  if (!parts) partsOf.set(quantity, (parts = quantity.split('+')));
   let sum = 0;
-  for (const name of quantity.split('+')) {
+  for (const name of parts) {
     const col =
       name === 'energy' || name === 't' || name === 'constraint'
         ? read[name]
