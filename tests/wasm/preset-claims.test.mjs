@@ -47,12 +47,13 @@ function timeOf(claim, byName) {
 
 /**
  * The times and percentages a caption may state as words: the times its claims are
- * measured at, its claims' thresholds, the step, the page's breakdown threshold (100 %),
+ * measured at, its claims' thresholds, the step, the lesson's jump, the page's breakdown threshold (100 %),
  * the 20 s of the lesson's promise, and what the scenario itself sets (GIVEN).
  */
 const GIVEN = { dzhanibekov: ['1 %'] }; // ω = (0.02, 2, 0.02): a 1 % wobble
 function allowedNumbers(p) {
   const out = new Set([`${p.scenario.h} s`, '100 %', `${WATCH_SECONDS} s`, ...(GIVEN[p.id] ?? [])]);
+  if (p.lesson?.jumpTo) out.add(`${p.lesson.jumpTo} s`);
   for (const c of p.claims ?? []) {
     if (c.at !== undefined) out.add(`${c.at} s`);
     if (c.above !== undefined) out.add(`${c.above * 100} %`);

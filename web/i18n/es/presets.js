@@ -58,7 +58,7 @@ export default {
     'Observe cómo la energía va y viene entre la oscilación y el estiramiento del muelle mientras el total se queda en una banda estrecha O(h²). El error de energía de RK4 todavía no es el mayor: {rk20} a los 20 s frente a {bandA} de la banda del punto medio; pero el de RK4 sigue creciendo ({rkLater} en t = 40 s, y entonces la banda del punto medio {bandLater}).',
   'preset.fput.title': 'Cadena α de Fermi–Pasta–Ulam–Tsingou (N = 16)',
   'preset.fput.explanation':
-    'Toda la energía empieza en el modo 1: a esta velocidad de 100×, vea cómo solo se reparte por los modos 2–4 (los modos 1–4 siempre guardan al menos {held}) y vuelve al modo 1 (más del 98 % de la energía) en t = {recurrence}, la recurrencia FPU, en lugar de repartirse por igual.',
+    'Toda la energía empieza en el modo 1: solo se reparte por los modos 2–4 (los modos 1–4 siempre guardan al menos {held}) y vuelve al modo 1 (más del 98 % de la energía) en t = {recurrence}, la recurrencia FPU, en lugar de repartirse por igual. La lección empieza en t = 1200 s, con el reparto ya dibujado, y muestra la vuelta a 50×.',
   'preset.henon-heiles.title': 'Hénon–Heiles con E = 1/8',
   'preset.henon-heiles.explanation':
     'Con E = 1/8 la mayoría de las órbitas son caóticas: dos integradores (o dos inicios cercanos) se separan en unos cientos de segundos, pero la energía se queda en una banda estrecha. El error de energía de RK4 todavía no es el mayor: {rk20} a los 20 s frente a {bandA} de la banda del punto medio; pero el de RK4 sigue creciendo ({rkLater} en t = 200 s, y entonces la banda del punto medio {bandLater}).',
