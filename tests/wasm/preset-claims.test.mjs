@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import { lab } from './helpers.mjs';
 import { shippedPresets, runPreset } from './preset-run.mjs';
 import { checkClaims, slotsOf } from '../../web/sim/claims.js';
-import { describeForLesson } from '../../web/sim/preset-data.js';
+import { describeForLesson, presetMatching } from '../../web/sim/preset-data.js';
 import es from '../../web/i18n/es/presets.js';
 
 const SPEEDS = [0.1, 0.25, 0.5, 1, 2, 5, 10, 25, 50, 100]; // web/state/store.js
@@ -173,5 +173,25 @@ test('the Dzhanibekov flip is half the exact period of Π (Jacobi elliptic funct
     assert.ok(Math.abs(results.get('flip').value / (exact.period / 2) - 1) < 0.01, `${results.get('flip').value} vs ${exact.period / 2}`);
   } finally {
     exact.dispose();
+  }
+});
+
+test('the document a preset is: presetMatching; a lesson’s not-conserved quantities: describeForLesson', () => {
+  const dsp = { system: 'double-spherical-pendulum', integrator: 'midpoint', h: 0.01 };
+  // the default page compared with RK4 is the dsp-energy preset (the invitation applies its set-up)
+  assert.equal(presetMatching(lab, presets, { scenario: lab.normalize(dsp), compare: 'rk4' })?.id, 'dsp-energy');
+  assert.equal(presetMatching(lab, presets, { scenario: lab.normalize(dsp), compare: null }), null, 'without B it is no preset');
+  assert.equal(presetMatching(lab, presets, { scenario: lab.normalize({ ...dsp, h: 0.005 }), compare: 'rk4' }), null, 'another h');
+  const fput = presets.find((p) => p.id === 'fput');
+  const sim = lab.simulate(fput.scenario);
+  try {
+    const d = sim.describe();
+    assert.equal(describeForLesson(d, {}), d, 'no notConserved: the description as it is');
+    const shown = describeForLesson(d, fput.lesson).quantities;
+    for (const name of ['E1', 'E2', 'E3', 'E4']) assert.equal(shown.find((q) => q.key === `conserved.${name}`).conserved, false, name);
+    assert.equal(shown.find((q) => q.key === 'energy').conserved, true, 'the energy stays conserved');
+    assert.equal(d.quantities.find((q) => q.key === 'conserved.E1').conserved, true, 'the run’s own description is untouched');
+  } finally {
+    sim.dispose();
   }
 });
