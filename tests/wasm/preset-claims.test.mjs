@@ -109,8 +109,11 @@ for (const p of presets) {
     const allowed = allowedNumbers(p);
     for (const lang of ['en', 'es']) {
       const text = (lang === 'en' ? p.explanation : es[`preset.${p.id}.explanation`]).replace(/\{\w+\}/g, '');
-      for (const m of text.matchAll(/(\d+(?:\.\d+)?)\s*(s|%)(?![\w²])/g)) {
-        assert.ok(allowed.has(`${Number(m[1])} ${m[2]}`), `${p.id} (${lang}): "${m[0]}" is neither a slot nor a claim's time or threshold`);
+      for (const m of text.matchAll(/(\d+(?:[.,]\d+)?)\s*(s|%)(?![\w²])/g)) {
+        assert.ok(
+          allowed.has(`${Number(m[1].replace(',', '.'))} ${m[2]}`),
+          `${p.id} (${lang}): "${m[0]}" is neither a slot nor a claim's time or threshold`,
+        );
       }
     }
   });
@@ -195,3 +198,62 @@ test('the document a preset is: presetMatching; a lesson’s not-conserved quant
     sim.dispose();
   }
 });
+
+// The other numbers titles and captions state are the set-up's: each is computed here from
+// the scenario (or its first sample) and must be what the words say.
+const SETUP_NUMBERS = {
+  'dsp-chaos': (p) => [['α = ¼', lab.integrator(p.compare).options.find((o) => o.name === 'alpha').default, 0.25]],
+  dzhanibekov: ({ scenario: s }) => [
+    ['I2 = 2', s.params.inertia[1], 2],
+    ['1% wobble', s.initial.omega[0] / s.initial.omega[1], 0.01],
+  ],
+  'tennis-racket': ({ scenario: s }) => [
+    ['0.0013 along the handle', s.params.inertia[0], 0.0013],
+    ['2 rev/s', s.initial.omega[1] / (2 * Math.PI), 2, 0.01],
+  ],
+  'symmetric-precession': ({ scenario: s }) => [
+    ['14°', (Math.atan2(Math.hypot(s.initial.omega[0], s.initial.omega[1]), s.initial.omega[2]) * 180) / Math.PI, 14, 0.5],
+  ],
+  'heavy-top-nutation': ({ scenario: s }) => [
+    ['0.5 rad', 2 * Math.acos(s.initial.orientation[0]), 0.5, 1e-6],
+    ['15 rad/s', s.initial.omega[2], 15],
+    ['0.5 m up its axis', s.params.com[2], 0.5],
+  ],
+  kapitza: ({ scenario: s }) => {
+    const { a, w, g, l } = s.params.constants;
+    return [
+      ['a²ω² = 36', a * a * w * w, 36, 1e-9],
+      ['2gl = 19.6', 2 * g * l, 19.6, 0.05],
+    ];
+  },
+  'swinging-atwood': ({ scenario: s }) => [['3.3 times heavier', s.params.constants.M / s.params.constants.m, 3.3]],
+  'henon-heiles': (p) => [['E = 1/8', firstEnergy(p), 1 / 8, 1e-9]],
+  kepler: (p) => [['e = 0.6', firstSample(p).columns['conserved.eccentricity'][0], 0.6, 1e-12]],
+  'newmark-vs-rk4': ({ scenario: s }) => [['ω = 2 rad/s', s.params.constants.w, 2]],
+  fput: ({ scenario: s }) => [['N = 16', s.params.coordinates.length, 16]],
+  'driven-damped-pendulum': ({ scenario: s }) => [
+    ['q = 2', 1 / s.params.damping, 2],
+    ['A = 1.5', s.params.constants.A, 1.5],
+    ['ω_D = 2/3', s.params.constants.wd, 2 / 3, 1e-12],
+  ],
+};
+
+function firstSample(p) {
+  const sim = lab.simulate(p.scenario);
+  try {
+    return sim.history.read(0);
+  } finally {
+    sim.dispose();
+  }
+}
+const firstEnergy = (p) => firstSample(p).energy[0];
+
+for (const [id, numbers] of Object.entries(SETUP_NUMBERS)) {
+  test(`${id}: the set-up numbers its caption states are the scenario's`, () => {
+    const p = presets.find((x) => x.id === id);
+    for (const [words, actual, stated, tol = 0] of numbers(p)) {
+      assert.ok(`${p.title} ${p.explanation}`.includes(words), `${id}: the title or caption says "${words}"`);
+      assert.ok(Math.abs(actual - stated) <= tol, `${id}: "${words}" but the scenario gives ${actual}`);
+    }
+  });
+}
