@@ -35,8 +35,14 @@ export function createCaptionClaims({ lab, runner, onChange }) {
     /** A new run: the preset's claims (or none), caught up with what the histories hold. */
     reset(preset) {
       key = '';
-      tracker = preset?.claims?.length && runner.a ? new ClaimTracker(preset.claims) : null;
-      if (!tracker) return;
+      tracker = null;
+      if (!preset?.claims?.length || !runner.a) return;
+      try {
+        tracker = new ClaimTracker(preset.claims);
+      } catch (e) {
+        console.warn(`preset ${preset.id}: ${e.message}`); // a malformed claims block: the caption without its numbers
+        return;
+      }
       tracker.ingest(runner.a.first, runner.b?.first ?? null);
       syncStops();
       tracker.ingest(runner.a.sim.history.read(0), runner.b ? runner.b.sim.history.read(0) : null);
@@ -57,7 +63,7 @@ export function createCaptionClaims({ lab, runner, onChange }) {
     },
     /** The caption with its slots filled, and the note of what is not yet (or never) measured. */
     fill(text) {
-      if (!tracker) return { text, note: '' };
+      if (!tracker) return { text: text.replace(/\{\w+\}/g, '…'), note: '' };
       const lang = language();
       const filled = fillCaption(text, tracker.results(), lang);
       const who = (label) => {
