@@ -4,7 +4,7 @@
 export default {
   'preset.dsp-energy.title': 'Péndulo doble: energía acotada frente a deriva',
   'preset.dsp-energy.explanation':
-    'Observe la gráfica de energía, en escala logarítmica: muestra el mayor error hasta el momento. El error de la regla del punto medio (azul) alcanza su banda en unos segundos ({bandA} a los 20 s) y después no crece nunca. El de RK4 (naranja) empieza mucho menor ({rk20} a los 20 s), pero sube sin parar y supera la banda azul en t = {crossing}, antes de 20 s de observación a esta velocidad de 100×. Los dos mantienen la longitud de las varillas; el J_z de RK4 deriva ({jzB} en t = 1000 s), mientras que la regla del punto medio lo conserva hasta {jzA}.',
+    'Observe la gráfica de energía, en escala logarítmica: muestra el mayor error hasta el momento. El error de la regla del punto medio (azul) alcanza su banda en unos segundos ({bandA} a los 20 s) y después no crece nunca. El de RK4 (naranja) empieza mucho menor ({rk20} a los 20 s), pero sube sin parar y supera la banda azul en t = {crossing} (menos de 20 s de observación a 100×). Los dos mantienen la longitud de las varillas; el J_z de RK4 deriva ({jzB} en t = 1000 s), mientras que la regla del punto medio lo conserva hasta {jzA}.',
   'preset.dsp-chaos.title': 'Péndulo doble: caos',
   'preset.dsp-chaos.explanation':
     'Dos integradores variacionales (punto medio, de orden 2, y la regla α = ¼, de orden 1) desde el mismo inicio: los dos mantienen la energía acotada (mayores errores en 40 s: {bandA} y {bandB}) y J_z exacto, pero su diferencia O(h) crece exponencialmente y el fantasma pronto oscila a su manera.',
