@@ -89,7 +89,8 @@ function pendingNote(claims, who, lang) {
   const time = (x) => formatClaim({ format: 'time' }, x, lang);
   const parts = [];
   const times = [...new Set(claims.filter((c) => c.at > 0 && !WAITS_FOR[c.kind]).map((c) => c.at))].sort((a, b) => a - b);
-  if (times.length) parts.push(t('claims.notYet.values', { times: times.map(time).join(t('claims.and')) }));
+  const list = new Intl.ListFormat(lang, { type: 'conjunction' });
+  if (times.length) parts.push(t('claims.notYet.values', { times: list.format(times.map(time)) }));
   for (const c of claims) if (WAITS_FOR[c.kind]) parts.push(WAITS_FOR[c.kind](c, time(expectedOf(c)), who, time));
   return t('claims.notYet', { list: [...new Set(parts)].join(t('claims.sep')) });
 }

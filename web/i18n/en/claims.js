@@ -8,6 +8,5 @@ export default {
   'claims.notYet.recurrence': 'the return comes at about t = {t}',
   'claims.notYet.interval': 'the flips are timed over the first {at}',
   'claims.stopped': 'Some numbers were not measured: the run stopped first.',
-  'claims.and': ' and ',
   'claims.sep': '; ',
 };

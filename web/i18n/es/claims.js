@@ -7,6 +7,5 @@ export default {
   'claims.notYet.recurrence': 'la vuelta llega hacia t = {t}',
   'claims.notYet.interval': 'los volteos se miden durante los primeros {at}',
   'claims.stopped': 'Algunos números no se midieron: la simulación se detuvo antes.',
-  'claims.and': ' y ',
   'claims.sep': '; ',
 };
