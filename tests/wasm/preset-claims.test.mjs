@@ -257,3 +257,69 @@ for (const [id, numbers] of Object.entries(SETUP_NUMBERS)) {
     }
   });
 }
+
+/** The first time A's and B's drawn bodies are more than `apart` apart (m), or null by `until`. */
+function partingTime(p, until, apart) {
+  const { options: _drop, ...rest } = lab.normalize(p.scenario);
+  const A = lab.simulate(p.scenario);
+  const B = lab.simulate(lab.normalize({ ...rest, integrator: p.compare }));
+  try {
+    const n = Math.round(until / A.scenario().h);
+    for (let k = 1; k <= n; k++) {
+      A.advance(1);
+      B.advance(1);
+      const a = A.visualState();
+      const b = B.visualState();
+      if (a.some((x, i) => Math.abs(x - b[i]) > apart)) return A.time;
+    }
+    return null;
+  } finally {
+    A.dispose();
+    B.dispose();
+  }
+}
+
+test('the runs part when the captions say: "soon", "within a few hundred seconds", "after about ten drive periods"', () => {
+  const find = (id) => presets.find((p) => p.id === id);
+  const chaos = partingTime(find('dsp-chaos'), 20, 0.5);
+  assert.ok(chaos !== null && chaos < 10, `dsp-chaos: the ghost swings its own way at ${chaos} s`);
+  const double = partingTime(find('double-pendulum'), 20, 0.5);
+  assert.ok(double !== null && double < 10, `double pendulum: the motions part at ${double} s`);
+  const hh = partingTime(find('henon-heiles'), 300, 0.1);
+  assert.ok(hh !== null && hh > 30 && hh < 300, `Hénon–Heiles: parts at ${hh} s`);
+  const driven = find('driven-damped-pendulum');
+  const period = (2 * Math.PI) / driven.scenario.params.constants.wd;
+  const apart = partingTime(driven, 15 * period, 0.5);
+  assert.ok(apart !== null && apart / period > 7 && apart / period < 13, `driven pendulum: parts after ${apart / period} drive periods`);
+});
+
+test('Kapitza: below the threshold (w = 30) the bob falls; the rotating hoop’s bead swings about cos θ* = g/(Rω²)', () => {
+  const kapitza = presets.find((p) => p.id === 'kapitza');
+  const slow = structuredClone(kapitza.scenario);
+  slow.params.constants.w = 30;
+  const fell = runPreset(
+    lab,
+    {
+      scenario: slow,
+      claims: [{ name: 'low', kind: 'value', quantity: 'conserved.height', measure: 'value', at: 20, stat: 'min', expect: [-1, 1] }],
+    },
+    20,
+  );
+  assert.ok(fell.results.get('low').value < -0.9, `w = 30: the height goes down to ${fell.results.get('low').value}`);
+  const hoop = presets.find((p) => p.id === 'rotating-hoop');
+  const { g, R, w } = hoop.scenario.params.constants;
+  const tilted = Math.acos(g / (R * w * w));
+  const sim = lab.simulate(hoop.scenario);
+  try {
+    let [lo, hi] = [Infinity, -Infinity];
+    const steps = Math.round(20 / sim.scenario().h);
+    for (let k = 0; k < steps; k++) {
+      sim.advance(1);
+      const th = sim.variables()[0];
+      [lo, hi] = [Math.min(lo, th), Math.max(hi, th)];
+    }
+    assert.ok(lo < tilted && hi > tilted && hi > 1.2 * tilted, `θ in [${lo}, ${hi}] swings about θ* = ${tilted}`);
+  } finally {
+    sim.dispose();
+  }
+});
