@@ -19,6 +19,7 @@ test('value: at a time, and the largest |drift| over [0, T], relative to the fir
     { name: 'at', kind: 'value', track: 'B', quantity: 'energy', at: 2, expect: any },
     { name: 'max', kind: 'value', track: 'A', quantity: 'energy', at: 3, stat: 'maxAbs', expect: any },
     { name: 'factor', kind: 'value', track: 'B', quantity: 'energy', measure: 'factor', at: 2, expect: any },
+    { name: 'change', kind: 'value', track: 'B', quantity: 'energy', measure: 'change', at: 2, expect: any },
   ]);
   // A oscillates ±1 % about 10; B grows linearly from 2: 2 + t
   tr.ingest(read(0, 201, 0.01, { energy: (t) => 10 * (1 + 0.01 * Math.sin(t)) }), read(0, 201, 0.01, { energy: (t) => 2 + t }));
@@ -26,6 +27,7 @@ test('value: at a time, and the largest |drift| over [0, T], relative to the fir
   assert.equal(r.get('at').state, 'done');
   assert.ok(Math.abs(r.get('at').value - 1) < 1e-12, `(4 − 2)/2 = 1, got ${r.get('at').value}`);
   assert.ok(Math.abs(r.get('factor').value - 2) < 1e-12);
+  assert.ok(Math.abs(r.get('change').value - 2) < 1e-12, '4 − 2');
   assert.equal(r.get('max').state, 'pending', 'not yet at t = 3');
   tr.ingest(read(201, 200, 0.01, { energy: (t) => 10 * (1 + 0.01 * Math.sin(t)) }), read(201, 200, 0.01, { energy: (t) => 2 + t }));
   r = tr.results();

@@ -17,15 +17,15 @@
 //   ratio       the value of claim `of[0]` divided by that of claim `of[1]`
 //
 // measure (of one sample x of a history column, against the track's first sample x₀):
-//   drift   (x − x₀)/|x₀| (absolute when x₀ is tiny: the plots' rule), 'value' x,
-//   factor  x/x₀, share  x / the sample's energy.
+//   drift   (x − x₀)/|x₀| (absolute when x₀ is tiny: the plots' rule), change x − x₀,
+//   value   x, factor  x/x₀, share  x / the sample's energy.
 // `expect` is the range a test holds the run to; the page says "not yet" with it.
 // Runs are fed as history reads (sim.history.read(): { start, count, t, energy, columns }).
 
 export const CLAIM_KINDS = Object.freeze(['crossing', 'value', 'stop', 'recurrence', 'interval', 'ratio']);
 export const CLAIM_FORMATS = Object.freeze(['time', 'percent', 'signed-percent', 'sci', 'factor', 'number']);
 const STATS = ['at', 'max', 'min', 'maxAbs'];
-const MEASURES = ['drift', 'value', 'factor', 'share'];
+const MEASURES = ['drift', 'change', 'value', 'factor', 'share'];
 // the plots' thresholds under which a drift is absolute (web/plots/plots.js)
 const TINY = { energy: 1e-12, momentum: 1e-9, other: 1e-12 };
 // the energy plot's crossing marker ignores the first second (both envelopes start at 0)
@@ -89,6 +89,8 @@ function measureOf(claim, x, x0, energy) {
   switch (claim.measure ?? 'drift') {
     case 'value':
       return x;
+    case 'change':
+      return x - x0;
     case 'factor':
       return x / x0;
     case 'share':
