@@ -68,7 +68,10 @@ async function main() {
     onBreakdown: (label, info) => runner.halt(label, info),
   });
   const runner = new Runner(lab, {
-    onSamples: (ra, rb) => plots.ingest(ra, rb, runner.a, runner.b),
+    onSamples: (ra, rb) => {
+      plots.ingest(ra, rb, runner.a, runner.b);
+      legend.ingest(ra, rb); // the caption's claims, after the plots' breakdown check
+    },
     onFailure: (track, info) => reportFailure(track, info),
     onTarget: (step) => link.check(step),
     onVisualProblem: (track, { step }) =>
@@ -76,9 +79,9 @@ async function main() {
   });
   // the store's subscribers run in the order these are made: the run first, the address bar last
   const readout = new Readout({ store, runner });
-  const run = new Run({ lab, store, runner, view, plots, readout, notices });
+  const run = new Run({ lab, store, runner, view, plots, readout, notices, presets });
   const drag = createBobDrag({ store, runner, view, run, notices });
-  new Toolbar({ lab, store, view, run, notices });
+  new Toolbar({ lab, store, view, run, notices, presets });
   const controls = createPanel({ lab, store, run, notices, presets });
   createDrawers({ lab, store, runner, presets, run });
   const legend = createLegend({ lab, store, runner, view, controls });

@@ -3,6 +3,7 @@
 // the API, waiting for the full build when the lean one leaves them out), restart,
 // halve h, stepping now, and the transport (play / pause, kept in the session).
 import { needsFull } from '../sim/page-lab.js';
+import { describeForLesson, presetMatching } from '../sim/preset-data.js';
 import { compareScenario, deepEqual, SPEEDS, WINDOWS, UI_DEFAULTS } from '../state/store.js';
 import { viewOf } from '../scene/view.js';
 import { SCENES } from '../scene/scenes.js';
@@ -75,8 +76,8 @@ const energyBounded = (integ) => !!integ && (integ.symplectic || integ.claims.so
  * `exact`).
  */
 export class Run {
-  constructor({ lab, store, runner, view, plots, readout, notices }) {
-    Object.assign(this, { lab, store, runner, view, plots, readout, notices });
+  constructor({ lab, store, runner, view, plots, readout, notices, presets = [] }) {
+    Object.assign(this, { lab, store, runner, view, plots, readout, notices, presets });
     this.session = store.session;
     this.landing = new Landing({ lab, runner, show: () => this.#show({ jump: true, plots: true }) });
     store.subscribe((state, prev, meta) => this.#follow(state, prev, meta));
@@ -159,7 +160,8 @@ export class Run {
     });
     const structures = a.sim.describe().structures; // badges only where they apply
     plots.configure({
-      description: a.sim.describe(),
+      // a preset's lesson may show declared quantities its motion does not conserve as values
+      description: describeForLesson(a.sim.describe(), presetMatching(lab, this.presets, state)?.lesson),
       firstA: a.first,
       firstB: runner.b?.first,
       h: state.scenario.h,
