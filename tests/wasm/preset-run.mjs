@@ -2,6 +2,7 @@
 // feeds its claims (web/sim/claims.js). Not a test file: tests/wasm/preset-claims.test.mjs
 // and the measurements of the captions use it.
 import { readFileSync, readdirSync } from 'node:fs';
+import { breakdownCriterion, sampleBreakdown } from '../../web/sim/breakdown.js';
 import { ClaimTracker } from '../../web/sim/claims.js';
 import { presetFromScene } from '../../web/sim/preset-data.js';
 
@@ -17,29 +18,12 @@ export function shippedPresets() {
   return out;
 }
 
-// The page's breakdown rule as the plots apply it to each history sample (Plots#fill in
-// web/plots/plots.js): a non-finite value, a relative energy error beyond 1 (where the
-// energy is conserved and E₀ is not tiny), a constraint residual beyond 1 % of the scale.
-const BREAK_ENERGY = 1;
-const BREAK_CONSTRAINT = 0.01;
-
-function breakdownRule(sim) {
-  const d = sim.describe();
-  const energyConserved = d.quantities.some((q) => q.key === 'energy' && q.conserved);
-  const E0 = sim.history.read(0).energy[0];
-  const relative = energyConserved && Math.abs(E0) > 1e-12;
-  return (read, i) => {
-    for (const name of Object.keys(read.columns)) if (name !== 'dt' && !Number.isFinite(read.columns[name][i])) return 'non-finite';
-    if (relative && Math.abs((read.energy[i] - E0) / Math.abs(E0)) > BREAK_ENERGY) return 'energy';
-    if (d.constrained && Math.abs(read.constraint[i]) / (d.constraintScale || 1) > BREAK_CONSTRAINT) return 'constraint';
-    return null;
-  };
-}
-
 /** One track: its simulation, breakdown rule and where it stopped. */
 function track(lab, scenario) {
   const sim = lab.simulate(scenario, { historyStride: 1, historyCapacity: 32768 });
-  return { sim, broken: breakdownRule(sim), read: 0, stop: null, lastGood: 0 };
+  const criterion = breakdownCriterion(sim.describe(), sim.history.read(0));
+  // the page's per-step rule (web/sim/breakdown.js), so a caption's stop is the page's
+  return { sim, broken: (r, i) => sampleBreakdown(criterion, r, i)?.kind ?? null, read: 0, stop: null, lastGood: 0 };
 }
 
 /** The unread samples of a track, cut at its breakdown (the sample before it is the stop). */
