@@ -73,6 +73,7 @@ export class Run {
   constructor({ lab, store, runner, view, plots, readout, notices }) {
     Object.assign(this, { lab, store, runner, view, plots, readout, notices });
     this.session = store.session;
+    this.presetHooks = [];
     store.subscribe((state, prev, meta) => this.#follow(state, prev, meta));
     runner.speed = store.get().speed;
     runner.stepsPerFrame = store.get().stepsPerFrame;
@@ -223,13 +224,20 @@ export class Run {
     const err = this.setState({ scenario: p.scenario, compare: p.compare ?? null, speed, stepsPerFrame: 0, window: plotWindow });
     const applied = () => {
       this.notices.status(t('main.preset.status', { title: registryText('preset', p, 'title') }));
-      this.setPlaying(true);
+      // every hook hears of it; any of them may hold the run at its start (a prediction first)
+      const holds = this.presetHooks.map((fn) => fn(p));
+      this.setPlaying(!holds.includes(true));
     };
     // waiting for the full build: applied once it is in (its failure is shown by then)
     const { deferred } = this.session.get();
     if (deferred) return deferred.then((e) => e || applied());
     if (err) this.notices.banner('control', [t('main.preset.failed', { id: p.id, message: err.message })]);
     else applied();
+  }
+
+  /** fn(preset) once a preset (or a lesson's set-up) is applied; returning true holds the run at t = 0. */
+  onPreset(fn) {
+    this.presetHooks.push(fn);
   }
 
   /** Play or pause (a run whose A failed stays paused). */

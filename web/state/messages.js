@@ -78,8 +78,9 @@ export function parseMessage(data) {
 }
 
 /**
- * The page's embedding keys from its query string: { embed, paused, chrome, origins }.
- * paused=1 opens paused at t = 0; chrome=0 leaves only the view, the transport and the
+ * The page's embedding keys from its query string: { embed, paused, chrome, origins, predict }.
+ * paused=1 opens paused at t = 0; predict=1 asks for a prediction when a preset or lesson
+ * is chosen (the default unless embed=1); chrome=0 leaves only the view, the transport and the
  * plots; origin= (repeatable) names the host origins whose commands are obeyed.
  * Throws MessageError naming the key.
  */
@@ -94,6 +95,8 @@ export function parseEmbedKeys(search) {
   const embed = flag('embed', false);
   const paused = flag('paused', false);
   const chrome = flag('chrome', true);
+  // the prediction card of a preset or lesson: on in the page, off in an embed unless asked
+  const predict = flag('predict', !embed);
   const raw = params.getAll('origin');
   if (raw.length > MAX_ORIGINS) throw new MessageError('origin', `at most ${MAX_ORIGINS} origins`);
   const origins = raw.map((text) => {
@@ -108,7 +111,7 @@ export function parseEmbedKeys(search) {
     }
     return url.origin;
   });
-  return { embed, paused, chrome, origins };
+  return { embed, paused, chrome, origins, predict };
 }
 
 /** The iframe code for a page URL (already carrying the scenario) and the embedding choices. */

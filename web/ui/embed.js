@@ -124,7 +124,8 @@ export function readEmbedKeys(search, report) {
   } catch (e) {
     if (!(e instanceof MessageError)) throw e;
     report(e.field, e.problem);
-    return { embed: new URLSearchParams(search).get('embed') === '1', paused: false, chrome: true, origins: [] };
+    const embed = new URLSearchParams(search).get('embed') === '1';
+    return { embed, paused: false, chrome: true, origins: [], predict: !embed };
   }
 }
 
