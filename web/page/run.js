@@ -225,8 +225,10 @@ export class Run {
     const applied = () => {
       this.notices.status(t('main.preset.status', { title: registryText('preset', p, 'title') }));
       // every hook hears of it; any of them may hold the run at its start (a prediction first)
-      const holds = this.presetHooks.map((fn) => fn(p));
-      this.setPlaying(!holds.includes(true));
+      const hold = this.presetHooks.map((fn) => fn(p)).includes(true);
+      // held, it waits at t = 0 (a preset that only changes B kept A's run going)
+      if (hold && this.runner.step > 0) this.build(this.store.get());
+      this.setPlaying(!hold);
     };
     // waiting for the full build: applied once it is in (its failure is shown by then)
     const { deferred } = this.session.get();

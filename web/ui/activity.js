@@ -67,7 +67,7 @@ export class PredictionCard {
   reveal() {
     this.revealed = true;
     this.render();
-    this.node.querySelector('.predict-answer')?.focus();
+    this.node.querySelector('.predict-answer')?.focus({ preventScroll: true });
   }
 
   /** (Re)draws the card in the current language, keeping the choice and the reveal. */
@@ -80,7 +80,7 @@ export class PredictionCard {
         'button',
         {
           type: 'button',
-          class: `btn predict-choice${this.revealed && c === a.answer ? ' correct' : ''}`,
+          class: `btn small predict-choice${this.revealed && c === a.answer ? ' correct' : ''}`,
           'aria-pressed': String(this.chosen === c),
           'data-choice': c,
           onclick: () => this.choose(c),

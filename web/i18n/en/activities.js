@@ -4,7 +4,7 @@
 export default {
   'activity.title': 'Predict first',
   'activity.kicker': 'Before you press play',
-  'activity.play': '▶ Play to see',
+  'activity.play': 'Play to see',
   'activity.reveal': 'Reveal the answer',
   'activity.print': 'Print activity',
   'activity.print.title': 'A one-page activity for this lesson: set-up, prediction, what to measure, answer',

@@ -4,7 +4,7 @@
 export default {
   'activity.title': 'Primero, prediga',
   'activity.kicker': 'Antes de pulsar reproducir',
-  'activity.play': '▶ Reproducir para verlo',
+  'activity.play': 'Reproducir para verlo',
   'activity.reveal': 'Mostrar la respuesta',
   'activity.print': 'Imprimir actividad',
   'activity.print.title': 'Una actividad de una página para esta lección: preparación, predicción, qué medir, respuesta',
