@@ -39,6 +39,7 @@ export class PredictionCard {
   /** Shows a new activity: nothing chosen, the answer hidden; held: the run waits for play. */
   show(activity, { held }) {
     Object.assign(this, { activity, held, chosen: null, revealed: false });
+    this.node.dataset.activity = `${activity.kind}:${activity.id}`;
     this.node.hidden = false;
     this.render();
   }
