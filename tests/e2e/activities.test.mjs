@@ -126,19 +126,16 @@ async function printPDF(page, format) {
   });
   await page.click('#predict .predict-print');
   assert.equal(await hook(page, () => window.__printed), 1, 'the browser is asked to print');
-  if (process.env.DUMP_PDF)
-    console.log(
-      'before pdf',
-      format,
-      await hook(page, () => [
-        document.documentElement.className,
-        document.querySelector('#activity-sheet h1')?.textContent,
-        document.querySelector('#activity-sheet').getBoundingClientRect().height,
-      ]),
-    );
-  const pdf = await page.pdf({ format }); // the browser's print, which ends with afterprint
-  if (process.env.DUMP_PDF) (await import('node:fs')).writeFileSync(`/tmp/act-${format}-${Date.now()}.pdf`, pdf);
-  return pdf;
+  console.log(
+    'before pdf',
+    format,
+    await hook(page, () => [
+      document.documentElement.className,
+      document.querySelector('#activity-sheet h1')?.textContent,
+      document.querySelector('#activity-sheet').getBoundingClientRect().height,
+    ]),
+  );
+  return page.pdf({ format }); // the browser's print, which ends with afterprint
 }
 
 /** The sheet as printed (print media) and its page counts on A4 and Letter. */
@@ -246,6 +243,105 @@ test('in Spanish the card has no English: question, choices, buttons and the rev
     assert.deepEqual(mixed, [], `${id}: English words in the card`);
     await page.keyboard.press('Escape');
   }
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+/** Opens the system defined by data (paused) at a viewport; null when this build has none. */
+async function openEditor(viewport) {
+  const opened = await openPage(browser.context, '?nosw=1', { viewport, reducedMotion: 'reduce' });
+  const sys = await hook(opened.page, async () => {
+    const lab = window.vilabPage.lab;
+    const s = lab.systems.find((x) => x.definition);
+    return s ? { id: s.id, defaults: await lab.withFull(() => lab.normalize({ system: s.id })) } : null;
+  });
+  if (!sys) return { ...opened, sys };
+  await hook(opened.page, async (id) => window.vilabPage.setState({ scenario: { system: id } }), sys.id);
+  await opened.page.locator('#definition-section').waitFor({ state: 'attached' });
+  await opened.page.waitForFunction(() => document.querySelector('#editor-open'));
+  return { ...opened, sys };
+}
+
+/** A box inside the viewport (every edge). */
+const inside = (box, { width, height }) =>
+  box && box.x >= 0 && box.y >= 0 && box.x + box.width <= width + 0.5 && box.y + box.height <= height + 0.5;
+
+/** Types an L with a typo (a coordinate misspelt) and applies it; returns the error's locator and the bad text. */
+async function applyTypo(page, sys) {
+  const L = sys.defaults.params.lagrangian;
+  const coord = sys.defaults.params.coordinates.find((c) => new RegExp(`\\b${c}\\b`).test(L));
+  const bad = L.replace(new RegExp(`\\b${coord}\\b`), `${coord}ta`);
+  await page.locator('#editor-dialog [data-key="lagrangian"]').fill(bad);
+  await page.click('#editor-dialog .def-apply');
+  const err = page.locator('#editor-dialog .def-lagrangian .expr-error');
+  await err.locator('pre.caret').waitFor();
+  return { err, bad, coord };
+}
+
+test('the wide editor at 1366×768: the L box, its error with the caret and the KaTeX preview are on screen together', async (t) => {
+  const { page, errors, sys } = await openEditor(LAPTOP);
+  if (!sys) return t.skip('this build has no system defined by data');
+  // in the settings panel the editor is narrow (about 45 characters a line)
+  const narrow = await page.locator('#definition [data-key="lagrangian"]').boundingBox();
+  await page.click('#editor-open');
+  const dialog = page.locator('#editor-dialog');
+  await dialog.waitFor({ state: 'visible' });
+  assert.equal(await hook(page, () => document.activeElement?.dataset.key), 'lagrangian', 'the L box has the focus');
+  await page.locator('#editor-dialog .def-preview-math .katex').first().waitFor({ timeout: 10000 });
+  const { err, bad, coord } = await applyTypo(page, sys);
+  const boxes = {
+    L: await page.locator('#editor-dialog [data-key="lagrangian"]').boundingBox(),
+    error: await err.boundingBox(),
+    caret: await err.locator('pre.caret').boundingBox(),
+    preview: await page.locator('#editor-dialog .def-preview').boundingBox(),
+    apply: await page.locator('#editor-dialog .def-apply').boundingBox(),
+  };
+  for (const [name, box] of Object.entries(boxes)) assert.ok(inside(box, LAPTOP), `${name} inside 1366×768: ${JSON.stringify(box)}`);
+  assert.ok(boxes.error.y >= boxes.L.y + boxes.L.height - 1, 'the error is under the L box');
+  assert.ok(boxes.L.width >= 1.8 * narrow.width, `the L box is wide (${boxes.L.width} px against ${narrow.width} px in the panel)`);
+  // the caret under the column, in a window wider than the panel's
+  const [copy, mark] = (await err.locator('pre.caret').textContent()).split('\n');
+  assert.equal(copy.slice(mark.indexOf('^'), mark.indexOf('^') + coord.length + 2), `${coord}ta`);
+  assert.ok(bad.includes(copy.replace(/^…|…$/g, '')), 'a copy of the expression');
+  // nothing is covered: the centre of each is the element itself (elementFromPoint)
+  const covered = await hook(page, () =>
+    ['[data-key="lagrangian"]', '.def-lagrangian .expr-error pre.caret', '.def-preview'].filter((sel) => {
+      const node = document.querySelector(`#editor-dialog ${sel}`);
+      const r = node.getBoundingClientRect();
+      const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+      return !(hit && (node === hit || node.contains(hit)));
+    }),
+  );
+  assert.deepEqual(covered, []);
+  // Escape closes it: the same form, with its text and its error, back in the panel
+  await page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'hidden' });
+  assert.equal(await page.locator('#definition-section #definition [data-key="lagrangian"]').inputValue(), bad);
+  assert.equal(await page.locator('#definition .def-lagrangian pre.caret').count(), 1);
+  assert.equal(await hook(page, () => document.activeElement?.id), 'editor-open');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the wide editor on a phone (390×844): full screen, L and its error on screen, Apply and Close reachable', async (t) => {
+  const PHONE = { width: 390, height: 844 };
+  const { page, errors, sys } = await openEditor(PHONE);
+  if (!sys) return t.skip('this build has no system defined by data');
+  await page.click('#sheet-toggle');
+  await page.locator('#editor-open').scrollIntoViewIfNeeded();
+  await page.click('#editor-open');
+  await page.locator('#editor-dialog').waitFor({ state: 'visible' });
+  const d = await page.locator('#editor-dialog').boundingBox();
+  assert.ok(d.width >= PHONE.width - 1 && d.height >= PHONE.height - 1, `full screen (${d.width}×${d.height})`);
+  const { err } = await applyTypo(page, sys);
+  for (const [name, loc] of [
+    ['L', page.locator('#editor-dialog [data-key="lagrangian"]')],
+    ['error', err],
+    ['close', page.locator('#editor-dialog .editor-dialog-head .btn')],
+  ])
+    assert.ok(inside(await loc.boundingBox(), PHONE), `${name} on screen`);
+  await page.click('#editor-dialog .editor-dialog-head .btn');
+  await page.locator('#editor-dialog').waitFor({ state: 'hidden' });
   assert.deepEqual(errors, []);
   await page.close();
 });
