@@ -6,7 +6,7 @@
 // wide editor: L, its error with the caret and the KaTeX preview inside a 1366×768 screen.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, openPage, sleep } from './helpers.mjs';
+import { useBrowser, openPage, sleep, injectAxe } from './helpers.mjs';
 import en from '../../web/i18n/en/activities.js';
 
 const browser = useBrowser();
@@ -18,6 +18,19 @@ async function choose(page, id) {
   await page.selectOption('#preset', id);
   await hook(page, () => window.vilabPage.loadFull());
   await page.locator(`#predict[data-activity="preset:${id}"]`).waitFor({ state: 'visible', timeout: 20000 });
+}
+
+/** Serious or critical WCAG 2.1 AA violations inside one element (axe-core). */
+async function axe(page, selector) {
+  await injectAxe(page);
+  return page.evaluate(async (sel) => {
+    const r = await window.axe.run(document.querySelector(sel), {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+    });
+    return r.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.nodes[0]?.target.join(' ')}`);
+  }, selector);
 }
 
 /** Pages of a PDF: its page objects (/Type /Page, not /Pages). */
@@ -57,6 +70,7 @@ test('a preset asks its prediction, waits at t = 0, plays on demand and reveals 
   assert.ok((await answer.textContent()).includes(en['activity.preset.newmark-vs-rk4.answer']), 'the registry answer');
   assert.match(await page.locator('#predict .predict-correct').textContent(), /\(B, orange\)/);
   assert.equal(await page.locator('#predict .predict-choice.correct').getAttribute('data-choice'), 'B', 'the right choice is marked');
+  assert.deepEqual(await axe(page, '#predict'), [], 'axe on the card with its answer');
   // the card lies inside the screen and covers none of the transport
   const card = await page.locator('#predict').boundingBox();
   const bar = await page.locator('#transport').boundingBox();
@@ -313,6 +327,7 @@ test('the wide editor at 1366×768: the L box, its error with the caret and the 
     }),
   );
   assert.deepEqual(covered, []);
+  assert.deepEqual(await axe(page, '#editor-dialog'), [], 'axe on the wide editor with an error');
   // Escape closes it: the same form, with its text and its error, back in the panel
   await page.keyboard.press('Escape');
   await dialog.waitFor({ state: 'hidden' });
