@@ -75,9 +75,13 @@ test('a preset asks its prediction, waits at t = 0, plays on demand and reveals 
   const card = await page.locator('#predict').boundingBox();
   const bar = await page.locator('#transport').boundingBox();
   assert.ok(card.y >= 0 && card.y + card.height <= bar.y + 1, `card ${JSON.stringify(card)} above the transport ${bar.y}`);
-  // closing it leaves the run alone; a new scenario from the menu asks nothing
+  // closing it leaves the run alone; it comes back, answer and all, from its button
   await page.keyboard.press('Escape');
   assert.equal(await page.locator('#predict').isVisible(), false);
+  assert.equal(await hook(page, () => window.vilabPage.playing()), true);
+  await page.click('.predict-reopen');
+  assert.equal(await page.locator('#predict .predict-choice.correct').getAttribute('data-choice'), 'B', 'reopened with its reveal');
+  assert.equal(await page.locator('.predict-reopen').isVisible(), false);
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -90,9 +94,12 @@ test('closing an unanswered card plays the lesson; a different system closes it;
   await sleep(300);
   assert.equal(await hook(page, () => window.vilabPage.playing()), true, 'closed without a prediction: the run plays');
   await choose(page, 'oscillator-phase');
+  await page.click('#predict .predict-close');
+  assert.equal(await page.locator('.predict-reopen').isVisible(), true, 'a closed card can come back');
   await page.selectOption('#system', 'pendulum');
   await page.waitForFunction(() => window.vilabPage.state().scenario.system === 'pendulum');
   assert.equal(await page.locator('#predict').isVisible(), false, 'the question was about the preset, not this run');
+  assert.equal(await page.locator('.predict-reopen').isVisible(), false, 'nor can it come back');
   // a lesson from the Studies drawer: its own activity
   await page.click('#studies-button');
   await page.click('#study-lessons button[data-lesson="lu-clock"]');

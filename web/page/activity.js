@@ -89,7 +89,7 @@ export function createActivities({ lab, store, run, embedKeys, siteURL }) {
   store.subscribe((state) => {
     if (!current || (deepEqual(state.scenario, current.document.scenario) && state.compare === current.document.compare)) return;
     current = null;
-    card.close(false);
+    card.forget();
   });
   store.session.subscribe((s, prev) => s.playing && !prev.playing && card.played());
   onLanguageChange(() => card.render());

@@ -29,7 +29,9 @@ export class PredictionCard {
       e.stopPropagation();
       this.close();
     });
-    host.append(this.node);
+    // a closed card comes back from here while its preset is on screen (its choice and reveal kept)
+    this.reopenBtn = el('button', { type: 'button', class: 'btn small predict-reopen', hidden: true, onclick: () => this.reopen() });
+    host.append(this.node, this.reopenBtn);
   }
 
   get isOpen() {
@@ -41,6 +43,7 @@ export class PredictionCard {
     Object.assign(this, { activity, held, chosen: null, revealed: false });
     this.node.dataset.activity = `${activity.kind}:${activity.id}`;
     this.node.hidden = false;
+    this.reopenBtn.hidden = true;
     this.render();
   }
 
@@ -51,13 +54,29 @@ export class PredictionCard {
     if (this.isOpen) this.render();
   }
 
-  /** Hides the card; release: a run it held may play (the reader closed it). */
+  /** Hides the card; release: the reader closed it (a run it held may play, and it can come back). */
   close(release = true) {
     if (!this.isOpen) return;
     this.node.hidden = true;
+    this.reopenBtn.hidden = !release;
+    this.reopenBtn.textContent = t('activity.reopen');
     const wasHeld = this.held;
     this.held = false;
     this.actions.closed(wasHeld, release);
+  }
+
+  /** The run is no longer the one the activity set up: the card and its way back go. */
+  forget() {
+    this.close(false);
+    this.reopenBtn.hidden = true;
+    this.activity = null;
+  }
+
+  reopen() {
+    this.reopenBtn.hidden = true;
+    this.node.hidden = false;
+    this.render();
+    this.node.focus({ preventScroll: true });
   }
 
   choose(choice) {
@@ -73,6 +92,7 @@ export class PredictionCard {
 
   /** (Re)draws the card in the current language, keeping the choice and the reveal. */
   render() {
+    this.reopenBtn.textContent = t('activity.reopen');
     const a = this.activity;
     if (!a || !this.isOpen) return;
     const ctx = this.actions.context();

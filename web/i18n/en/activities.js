@@ -4,6 +4,7 @@
 export default {
   'activity.title': 'Predict first',
   'activity.kicker': 'Before you press play',
+  'activity.reopen': 'Prediction and activity',
   'activity.play': 'Play to see',
   'activity.reveal': 'Reveal the answer',
   'activity.print': 'Print activity',

@@ -4,6 +4,7 @@
 export default {
   'activity.title': 'Primero, prediga',
   'activity.kicker': 'Antes de pulsar reproducir',
+  'activity.reopen': 'Predicción y actividad',
   'activity.play': 'Reproducir para verlo',
   'activity.reveal': 'Mostrar la respuesta',
   'activity.print': 'Imprimir actividad',
