@@ -109,6 +109,13 @@ test('closing an unanswered card plays the lesson; a different system closes it;
     en['activity.lesson.lu-clock.choice.nh'],
     en['activity.lesson.lu-clock.choice.ndt'],
   ]);
+  // its printable activity names the lesson and its source
+  const sheet = await printed(page);
+  assert.equal(sheet.pages.a4, 1);
+  const title = await page.locator('#study-lessons button[data-lesson="lu-clock"]').textContent();
+  assert.equal(sheet.title, title);
+  assert.ok(sheet.setup.includes(en['activity.sheet.source']), sheet.setup);
+  assert.ok(sheet.answer.includes(en['activity.lesson.lu-clock.answer']));
   assert.deepEqual(errors, []);
   await page.close();
 });

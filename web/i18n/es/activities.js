@@ -34,7 +34,7 @@ export default {
   'activity.sheet.h': 'Paso de tiempo h',
   'activity.sheet.speed': 'Velocidad',
   'activity.sheet.source': 'Fuente',
-  'activity.sheet.link': 'Abra este enlace ((prepara la simulación)):',
+  'activity.sheet.link': 'Abra este enlace (prepara la simulación):',
   'activity.sheet.predict': '2. Prediga (antes de pulsar reproducir)',
   'activity.sheet.tick': 'Marque una opción y explique por qué:',
   'activity.sheet.why': 'Por qué: ____________________________________________________________',
