@@ -144,6 +144,16 @@ test('an embed asks no prediction unless its page asks for it (predict=1)', asyn
     assert.deepEqual(errors, []);
     await page.close();
   }
+  // the Embed dialog asks for it by a choice of its own
+  const { page, errors } = await openPage(browser.context, '?nosw=1', { viewport: LAPTOP });
+  await page.click('#embed-code');
+  assert.doesNotMatch(await page.locator('#embed-text').inputValue(), /predict=/);
+  await page.check('#embed-predict');
+  const src = new URL((await page.locator('#embed-text').inputValue()).match(/src="([^"]+)"/)[1].replace(/&amp;/g, '&'));
+  assert.equal(src.searchParams.get('embed'), '1');
+  assert.equal(src.searchParams.get('predict'), '1');
+  assert.deepEqual(errors, []);
+  await page.close();
 });
 
 /** Prints the current activity (window.print stubbed: no dialog in a test); returns its PDF. */

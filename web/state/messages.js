@@ -115,11 +115,12 @@ export function parseEmbedKeys(search) {
 }
 
 /** The iframe code for a page URL (already carrying the scenario) and the embedding choices. */
-export function embedCode(pageURL, { title, paused = false, chrome = true, origins = [], width = 800, height = 540 }) {
+export function embedCode(pageURL, { title, paused = false, chrome = true, predict = false, origins = [], width = 800, height = 540 }) {
   const url = new URL(pageURL);
-  for (const key of ['embed', 'paused', 'chrome', 'origin']) url.searchParams.delete(key);
+  for (const key of ['embed', 'paused', 'chrome', 'predict', 'origin']) url.searchParams.delete(key);
   url.searchParams.set('embed', '1');
   if (paused) url.searchParams.set('paused', '1');
+  if (predict) url.searchParams.set('predict', '1');
   if (!chrome) url.searchParams.set('chrome', '0');
   for (const o of origins) url.searchParams.append('origin', o);
   const attr = (s) => String(s).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');

@@ -5,6 +5,7 @@ export default {
   'activity.title': 'Predict first',
   'activity.kicker': 'Before you press play',
   'activity.reopen': 'Prediction and activity',
+  'activity.embed': 'Ask for a prediction when a preset or lesson is chosen (predict=1)',
   'activity.play': 'Play to see',
   'activity.reveal': 'Reveal the answer',
   'activity.print': 'Print activity',

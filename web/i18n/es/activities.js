@@ -5,6 +5,7 @@ export default {
   'activity.title': 'Primero, prediga',
   'activity.kicker': 'Antes de pulsar reproducir',
   'activity.reopen': 'Predicción y actividad',
+  'activity.embed': 'Pedir una predicción al elegir un ejemplo o una lección (predict=1)',
   'activity.play': 'Reproducir para verlo',
   'activity.reveal': 'Mostrar la respuesta',
   'activity.print': 'Imprimir actividad',
