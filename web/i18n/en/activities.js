@@ -3,7 +3,6 @@
 // measure and answer (activity.<preset|lesson>.<id>.<field>).
 export default {
   'activity.title': 'Predict first',
-  'activity.kicker': 'Before you press play',
   'activity.reopen': 'Prediction and activity',
   'activity.embed': 'Ask for a prediction when a preset or lesson is chosen (predict=1)',
   'activity.play': 'Play to see',
@@ -18,7 +17,6 @@ export default {
   'activity.none': 'No prediction was made.',
   'activity.answerIs': 'Answer: {choice}.',
   'activity.held': 'The run waits at t = 0 for your prediction.',
-  'activity.status': 'Prediction: {question}',
   'activity.choice.A': '{a} (A, blue)',
   'activity.choice.B': '{b} (B, orange)',
   'activity.choice.both': 'Both',

@@ -3,7 +3,6 @@
 // opciones, qué medir y la respuesta (activity.<preset|lesson>.<id>.<campo>).
 export default {
   'activity.title': 'Primero, prediga',
-  'activity.kicker': 'Antes de pulsar reproducir',
   'activity.reopen': 'Predicción y actividad',
   'activity.embed': 'Pedir una predicción al elegir un ejemplo o una lección (predict=1)',
   'activity.play': 'Reproducir para verlo',
@@ -18,7 +17,6 @@ export default {
   'activity.none': 'No se hizo ninguna predicción.',
   'activity.answerIs': 'Respuesta: {choice}.',
   'activity.held': 'La simulación espera en t = 0 a su predicción.',
-  'activity.status': 'Predicción: {question}',
   'activity.choice.A': '{a} (A, azul)',
   'activity.choice.B': '{b} (B, naranja)',
   'activity.choice.both': 'Los dos',
