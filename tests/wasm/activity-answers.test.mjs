@@ -15,6 +15,8 @@ const scene = (id) => {
   const { about, ...scenario } = json(`scenes/lagrangian/${id}.json`);
   return scenario;
 };
+/** A scenes/lagrangian preset as the page makes it: its scenario and the B it compares with. */
+const scenePreset = (id) => ({ scenario: scene(id), compare: json(`scenes/lagrangian/${id}.json`).about.compare });
 
 /** Runs a scenario to time T, calling look(sim) every `every` steps; the simulation is disposed. */
 function follow(scenario, T, look, every = 1) {
@@ -140,4 +142,72 @@ test('the bead on the hoop spinning above √(g/R) oscillates about the tilted p
   assert.ok(lo > 0, `it never crosses the bottom (θ ≥ ${lo})`);
   assert.ok(lo < tilt && tilt < hi, `its swing [${lo}, ${hi}] surrounds θ* = ${tilt}`);
   assert.ok(hi < Math.PI / 1.5, `and stays below the top (${hi})`);
+});
+
+/** The largest change of f(sim) from its start over T: relative to |f₀|, or absolute when f₀ = 0. */
+function drift(scenario, T, f) {
+  let f0 = null;
+  let worst = 0;
+  follow(
+    scenario,
+    T,
+    (sim) => {
+      f0 ??= f(sim);
+      worst = Math.max(worst, Math.abs(f(sim) - f0) / (f0 === 0 ? 1 : Math.abs(f0)));
+    },
+    10,
+  );
+  return worst;
+}
+
+test('what A keeps exactly, B lets drift: J_z, the cart’s momentum, Kepler’s Lz, the energy–momentum scheme’s energy', () => {
+  const momentum = (sim) => sim.diagnostics().momentum[0];
+  const energy = (sim) => sim.diagnostics().energy;
+  const cases = [
+    ['spherical-precession', PRESETS['spherical-precession'], momentum, 1e-12, 1e-9],
+    ['cart-pendulum', scenePreset('cart-pendulum'), momentum, 1e-12, 1e-9],
+    ['kepler', scenePreset('kepler'), momentum, 1e-12, 1e-9],
+    ['dsp-energy-momentum', PRESETS['dsp-energy-momentum'], energy, 1e-12, 1e-5],
+  ];
+  for (const [id, p, f, kept, drifts] of cases) {
+    const a = drift(p.scenario, 60, f);
+    const b = drift({ ...p.scenario, integrator: p.compare }, 60, f);
+    assert.ok(a <= kept, `${id}: A keeps it to ${a} over 60 s`);
+    assert.ok(b >= drifts, `${id}: B's drifts by ${b}`);
+  }
+  assert.equal(activityFor('preset', 'spherical-precession').answer, 'A');
+  assert.equal(activityFor('preset', 'cart-pendulum').answer, 'A');
+  assert.equal(activityFor('preset', 'dsp-energy-momentum').answer, 'A');
+  assert.equal(activityFor('preset', 'kepler').answer, 'turns');
+});
+
+/** The time at which A and B (same start) first differ by more than 1 in a coordinate, or null by T. */
+function parting(scenario, compare, T) {
+  const a = lab.simulate(scenario);
+  const b = lab.simulate({ ...scenario, integrator: compare });
+  try {
+    while (a.time < T) {
+      a.advance(10);
+      b.advance(10);
+      if (Array.from(a.q).some((x, i) => Math.abs(x - b.q[i]) > 1)) return a.time;
+    }
+    return null;
+  } finally {
+    a.dispose();
+    b.dispose();
+  }
+}
+
+test('the chaotic presets part; a regular one (the spherical pendulum) stays together', () => {
+  for (const [id, p, T] of [
+    ['dsp-chaos', PRESETS['dsp-chaos'], 120],
+    ['double-pendulum', scenePreset('double-pendulum'), 120],
+    ['henon-heiles', scenePreset('henon-heiles'), 600],
+  ]) {
+    assert.equal(activityFor('preset', id).answer, 'apart');
+    const t = parting(lab.normalize(p.scenario), p.compare, T);
+    assert.ok(t !== null, `${id}: A and B part within ${T} s (at ${t} s)`);
+  }
+  const regular = PRESETS['spherical-precession'];
+  assert.equal(parting(lab.normalize(regular.scenario), regular.compare, 120), null, 'the regular orbit: together for 120 s');
 });
