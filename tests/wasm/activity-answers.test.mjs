@@ -211,3 +211,64 @@ test('the chaotic presets part; a regular one (the spherical pendulum) stays tog
   const regular = PRESETS['spherical-precession'];
   assert.equal(parting(lab.normalize(regular.scenario), regular.compare, 120), null, 'the regular orbit: together for 120 s');
 });
+
+test('elastic pendulum: RK4’s energy error drifts steadily while the midpoint rule’s stays in its band', () => {
+  assert.equal(activityFor('preset', 'elastic-pendulum').answer, 'B');
+  const { scenario, compare } = scenePreset('elastic-pendulum');
+  /** |ΔE/E₀| at 20 s and at 400 s, and the largest over each span. */
+  const errors = (sc) => {
+    const out = { at20: 0, at400: 0, max20: 0, max400: 0 };
+    let E0 = null;
+    follow(
+      sc,
+      400,
+      (sim) => {
+        const e = sim.diagnostics().energy;
+        E0 ??= e;
+        const r = Math.abs(e - E0) / Math.abs(E0);
+        if (sim.time <= 20 + 1e-9) [out.at20, out.max20] = [r, Math.max(out.max20, r)];
+        [out.at400, out.max400] = [r, Math.max(out.max400, r)];
+      },
+      20,
+    );
+    return out;
+  };
+  const a = errors(scenario);
+  const b = errors({ ...scenario, integrator: compare });
+  assert.ok(a.max400 <= 2 * a.max20, `A's band: ${a.max20} in 20 s, ${a.max400} in 400 s`);
+  assert.ok(b.at400 >= 10 * b.at20, `B drifts: ${b.at20} at 20 s, ${b.at400} at 400 s`);
+});
+
+test('swinging Atwood: the swing holds the heavier counterweight up; without a swing it falls', () => {
+  assert.equal(activityFor('preset', 'swinging-atwood').answer, 'held');
+  const sc = scene('swinging-atwood');
+  let lo = Infinity;
+  let hi = -Infinity;
+  follow(
+    sc,
+    60,
+    (sim) => {
+      lo = Math.min(lo, sim.q[0]);
+      hi = Math.max(hi, sim.q[0]);
+    },
+    10,
+  );
+  assert.ok(lo > 0.05 && hi < 2 * sc.initial.q[0], `the light mass's rope stays in [${lo}, ${hi}] for 60 s: the counterweight is held`);
+  // negative control: released without a swing, the counterweight falls and the light mass reaches the pulley
+  const still = structuredClone(sc);
+  still.initial.q[1] = 0;
+  let reached = null;
+  try {
+    follow(
+      still,
+      10,
+      (sim) => {
+        if (reached === null && sim.q[0] < 0.05) reached = sim.time;
+      },
+      10,
+    );
+  } catch {
+    reached ??= 'refused at the pulley';
+  }
+  assert.ok(reached !== null, 'without a swing the counterweight falls');
+});
