@@ -384,3 +384,20 @@ test('the wide editor on a phone (390×844): full screen, L and its error on scr
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('switching the language re-words an open card, keeping the choice, the reveal and the held run', async () => {
+  const { page, errors } = await openPage(browser.context, '?nosw=1', { viewport: LAPTOP });
+  await choose(page, 'kapitza');
+  await page.click('#predict .predict-choice[data-choice="stays"]');
+  await page.click('#predict .predict-reveal');
+  await page.selectOption('#language', 'es');
+  await page.waitForFunction(() => document.documentElement.lang === 'es');
+  const es = await hook(page, () => window.vilabPage.i18n.catalogue('es'));
+  assert.equal(await page.locator('#predict .predict-question').textContent(), es['activity.preset.kapitza.question']);
+  assert.equal(await page.locator('#predict .predict-choice[data-choice="stays"]').getAttribute('aria-pressed'), 'true');
+  assert.ok((await page.locator('#predict .predict-answer').textContent()).includes(es['activity.right']));
+  assert.equal(await hook(page, () => window.vilabPage.playing()), false, 'still waiting for play');
+  assert.equal(await page.locator('#predict .predict-play').textContent(), es['activity.play']);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
