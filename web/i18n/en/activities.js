@@ -16,7 +16,7 @@ export default {
   'activity.wrong': 'The run shows otherwise.',
   'activity.none': 'No prediction was made.',
   'activity.answerIs': 'Answer: {choice}.',
-  'activity.held': 'The run waits at t = 0 for your prediction.',
+  'activity.held': 'The run waits for your prediction: press play to see.',
   'activity.choice.A': '{a} (A, blue)',
   'activity.choice.B': '{b} (B, orange)',
   'activity.choice.both': 'Both',

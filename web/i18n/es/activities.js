@@ -16,7 +16,7 @@ export default {
   'activity.wrong': 'La simulación muestra otra cosa.',
   'activity.none': 'No se hizo ninguna predicción.',
   'activity.answerIs': 'Respuesta: {choice}.',
-  'activity.held': 'La simulación espera en t = 0 a su predicción.',
+  'activity.held': 'La simulación espera a su predicción: pulse reproducir para verlo.',
   'activity.choice.A': '{a} (A, azul)',
   'activity.choice.B': '{b} (B, naranja)',
   'activity.choice.both': 'Los dos',
