@@ -28,6 +28,7 @@ import { createEmbed } from './page/embed.js';
 import { createFailureReport } from './page/failure.js';
 import { openTestHook, fillTestHook } from './page/test-hook.js';
 import { registerServiceWorker } from './page/offline.js';
+import { createActivities } from './page/activity.js';
 import inlinedWasm from 'virtual:vilab-wasm';
 import { t, ready as languageReady } from './i18n/index.js';
 
@@ -84,6 +85,7 @@ async function main() {
   new Toolbar({ lab, store, view, run, notices, presets });
   const controls = createPanel({ lab, store, run, notices, presets });
   createDrawers({ lab, store, runner, presets, run });
+  createActivities({ lab, store, run, embedKeys, siteURL: SITE_URL }); // a prediction before a preset or lesson plays
   const legend = createLegend({ lab, store, runner, view, controls });
   const link = new Links({ lab, store, runner, view, plots, notices, run, embedKeys, siteURL: SITE_URL, reducedMotion });
   const downloads = createDownloads({ lab, store, runner, view, plots, notices });

@@ -47,6 +47,9 @@ test('the long-run preset plays at its speed with the energy envelope on log axe
   const st = await hook(page, () => window.vilabPage.state());
   assert.equal(st.speed, 50);
   assert.equal(st.compare, 'rk4');
+  // it asks its prediction first, waiting at t = 0; the card's play runs it
+  assert.equal(await hook(page, () => window.vilabPage.playing()), false);
+  await page.click('#predict .predict-play');
   assert.equal(await hook(page, () => window.vilabPage.playing()), true);
   assert.equal(await page.locator('#plot-energy .plot-note button').getAttribute('aria-pressed'), 'true', 'envelope mode');
   // at 50× the run covers seconds of motion per second (a slow machine may fall behind, never ahead)

@@ -80,6 +80,7 @@ export class Run {
     Object.assign(this, { lab, store, runner, view, plots, readout, notices, presets });
     this.session = store.session;
     this.landing = new Landing({ lab, runner, show: () => this.#show({ jump: true, plots: true }) });
+    this.presetHooks = [];
     store.subscribe((state, prev, meta) => this.#follow(state, prev, meta));
     runner.speed = store.get().speed;
     runner.stepsPerFrame = store.get().stepsPerFrame;
@@ -254,13 +255,22 @@ export class Run {
     const err = this.setState({ scenario: p.scenario, compare: p.compare ?? null, speed, stepsPerFrame: 0, window: plotWindow });
     const applied = () => {
       this.notices.status(t('main.preset.status', { title: registryText('preset', p, 'title') }));
-      this.setPlaying(true);
+      // every hook hears of it; any of them may hold the run at its start (a prediction first)
+      const hold = this.presetHooks.map((fn) => fn(p)).includes(true);
+      // held, it waits at t = 0 (a preset that only changes B kept A's run going)
+      if (hold && this.runner.step > 0) this.build(this.store.get());
+      this.setPlaying(!hold);
     };
     // waiting for the full build: applied once it is in (its failure is shown by then)
     const { deferred } = this.session.get();
     if (deferred) return deferred.then((e) => e || applied());
     if (err) this.notices.banner('control', [t('main.preset.failed', { id: p.id, message: err.message })]);
     else applied();
+  }
+
+  /** fn(preset) once a preset (or a lesson's set-up) is applied; returning true holds the run at t = 0. */
+  onPreset(fn) {
+    this.presetHooks.push(fn);
   }
 
   /** Play or pause (a run whose A failed stays paused). */

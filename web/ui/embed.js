@@ -124,7 +124,8 @@ export function readEmbedKeys(search, report) {
   } catch (e) {
     if (!(e instanceof MessageError)) throw e;
     report(e.field, e.problem);
-    return { embed: new URLSearchParams(search).get('embed') === '1', paused: false, chrome: true, origins: [] };
+    const embed = new URLSearchParams(search).get('embed') === '1';
+    return { embed, paused: false, chrome: true, origins: [], predict: !embed };
   }
 }
 
@@ -148,6 +149,7 @@ export class EmbedDialog {
   open() {
     const paused = el('input', { type: 'checkbox', id: 'embed-paused', checked: true });
     const bare = el('input', { type: 'checkbox', id: 'embed-bare' });
+    const predict = el('input', { type: 'checkbox', id: 'embed-predict' });
     const origin = el('input', {
       type: 'url',
       id: 'embed-origin',
@@ -170,9 +172,10 @@ export class EmbedDialog {
           problem.textContent = t('embed.origin.bad', { problem: e.problem });
         }
       }
-      code.value = embedCode(this.shareURL(), { title: this.title(), paused: paused.checked, chrome: !bare.checked, origins });
+      const choices = { paused: paused.checked, chrome: !bare.checked, predict: predict.checked, origins };
+      code.value = embedCode(this.shareURL(), { title: this.title(), ...choices });
     };
-    for (const input of [paused, bare, origin]) input.addEventListener('input', update);
+    for (const input of [paused, bare, predict, origin]) input.addEventListener('input', update);
     copy.addEventListener('click', async () => {
       let copied = false;
       try {
@@ -191,6 +194,7 @@ export class EmbedDialog {
       code,
       el('label', { class: 'check-row', for: 'embed-paused' }, paused, ' ', t('embed.paused')),
       el('label', { class: 'check-row', for: 'embed-bare' }, bare, ' ', t('embed.bare')),
+      el('label', { class: 'check-row', for: 'embed-predict' }, predict, ' ', t('activity.embed')),
       el('label', { class: 'field-row', for: 'embed-origin' }, t('embed.origin'), origin),
       el('p', { class: 'hint', id: 'embed-origin-help' }, t('embed.origin.help')),
       problem,
