@@ -194,13 +194,14 @@ test('good deploy, failed deploy, good deploy with an old tab open: its lazy chu
 
     // the old tab, whose files the server no longer has, opens what it had not loaded yet:
     // Explain (KaTeX) and the editor of a system defined by data (its preview, the full engine)
+    const missing = () => assert.fail(`the old tab lost its files: ${old.errors.join('; ') || 'no response'}`);
     await old.page.click('#explain-button');
-    await old.page.waitForSelector('#explain .katex', { timeout: 15000 });
+    await old.page.waitForSelector('#explain .katex', { timeout: 15000 }).catch(missing);
     await old.page.keyboard.press('Escape');
     const defined = await old.page.evaluate(() => window.vilabPage.lab.systems.find((s) => s.definition)?.id);
     assert.ok(defined, 'a system defined by data');
     await old.page.selectOption('#system', defined);
-    await old.page.locator('#definition .def-preview-math .katex').first().waitFor({ timeout: 20000 });
+    await old.page.locator('#definition .def-preview-math .katex').first().waitFor({ timeout: 20000 }).catch(missing);
     assert.equal(await old.page.locator('meta[name="deploy"]').count(), 0, 'still the first deploy');
     assert.deepEqual(old.errors, [], 'no 404 and no error in the old tab');
 

@@ -54,7 +54,8 @@ async function dropUnusedOlder() {
   const mine = await currentCache();
   const older = mine ? (await ours()).filter((k) => k < mine && !isMine(k)) : [];
   if (older.length === 0) return;
-  const tabs = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+  const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+  const tabs = windows.filter((client) => client.url.startsWith(self.registration.scope)); // this site's tabs only
   const assets = await Promise.all(tabs.map(askDeploy));
   if (assets.includes(null)) return; // a tab that cannot say may be on any of them
   const options = { ignoreSearch: true, ignoreVary: true };
