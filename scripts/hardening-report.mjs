@@ -47,10 +47,10 @@ function soakText(soak) {
   const { steps: s, cycles: c } = soak;
   return (
     `The soak's figures: ${count(s.steps)} steps in ${fixed(s.seconds, 1)} s wall, ${fixed(s.cpuSeconds, 1)} s CPU ` +
-    `(${fixed(s.nsPerStep, 0)} ns/step), steps/s last ÷ first tenth ${fixed(s.ratio, 2)}, ${count(s.heapBefore)} bytes in use before ` +
+    `(${fixed(s.nsPerStep, 0)} ns/step), steps per CPU second, last ÷ first tenth ${fixed(s.ratio, 2)}, ${count(s.heapBefore)} bytes in use before ` +
     `and ${count(s.heapAfter)} after, linear memory ${count(s.memoryBefore)} → ${count(s.memoryAfter)} bytes, |ΔE/E| ${s.energyDrift.toExponential(1)}; ` +
     `${count(c.cycles)} cycles (${count(c.builtIn)} built-in, ${count(c.dataDefined)} defined by data) in ${fixed(c.seconds, 1)} s wall, ` +
-    `${fixed(c.cpuSeconds, 1)} s CPU, cycles/s last ÷ first tenth ${fixed(c.ratio, 2)}, ${count(c.heapBefore)} bytes in use before and ` +
+    `${fixed(c.cpuSeconds, 1)} s CPU, cycles per CPU second, last ÷ first tenth ${fixed(c.ratio, 2)}, ${count(c.heapBefore)} bytes in use before and ` +
     `${count(c.heapAfter)} after.`
   );
 }
@@ -67,9 +67,9 @@ export function reportSection(results, file) {
       `${count(hostile?.messages?.ignored)} ignored (not vilab's) | ${failed(hostile)} | — | same file |`,
     `| CLI invocations, native and wasm compared | ${count(cli?.compared)} | ${count(cli?.refused)} refused; the same output, message and exit code in both | ` +
       `${failed(cli)} | — | \`node --test tests/wasm/cli.test.mjs\` |`,
-    `| soak: DSP steps in wasm | ${count(soak?.steps.steps)} | steps/s last ÷ first tenth ${fixed(soak?.steps.ratio, 2)} | — | ` +
+    `| soak: DSP steps in wasm | ${count(soak?.steps.steps)} | steps per CPU second, last ÷ first tenth ${fixed(soak?.steps.ratio, 2)} | — | ` +
       `${soak ? bytes(soak.steps.heapBefore, soak.steps.heapAfter) : '—'} | \`node --test tests/wasm/soak.test.mjs\` |`,
-    `| soak: simulate/dispose cycles (built-in and data-defined) | ${count(soak?.cycles.cycles)} | cycles/s last ÷ first tenth ` +
+    `| soak: simulate/dispose cycles (built-in and data-defined) | ${count(soak?.cycles.cycles)} | cycles per CPU second, last ÷ first tenth ` +
       `${fixed(soak?.cycles.ratio, 2)} | — | ${soak ? bytes(soak.cycles.heapBefore, soak.cycles.heapAfter) : '—'} | same file |`,
   ];
   return [
