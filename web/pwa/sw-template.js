@@ -18,16 +18,14 @@ const ours = () => caches.keys().then((keys) => keys.filter((k) => k.startsWith(
 const isMine = (name) => name.endsWith(`-${VERSION}`);
 
 self.addEventListener('install', (event) => {
+  // a cache of its own, even for a version seen before (its name orders the deploys);
+  // an install that fails (a file missing from the server) deletes it
+  const name = `${PREFIX}${String(Date.now()).padStart(15, '0')}-${VERSION}`;
   event.waitUntil(
-    ours().then((keys) => {
-      const reused = keys.find(isMine);
-      const name = reused ?? `${PREFIX}${String(Date.now()).padStart(15, '0')}-${VERSION}`;
-      // a failed install (a file missing from the server) leaves no cache behind
-      return caches
-        .open(name)
-        .then((cache) => cache.addAll(PRECACHE))
-        .catch((e) => (reused ? Promise.reject(e) : caches.delete(name).then(() => Promise.reject(e))));
-    }),
+    caches
+      .open(name)
+      .then((cache) => cache.addAll(PRECACHE))
+      .catch((e) => caches.delete(name).then(() => Promise.reject(e))),
   );
 });
 
@@ -48,11 +46,11 @@ function askDeploy(client) {
   });
 }
 
-// Deletes the caches older than this version's that no open tab uses. Newer ones belong
-// to a worker that installs or waits and are left to it.
+// Deletes the caches older than this worker's (by install time) that no open tab uses.
+// Newer ones belong to a worker that installs or waits and are left to it.
 async function dropUnusedOlder() {
   const mine = await currentCache();
-  const older = mine ? (await ours()).filter((k) => k < mine && !isMine(k)) : [];
+  const older = mine ? (await ours()).filter((k) => k < mine) : [];
   if (older.length === 0) return;
   const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
   const tabs = windows.filter((client) => client.url.startsWith(self.registration.scope)); // this site's tabs only
