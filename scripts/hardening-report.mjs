@@ -13,6 +13,7 @@
 //   VILAB_URL=http://127.0.0.1:4173/   the page for the hostile section (else a preview of dist/)
 import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { createServer } from 'node:net';
 import { cpus, loadavg, release } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -73,7 +74,10 @@ export function reportSection(results, file) {
       `${fixed(soak?.cycles.ratio, 2)} | — | ${soak ? bytes(soak.cycles.heapBefore, soak.cycles.heapAfter) : '—'} | same file |`,
   ];
   return [
-    `Measured ${results.date} on ${machine.cpu}, ${machine.cores} cores (${machine.os}, Node ${machine.node}), tree ${results.tree}; ` +
+    `Measured ${results.date} on ${machine.cpu}, ${machine.cores} cores (${machine.os}, Node ${machine.node}), tree ${results.tree}, ` +
+      `modules ${Object.entries(results.modules ?? {})
+        .map(([name, sha]) => `${name} ${sha}`)
+        .join(', ')} (SHA-256, first 16 hex digits); ` +
       `load average ${machine.loadBefore.join(' ')} at the start, ${machine.loadAfter.join(' ')} at the end (other work shared the cores: ` +
       `wall times vary with it, CPU times less). Figures from \`bench/results/${file}\`; a new run: \`node scripts/hardening-report.mjs\`.`,
     '',
@@ -114,6 +118,21 @@ const firstLine = (cmd, args) => {
     return 'unknown';
   }
 };
+
+// The modules that ran: the first 16 hex digits of each wasm file's SHA-256.
+function modulesNow() {
+  const digest = (name) => {
+    try {
+      return createHash('sha256')
+        .update(readFileSync(`${root}build/wasm/${name}`))
+        .digest('hex')
+        .slice(0, 16);
+    } catch {
+      return 'absent';
+    }
+  };
+  return { 'vilab.wasm': digest('vilab.wasm'), 'vilab-lean.wasm': digest('vilab-lean.wasm') };
+}
 
 function machineNow() {
   let os = release();
@@ -234,6 +253,7 @@ async function main() {
     started: started.toISOString(),
     minutes: Number(((Date.now() - started) / 60000).toFixed(1)),
     tree: `${firstLine('git', ['rev-parse', '--short', 'HEAD'])}${dirty ? ' (with uncommitted changes)' : ''}`,
+    modules: modulesNow(),
     machine: { ...machineNow(), loadBefore, loadAfter: loadavg().map((x) => x.toFixed(2)) },
     sections,
   };
