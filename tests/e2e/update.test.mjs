@@ -166,6 +166,9 @@ const updateTo = (page) =>
       }),
   );
 
+// With a worker that keeps the failed install's empty cache and rotates by count, the
+// second good deploy deletes the first one's cache and the old tab's Explain never loads
+// (checked by serving this build with such a sw.js through VILAB_DIST).
 test('good deploy, failed deploy, good deploy with an old tab open: its lazy chunks still load, the failed cache is gone', async () => {
   const failed = deploy('failed', { missing: /^katex.*\.js$/i });
   const good = deploy('good');
