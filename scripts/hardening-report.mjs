@@ -34,12 +34,16 @@ const bytes = (before, after) => `${count(after - before)} B (${count(before)} �
 const failed = (run) => (run ? count(run.fail) : '—');
 
 function fuzzRows(fuzz) {
-  const reproduce = '`VILAB_HARDENING_SECTIONS=fuzz node scripts/hardening-report.mjs` (after `bash scripts/build-sanitized.sh`)';
-  if (!fuzz) return [`| libFuzzer targets, ASan + UBSan | not in this run | — | — | — | ${reproduce} |`];
+  if (!fuzz) {
+    const run =
+      '`VILAB_HARDENING_SECTIONS=soak,cli,hostile,fuzz node scripts/hardening-report.mjs` (after `bash scripts/build-sanitized.sh`)';
+    return [`| libFuzzer targets, ASan + UBSan | not in this run | — | — | — | ${run} |`];
+  }
   return fuzz.targets.map(
     (r) =>
       `| \`fuzz_${r.target}\` (${fuzz.seconds} s, ASan + UBSan) | ${count(r.execs)} | ${count(r.perSecond)} executions/s, ${count(r.edges)} edges, ` +
-      `${count(r.corpus)} corpus entries, peak RSS ${count(r.peakRssMb)} MB | ${count(r.findings.length)} findings | — | ${reproduce} |`,
+      `${count(r.corpus)} corpus entries, peak RSS ${count(r.peakRssMb)} MB | ${count(r.findings.length)} findings | — | ` +
+      `\`VILAB_FUZZ_TARGETS=${r.target} npm run fuzz\` |`,
   );
 }
 
