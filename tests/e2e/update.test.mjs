@@ -166,6 +166,60 @@ const updateTo = (page) =>
       }),
   );
 
+/**
+ * Three deploys under an old tab: the first (both tabs open on it), `middle` (its state
+ * after the install: 'redundant' when it fails, 'installed' when it waits unaccepted) and
+ * `last`, accepted in one tab. The old tab then opens what it had not loaded yet, Explain
+ * (KaTeX) and the editor of a system defined by data (its preview, the full engine), whose
+ * files the server no longer has. Returns the cache names after `middle`, after `last`
+ * with the old tab open, and the first deploy's.
+ */
+async function threeDeploys(own, middle, state, last) {
+  site = v1;
+  const tab = await openTab('', own.context);
+  await tab.page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 20000 });
+  const old = await openTab('?lang=en', own.context);
+  await old.page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 20000 });
+  const [first] = await cacheNames(tab.page);
+
+  site = middle;
+  assert.equal(await updateTo(tab.page), state, 'the middle deploy');
+  const afterMiddle = await cacheNames(tab.page);
+
+  site = last;
+  assert.equal(await updateTo(tab.page), 'installed');
+  await tab.page.waitForSelector('.banner[data-key="update"]', { timeout: 20000 });
+  await Promise.all([
+    tab.page.waitForEvent('load', { timeout: 20000 }),
+    tab.page.locator('.banner[data-key="update"] button', { hasText: 'Reload' }).click(),
+  ]);
+  await tab.page.waitForFunction(() => window.vilabPage?.ready, null, { timeout: 20000 });
+  assert.equal(await tab.page.locator('meta[name="deploy"]').getAttribute('content'), last.split(/[\\/]/).pop());
+
+  const missing = () => assert.fail(`the old tab lost its files: ${old.errors.join('; ') || 'no response'}`);
+  await old.page.click('#explain-button');
+  await old.page.waitForSelector('#explain .katex', { timeout: 15000 }).catch(missing);
+  await old.page.keyboard.press('Escape');
+  const defined = await old.page.evaluate(() => window.vilabPage.lab.systems.find((s) => s.definition)?.id);
+  assert.ok(defined, 'a system defined by data');
+  await old.page.selectOption('#system', defined);
+  await old.page.locator('#definition .def-preview-math .katex').first().waitFor({ timeout: 20000 }).catch(missing);
+  assert.equal(await old.page.locator('meta[name="deploy"]').count(), 0, 'still the first deploy');
+  assert.deepEqual(old.errors, [], 'no 404 and no error in the old tab');
+  const afterLast = await cacheNames(tab.page);
+
+  // once no tab runs the first deploy, the next tab that starts lets the older caches go
+  await old.page.close();
+  const later = await openTab('', own.context);
+  await later.page.waitForFunction(() => caches.keys().then((keys) => keys.filter((k) => k.startsWith('vilab-')).length === 1), null, {
+    timeout: 15000,
+    polling: 250,
+  });
+  const final = await cacheNames(later.page);
+  assert.deepEqual([...tab.errors, ...later.errors], []);
+  return { first, afterMiddle, afterLast, final };
+}
+
 // With a worker that keeps the failed install's empty cache and rotates by count, the
 // second good deploy deletes the first one's cache and the old tab's Explain never loads
 // (checked by serving this build with such a sw.js through VILAB_DIST).
@@ -174,55 +228,27 @@ test('good deploy, failed deploy, good deploy with an old tab open: its lazy chu
   const good = deploy('good');
   const own = await launch(); // a fresh profile: no worker or cache from the test above
   try {
-    site = v1;
-    const tab = await openTab('', own.context);
-    await tab.page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 20000 });
-    const old = await openTab('?lang=en', own.context);
-    await old.page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 20000 });
-    const [first] = await cacheNames(tab.page);
+    const { first, afterMiddle, afterLast, final } = await threeDeploys(own, failed, 'redundant', good);
+    assert.deepEqual(afterMiddle, [first], 'the failed install left no cache');
+    assert.equal(afterLast.length, 2, afterLast.join(', '));
+    assert.equal(afterLast[0], first, "the old tab's cache is kept while it is open");
+    assert.match(afterLast[1], /good$/);
+    assert.match(final[0], /good$/);
+  } finally {
+    await own.close();
+  }
+});
 
-    site = failed;
-    assert.equal(await updateTo(tab.page), 'redundant', 'the install fails: a file of the deploy is missing');
-    const afterFailure = await cacheNames(tab.page);
-
-    site = good;
-    assert.equal(await updateTo(tab.page), 'installed');
-    await tab.page.waitForSelector('.banner[data-key="update"]', { timeout: 20000 });
-    await Promise.all([
-      tab.page.waitForEvent('load', { timeout: 20000 }),
-      tab.page.locator('.banner[data-key="update"] button', { hasText: 'Reload' }).click(),
-    ]);
-    await tab.page.waitForFunction(() => window.vilabPage?.ready, null, { timeout: 20000 });
-    assert.equal(await tab.page.locator('meta[name="deploy"]').getAttribute('content'), 'good');
-
-    // the old tab, whose files the server no longer has, opens what it had not loaded yet:
-    // Explain (KaTeX) and the editor of a system defined by data (its preview, the full engine)
-    const missing = () => assert.fail(`the old tab lost its files: ${old.errors.join('; ') || 'no response'}`);
-    await old.page.click('#explain-button');
-    await old.page.waitForSelector('#explain .katex', { timeout: 15000 }).catch(missing);
-    await old.page.keyboard.press('Escape');
-    const defined = await old.page.evaluate(() => window.vilabPage.lab.systems.find((s) => s.definition)?.id);
-    assert.ok(defined, 'a system defined by data');
-    await old.page.selectOption('#system', defined);
-    await old.page.locator('#definition .def-preview-math .katex').first().waitFor({ timeout: 20000 }).catch(missing);
-    assert.equal(await old.page.locator('meta[name="deploy"]').count(), 0, 'still the first deploy');
-    assert.deepEqual(old.errors, [], 'no 404 and no error in the old tab');
-
-    const kept = await cacheNames(tab.page);
-    assert.deepEqual(afterFailure, [first], 'the failed install left no cache');
-    assert.equal(kept.length, 2, kept.join(', '));
-    assert.equal(kept[0], first, "the old tab's cache is kept while it is open");
-    assert.match(kept[1], /good$/);
-
-    // once no tab runs the first deploy, the next tab that starts lets its cache go
-    await old.page.close();
-    const later = await openTab('', own.context);
-    await later.page.waitForFunction(() => caches.keys().then((keys) => keys.filter((k) => k.startsWith('vilab-')).length === 1), null, {
-      timeout: 15000,
-      polling: 250,
-    });
-    assert.match((await cacheNames(later.page))[0], /good$/);
-    assert.deepEqual([...tab.errors, ...later.errors], []);
+test('two good deploys under an old tab: its cache is kept while it is open, then let go', async () => {
+  const second = deploy('second');
+  const third = deploy('third');
+  const own = await launch();
+  try {
+    const { first, afterMiddle, afterLast, final } = await threeDeploys(own, second, 'installed', third);
+    assert.equal(afterMiddle.length, 2, 'the waiting deploy has its cache beside the first');
+    assert.equal(afterLast[0], first, "the old tab's cache is kept while it is open");
+    assert.match(afterLast.at(-1), /third$/);
+    assert.match(final[0], /third$/);
   } finally {
     await own.close();
   }
