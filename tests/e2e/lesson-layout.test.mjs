@@ -73,6 +73,9 @@ test('every preset at 1366×768: its named plot large and above the fold within 
     const want = expected(preset.lesson);
     const t0 = Date.now();
     await page.selectOption('#preset', id);
+    // a preset that asks its prediction first waits at t = 0: played from its card, it jumps and plays
+    const play = page.locator('.predict-play');
+    if (await play.isVisible().catch(() => false)) await play.click();
     let seen = null;
     let box = null;
     while (Date.now() - t0 < 20000) {
@@ -330,6 +333,9 @@ test('phone 844×390: Studies, Embed and Projector reachable in the side column;
   }
   await page.selectOption('#preset', 'dsp-energy');
   await sleep(300);
+  // the preset's prediction card (the teacher layer, over the view) closed: this checks the layout
+  const close = page.locator('.predict-close');
+  if (await close.isVisible().catch(() => false)) await close.tap();
   const first = await page.locator('#plots .plot-card').evaluateAll((c) => c.filter((e) => e.checkVisibility())[0]?.id);
   const order = await page.evaluate(() => getComputedStyle(document.querySelector('#plot-energy')).order);
   assert.ok(first === 'plot-energy' || order === '-1', 'the named plot leads the cards');

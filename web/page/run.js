@@ -97,6 +97,7 @@ export class Run {
   #follow(state, prev, meta) {
     const runner = this.runner;
     if (meta.rebuild || state.scenario !== prev.scenario || state.compare !== prev.compare) {
+      this.heldLesson = null; // another run: a held lesson's jump is not its
       // a new comparison keeps A's run: only B is rebuilt (and brought to A's step)
       const keepA = !!runner.a && !runner.a.failure && state.compare !== prev.compare && deepEqual(state.scenario, prev.scenario);
       if (!keepA) this.session.set({ linkCheck: null, linkVerdict: null });
@@ -267,7 +268,11 @@ export class Run {
       const hold = this.presetHooks.map((fn) => fn(p)).includes(true);
       // held, it waits at t = 0 (a preset that only changes B kept A's run going)
       if (hold && this.runner.step > 0) this.build(this.store.get());
-      if (hold) return this.setPlaying(false);
+      if (hold) {
+        this.setPlaying(false);
+        this.heldLesson = lv.jumpTo ? { p, lv } : null;
+        return;
+      }
       return this.#startLesson(p, lv);
     };
     // waiting for the full build: applied once it is in (its failure is shown by then)
@@ -309,6 +314,10 @@ export class Run {
   /** Play or pause (a run whose A failed stays paused). */
   setPlaying(on) {
     const runner = this.runner;
+    // a lesson held at t = 0 (its prediction first) jumps when it is played
+    const held = this.heldLesson;
+    this.heldLesson = null;
+    if (on && held && runner.step === 0) return this.#startLesson(held.p, held.lv);
     if (on && runner.a?.failure) on = false;
     runner.playing = on;
     runner.acc = 0;
