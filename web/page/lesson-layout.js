@@ -17,12 +17,14 @@ export function createLessonLayout({ store, plots, layout, notices }) {
   const els = {
     host: $('#pane-plot'),
     slot: $('#pane-caption'),
-    notes: $('#view-notes'),
     caption: $('#caption'),
     toggle: $('#lesson-toggle'),
     all: $('#cards-all'),
   };
   const wide = matchMedia(WIDE);
+  // where the caption lives outside the lesson layout (what comes after it, a prediction card, stays after it)
+  const captionHome = document.createComment('caption');
+  els.caption.before(captionHome);
   const compact = root.classList.contains('embed') || root.classList.contains('bare');
   let choice = null; // the reader's toggle (true / false), or null: follow the presets and projector mode
   let showAll = false; // "All plots": the cards a lesson leaves out, shown anyway
@@ -36,7 +38,8 @@ export function createLessonLayout({ store, plots, layout, notices }) {
     root.classList.toggle('lesson-layout', on);
     els.toggle.setAttribute('aria-pressed', String(on));
     // the caption sits with the plot it names; the settings are tucked away when the layout opens
-    (placed ? els.slot : els.notes).append(els.caption);
+    if (placed) els.slot.append(els.caption);
+    else captionHome.after(els.caption);
     if (on && !wasOn && wide.matches) layout.sheet.setOpen(false);
     wasOn = on;
     const { lesson, pinnedPlot } = session.get();
