@@ -83,7 +83,7 @@ test('FPUT’s mode energies and Kapitza’s height are shown as values, not as 
     await sleep(300);
     await hook(page, () => window.vilabPage.pause());
     await hook(page, () => window.vilabPage.drawPlots());
-    const titles = (await page.locator('#plots .plot-title').allTextContents()).join(' | ');
+    const titles = (await page.locator('#plots .plot-title, #pane-plot .plot-title').allTextContents()).join(' | ');
     assert.doesNotMatch(titles, /Conserved quantities/, `${id}: ${titles}`);
     assert.match(titles, new RegExp(`Not conserved \\(.*${names}\\)`), `${id}: ${titles}`);
   }
