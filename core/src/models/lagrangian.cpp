@@ -319,9 +319,8 @@ void LagrangianEval::quantities(const double* q, const double* p, double t, doub
 
 void LagrangianEval::positions(const double* q, double t, std::vector<double>& out) {
   VILAB_DATA_DEFINED_ONLY();
-  const int b = static_cast<int>(problem_->bodies.size());
   setVariables(q, nullptr, t);
-  out.resize(static_cast<std::size_t>(3 * b));
+  out.resize(static_cast<std::size_t>(problem_->visualSize));
   problem_->positions.run(w_.vars.data(), out.data(), w_.registers[LagrangianWorkspace::kPositions]);
 }
 

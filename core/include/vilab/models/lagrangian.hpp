@@ -38,18 +38,23 @@ constexpr int kMaxConstants = 64;
 constexpr int kMaxConserved = 16;
 constexpr int kMaxSymmetries = 8;
 constexpr int kMaxBodies = 32;
+constexpr int kMaxFurniturePoints = 128;  // a wire's points or a curve's samples
 }  // namespace lagrangian_limits
 
 static_assert(lagrangian_limits::kMaxCoordinates + lagrangian_limits::kMaxConstraints <= kMaxSmallSize,
               "the Newton unknowns (δ, λ) must fit the small matrices");
 
+// An entry of `bodies`: a body (a sphere on its link) or furniture (kind hoop, pulley,
+// wire, curve, floor, wall: drawn only, never part of the dynamics).
 struct LagrangianBody {
   enum class Anchor { None, Point, Body };
+  std::string kind = "body";
   Anchor anchor = Anchor::None;
   Vec3 point = Vec3::Zero();
   int body = -1;
   std::string link = "none";  // rod, spring, none
   double radius = 0;          // 0: the page chooses
+  int points = 0;             // a wire's points or a curve's samples
 };
 
 // The compiled definition: immutable, shared by the model, its integrators and copies.
@@ -59,6 +64,10 @@ class LagrangianProblem {
   int c = 0;  // constraints
   std::vector<std::string> coordinates, conservedNames, symmetryNames;
   std::vector<LagrangianBody> bodies;
+  // The visual state: 3 per entry of `bodies` (a body's or furniture's position), then
+  // per furniture entry its angle, a hoop's or pulley's radius, and 3 per point of a
+  // wire or curve.
+  int visualSize = 0;
   bool quadratic = false;        // ∂²L/∂q̇² does not depend on q̇ (so H is a quadratic form in p)
   bool constantMass = false;     // ∂²L/∂q̇² is constant
   bool constantHessian = false;  // every second derivative is constant: D1 L_d is affine in q_{k+1}
