@@ -278,7 +278,7 @@ test('dragging a bob sets a new start on the constraint manifold (mouse and touc
   await page.close();
 });
 
-test('compare: at t = 0, B is drawn with an opaque orange outline, not blended into A', async () => {
+test('compare: at t = 0, B is drawn as an opaque orange rim around A, not blended into A', async () => {
   const { page, errors } = await openPage(browser.context, '#compare=rk4', { reducedMotion: 'reduce' });
   await hook(page, () => window.vilabPage.pause());
   await hook(page, () => window.vilabPage.drawPlots());

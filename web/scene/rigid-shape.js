@@ -75,7 +75,7 @@ export function rigidShape(I, size = 1.4) {
   const thickness = 0.1 * size;
   const reach = [0, 0, 0];
   reach[mid] = bar / 2;
-  reach[lo] = Math.max(y * scale, shaft - y * scale) + thickness / 2;
+  reach[lo] = Math.max(y * scale + thickness / 2, shaft - y * scale);
   reach[hi] = thickness / 2;
   return { kind: 't-handle', shaftAxis: lo, barAxis: mid, normalAxis: hi, bar, shaft, thickness, offset: -y * scale, marked: mid, reach };
 }

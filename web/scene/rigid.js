@@ -106,6 +106,7 @@ export class RigidBody {
       this.tipTrail.object.renderOrder = role === 'A' ? 3 : 2;
       this.world.add(this.tipTrail.object);
     }
+    this.trails = this.tipTrail ? [this.tipTrail] : [];
     this.quat = new Quaternion();
     this.tmp = new Vector3();
     this.scaleL = null;

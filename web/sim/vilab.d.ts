@@ -61,15 +61,64 @@ export interface Scenario {
   about?: Record<string, unknown>;
 }
 
+/** An expression in q, t and the constants, or a number. */
+export type Expression = string | number;
+
 /** A body of a system defined by data: what the page draws. */
 export interface LagrangianBody {
+  kind?: 'body';
   /** Three expressions in q (and t): [x, y, z]. */
-  position: readonly (string | number)[];
-  /** A fixed point [x, y, z], an earlier body's index, or null (no link). */
+  position: readonly Expression[];
+  /** A fixed point [x, y, z], an earlier entry's index, or null (no link). */
   anchor?: readonly number[] | number | null;
   link?: 'rod' | 'spring' | 'none';
   radius?: number;
 }
+
+/** What every piece of furniture has: where it is and how it is turned (drawn only, never in the dynamics). */
+interface FurnitureBase {
+  /** [x, y, z]; default the origin. */
+  position?: readonly Expression[];
+  /** Radians about `axis`; default 0. */
+  angle?: Expression;
+  /** The axis it turns about (not zero); default [0, 0, 1]. */
+  axis?: readonly number[];
+}
+
+/** A hoop or a pulley (a disc with spokes): a circle of `radius` facing `normal` (default [0, 1, 0]). */
+export interface LagrangianRound extends FurnitureBase {
+  kind: 'hoop' | 'pulley';
+  radius: Expression;
+  normal?: readonly number[];
+}
+
+/** A wire straight between 2 to 128 points [x, y, z] (in its own frame). */
+export interface LagrangianWire extends FurnitureBase {
+  kind: 'wire';
+  points: readonly (readonly Expression[])[];
+  closed?: boolean;
+}
+
+/** A smooth curve [x(s), y(s), z(s)] sampled at `samples` (2 to 128, default 48) points of `range`. */
+export interface LagrangianCurve extends FurnitureBase {
+  kind: 'curve';
+  curve: readonly Expression[];
+  range: readonly [number, number];
+  samples?: number;
+  /** The curve's parameter name; default 's'. */
+  parameter?: string;
+  closed?: boolean;
+}
+
+/** A square of half-side `size` facing `normal` (floor: default [0, 0, 1]; wall: [1, 0, 0]). */
+export interface LagrangianPlane extends FurnitureBase {
+  kind: 'floor' | 'wall';
+  size?: number;
+  normal?: readonly number[];
+}
+
+/** Scene furniture of a system defined by data. */
+export type LagrangianFurniture = LagrangianRound | LagrangianWire | LagrangianCurve | LagrangianPlane;
 
 /** The params of system 'lagrangian' (docs/lagrangian-as-data.md). */
 export interface LagrangianDefinition {
@@ -87,7 +136,8 @@ export interface LagrangianDefinition {
   conserved?: Record<string, string>;
   /** name → generator ξ(q), one expression per coordinate; reports the discrete Noether momentum p·ξ(q). */
   symmetries?: Record<string, readonly (string | number)[]>;
-  bodies?: readonly LagrangianBody[];
+  /** What the page draws: bodies, and furniture (a hoop, a wire, a floor …). */
+  bodies?: readonly (LagrangianBody | LagrangianFurniture)[];
 }
 
 /** lab.inspectLagrangian(params): the editor's view of a definition. */
