@@ -99,11 +99,10 @@ test('the rotating hoop is drawn and turns at w t; the cart runs on its rail', a
 test('the heavy top traces its axis tip; the free body is shaped by its moments', async () => {
   const { page, errors } = await openPage(browser.context, '?nosw=1');
   await choose(page, 'heavy-top-nutation');
-  await hook(page, () => window.vilabPage.play());
-  await sleep(1500);
-  await hook(page, () => window.vilabPage.pause());
+  // one trail point per drawn frame: 60 frames of 5 steps each
+  for (let k = 0; k < 60; k++) await hook(page, () => window.vilabPage.step(5));
   const top = await hook(page, () => window.vilabPage.sceneFacts());
-  assert.ok(top.trails.A.length === 1 && top.trails.A[0] >= 20, `the tip trail has points: ${JSON.stringify(top.trails)}`);
+  assert.ok(top.trails.A.length === 1 && top.trails.A[0] >= 55, `the tip trail has points: ${JSON.stringify(top.trails)}`);
   await choose(page, 'dzhanibekov');
   const flip = await hook(page, () => window.vilabPage.sceneFacts());
   assert.equal(flip.shape.kind, 't-handle');
@@ -117,4 +116,32 @@ test('the heavy top traces its axis tip; the free body is shaped by its moments'
   assert.ok(Math.abs(a - b) < 1e-9 && c < a, `a symmetric body (1, 1, 1.8): sides ${symmetric.shape.sides}`);
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+test("no overlay covers the heavy top's ω and L labels (desktop, phone, landscape phone)", async () => {
+  for (const viewport of [
+    { width: 1366, height: 768 },
+    { width: 1920, height: 1080 },
+    { width: 390, height: 844 },
+    { width: 844, height: 390 },
+  ]) {
+    const { page, errors } = await openPage(browser.context, '?nosw=1', { viewport });
+    await choose(page, 'heavy-top-nutation');
+    for (const steps of [0, 150, 150, 150]) {
+      if (steps) for (let k = 0; k < 3; k++) await hook(page, (n) => window.vilabPage.step(n), steps / 3);
+      await sleep(50);
+      const { labels } = await hook(page, () => window.vilabPage.sceneFacts());
+      assert.equal(labels.length, 2, `${viewport.width}×${viewport.height}: ω and L are drawn`);
+      for (const { text, x, y } of labels) {
+        const on = await hook(page, ([px, py]) => document.elementFromPoint(px, py)?.tagName ?? null, [x, y]);
+        assert.equal(
+          on,
+          'CANVAS',
+          `${viewport.width}×${viewport.height}: label ${text} at (${x.toFixed(0)}, ${y.toFixed(0)}) lies under ${on}`,
+        );
+      }
+    }
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
 });

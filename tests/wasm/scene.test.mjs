@@ -139,7 +139,7 @@ test('furniture: the layout finds each piece where the core puts it; the hoop tu
   }
 });
 
-test("heavy top: the tip trail follows the axle's end, R(q)·1.5ρ", () => {
+test("heavy top: the tip trail follows the axle's end, R(q)·2ρ", () => {
   const preset = presetsOf('heavy-top')[0];
   assert.ok(preset, 'a heavy-top preset');
   const system = lab.system('heavy-top');
@@ -155,7 +155,7 @@ test("heavy top: the tip trail follows the axle's end, R(q)·1.5ρ", () => {
       sim.advance(5);
       const [w, x, y, z] = sim.visualState();
       body.update([w, x, y, z], null);
-      const tip = rho.clone().multiplyScalar(1.5).applyQuaternion(body.quat);
+      const tip = rho.clone().multiplyScalar(2).applyQuaternion(body.quat);
       const p = body.tipTrail.positions;
       assert.ok(Math.hypot(p[0] - tip.x, p[1] - tip.y, p[2] - tip.z) < 1e-6, 'the newest point is the tip');
       lowest = Math.min(lowest, tip.z);

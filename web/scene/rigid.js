@@ -41,6 +41,9 @@ export { boxSides };
 /** The principal moments of inertia of a rigid body's scenario (its system says which parameter holds them). */
 export const principalMoments = (system, params) => quantityOf(system, params, 'principal-moments') ?? [1, 1, 1];
 
+/** The heavy top's axle reaches AXLE |ρ| from the pivot, past the body: its tip is traced. */
+const AXLE = 2;
+
 /** The colour of the marked face (the one normal to the intermediate axis). */
 const MARK = OKABE_ITO.yellow;
 
@@ -101,7 +104,7 @@ export class RigidBody {
     // the heavy top's axis tip (the end of its axle), traced: nutation's loops or cusps
     this.tipTrail = null;
     if (this.rho && r > 0 && role !== 'exact') {
-      this.tipLocal = new Vector3(...this.rho).multiplyScalar(1.5);
+      this.tipLocal = new Vector3(...this.rho).multiplyScalar(AXLE);
       this.tipTrail = new Trail(color, 1200, role === 'A' ? 0.95 : 0.8);
       this.tipTrail.object.renderOrder = role === 'A' ? 3 : 2;
       this.world.add(this.tipTrail.object);
@@ -147,9 +150,17 @@ export class RigidBody {
         ? ghostMaterial(color)
         : new MeshStandardMaterial({ color: role === 'A' ? theme.rod : color, transparent: role !== 'A', opacity: role === 'A' ? 1 : 0.5 });
     const axleMesh = new Mesh(axle, this.axleMaterial);
-    axleMesh.scale.set(role === 'B' ? 1.6 : 1, role === 'B' ? 1.6 : 1, r * 1.5);
+    axleMesh.scale.set(role === 'B' ? 1.6 : 1, role === 'B' ? 1.6 : 1, r * AXLE);
     axleMesh.lookAt(this.rho[0], this.rho[1], this.rho[2]);
     this.object.add(axleMesh);
+    // a knob on the axle's tip, the point whose trail shows the nutation
+    const knob = new SphereGeometry(0.045, 16, 12);
+    this.geometries.push(knob);
+    this.knobMaterial = role === 'A' ? new MeshStandardMaterial({ color, roughness: 0.45 }) : this.axleMaterial;
+    const knobMesh = new Mesh(knob, this.knobMaterial);
+    knobMesh.position.set(...this.rho).multiplyScalar(AXLE);
+    if (role === 'B') knobMesh.scale.setScalar(GHOST_SCALE);
+    this.object.add(knobMesh);
   }
 
   /** A: the shape in A's colour with its marked face, its edges, and the principal axes e1, e2, e3. */
@@ -220,6 +231,15 @@ export class RigidBody {
     this.L.set(this.tmp.x * sl, this.tmp.y * sl, this.tmp.z * sl);
   }
 
+  /** The labels of ω and L (for the page: they must not lie under its overlays). */
+  vectorLabels() {
+    if (!this.omega) return [];
+    return [
+      { text: 'ω', sprite: this.omega.label },
+      { text: 'L', sprite: this.L.label },
+    ];
+  }
+
   /** ω and L live in a separate (non-rotating) group the view adds to the scene. */
   get extras() {
     return this.world;
@@ -237,6 +257,7 @@ export class RigidBody {
     this.geometries.forEach((g) => g.dispose());
     this.material?.dispose();
     this.markMaterial?.dispose();
+    if (this.knobMaterial !== this.axleMaterial) this.knobMaterial?.dispose();
     this.tipTrail?.dispose();
     this.edgeMaterial?.dispose();
     this.axleMaterial?.dispose();

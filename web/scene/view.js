@@ -377,7 +377,19 @@ export class View {
       visible: piece.object.visible,
     }));
     const shape = this.A?.shape ? { kind: this.A.shape.kind, sides: this.A.sides, reach: this.A.reach } : null;
-    return { furniture, trails: { A: trailPoints(this.A), B: trailPoints(this.B) }, shape };
+    return { furniture, trails: { A: trailPoints(this.A), B: trailPoints(this.B) }, shape, labels: this.#labelPoints() };
+  }
+
+  /** Where A's vector labels (ω, L) are on the page, in client pixels: [{ text, x, y }] of the visible ones. */
+  #labelPoints() {
+    const r = this.canvas.getBoundingClientRect();
+    const p = new Vector3();
+    return (this.A?.vectorLabels?.() ?? [])
+      .filter(({ sprite }) => sprite.visible && sprite.parent?.visible)
+      .map(({ text, sprite }) => {
+        sprite.getWorldPosition(p).project(this.camera);
+        return { text, x: r.left + ((p.x + 1) / 2) * r.width, y: r.top + ((1 - p.y) / 2) * r.height };
+      });
   }
 
   setTrailsVisible(on) {
