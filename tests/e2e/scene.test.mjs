@@ -5,6 +5,9 @@
 // principal moments (a T-handle for the Dzhanibekov body).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { useBrowser, openPage, decodePNG, sleep } from './helpers.mjs';
 
 const browser = useBrowser();
@@ -33,11 +36,31 @@ async function visibility(page) {
   return { alone, shown };
 }
 
+/** Every shipped preset's scenario by id (the JSON lists and the systems defined by data). */
+function shippedScenarios() {
+  const root = fileURLToPath(new URL('../../scenes/', import.meta.url));
+  const out = new Map();
+  for (const f of ['presets.json', 'rigid_body_presets.json']) {
+    const list = JSON.parse(readFileSync(join(root, f), 'utf8'));
+    for (const p of Array.isArray(list) ? list : list.presets) out.set(p.id, p.scenario);
+  }
+  for (const f of readdirSync(join(root, 'lagrangian')).filter((x) => x.endsWith('.json'))) {
+    const { about, ...scenario } = JSON.parse(readFileSync(join(root, 'lagrangian', f), 'utf8'));
+    out.set(f.slice(0, -'.json'.length), scenario);
+  }
+  return out;
+}
+const SCENARIOS = shippedScenarios();
+
+/** Chooses a preset, paused, and checks that its scenario is the one running. */
 async function choose(page, id) {
   await page.selectOption('#preset', id);
   await hook(page, () => window.vilabPage.loadFull());
   await hook(page, () => window.vilabPage.pause());
   await sleep(100);
+  const running = await hook(page, () => window.vilabPage.state().scenario);
+  const expected = await hook(page, (sc) => window.vilabPage.lab.normalize(sc), SCENARIOS.get(id));
+  assert.deepEqual(running, expected, `${id} is the scenario running`);
 }
 
 test('B never hides A: A keeps ≥ 80 % of its pixels with B shown, on every compare preset', async () => {
@@ -86,6 +109,21 @@ test('the rotating hoop is drawn and turns at w t; the cart runs on its rail', a
   let changed = 0;
   for (let i = 0; i < a.pixels.length; i += a.channels) if (Math.abs(a.pixels[i] - b.pixels[i]) > 40) changed++;
   assert.ok(changed > 300, `pixels changed as the hoop turned: ${changed}`);
+  // the Definition editor lists the furniture and keeps it when a definition is applied
+  await page.locator('#definition-section').waitFor({ state: 'visible' });
+  const rows = await page.locator('#definition .def-body legend').allTextContents();
+  assert.deepEqual(rows.slice(-2), ['Furniture 2: hoop', 'Furniture 3: wire'], `editor rows: ${rows}`);
+  const lagrangian = page.locator('#definition [data-key="lagrangian"]');
+  await lagrangian.fill(`${(await lagrangian.inputValue()).trim()} + 0`);
+  await page.locator('#definition [data-key="apply"]').click();
+  await sleep(300);
+  const applied = await hook(page, () => window.vilabPage.state().scenario.params);
+  assert.match(applied.lagrangian, /\+ 0$/, 'the edited definition is applied');
+  assert.deepEqual(
+    applied.bodies.map((b) => b.kind ?? 'body'),
+    ['body', 'hoop', 'wire'],
+    'the furniture is kept',
+  );
   await choose(page, 'cart-pendulum');
   const cart = await hook(page, () => window.vilabPage.sceneFacts());
   assert.ok(
