@@ -2,13 +2,15 @@
 // shape follows its principal moments (the T-handle's rods and the box have the body's
 // moments, the marked face is the intermediate axis), the furniture of a system defined
 // by data is read from the core's visual state where the core puts it (a hoop turns at
-// w t), and the heavy top's tip trail follows the axle's end.
+// w t), and the heavy top's tip trail follows the axle's end. Through the JS API: the
+// furniture schema (a valid definition with every kind; bad entries naming the field),
+// and the run's bits unchanged by furniture.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MeshBasicMaterial, Vector3 } from 'three';
-import { lab, root } from './helpers.mjs';
+import { assertInputError, lab, root } from './helpers.mjs';
 import { boxMoments, isFlatAsymmetric, rigidShape, shapeMoments } from '../../web/scene/rigid-shape.js';
 import { FurniturePiece, furnitureLayout } from '../../web/scene/furniture.js';
 import { RigidBody } from '../../web/scene/rigid.js';
@@ -168,4 +170,107 @@ test("heavy top: the tip trail follows the axle's end, R(q)·2ρ", () => {
     sim.dispose();
     body.dispose();
   }
+});
+
+/** The bead on a rotating hoop with `extra` entries after its bead. */
+const hoopWith = (...extra) => ({
+  system: 'lagrangian',
+  h: 0.005,
+  params: {
+    coordinates: ['th'],
+    constants: { m: 1, R: 1.5, g: 9.81, w: 5 },
+    lagrangian: "m/2*R^2*(th'^2 + w^2*sin(th)^2) + m*g*R*cos(th)",
+    bodies: [{ position: ['R*sin(th)*cos(w*t)', 'R*sin(th)*sin(w*t)', '-R*cos(th)'], anchor: [0, 0, 0], link: 'none' }, ...extra],
+  },
+  initial: { q: [0.3], qdot: [0] },
+});
+
+test('furniture through the API: every kind accepted and echoed; the run is the same without it', () => {
+  const furniture = [
+    { kind: 'hoop', radius: 'R', angle: 'w*t' },
+    { kind: 'pulley', position: [0, 0, 'R'], radius: 0.1, axis: [0, 1, 0], angle: 'th' },
+    {
+      kind: 'wire',
+      points: [
+        [-1, 0, 0],
+        [1, 0, 'R'],
+      ],
+      closed: false,
+    },
+    { kind: 'curve', curve: ['cos(u)', 'sin(u)', '0'], range: [0, 6.283185307179586], samples: 64, parameter: 'u', closed: true },
+    { kind: 'floor', position: [0, 0, -2], size: 3 },
+    { kind: 'wall', position: [2, 0, 0] },
+  ];
+  const normalized = lab.normalize(hoopWith(...furniture));
+  const echoed = normalized.params.bodies.slice(1);
+  assert.deepEqual(
+    echoed.map((b) => b.kind),
+    ['hoop', 'pulley', 'wire', 'curve', 'floor', 'wall'],
+  );
+  assert.deepEqual(echoed[0].normal, [0, 1, 0], "a hoop's default normal");
+  assert.deepEqual(echoed[5].normal, [1, 0, 0], "a wall's default normal");
+  assert.equal(normalized.params.bodies[0].kind, undefined, "a body's echo is as before");
+  const layout = furnitureLayout(normalized.params.bodies);
+  const a = lab.simulate(hoopWith(...furniture));
+  const b = lab.simulate(hoopWith());
+  try {
+    a.advance(3000);
+    b.advance(3000);
+    assert.equal(a.hash(), b.hash(), 'furniture is drawn only');
+    const v = a.visualState();
+    assert.equal(v.length, layout.at(-1).points + 3 * layout.at(-1).count);
+    assert.ok(v.every(Number.isFinite));
+    // the closed curve: its samples on the unit circle
+    const curve = layout.find((it) => it.entry.kind === 'curve');
+    for (let k = 0; k < curve.count; k++) {
+      const o = curve.points + 3 * k;
+      assert.ok(Math.abs(Math.hypot(v[o], v[o + 1]) - 1) < 1e-12, `sample ${k}`);
+    }
+    // the pulley turns with q
+    const pulley = layout.find((it) => it.entry.kind === 'pulley');
+    assert.equal(v[pulley.angle], a.q[0], 'the angle th');
+  } finally {
+    a.dispose();
+    b.dispose();
+  }
+});
+
+test('furniture through the API: bad entries are refused naming the field', () => {
+  const cases = [
+    [{ kind: 'hoops', radius: 1 }, 'params.bodies[1].kind', /"hoop"/],
+    [{ kind: 'hoop' }, 'params.bodies[1].radius', /required/],
+    [{ kind: 'hoop', radius: 0 }, 'params.bodies[1].radius', /\(0, 1000\]/],
+    [{ kind: 'hoop', radius: 'Rr' }, 'params.bodies[1].radius', /unknown name "Rr"/],
+    [{ kind: 'hoop', radius: 1, angle: "th'" }, 'params.bodies[1].angle', /./],
+    [{ kind: 'hoop', radius: 1, axis: [0, 0, 0] }, 'params.bodies[1].axis', /non-zero/],
+    [{ kind: 'floor', radius: 1 }, 'params.bodies[1].radius', /unknown field/],
+    [{ kind: 'wire', points: [[0, 0, 0]] }, 'params.bodies[1].points', /at least 2/],
+    [
+      {
+        kind: 'wire',
+        points: [
+          [0, 0, 0],
+          [1, 0, '1+'],
+        ],
+      },
+      'params.bodies[1].points[1][2]',
+      /./,
+    ],
+    [
+      {
+        kind: 'wire',
+        points: [
+          [0, 0, 0],
+          [1, 0, 0],
+        ],
+        closed: 1,
+      },
+      'params.bodies[1].closed',
+      /true or false/,
+    ],
+    [{ kind: 'curve', curve: ['s', '0', '0'], range: [1, 0] }, 'params.bodies[1].range', /first < last/],
+    [{ kind: 'curve', curve: ['s', '0', '0'], range: [0, 1], samples: 1000 }, 'params.bodies[1].samples', /128/],
+    [{ kind: 'curve', curve: ['R', '0', '0'], range: [0, 1], parameter: 'R' }, 'params.bodies[1].parameter', /constant/],
+  ];
+  for (const [entry, field, pattern] of cases) assertInputError(() => lab.normalize(hoopWith(entry)), field, pattern);
 });
