@@ -28,6 +28,7 @@ import { createEmbed } from './page/embed.js';
 import { createFailureReport } from './page/failure.js';
 import { openTestHook, fillTestHook } from './page/test-hook.js';
 import { registerServiceWorker } from './page/offline.js';
+import { createActivities } from './page/activity.js';
 import inlinedWasm from 'virtual:vilab-wasm';
 import { t, ready as languageReady } from './i18n/index.js';
 
@@ -68,7 +69,10 @@ async function main() {
     onBreakdown: (label, info) => runner.halt(label, info),
   });
   const runner = new Runner(lab, {
-    onSamples: (ra, rb) => plots.ingest(ra, rb, runner.a, runner.b),
+    onSamples: (ra, rb) => {
+      plots.ingest(ra, rb, runner.a, runner.b);
+      legend.ingest(ra, rb); // the caption's claims, after the plots' breakdown check
+    },
     onFailure: (track, info) => reportFailure(track, info),
     onTarget: (step) => link.check(step),
     onVisualProblem: (track, { step }) =>
@@ -76,11 +80,12 @@ async function main() {
   });
   // the store's subscribers run in the order these are made: the run first, the address bar last
   const readout = new Readout({ store, runner });
-  const run = new Run({ lab, store, runner, view, plots, readout, notices });
+  const run = new Run({ lab, store, runner, view, plots, readout, notices, presets });
   const drag = createBobDrag({ store, runner, view, run, notices });
-  new Toolbar({ lab, store, view, run, notices });
+  new Toolbar({ lab, store, view, run, notices, presets });
   const controls = createPanel({ lab, store, run, notices, presets });
   createDrawers({ lab, store, runner, presets, run });
+  createActivities({ lab, store, run, embedKeys, siteURL: SITE_URL }); // a prediction before a preset or lesson plays
   const legend = createLegend({ lab, store, runner, view, controls });
   const link = new Links({ lab, store, runner, view, plots, notices, run, embedKeys, siteURL: SITE_URL, reducedMotion });
   const downloads = createDownloads({ lab, store, runner, view, plots, notices });

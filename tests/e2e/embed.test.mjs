@@ -211,3 +211,48 @@ test('Copy embed code writes an iframe that opens paused, bare, with the host or
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+// Each embed key next to a bad value of another key (and a bad origin next to a good one):
+// the bad key is named in a banner and ignored, the good one keeps its effect.
+const BAD_KEYS = { embed: 'embed=yes', paused: 'paused=maybe', chrome: 'chrome=2', origin: 'origin=javascript:alert(1)' };
+const EFFECTS = {
+  embed: [
+    'embed=1',
+    (page) => page.evaluate(() => document.documentElement.classList.contains('embed') && !document.querySelector('#open-full').hidden),
+  ],
+  paused: ['paused=1', (page) => page.evaluate(() => !window.vilabPage.playing())],
+  chrome: ['chrome=0', async (page) => !(await page.locator('#topbar').isVisible())],
+};
+
+async function assertNamed(page, bad, good) {
+  const banner = page.locator(`.banner[data-key="embed-key-${bad}"]`);
+  assert.equal(await banner.count(), 1, `a banner for ${bad}`);
+  assert.match(await banner.textContent(), new RegExp(`\\b${bad}\\b.*ignored`), `the banner names ${bad}`);
+  assert.equal(await page.locator(`.banner[data-key="embed-key-${good}"]`).count(), 0, `no banner for ${good}`);
+}
+
+test('embed keys are read one by one: a bad key is named and ignored, every other key keeps its effect', async () => {
+  for (const [good, [query, holds]] of Object.entries(EFFECTS)) {
+    for (const [bad, badQuery] of Object.entries(BAD_KEYS).filter(([key]) => key !== good)) {
+      const { page, errors } = await openPage(browser.context, `?${query}&${badQuery}${SCENARIO}`);
+      await assertNamed(page, bad, good);
+      assert.equal(await holds(page), true, `${query} keeps its effect next to ${badQuery}`);
+      assert.deepEqual(errors, []);
+      await page.close();
+    }
+  }
+});
+
+test('a good origin= keeps its effect next to a bad key, and next to a bad origin=', async () => {
+  const course = encodeURIComponent(hosts.course.origin);
+  for (const [bad, badQuery] of Object.entries(BAD_KEYS)) {
+    const { page, frame, errors } = await openHost('course', `origin=${course}&${badQuery}`);
+    await assertNamed(frame, bad, bad === 'origin' ? 'none' : 'origin');
+    await frameHook(frame, () => window.vilabPage.play());
+    const reply = await page.evaluate(() => window.send({ type: 'vilab:pause' }, 400));
+    assert.equal(reply, null, `the named host's command is obeyed next to ${badQuery}`);
+    assert.equal(await frameHook(frame, () => window.vilabPage.playing()), false, `paused by the host next to ${badQuery}`);
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+});

@@ -11,7 +11,7 @@ test('sem: the page plots the step sizes h_k, and the clock is their sum', async
   const { page, errors } = await openPage(browser.context, '#system=lagrangian&integrator=sem');
   await page.evaluate(() => {
     window.vilabPage.pause();
-    window.vilabPage.runTo(400);
+    return window.vilabPage.runTo(400); // a promise when the steps go on between frames
   });
   assert.ok(await page.locator('#plot-dt').isVisible(), 'the Step size card');
   const { time, step, h, dts } = await page.evaluate(() => {

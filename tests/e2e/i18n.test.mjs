@@ -180,7 +180,7 @@ test('switching the language keeps the run: same step, same fingerprint, still p
   await page.evaluate(() => {
     window.vilabPage.pause();
     window.vilabPage.i18n.setLanguage('en');
-    window.vilabPage.step(137);
+    return window.vilabPage.step(137); // a promise when the steps go on between frames
   });
   const before = await page.evaluate(() => ({
     step: window.vilabPage.sim().step,

@@ -101,7 +101,7 @@ test('phone portrait: every settings section opens and is edited by tapping; cap
   await page.locator('#preset').selectOption('long-run-energy');
   await sleep(200);
   const caption = page.locator('#caption');
-  assert.match(await caption.textContent(), /five minutes/);
+  assert.match(await caption.textContent(), /at t = 600 s/);
   assert.equal(await caption.isVisible(), true, 'caption visible');
   const cap = await caption.boundingBox();
   const view = await page.locator('#view').boundingBox();

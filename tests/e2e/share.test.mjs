@@ -160,7 +160,30 @@ test('a refused step pauses, names the step, the reason and its code, offers to 
 });
 
 test("B's refused step: A keeps running, B's banner names the step and the code", async () => {
-  // Explicit Euler (B) gains energy until step 1473 of this pendulum is refused; A goes on.
+  // the implicit midpoint (B) at h = 0.1 on the double spherical pendulum: Newton fails at
+  // step 24; A (energy–momentum) goes on
+  const { page, errors } = await openPage(
+    browser.context,
+    '#system=double-spherical-pendulum&integrator=energy-momentum&h=0.1&compare=midpoint',
+    { reducedMotion: 'reduce' },
+  );
+  await hook(page, () => window.vilabPage.runTo(200));
+  const warn = page.locator('.banner.warn');
+  await warn.waitFor({ timeout: 5000 });
+  const failure = await hook(page, () => window.vilabPage.failure());
+  assert.equal(failure.A, null);
+  assert.equal(failure.B.step, 24);
+  assert.equal(failure.B.code, 'no-convergence');
+  assert.match(await warn.textContent(), /B, Midpoint \(variational\), could not take step 24 \(t = 2\.40 s\)/);
+  assert.equal(await warn.getAttribute('data-code'), 'no-convergence');
+  assert.equal(await hook(page, () => window.vilabPage.sim().step), 200, 'A took all its steps');
+  assert.equal(await hook(page, () => window.vilabPage.simB().step), 23, 'B rests on its last good step');
+  assert.match(await page.locator('#legend').textContent(), /stopped at t = 2\.40 s/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("B's breakdown comes before its overflow, however far one batch goes: explicit Euler stops at step 530, not at the refused step 1473", async () => {
   const { page, errors } = await openPage(browser.context, '#system=pendulum&initial.angles=1.2&initial.rates=0&compare=euler', {
     reducedMotion: 'reduce',
   });
@@ -169,15 +192,14 @@ test("B's refused step: A keeps running, B's banner names the step and the code"
   await warn.waitFor({ timeout: 5000 });
   const failure = await hook(page, () => window.vilabPage.failure());
   assert.equal(failure.A, null);
-  assert.equal(failure.B.step, 1473);
-  assert.equal(failure.B.code, 'non-finite');
+  assert.deepEqual([failure.B.step, failure.B.code, failure.B.kind, failure.B.t], [530, 'breakdown', 'energy', 5.29]);
   assert.match(
     await warn.textContent(),
-    /B, Explicit Euler with projection \(baseline\), could not take step 1473 \(t = 14\.73 s\): its numbers overflowed/,
+    /B, Explicit Euler with projection \(baseline\), stopped at t = 5\.29 s: its energy has grown by 100 %/,
   );
-  assert.equal(await warn.getAttribute('data-code'), 'non-finite');
   assert.equal(await hook(page, () => window.vilabPage.sim().step), 2000, 'A took all its steps');
-  assert.match(await page.locator('#legend').textContent(), /stopped at t = 14\.73 s/);
+  assert.equal(await hook(page, () => window.vilabPage.simB().step), 529, 'B rests on its last good step');
+  assert.match(await page.locator('#legend').textContent(), /stopped at t = 5\.29 s/);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -1,6 +1,8 @@
 // A redeploy under open tabs: the new service worker waits, open tabs keep their
 // version (a lazy chunk that the new deploy no longer has still loads) and offer
 // "Reload"; the reload switches to the new version, and a second old tab keeps working.
+// A failed deploy (a file missing on the server) between two good ones leaves no cache,
+// and the cache an open tab runs on is kept until that tab closes.
 // The site is served under a sub-path, as on any static host (relative base).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -9,7 +11,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, wri
 import { tmpdir } from 'node:os';
 import { join, extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { useBrowser } from './helpers.mjs';
+import { useBrowser, launch } from './helpers.mjs';
 
 const browser = useBrowser();
 // the site as built (scripts/test.mjs serves the same dist/ to the other tests)
@@ -72,10 +74,11 @@ after(() => {
   rmSync(work, { recursive: true, force: true });
 });
 
-async function openTab(path = '') {
-  const page = await browser.context.newPage();
+async function openTab(path = '', context = browser.context) {
+  const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('response', (r) => r.status() >= 400 && errors.push(`${r.status()} ${r.url()}`));
   await page.goto(origin + SUB + path);
   await page.waitForFunction(() => window.vilabPage?.ready, null, { timeout: 20000 });
   await page.evaluate(() => window.vilabPage.ready);
@@ -117,4 +120,136 @@ test('after a redeploy, open tabs keep their version until the reader reloads', 
   assert.deepEqual([...tab1.errors, ...tab2.errors], []);
   await tab1.page.close();
   await tab2.page.close();
+});
+
+/**
+ * A deploy made from the build: every file under assets/ renamed with `tag` (as a build
+ * with changed sources would name them), the worker given a new version, the page a
+ * marker; `missing`: a pattern of files left off the server (an upload cut short).
+ */
+function deploy(tag, { missing } = {}) {
+  const dir = join(work, tag);
+  cpSync(dist, dir, { recursive: true });
+  const names = readdirSync(join(dir, 'assets')).sort((a, b) => b.length - a.length);
+  const renamed = new Map(names.map((f) => [f, f.replace(/(\.[^.]+)$/, `-${tag}$1`)]));
+  for (const [from, to] of renamed) renameSync(join(dir, 'assets', from), join(dir, 'assets', to));
+  const texts = [dir, join(dir, 'assets')].flatMap((d) =>
+    readdirSync(d)
+      .filter((f) => /\.(js|html|css|webmanifest)$/.test(f))
+      .map((f) => join(d, f)),
+  );
+  for (const p of texts) {
+    let text = readFileSync(p, 'utf8');
+    for (const [from, to] of renamed) text = text.replaceAll(from, to);
+    if (p.endsWith('sw.js')) text = text.replace(/const VERSION = '([0-9a-f]+)'/, `const VERSION = '$1${tag}'`);
+    if (p.endsWith('index.html')) text = text.replace('<head>', `<head><meta name="deploy" content="${tag}">`);
+    writeFileSync(p, text);
+  }
+  if (missing) for (const f of readdirSync(join(dir, 'assets')).filter((f) => missing.test(f))) rmSync(join(dir, 'assets', f));
+  return dir;
+}
+
+const cacheNames = (page) => page.evaluate(() => caches.keys().then((keys) => keys.filter((k) => k.startsWith('vilab-')).sort()));
+
+/** Asks the server for a new worker; resolves to its final state ('installed' or 'redundant'). */
+const updateTo = (page) =>
+  page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        navigator.serviceWorker.getRegistration().then((r) => {
+          r.addEventListener('updatefound', () => {
+            const worker = r.installing;
+            worker.addEventListener('statechange', () => ['installed', 'redundant'].includes(worker.state) && resolve(worker.state));
+          });
+          r.update().catch((e) => resolve(String(e)));
+        });
+      }),
+  );
+
+/**
+ * Three deploys under an old tab: the first (both tabs open on it), `middle` (its state
+ * after the install: 'redundant' when it fails, 'installed' when it waits unaccepted) and
+ * `last`, accepted in one tab. The old tab then opens what it had not loaded yet, Explain
+ * (KaTeX) and the editor of a system defined by data (its preview, the full engine), whose
+ * files the server no longer has. Returns the cache names after `middle`, after `last`
+ * with the old tab open, and the first deploy's.
+ */
+async function threeDeploys(own, middle, state, last) {
+  site = v1;
+  const tab = await openTab('', own.context);
+  await tab.page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 20000 });
+  const old = await openTab('?lang=en', own.context);
+  await old.page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 20000 });
+  const [first] = await cacheNames(tab.page);
+
+  site = middle;
+  assert.equal(await updateTo(tab.page), state, 'the middle deploy');
+  const afterMiddle = await cacheNames(tab.page);
+
+  site = last;
+  assert.equal(await updateTo(tab.page), 'installed');
+  await tab.page.waitForSelector('.banner[data-key="update"]', { timeout: 20000 });
+  await Promise.all([
+    tab.page.waitForEvent('load', { timeout: 20000 }),
+    tab.page.locator('.banner[data-key="update"] button', { hasText: 'Reload' }).click(),
+  ]);
+  await tab.page.waitForFunction(() => window.vilabPage?.ready, null, { timeout: 20000 });
+  assert.equal(await tab.page.locator('meta[name="deploy"]').getAttribute('content'), last.split(/[\\/]/).pop());
+
+  const missing = () => assert.fail(`the old tab lost its files: ${old.errors.join('; ') || 'no response'}`);
+  await old.page.click('#explain-button');
+  await old.page.waitForSelector('#explain .katex', { timeout: 15000 }).catch(missing);
+  await old.page.keyboard.press('Escape');
+  const defined = await old.page.evaluate(() => window.vilabPage.lab.systems.find((s) => s.definition)?.id);
+  assert.ok(defined, 'a system defined by data');
+  await old.page.selectOption('#system', defined);
+  await old.page.locator('#definition .def-preview-math .katex').first().waitFor({ timeout: 20000 }).catch(missing);
+  assert.equal(await old.page.locator('meta[name="deploy"]').count(), 0, 'still the first deploy');
+  assert.deepEqual(old.errors, [], 'no 404 and no error in the old tab');
+  const afterLast = await cacheNames(tab.page);
+
+  // once no tab runs the first deploy, the next tab that starts lets the older caches go
+  await old.page.close();
+  const later = await openTab('', own.context);
+  await later.page.waitForFunction(() => caches.keys().then((keys) => keys.filter((k) => k.startsWith('vilab-')).length === 1), null, {
+    timeout: 15000,
+    polling: 250,
+  });
+  const final = await cacheNames(later.page);
+  assert.deepEqual([...tab.errors, ...later.errors], []);
+  return { first, afterMiddle, afterLast, final };
+}
+
+// With a worker that keeps the failed install's empty cache and rotates by count, the
+// second good deploy deletes the first one's cache and the old tab's Explain never loads
+// (checked by serving this build with such a sw.js through VILAB_DIST).
+test('good deploy, failed deploy, good deploy with an old tab open: its lazy chunks still load, the failed cache is gone', async () => {
+  const failed = deploy('failed', { missing: /^katex.*\.js$/i });
+  const good = deploy('good');
+  const own = await launch(); // a fresh profile: no worker or cache from the test above
+  try {
+    const { first, afterMiddle, afterLast, final } = await threeDeploys(own, failed, 'redundant', good);
+    assert.deepEqual(afterMiddle, [first], 'the failed install left no cache');
+    assert.equal(afterLast.length, 2, afterLast.join(', '));
+    assert.equal(afterLast[0], first, "the old tab's cache is kept while it is open");
+    assert.match(afterLast[1], /good$/);
+    assert.match(final[0], /good$/);
+  } finally {
+    await own.close();
+  }
+});
+
+test('two good deploys under an old tab: its cache is kept while it is open, then let go', async () => {
+  const second = deploy('second');
+  const third = deploy('third');
+  const own = await launch();
+  try {
+    const { first, afterMiddle, afterLast, final } = await threeDeploys(own, second, 'installed', third);
+    assert.equal(afterMiddle.length, 2, 'the waiting deploy has its cache beside the first');
+    assert.equal(afterLast[0], first, "the old tab's cache is kept while it is open");
+    assert.match(afterLast.at(-1), /third$/);
+    assert.match(final[0], /third$/);
+  } finally {
+    await own.close();
+  }
 });

@@ -1,6 +1,6 @@
 // `npx vilab` (scripts/vilab-cli.mjs, the wasm build in Node) prints byte for byte
 // what the native CLI prints: CSV, hashes, the registry, messages and exit codes.
-import { test } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -42,9 +42,15 @@ const scenarios = {
   spelled: scenarioFile('spelled', '{"system":"spherical-pendulum","h":1.0E-2,"params":{"g":9.8100000000000005}}'),
 };
 
+// invocations compared, and those refused (exit code not 0): the hardening report's figures
+const compared = { all: 0, refused: 0 };
+after(() => console.log(`cli pairs: ${compared.all} invocations compared, ${compared.refused} refused`));
+
 function same(args, input) {
   const native = runNative(args, input);
   const wasm = runWasmCli(args, input);
+  compared.all++;
+  if (native.status !== 0) compared.refused++;
   assert.equal(wasm.stderr, native.stderr, `stderr of vilab ${args.join(' ')}`);
   assert.equal(wasm.status, native.status, `exit code of vilab ${args.join(' ')}`);
   assert.ok(wasm.stdout === native.stdout, `stdout of vilab ${args.join(' ')} differs`);

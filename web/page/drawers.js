@@ -21,9 +21,13 @@ export function createDrawers({ lab, store, runner, presets, run }) {
       getState: () => store.get(),
       getRun: () => ({ A: where(runner.a), B: where(runner.b) }),
       presets,
-      // a lesson comes as its preset, or as a preset made of its own set-up
+      // a lesson comes as its preset, or as a preset made of its own set-up; fromLesson names
+      // the lesson (its activity, web/page/activity.js)
       applyLesson: ({ preset, scenario, compare }, lesson) =>
-        run.applyPreset(preset ?? { id: lesson.id, title: registryText('lesson', lesson, 'title'), scenario, compare }),
+        run.applyPreset({
+          ...(preset ?? { id: lesson.id, title: registryText('lesson', lesson, 'title'), scenario, compare }),
+          fromLesson: lesson,
+        }),
       onLesson: (id) => explain.setLesson(id),
       onExplain: () => {
         studies.close();

@@ -87,9 +87,10 @@ export class FrameLoop {
     const t0 = performance.now();
     const dt = (now - this.last) / 1000;
     this.last = now;
+    const settling = !runner.settled; // a stopped run being brought back to its last good step
     const taken = runner.frame(dt);
     const t1 = performance.now();
-    if (taken > 0) {
+    if (taken > 0 || (settling && runner.settled)) {
       // trails only while they can be drawn smoothly (≤ 0.1 s of motion per frame)
       view.setTrailsVisible(taken * runner.h <= 0.1);
       view.update(runner.a, runner.b, runner.time);

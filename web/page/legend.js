@@ -7,12 +7,17 @@ import { SCENES } from '../scene/scenes.js';
 import { failureTime } from '../ui/failure.js';
 import { shortTitle, whyText } from '../ui/why.js';
 import { el, setChildren, $ } from '../ui/dom.js';
+import { createCaptionClaims } from './caption-claims.js';
 import { t, registryText, onLanguageChange } from '../i18n/index.js';
 
-/** The legend and captions; render() redraws the legend (B's failure marks its end there). */
+/**
+ * The legend and captions; render() redraws the legend (B's failure marks its end there),
+ * ingest(readA, readB) takes the samples the runner read (the caption's claims).
+ */
 export function createLegend({ lab, store, runner, view, controls }) {
   const integratorTitle = (id) => registryText('integrator', lab.integrator(id), 'title');
   const insetCaption = $('#inset-caption');
+  const claims = createCaptionClaims({ lab, runner, onChange: () => renderCaption(store.get()) });
 
   function render() {
     const state = store.get();
@@ -29,6 +34,7 @@ export function createLegend({ lab, store, runner, view, controls }) {
     }
     if (built.exact) items.push(el('li', {}, el('span', { class: 'swatch exact ghost', 'aria-hidden': 'true' }), t('main.legend.exact')));
     setChildren($('#legend'), items);
+    claims.stopped();
     const suggested = lab.integrator(compareSuggestion(lab, state.scenario));
     const invite = $('#invite');
     invite.hidden = !!state.compare || !suggested;
@@ -46,9 +52,10 @@ export function createLegend({ lab, store, runner, view, controls }) {
 
   function renderCaption(state) {
     const preset = controls.presetFor(state);
-    $('#caption').textContent = preset
-      ? registryText('preset', preset, 'explanation')
-      : registryText('system', lab.system(state.scenario.system), 'description');
+    const { text, note } = preset
+      ? claims.fill(registryText('preset', preset, 'explanation'))
+      : { text: registryText('system', lab.system(state.scenario.system), 'description'), note: '' };
+    setChildren($('#caption'), text, note ? el('span', { class: 'claims-note' }, ` ${note}`) : null);
     const A = lab.integrator(state.scenario.integrator);
     const B = state.compare ? lab.integrator(state.compare) : null;
     // what the run holds, from its description (a definition's constraints, a chain's links, a unit quaternion)
@@ -71,6 +78,7 @@ export function createLegend({ lab, store, runner, view, controls }) {
     insetCaption.hidden = !view.inset;
     insetCaption.textContent = insetWords(s.built);
     positionInsetCaption();
+    claims.reset(controls.presetFor(store.get()));
     render();
     renderCaption(store.get());
   });
@@ -81,5 +89,5 @@ export function createLegend({ lab, store, runner, view, controls }) {
     renderCaption(store.get());
   });
   window.addEventListener('resize', () => positionInsetCaption());
-  return { render };
+  return { render, ingest: (ra, rb) => claims.ingest(ra, rb) };
 }

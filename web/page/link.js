@@ -8,7 +8,9 @@ import { shortHash } from '../sim/format.js';
 import { compareScenario, defaultState } from '../state/store.js';
 import { decodeState, encodeState, splitApiError, MAX_DEFINITION_BYTES } from '../state/url.js';
 import { $ } from '../ui/dom.js';
+import { durationText } from '../ui/landing.js';
 import { t, onLanguageChange } from '../i18n/index.js';
+import { LANDING_BOUND_MS, landingEstimate } from './landing.js';
 
 /** decodeState, and B's scenario too: either may need the full build (VilabError code 'full-module'). */
 function decodeRunnable(lab, hash) {
@@ -115,33 +117,48 @@ export class Links {
     else this.runner.target = fingerprint.step;
   }
 
-  /** A link with `at` opens paused on that step; any other plays unless motion is reduced or it says paused. */
-  land(at) {
-    if (at) this.#landAt(at);
-    else this.run.setPlaying(!this.reducedMotion.matches && !this.embedKeys.paused);
+  /**
+   * A link with `at` opens paused on that step (landing time-sliced, with Cancel; refused
+   * beyond the bound, the run then staying at step 0); any other plays unless motion is
+   * reduced or it says paused. Returns the landing's promise (web/page/landing.js), or null.
+   */
+  land(at, { estimateMs } = {}) {
+    if (at) return this.#landOn(at, estimateMs);
+    this.run.setPlaying(!this.reducedMotion.matches && !this.embedKeys.paused);
+    return null;
   }
 
-  /**
-   * Opens a link paused on its step: steps there in slices (no animation, the page
-   * stays responsive), then draws once; the fingerprint check runs on arrival.
-   */
-  #landAt(target) {
+  async #landOn(target, estimateMs) {
     const { runner, run, notices } = this;
-    run.setPlaying(false);
     notices.status(t('main.landing', { step: target }));
-    const slice = () => {
-      if (!runner.a || runner.a.failure || runner.step >= target) {
-        this.view.clearTrails();
-        run.stepNow(0);
-        this.plots.drawAll(runner.time);
-        notices.status(t('main.landed', { step: runner.step }));
-        return;
-      }
-      const t0 = performance.now();
-      while (runner.step < target && !runner.a.failure && performance.now() - t0 < 30) runner.advance(Math.min(2000, target - runner.step));
-      setTimeout(slice, 0);
-    };
-    slice();
+    const result = await run.landAt(target, { estimateMs, label: { key: 'landing.link', params: { step: target } } });
+    if (result.refused) {
+      this.#refuseAt(target, result.estimateMs, { kept: false });
+      runner.target = null;
+      this.session.set({ linkCheck: null });
+      this.address.write(); // the address no longer asks for the step
+    } else if (result.cancelled) notices.status(t('landing.cancelled', { step: result.step, goal: target }));
+    else if (!result.failure) notices.status(t('main.landed', { step: runner.step }));
+    return result;
+  }
+
+  /** A link's `at` refused for the time its landing would take (kept: the run shown stays; else it opens at step 0). */
+  #refuseAt(step, estimateMs, { kept }) {
+    const words = { step, estimate: durationText(estimateMs), bound: durationText(LANDING_BOUND_MS) };
+    this.notices.banner(
+      'link',
+      [t('landing.tooLong.before'), { code: 'at' }, t(kept ? 'landing.tooLong.kept' : 'landing.tooLong.start', words)],
+      {
+        data: { field: 'at' },
+      },
+    );
+  }
+
+  /** The time a link's landing would take at the measured rate (ms; 0 without `at`). */
+  #landingEstimate({ state, at }) {
+    if (!at) return 0;
+    const scenarios = [state.scenario, ...(state.compare ? [compareScenario(this.lab, state.scenario, state.compare)] : [])];
+    return landingEstimate(this.lab, scenarios, at);
   }
 
   // A link pasted into the address bar of an open page changes only its # part: open it
@@ -168,10 +185,17 @@ export class Links {
       this.address.write();
       return;
     }
+    // a landing beyond the bound is refused before anything changes: the run shown stays
+    const estimateMs = this.#landingEstimate(decoded);
+    if (estimateMs > LANDING_BOUND_MS) {
+      this.#refuseAt(decoded.at, estimateMs, { kept: true });
+      this.address.write();
+      return;
+    }
     notices.dismiss('link');
     this.store.set(decoded.state, { rebuild: true });
     this.arrive(decoded);
-    this.land(decoded.at);
+    this.land(decoded.at, { estimateMs });
   }
 
   /** The share link: the URL, its fingerprint and the text all come from one snapshot. */

@@ -3,15 +3,19 @@
 // the API, waiting for the full build when the lean one leaves them out), restart,
 // halve h, stepping now, and the transport (play / pause, kept in the session).
 import { needsFull } from '../sim/page-lab.js';
+import { describeForLesson, presetMatching } from '../sim/preset-data.js';
 import { compareScenario, deepEqual, SPEEDS, WINDOWS, UI_DEFAULTS } from '../state/store.js';
 import { viewOf } from '../scene/view.js';
 import { SCENES } from '../scene/scenes.js';
 import { shortTitle } from '../ui/why.js';
 import { t, registryText, onLanguageChange } from '../i18n/index.js';
+import { Landing, landingEstimate } from './landing.js';
 
 // the look-ahead that frames a system defined by data (lookAhead below)
 const LOOKAHEAD_STEPS = 3000;
 const LOOKAHEAD_MS = 25;
+// stepNow's steps taken at once; more go on in slices between frames (web/page/landing.js)
+const STEP_NOW_MS = 25;
 
 /**
  * The exact solution drawn as a ghost beside A, or null: the registry says which systems
@@ -40,8 +44,10 @@ function lookAhead(lab, scenario) {
     sim = lab.simulate(scenario, { historyStride: 1000, historyCapacity: 1 });
     const t0 = performance.now();
     const chunk = Math.max(1, Math.round(LOOKAHEAD_STEPS / 100));
-    for (let k = 0; k < LOOKAHEAD_STEPS && performance.now() - t0 < LOOKAHEAD_MS; k += chunk) {
-      sim.advance(chunk);
+    while (sim.step < LOOKAHEAD_STEPS && performance.now() - t0 < LOOKAHEAD_MS) {
+      // bounded by the time left: a system whose steps are slow never holds the frame
+      const budgetMs = Math.max(0.1, LOOKAHEAD_MS - (performance.now() - t0));
+      sim.advanceFor({ maxSteps: Math.min(chunk, LOOKAHEAD_STEPS - sim.step), budgetMs });
       out.push(sim.visualState());
     }
   } catch {
@@ -65,14 +71,16 @@ const energyBounded = (integ) => !!integ && (integ.symplectic || integ.claims.so
 
 /**
  * The run: build(state, { keepA }), restart(), halveH(), setScenario(next), setState(patch),
- * applyPreset(preset), stepNow(n), setPlaying(on). It rebuilds on every change of the
+ * applyPreset(preset), stepNow(n), landAt(target, options), setPlaying(on). It rebuilds on every change of the
  * document's scenario or comparison, and records what it built in the session (`built`,
  * `exact`).
  */
 export class Run {
-  constructor({ lab, store, runner, view, plots, readout, notices }) {
-    Object.assign(this, { lab, store, runner, view, plots, readout, notices });
+  constructor({ lab, store, runner, view, plots, readout, notices, presets = [] }) {
+    Object.assign(this, { lab, store, runner, view, plots, readout, notices, presets });
     this.session = store.session;
+    this.landing = new Landing({ lab, runner, show: () => this.#show({ jump: true, plots: true }) });
+    this.presetHooks = [];
     store.subscribe((state, prev, meta) => this.#follow(state, prev, meta));
     runner.speed = store.get().speed;
     runner.stepsPerFrame = store.get().stepsPerFrame;
@@ -90,8 +98,11 @@ export class Run {
       // a new comparison keeps A's run: only B is rebuilt (and brought to A's step)
       const keepA = !!runner.a && !runner.a.failure && state.compare !== prev.compare && deepEqual(state.scenario, prev.scenario);
       if (!keepA) this.session.set({ linkCheck: null, linkVerdict: null });
+      // B brought to A's step at once only when that is quick; else both start again and land there
+      const landOn = keepA ? this.#catchUpLater(state) : null;
       try {
-        this.build(state, { keepA });
+        this.build(state, { keepA: keepA && landOn == null });
+        if (landOn != null) this.#landAgain(landOn);
       } catch (e) {
         this.notices.banner('control', [e.message]);
       }
@@ -102,6 +113,26 @@ export class Run {
       this.plots.setWindow(state.window);
       this.#refillWindow();
     }
+  }
+
+  /** A's step when bringing a new B there would take longer than STEP_NOW_MS at the measured rate, else null. */
+  #catchUpLater(state) {
+    const step = this.runner.step;
+    if (!state.compare || step === 0) return null;
+    try {
+      const scB = compareScenario(this.lab, state.scenario, state.compare);
+      return landingEstimate(this.lab, [scB], step) > STEP_NOW_MS ? step : null;
+    } catch {
+      return null; // build reports it
+    }
+  }
+
+  /** The run rebuilt from t = 0 lands on `step` (time-sliced, the same bits), and plays on if it was playing. */
+  #landAgain(step) {
+    const wasPlaying = this.session.get().playing;
+    this.landAt(step, { boundMs: Infinity, label: { key: 'landing.compare', params: { step } } }).then((r) => {
+      if (r.reached && wasPlaying) this.setPlaying(true);
+    });
   }
 
   build(state, { keepA = false } = {}) {
@@ -130,7 +161,8 @@ export class Run {
     });
     const structures = a.sim.describe().structures; // badges only where they apply
     plots.configure({
-      description: a.sim.describe(),
+      // a preset's lesson may show declared quantities its motion does not conserve as values
+      description: describeForLesson(a.sim.describe(), presetMatching(lab, this.presets, state)?.lesson),
       firstA: a.first,
       firstB: runner.b?.first,
       h: state.scenario.h,
@@ -223,13 +255,22 @@ export class Run {
     const err = this.setState({ scenario: p.scenario, compare: p.compare ?? null, speed, stepsPerFrame: 0, window: plotWindow });
     const applied = () => {
       this.notices.status(t('main.preset.status', { title: registryText('preset', p, 'title') }));
-      this.setPlaying(true);
+      // every hook hears of it; any of them may hold the run at its start (a prediction first)
+      const hold = this.presetHooks.map((fn) => fn(p)).includes(true);
+      // held, it waits at t = 0 (a preset that only changes B kept A's run going)
+      if (hold && this.runner.step > 0) this.build(this.store.get());
+      this.setPlaying(!hold);
     };
     // waiting for the full build: applied once it is in (its failure is shown by then)
     const { deferred } = this.session.get();
     if (deferred) return deferred.then((e) => e || applied());
     if (err) this.notices.banner('control', [t('main.preset.failed', { id: p.id, message: err.message })]);
     else applied();
+  }
+
+  /** fn(preset) once a preset (or a lesson's set-up) is applied; returning true holds the run at t = 0. */
+  onPreset(fn) {
+    this.presetHooks.push(fn);
   }
 
   /** Play or pause (a run whose A failed stays paused). */
@@ -241,16 +282,44 @@ export class Run {
     this.session.set({ playing: on });
   }
 
-  /** Advances A and B by exactly n steps now (unless one is refused); returns A's step. */
+  /**
+   * Advances A and B by exactly n steps (unless the run stops): what fits STEP_NOW_MS now,
+   * returning A's step; the rest in slices between frames with a progress line and Cancel
+   * (landAt), returning a promise of A's step.
+   */
   stepNow(n) {
-    const { runner, view } = this;
+    const runner = this.runner;
     if (!runner.a) return 0;
-    runner.advance(n);
-    if (n > 50) view.clearTrails(); // a jump: no straight chord across it
+    const goal = runner.step + n;
+    runner.advance(n, { budgeted: true, budgetMs: STEP_NOW_MS * (runner.b ? 2 : 1) });
+    if ((runner.step >= goal || runner.a.failure) && runner.settled) {
+      this.#show({ jump: n > 50 });
+      return runner.step;
+    }
+    return this.landAt(goal, { boundMs: Infinity, label: { key: 'landing.steps', params: { n } } }).then((r) => r.step);
+  }
+
+  /**
+   * Takes the run, paused, to a step or a time by stepping (the same bits as watching):
+   * target a step (number or { step }) or { time } (s); options { signal, onProgress,
+   * boundMs, label } and the result as web/page/landing.js's Landing.landAt says. Time-sliced
+   * (no frame waits on it), with a progress line and Cancel when it is long; refused,
+   * nothing stepped, when its estimate exceeds boundMs (60 s of CPU unless given).
+   */
+  landAt(target, options) {
+    this.setPlaying(false);
+    return this.landing.landAt(target, options);
+  }
+
+  /** Draws the run where it is: bodies, phase point, readout (jump: no trail across it; plots: redrawn now). */
+  #show({ jump = false, plots = false } = {}) {
+    const { runner, view } = this;
+    if (!runner.a) return;
+    if (jump) view.clearTrails(); // a jump: no straight chord across it
     view.update(runner.a, runner.b, runner.time);
     samplePhase(runner, this.plots);
     this.readout.update(true);
-    return runner.step;
+    if (plots) this.plots.drawAll(runner.time);
   }
 
   /** The plots' window, refilled from the samples A's and B's histories still hold. */

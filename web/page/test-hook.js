@@ -26,6 +26,16 @@ export function fillTestHook({ lab, store, runner, view, plots, presets, run, li
       return k > cur ? run.stepNow(k - cur) : cur;
     },
     fingerprint: () => runner.a?.sim.hash() ?? null,
+    /** run.landAt(target, options) (web/page/landing.js): resolves { step, time, reached, cancelled, refused, estimateMs, failure } */
+    landAt: (target, options) => run.landAt(target, options),
+    /** whether a landing is under way, whether no stopped run is still being brought back to its last good step, the longest slice of the last landing (ms) and its slices */
+    landing: () => ({
+      active: run.landing.active,
+      settled: runner.settled,
+      longestSliceMs: run.landing.longestSliceMs,
+      slices: run.landing.slices,
+    }),
+    cancelLanding: () => run.landing.cancel(),
     play: () => run.setPlaying(true),
     pause: () => run.setPlaying(false),
     playing: () => session().playing,

@@ -4,14 +4,15 @@
 // the camera (reset, follow), the exact ghost toggle, and the keyboard shortcuts.
 import { compareSuggestion, SPEEDS, STEPS_PER_FRAME, WINDOWS } from '../state/store.js';
 import { shortTitle } from '../ui/why.js';
+import { presetMatching } from '../sim/preset-data.js';
 import { el, setChildren, $ } from '../ui/dom.js';
 import { t, onLanguageChange } from '../i18n/index.js';
 
 const pacingValue = (st) => (st.stepsPerFrame > 0 ? `spf${st.stepsPerFrame}` : `x${st.speed}`);
 
 export class Toolbar {
-  constructor({ lab, store, view, run, notices }) {
-    Object.assign(this, { lab, store, view, run, notices });
+  constructor({ lab, store, view, run, notices, presets = [] }) {
+    Object.assign(this, { lab, store, view, run, notices, presets });
     this.session = store.session;
     this.#transport();
     this.#pacing();
@@ -96,17 +97,31 @@ export class Toolbar {
     this.win.value = String(st.window);
   }
 
+  /** The invitation to compare (the C key too: compareSuggested). */
   #invite() {
-    const { lab, store, run, notices } = this;
     $('#invite').addEventListener('click', () => {
-      const id = compareSuggestion(lab, store.get().scenario);
-      const err = id ? run.setState({ compare: id }) : null;
-      if (id && !err) {
-        notices.status(t('main.invite.status', { title: shortTitle(lab.integrator(id)) }));
-        run.setPlaying(true);
-        $('#integrator-b').focus({ preventScroll: true });
-      }
+      if (this.#compareSuggested()) $('#integrator-b').focus({ preventScroll: true });
     });
+  }
+
+  /**
+   * B becomes the suggested integrator, and the run plays; when that makes the document a
+   * preset, the preset is applied with its set-up (speed, window, plots), so its caption
+   * reads true. Returns whether B was set.
+   */
+  #compareSuggested() {
+    const { lab, store, run, notices } = this;
+    const id = compareSuggestion(lab, store.get().scenario);
+    if (!id) return false;
+    const preset = presetMatching(lab, this.presets, { ...store.get(), compare: id });
+    if (preset) {
+      run.applyPreset(preset);
+      return true;
+    }
+    if (run.setState({ compare: id })) return false;
+    notices.status(t('main.invite.status', { title: shortTitle(lab.integrator(id)) }));
+    run.setPlaying(true);
+    return true;
   }
 
   /** Reset camera, the exact ghost toggle (kept in the session), follow. */
@@ -136,7 +151,7 @@ export class Toolbar {
 
   /** Keyboard shortcuts (not while typing in a field): space, '.', R, C, F. */
   #keys() {
-    const { lab, store, run } = this;
+    const { store, run } = this;
     document.addEventListener('keydown', (e) => {
       if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
       const target = e.target;
@@ -151,8 +166,8 @@ export class Toolbar {
       } else if (e.key === '.') $('#step').click();
       else if (e.key === 'r' || e.key === 'R') run.restart();
       else if (e.key === 'c' || e.key === 'C') {
-        const st = store.get();
-        run.setState({ compare: st.compare ? null : compareSuggestion(lab, st.scenario) });
+        if (store.get().compare) run.setState({ compare: null });
+        else this.#compareSuggested();
       } else if (e.key === 'f' || e.key === 'F') this.followBtn.click();
     });
   }

@@ -22,6 +22,7 @@
 // from the first sample; the plots themselves are built once uPlot has arrived (start(),
 // called after the page's first frame).
 import { uPlot, loadUPlot } from './uplot.js';
+import { breakdownCriterion, sampleBreakdown } from '../sim/breakdown.js';
 import { EnvelopeTable, PointRing } from './series.js';
 import { el, setChildren } from '../ui/dom.js';
 import { num, sci, signedSci } from '../sim/format.js';
@@ -30,8 +31,6 @@ import { t, onLanguageChange } from '../i18n/index.js';
 
 const LOG_FLOOR = 1e-17;
 const TINY = { energy: 1e-12, momentum: 1e-9, other: 1e-12 };
-const BREAK_ENERGY = 1; // relative energy error that ends a run's curves
-const BREAK_CONSTRAINT = 0.01; // residual, as a fraction of the shortest link
 const REDRAW_MS = 120;
 const ENVELOPE_BUCKETS = 800;
 const COMPONENT_DASH = [[], [2, 3], [8, 3, 2, 3]];
@@ -182,6 +181,7 @@ export class Plots {
     this.values = new Float64Array(names.length);
     this.latest = new Float64Array(names.length).fill(NaN);
     this.base = { A: null, B: null }; // quantity values at sample 0
+    this.criteria = { A: null, B: null }; // what ends each run (web/sim/breakdown.js)
     this.relative = new Map();
     if (run.firstA?.count) this.#quantityBase('A', run.firstA, 0);
     if (run.firstB?.count) this.#quantityBase('B', run.firstB, 0);
@@ -587,6 +587,7 @@ export class Plots {
     const base = new Map();
     for (const q of this.quantities) base.set(q.key, quantityValue(read, q, i));
     this.base[track] = base;
+    this.criteria[track] = breakdownCriterion(this.description, read); // sample 0 is index 0 of the first read
     if (track === 'A') {
       for (const q of this.conservedQ) {
         const b = base.get(q.key);
@@ -613,20 +614,8 @@ export class Plots {
     if (this.constraintCol >= 0) v[this.constraintCol + slot] = Math.abs(read.constraint[i]);
     v[this.iterCol + slot] = read.iterations[i];
     if (this.stepSizes) v[this.dtCol + slot] = i > 0 || read.start > 0 ? (read.columns.dt?.[i] ?? NaN) : NaN;
-    // breakdown?
-    for (let j = slot; j < v.length; j += 2) {
-      if (j === this.dtCol + slot) continue;
-      if (!Number.isFinite(v[j])) return { kind: 'non-finite', amount: NaN };
-    }
-    if (this.energyQ && this.relative.get('energy')) {
-      const e = v[this.col.get('energy') + slot];
-      if (Math.abs(e) > BREAK_ENERGY) return { kind: 'energy', amount: e };
-    }
-    if (this.constraintCol >= 0) {
-      const g = v[this.constraintCol + slot] / (this.description.constraintScale || 1);
-      if (g > BREAK_CONSTRAINT) return { kind: 'constraint', amount: g };
-    }
-    return null;
+    // breakdown? (the runner's per-step criterion, web/sim/breakdown.js)
+    return sampleBreakdown(this.criteria[track], read, i);
   }
 
   #blank(slot, v) {

@@ -1,34 +1,22 @@
 // Presets: scenes/presets.json (pendulums) and, when it exists,
 // scenes/rigid_body_presets.json; both are arrays of
-// { id, title, explanation, scenario, compare?, lesson? } shared with tests and benchmarks.
-// lesson: what the lesson needs on screen { speed, window, energy: 'signed'|'envelope',
-// large: a plot card id } — applied with the preset, so it reads right from the first second.
+// { id, title, explanation, scenario, compare?, lesson?, claims? } shared with tests and benchmarks.
+// lesson: what the lesson needs on screen { plot: the card its caption names, speed, window,
+// energy: 'signed'|'envelope', cards?, camera?, jumpTo?, notConserved? } — applied with the
+// preset, so it reads right from the first second; claims: how the caption's numbers are
+// measured from the run (web/sim/claims.js).
 // Then scenes/lagrangian/<id>.json: each a complete scenario of a system defined by
-// data plus an `about` block { title, lesson, compare? }, which becomes the preset
-// { id: <id>, title: about.title, explanation: about.lesson, scenario: the file
-// without about, compare: about.compare, lesson: about.view } (the API never sees `about`).
+// data plus an `about` block, made a preset by presetFromScene (web/sim/preset-data.js).
 // Presets whose system or integrators the registry lacks are left out (both builds have
 // the same registry: those the lean build leaves to the full one stay, and choosing one
 // loads the full build).
 
+import { presetFromScene } from './preset-data.js';
+
+export { presetFromScene };
+
 const files = import.meta.glob(['../../scenes/presets.json', '../../scenes/rigid_body_presets.json'], { eager: true, import: 'default' });
 const scenes = import.meta.glob('../../scenes/lagrangian/*.json', { eager: true, import: 'default' });
-
-/** A scenes/lagrangian file → a preset, or null when it is not a scenario with an about block. */
-export function presetFromScene(path, file) {
-  if (!file || typeof file !== 'object' || Array.isArray(file)) return null;
-  const { about, ...scenario } = file;
-  if (!about || typeof about !== 'object' || typeof about.title !== 'string' || typeof scenario.system !== 'string') return null;
-  const id = path.replace(/^.*\//, '').replace(/\.json$/, '');
-  return {
-    id,
-    title: about.title,
-    explanation: typeof about.lesson === 'string' ? about.lesson : '',
-    scenario,
-    ...(typeof about.compare === 'string' ? { compare: about.compare } : {}),
-    ...(about.view && typeof about.view === 'object' ? { lesson: about.view } : {}),
-  };
-}
 
 /**
  * The presets, in file order, with only the cheap checks above: this runs before the

@@ -7,10 +7,19 @@
 // slicing lives in the core), B then takes exactly as many (sim.advance), and the
 // lag beyond what fitted is dropped, so a slow machine runs slower than real time
 // instead of spiralling. Histories are read incrementally (history.read(from): one
-// call per frame), never one JS call per step.
+// call per chunk), never one JS call per step.
+//
+// Where a run stops is decided per step (web/sim/breakdown.js): every recorded sample is
+// checked, in chunks that never outrun the history ring, and a run that broke down inside
+// a chunk is brought back to its last good step by replaying it from t = 0 (the same
+// bits), so the stop step, its reason and the state shown are those of the scenario and
+// the step alone, however the steps were batched.
+import { breakdownCriterion, findBreakdown } from './breakdown.js';
 
 const LAG_CLAMP = 0.1; // s of wall-clock time one frame may account for
 const FRAME_BUDGET_MS = 2.5; // simulation time budget per frame
+const REPLAY_NOW_MS = 20; // a replay to the last good step done at once when it fits this
+const CHUNK_MAX = 1024; // steps between two scans: the time budget is checked between chunks
 
 /** A refused step (a VilabError with .step, .code, .action, .reason, .suggestion) as the page reports it. */
 export function failureOf(error) {
@@ -22,6 +31,33 @@ export function failureOf(error) {
     reason: typeof e.reason === 'string' && e.reason ? e.reason : String(e.message ?? e).replace(/^vilab:\s*/, ''),
     suggestion: typeof e.suggestion === 'string' && e.suggestion ? e.suggestion : null,
     message: String(e.message ?? e),
+  };
+}
+
+/** The first `count` samples of a history read (all of it when it has no more; null for none). */
+function headOf(read, count) {
+  if (!read || count >= read.count) return read;
+  if (!(count > 0)) return null;
+  const cut = (v) => {
+    if (ArrayBuffer.isView(v)) return v.subarray(0, count);
+    if (Array.isArray(v)) return v.map(cut);
+    return v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, cut(x)])) : v;
+  };
+  return { ...cut(read), start: read.start, count };
+}
+
+/** A breakdown found by the per-step scan, as the page reports it (step: the one that broke; t: the last good step's time). */
+function breakdownFailure(found) {
+  return {
+    step: found.step,
+    t: found.lastGood.t,
+    code: 'breakdown',
+    action: null,
+    kind: found.kind,
+    amount: found.amount,
+    reason: '',
+    suggestion: null,
+    message: `breakdown: ${found.kind}`,
   };
 }
 
@@ -45,8 +81,12 @@ class Track {
     this.columns = this.sim.history.columns;
     // sample 0, the reference of every drift (kept: the ring may later drop it)
     this.first = this.sim.history.read(0);
+    this.criterion = breakdownCriterion(this.sim.describe(), this.first);
+    this.lastT = this.sim.time; // the time of the last sample scanned
     this.read = 0; // history samples consumed
     this.failure = null; // failureOf(error): { step, code, action, reason, suggestion, message }
+    this.lastSample = Infinity; // the last history sample the plots get (a stopped run's first broken one)
+    this.unsent = null; // a history read not yet given to the plots
     this.visual = this.sim.visualState();
     this.lastGood = this.visual;
     this.diag = d;
@@ -74,6 +114,7 @@ export class Runner {
     this.behind = false; // true when the frame budget dropped lag this frame
     this.target = null; // a step to land on exactly (link fingerprint check)
     this.historyCapacity = 32768;
+    this.replays = new Map(); // track → { sim, to }: a stopped run replayed to its last good step
   }
 
   /** (Re)creates A and B (B only when compareScenario is given). Throws the API's error. */
@@ -100,16 +141,31 @@ export class Runner {
    */
   configureB(scenarioB) {
     const b = scenarioB ? new Track(this.lab, 'B', scenarioB, this.historyCapacity) : null;
+    this.#dropReplay(this.b);
     this.b?.dispose();
     this.b = b;
-    if (b && this.a && this.a.sim.step > 0) {
+    const to = this.a ? this.a.sim.step : 0;
+    const chunkMax = this.#chunkMax();
+    while (b && !b.failure && b.sim.step < to) {
+      let refused = null;
       try {
-        b.sim.advance(this.a.sim.step);
+        b.sim.advance(Math.min(chunkMax, to - b.sim.step));
       } catch (e) {
-        this.#fail(b, e);
+        refused = e;
       }
+      const stop = this.#check(b, refused, Infinity);
+      if (stop) this.cb.onFailure?.(b, b.failure);
+    }
+    if (b) {
+      b.unsent = null;
       this.#refreshVisual(b);
     }
+    if (this.replays.size) this.settle(REPLAY_NOW_MS);
+  }
+
+  /** Steps per chunk: at most half the history ring (no sample is dropped before it is scanned), and CHUNK_MAX. */
+  #chunkMax() {
+    return Math.max(1, Math.min(CHUNK_MAX, Math.floor(this.historyCapacity / 2)));
   }
 
   /** The next flush delivers every sample A and B still hold (after the plots were reset). */
@@ -118,6 +174,8 @@ export class Runner {
   }
 
   disposeTracks() {
+    this.#dropReplay(this.a);
+    this.#dropReplay(this.b);
     this.a?.dispose();
     this.b?.dispose();
     this.a = this.b = null;
@@ -148,44 +206,73 @@ export class Runner {
 
   /**
    * Advances A and B by n steps in lockstep; returns the steps A took. With
-   * `budgeted`, A stops when the frame's time budget is spent (B then takes as many),
-   * and the lag that did not fit is dropped; otherwise exactly n steps are taken.
+   * `budgeted`, A stops when the time budget (budgetMs, default a frame's) is spent, B
+   * then takes as many, and in real-time pacing the lag that did not fit is dropped;
+   * otherwise exactly n steps are taken (unless the run stops). Steps go in chunks of at
+   * most half the history ring, each scanned for a breakdown before the next.
    */
-  advance(n, { budgeted = false } = {}) {
+  advance(n, { budgeted = false, budgetMs = FRAME_BUDGET_MS } = {}) {
     const a = this.a;
     if (!a || a.failure || n <= 0) return 0;
     if (this.target != null && a.sim.step < this.target) n = Math.min(n, this.target - a.sim.step);
+    const t0 = performance.now();
+    const chunkMax = this.#chunkMax();
     let taken = 0;
-    try {
-      if (budgeted) {
-        const { steps, done } = a.sim.advanceFor({ maxSteps: n, budgetMs: FRAME_BUDGET_MS / (this.b ? 2 : 1) });
-        taken = steps;
-        this.behind = !done && this.stepsPerFrame === 0; // only meaningful in real-time pacing
-        if (!done) this.acc = 0; // lag clamp: drop what we cannot afford
-      } else {
-        a.sim.advance(n);
-        taken = n;
+    let done = true;
+    while (taken < n && !a.failure) {
+      const left = budgetMs / (this.b ? 2 : 1) - (performance.now() - t0);
+      if (budgeted && left <= 0) {
+        done = false;
+        break;
       }
-    } catch (e) {
-      taken = e.stepsTaken ?? 0;
-      this.#fail(a, e);
-    }
-    if (taken > 0 && this.b && !this.b.failure) {
-      try {
-        this.b.sim.advance(taken);
-      } catch (e) {
-        this.#fail(this.b, e);
+      const chunk = this.#chunk(Math.min(n - taken, chunkMax), budgeted ? left : null);
+      taken += chunk.steps;
+      if (!chunk.done) {
+        done = false;
+        break;
       }
     }
-    this.#refreshVisual(a);
-    if (this.b) this.#refreshVisual(this.b);
-    this.#readHistories();
+    if (budgeted) {
+      this.behind = !done && this.stepsPerFrame === 0; // only meaningful in real-time pacing
+      if (!done) this.acc = 0; // lag clamp: drop what we cannot afford
+    }
+    if (this.replays.size) this.settle(REPLAY_NOW_MS);
     if (this.target != null && a.sim.step === this.target) {
       const target = this.target;
       this.target = null;
       this.cb.onTarget?.(target);
     }
     return taken;
+  }
+
+  /** One chunk of A's steps (budgetMs: bounded, else all n), B as many, then the per-step scan. */
+  #chunk(n, budgetMs) {
+    const a = this.a;
+    let steps = 0;
+    let done = true;
+    let refusedA = null;
+    try {
+      if (budgetMs != null) ({ steps, done } = a.sim.advanceFor({ maxSteps: n, budgetMs: Math.max(0.1, budgetMs) }));
+      else {
+        a.sim.advance(n);
+        steps = n;
+      }
+    } catch (e) {
+      steps = e.stepsTaken ?? 0;
+      refusedA = e;
+    }
+    let refusedB = null;
+    if (steps > 0 && this.b && !this.b.failure) {
+      try {
+        this.b.sim.advance(steps);
+      } catch (e) {
+        refusedB = e;
+      }
+    }
+    this.#scan(refusedA, refusedB);
+    this.#refreshVisual(a);
+    if (this.b) this.#refreshVisual(this.b);
+    return { steps, done: done && !refusedA };
   }
 
   #refreshVisual(track) {
@@ -249,23 +336,105 @@ export class Runner {
     this.cb.onFailure?.(track, track.failure);
   }
 
-  #readHistories() {
-    const readOne = (track) => {
-      if (!track) return null;
-      const hist = track.sim.history;
-      if (hist.total <= track.read) return null;
-      const r = hist.read(track.read);
-      track.read = r.start + r.count;
-      return r;
+  /**
+   * Reads what A and B recorded since the last read and checks every sample: a run stops
+   * at its first broken step (a breakdown before a refusal in the same chunk wins), rests
+   * on the step before it, and B takes no step beyond A's last good one. The plots then get
+   * the samples up to where each run stopped.
+   */
+  #scan(refusedA = null, refusedB = null) {
+    const { a, b } = this;
+    const stopA = a ? this.#check(a, refusedA, Infinity) : null;
+    const limit = stopA ? stopA.rest : Infinity;
+    const stopB = b ? this.#check(b, refusedB && b.sim.step <= limit ? refusedB : null, limit) : null;
+    if (b && stopA && !b.failure) {
+      b.lastSample = Math.min(b.lastSample, limit);
+      if (b.sim.step > limit) this.#replay(b, limit);
+    }
+    if (stopA) this.cb.onFailure?.(a, a.failure);
+    if (stopB) this.cb.onFailure?.(b, b.failure);
+    const send = (track) => {
+      const read = track?.unsent;
+      if (!track || !read) return null;
+      track.unsent = null;
+      return headOf(read, track.lastSample - read.start + 1);
     };
-    const ra = readOne(this.a);
-    const rb = readOne(this.b);
+    const ra = send(a);
+    const rb = send(b);
     if (ra || rb) this.cb.onSamples?.(ra, rb);
+  }
+
+  /**
+   * One track's new samples (kept in track.unsent) against its criterion, up to sample
+   * `limit`; a stop ({ rest }: the step it rests on) marks the track failed and replays it
+   * there when it went past. refused: the error of a step refused in this chunk.
+   */
+  #check(track, refused, limit) {
+    const hist = track.sim.history;
+    const read = hist.total > track.read ? hist.read(track.read) : null;
+    if (read) track.read = read.start + read.count;
+    track.unsent = read;
+    if (track.failure) return null;
+    const found = findBreakdown(track.criterion, headOf(read, limit - (read?.start ?? 0) + 1), { prevT: track.lastT });
+    if (read?.count) track.lastT = read.t[read.count - 1];
+    let stop = null;
+    if (found) stop = { failure: breakdownFailure(found), rest: found.step - 1, last: found.sample };
+    else if (refused) stop = { failure: failureOf(refused), rest: track.sim.step, last: Infinity };
+    if (!stop) return null;
+    track.failure = stop.failure;
+    track.lastSample = Math.min(track.lastSample, stop.last);
+    if (track === this.a) this.playing = false;
+    if (track.sim.step > stop.rest) this.#replay(track, stop.rest);
+    return stop;
+  }
+
+  /** Brings a track back to `step` (its last good one): a fresh simulation replayed from t = 0 (the same bits), by settle(). */
+  #replay(track, step) {
+    this.#dropReplay(track);
+    const sim = this.lab.simulate(track.scenario, { historyStride: 1, historyCapacity: this.historyCapacity });
+    this.replays.set(track, { sim, to: step });
+  }
+
+  #dropReplay(track) {
+    this.replays.get(track)?.sim.dispose();
+    this.replays.delete(track);
+  }
+
+  /** True when no stopped run is still being brought back to its last good step. */
+  get settled() {
+    return this.replays.size === 0;
+  }
+
+  /**
+   * Advances the replays of stopped runs for at most budgetMs (the frame loop calls it,
+   * and advance() with a small budget); each one done takes its track's place, showing
+   * the last good step. Returns `settled`.
+   */
+  settle(budgetMs = FRAME_BUDGET_MS) {
+    const t0 = performance.now();
+    for (const [track, r] of this.replays) {
+      const left = budgetMs - (performance.now() - t0);
+      if (left <= 0) break;
+      try {
+        if (r.sim.step < r.to) r.sim.advanceFor({ maxSteps: r.to - r.sim.step, budgetMs: Math.max(0.1, left) });
+      } catch {
+        r.to = r.sim.step; // not expected: these steps were taken before
+      }
+      if (r.sim.step < r.to) continue;
+      this.replays.delete(track);
+      track.sim.dispose();
+      track.sim = r.sim;
+      track.read = r.sim.history.total;
+      const v = r.sim.visualState();
+      if (allFinite(v)) track.visual = track.lastGood = v;
+      track.diag = r.sim.diagnostics();
+    }
+    return this.settled;
   }
 
   /** Delivers any unread history samples (e.g. sample 0 right after configure). */
   flush() {
-    this.#readHistories();
+    this.#scan();
   }
 
   /** Re-reads the last samples from A's and B's histories (for a new plot window). */
@@ -277,6 +446,7 @@ export class Runner {
 
   /** Called once per animation frame with the wall-clock dt (s). */
   frame(dt) {
+    if (!this.settled) this.settle(FRAME_BUDGET_MS);
     const n = this.stepsFor(dt);
     return n > 0 ? this.advance(n, { budgeted: true }) : 0;
   }

@@ -78,8 +78,9 @@ export function parseMessage(data) {
 }
 
 /**
- * The page's embedding keys from its query string: { embed, paused, chrome, origins }.
- * paused=1 opens paused at t = 0; chrome=0 leaves only the view, the transport and the
+ * The page's embedding keys from its query string: { embed, paused, chrome, origins, predict }.
+ * paused=1 opens paused at t = 0; predict=1 asks for a prediction when a preset or lesson
+ * is chosen (the default unless embed=1); chrome=0 leaves only the view, the transport and the
  * plots; origin= (repeatable) names the host origins whose commands are obeyed.
  * Throws MessageError naming the key.
  */
@@ -94,6 +95,8 @@ export function parseEmbedKeys(search) {
   const embed = flag('embed', false);
   const paused = flag('paused', false);
   const chrome = flag('chrome', true);
+  // the prediction card of a preset or lesson: on in the page, off in an embed unless asked
+  const predict = flag('predict', !embed);
   const raw = params.getAll('origin');
   if (raw.length > MAX_ORIGINS) throw new MessageError('origin', `at most ${MAX_ORIGINS} origins`);
   const origins = raw.map((text) => {
@@ -108,15 +111,16 @@ export function parseEmbedKeys(search) {
     }
     return url.origin;
   });
-  return { embed, paused, chrome, origins };
+  return { embed, paused, chrome, origins, predict };
 }
 
 /** The iframe code for a page URL (already carrying the scenario) and the embedding choices. */
-export function embedCode(pageURL, { title, paused = false, chrome = true, origins = [], width = 800, height = 540 }) {
+export function embedCode(pageURL, { title, paused = false, chrome = true, predict = false, origins = [], width = 800, height = 540 }) {
   const url = new URL(pageURL);
-  for (const key of ['embed', 'paused', 'chrome', 'origin']) url.searchParams.delete(key);
+  for (const key of ['embed', 'paused', 'chrome', 'predict', 'origin']) url.searchParams.delete(key);
   url.searchParams.set('embed', '1');
   if (paused) url.searchParams.set('paused', '1');
+  if (predict) url.searchParams.set('predict', '1');
   if (!chrome) url.searchParams.set('chrome', '0');
   for (const o of origins) url.searchParams.append('origin', o);
   const attr = (s) => String(s).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');

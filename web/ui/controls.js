@@ -8,8 +8,9 @@
 import { el, setChildren, uniqueId } from './dom.js';
 import { t, registryText, onLanguageChange, claimText, paramText } from '../i18n/index.js';
 import { numberField, columnNames, rowNoun } from './fields.js';
-import { clone, deepEqual } from '../state/store.js';
+import { clone } from '../state/store.js';
 import { splitApiError } from '../state/url.js';
+import { presetMatching } from '../sim/preset-data.js';
 
 /**
  * Badges for an integrator, from its registry entry: its claims, only those whose kind
@@ -181,25 +182,9 @@ export class Controls {
     } else this.els.hNumber.removeAttribute('aria-invalid');
   }
 
-  /** Matching preset for the current state (or ''). */
+  /** The preset the document is (web/sim/preset-data.js), or null. */
   presetFor(state) {
-    // each preset is normalized once (a system defined by data compiles its expressions)
-    this.normalizedPresets ??= new Map();
-    for (const p of this.presets) {
-      if (p.scenario?.system !== state.scenario.system) continue;
-      if (!this.normalizedPresets.has(p.id)) {
-        let n = null;
-        try {
-          n = this.lab.normalize(p.scenario);
-        } catch {
-          n = null; /* a preset for a system this build lacks */
-        }
-        this.normalizedPresets.set(p.id, n);
-      }
-      const n = this.normalizedPresets.get(p.id);
-      if (n && deepEqual(n, state.scenario) && (p.compare ?? null) === (state.compare ?? null)) return p;
-    }
-    return null;
+    return presetMatching(this.lab, this.presets, state);
   }
 
   render(state) {

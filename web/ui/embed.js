@@ -117,15 +117,38 @@ export class EmbedBridge {
   }
 }
 
-/** The embedding keys of this page, or the defaults with the problem reported. */
+const EMBED_DEFAULTS = { embed: false, paused: false, chrome: true, origins: [] };
+
+/**
+ * The embedding keys of this page, each validated alone: a bad one is reported
+ * (report(key, problem), once per key) and ignored, the others keep their effect.
+ * Each origin= is its own key: a bad one does not drop the good ones.
+ */
 export function readEmbedKeys(search, report) {
-  try {
-    return parseEmbedKeys(search);
-  } catch (e) {
-    if (!(e instanceof MessageError)) throw e;
-    report(e.field, e.problem);
-    return { embed: new URLSearchParams(search).get('embed') === '1', paused: false, chrome: true, origins: [] };
+  const params = new URLSearchParams(search);
+  const keys = { ...EMBED_DEFAULTS, origins: [] };
+  const problems = new Map();
+  const read = (key, values) => {
+    try {
+      return parseEmbedKeys(`?${new URLSearchParams(values.map((v) => [key, v]))}`);
+    } catch (e) {
+      if (!(e instanceof MessageError)) throw e;
+      problems.set(e.field, [...(problems.get(e.field) ?? []), e.problem]);
+      return null;
+    }
+  };
+  for (const key of ['embed', 'paused', 'chrome']) {
+    const values = params.getAll(key);
+    if (values.length) keys[key] = read(key, values)?.[key] ?? EMBED_DEFAULTS[key];
   }
+  // the prediction card: on in the page, off in an embed unless asked
+  const predict = params.getAll('predict');
+  keys.predict = (predict.length ? read('predict', predict)?.predict : undefined) ?? !keys.embed;
+  const valid = params.getAll('origin').flatMap((text) => read('origin', [text])?.origins ?? []);
+  // too many origins is a problem of the whole key: then none is obeyed
+  if (valid.length) keys.origins = read('origin', valid)?.origins ?? [];
+  for (const [key, list] of problems) report(key, list.join('; '));
+  return keys;
 }
 
 /**
@@ -148,6 +171,7 @@ export class EmbedDialog {
   open() {
     const paused = el('input', { type: 'checkbox', id: 'embed-paused', checked: true });
     const bare = el('input', { type: 'checkbox', id: 'embed-bare' });
+    const predict = el('input', { type: 'checkbox', id: 'embed-predict' });
     const origin = el('input', {
       type: 'url',
       id: 'embed-origin',
@@ -170,9 +194,10 @@ export class EmbedDialog {
           problem.textContent = t('embed.origin.bad', { problem: e.problem });
         }
       }
-      code.value = embedCode(this.shareURL(), { title: this.title(), paused: paused.checked, chrome: !bare.checked, origins });
+      const choices = { paused: paused.checked, chrome: !bare.checked, predict: predict.checked, origins };
+      code.value = embedCode(this.shareURL(), { title: this.title(), ...choices });
     };
-    for (const input of [paused, bare, origin]) input.addEventListener('input', update);
+    for (const input of [paused, bare, predict, origin]) input.addEventListener('input', update);
     copy.addEventListener('click', async () => {
       let copied = false;
       try {
@@ -191,6 +216,7 @@ export class EmbedDialog {
       code,
       el('label', { class: 'check-row', for: 'embed-paused' }, paused, ' ', t('embed.paused')),
       el('label', { class: 'check-row', for: 'embed-bare' }, bare, ' ', t('embed.bare')),
+      el('label', { class: 'check-row', for: 'embed-predict' }, predict, ' ', t('activity.embed')),
       el('label', { class: 'field-row', for: 'embed-origin' }, t('embed.origin'), origin),
       el('p', { class: 'hint', id: 'embed-origin-help' }, t('embed.origin.help')),
       problem,

@@ -1,6 +1,6 @@
 // What the page says when a run stops: a refused step (the API's VilabError fields,
-// runner.failureOf: step, code, action, reason, suggestion) or a breakdown the plots saw (the
-// energy error beyond 100 %, links stretched, numbers overflowing). Plain words, said
+// runner.failureOf: step, code, action, reason, suggestion) or a breakdown found by the per-step
+// check (web/sim/breakdown.js: the energy error beyond 100 %, links stretched, numbers overflowing). Plain words, said
 // once: the cause, what it means, what to do.
 import { t, has, registryText } from '../i18n/index.js';
 
@@ -54,7 +54,11 @@ export function failureMessage(label, info, integ, h, description = null) {
     : info.suggestion
       ? ` ${t('failure.advice.try', { suggestion: info.suggestion })}`
       : '';
-  const when = info.step != null ? t('failure.when.step', { step: info.step, t: time }) : t('failure.when.time', { t: time });
+  // a breakdown: the run stopped at the last good step's time (a refusal: the step it could not take)
+  const when =
+    info.step != null && info.code !== 'breakdown'
+      ? t('failure.when.step', { step: info.step, t: time })
+      : t('failure.when.time', { t: time });
   if (label === 'A') {
     return {
       text: t('failure.A.text', { name, when, cause, advice }),

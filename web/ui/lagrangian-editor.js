@@ -18,11 +18,12 @@ import { el, setChildren, uniqueId } from './dom.js';
 import { loadKatex } from './katex.js';
 import { clone } from '../state/store.js';
 import { num } from '../sim/format.js';
-import { t, registryText, language } from '../i18n/index.js';
+import { t, registryText, language, onLanguageChange } from '../i18n/index.js';
 import { isFurniture } from '../scene/furniture.js';
 
 const PREVIEW_DEBOUNCE_MS = 150;
 const CARET_WINDOW = 40; // characters of the expression shown around the caret (the panel is ~45 wide)
+const WIDE_CARET_WINDOW = 96; // the same in the wide editor
 
 /** Splits at commas outside parentheses ("atan2(y, x), 1" → ["atan2(y, x)", "1"]); no parsing. */
 export function splitTopLevel(text) {
@@ -60,16 +61,16 @@ export function errorColumn(error) {
  * A monospace copy of `text` with a caret under `column` (1-based, in characters),
  * windowed around the caret when the text is long: { text, caret } lines.
  */
-export function caretLines(text, column) {
+export function caretLines(text, column, width = CARET_WINDOW) {
   const chars = Array.from(String(text ?? ''));
   let k = Math.max(0, Math.min(column - 1, chars.length)); // a caret just past the end is allowed
   let from = 0;
   let to = chars.length;
   let head = '';
   let tail = '';
-  if (chars.length > CARET_WINDOW) {
-    from = Math.max(0, Math.min(k - CARET_WINDOW / 2, chars.length - CARET_WINDOW));
-    to = Math.min(chars.length, from + CARET_WINDOW);
+  if (chars.length > width) {
+    from = Math.max(0, Math.min(k - Math.floor(width / 2), chars.length - width));
+    to = Math.min(chars.length, from + width);
     if (from > 0) head = '…';
     if (to < chars.length) tail = '…';
   }
@@ -80,10 +81,10 @@ export function caretLines(text, column) {
 }
 
 /** The error block: the message, and the caret copy when the error has a column. */
-export function errorBlock(message, text, column) {
+export function errorBlock(message, text, column, width = CARET_WINDOW) {
   const out = [el('p', { class: 'expr-message' }, message)];
   if (column && text != null) {
-    const c = caretLines(text, column);
+    const c = caretLines(text, column, width);
     out.push(el('pre', { class: 'caret', 'aria-hidden': 'true' }, `${c.text}\n${c.caret}`));
   }
   return out;
@@ -100,6 +101,62 @@ function renderTex(katex, node, tex) {
     katex.render(tex, node, { displayMode: true, throwOnError: false, output: 'htmlAndMathml', trust: false, strict: 'ignore' });
   } catch {
     node.textContent = tex;
+  }
+}
+
+/**
+ * Room for the editor: a wide dialog (full screen on a phone) that the editor's form moves
+ * into, where L, its error with the caret and the KaTeX preview sit side by side, and out
+ * of again when it closes (the same form: its edits, errors and listeners go with it).
+ */
+export class EditorRoom {
+  constructor(section, host) {
+    this.section = section;
+    this.host = host;
+    this.button = el('button', { type: 'button', class: 'btn small editor-open', id: 'editor-open', onclick: () => this.open() });
+    section.insertBefore(this.button, host);
+    this.title = el('h2', { id: 'editor-dialog-title', tabindex: '-1' });
+    this.closeBtn = el('button', { type: 'button', class: 'btn small', onclick: () => this.close() });
+    this.body = el('div', { class: 'editor-dialog-body' });
+    this.dialog = el(
+      'dialog',
+      { class: 'editor-dialog', id: 'editor-dialog', 'aria-labelledby': 'editor-dialog-title' },
+      el('div', { class: 'editor-dialog-head' }, this.title, this.closeBtn),
+      this.body,
+    );
+    // Escape, the close button or close(): the form goes back to the panel
+    this.dialog.addEventListener('close', () => this.#restore());
+    document.body.append(this.dialog);
+    this.words();
+    onLanguageChange(() => this.words());
+  }
+
+  get isOpen() {
+    return this.dialog.open;
+  }
+
+  words() {
+    this.button.textContent = t('editorRoom.open');
+    this.button.title = t('editorRoom.open.title');
+    this.title.textContent = t('editorRoom.title');
+    this.closeBtn.textContent = t('editorRoom.close');
+  }
+
+  open() {
+    if (this.isOpen) return;
+    this.body.append(this.host);
+    this.dialog.showModal();
+    this.host.querySelector('[data-key="lagrangian"]')?.focus();
+  }
+
+  close() {
+    if (this.isOpen) this.dialog.close();
+  }
+
+  #restore() {
+    if (this.host.parentNode === this.section) return;
+    this.section.insertBefore(this.host, this.button.nextSibling);
+    if (!this.section.hidden) this.button.focus();
   }
 }
 
@@ -121,6 +178,7 @@ export class LagrangianEditor {
     this.timer = 0;
     this.previewSeq = 0;
     this.lastGood = null; // the last LaTeX the preview rendered
+    this.room = new EditorRoom(section, host);
     host.addEventListener('keydown', (e) => {
       if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
         e.preventDefault();
@@ -143,6 +201,7 @@ export class LagrangianEditor {
     const show = !!system?.definition;
     this.section.hidden = !show;
     if (!show) {
+      this.room.close();
       if (this.key !== null) setChildren(this.host);
       this.key = null;
       return;
@@ -273,7 +332,15 @@ export class LagrangianEditor {
     this.previewErr = el('div', { class: 'expr-error', role: 'status' });
     this.staleNote = el('p', { class: 'hint def-stale-note', hidden: true }, t('editor.stale'));
     setChildren(this.preview, this.staleNote, this.previewMath, this.previewErr);
-    return this.#field(t('editor.lagrangian'), t('editor.lagrangian.unit'), this.lagrangian, this.lagrangianErr, this.#functionsHint());
+    const field = this.#field(
+      t('editor.lagrangian'),
+      t('editor.lagrangian.unit'),
+      this.lagrangian,
+      this.lagrangianErr,
+      this.#functionsHint(),
+    );
+    field.classList.add('def-lagrangian'); // first, beside its preview, in the wide editor
+    return field;
   }
 
   /** The constraints, conserved quantities and symmetries, one per line. */
@@ -893,10 +960,15 @@ export class LagrangianEditor {
     const target = LagrangianEditor.locate(where, error.field) ?? { input: null, host: this.generalErr };
     const column = errorColumn(error);
     const message = (target.line ? t('editor.error.linePrefix', { line: target.line }) : '') + messageOf(error);
-    setChildren(target.host ?? this.generalErr, errorBlock(message, target.text, column));
+    setChildren(target.host ?? this.generalErr, errorBlock(message, target.text, column, this.#caretWidth()));
     target.input?.setAttribute('aria-invalid', 'true');
     this.shownError = messageOf(error);
     (target.host ?? this.generalErr).scrollIntoView?.({ block: 'nearest' });
+  }
+
+  /** Characters of an expression shown around an error's caret: more in the wide editor. */
+  #caretWidth() {
+    return this.room.isOpen ? WIDE_CARET_WINDOW : CARET_WINDOW;
   }
 
   // ---- apply ---------------------------------------------------------------------
@@ -967,7 +1039,11 @@ export class LagrangianEditor {
       const column = errorColumn(error);
       // (the same message already stands under its input after Apply: only dim the preview)
       if (messageOf(error) === this.shownError) setChildren(this.previewErr);
-      else setChildren(this.previewErr, errorBlock((target?.line ? `line ${target.line}: ` : '') + messageOf(error), target?.text, column));
+      else
+        setChildren(
+          this.previewErr,
+          errorBlock((target?.line ? `line ${target.line}: ` : '') + messageOf(error), target?.text, column, this.#caretWidth()),
+        );
       if (!this.lastGood) this.previewMath.textContent = '';
       return;
     }

@@ -3,6 +3,7 @@
 export default {
   'A symmetric top with its centre of mass on the axis: gravity exerts no torque about that axis.':
     'A symmetric top with its centre of mass on the axis: gravity exerts no torque about that axis.',
+  'Declared by the definition, but this motion does not conserve it.': 'Declared by the definition, but this motion does not conserve it.',
   'Declared conserved by the definition.': 'Declared conserved by the definition.',
   'Gravity and rigid links do no net work: the energy stays constant.':
     'Gravity and rigid links do no net work: the energy stays constant.',

@@ -2,6 +2,7 @@
 export default {
   'A symmetric top with its centre of mass on the axis: gravity exerts no torque about that axis.':
     'Una peonza simétrica con el centro de masas sobre el eje: la gravedad no ejerce par alrededor de ese eje.',
+  'Declared by the definition, but this motion does not conserve it.': 'La definición la declara, pero este movimiento no la conserva.',
   'Declared conserved by the definition.': 'La definición la declara conservada.',
   'Gravity and rigid links do no net work: the energy stays constant.':
     'La gravedad y las varillas rígidas no realizan trabajo neto: la energía se mantiene constante.',

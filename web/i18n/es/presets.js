@@ -1,80 +1,80 @@
 // Spanish for the presets (scenes/presets.json, scenes/rigid_body_presets.json, and the
 // `about` of scenes/lagrangian/*.json): preset.<id>.<title|explanation> (web/i18n/index.js).
-// Formulas, symbols and numbers stay as they are.
+// Formulas and symbols stay as they are; decimals take a comma, as the filled slots do (Intl).
 export default {
   'preset.dsp-energy.title': 'Péndulo doble: energía acotada frente a deriva',
   'preset.dsp-energy.explanation':
-    'Observe la gráfica de energía, en escala logarítmica: muestra el mayor error hasta el momento. El error de la regla del punto medio (azul) alcanza su banda en unos segundos y después no crece nunca. El de RK4 (naranja) empieza cien veces menor, pero sube sin parar y supera la banda azul tras una media hora de movimiento (1780 s, 18 s de observación a esta velocidad de 100×). Los dos mantienen la longitud de las varillas; el J_z de RK4 deriva, mientras que la regla del punto medio lo conserva hasta el redondeo.',
+    'Observe la gráfica de energía, en escala logarítmica: muestra el mayor error hasta el momento. El error de la regla del punto medio (azul) alcanza su banda en unos segundos ({bandA} a los 20 s) y después no crece nunca. El de RK4 (naranja) empieza mucho menor ({rk20} a los 20 s), pero sube sin parar y supera la banda azul en t = {crossing} (menos de 20 s de observación a 100×). Los dos mantienen la longitud de las varillas; el J_z de RK4 deriva ({jzB} en t = 1000 s), mientras que la regla del punto medio lo conserva hasta {jzA}.',
   'preset.dsp-chaos.title': 'Péndulo doble: caos',
   'preset.dsp-chaos.explanation':
-    'Dos integradores variacionales (punto medio, de orden 2, y la regla α = ¼, de orden 1) desde el mismo inicio: los dos mantienen la energía acotada y J_z exacto, pero su diferencia O(h) crece exponencialmente y el fantasma pronto oscila a su manera.',
+    'Dos integradores variacionales (punto medio, de orden 2, y la regla α = ¼, de orden 1) desde el mismo inicio: los dos mantienen la energía acotada (mayores errores en 40 s: {bandA} y {bandB}) y J_z exacto, pero su diferencia O(h) crece exponencialmente y el fantasma pronto oscila a su manera.',
   'preset.long-run-energy.title': 'Simulación larga: cuando RK4 se queda atrás',
   'preset.long-run-energy.explanation':
-    'Un paso más grueso, h = 0.02 s, a velocidad 25×: cinco minutos de movimiento en doce segundos. RK4 es más preciso durante los primeros ~4 minutos (240 s); el error variacional no crece nunca. En la gráfica de energía en escala logarítmica la banda azul se mantiene plana en torno al 1.6 %, mientras que la curva naranja de RK4 sigue subiendo, la cruza y llega al 6 % a los diez minutos.',
+    'Un paso más grueso, h = 0,02 s, a velocidad 50×. RK4 es más preciso durante los primeros minutos; el error variacional no crece nunca. En la gráfica de energía en escala logarítmica la banda azul se mantiene plana en {bandA}, mientras que la curva naranja de RK4 sigue subiendo, la cruza en t = {crossing} y llega a {rk600} en t = 600 s.',
   'preset.dsp-energy-momentum.title': 'Péndulo doble: energía exacta (Gonzalez) frente a energía acotada',
   'preset.dsp-energy-momentum.explanation':
-    'El esquema de energía–momento (azul) conserva la energía hasta el redondeo (errores de 1e−15 a 1e−13); la regla variacional del punto medio (naranja) la mantiene en una banda acotada O(h²). Los dos conservan J_z y la longitud de los eslabones. El precio de la energía exacta: la aplicación de energía–momento no es simpléctica.',
+    'El esquema de energía–momento (azul) conserva la energía hasta el redondeo (su mayor error en un minuto: {emA}); la regla variacional del punto medio (naranja) la mantiene en una banda acotada O(h²) ({bandB}). Los dos conservan J_z y la longitud de los eslabones. El precio de la energía exacta: la aplicación de energía–momento no es simpléctica.',
   'preset.chain-whip.title': 'Cadena de 8 eslabones soltada en horizontal',
   'preset.chain-whip.explanation':
-    'La punta restalla como un látigo. Los dos métodos mantienen la longitud de cada eslabón hasta el redondeo (residuo de las ligaduras por debajo de 1e−15; RK4 devuelve sus bolas a los eslabones tras cada paso). La energía los distingue: el error de la regla del punto medio salta a un 0.3 % durante el latigazo y después se queda por debajo del 0.6 % sin tendencia, mientras que el de RK4, mucho menor al principio, deriva hacia abajo sin parar: −0.05 % al cabo de un minuto, −0.35 % a los cinco, −0.7 % a los diez.',
+    'La punta restalla como un látigo. Los dos métodos mantienen la longitud de cada eslabón hasta el redondeo (mayor residuo de las ligaduras en cinco minutos: {linkA} y {linkB}; RK4 devuelve sus bolas a los eslabones tras cada paso). La energía los distingue: el error de la regla del punto medio salta a {whipA} durante los diez primeros segundos del latigazo y después se queda por debajo de {bandA} durante cinco minutos, mientras que el de RK4, mucho menor al principio, deriva hacia abajo sin parar: {rk60} al cabo de un minuto, {rk300} a los cinco.',
   'preset.spherical-precession.title': 'Péndulo esférico: precesión y J_z exacto',
   'preset.spherical-precession.explanation':
-    'La órbita de la bola precesa; la simetría de rotación alrededor de la vertical hace de J_z un momento conservado, y el Noether discreto lo mantiene exacto hasta el redondeo con la regla del punto medio, mientras que el J_z de RK4 deriva lentamente (−3e−7 relativo al cabo de un minuto, −5e−6 a los 1000 s), igual que su energía.',
+    'La órbita de la bola precesa; la simetría de rotación alrededor de la vertical hace de J_z un momento conservado, y el Noether discreto lo mantiene exacto hasta el redondeo con la regla del punto medio (mayor deriva: {jzA}), mientras que el J_z de RK4 deriva lentamente ({jz60} relativo al cabo de un minuto, {jz1000} en t = 1000 s), igual que su energía ({eB}).',
   'preset.pendulum-euler.title': 'Péndulo plano: Euler explícito gana energía',
   'preset.pendulum-euler.explanation':
-    'Euler explícito añade energía en cada paso (+14 % al cabo de 1 s, +84 % a los 5 s), así que su oscilación crece hasta que, hacia los 10 s, da la vuelta completa; después gira cada vez más deprisa hasta que su estado se desborda y el paso 1473 (t ≈ 14.7 s) se rechaza. El error de energía de la regla del punto medio se queda por debajo del 0.04 % y su oscilación conserva la amplitud.',
+    'Euler explícito añade energía en cada paso ({e1} al cabo de 1 s, {e5} a los 5 s), así que su oscilación crece hasta que su error de energía supera el 100 % y la página lo detiene, en t = {stop}. El error de energía de la regla del punto medio se queda por debajo de {bandA} y su oscilación conserva la amplitud.',
   'preset.oscillator-phase.title': 'Oscilador: órbita cerrada frente a espiral hacia fuera',
   'preset.oscillator-phase.explanation':
-    'Mire el retrato de fase: la órbita de la regla del punto medio se cierra (es simpléctica y conserva exactamente esta energía cuadrática, hasta 1e−14), la de Euler explícito se abre en espiral (su energía crece un 1 % por paso: ×2.7 a los 10 s).',
+    'Mire el retrato de fase: la órbita de la regla del punto medio se cierra (es simpléctica y conserva exactamente esta energía cuadrática: mayor error {bandA}), la de Euler explícito se abre en espiral (su energía se multiplica por {perStep} en cada paso: {f5} a los 5 s), hasta que se ha más que duplicado y la página lo detiene, en t = {stop}.',
   'preset.dzhanibekov.title': 'Volteo de Dzhanibekov',
   'preset.dzhanibekov.explanation':
-    'Giro alrededor del eje intermedio (I2 = 2, entre 1 y 3) con un bamboleo del 1 %: la rotación es inestable y el cuerpo se da la vuelta cada ~9.8 s (periodo 4K/λ ≈ 19.55 s), como la tuerca de mariposa en la ISS.',
+    'Giro alrededor del eje intermedio (I2 = 2, entre 1 y 3) con un bamboleo del 1 %: la rotación es inestable y el cuerpo se da la vuelta cada {flip} (medio periodo de Π, 4K/λ), como la tuerca de mariposa en la ISS.',
   'preset.major-axis-spin.title': 'Giro estable alrededor del eje mayor',
   'preset.major-axis-spin.explanation':
-    'El mismo cuerpo girando alrededor de su eje de mayor inercia (I3 = 3) con el mismo pequeño bamboleo: el movimiento se mantiene cerca de un giro estacionario, y Π describe círculos cerca de e3.',
+    'El mismo cuerpo girando alrededor de su eje de mayor inercia (I3 = 3) con el mismo pequeño bamboleo: el movimiento se mantiene cerca de un giro estacionario, y Π describe círculos cerca de e3 (Π3 no se aleja más de {dev} de su valor inicial).',
   'preset.minor-axis-spin.title': 'Giro estable alrededor del eje menor',
   'preset.minor-axis-spin.explanation':
-    'Girando alrededor de su eje de menor inercia (I1 = 1): también es estable para un sólido rígido (el bamboleo sigue siendo pequeño), a diferencia de uno flexible, que disiparía energía y acabaría girando alrededor del eje mayor.',
+    'Girando alrededor de su eje de menor inercia (I1 = 1): también es estable para un sólido rígido (el bamboleo sigue siendo pequeño: Π1 no se aleja más de {dev} de su valor inicial), a diferencia de uno flexible, que disiparía energía y acabaría girando alrededor del eje mayor.',
   'preset.tennis-racket.title': 'Raqueta de tenis',
   'preset.tennis-racket.explanation':
-    'Una raqueta (kg·m²: 0.0013 a lo largo del mango, 0.015 en el plano de la cara y perpendicular al mango, 0.016 normal a la cara) lanzada a 2 rev/s alrededor del eje del plano de la cara: da media vuelta alrededor del mango en cada volteo, más o menos cada 1.4 s.',
+    'Una raqueta (kg·m²: 0,0013 a lo largo del mango, 0,015 en el plano de la cara y perpendicular al mango, 0,016 normal a la cara) lanzada a 2 rev/s alrededor del eje del plano de la cara: da media vuelta alrededor del mango en cada volteo, cada {flip}.',
   'preset.symmetric-precession.title': 'Precesión libre de una peonza simétrica',
   'preset.symmetric-precession.explanation':
-    'Un cuerpo simétrico achatado y libre (I1 = I2 = 1, I3 = 1.8) cuya velocidad angular forma 14° con su eje de simetría: el eje describe un cono uniforme alrededor del momento angular fijo a |Π|/I1 ≈ 3.6 rad/s (el bamboleo libre de Euler de la Tierra es este movimiento).',
+    'Un cuerpo simétrico achatado y libre (I1 = I2 = 1, I3 = 1,8) cuya velocidad angular forma 14° con su eje de simetría: el eje describe un cono uniforme alrededor del momento angular fijo, mientras que, visto desde el cuerpo, Π gira alrededor del eje de simetría y Π1 cambia de signo cada {half} (el bamboleo libre de Euler de la Tierra es este movimiento).',
   'preset.heavy-top-nutation.title': 'Peonza pesada con nutación',
   'preset.heavy-top-nutation.explanation':
-    'Una peonza simétrica (1 kg, centro de masas a 0.5 m sobre su eje) inclinada 0.5 rad, girando a 15 rad/s y soltada sin precesión: el eje baja y sube formando picos (nutación) mientras precesa alrededor de la vertical.',
+    'Una peonza simétrica (1 kg, centro de masas a 0,5 m sobre su eje) inclinada 0,5 rad, girando a 15 rad/s y soltada sin precesión: el eje baja y sube formando picos (nutación) mientras precesa alrededor de la vertical; J_z y Π3 se quedan en su valor inicial hasta {jz} y {pi3}.',
   'preset.cart-pendulum.title': 'Péndulo sobre un carro deslizante',
   'preset.cart-pendulum.explanation':
-    'El carro retrocede cuando la bola oscila: el momento horizontal se conserva exactamente (Noether discreto), así que el centro de masas no se mueve (hasta O(h²)), mientras que el momento de RK4 deriva.',
+    'El carro retrocede cuando la bola oscila: el momento horizontal se conserva exactamente (Noether discreto: mayor deriva {pxA}), así que el centro de masas no se mueve (hasta O(h²): se desplaza como mucho {cmA} m), mientras que el momento de RK4 fluctúa ({pxB}). El error de energía de RK4 todavía no es el mayor: {rk20} a los 20 s frente a {bandA} de la banda del punto medio; pero el de RK4 sigue creciendo ({rkLater} en t = 100 s, y entonces la banda del punto medio {bandLater}).',
   'preset.double-pendulum.title': 'Péndulo doble',
   'preset.double-pendulum.explanation':
-    'Soltado desde arriba, el péndulo doble da vueltas de forma caótica: compare dos integradores y vea cómo se separan los movimientos, mientras cada energía se queda en su banda.',
+    'Soltado desde arriba, el péndulo doble da vueltas de forma caótica: compare dos integradores y vea cómo se separan los movimientos, mientras cada energía se queda en su banda. El error de energía de RK4 todavía no es el mayor: {rk20} a los 20 s frente a {bandA} de la banda del punto medio; pero el de RK4 sigue creciendo ({rkLater} en t = 40 s, y entonces la banda del punto medio {bandLater}).',
   'preset.driven-damped-pendulum.title': 'Péndulo forzado y amortiguado (caótico)',
   'preset.driven-damped-pendulum.explanation':
-    "θ'' + θ'/q + sin θ = A cos(ω_D t) con q = 2, A = 1.5, ω_D = 2/3 (Baker y Gollub): el amortiguamiento y el forzamiento entran como fuerzas fuera de L (Lagrange–d'Alembert discreto, M–W §3.2), la energía entra y se disipa, y el movimiento nunca se asienta en un periodo: es caótico, así que la simulación de comparación se separa de él tras unos pocos periodos del forzamiento.",
+    "θ'' + θ'/q + sin θ = A cos(ω_D t) con q = 2, A = 1,5, ω_D = 2/3 (Baker y Gollub): el amortiguamiento y el forzamiento entran como fuerzas fuera de L (Lagrange–d'Alembert discreto, M–W §3,2), la energía entra y se disipa, y el movimiento nunca se asienta en un periodo: es caótico, así que la simulación de comparación se separa de él tras unos diez periodos del forzamiento.",
   'preset.elastic-pendulum.title': 'Péndulo elástico',
   'preset.elastic-pendulum.explanation':
-    'Observe cómo la energía va y viene entre la oscilación y el estiramiento del muelle mientras el total se queda en una banda estrecha O(h²).',
+    'Observe cómo la energía va y viene entre la oscilación y el estiramiento del muelle mientras el total se queda en una banda estrecha O(h²). El error de energía de RK4 todavía no es el mayor: {rk20} a los 20 s frente a {bandA} de la banda del punto medio; pero el de RK4 sigue creciendo ({rkLater} en t = 40 s, y entonces la banda del punto medio {bandLater}).',
   'preset.fput.title': 'Cadena α de Fermi–Pasta–Ulam–Tsingou (N = 16)',
   'preset.fput.explanation':
-    'Toda la energía empieza en el modo 1: solo se reparte por los modos 2–4 (que siempre guardan ≥ 94 %) y vuelve al modo 1 (99 % en t ≈ 1880), la recurrencia FPU, en lugar de repartirse por igual.',
+    'Toda la energía empieza en el modo 1: solo se reparte por los modos 2–4 (los modos 1–4 siempre guardan al menos {held}) y vuelve al modo 1 (más del 98 % de la energía) en t = {recurrence}, la recurrencia FPU, en lugar de repartirse por igual. La lección empieza en t = 1200 s, con el reparto ya dibujado, y muestra la vuelta a 50×.',
   'preset.henon-heiles.title': 'Hénon–Heiles con E = 1/8',
   'preset.henon-heiles.explanation':
-    'Con E = 1/8 la mayoría de las órbitas son caóticas: dos integradores (o dos inicios cercanos) se separan en unos cientos de segundos, pero la energía se queda en una banda estrecha.',
+    'Con E = 1/8 la mayoría de las órbitas son caóticas: dos integradores (o dos inicios cercanos) se separan en unos cientos de segundos, pero la energía se queda en una banda estrecha. El error de energía de RK4 todavía no es el mayor: {rk20} a los 20 s frente a {bandA} de la banda del punto medio; pero el de RK4 sigue creciendo ({rkLater} en t = 200 s, y entonces la banda del punto medio {bandLater}).',
   'preset.kapitza.title': 'Péndulo de Kapitza: boca abajo, sostenido por la vibración',
   'preset.kapitza.explanation':
-    'El pivote se mueve como a·cos(ωt), así que L depende de t (M–W parte 4) y la energía no se conserva; con a²ω² = 36 por encima de 2gl = 19.6, la vibración rápida hace estable la posición invertida y la bola se balancea despacio a su alrededor (ponga w = 30, por debajo del umbral, y se cae).',
+    'El pivote se mueve como a·cos(ωt), así que L depende de t (M–W parte 4) y la energía no se conserva; con a²ω² = 36 por encima de 2gl = 19,6, la vibración rápida hace estable la posición invertida y la bola se balancea despacio a su alrededor: en 20 s su altura se queda entre {low} y {high} (desde el pivote, con l = 1), con los dos integradores (ponga w = 30, por debajo del umbral, y se cae).',
   'preset.kepler.title': 'Órbita de Kepler (e = 0.6)',
   'preset.kepler.explanation':
-    'Observe cómo precesa lentamente el perihelio (un error de fase O(h²)): la órbita gira, pero nunca decae ni crece, y Lz es exacto, mientras que Lz y la energía de RK4 derivan.',
+    'Observe cómo precesa lentamente el perihelio (un error de fase O(h²): {turnA} rad en 300 s, frente a {turnB} con RK4): la órbita gira, pero nunca decae ni crece, y Lz es exacto ({LzA}), mientras que el Lz de RK4 deriva ({LzB} en t = 300 s). El error de energía de RK4 todavía no es el mayor: {rk20} a los 20 s frente a {bandA} de la banda del punto medio; pero el de RK4 sigue creciendo ({rkLater} en t = 300 s, y entonces la banda del punto medio {bandLater}).',
   'preset.newmark-vs-rk4.title': 'Newmark variacional frente a RK4 (Marsden–West, fig. 1)',
   'preset.newmark-vs-rk4.explanation':
-    'Un péndulo (ω = 2 rad/s) con un paso grueso, h = 0.3 s, durante 300 s: la energía de RK4 (naranja) decae sin parar, más de un tercio, como si el péndulo tuviera rozamiento. Newmark variacional (γ = ½, β = 0, es decir, Verlet; azul) comete un error mayor en cada paso, pero su energía solo oscila en una banda y vuelve, indefinidamente. Incluso a igual coste (RK4 evalúa la fuerza 4 veces por paso, así que dé a Newmark h/4) la lección se mantiene: un método variacional no disipa energía artificialmente.',
+    'Un péndulo (ω = 2 rad/s) con un paso grueso, h = 0,3 s, durante 300 s a velocidad 25×: la energía de RK4 (naranja) decae sin parar ({rk300} en t = 300 s), como si el péndulo tuviera rozamiento, y su error supera la banda de Newmark en t = {crossing}. Newmark variacional (γ = ½, β = 0, es decir, Verlet; azul) comete al principio un error mayor en cada paso, pero su energía solo oscila en una banda (como mucho {bandA}) y vuelve, indefinidamente. Incluso a igual coste (RK4 evalúa la fuerza 4 veces por paso, así que dé a Newmark h/4) la lección se mantiene: un método variacional no disipa energía artificialmente.',
   'preset.rotating-hoop.title': 'Cuenta en un aro que gira (ω por encima de √(g/R))',
   'preset.rotating-hoop.explanation':
-    'Por encima de ω = √(g/R) el fondo es inestable: la cuenta lo abandona y oscila alrededor del equilibrio inclinado cos θ* = g/(Rω²).',
+    'Por encima de ω = √(g/R) el fondo es inestable: la cuenta lo abandona y oscila alrededor del equilibrio inclinado cos θ* = g/(Rω²). El error de energía de RK4 todavía no es el mayor: {rk20} a los 20 s frente a {bandA} de la banda del punto medio; pero el de RK4 sigue creciendo ({rkLater} en t = 40 s, y entonces la banda del punto medio {bandLater}).',
   'preset.swinging-atwood.title': 'Máquina de Atwood oscilante',
   'preset.swinging-atwood.explanation':
-    'Una masa ligera que oscila sostiene un contrapeso 3.3 veces más pesado: observe cómo el tirón centrífugo de la oscilación lo levanta mientras la masa ligera da vueltas alrededor de la polea y regresa.',
+    'Una masa ligera que oscila sostiene un contrapeso 3,3 veces más pesado: observe cómo el tirón centrífugo de la oscilación lo levanta mientras la masa ligera da vueltas alrededor de la polea y regresa. El error de energía de RK4 todavía no es el mayor: {rk20} a los 20 s frente a {bandA} de la banda del punto medio; pero el de RK4 sigue creciendo ({rkLater} en t = 200 s, y entonces la banda del punto medio {bandLater}).',
 };

@@ -1,0 +1,59 @@
+// The page's slices of work (web/sim/runner.js: advance with a time budget, as a landing,
+// stepNow and each frame call it) take a bounded amount of CPU however many steps are
+// asked for and however slow a step is: the budget is checked inside the core's stepping
+// (advanceFor) and between chunks that are read and scanned. CPU time, not wall time, so
+// the bound holds on a busy machine too.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { lab } from './helpers.mjs';
+import { Runner } from '../../web/sim/runner.js';
+
+const cpuMs = (f) => {
+  const t0 = process.cpuUsage();
+  f();
+  const d = process.cpuUsage(t0);
+  return (d.user + d.system) / 1000;
+};
+
+const N = 64;
+const CHAIN = {
+  system: 'chain',
+  integrator: 'dopri5',
+  h: 0.05,
+  options: { tol: 1e-12 },
+  params: { masses: Array(N).fill(1), lengths: Array(N).fill(0.1) },
+  initial: { angles: Array.from({ length: N }, (_, i) => [0.3 + 0.01 * i, 0]) },
+};
+
+test('a budgeted slice of 25 ms takes at most 100 ms of CPU: 10^6 steps asked of the DSP with a comparison, and of the 64-link DOPRI5 chain', () => {
+  const dsp = lab.normalize({ system: 'double-spherical-pendulum' });
+  const cases = [
+    [dsp, lab.normalize({ ...dsp, integrator: 'rk4' })],
+    [lab.normalize(CHAIN), null],
+  ];
+  for (const [a, b] of cases) {
+    const runner = new Runner(lab, { onSamples: () => {} });
+    runner.configure(a, b);
+    try {
+      runner.advance(1, { budgeted: true, budgetMs: 25 }); // warm up
+      const slices = [];
+      for (let k = 0; k < 5; k++) slices.push(cpuMs(() => runner.advance(1e6, { budgeted: true, budgetMs: 25 })));
+      console.log(`${a.system}: CPU per slice ${slices.map((x) => x.toFixed(1)).join(', ')} ms, ${runner.step} steps`);
+      assert.ok(Math.max(...slices) <= 100, `${a.system}: CPU per slice ${slices.map((x) => x.toFixed(0)).join(', ')} ms`);
+      assert.ok(runner.step > 5, `${a.system}: it moves (${runner.step} steps)`);
+    } finally {
+      runner.disposeTracks();
+    }
+  }
+});
+
+test('negative control: the same steps asked without a budget hold the thread far longer', () => {
+  const runner = new Runner(lab, { onSamples: () => {} });
+  runner.configure(lab.normalize(CHAIN));
+  try {
+    const ms = cpuMs(() => runner.advance(200));
+    assert.ok(ms > 100, `200 steps of the chain in one call: ${ms.toFixed(0)} ms of CPU`);
+  } finally {
+    runner.disposeTracks();
+  }
+});

@@ -1,0 +1,245 @@
+// English of the teacher layer (web/sim/activities.js, web/ui/activity.js): the prediction
+// card, the printable activity, and each preset's and lesson's question, choices, what to
+// measure and answer (activity.<preset|lesson>.<id>.<field>).
+export default {
+  'activity.title': 'Predict first',
+  'activity.reopen': 'Prediction and activity',
+  'activity.embed': 'Ask for a prediction when a preset or lesson is chosen (predict=1)',
+  'activity.play': 'Play to see',
+  'activity.reveal': 'Reveal the answer',
+  'activity.print': 'Print activity',
+  'activity.print.title': 'A one-page activity for this lesson: set-up, prediction, what to measure, answer',
+  'activity.close': 'Close the prediction',
+  'activity.choices': 'Your prediction',
+  'activity.chosen': 'Your prediction: {choice}.',
+  'activity.right': 'Your prediction was right.',
+  'activity.wrong': 'The run shows otherwise.',
+  'activity.none': 'No prediction was made.',
+  'activity.answerIs': 'Answer: {choice}.',
+  'activity.held': 'The run waits for your prediction: press play to see.',
+  'activity.choice.A': '{a} (A, blue)',
+  'activity.choice.B': '{b} (B, orange)',
+  'activity.choice.both': 'Both',
+  'activity.choice.neither': 'Neither',
+
+  'activity.sheet.kind.preset': 'vilab activity',
+  'activity.sheet.kind.lesson': 'vilab lesson activity',
+  'activity.sheet.name': 'Name: ____________________   Date: __________',
+  'activity.sheet.setup': '1. Set-up',
+  'activity.sheet.system': 'System',
+  'activity.sheet.a': 'Integrator A (blue)',
+  'activity.sheet.b': 'Integrator B (orange ghost)',
+  'activity.sheet.noB': 'none',
+  'activity.sheet.h': 'Time step h',
+  'activity.sheet.speed': 'Speed',
+  'activity.sheet.source': 'Source',
+  'activity.sheet.link': 'Open this link (it sets up the run):',
+  'activity.sheet.predict': '2. Predict (before pressing play)',
+  'activity.sheet.tick': 'Tick one, and say why:',
+  'activity.sheet.why': 'Why: ______________________________________________________________',
+  'activity.sheet.measure': '3. Measure',
+  'activity.sheet.record': 'Your measurements: ____________________________________________________',
+  'activity.sheet.answer': '4. Answer (for checking afterwards)',
+  'activity.sheet.footer': 'Made with vilab, the Variational Integrator Lab.',
+  'activity.sheet.jump': ', starting at t = {t} s',
+  'activity.sheet.menu.preset': 'Or open vilab ({url}) and choose “{title}” in the Preset menu.',
+  'activity.sheet.menu.lesson': 'Or open vilab ({url}), press Studies and choose the lesson “{title}”.',
+
+  // ---- presets
+  'activity.preset.dsp-energy.question': 'Over a long run, whose energy error keeps growing?',
+  'activity.preset.dsp-energy.measure':
+    "On the energy plot (the largest error so far, log scale), read A's and B's error at two times far apart, e.g. t = 300 s and t = 1800 s. Which one grew between them, and by how much?",
+  'activity.preset.dsp-energy.answer':
+    'B. The midpoint rule (A) is variational: its energy error reaches a band within seconds and never leaves it. RK4 (B) starts far more accurate but is not symplectic, so its error rises steadily and in the end passes the band.',
+  'activity.preset.dsp-chaos.question': 'Both methods keep the energy bounded. Will the two pendulums keep moving together?',
+  'activity.preset.dsp-chaos.choice.together': 'Yes, they stay together',
+  'activity.preset.dsp-chaos.choice.apart': 'No, they part',
+  'activity.preset.dsp-chaos.measure':
+    'Note the time when the orange ghost visibly leaves the blue pendulum. At that time, read both energy errors: are they still small?',
+  'activity.preset.dsp-chaos.answer':
+    'They part. The two methods differ by a small O(h) amount, and in a chaotic system small differences grow exponentially, so the ghost soon swings its own way. Yet both energy errors stay in their bands: being variational bounds the energy, not the trajectory.',
+  'activity.preset.long-run-energy.question': 'Which method has the smaller energy error after ten minutes of motion?',
+  'activity.preset.long-run-energy.measure':
+    "On the energy plot, find the time when B's orange curve crosses A's blue band. Then read both errors at t = 600 s.",
+  'activity.preset.long-run-energy.answer':
+    "A. RK4 (B) is more accurate at first, but its error keeps rising while the midpoint rule's (A) stays in a flat band; the orange curve crosses the band after a few minutes and stays above it.",
+  'activity.preset.dsp-energy-momentum.question': 'Which method keeps the energy to round-off (errors near 1e−15)?',
+  'activity.preset.dsp-energy-momentum.measure':
+    'On the log energy plot, read the size of each energy error after 60 s. Then look at J_z and the constraint residual of both.',
+  'activity.preset.dsp-energy-momentum.answer':
+    'A. The energy–momentum scheme (A) keeps the energy to round-off by construction; the midpoint rule (B) keeps it in a bounded O(h²) band. Both keep J_z and the rod lengths. The price of exact energy: the energy–momentum map is not symplectic.',
+  'activity.preset.chain-whip.question': 'Both methods keep every link length. Whose energy error shows a steady trend?',
+  'activity.preset.chain-whip.measure':
+    'Read the constraint residual of A and B. Then read both energy errors after one minute and after five minutes: which changed in one direction?',
+  'activity.preset.chain-whip.answer':
+    "B. Both keep the links to round-off (RK4 is projected back onto them after every step). The midpoint rule's (A) energy error jumps during the whip and then stays bounded with no trend; RK4's (B), far smaller at first, drifts steadily in one direction.",
+  'activity.preset.spherical-precession.question': 'Whose angular momentum J_z about the vertical stays exactly at its start?',
+  'activity.preset.spherical-precession.measure':
+    'On the momentum plot, read the relative change of J_z for A and B after 60 s, and again much later.',
+  'activity.preset.spherical-precession.answer':
+    "A. Rotation symmetry about the vertical makes J_z a conserved momentum, and the discrete Noether theorem keeps it exact (to round-off) for the midpoint rule. RK4's (B) J_z drifts slowly, as does its energy.",
+  'activity.preset.pendulum-euler.question': "What will explicit Euler's pendulum (B) do?",
+  'activity.preset.pendulum-euler.choice.keeps': 'Keep its swing',
+  'activity.preset.pendulum-euler.choice.dies': 'Swing less and less',
+  'activity.preset.pendulum-euler.choice.grows': 'Swing higher and higher',
+  'activity.preset.pendulum-euler.measure':
+    "Read B's energy error at t = 1 s and t = 5 s. Note when B goes over the top, and when and why its run is stopped. Compare A's energy error.",
+  'activity.preset.pendulum-euler.answer':
+    "It swings higher and higher. Explicit Euler adds energy at every step, so the swing grows until the pendulum goes over the top and spins ever faster, until the run is stopped. The midpoint rule's (A) energy error stays small and its swing keeps its amplitude.",
+  'activity.preset.oscillator-phase.question': 'In the phase portrait (position against momentum), whose orbit spirals outward?',
+  'activity.preset.oscillator-phase.measure':
+    "On the phase portrait, compare each orbit after one turn and after 10 s. Read B's energy error at t = 10 s.",
+  'activity.preset.oscillator-phase.answer':
+    "B. The midpoint rule (A) is symplectic and conserves this quadratic energy exactly, so its orbit closes on itself; explicit Euler's (B) energy grows by a fixed factor at every step, so its orbit spirals outward.",
+  'activity.preset.dzhanibekov.question': 'The body spins about its intermediate axis with a tiny wobble. What happens?',
+  'activity.preset.dzhanibekov.choice.steady': 'It keeps spinning steadily',
+  'activity.preset.dzhanibekov.choice.flips': 'It turns over, again and again, regularly',
+  'activity.preset.dzhanibekov.choice.tumbles': 'It tumbles at random',
+  'activity.preset.dzhanibekov.measure':
+    'Time several flips with the clock (t in the corner) and find the time between flips. Watch Π on the momentum sphere during a flip.',
+  'activity.preset.dzhanibekov.answer':
+    'It turns over again and again, at regular intervals. Rotation about the intermediate axis is unstable: the tiny wobble grows, the body flips, and the motion repeats periodically (Π travels between the two unstable points on the momentum sphere), like the wing nut filmed on the ISS.',
+  'activity.preset.major-axis-spin.question': 'The same body, spun about its axis of largest inertia with the same wobble. Will it flip?',
+  'activity.preset.major-axis-spin.choice.steady': 'No, it keeps close to a steady spin',
+  'activity.preset.major-axis-spin.choice.flips': 'Yes, it turns over again and again',
+  'activity.preset.major-axis-spin.measure':
+    'Watch Π on the momentum sphere: how far does it go from its start? Compare with the Dzhanibekov flip preset.',
+  'activity.preset.major-axis-spin.answer':
+    'No. Rotation about the axis of largest inertia is stable: the wobble stays small and Π circles close to its start on the momentum sphere.',
+  'activity.preset.minor-axis-spin.question': 'Spun about its axis of smallest inertia with a small wobble: will this rigid body flip?',
+  'activity.preset.minor-axis-spin.choice.steady': 'No, it keeps close to a steady spin',
+  'activity.preset.minor-axis-spin.choice.flips': 'Yes, it turns over again and again',
+  'activity.preset.minor-axis-spin.measure': 'Watch Π on the momentum sphere and the body for a minute: how large does the wobble get?',
+  'activity.preset.minor-axis-spin.answer':
+    'No. For a rigid body, rotation about the axis of smallest inertia is stable too; only the intermediate axis is unstable. (A flexible body would lose energy and end up spinning about the major axis.)',
+  'activity.preset.tennis-racket.question':
+    'A racket is tossed spinning about the axis in the plane of its face, across the handle. What else does it do?',
+  'activity.preset.tennis-racket.choice.plain': 'Nothing: it just spins',
+  'activity.preset.tennis-racket.choice.twist': 'It makes a half twist about the handle, again and again',
+  'activity.preset.tennis-racket.measure': 'Count the half twists about the handle over 10 s and time the interval between them.',
+  'activity.preset.tennis-racket.answer':
+    'It makes a half twist about the handle on each flip. That axis is the intermediate axis of inertia, so the spin about it is unstable (the tennis racket theorem).',
+  'activity.preset.symmetric-precession.question': 'No torque acts on this symmetric body. What does its symmetry axis do?',
+  'activity.preset.symmetric-precession.choice.fixed': 'It stays fixed in space',
+  'activity.preset.symmetric-precession.choice.cone': 'It turns steadily on a cone',
+  'activity.preset.symmetric-precession.choice.flips': 'It flips over',
+  'activity.preset.symmetric-precession.measure':
+    'Time one turn of the symmetry axis around its cone and compare it with 2π I1/|Π| (read |Π| from the run).',
+  'activity.preset.symmetric-precession.answer':
+    "It turns steadily on a cone around the fixed angular momentum, at the rate |Π|/I1: torque-free precession, the motion of the Earth's free Euler wobble.",
+  'activity.preset.heavy-top-nutation.question': "Released without precession, what does the top's axis do?",
+  'activity.preset.heavy-top-nutation.choice.falls': 'It falls over',
+  'activity.preset.heavy-top-nutation.choice.smooth': 'It circles the vertical smoothly',
+  'activity.preset.heavy-top-nutation.choice.cusps': 'It dips and rises in cusps while it circles the vertical',
+  'activity.preset.heavy-top-nutation.measure':
+    'Watch the tip of the axis. Time one dip (nutation) and one full turn about the vertical (precession).',
+  'activity.preset.heavy-top-nutation.answer':
+    'It dips and rises in cusps (nutation) while it precesses about the vertical. Released at rest apart from its spin, the axis starts each dip from a standstill, which draws the cusps.',
+  'activity.preset.cart-pendulum.question':
+    'The cart recoils as the bob swings. Whose total horizontal momentum stays exactly at its start?',
+  'activity.preset.cart-pendulum.measure': 'On the momentum plot, read the change of the horizontal momentum of A and B after 60 s.',
+  'activity.preset.cart-pendulum.answer':
+    "A. Sliding the whole system sideways changes nothing, so horizontal momentum is conserved; the discrete Noether theorem keeps it exact for the midpoint rule (A), and the centre of mass stays put. RK4's (B) momentum drifts.",
+  'activity.preset.double-pendulum.question': 'A and B start from the same state. Will the two double pendulums keep moving together?',
+  'activity.preset.double-pendulum.choice.together': 'Yes, they stay together',
+  'activity.preset.double-pendulum.choice.apart': 'No, they part',
+  'activity.preset.double-pendulum.measure':
+    'Note the time when the two pendulums visibly part. Read both energy errors then: does either method lose the energy?',
+  'activity.preset.double-pendulum.answer':
+    'They part: released high, the double pendulum is chaotic, so the tiny difference between the two methods grows until the motions differ completely. Each energy still stays in its band.',
+  'activity.preset.driven-damped-pendulum.question': 'The pendulum is driven and damped. Will its motion settle into a repeating rhythm?',
+  'activity.preset.driven-damped-pendulum.choice.settles': 'Yes, it settles into a rhythm',
+  'activity.preset.driven-damped-pendulum.choice.never': 'No, it never repeats',
+  'activity.preset.driven-damped-pendulum.measure':
+    'Watch the phase portrait over several drive periods. Note when the comparison run (B) parts from A.',
+  'activity.preset.driven-damped-pendulum.answer':
+    'It never settles: with these values the driven damped pendulum is chaotic. Energy is pumped in and dissipated, so it is not conserved, and the comparison run parts from A after a few drive periods.',
+  'activity.preset.elastic-pendulum.question': 'Energy sloshes between the swing and the spring. Whose total energy error drifts?',
+  'activity.preset.elastic-pendulum.measure':
+    "Read both energy errors at two times far apart. Look at the trend, not the size: RK4's error may be the smaller one at first.",
+  'activity.preset.elastic-pendulum.answer':
+    "B. The midpoint rule's (A) total energy error stays in a thin O(h²) band however the energy moves between swing and stretch; RK4's (B), small at first, drifts steadily.",
+  'activity.preset.fput.question': 'All the energy starts in the lowest mode of the chain. Where will it be much later?',
+  'activity.preset.fput.choice.spreads': 'Shared equally by all the modes',
+  'activity.preset.fput.choice.returns': 'In a few low modes, then back in the first',
+  'activity.preset.fput.choice.stays': 'All in the first mode, always',
+  'activity.preset.fput.measure':
+    "On the mode energies card, follow mode 1's share as time passes. Find when it comes back close to where it started.",
+  'activity.preset.fput.answer':
+    'It spreads only into a few low modes and then comes back almost entirely to mode 1: the Fermi–Pasta–Ulam–Tsingou recurrence, instead of the equal sharing (equipartition) the experimenters expected.',
+  'activity.preset.henon-heiles.question': 'At this energy, will the orbits of A and B stay together?',
+  'activity.preset.henon-heiles.choice.together': 'Yes, they stay together',
+  'activity.preset.henon-heiles.choice.apart': 'No, they part',
+  'activity.preset.henon-heiles.measure': 'Note when the two orbits part. Read both energy errors at that time.',
+  'activity.preset.henon-heiles.answer':
+    'They part: at this energy most orbits are chaotic, so two integrators (or two nearby starts) separate. The energy still stays in a thin band.',
+  'activity.preset.kapitza.question': 'The pendulum starts near upside down, its pivot shaken fast up and down. What happens?',
+  'activity.preset.kapitza.choice.falls': 'It falls down',
+  'activity.preset.kapitza.choice.stays': 'It stays up, rocking slowly about the top',
+  'activity.preset.kapitza.measure':
+    'Watch the angle on the phase portrait for a minute. Then lower the shaking frequency w to 30 and run again.',
+  'activity.preset.kapitza.answer':
+    'It stays up: fast enough shaking makes the inverted position stable, and the bob rocks slowly about it. With w = 30 the shaking is too weak and it falls. The energy is not conserved: L depends on time.',
+  'activity.preset.kepler.question': "Over many orbits, what does the midpoint rule's (A) orbit do?",
+  'activity.preset.kepler.choice.decays': 'It spirals inward',
+  'activity.preset.kepler.choice.turns': 'It keeps its shape but slowly turns',
+  'activity.preset.kepler.choice.grows': 'It spirals outward',
+  'activity.preset.kepler.measure':
+    'Note the direction of the closest point (perihelion) after each orbit. Read the change of Lz for A and B.',
+  'activity.preset.kepler.answer':
+    "It keeps its shape and slowly turns: the perihelion precesses (an O(h²) phase error) while the orbit neither decays nor grows and Lz stays exact. RK4's (B) Lz and energy drift.",
+  'activity.preset.newmark-vs-rk4.question': 'At this coarse step, whose energy will decay as if there were friction?',
+  'activity.preset.newmark-vs-rk4.measure': 'Read the energy of A and B, relative to the start, at t = 100 s, 200 s and 300 s.',
+  'activity.preset.newmark-vs-rk4.answer':
+    "B. RK4's energy decays steadily, as if the pendulum had friction. Variational Newmark (A) makes a larger error per step, yet its energy only oscillates in a band and comes back.",
+  'activity.preset.rotating-hoop.question': 'The hoop spins faster than √(g/R). Where does the bead oscillate?',
+  'activity.preset.rotating-hoop.choice.bottom': 'About the bottom of the hoop',
+  'activity.preset.rotating-hoop.choice.tilted': 'About a point up the side',
+  'activity.preset.rotating-hoop.choice.top': 'About the top of the hoop',
+  'activity.preset.rotating-hoop.measure': 'Read the angle the bead oscillates about and compare it with arccos(g/(Rω²)).',
+  'activity.preset.rotating-hoop.answer':
+    'About a point up the side. Above ω = √(g/R) the bottom is unstable: the bead leaves it and oscillates about the tilted equilibrium cos θ* = g/(Rω²).',
+  'activity.preset.swinging-atwood.question':
+    'A light swinging mass hangs against a much heavier counterweight. What does the counterweight do?',
+  'activity.preset.swinging-atwood.choice.falls': 'It falls and pulls the light mass up',
+  'activity.preset.swinging-atwood.choice.held': 'It is held up by the swing',
+  'activity.preset.swinging-atwood.measure': "Watch the counterweight's height and the path of the light mass for a minute.",
+  'activity.preset.swinging-atwood.answer':
+    "It is held up: the swing's centrifugal pull on the rope lifts the counterweight, while the light mass loops around the pulley and back.",
+
+  // ---- lessons
+  'activity.lesson.mw-newmark-rk4.question': 'At the coarse step h = 0.3 s, whose energy will decay over 300 s?',
+  'activity.lesson.mw-newmark-rk4.measure': "Read each curve's energy at the end of the figure, relative to the start.",
+  'activity.lesson.mw-newmark-rk4.answer':
+    "B. RK4's energy falls and never returns, as if there were friction; variational Newmark (A) oscillates in a band and comes back.",
+  'activity.lesson.dsp-fluctuation.question': 'Halve the time step h: by how much does the largest energy fluctuation shrink?',
+  'activity.lesson.dsp-fluctuation.choice.x2': 'By a factor of 2',
+  'activity.lesson.dsp-fluctuation.choice.x4': 'By a factor of 4',
+  'activity.lesson.dsp-fluctuation.choice.x16': 'By a factor of 16',
+  'activity.lesson.dsp-fluctuation.measure': 'Read the ratios printed under the figure and the slope of the line on log–log axes.',
+  'activity.lesson.dsp-fluctuation.answer':
+    'By about 4: the method is of second order, so the fluctuation is O(h²), a line of slope 2, with no drift.',
+  'activity.lesson.dsp-jz.question': 'Whose angular momentum J_z about the vertical stays at its start to round-off?',
+  'activity.lesson.dsp-jz.measure': "Read the largest change of J_z over the run for A and B from the figure's numbers.",
+  'activity.lesson.dsp-jz.answer':
+    "A. The symplectic-momentum scheme in generalized coordinates keeps J_z to round-off (discrete Noether); RK4's (B) drifts.",
+  'activity.lesson.dsp-penalty.question': 'Make the penalty stiffness μ ten times larger: what happens to the constraint error?',
+  'activity.lesson.dsp-penalty.choice.same': 'It stays the same',
+  'activity.lesson.dsp-penalty.choice.x10': 'It gets about ten times smaller',
+  'activity.lesson.dsp-penalty.choice.x100': 'It gets about a hundred times smaller',
+  'activity.lesson.dsp-penalty.measure': 'Read the slope of the line of constraint error against μ on log–log axes.',
+  'activity.lesson.dsp-penalty.answer': 'About ten times smaller: the constraint error is proportional to 1/μ, a line of slope −1.',
+  'activity.lesson.lu-clock.question': 'After many steps of size h, at which time does the midpoint oscillator match the exact motion?',
+  'activity.lesson.lu-clock.choice.nh': 'At n·h, the time it has stepped',
+  'activity.lesson.lu-clock.choice.ndt': 'At n·Δt, a slightly shorter time of its own',
+  'activity.lesson.lu-clock.measure': 'Compare the two error curves of the figure: against the exact flow at n·h and at n·Δt.',
+  'activity.lesson.lu-clock.answer':
+    'At n·Δt, with Δt = (2/ω) arctan(ωh/2), a little shorter than h: the midpoint rule runs the exact flow on its own clock, so the error at n·Δt stays at round-off while the error at n·h grows.',
+  'activity.lesson.wm-amplitude.question': 'Halve the time step h: by how much does the amplitude of the energy oscillation shrink?',
+  'activity.lesson.wm-amplitude.choice.x2': 'By a factor of 2',
+  'activity.lesson.wm-amplitude.choice.x4': 'By a factor of 4',
+  'activity.lesson.wm-amplitude.choice.x16': 'By a factor of 16',
+  'activity.lesson.wm-amplitude.measure':
+    'Read the slope of the amplitudes against h on log–log axes, for the heavy top and the double spherical pendulum.',
+  'activity.lesson.wm-amplitude.answer': 'By about 4: the amplitude is proportional to h², a line of slope 2.',
+};

@@ -1,0 +1,97 @@
+// The teacher layer wired to the run: when a preset or a lesson is applied (Run.onPreset),
+// its activity (web/sim/activities.js) is asked as a prediction card and the run waits at
+// t = 0 for play; the card reveals the answer and prints the one-page activity of the same
+// set-up. Off in an embed unless its page asks (predict=1); a new scenario or comparison
+// closes the card (its question was about the run it set up).
+import { activityFor } from '../sim/activities.js';
+import { PredictionCard, activitySheet } from '../ui/activity.js';
+import { encodeState } from '../state/url.js';
+import { deepEqual, clone } from '../state/store.js';
+import { shortTitle } from '../ui/why.js';
+import { el, setChildren, $ } from '../ui/dom.js';
+import { t, language, registryText, onLanguageChange } from '../i18n/index.js';
+
+/** A printed link longer than this cannot be typed: the sheet names the menu entry instead. */
+const MAX_PRINTED_LINK = 600;
+
+/** The page's address (the hosted one when the build names it) without its run or embedding keys. */
+function pageAddress(siteURL) {
+  const url = new URL(siteURL || location.href);
+  url.hash = '';
+  url.search = '';
+  return url;
+}
+
+/** The activity of an applied preset: its lesson's when the Studies drawer applied it. */
+function activityOf(p) {
+  return p.fromLesson ? activityFor('lesson', p.fromLesson.id) : activityFor('preset', p.id);
+}
+
+/** The prediction card and the printable sheet; returns { card, context, print } (null when off). */
+export function createActivities({ lab, store, run, embedKeys, siteURL }) {
+  if (!embedKeys.predict) return null;
+  const sheet = el('section', { class: 'activity-sheet', id: 'activity-sheet' });
+  document.body.append(sheet);
+  let current = null; // { activity, preset, document: the run it set up }
+
+  /** The words of the set-up, read from the preset or lesson and the document it set up. */
+  function context() {
+    const { preset, document: doc } = current;
+    const lesson = preset.fromLesson;
+    const sc = doc.scenario;
+    const title = lesson ? registryText('lesson', lesson, 'title') : registryText('preset', preset, 'title');
+    const url = pageAddress(siteURL);
+    if (language() !== 'en') url.searchParams.set('lang', language());
+    url.hash = encodeState(lab, doc);
+    const link = url.toString();
+    const jump = preset.lesson?.jumpTo;
+    return {
+      kind: lesson ? 'lesson' : 'preset',
+      title,
+      system: registryText('system', lab.system(sc.system), 'title'),
+      a: shortTitle(lab.integrator(sc.integrator)),
+      b: doc.compare ? shortTitle(lab.integrator(doc.compare)) : null,
+      h: `${sc.h} s`,
+      speed: `${doc.speed}×${Number.isFinite(jump) ? t('activity.sheet.jump', { t: jump }) : ''}`,
+      source: lesson ? registryText('lesson', lesson, 'source') : null,
+      link: link.length <= MAX_PRINTED_LINK ? link : null,
+      menuHint: t(`activity.sheet.menu.${lesson ? 'lesson' : 'preset'}`, { title, url: pageAddress(siteURL).toString() }),
+    };
+  }
+
+  const card = new PredictionCard($('#view-notes'), {
+    context,
+    play: () => run.setPlaying(true),
+    print: () => print(),
+    // closing a card that held the run lets it play: the lesson goes on without a prediction
+    closed: (wasHeld, release) => {
+      if (wasHeld && release) run.setPlaying(true);
+    },
+  });
+
+  /** Fills the sheet and prints it (the print stylesheet prints only the sheet). */
+  function print() {
+    if (!current) return;
+    setChildren(sheet, activitySheet(current.activity, context()));
+    sheet.lang = language();
+    document.documentElement.classList.add('print-activity');
+    window.print();
+  }
+  window.addEventListener('afterprint', () => document.documentElement.classList.remove('print-activity'));
+
+  run.onPreset((preset) => {
+    const activity = activityOf(preset);
+    if (!activity) return false;
+    current = { activity, preset, document: clone(store.get()) };
+    card.show(activity, { held: true });
+    return true;
+  });
+  store.subscribe((state) => {
+    if (!current || (deepEqual(state.scenario, current.document.scenario) && state.compare === current.document.compare)) return;
+    current = null;
+    card.forget();
+  });
+  store.session.subscribe((s, prev) => s.playing && !prev.playing && card.played());
+  onLanguageChange(() => card.render());
+  return { card, context: () => current && context(), print };
+}
