@@ -502,7 +502,9 @@ export class Plots {
       const id = `phase-${which}`;
       const select = el('select', { id });
       if (which === 'x') select.append(el('option', { value: '-1' }, t('plots.graph.time')));
-      vars.forEach((v, i) => select.append(el('option', { value: String(i), title: t(v.title) }, v.symbol)));
+      vars.forEach((v, i) =>
+        select.append(el('option', { value: String(i), title: v.titleKey ? t(v.titleKey, v.titleVars) : t(v.title) }, v.symbol)),
+      );
       select.addEventListener('change', () => {
         const v = Number(select.value);
         this.graphAxes = which === 'x' ? [v, this.graphAxes[1]] : [this.graphAxes[0], v];

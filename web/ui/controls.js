@@ -9,7 +9,7 @@ import { el, setChildren, uniqueId } from './dom.js';
 import { t, registryText, onLanguageChange, claimText, paramText } from '../i18n/index.js';
 import { numberField, columnNames, rowNoun } from './fields.js';
 import { clone, deepEqual } from '../state/store.js';
-import { splitApiError } from '../state/url.js';
+import { apiError } from './api-error.js';
 
 /**
  * Badges for an integrator, from its registry entry: its claims, only those whose kind
@@ -173,7 +173,7 @@ export class Controls {
   #setH(h) {
     const st = this.store.get();
     const err = this.actions.setScenario({ ...st.scenario, h });
-    const { problem } = err ? splitApiError(err.message) : { problem: '' };
+    const { problem } = err ? apiError(err) : { problem: '' };
     this.els.hError.textContent = err ? problem : '';
     if (err) {
       this.els.hNumber.setAttribute('aria-invalid', 'true');
@@ -280,7 +280,7 @@ export class Controls {
     mutate(next);
     const err = this.actions.setScenario(next);
     if (err) {
-      field?.setError(splitApiError(err.message).problem);
+      field?.setError(apiError(err).problem);
       return false;
     }
     field?.setError('');
