@@ -285,7 +285,17 @@ export class Plots {
       measureCtx.font = font;
       return Math.ceil(Math.max(...values.map((v) => measureCtx.measureText(String(v ?? '')).width))) + 12;
     };
-    const y = { ...common, size: ySize, space: px * 2 + 4, values: logY ? logAxisValues : axisValues, label: yLabel };
+    // the y label runs along the plot's height: the plot records whether it fits there (data-ylabel-fits)
+    const label = (u) => {
+      if (measureCtx && u.root) {
+        measureCtx.font = font;
+        const fits = measureCtx.measureText(yLabel).width <= u.bbox.height / devicePixelRatio;
+        u.root.dataset.ylabel = yLabel;
+        u.root.dataset.ylabelFits = String(fits);
+      }
+      return yLabel;
+    };
+    const y = { ...common, size: ySize, space: px * 2 + 4, values: logY ? logAxisValues : axisValues, label: yLabel ? label : yLabel };
     if (logY) y.splits = logSplits;
     const x = { ...common, size: px + 16, space: px * 5, values: xFormat ?? axisValues, label: xLabel };
     return [x, y];

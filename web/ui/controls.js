@@ -10,6 +10,7 @@ import { t, registryText, onLanguageChange, claimText, paramText } from '../i18n
 import { numberField, columnNames, rowNoun } from './fields.js';
 import { clone, deepEqual } from '../state/store.js';
 import { apiError } from './api-error.js';
+import { num } from '../sim/format.js';
 
 /**
  * Badges for an integrator, from its registry entry: its claims, only those whose kind
@@ -90,7 +91,7 @@ export class Controls {
     els.hRange.addEventListener('input', () => {
       const v = this.ladder[Number(els.hRange.value)];
       els.hNumber.value = String(v);
-      els.hRange.setAttribute('aria-valuetext', `h = ${v} s`);
+      els.hRange.setAttribute('aria-valuetext', `h = ${num(v, 6)} s`);
     });
     els.hRange.addEventListener('change', () => this.#setH(this.ladder[Number(els.hRange.value)]));
     els.hNumber.addEventListener('change', () => this.#setH(Number(els.hNumber.value)));
@@ -237,7 +238,7 @@ export class Controls {
     els.hRange.max = String(this.ladder.length - 1);
     els.hRange.step = '1';
     els.hRange.value = String(this.ladder.indexOf(sc.h));
-    els.hRange.setAttribute('aria-valuetext', `h = ${sc.h} s`);
+    els.hRange.setAttribute('aria-valuetext', `h = ${num(sc.h, 6)} s`);
     els.hNumber.value = String(sc.h);
     els.hNumber.max = String(hs.max);
     els.hUnit.textContent = hs.unit ?? 's';
@@ -416,7 +417,7 @@ export class Controls {
       'select',
       { id },
       el('option', { value: '' }, t('controls.gravity.custom')),
-      places.map(([name, g]) => el('option', { value: String(g) }, `${t(`controls.gravity.${name}`)} (${g} m/s²)`)),
+      places.map(([name, g]) => el('option', { value: String(g) }, `${t(`controls.gravity.${name}`)} (${num(g, 4)} m/s²)`)),
     );
     select.value = places.some(([, g]) => g === value) ? String(value) : '';
     select.addEventListener('change', () => {

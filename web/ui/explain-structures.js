@@ -2,8 +2,8 @@
 // this run has (sim.describe().structures: the claim kinds its exact flow keeps), each of
 // the integrator's claims of those kinds with its formula, the structures it does not
 // keep, and its update equations without the constraint terms where there are none.
-// Formulas are LaTeX for KaTeX; words come from the registry's claims and the catalogue.
-import { claimText, t } from '../i18n/index.js';
+// Formulas are LaTeX for KaTeX; words come from the registry's claims and the catalogue,
+// through the `words` functions the drawer passes (so Node tests run this module as is).
 
 /** The two claim kinds about the energy: one structure of the exact flow, kept exactly or within a band. */
 const ENERGY = ['energy', 'energy-bounded'];
@@ -49,23 +49,29 @@ function formulaOf(kind, integ, description) {
   }
 }
 
-/** The integrator's claims that apply to this run: [{ kind, words, tex }], in the registry's order. */
-export function keptHere(integ, description) {
+/**
+ * The integrator's claims that apply to this run: [{ kind, words, tex }], in the registry's order.
+ * claim(text): a claim's words in the page's language.
+ */
+export function keptHere(integ, description, claim = (text) => text) {
   const structures = new Set(description?.structures ?? []);
   return (integ?.claims ?? [])
     .filter((c) => structures.has(c.kind))
-    .map((c) => ({ kind: c.kind, words: claimText(c.text), tex: formulaOf(c.kind, integ, description) }));
+    .map((c) => ({ kind: c.kind, words: claim(c.text), tex: formulaOf(c.kind, integ, description) }));
 }
 
-/** The structures of this run the integrator does not claim: [{ kind, words }] (the energy counted once). */
-export function lostHere(integ, description) {
+/**
+ * The structures of this run the integrator does not claim: [{ kind, words }] (the energy counted
+ * once). lost(kind, { list }): the page's words for a structure not kept.
+ */
+export function lostHere(integ, description, lost = (kind) => kind) {
   const claimed = new Set((integ?.claims ?? []).map((c) => c.kind));
   const kinds = [...new Set((description?.structures ?? []).map((k) => (ENERGY.includes(k) ? 'energy' : k)))];
   return kinds
     .filter((k) => (k === 'energy' ? !ENERGY.some((e) => claimed.has(e)) : !claimed.has(k)))
     .map((k) => ({
       kind: k,
-      words: t(`words.explain.lost.${k}`, { list: conservedMomentaText(description) }),
+      words: lost(k, { list: conservedMomentaText(description) }),
     }));
 }
 
@@ -97,7 +103,7 @@ export function withoutConstraints(lines) {
 }
 
 // Formula fragments in prose: a symbol with a subscript (q_{k+1}, L_d, J_z) or a power (h^4, O(h^{2})).
-const INLINE_TEX = /[A-Za-zΠΓΩθφωλμψ](?:_(?:\{[^{}\s]*\}|[A-Za-z0-9]+)|\^(?:\{[^{}\s]*\}|[0-9]+))+/g;
+const INLINE_TEX = /[A-Za-z0-9ΠΓΩθφωλμψ|)](?:_(?:\{[^{}\s]*\}|[A-Za-z0-9]+)|\^(?:\{[^{}\s]*\}|[0-9]+))+/g;
 
 /** Prose split into text and formulas: [{ text } | { tex }]. */
 export function proseParts(text) {

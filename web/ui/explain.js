@@ -11,7 +11,7 @@
 import { el, setChildren } from './dom.js';
 import { badgeList } from './controls.js';
 import { loadKatex } from './katex.js';
-import { t, registryText } from '../i18n/index.js';
+import { t, registryText, claimText } from '../i18n/index.js';
 import { Drawer } from './drawer.js';
 import { STUDIES, lessonById } from '../sim/lessons.js';
 import { keptHere, lostHere, proseParts, withoutConstraints } from './explain-structures.js';
@@ -174,8 +174,8 @@ export class ExplainDrawer extends Drawer {
 
   /** What the method keeps on this run (each claim with its formula) and what it does not: { node, inline }. */
   #structures(integ, role, description) {
-    const kept = keptHere(integ, description);
-    const lost = lostHere(integ, description);
+    const kept = keptHere(integ, description, claimText);
+    const lost = lostHere(integ, description, (kind, vars) => t(`words.explain.lost.${kind}`, vars));
     const inline = [];
     const item = (k) => {
       const math = k.tex ? el('span', { class: 'math-inline' }) : null;
