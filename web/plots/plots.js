@@ -485,7 +485,7 @@ export class Plots {
     const entry = { id: 'iterations', card: c, cols: [this.iterCol, this.iterCol + 1], kind: 'time', drawn: -1, at: 0 };
     entry.u = this.#timePlot(entry, {
       height: 100,
-      yLabel: t('plots.iterations.y'),
+      // no y label: the card's title names the count, and a label along 40 px of height would be cut
       range: (u, min, max) => [0, Math.max(4, Math.ceil(max + 1))],
       series: this.#pairSeries('iterations'),
     });

@@ -41,7 +41,7 @@ function formulaOf(kind, integ, description) {
     case 'energy':
       return 'E(q_{k+1},p_{k+1}) = E(q_k,p_k)';
     case 'energy-bounded':
-      return `|E(q_k,p_k) - E_0| \\le C\\,h^{${integ.order}}\\ \\text{for}\\ k h \\le e^{c/h}`;
+      return `|E(q_k,p_k) - E_0| \\le C\\,h^{${integ.order}}`;
     case 'casimir':
       return '|\\Pi_{k+1}| = |\\Pi_k|';
     default:

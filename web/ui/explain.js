@@ -99,15 +99,12 @@ export class ExplainDrawer extends Drawer {
     const lesson = lessonById(this.lessonId);
     const studies = [...(lesson ? [this.#study('lesson', lesson, true)] : []), ...STUDIES.map((s) => this.#study('study', s, false))];
     sections.push(...studies);
+    // the system: its title and description (its formulas, J_z or L = ½ m v², typeset inline)
+    const about = proseParagraph(registryText('system', system, 'description'), { class: 'explain-system' });
+    about.node.prepend(el('strong', {}, registryText('system', system, 'title')), ': ');
     setChildren(
       this.body,
-      el(
-        'p',
-        { class: 'explain-system' },
-        el('strong', {}, registryText('system', system, 'title')),
-        ': ',
-        registryText('system', system, 'description'),
-      ),
+      about.node,
       sections.filter((s) => !studies.includes(s)).map((s) => s.node),
       el('h3', { class: 'explain-studies' }, t('explain.studies')),
       studies.map((s) => s.node),
@@ -118,7 +115,7 @@ export class ExplainDrawer extends Drawer {
     } catch {
       katex = null;
     }
-    for (const s of sections) {
+    for (const s of [about, ...sections]) {
       if (s.tex) typeset(katex, s.math, s.tex, true);
       for (const f of s.inline ?? []) typeset(katex, f.node, f.tex, false);
     }
@@ -213,7 +210,6 @@ export class ExplainDrawer extends Drawer {
       { class: `explain-integrator role-${role}` },
       el('h3', {}, el('span', { class: `swatch ${role}`, 'aria-hidden': 'true' }), `${role}: ${title}`),
       badgeList(integ, `explain-badges-${role}`, description?.structures ?? null),
-      el('p', { class: 'summary' }, registryText('integrator', integ, 'summary')),
       el('h4', {}, t(update)),
       math,
       here.node,
@@ -221,6 +217,7 @@ export class ExplainDrawer extends Drawer {
         'details',
         { class: 'explain-docs' },
         el('summary', {}, t(integ.family === 'baseline' ? 'words.explain.howDrifts' : 'words.explain.howConserves')),
+        el('p', { class: 'summary' }, registryText('integrator', integ, 'summary')),
         docs.node,
       ),
       el('p', { class: 'citation' }, t('explain.source'), el('cite', {}, registryText('integrator', integ, 'citation'))),

@@ -27,7 +27,6 @@ export default {
   'plots.iterations.title': 'Iteraciones de Newton',
   'plots.iterations.note':
     'por paso, según cuenta cada método su trabajo: las iteraciones de Newton de su ecuación de paso o de su proyección sobre las ligaduras, o sus subpasos (un método adaptativo); 0 donde un paso no resuelve ninguna ecuación',
-  'plots.iterations.y': 'iteraciones',
   'plots.dt.title': 'Tamaño del paso',
   'plots.dt.note': 'h_k de cada paso, en s: elegido para que la energía discreta se conserve',
   'plots.graph.title': 'Gráfica',
