@@ -196,14 +196,14 @@ test('in Spanish, no English in the drawers (Explain, Studies), an API error ban
     for (const d of document.querySelectorAll('#explain details')) d.open = true;
   });
   problems.push(...(await englishOnScreen(page, 'Explain')));
-  await page.keyboard.press('Escape');
+  await page.click('#explain .drawer-close');
   // Studies: its sections, a lesson's figure and caption
   await page.click('#studies-button');
   await page.locator('#study-lessons button[data-lesson]').first().waitFor({ timeout: 20000 });
   await page.locator('#study-lessons button[data-lesson]').first().click();
   await page.waitForFunction(() => document.querySelector('#lesson-figure')?.dataset.status === 'done', null, { timeout: 60000 });
   problems.push(...(await englishOnScreen(page, 'Studies')));
-  await page.keyboard.press('Escape');
+  await page.click('#studies .drawer-close');
   // an API error banner: a pasted link the API refuses (h out of range), and one the page's link reader refuses
   for (const [hash, code] of [
     ['system=oscillator&h=-3', 'range'],
