@@ -213,6 +213,8 @@ test('in Spanish, no English in the drawers (Explain, Studies), an API error ban
     await page.waitForSelector('.banner[data-key="link"]');
     const banner = await page.locator('.banner[data-key="link"]').textContent();
     assert.ok(banner.includes(es[`words.error.${code}`]), `${hash}: the problem by its code (${banner})`);
+    if (code === 'range')
+      assert.match(banner, /[[(][^\])]*; [^\])]*[\])]/, `${hash}: the allowed interval written the Spanish way (${banner})`);
     assert.doesNotMatch(banner, /\b(must|unknown|field|greater|known)\b/, `${hash}: no English (${banner})`);
     problems.push(...(await englishOnScreen(page, `banner ${hash}`)));
     await page.locator('.banner[data-key="link"] .banner-actions button').last().click();

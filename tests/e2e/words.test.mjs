@@ -54,7 +54,7 @@ test('Explain on the oscillator names no J_z, constraint or momentum map; on the
     'the update is typeset',
   );
 
-  await page.keyboard.press('Escape');
+  await page.click('#explain .drawer-close');
   await page.evaluate(() => window.vilabPage.setState({ scenario: { system: 'double-spherical-pendulum' }, compare: 'rk4' }));
   await page.waitForFunction(() => window.vilabPage.state().scenario.system === 'double-spherical-pendulum');
   await page.click('#explain-button');
@@ -95,15 +95,20 @@ test('axis labels fit: the lessons’ y labels are not clipped, nor the plot car
   }));
   assert.equal(label.text, 'half-width of the energy band (J)');
   assert.ok(label.scroll <= label.client && label.height > 0, JSON.stringify(label));
-  await page.keyboard.press('Escape');
-  for (const lang of ['en', 'es']) {
-    await page.selectOption('#language', lang);
-    await page.evaluate(() => window.vilabPage.drawPlots());
-    const fits = await page
-      .locator('#plots .uplot[data-ylabel]')
-      .evaluateAll((us) => us.map((u) => [u.dataset.ylabel, u.dataset.ylabelFits]));
-    assert.ok(fits.length >= 3, `${lang}: ${fits.length} labelled plots`);
-    for (const [text, ok] of fits) assert.equal(ok, 'true', `${lang}: "${text}" fits along its plot`);
+  await page.click('#studies .drawer-close');
+  // every card, in both languages, at the desk and in projector mode (larger type)
+  for (const projector of [false, true]) {
+    if (projector) await page.click('#projector');
+    for (const lang of ['en', 'es']) {
+      await page.selectOption('#language', lang);
+      await page.evaluate(() => window.vilabPage.drawPlots());
+      const fits = await page
+        .locator('#plots .uplot[data-ylabel]')
+        .evaluateAll((us) => us.map((u) => [u.dataset.ylabel, u.dataset.ylabelFits]));
+      assert.ok(fits.length >= 3, `${lang}: ${fits.length} labelled plots`);
+      for (const [text, ok] of fits) assert.equal(ok, 'true', `${lang}${projector ? ', projector' : ''}: "${text}" fits along its plot`);
+    }
+    if (projector) await page.click('#projector'); // the mode is remembered by the browser: leave it off
   }
   assert.deepEqual(errors, []);
   await page.close();
@@ -120,7 +125,7 @@ test('the Poincaré section has tick values on both axes', async () => {
   const ticks = await page
     .locator('#poincare-canvas')
     .evaluate((c) => ({ x: JSON.parse(c.dataset.xticks), y: JSON.parse(c.dataset.yticks) }));
-  assert.ok(ticks.x.length >= 3 && ticks.y.length >= 3, JSON.stringify(ticks));
+  assert.ok(ticks.x.length >= 4 && ticks.y.length >= 4, JSON.stringify(ticks));
   for (const v of [...ticks.x, ...ticks.y]) assert.ok(Number.isFinite(Number(v.replace('−', '-'))), v);
   assert.deepEqual(errors, []);
   await page.close();

@@ -82,6 +82,11 @@ export function fixed(x, digits = 2) {
   return minus(formatter({ minimumFractionDigits: digits, maximumFractionDigits: digits }).format(x));
 }
 
+/** What separates the numbers of a list or an interval: '; ' where the decimal sign is a comma. */
+export function listSeparator() {
+  return formatter({ minimumFractionDigits: 1 }).format(0.5).includes(',') ? '; ' : ', ';
+}
+
 /** '3f9a…08c2' from a 16-hex fingerprint. */
 export function shortHash(hash) {
   if (!hash) return '—';

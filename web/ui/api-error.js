@@ -6,17 +6,28 @@
 // intervals, numbers after "got", the column) carried over.
 import { has, language, t } from '../i18n/index.js';
 import { splitApiError } from '../state/url.js';
+import { listSeparator, num } from '../sim/format.js';
 
+/** A number of an English message ('0.2', '-3', '1e-6') in the page's language; anything else as it is. */
+const localNumber = (s) => (/^[-−+]?(\d+\.?\d*|\.\d+)(e[-−+]?\d+)?$/i.test(s) ? num(Number(s.replace('−', '-')), 6) : s);
+
+/** An interval of an English message ('(0, 0.2]') with its numbers and separator in the page's language. */
+const localInterval = (s) => {
+  const [, open, a, b, close] = s.match(/^([[(])\s*([^,]+?)\s*,\s*([^\])]+?)\s*([\])])$/) ?? [];
+  return open ? `${open}${localNumber(a)}${listSeparator()}${localNumber(b)}${close}` : s;
+};
+
+// What of an English message a translation carries over, and how it is written there.
 const LITERALS = [
-  /"[^"]{1,60}"/g, // a quoted name or value
-  /[[(]\s*[-−+]?[\d.e+−-]+\s*,\s*[-−+]?[\d.e+−-]+\s*[\])]/g, // an interval
-  /\bgot\s+([^\s,;)]{1,40})/g, // what was given
+  { re: /"[^"]{1,60}"/g, text: (m) => m[0] }, // a quoted name or value
+  { re: /[[(]\s*[-−+]?[\d.e+−-]+\s*,\s*[-−+]?[\d.e+−-]+\s*[\])]/g, text: (m) => localInterval(m[0]) }, // an interval
+  { re: /\bgot\s+([^\s,;)]{1,40})/g, text: (m) => localNumber(m[1]) }, // what was given
 ];
 
 /** The parts of an English problem a translation keeps (names, intervals, given values), in order of appearance. */
 export function literalsOf(problem) {
   const found = [];
-  for (const re of LITERALS) for (const m of String(problem ?? '').matchAll(re)) found.push({ at: m.index, text: m[1] ?? m[0] });
+  for (const { re, text } of LITERALS) for (const m of String(problem ?? '').matchAll(re)) found.push({ at: m.index, text: text(m) });
   return [...new Set(found.sort((a, b) => a.at - b.at).map((f) => f.text))];
 }
 

@@ -38,12 +38,15 @@ function measuredText(v) {
 }
 
 /** About five round tick values in [lo, hi]. */
-function niceTicks(lo, hi) {
-  const step0 = (hi - lo) / 5;
-  const mag = 10 ** Math.floor(Math.log10(step0));
-  const step = [1, 2, 5, 10].map((m) => m * mag).find((s) => s >= step0) ?? 10 * mag;
+function niceTicks(lo, hi, min = 4) {
+  const mag = 10 ** Math.floor(Math.log10(hi - lo));
+  // the largest round step that gives at least `min` ticks
+  const steps = [1, 0.5, 0.25, 0.2, 0.1, 0.05].map((m) => m * mag);
+  const first = (s) => Math.ceil(lo / s - 1e-9);
+  const last = (s) => Math.floor(hi / s + 1e-9);
+  const step = steps.find((s) => last(s) - first(s) + 1 >= min) ?? steps.at(-1);
   const out = [];
-  for (let v = Math.ceil(lo / step) * step; v <= hi + step * 1e-9; v += step) out.push(Math.abs(v) < step * 1e-9 ? 0 : v);
+  for (let k = first(step); k <= last(step); k++) out.push(k === 0 ? 0 : k * step);
   return out;
 }
 
