@@ -80,6 +80,23 @@ test('Explain on the oscillator names no J_z, constraint or momentum map; on the
   await page.close();
 });
 
+test('Explain in Spanish leaves no raw LaTeX either (the Spanish prose, the lessons, the studies)', async () => {
+  const { page, errors } = await openPage(browser.context, '?nosw=1&lang=es#system=double-spherical-pendulum&compare=rk4', {
+    viewport: DESKTOP,
+  });
+  await page.evaluate(() => window.vilabPage.pause());
+  await page.click('#explain-button');
+  await page.waitForSelector('#explain .explain-here .katex', { timeout: 15000 });
+  await page.evaluate(() => {
+    for (const d of document.querySelectorAll('#explain details')) d.open = true;
+  });
+  const all = await explainWords(page, '#explain');
+  assert.doesNotMatch(all.outside, RAW_TEX, all.outside.match(new RegExp(`.{0,30}${RAW_TEX.source}.{0,30}`))?.[0]);
+  assert.match(all.shown, /Lo que conserva en este sistema/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('axis labels fit: the lessons’ y labels are not clipped, nor the plot cards’ in either language', async () => {
   const { page, errors } = await openPage(browser.context, '?nosw=1&lang=en', { viewport: DESKTOP });
   await page.evaluate(() => window.vilabPage.pause());

@@ -3,7 +3,7 @@
 // captions read). Runs without the module.
 import { test, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { fixed, num, numberLocale, percent, sci, seconds, setNumberLocale, signedSci } from '../../web/sim/format.js';
+import { fixed, listSeparator, num, numberLocale, percent, sci, seconds, setNumberLocale, signedSci } from '../../web/sim/format.js';
 
 afterEach(() => setNumberLocale('en'));
 
@@ -38,6 +38,11 @@ test('Spanish: a decimal comma, a spaced percent sign; the same digits', () => {
   assert.equal(seconds(14.734), '14,73');
   assert.equal(percent(0.0391), '3,9\u00a0%');
   assert.equal(fixed(2.004, 2), '2,00');
+  // an interval's numbers are separated by a semicolon where the decimal sign is a comma
+  assert.equal(listSeparator(), '; ');
+  setNumberLocale('en');
+  assert.equal(listSeparator(), ', ');
+  setNumberLocale('es');
   // a whole number, an infinity and a missing value read the same in every language
   assert.equal(num(600, 4), '600');
   assert.equal(num(Number.POSITIVE_INFINITY), '∞');
