@@ -205,6 +205,20 @@ test('numbers per language: a lesson’s measured numbers with a decimal comma i
   const text = await page.locator('#lesson-figure .lesson-measured').textContent();
   assert.match(text, /\d,\d/, text);
   assert.doesNotMatch(text, /\d\.\d/, text);
+  // relative energies as percentages: Newmark's band and both ends, in Spanish with a spaced sign
+  await page.click('#study-lessons button[data-lesson="mw-newmark-rk4"]');
+  await page.waitForFunction(
+    () =>
+      document.querySelector('#lesson-figure')?.dataset.lesson === 'mw-newmark-rk4' &&
+      document.querySelector('#lesson-figure').dataset.status === 'done',
+    null,
+    { timeout: 90000 },
+  );
+  const mw = await page.locator('#lesson-figure .lesson-measured').textContent();
+  const measured = JSON.parse(await page.locator('#lesson-figure .lesson-measured').getAttribute('data-measured'));
+  assert.equal((mw.match(/\d\u00a0%/g) ?? []).length, 3, mw);
+  const rk4 = `${Math.round(measured.finalB * 100)}`.replace('-', '−');
+  assert.ok(mw.includes(`${rk4}\u00a0%`), `RK4's end ${measured.finalB} as ${rk4} % in: ${mw}`);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -8,7 +8,7 @@
 //                 computes its curve; captions, sources and docs from web/sim/lessons.js
 import { uPlot, loadUPlot } from '../plots/uplot.js';
 import { el, setChildren } from './dom.js';
-import { fixed, num, sci } from '../sim/format.js';
+import { fixed, num, percent, sci } from '../sim/format.js';
 import { COLOR_A, COLOR_B } from '../scene/palette.js';
 import { fittedOrder } from '../sim/studies.js';
 import { LESSONS, lessonById, lessonSetup } from '../sim/lessons.js';
@@ -405,7 +405,9 @@ export class StudiesDrawer extends Drawer {
       );
       const fig = state.figure;
       if (!fig) return;
-      const vars = Object.fromEntries(Object.entries(fig.measured).map(([k, v]) => [k, measuredText(v)]));
+      const vars = Object.fromEntries(
+        Object.entries(fig.measured).map(([k, v]) => [k, fig.percent?.includes(k) ? percent(v, 2) : measuredText(v)]),
+      );
       measured.textContent = t(`lessons.${fig.summary}`, vars);
       measured.dataset.measured = JSON.stringify(fig.measured);
       const colors = { A: COLOR_A, B: COLOR_B };
