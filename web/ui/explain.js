@@ -57,7 +57,7 @@ function proseParagraph(text, attrs = {}) {
   const inline = [];
   const parts = proseParts(text).map((p) => {
     if (p.text != null) return p.text;
-    const node = el('span', { class: 'math-inline' }, p.tex);
+    const node = el('span', { class: 'math-inline' }); // typeset once KaTeX is in (its source if it cannot load)
     inline.push({ node, tex: p.tex });
     return node;
   });
