@@ -91,5 +91,5 @@ test('the prose of every integrator, in both languages, leaves no formula fragme
   }
   assert.ok(files.length >= 40 && formulas > 100, `${files.length} files, ${formulas} formulas`);
   // negative control: a paragraph with q_{k+1} yields it as a formula, not as text
-  assert.deepEqual(proseParts('so g(q_{k+1}) = 0'), [{ text: 'so g(' }, { tex: 'q_{k+1}' }, { text: ') = 0' }]);
+  assert.deepEqual(proseParts('so g(q_{k+1}) = 0'), [{ text: 'so g(' }, { tex: 'q_{k+1}', source: 'q_{k+1}' }, { text: ') = 0' }]);
 });

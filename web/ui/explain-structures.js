@@ -105,13 +105,13 @@ export function withoutConstraints(lines) {
 // Formula fragments in prose: a symbol with a subscript (q_{k+1}, L_d, J_z) or a power (h^4, O(h^{2})).
 const INLINE_TEX = /[A-Za-z0-9ΠΓΩθφωλμψ|)](?:_(?:\{[^{}\s]*\}|[A-Za-z0-9]+)|\^(?:\{[^{}\s]*\}|[0-9]+))+/g;
 
-/** Prose split into text and formulas: [{ text } | { tex }]. */
+/** Prose split into text and formulas: [{ text } | { tex, source }] (source: the fragment as the prose wrote it). */
 export function proseParts(text) {
   const out = [];
   let last = 0;
   for (const m of String(text ?? '').matchAll(INLINE_TEX)) {
     if (m.index > last) out.push({ text: text.slice(last, m.index) });
-    out.push({ tex: texSymbol(m[0]).replace(/−/g, '-') });
+    out.push({ tex: texSymbol(m[0]).replace(/−/g, '-'), source: m[0] });
     last = m.index + m[0].length;
   }
   if (last < String(text ?? '').length) out.push({ text: text.slice(last) });

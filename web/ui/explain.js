@@ -57,7 +57,8 @@ function proseParagraph(text, attrs = {}) {
   const inline = [];
   const parts = proseParts(text).map((p) => {
     if (p.text != null) return p.text;
-    const node = el('span', { class: 'math-inline' }); // typeset once KaTeX is in (its source if it cannot load)
+    // typeset once KaTeX is in (its LaTeX if it cannot load); data-source: the prose's own text
+    const node = el('span', { class: 'math-inline', dataset: { source: p.source } });
     inline.push({ node, tex: p.tex });
     return node;
   });
