@@ -244,6 +244,18 @@ test('in Spanish, no English in the drawers (Explain, Studies), an API error ban
   await page.close();
 });
 
+test('in Spanish, a bad embedding key is named in Spanish (its problem by code)', async () => {
+  const { page, errors } = await openPage(browser.context, '?nosw=1&lang=es&paused=2', { viewport: DESKTOP });
+  const banner = page.locator('.banner[data-key="embed-key-paused"]');
+  await banner.waitFor();
+  const text = await banner.textContent();
+  const es = await page.evaluate(() => window.vilabPage.i18n.catalogue('es'));
+  assert.ok(text.includes(es['words.error.range']), text);
+  assert.doesNotMatch(text, /must be/, text);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('switching the language keeps the run: same step, same fingerprint, still playing', async () => {
   const { page } = await openPage(browser.context, '?nosw=1', { viewport: DESKTOP });
   await page.evaluate(() => {
