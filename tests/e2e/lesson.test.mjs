@@ -117,7 +117,7 @@ test('a breakdown freezes the broken curves at a marked point; the other series 
   assert.equal(await hook(page, () => window.vilabPage.sim().step), 243, 'A goes on');
   assert.match(await page.locator('#plot-energy .plot-mark').textContent(), /B stopped at t = [\d.]+ s/);
   const banner = await page.locator('.banner[data-key="failure-b"]').textContent();
-  assert.match(banner, /its energy has grown by \d+ %/);
+  assert.match(banner, /its energy has grown by \d+%/);
   // the CSV: B's columns end where B stopped; no clip value anywhere
   const csv = (await hook(page, () => window.vilabPage.csv())).trim().split('\n');
   const header = csv[4].split(',');

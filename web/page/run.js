@@ -10,6 +10,7 @@ import { SCENES } from '../scene/scenes.js';
 import { shortTitle } from '../ui/why.js';
 import { t, registryText, onLanguageChange } from '../i18n/index.js';
 import { Landing, landingEstimate } from './landing.js';
+import { apiErrorText } from '../ui/api-error.js';
 
 // the look-ahead that frames a system defined by data (lookAhead below)
 const LOOKAHEAD_STEPS = 3000;
@@ -104,7 +105,7 @@ export class Run {
         this.build(state, { keepA: keepA && landOn == null });
         if (landOn != null) this.#landAgain(landOn);
       } catch (e) {
-        this.notices.banner('control', [e.message]);
+        this.notices.banner('control', [apiErrorText(e)]);
       }
     }
     runner.speed = state.speed;
@@ -193,7 +194,7 @@ export class Run {
     const st = this.store.get();
     const h = Number((st.scenario.h / 2).toPrecision(6));
     const err = this.setScenario({ ...st.scenario, h });
-    if (err) this.notices.banner('failure', [t('main.halveFailed', { message: err.message })]);
+    if (err) this.notices.banner('failure', [t('main.halveFailed', { message: apiErrorText(err) })]);
     else this.setPlaying(true);
   }
 
@@ -205,11 +206,11 @@ export class Run {
     const deferred = this.lab.loadFull().then(
       () => {
         const err = retry();
-        if (err) notices.banner('control', [err.message]);
+        if (err) notices.banner('control', [apiErrorText(err)]);
         return err;
       },
       (e) => {
-        notices.banner('control', [t('main.fullFailed', { message: e.message })]);
+        notices.banner('control', [t('main.fullFailed', { message: apiErrorText(e) })]);
         return e;
       },
     );
@@ -264,7 +265,7 @@ export class Run {
     // waiting for the full build: applied once it is in (its failure is shown by then)
     const { deferred } = this.session.get();
     if (deferred) return deferred.then((e) => e || applied());
-    if (err) this.notices.banner('control', [t('main.preset.failed', { id: p.id, message: err.message })]);
+    if (err) this.notices.banner('control', [t('main.preset.failed', { id: p.id, message: apiErrorText(err) })]);
     else applied();
   }
 

@@ -400,6 +400,9 @@ export interface RunVariable {
   key: string;
   symbol: string;
   title: string;
+  /** The title's key in the page's catalogue (web/i18n/<lang>/words.js) and its slots, for other languages. */
+  titleKey?: string;
+  titleVars?: Record<string, string | number>;
   unit: string;
   kind: 'angle' | 'rate' | 'position' | 'velocity' | 'momentum' | 'other';
 }

@@ -20,6 +20,7 @@ import { clone } from '../state/store.js';
 import { num } from '../sim/format.js';
 import { t, registryText, language, onLanguageChange } from '../i18n/index.js';
 import { isFurniture } from '../scene/furniture.js';
+import { apiErrorText } from './api-error.js';
 
 const PREVIEW_DEBOUNCE_MS = 150;
 const CARET_WINDOW = 40; // characters of the expression shown around the caret (the panel is ~45 wide)
@@ -93,7 +94,8 @@ export function errorBlock(message, text, column, width = CARET_WINDOW) {
 /** A registry doc phrase as a sentence (capitalized, with a full stop). */
 const sentence = (x) => (x ? `${x[0].toUpperCase()}${x.slice(1)}${/[.!?]$/.test(x) ? '' : '.'}` : '');
 
-const messageOf = (error) => String(error?.message ?? error).replace(/^vilab:\s*/, '');
+/** An error's words in the page's language (the API's by code and field: ui/api-error.js; the form's own as written). */
+const messageOf = (error) => apiErrorText(error);
 
 /** Renders `tex` with KaTeX into node (its own output only; a failure shows the LaTeX as text). */
 function renderTex(katex, node, tex) {
@@ -1042,7 +1044,12 @@ export class LagrangianEditor {
       else
         setChildren(
           this.previewErr,
-          errorBlock((target?.line ? `line ${target.line}: ` : '') + messageOf(error), target?.text, column, this.#caretWidth()),
+          errorBlock(
+            (target?.line ? t('editor.error.linePrefix', { line: target.line }) : '') + messageOf(error),
+            target?.text,
+            column,
+            this.#caretWidth(),
+          ),
         );
       if (!this.lastGood) this.previewMath.textContent = '';
       return;
