@@ -51,6 +51,17 @@ double maxStep(const SystemEntry& system, const IntegratorEntry& integrator) {
   return std::max(0.0, h);
 }
 
+// Every system's smallest step. Below it a step's increment q_{k+1} − q_k is a few ulp
+// of q: velocities (q_{k+1} − q_k)/h lose their digits and the implicit equations
+// cannot be solved to their tolerance, so every step is refused (at h = 4.9e-324, 1/h
+// is not even finite). tests/native/test_registry.cpp steps every pair at it.
+constexpr double kMinStep = 1e-12;
+
+double minStep(const SystemEntry& system) {
+  (void)system;
+  return kMinStep;
+}
+
 double maxStep(const SystemEntry& system) {
   // A system defined by data has no default motion to measure on: any h up to the top
   // of the ladder, and the implicit equations refuse the steps they cannot solve.

@@ -401,7 +401,10 @@ struct Lowering {
     switch (a.kind) {
       case Ast::Kind::Number: {
         const double x = std::strtod(a.text.c_str(), nullptr);
-        if (!std::isfinite(x)) fail(InputErrorCode::Range, a, "number " + cutForMessage(a.text) + " is out of range");
+        // As every number the core reads or reports: within ±1e300, so sums and squares
+        // of the values it enters stay finite.
+        if (!(std::abs(x) <= limits::kMaxMagnitude))
+          fail(InputErrorCode::Range, a, "number " + cutForMessage(a.text) + " is beyond ±1e300");
         return graph.constant(x);
       }
       case Ast::Kind::Name: {

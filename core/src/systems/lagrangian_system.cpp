@@ -358,6 +358,7 @@ std::shared_ptr<LagrangianProblem> compile(const Json& params, Json& normalized,
         const Json& e = pj[static_cast<std::size_t>(k)];
         const std::string text = e.is_number() ? formatNumber(e.get<double>()) : readString(e, f);
         positions.push_back(expr::parseExpression(text, f, bs, cc.graph).node);
+        P.positionTexts.push_back(text);
         out["position"].push_back(text);
       }
       LagrangianBody lb;
