@@ -255,7 +255,7 @@ int collapsedLink(const ChainModel& m, const State& s) {
   for (int i = 0; i < m.bobs(); ++i) {
     const double dx = s.q[3 * i] - px, dy = m.planar ? 0.0 : s.q[3 * i + 1] - py, dz = s.q[3 * i + 2] - pz;
     const double l = m.lengths[static_cast<std::size_t>(i)];
-    if (!(std::sqrt(dx * dx + dy * dy + dz * dz) >= kMinLinkFraction * l)) return i;
+    if (std::sqrt(dx * dx + dy * dy + dz * dz) < kMinLinkFraction * l) return i;  // NaN: left to the finiteness check
     px = s.q[3 * i], py = s.q[3 * i + 1], pz = s.q[3 * i + 2];
   }
   return -1;
@@ -279,6 +279,17 @@ std::string undrawable(const M& m, const State& s, double t, bool offManifold, s
     (void)m, (void)s, (void)t, (void)offManifold, (void)scratch;
     return "";
   }
+}
+
+// False, with the refusal, when the new state cannot be drawn (undrawable()).
+template <class M>
+bool refuseUndrawable(const M& m, const State& next, double t, Refusal& refusal) {
+  static thread_local std::vector<double> scratch;
+  const std::string why = undrawable(m, next, t, true, scratch);
+  if (why.empty()) return true;
+  refusal = Refusal::of(RefusalCode::NonFinite, "the new state cannot be drawn: " + why,
+                        Suggestion::reduceH("reduce h, or define the positions for every state the motion reaches"));
+  return false;
 }
 }  // namespace
 
@@ -401,20 +412,11 @@ bool Simulation::checkStep(const M& m, int iterations, Refusal& refusal) {
   const bool recorded = untilRecord_ == 1;
   Diagnostics& d = stepDiagnostics_;
   double energy;
-  // What is drawn and the natural variables must be finite too (a body's position
-  // expression outside its domain, a penalty link collapsed onto its pivot).
-  if constexpr (std::is_same<M, LagrangianModel>::value || std::is_same<M, ChainModel>::value) {
-    static thread_local std::vector<double> scratch;
-    const bool offManifold = !scenario_.integrator->stateRules.positionsOnManifold;
-    if (!std::is_same<M, ChainModel>::value || offManifold) {
-      const std::string why = undrawable(m, next_, tNext, offManifold, scratch);
-      if (!why.empty()) {
-        refusal =
-            Refusal::of(RefusalCode::NonFinite, "the new state cannot be drawn: " + why,
-                        Suggestion::reduceH("reduce h, or define the positions for every state the motion reaches"));
-        return false;
-      }
-    }
+  // The natural variables must be defined too: a penalty link collapsed onto the bob
+  // above it has no angles (checked before the unrecorded chain step's early accept).
+  if constexpr (std::is_same<M, ChainModel>::value) {
+    if (!scenario_.integrator->stateRules.positionsOnManifold && !refuseUndrawable(m, next_, tNext, refusal))
+      return false;
   }
   if constexpr (lazyRow) {
     if (!recorded && !variable && chainStepSurelyAccepted(m, state_, next_, energy_, invH_, energyScale_, energy)) {
@@ -457,6 +459,10 @@ bool Simulation::checkStep(const M& m, int iterations, Refusal& refusal) {
                     "the new state overflows (" + firstOverflow(next_, row_, history_.columns()) + ", beyond ±1e300)",
                     Suggestion::reduceH());
     return false;
+  }
+  // What is drawn must be finite too: a body's position expression outside its domain.
+  if constexpr (std::is_same<M, LagrangianModel>::value) {
+    if (!refuseUndrawable(m, next_, tNext, refusal)) return false;
   }
   energy_ = energy;
   return true;

@@ -74,7 +74,7 @@ test('only whitespace may follow a scenario: text after its end is refused with 
   assert.equal(e.message, 'vilab: scenario: unexpected text after the scenario at byte 22');
   assert.equal(e.code, 'syntax');
   for (const fn of [
-    () => lab.simulate('{"system":"pendulum"} x'),
+    () => lab.simulate('{"system":"pendulum"}x'),
     () => lab.exact('{"system":"pendulum"}{}'),
     () => lab.exactPendulum('{"system":"pendulum"}\u0000'),
   ])
@@ -195,6 +195,8 @@ test('foreign objects in every entry point become VilabErrors naming the field',
       /cannot be read/,
     ],
     [() => sim.advanceFor(revoked), 'limits', /cannot be read/],
+    [() => sim.advance(revoked), 'n', /got an object that cannot be read/],
+    [() => sim.history.read(revoked), 'from', /got an object that cannot be read/],
     [
       () =>
         sim.advanceFor({

@@ -131,13 +131,16 @@ function readForeign(field, read) {
     return read();
   } catch (e) {
     if (e instanceof VilabError) throw e;
-    let detail;
-    try {
-      detail = escapeControl(String(e?.message ?? e)).slice(0, 100);
-    } catch {
-      detail = 'it threw';
-    }
-    throw inputError('invalid', field, `cannot be read (${detail})`);
+    throw inputError('invalid', field, `cannot be read (${errorText(e)})`);
+  }
+}
+
+// What a foreign error says, on one line and bounded (reading it may throw too).
+function errorText(e) {
+  try {
+    return escapeControl(String(e?.message ?? e).replace(/\s+/g, ' ')).slice(0, 100);
+  } catch {
+    return 'it threw';
   }
 }
 
@@ -189,9 +192,8 @@ function encodeJson(value, field) {
       return v;
     });
   } catch (e) {
-    const deep = e instanceof RangeError;
-    const detail = readForeign(field, () => escapeControl(String(e?.message ?? e)).slice(0, 100));
-    throw inputError(deep ? 'too-large' : 'invalid', field, deep ? 'nested too deeply' : `cannot be encoded as JSON (${detail})`);
+    const deep = e instanceof RangeError && /call stack/i.test(errorText(e));
+    throw inputError(deep ? 'too-large' : 'invalid', field, deep ? 'nested too deeply' : `cannot be encoded as JSON (${errorText(e)})`);
   }
   if (typeof text !== 'string') throw inputError('type', field, `cannot be encoded as JSON (got ${typeof value})`);
   const bytes = utf8Length(text);
@@ -217,7 +219,13 @@ function encodeScenario(scenario) {
 
 function describe(v) {
   if (v === null) return 'null';
-  if (Array.isArray(v)) return 'an array';
+  let array;
+  try {
+    array = Array.isArray(v);
+  } catch {
+    return 'an object that cannot be read (a revoked Proxy)';
+  }
+  if (array) return 'an array';
   if (typeof v === 'string') return v.length > 32 ? `a string of ${v.length} characters` : `string "${escapeControl(v)}"`;
   if (typeof v === 'number') return String(v);
   return typeof v;

@@ -233,7 +233,7 @@ std::string characterAt(const std::string& text, std::size_t byte) {
   while (end < text.size() && (static_cast<unsigned char>(text[end]) & 0xC0u) == 0x80u) ++end;
   const std::string c = text.substr(byte, end - byte);
   if (c == "\n") return "line break";
-  return "\"" + c + "\"";
+  return "\"" + escapeControl(c) + "\"";
 }
 
 // ---- functions -----------------------------------------------------------------------
