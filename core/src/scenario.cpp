@@ -80,7 +80,7 @@ Scenario parseScenario(const Json& j) {
     if (s.h < hMin)
       throw InputError(InputErrorCode::Range, "h",
                        "must be at least " + formatNumber(hMin) + " s, got " + formatNumber(s.h) +
-                           " (a smaller step is lost to rounding: every step would be refused)");
+                           " (with a smaller step every step would be refused)");
     if (s.h > hMax)
       throw InputError(InputErrorCode::Range, "h",
                        range + " (with a larger step no structure-preserving integrator solves the default " +

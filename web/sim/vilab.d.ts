@@ -176,7 +176,7 @@ export interface SystemInfo {
   readonly params: readonly ParamInfo[];
   readonly initialFields: readonly FieldInfo[];
   readonly defaultIntegrator: IntegratorId;
-  /** Valid time steps: [min, max] s; min is the smallest step that can still be taken (1e-12 s), max is measured (the largest h any of its integrators takes on the default scenario). */
+  /** Valid time steps: [min, max] s; min is the smallest step every integrator of it can take (1e-12 s; 1e-5 s for the rigid bodies), max is measured (the largest h any of its integrators takes on the default scenario). */
   readonly h: {
     readonly default: number;
     readonly min: number;
