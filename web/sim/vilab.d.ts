@@ -49,7 +49,7 @@ export interface Scenario {
   system: SystemId;
   /** Integrator id, e.g. 'midpoint' (see lab.integrators); default: the system's defaultIntegrator. */
   integrator?: IntegratorId;
-  /** Time step (s), in (0, system.h.max]; default: system.h.default. */
+  /** Time step (s), in [system.h.min, system.h.max]; default: system.h.default. */
   h?: number;
   /** Model parameters by name (see SystemInfo.params); missing ones take their defaults. For system 'lagrangian', the definition (LagrangianDefinition). */
   params?: Record<string, number | NumberList> | LagrangianDefinition;
@@ -226,7 +226,7 @@ export interface SystemInfo {
   readonly params: readonly ParamInfo[];
   readonly initialFields: readonly FieldInfo[];
   readonly defaultIntegrator: IntegratorId;
-  /** Valid time steps: (min, max] s; max is measured (the largest h any of its integrators takes on the default scenario). */
+  /** Valid time steps: [min, max] s; min is the smallest step every integrator of it can take (1e-12 s; 1e-5 s for the rigid bodies), max is measured (the largest h any of its integrators takes on the default scenario). */
   readonly h: {
     readonly default: number;
     readonly min: number;
@@ -609,3 +609,5 @@ export class VilabError extends Error {
 export type VilabErrorCode = RefusalCode | InputErrorCode;
 /** Scenario text limit (bytes). */
 export const MAX_SCENARIO_BYTES: number;
+/** User text as messages show it: each control character (C0, DEL, C1) as \u00XX, as the core writes them. */
+export function escapeControl(text: string): string;

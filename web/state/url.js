@@ -19,6 +19,7 @@
 // API, whose errors name the field inside it (params.lagrangian, params.bodies[0]…).
 // Nothing from a link is ever inserted into the page as HTML.
 import { DEFAULT_SYSTEM, UI_DEFAULTS, SPEEDS, STEPS_PER_FRAME, WINDOWS, deepEqual } from './store.js';
+import { escapeControl } from '../sim/vilab.js';
 
 const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i;
 const SCENARIO_TOP = ['system', 'integrator', 'h'];
@@ -33,10 +34,12 @@ export const MAX_AT_STEP = 10_000_000;
 /** True when the system is defined by data (its params travel as one JSON definition). */
 export const definedByData = (system) => !!system?.definition;
 
-/** A link problem: field as the reader sees it in the link, problem in words. */
+/** A link problem: field as the reader sees it in the link, problem in words (control characters shown as \u00XX). */
 export class LinkError extends Error {
   /** code: one of lab.vocabulary.inputErrorCodes, for the page's words (web/ui/api-error.js). */
-  constructor(field, problem, code = 'invalid') {
+  constructor(rawField, rawProblem, code = 'invalid') {
+    const field = escapeControl(rawField);
+    const problem = escapeControl(rawProblem);
     super(`vilab: ${field}: ${problem}`);
     this.field = field;
     this.problem = problem;

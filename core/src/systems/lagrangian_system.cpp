@@ -60,23 +60,35 @@ std::string readExpression(const Json& e, const std::string& field) {
   return e.is_number() ? formatNumber(e.get<double>()) : readString(e, field);
 }
 
+// Expressions of the visual state: their graph nodes, and each one's field (without
+// "params.") and text, so a value that cannot be drawn names where it was written.
+struct VisualExprs {
+  std::vector<int> nodes;
+  std::vector<std::string> fields, texts;
+  void add(const std::string& text, const std::string& field, const expr::Scope& scope, expr::Graph& graph) {
+    nodes.push_back(expr::parseExpression(text, field, scope, graph).node);
+    fields.push_back(field.rfind("params.", 0) == 0 ? field.substr(7) : field);
+    texts.push_back(text);
+  }
+};
+
 // Three expressions [x, y, z] parsed into `nodes`; `texts` echoes them.
 void readPoint(const Json& pj, const std::string& field, const expr::Scope& scope, expr::Graph& graph,
-               std::vector<int>& nodes, Json& texts) {
+               VisualExprs& nodes, Json& texts) {
   if (!pj.is_array() || pj.size() != 3)
     throw InputError(InputErrorCode::Length, field, "must be three expressions [x, y, z], got " + describeJson(pj));
   texts = Json::array();
   for (int k = 0; k < 3; ++k) {
     const std::string f = field + "[" + std::to_string(k) + "]";
     const std::string text = readExpression(pj[static_cast<std::size_t>(k)], f);
-    nodes.push_back(expr::parseExpression(text, f, scope, graph).node);
+    nodes.add(text, f, scope, graph);
     texts.push_back(text);
   }
 }
 
 // A body: a sphere at `position`, joined to its anchor (a point or an earlier entry) by its link.
 void readBody(const Json& body, const std::string& field, std::size_t b, const expr::Scope& scope, expr::Graph& graph,
-              std::vector<int>& positions, Json& out, LagrangianBody& lb) {
+              VisualExprs& positions, Json& out, LagrangianBody& lb) {
   rejectUnknownKeys(body, field, {"kind", "position", "anchor", "link", "radius"});
   if (!body.contains("position"))
     throw InputError(InputErrorCode::Missing, field + ".position", "is required: three expressions in q");
@@ -140,7 +152,7 @@ Json readDirection(const Json& body, const std::string& key, const std::string& 
 
 // A wire's corners: [x, y, z] each, in q and t.
 void readWire(const Json& body, const std::string& field, const expr::Scope& scope, expr::Graph& graph,
-              std::vector<int>& tail, Json& out, LagrangianBody& lb) {
+              VisualExprs& tail, Json& out, LagrangianBody& lb) {
   if (!body.contains("points"))
     throw InputError(InputErrorCode::Missing, field + ".points", "is required: a list of points [x, y, z]");
   const Json& pts = body["points"];
@@ -160,7 +172,7 @@ void readWire(const Json& body, const std::string& field, const expr::Scope& sco
 // A parametric curve [x(s), y(s), z(s)] for s in `range`, sampled at `samples` points:
 // each sample is the curve's expressions with the parameter a constant.
 void readCurve(const Json& body, const std::string& field, const expr::Scope& scope, expr::Graph& graph,
-               std::vector<int>& tail, Json& out, LagrangianBody& lb) {
+               VisualExprs& tail, Json& out, LagrangianBody& lb) {
   if (!body.contains("curve"))
     throw InputError(InputErrorCode::Missing, field + ".curve", "is required: three expressions [x, y, z] in s");
   if (!body.contains("range"))
@@ -201,7 +213,7 @@ void readCurve(const Json& body, const std::string& field, const expr::Scope& sc
 // visual state, after every entry's position: its angle, a hoop's or pulley's radius,
 // and 3 numbers per point of a wire or curve (in its own frame, before the turn).
 void readFurniture(const Json& body, const std::string& field, const expr::Scope& scope, expr::Graph& graph,
-                   std::vector<int>& positions, std::vector<int>& tail, Json& out, LagrangianBody& lb) {
+                   VisualExprs& positions, VisualExprs& tail, Json& out, LagrangianBody& lb) {
   const std::string& kind = lb.kind;
   const bool round = kind == "hoop" || kind == "pulley";
   const bool plane = kind == "floor" || kind == "wall";
@@ -215,7 +227,7 @@ void readFurniture(const Json& body, const std::string& field, const expr::Scope
   readPoint(body.contains("position") ? body["position"] : Json::array({"0", "0", "0"}), field + ".position", scope,
             graph, positions, out["position"]);
   const std::string angle = body.contains("angle") ? readExpression(body["angle"], field + ".angle") : "0";
-  tail.push_back(expr::parseExpression(angle, field + ".angle", scope, graph).node);
+  tail.add(angle, field + ".angle", scope, graph);
   out["angle"] = angle;
   out["axis"] = readDirection(body, "axis", field, {0, 0, 1});
   if (round) {
@@ -224,7 +236,7 @@ void readFurniture(const Json& body, const std::string& field, const expr::Scope
       throw InputError(InputErrorCode::Missing, field + ".radius", "is required (a number or an expression)");
     if (body["radius"].is_number()) readNumberInRange(body["radius"], field + ".radius", 0, 1e3, true);
     const std::string radius = readExpression(body["radius"], field + ".radius");
-    tail.push_back(expr::parseExpression(radius, field + ".radius", scope, graph).node);
+    tail.add(radius, field + ".radius", scope, graph);
     out["radius"] = radius;
     out["normal"] = readDirection(body, "normal", field, {0, 1, 0});
   }
@@ -519,7 +531,7 @@ std::shared_ptr<LagrangianProblem> compile(const Json& params, Json& normalized,
 
   // bodies: what to draw; each entry is a body (a sphere on its link) or furniture
   Json bodiesOut = Json::array();
-  std::vector<int> positions, furniture;
+  VisualExprs positions, furniture;
   if (params.contains("bodies")) {
     const Json& bj = params["bodies"];
     if (!bj.is_array())
@@ -548,9 +560,13 @@ std::shared_ptr<LagrangianProblem> compile(const Json& params, Json& normalized,
       bodiesOut.push_back(out);
     }
   }
-  P.visualSize = static_cast<int>(positions.size() + furniture.size());
-  positions.insert(positions.end(), furniture.begin(), furniture.end());
-  if (full) P.positions = expr::Program(cc.graph, positions);
+  P.visualSize = static_cast<int>(positions.nodes.size() + furniture.nodes.size());
+  positions.nodes.insert(positions.nodes.end(), furniture.nodes.begin(), furniture.nodes.end());
+  P.visualFields = positions.fields;
+  P.visualFields.insert(P.visualFields.end(), furniture.fields.begin(), furniture.fields.end());
+  P.visualTexts = positions.texts;
+  P.visualTexts.insert(P.visualTexts.end(), furniture.texts.begin(), furniture.texts.end());
+  if (full) P.positions = expr::Program(cc.graph, positions.nodes);
 
   // The symmetry check needs δL along ξ: Σ_i L_q_i ξ_i + L_q̇_i Σ_j ∂ξ_i/∂q_j q̇_j, and
   // Dg ξ; programs kept only for the initial check.

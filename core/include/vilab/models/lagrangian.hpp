@@ -68,6 +68,9 @@ class LagrangianProblem {
   // per furniture entry its angle, a hoop's or pulley's radius, and 3 per point of a
   // wire or curve.
   int visualSize = 0;
+  // Each entry of the visual state: its field (bodies[b].position[k], bodies[b].angle, …)
+  // and its expression as written, for messages.
+  std::vector<std::string> visualFields, visualTexts;
   bool quadratic = false;        // ∂²L/∂q̇² does not depend on q̇ (so H is a quadratic form in p)
   bool constantMass = false;     // ∂²L/∂q̇² is constant
   bool constantHessian = false;  // every second derivative is constant: D1 L_d is affine in q_{k+1}
@@ -206,6 +209,9 @@ struct LagrangianModel {
   bool forced() const { return problem->forced(); }
   Diagnostics diagnostics(const State& s, double t) const;
   void visual(const State& s, double t, std::vector<double>& out) const { eval->positions(s.q.data(), t, out); }
+  // The first body position at (s, t) that is not finite or beyond ±kMaxMagnitude, as
+  // "bodies[i].position[k] = <expression> is <value>", or "" (out: a scratch buffer).
+  std::string badPosition(const State& s, double t, std::vector<double>& out) const;
   // A step is implausible when its energy jumps by more than a quarter of the energy's
   // size (|E| plus the kinetic energy; for a driven or forced system, whose energy is
   // not conserved, when ½ ΔvᵀMΔv exceeds a quarter of the largest size met so far):
