@@ -30,7 +30,8 @@ namespace {
 // The record of the exception being handled; call it only inside a catch block.
 // Dispatch by rethrowing: the wasm build has no RTTI, and catch clauses need none.
 // `where` names the call for failures that carry no field (memory, internal errors).
-// Every text is valid UTF-8 and bounded (vilab::boundedMessage), and nothing here
+// Every text is valid UTF-8 and bounded (vilab::boundedMessage), carried whole with its
+// length (message(), never what(), a C string a NUL would cut), and nothing here
 // throws: an exception escaping to JS would leak its object and reach the caller as a
 // raw WebAssembly.Exception.
 val currentErrorRecord(const char* where) {
@@ -50,16 +51,16 @@ val currentErrorRecord(const char* where) {
   try {
     throw;
   } catch (const vilab::expr::ExpressionError& e) {
-    set("message", e.what());
+    set("message", e.message());
     set("field", e.field());
     r.set("code", std::string(vilab::idOf(e.code())));
     r.set("column", e.column());
   } catch (const vilab::InputError& e) {
-    set("message", e.what());
+    set("message", e.message());
     set("field", e.field());
     r.set("code", std::string(vilab::idOf(e.code())));
   } catch (const vilab::StepFailure& e) {
-    set("message", e.what());
+    set("message", e.message());
     r.set("step", static_cast<double>(e.step()));
     r.set("code", std::string(vilab::refusalCodeName(e.refusal().code)));
     r.set("action", std::string(vilab::idOf(e.refusal().action)));

@@ -7,6 +7,7 @@
 //   npx vilab registry                                   systems and integrators as JSON
 //   npx vilab --version
 // Exit codes: 0 ok, 1 a step was refused (the rows before it are printed), 2 bad input.
+import { fstatSync, readFileSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { createLab, MAX_SCENARIO_BYTES } from '../web/sim/vilab.js';
 
@@ -26,52 +27,77 @@ class UsageExit extends Error {
 
 class CliError extends Error {}
 
-// Buffered stdout that respects back-pressure and survives a closed pipe (| head).
+// Node replaces a standard descriptor that is closed at start (>&-, <&-) by /dev/null
+// opened read-write, where a shell's redirection opens it read-only or write-only: that
+// is how a closed one is told apart (Linux: /proc/self/fdinfo), so both CLIs say so.
+function closedAtStart(fd) {
+  try {
+    const nul = statSync('/dev/null');
+    const st = fstatSync(fd);
+    if (!st.isCharacterDevice() || st.rdev !== nul.rdev) return false;
+    const flags = /flags:\s*([0-7]+)/.exec(readFileSync(`/proc/self/fdinfo/${fd}`, 'utf8'));
+    return flags !== null && (Number.parseInt(flags[1], 8) & 3) === 2;
+  } catch {
+    return false;
+  }
+}
+
+// stdout could not be written: EPIPE (the reader has gone, as under | head) ends the
+// run quietly with exit 0; any other error says so and exits 2, as the native CLI.
+function outputFailed(e) {
+  if (e?.code === 'EPIPE') process.exit(0);
+  process.stderr.write(`vilab: stdout: cannot write (${e?.code ?? 'error'})\n`);
+  process.exit(2);
+}
+
+// Buffered stdout that respects back-pressure; a write error ends the run (outputFailed).
 const out = {
   chunks: [],
   size: 0,
-  closed: false,
   push(text) {
     this.chunks.push(text);
     this.size += text.length;
     return this.size >= 1 << 20 ? this.flush() : null;
   },
   flush() {
-    if (this.closed || this.chunks.length === 0) return Promise.resolve();
+    if (this.chunks.length === 0) return Promise.resolve();
     const text = this.chunks.join('');
     this.chunks = [];
     this.size = 0;
     return new Promise((resolve) => {
-      process.stdout.write(text, () => resolve());
+      process.stdout.write(text, (e) => (e ? outputFailed(e) : resolve()));
     });
   },
 };
-process.stdout.on('error', (e) => {
-  if (e.code === 'EPIPE') {
-    out.closed = true;
-    process.exit(process.exitCode ?? 0);
-  }
-  throw e;
-});
+process.stdout.on('error', outputFailed);
 
-// As the native parseCount: strtoll base 10, the whole text consumed, in [0, maxSteps].
+// As the native parseCount: decimal digits only, given in full, in [0, maxSteps].
 const MAX_COUNT = (1n << 53n) - 1n;
 function parseCount(flag, text) {
-  const ok = text === '' || /^[ \t\n\v\f\r]*[+-]?[0-9]+$/.test(text);
-  const v = ok && text !== '' ? BigInt(text.trim()) : 0n;
-  const shown = cut(text);
-  if (!ok || v < 0n) throw new CliError(`vilab: ${flag}: must be a non-negative integer, got ${shown}`);
-  if (v > MAX_COUNT) throw new CliError(`vilab: ${flag}: must be at most ${MAX_COUNT}, got ${shown}`);
-  return Number(v);
+  const shown = text === '' ? '"" (nothing)' : cut(text);
+  if (!/^[0-9]+$/.test(text)) throw new CliError(`vilab: ${flag}: must be a non-negative integer, got ${shown}`);
+  if (BigInt(text) > MAX_COUNT) throw new CliError(`vilab: ${flag}: must be at most ${MAX_COUNT}, got ${shown}`);
+  return Number(text);
 }
 
-// As the native cutForMessage: at most 32 bytes of UTF-8, then "…".
-function cut(text, max = 32) {
+/** Control characters (C0, DEL, C1) as \u00XX, as the core's escapeControl: seen, never acted on. */
+function escapeControl(text) {
+  return text.replace(/\p{Cc}/gu, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+// As the native cutForMessage: control characters escaped, then at most 32 bytes of
+// UTF-8, then "…".
+function cut(raw, max = 32) {
+  const text = escapeControl(raw);
   const bytes = Buffer.from(text, 'utf8');
   if (bytes.length <= max) return text;
   let end = max;
   while (end > 0 && (bytes[end] & 0xc0) === 0x80) end--;
-  return bytes.subarray(0, end).toString('utf8') + '…';
+  // …and never inside an escape (as the core's cutForMessage)
+  let head = bytes.subarray(0, end).toString('utf8');
+  const slash = head.lastIndexOf('\\');
+  if (slash >= 0 && head.length - slash < 6 && text.startsWith('\\u0', slash)) head = head.slice(0, slash);
+  return `${head}…`;
 }
 
 // The offset of the first byte that is not well-formed UTF-8, or -1 (as the core's
@@ -110,6 +136,7 @@ async function readScenario(path) {
   const limit = MAX_SCENARIO_BYTES;
   const chunks = [];
   let size = 0;
+  if (path === '-' && closedAtStart(0)) throw new CliError('vilab: cannot read - (standard input is closed)');
   try {
     if (path === '-') {
       for await (const chunk of process.stdin) {
@@ -202,8 +229,17 @@ async function main(argv) {
   }
 }
 
+// Whatever escapes (a defect) is still one line, never a stack trace.
+const internal = (e) => {
+  process.stderr.write(`vilab: internal error (${String(e?.message ?? e).slice(0, 200)})\n`);
+  process.exit(2);
+};
+process.on('uncaughtException', internal);
+process.on('unhandledRejection', internal);
+
 let code;
 try {
+  if (closedAtStart(1)) outputFailed({ code: 'EBADF' });
   code = await main(process.argv.slice(2));
 } catch (e) {
   if (e instanceof UsageExit) {

@@ -32,13 +32,14 @@ import { registerServiceWorker } from './page/offline.js';
 import { createActivities } from './page/activity.js';
 import inlinedWasm from 'virtual:vilab-wasm';
 import { t, ready as languageReady } from './i18n/index.js';
+import { apiError } from './ui/api-error.js';
 
 const SINGLE_FILE = import.meta.env.MODE === 'single';
 const SITE_URL = SINGLE_FILE ? (import.meta.env.VITE_SITE_URL ?? '') : '';
 if (SINGLE_FILE) document.documentElement.classList.add('single-file');
 // embed=1, paused=1, chrome=0, origin=… (state/messages.js); a bad key is reported once the page is up
 const embedProblems = [];
-const embedKeys = readEmbedKeys(location.search, (field, problem) => embedProblems.push({ field, problem }));
+const embedKeys = readEmbedKeys(location.search, (field, problem, code) => embedProblems.push({ field, problem, code }));
 const reducedMotion = matchMedia('(prefers-reduced-motion: reduce)');
 const ready = openTestHook();
 if (embedKeys.embed) document.documentElement.classList.add('embed');
@@ -51,8 +52,10 @@ async function main() {
   labLoaded.catch(() => {}); // reported below
   await languageReady; // the reader's language, fetched alongside the engine
   const notices = new Notices($('#banners'), $('#status'));
-  for (const { field, problem } of embedProblems)
-    notices.banner(`embed-key-${field}`, [t('embed.keyInvalid', { field, problem })], { kind: 'warn' });
+  for (const { field, problem, code } of embedProblems) {
+    const words = apiError({ field, message: problem, code }).problem; // in the reader's language
+    notices.banner(`embed-key-${field}`, [t('embed.keyInvalid', { field, problem: words })], { kind: 'warn' });
+  }
   const layout = setupLayout({ status: (text) => notices.status(text) });
   // the WebGL context is made while the engine loads
   const view = new View($('#view'), { reducedMotion: reducedMotion.matches });

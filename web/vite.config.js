@@ -12,8 +12,25 @@ const wasmFile = fileURLToPath(new URL('../build/wasm/vilab.wasm', import.meta.u
 // worker for offline use) and, with --mode single, the classroom file
 // (dist-single/vilab.html: one HTML file with the wasm, the code, the styles and the
 // fonts inlined, that runs from file://, a USB stick or an LMS upload).
+// VITE_SITE_URL=https://… (build time, --mode single): the hosted page the file's "Copy link"
+// points at, so a copied link opens anywhere; without it the file's links are file://
+// addresses, and Copy link says they open only on this computer.
+function siteURL(mode) {
+  const value = process.env.VITE_SITE_URL;
+  if (mode !== 'single' || !value) return;
+  let url = null;
+  try {
+    url = new URL(value);
+  } catch {
+    url = null;
+  }
+  if (!url || !/^https?:$/.test(url.protocol))
+    throw new Error(`VITE_SITE_URL must be an http(s) address of the hosted page, got "${value}"`);
+}
+
 export default defineConfig(({ mode }) => {
   const single = mode === 'single';
+  siteURL(mode);
   return {
     root,
     base: './',

@@ -3,12 +3,15 @@
 //   vilab hash scenario.json --steps N                               run fingerprint
 //   vilab registry                                                   systems and integrators as JSON
 //   vilab --version
+#include <fcntl.h>
+
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <iostream>
+#include <cstring>
 #include <string>
 
 #include "vilab/csv.hpp"
@@ -26,9 +29,41 @@ int usage(int code) {
   return code;
 }
 
+// Standard output could not be written: `error` is errno (EPIPE: the reader has gone,
+// as under `| head`, which is not a failure).
+struct OutputError {
+  int error;
+};
+
+// Writes all of `text` to stdout, or throws OutputError.
+void write(const std::string& text) {
+  if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size()) throw OutputError{errno};
+}
+
+// Flushes stdout, or throws OutputError (a full disk shows here, at the latest).
+void flush() {
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) throw OutputError{errno};
+}
+
+// errno's name (ENOSPC, EBADF, …): the same words as the wasm CLI, which has Node's codes.
+std::string errnoName(int error) {
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 32))
+  if (const char* name = strerrorname_np(error)) return name;
+#endif
+  return "errno " + std::to_string(error);
+}
+
+// A message on stderr, whole (a length-delimited write: no NUL cuts it).
+void report(const std::string& message) {
+  const std::string line = "vilab: " + vilab::boundedMessage(message) + "\n";
+  std::fwrite(line.data(), 1, line.size(), stderr);
+}
+
 // The scenario's bytes, read up to one byte past the limit (so /dev/zero or an endless
 // pipe is refused at once), checked to be UTF-8 text before anything parses it.
 std::string readScenario(const std::string& path) {
+  // A closed standard input is said so, in both CLIs alike (scripts/vilab-cli.mjs).
+  if (path == "-" && fcntl(0, F_GETFD) == -1) throw std::runtime_error("cannot read - (standard input is closed)");
   std::FILE* f = path == "-" ? stdin : std::fopen(path.c_str(), "rb");
   if (!f) throw std::runtime_error("cannot read " + vilab::cutForMessage(path, 200));
   std::string text;
@@ -56,14 +91,16 @@ std::string readScenario(const std::string& path) {
   return text;
 }
 
-// A count: strtoll base 10, the whole text consumed, in [0, kMaxSteps].
+// A count: decimal digits only, given in full (no sign, space or empty text), in
+// [0, kMaxSteps].
 std::uint64_t parseCount(const char* flag, const char* text) {
+  const std::string shown = *text ? vilab::cutForMessage(text) : "\"\" (nothing)";
+  const bool digits = *text && std::strspn(text, "0123456789") == std::strlen(text);
+  if (!digits)
+    throw vilab::InputError(vilab::InputErrorCode::Range, flag, "must be a non-negative integer, got " + shown);
   char* end = nullptr;
   errno = 0;
   const long long v = std::strtoll(text, &end, 10);
-  const std::string shown = vilab::cutForMessage(text);
-  if (!end || *end || v < 0)
-    throw vilab::InputError(vilab::InputErrorCode::Range, flag, "must be a non-negative integer, got " + shown);
   if (errno == ERANGE || static_cast<std::uint64_t>(v) > vilab::limits::kMaxSteps)
     throw vilab::InputError(vilab::InputErrorCode::Range, flag,
                             "must be at most " + std::to_string(vilab::limits::kMaxSteps) + ", got " + shown);
@@ -72,7 +109,7 @@ std::uint64_t parseCount(const char* flag, const char* text) {
 
 // Runs n steps, calling each() after every `every` steps (and after the last one).
 template <class F>
-void run(vilab::Simulation& sim, std::uint64_t steps, std::uint64_t every, F&& each) {
+void advanceEvery(vilab::Simulation& sim, std::uint64_t steps, std::uint64_t every, F&& each) {
   std::uint64_t done = 0;
   while (done < steps) {
     const std::uint64_t chunk = every > 0 ? std::min(steps - done, every - done % every) : steps - done;
@@ -84,17 +121,37 @@ void run(vilab::Simulation& sim, std::uint64_t steps, std::uint64_t every, F&& e
 
 }  // namespace
 
+int command(int argc, char** argv);
+
 int main(int argc, char** argv) {
+  // A reader that goes away (| head) makes writes fail with EPIPE instead of killing
+  // the process, so the run stops quietly with exit 0.
+  std::signal(SIGPIPE, SIG_IGN);
+  try {
+    // A closed stdout (>&-) fails now, before any work, and before a file opened
+    // later could take its descriptor.
+    if (fcntl(1, F_GETFD) == -1) throw OutputError{EBADF};
+    const int code = command(argc, argv);
+    flush();
+    return code;
+  } catch (const OutputError& e) {
+    if (e.error == EPIPE) return 0;
+    report("stdout: cannot write (" + errnoName(e.error) + ")");
+    return 2;
+  }
+}
+
+int command(int argc, char** argv) {
   if (argc < 2) return usage(2);
   const std::string cmd = argv[1];
   try {
     if (cmd == "--help" || cmd == "-h") return usage(0);
     if (cmd == "--version" || cmd == "-V") {
-      std::printf("vilab %s\n", VILAB_VERSION);
+      write(std::string("vilab ") + VILAB_VERSION + "\n");
       return 0;
     }
     if (cmd == "registry") {
-      std::cout << vilab::registryJson().dump(2) << "\n";
+      write(vilab::registryJson().dump(2) + "\n");
       return 0;
     }
     if (cmd != "run" && cmd != "hash") return usage(2);
@@ -116,23 +173,26 @@ int main(int argc, char** argv) {
     if (!haveSteps) throw vilab::InputError(vilab::InputErrorCode::Missing, "--steps", "is required");
     vilab::Simulation sim(vilab::parseScenario(readScenario(argv[2])));
     if (cmd == "hash") {
-      run(sim, steps, 0, [] {});
-      std::printf("%s\n", sim.hash().c_str());
+      advanceEvery(sim, steps, 0, [] {});
+      write(sim.hash() + "\n");
       return 0;
     }
-    std::string line;
-    std::fputs((vilab::csvHeader(sim) + "\n").c_str(), stdout);
-    std::fputs((vilab::csvRow(sim) + "\n").c_str(), stdout);
-    run(sim, steps, every, [&] { std::fputs((vilab::csvRow(sim) + "\n").c_str(), stdout); });
+    write(vilab::csvHeader(sim) + "\n");
+    write(vilab::csvRow(sim) + "\n");
+    advanceEvery(sim, steps, every, [&] { write(vilab::csvRow(sim) + "\n"); });
     return 0;
   } catch (const vilab::StepFailure& e) {
-    std::fprintf(stderr, "vilab: %s\n", vilab::boundedMessage(e.what()).c_str());
+    flush();  // the rows before the refused step come first
+    report(e.message());
     return 1;
+  } catch (const vilab::InputError& e) {
+    report(e.message());
+    return 2;
   } catch (const std::bad_alloc&) {
-    std::fprintf(stderr, "vilab: memory: out of memory\n");
+    report("memory: out of memory");
     return 2;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "vilab: %s\n", vilab::boundedMessage(e.what()).c_str());
+    report(e.what());
     return 2;
   }
 }

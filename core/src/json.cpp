@@ -1,5 +1,6 @@
 #include "vilab/json.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -71,6 +72,48 @@ std::string parserMessage(const char* what) {
   return cutForMessage(m, 200);
 }
 
+// Where the first JSON value of `text` ends, by its brackets and strings (for a text
+// whose first value nlohmann accepts): the offset just past it, or npos.
+std::size_t endOfFirstValue(const std::string& text) {
+  std::size_t i = text.find_first_not_of(" \t\n\r");
+  if (i == std::string::npos) return i;
+  const char first = text[i];
+  if (first == 't' || first == 'n') return i + 4;
+  if (first == 'f') return i + 5;
+  if (first != '{' && first != '[' && first != '"') {
+    const std::size_t end = text.find_first_not_of("0123456789+-.eE", i);
+    return end == std::string::npos ? text.size() : end;
+  }
+  int depth = 0;
+  bool inString = false;
+  for (; i < text.size(); ++i) {
+    const char c = text[i];
+    if (inString) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"') {
+        inString = false;
+        if (depth == 0) return i + 1;
+      }
+    } else if (c == '"') {
+      inString = true;
+    } else if (c == '{' || c == '[') {
+      ++depth;
+    } else if ((c == '}' || c == ']') && --depth == 0) {
+      return i + 1;
+    }
+  }
+  return std::string::npos;
+}
+
+// Text after a document's end: only whitespace may follow it. nlohmann stops at a NUL
+// (C strings end there), so "{…}\0 garbage" would otherwise read as "{…}".
+[[noreturn]] void trailingText(const std::string& field, std::size_t at) {
+  throw InputError(InputErrorCode::Syntax, field,
+                   "unexpected text after the " + std::string(field == "scenario" ? "scenario" : "JSON value") +
+                       " at byte " + std::to_string(at + 1));
+}
+
 }  // namespace
 
 Json parseJsonText(const std::string& text, const std::string& field, int maxDepth) {
@@ -78,13 +121,17 @@ Json parseJsonText(const std::string& text, const std::string& field, int maxDep
   try {
     // Bounded nesting: deeper documents are rejected while parsing, before a
     // recursive copy or destruction of the tree could overflow the stack.
-    return Json::parse(text, [&](int depth, Json::parse_event_t e, Json& parsed) {
+    Json j = Json::parse(text, [&](int depth, Json::parse_event_t e, Json& parsed) {
       if (depth > maxDepth)
         throw InputError(InputErrorCode::TooLarge, field,
                          "nested too deeply (more than " + std::to_string(maxDepth) + " levels)");
       path.event(e, parsed);
       return true;
     });
+    // Parsed, so any NUL is outside strings (nlohmann refuses one inside) and after the end.
+    const std::size_t nul = text.find('\0');
+    if (nul != std::string::npos) trailingText(field, nul);
+    return j;
   } catch (const Json::out_of_range& e) {
     // 406: a number literal beyond the range of a double (1e999)
     const std::string where = path.str();
@@ -96,11 +143,28 @@ Json parseJsonText(const std::string& text, const std::string& field, int maxDep
     throw InputError(InputErrorCode::Range, at,
                      "must be a finite number, got " + cutForMessage(literal) + " (beyond the range of a double)");
   } catch (const Json::exception& e) {
+    // A whole document followed by more text: say so, and where.
+    const std::size_t end = endOfFirstValue(text);
+    if (end < text.size()) {
+      const std::size_t next = text.find_first_not_of(" \t\n\r", end);
+      if (next != std::string::npos && Json::accept(text.substr(0, std::min(end, text.find('\0')))))
+        trailingText(field, next);
+    }
     throw InputError(InputErrorCode::Syntax, field, "invalid JSON (" + parserMessage(e.what()) + ")");
   }
 }
 
-std::string cutForMessage(const std::string& s, std::size_t max) { return cutUtf8(s, max); }
+std::string cutForMessage(const std::string& s, std::size_t max) {
+  std::string out = validUtf8(escapeControl(s), max);
+  if (out.size() <= max) return out;
+  std::size_t end = max;  // at a character boundary
+  while (end > 0 && (static_cast<unsigned char>(out[end]) & 0xC0) == 0x80) --end;
+  // …and never inside an escape: "\u00" alone would read as text the user did not write.
+  const std::size_t slash = end > 0 ? out.rfind('\\', end - 1) : std::string::npos;
+  if (slash != std::string::npos && end - slash < 6 && out.compare(slash, 3, "\\u0") == 0) end = slash;
+  out.resize(end);
+  return out + "\xE2\x80\xA6";
+}
 
 std::string describeJson(const Json& v) {
   switch (v.type()) {
@@ -108,7 +172,7 @@ std::string describeJson(const Json& v) {
     case Json::value_t::boolean: return v.get<bool>() ? "true" : "false";
     case Json::value_t::string: {
       const auto& s = v.get_ref<const std::string&>();
-      if (s.size() <= limits::kMaxMessageField) return "string \"" + s + "\"";
+      if (s.size() <= limits::kMaxMessageField) return "string \"" + escapeControl(s) + "\"";
       return "string \"" + cutForMessage(s) + "\" (" + std::to_string(s.size()) + " bytes)";
     }
     case Json::value_t::array: return "an array of " + std::to_string(v.size());

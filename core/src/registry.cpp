@@ -266,8 +266,9 @@ Json SystemEntry::toJson() const {
   j["defaultIntegrator"] = defaultIntegrator;
   Json byIntegrator = Json::object();
   for (const auto& id : integratorsOf(*this)) byIntegrator[id] = vilab::maxStep(*this, *findIntegrator(id));
-  j["h"] = {{"default", defaultH},  {"min", 0},    {"max", vilab::maxStep(*this)},
-            {"minExclusive", true}, {"unit", "s"}, {"maxByIntegrator", byIntegrator}};
+  j["h"] = {
+      {"default", defaultH}, {"min", vilab::minStep(*this)},   {"max", vilab::maxStep(*this)}, {"minExclusive", false},
+      {"unit", "s"},         {"maxByIntegrator", byIntegrator}};
   j["defaults"] = {{"system", id},       {"integrator", defaultIntegrator},   {"h", defaultH},
                    {"params", defaults}, {"initial", defaultInitial(values)}, {"options", Json::object()}};
   j["integrators"] = integratorsOf(*this);

@@ -69,12 +69,18 @@ Scenario parseScenario(const Json& j) {
     throw NotInLeanBuild(system.parseParams ? "system" : "integrator",
                          "\"" + s.integrator->id + "\" on \"" + system.id + "\"");
 
-  // h: up to the system's largest step (measured: core/src/step_limits.cpp)
+  // h: from the smallest step that can still be taken up to the system's largest step (measured:
+  // core/src/step_limits.cpp)
   const double hMax = maxStep(system);
   if (j.contains("h")) {
     s.h = readNumber(j["h"], "h");
     const std::string range = "must be in (0, " + formatNumber(hMax) + "], got " + formatNumber(s.h);
     if (!(s.h > 0)) throw InputError(InputErrorCode::Range, "h", range);
+    const double hMin = minStep(system);
+    if (s.h < hMin)
+      throw InputError(InputErrorCode::Range, "h",
+                       "must be at least " + formatNumber(hMin) + " s, got " + formatNumber(s.h) +
+                           " (with a smaller step every step would be refused)");
     if (s.h > hMax)
       throw InputError(InputErrorCode::Range, "h",
                        range + " (with a larger step no structure-preserving integrator solves the default " +

@@ -243,6 +243,54 @@ std::string firstOverflow(const State& s, const std::vector<double>& row, const 
     if (bad(row[c])) return columns[c] + " = " + formatNumber(row[c]);
   return "";
 }
+// A chain link shorter than this fraction of its length has no direction: the natural
+// variables (its angles and their rates, sim.variables()) divide by its length. Only
+// integrators whose positions leave the manifold (penalty springs) can come near it.
+constexpr double kMinLinkFraction = 1e-9;
+
+// The first link of a chain whose length is below kMinLinkFraction of its rest length
+// (in the x–z plane for the planar pendulum, as its angle is measured), or −1.
+int collapsedLink(const ChainModel& m, const State& s) {
+  double px = 0, py = 0, pz = 0;
+  for (int i = 0; i < m.bobs(); ++i) {
+    const double dx = s.q[3 * i] - px, dy = m.planar ? 0.0 : s.q[3 * i + 1] - py, dz = s.q[3 * i + 2] - pz;
+    const double l = m.lengths[static_cast<std::size_t>(i)];
+    if (std::sqrt(dx * dx + dy * dy + dz * dz) < kMinLinkFraction * l) return i;  // NaN: left to the finiteness check
+    px = s.q[3 * i], py = s.q[3 * i + 1], pz = s.q[3 * i + 2];
+  }
+  return -1;
+}
+
+// Why a state's drawn or natural variables would not be finite: a body of a system defined
+// by data whose position is not finite, a chain link collapsed onto the bob above it;
+// "" when there is none. `scratch` holds the body positions.
+template <class M>
+std::string undrawable(const M& m, const State& s, double t, bool offManifold, std::vector<double>& scratch) {
+  if constexpr (std::is_same<M, LagrangianModel>::value) {
+    (void)offManifold;
+    return m.badPosition(s, t, scratch);
+  } else if constexpr (std::is_same<M, ChainModel>::value) {
+    (void)t, (void)scratch;
+    const int i = offManifold ? collapsedLink(m, s) : -1;
+    if (i < 0) return "";
+    return "link " + std::to_string(i + 1) + " has collapsed (bob " + std::to_string(i + 1) +
+           (i == 0 ? " is on the pivot" : " is on the bob above it") + "): its angles are not defined";
+  } else {
+    (void)m, (void)s, (void)t, (void)offManifold, (void)scratch;
+    return "";
+  }
+}
+
+// False, with the refusal, when the new state cannot be drawn (undrawable()).
+template <class M>
+bool refuseUndrawable(const M& m, const State& next, double t, Refusal& refusal) {
+  static thread_local std::vector<double> scratch;
+  const std::string why = undrawable(m, next, t, true, scratch);
+  if (why.empty()) return true;
+  refusal = Refusal::of(RefusalCode::NonFinite, "the new state cannot be drawn: " + why,
+                        Suggestion::reduceH("reduce h, or define the positions for every state the motion reaches"));
+  return false;
+}
 }  // namespace
 
 bool chainStepSurelyAccepted(const ChainModel& m, const State& a, const State& b, double energyA, double invH,
@@ -291,6 +339,7 @@ Simulation::Simulation(const Scenario& scenario, SimulationOptions options) : sc
   if (!overflow.empty())
     throw InputError(InputErrorCode::Range, scenario_.system->parseParams ? "params" : "initial",
                      "the initial state's " + overflow + " is not finite or beyond ±1e300");
+  checkDrawable(state_, time(), true);
   history_.record(row_.data());
 }
 
@@ -363,6 +412,12 @@ bool Simulation::checkStep(const M& m, int iterations, Refusal& refusal) {
   const bool recorded = untilRecord_ == 1;
   Diagnostics& d = stepDiagnostics_;
   double energy;
+  // The natural variables must be defined too: a penalty link collapsed onto the bob
+  // above it has no angles (checked before the unrecorded chain step's early accept).
+  if constexpr (std::is_same<M, ChainModel>::value) {
+    if (!scenario_.integrator->stateRules.positionsOnManifold && !refuseUndrawable(m, next_, tNext, refusal))
+      return false;
+  }
   if constexpr (lazyRow) {
     if (!recorded && !variable && chainStepSurelyAccepted(m, state_, next_, energy_, invH_, energyScale_, energy)) {
       energy_ = energy;
@@ -404,6 +459,10 @@ bool Simulation::checkStep(const M& m, int iterations, Refusal& refusal) {
                     "the new state overflows (" + firstOverflow(next_, row_, history_.columns()) + ", beyond ±1e300)",
                     Suggestion::reduceH());
     return false;
+  }
+  // What is drawn must be finite too: a body's position expression outside its domain.
+  if constexpr (std::is_same<M, LagrangianModel>::value) {
+    if (!refuseUndrawable(m, next_, tNext, refusal)) return false;
   }
   energy_ = energy;
   return true;
@@ -477,6 +536,7 @@ void Simulation::setState(const State& s) {
   const std::string overflow = firstOverflow(checked, row_, history_.columns());
   if (!overflow.empty())
     throw InputError(InputErrorCode::Range, "state", "its " + overflow + " is not finite or beyond ±1e300");
+  checkDrawable(checked, 0.0, false);
   integrator_->load(checked);
   state_ = checked;
   next_ = state_;
@@ -488,6 +548,20 @@ void Simulation::setState(const State& s) {
   untilRecord_ = history_.stride();
   history_.clear();
   history_.record(row_.data());
+}
+
+void Simulation::checkDrawable(const State& s, double t, bool initial) const {
+  static thread_local std::vector<double> scratch;
+  const bool offManifold = !scenario_.integrator->stateRules.positionsOnManifold;
+  const std::string why =
+      onModel(scenario_.model, [&](const auto& m) { return undrawable(m, s, t, offManifold, scratch); });
+  if (why.empty()) return;
+  const std::string where = initial ? "the initial state" : "this state";
+  // At the start a body's position names its expression's field ("log(x) is NaN at …").
+  const std::size_t eq = why.find(" = ");
+  if (initial && why.rfind("bodies[", 0) == 0 && eq != std::string::npos)
+    throw InputError(InputErrorCode::Range, "params." + why.substr(0, eq), why.substr(eq + 3) + " at " + where);
+  throw InputError(InputErrorCode::Range, initial ? "initial" : "q", why + " at " + where);
 }
 
 std::string Simulation::hash() const { return stateHash(state_.q, state_.p, step_); }

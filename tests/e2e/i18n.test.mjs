@@ -175,6 +175,87 @@ test('in Spanish, no English string is left on the main screen (desktop)', async
   await page.close();
 });
 
+/** The English found on screen now, as "where: text (key)" lines. */
+async function englishOnScreen(page, label) {
+  const { found, seen } = await screenTexts(page, presets());
+  assert.ok(seen > 60, `${label}: the walk saw the screen (${seen} strings)`);
+  return found.map((f) => `${label} ${f.where}: "${f.text.slice(0, 120)}" (${f.key})`);
+}
+
+test('in Spanish, no English in the drawers (Explain, Studies), an API error banner or an editor error', async () => {
+  const { page, errors } = await openPage(browser.context, '?nosw=1&lang=es#system=double-spherical-pendulum&compare=rk4', {
+    viewport: DESKTOP,
+  });
+  await page.evaluate(() => window.vilabPage.pause());
+  const es = await page.evaluate(() => window.vilabPage.i18n.catalogue('es'));
+  const problems = [];
+  // Explain: the methods, what each keeps here (KaTeX), their folded docs opened too
+  await page.click('#explain-button');
+  await page.waitForSelector('#explain .explain-here .katex', { timeout: 15000 });
+  await page.evaluate(() => {
+    for (const d of document.querySelectorAll('#explain details')) d.open = true;
+  });
+  problems.push(...(await englishOnScreen(page, 'Explain')));
+  await page.click('#explain .drawer-close');
+  // Studies: its sections, a lesson's figure and caption
+  await page.click('#studies-button');
+  await page.locator('#study-lessons button[data-lesson]').first().waitFor({ timeout: 20000 });
+  await page.locator('#study-lessons button[data-lesson]').first().click();
+  await page.waitForFunction(() => document.querySelector('#lesson-figure')?.dataset.status === 'done', null, { timeout: 60000 });
+  problems.push(...(await englishOnScreen(page, 'Studies')));
+  await page.click('#studies .drawer-close');
+  // an API error banner: a pasted link the API refuses (h out of range), and one the page's link reader refuses
+  for (const [hash, code] of [
+    ['system=oscillator&h=-3', 'range'],
+    ['system=oscillator&colour=red', 'unknown-key'],
+  ]) {
+    await page.evaluate((h) => (location.hash = h), hash);
+    await page.waitForSelector('.banner[data-key="link"]');
+    const banner = await page.locator('.banner[data-key="link"]').textContent();
+    assert.ok(banner.includes(es[`words.error.${code}`]), `${hash}: the problem by its code (${banner})`);
+    if (code === 'range')
+      assert.match(banner, /[[(][^\])]*; [^\])]*[\])]/, `${hash}: the allowed interval written the Spanish way (${banner})`);
+    assert.doesNotMatch(banner, /\b(must|unknown|field|greater|known)\b/, `${hash}: no English (${banner})`);
+    problems.push(...(await englishOnScreen(page, `banner ${hash}`)));
+    await page.locator('.banner[data-key="link"] .banner-actions button').last().click();
+    await page.waitForSelector('.banner[data-key="link"]', { state: 'detached' });
+  }
+  // an editor error: a Lagrangian that does not parse, applied
+  await page.selectOption('#system', 'lagrangian');
+  await page.waitForFunction(() => window.vilabPage.state().scenario.system === 'lagrangian', null, { timeout: 30000 });
+  await page.evaluate(() => {
+    window.vilabPage.pause();
+    for (const d of document.querySelectorAll('#panel details')) d.open = true;
+  });
+  await page.locator('#definition [data-key="lagrangian"]').fill('1/2*x^2 +* 3');
+  await page.click('#definition .def-apply');
+  const message = page.locator('#definition .def-field .expr-error .expr-message').first();
+  await message.waitFor();
+  const text = await message.textContent();
+  assert.ok(text.includes('params.lagrangian') && text.includes(es['words.error.syntax']), text);
+  assert.match(text, new RegExp(es['words.error.column'].replace('{column}', '\\d+')), text);
+  problems.push(...(await englishOnScreen(page, 'editor error')));
+  // the Graph's variables: their tooltips in Spanish
+  const tips = await page.locator('#phase-y option').evaluateAll((os) => os.map((o) => o.title));
+  assert.ok(tips.length >= 2 && tips.every((s) => s && !/coordinate|momentum conjugate/.test(s)), tips.join(' | '));
+  const unique = [...new Set(problems)];
+  assert.deepEqual(unique, [], `English left in Spanish (${unique.length}):\n${unique.join('\n')}`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('in Spanish, a bad embedding key is named in Spanish (its problem by code)', async () => {
+  const { page, errors } = await openPage(browser.context, '?nosw=1&lang=es&paused=2', { viewport: DESKTOP });
+  const banner = page.locator('.banner[data-key="embed-key-paused"]');
+  await banner.waitFor();
+  const text = await banner.textContent();
+  const es = await page.evaluate(() => window.vilabPage.i18n.catalogue('es'));
+  assert.ok(text.includes(es['words.error.range']), text);
+  assert.doesNotMatch(text, /must be/, text);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('switching the language keeps the run: same step, same fingerprint, still playing', async () => {
   const { page } = await openPage(browser.context, '?nosw=1', { viewport: DESKTOP });
   await page.evaluate(() => {

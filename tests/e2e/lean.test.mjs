@@ -162,7 +162,12 @@ test('on the lean build the Explain drawer shows what its registry leaves out: d
   await page.waitForSelector('#explain .explain-integrator .katex', { timeout: 20000 });
   const section = page.locator('#explain .explain-integrator').first();
   const text = await section.textContent();
-  assert.ok(text.includes(prose.docs), 'the docs paragraph');
+  // the docs paragraph, its formula fragments typeset (each keeps the prose's text as data-source)
+  const docs = await section
+    .locator('.explain-docs p:not(.summary)')
+    .evaluate((p) => [...p.childNodes].map((n) => (n.nodeType === Node.TEXT_NODE ? n.textContent : n.dataset.source)).join(''));
+  assert.equal(docs, prose.docs, 'the docs paragraph');
+  assert.ok((await section.locator('.explain-docs .math-inline .katex').count()) >= 3, 'its formulas typeset');
   assert.ok(text.includes(prose.citation), 'the citation');
   assert.equal(
     await section.locator('.math annotation').first().textContent(),

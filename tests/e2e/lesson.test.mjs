@@ -117,7 +117,7 @@ test('a breakdown freezes the broken curves at a marked point; the other series 
   assert.equal(await hook(page, () => window.vilabPage.sim().step), 243, 'A goes on');
   assert.match(await page.locator('#plot-energy .plot-mark').textContent(), /B stopped at t = [\d.]+ s/);
   const banner = await page.locator('.banner[data-key="failure-b"]').textContent();
-  assert.match(banner, /its energy has grown by \d+ %/);
+  assert.match(banner, /its energy has grown by \d+%/);
   // the CSV: B's columns end where B stopped; no clip value anywhere
   const csv = (await hook(page, () => window.vilabPage.csv())).trim().split('\n');
   const header = csv[4].split(',');
@@ -281,7 +281,7 @@ test('dragging a bob sets a new start on the constraint manifold (mouse and touc
   await page.close();
 });
 
-test('compare: at t = 0, B is drawn with an opaque orange outline, not blended into A', async () => {
+test('compare: at t = 0, B is drawn as an opaque orange rim around A, not blended into A', async () => {
   const { page, errors } = await openPage(browser.context, '#compare=rk4', { reducedMotion: 'reduce' });
   await hook(page, () => window.vilabPage.pause());
   await hook(page, () => window.vilabPage.drawPlots());

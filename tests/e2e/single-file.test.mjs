@@ -101,3 +101,22 @@ test('a link copied in the file opens in the file on the same step with the same
   assert.deepEqual(errors, []);
   await opened.page.close();
 });
+
+test('Copy link in the file (built without VITE_SITE_URL) warns that a file:// link opens only on this computer', async () => {
+  const { page, errors } = await open('#system=oscillator');
+  await page.evaluate(() => window.vilabPage.pause());
+  for (const lang of ['en', 'es']) {
+    await page.selectOption('#language', lang);
+    await page.waitForFunction((l) => document.documentElement.lang === l, lang);
+    await page.click('#copy-link');
+    const banner = page.locator('.banner[data-key="share"]');
+    await banner.waitFor();
+    const words = await page.evaluate((l) => window.vilabPage.i18n.catalogue(l)['words.share.fileOnly'].trim(), lang);
+    assert.equal(await banner.getAttribute('data-local'), 'true');
+    assert.match(await banner.getAttribute('class'), /\bwarn\b/);
+    assert.ok((await banner.textContent()).includes(words), `${lang}: ${await banner.textContent()}`);
+    assert.ok((await banner.locator('code').textContent()).startsWith('file://'));
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});

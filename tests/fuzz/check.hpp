@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <new>
 #include <string>
@@ -35,6 +36,46 @@ inline void checkMessage(const std::string& message, const std::string& field) {
     finding("message does not start with its field", field + " | " + message);
 }
 
+// The first raw control character (C0, DEL, C1) in s, or npos: user text is shown with
+// them escaped (\u00XX), so a terminal never acts on one and no NUL cuts a consumer.
+inline std::size_t controlCharacter(const std::string& s) {
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c < 0x20 || c == 0x7F) return i;
+    if (c == 0xC2 && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) <= 0x9F) return i;
+  }
+  return std::string::npos;
+}
+
+// UTF-16 code units of well-formed UTF-8 (the length of the JS string Embind makes).
+inline std::size_t utf16Length(const std::string& s) {
+  std::size_t n = 0;
+  for (const char c : s) {
+    const unsigned char b = static_cast<unsigned char>(c);
+    if ((b & 0xC0) != 0x80) n += b >= 0xF0 ? 2 : 1;
+  }
+  return n;
+}
+
+// What() (a C string) and message() are the same bytes, so no reader of either is cut
+// at a NUL, and no raw control character reaches a terminal or the page.
+inline void checkWhole(const char* what, const std::string& message) {
+  if (std::strlen(what) != message.size() || message != what)
+    finding("what() is not the whole message (a NUL cuts it as a C string)", message);
+  if (controlCharacter(message) != std::string::npos) finding("a raw control character in a message", message);
+}
+
+// The message as it is delivered, not only the std::string: the bindings pass message()
+// with its length into a JS string ("vilab: " + it, at most 300 UTF-16 units), the CLIs
+// write "vilab: " + boundedMessage(message()) whole.
+inline void checkDelivered(const char* what, const std::string& message, const std::string& field) {
+  checkMessage(message, field);
+  checkWhole(what, message);
+  if (controlCharacter(field) != std::string::npos) finding("a raw control character in a field", field);
+  if (utf16Length(message) + 7 > 300) finding("the JS message is over 300 characters", message);
+  if (boundedMessage(message) != message) finding("the CLI would cut the message again", message);
+}
+
 // Runs f; true when it returned, false when it threw a clean InputError. Any other
 // exception is a finding (`where` names the call).
 template <class F>
@@ -43,10 +84,10 @@ bool clean(const char* where, F&& f) {
     f();
     return true;
   } catch (const InputError& e) {
-    checkMessage(e.what(), e.field());
+    checkDelivered(e.what(), e.message(), e.field());
     return false;
   } catch (const StepFailure& e) {
-    finding(where, std::string("unexpected StepFailure: ") + e.what());
+    finding(where, std::string("unexpected StepFailure: ") + e.message());
   } catch (const std::bad_alloc&) {
     finding(where, "std::bad_alloc");
   } catch (const std::exception& e) {

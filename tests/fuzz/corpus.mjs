@@ -63,6 +63,13 @@ const edgeScenarios = [
   '{"system":"lagrangian","params":{"coordinates":["x"],"lagrangian":"x\'^2/2 - 1/x"},"initial":{"q":[0],"qdot":[0]}}',
   '{"system":"lagrangian","params":{"coordinates":["x"],"lagrangian":"exp(exp(exp(x\')))"}}',
   '{"system":"lagrangian","params":{"coordinates":["x","y"],"lagrangian":"x\'*y\'","constraints":["x^2+y^2-1"]}}',
+  // a NUL in a key and after the document; body positions outside their domain; a literal
+  // beyond ±1e300; an h too small to step
+  '{"system":"pendulum","ab\\u0000cd":1}',
+  '{"system":"pendulum"}\u0000 garbage {{{',
+  '{"system":"lagrangian","params":{"coordinates":["x"],"lagrangian":"x\'^2/2","bodies":[{"position":["log(x)","0","0"]}]},"initial":{"q":[-0.5],"qdot":[0]}}',
+  '{"system":"lagrangian","params":{"coordinates":["x"],"lagrangian":"x\'^2/2","bodies":[{"position":["1/x","1.7e308","0"]}]},"initial":{"q":[0.1],"qdot":[-1]}}',
+  '{"system":"pendulum","h":4.9e-324}',
 ];
 
 writeAll('scenario', [...scenarios, ...edgeScenarios]);
@@ -182,9 +189,12 @@ for (const i of lab.integrators) {
   (i.options ?? []).forEach((o) => words.add(o.name));
 }
 const tokens = [...words].map((w) => quote(`"${w}"`));
+// NUL and control characters, raw (libFuzzer's \xNN) and as JSON escapes: a NUL once cut
+// messages and ended documents early.
+const controls = ['"\\x00"', '"\\x01"', '"\\x0a"', '"\\x1b"', '"\\x7f"', '"\\xc2\\x85"', '"\\\\u0000"', '"\\\\u001b"'];
 writeFileSync(
   new URL('scenario.dict', here.href.replace(/corpus\/$/, '')),
-  `${[...tokens, '"{"', '"}"', '"["', '"]"', '":"', '","'].join('\n')}\n`,
+  `${[...tokens, '"{"', '"}"', '"["', '"]"', '":"', '","', ...controls].join('\n')}\n`,
 );
 const exprTokens = [
   'sqrt(',
@@ -215,4 +225,4 @@ const exprTokens = [
   'l',
   'k',
 ];
-writeFileSync(new URL('expression.dict', here.href.replace(/corpus\/$/, '')), `${exprTokens.map(quote).join('\n')}\n`);
+writeFileSync(new URL('expression.dict', here.href.replace(/corpus\/$/, '')), `${[...exprTokens.map(quote), ...controls].join('\n')}\n`);

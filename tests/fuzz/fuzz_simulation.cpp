@@ -104,7 +104,8 @@ void advance(Simulation& sim, std::uint64_t n, const std::function<std::string(s
     sim.advance(n);
     if (sim.step() != before + n) fuzz::finding("advance(n) took another count", std::to_string(n));
   } catch (const StepFailure& e) {
-    fuzz::checkMessage(std::string("advance: ") + e.what(), "advance");
+    fuzz::checkWhole(e.what(), e.message());
+    fuzz::checkMessage("advance: " + e.message(), "advance");
     if (e.stepsTaken() >= n || sim.step() != before + e.stepsTaken() || e.step() != sim.step() + 1)
       fuzz::finding("refusal counts", e.what());
     if (replay && replay(sim.step()) != sim.hash())

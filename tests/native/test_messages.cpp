@@ -69,7 +69,7 @@ TEST_CASE("scenario errors quote user text as valid UTF-8, and stay bounded", "[
     checkMessage(e.what());
   }
   for (const std::string& text :
-       {std::string("42\xC3\xBF"), std::string("42\xFF"), std::string("{\"system\":\"\xC3\"}"),
+       {std::string("[42\xC3\xBF"), std::string("[42\xFF"), std::string("{\"system\":\"\xC3\"}"),
         std::string("{\"h\xFF\":1}"), "\"" + repeat("\xC3\xA9", 100) + "\xC3"}) {
     const InputError e = scenarioError(text);
     CHECK(e.field() == "scenario");

@@ -18,6 +18,8 @@ import {
   type InputErrorCode,
   type SuggestionAction,
   type Vocabulary,
+  type LagrangianDefinition,
+  type LagrangianFurniture,
   type HistorySamples,
   type IntegratorInfo,
   type Lab,
@@ -212,4 +214,33 @@ export async function example(): Promise<string> {
   // @ts-expect-error: there is no per-call step cap any more
   void sim.maxAdvance;
   return digest;
+}
+
+/** A definition with furniture: a hoop that turns, a rail, a curve (the bodies' union). */
+export function furniture(): LagrangianDefinition {
+  const hoop: LagrangianFurniture = { kind: 'hoop', radius: 'R', axis: [0, 0, 1], angle: 'w*t' };
+  const rail: LagrangianFurniture = {
+    kind: 'wire',
+    points: [
+      [-1, 0, 0],
+      [1, 0, '0'],
+    ],
+    closed: false,
+  };
+  const curve: LagrangianFurniture = { kind: 'curve', curve: ['s', '0', 's^2'], range: [-1, 1], samples: 32 };
+  // @ts-expect-error: a hoop needs its radius
+  const bad: LagrangianFurniture = { kind: 'hoop' };
+  void bad;
+  return {
+    coordinates: ['th'],
+    constants: { R: 1, w: 5 },
+    lagrangian: "th'^2/2",
+    bodies: [
+      { position: ['R*sin(th)', '0', '-R*cos(th)'], anchor: [0, 0, 0], link: 'none' },
+      hoop,
+      rail,
+      curve,
+      { kind: 'floor', size: 2 },
+    ],
+  };
 }

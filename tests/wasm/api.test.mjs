@@ -64,7 +64,7 @@ test('systems describe id, title, parameters (defaults, units, ranges) and initi
     }
     assert.ok(s.initialFields.length > 0, `${s.id}: no initial-data fields`);
     for (const f of s.initialFields) assert.ok(f.name && f.title && typeof f.unit === 'string' && f.description);
-    assert.ok(s.h.default > 0 && s.h.default <= s.h.max && s.h.minExclusive && s.h.unit === 's');
+    assert.ok(s.h.min > 0 && s.h.default >= s.h.min && s.h.default <= s.h.max && s.h.minExclusive === false && s.h.unit === 's');
     assert.ok(['oscillator', 'chain', 'rigid-body', 'lagrangian'].includes(s.model), `${s.id}: model ${s.model}`);
     assert.ok(s.integrators.includes(s.defaultIntegrator));
     assert.deepEqual(lab.normalize(s.defaults), s.defaults, `${s.id}: defaults are not normalized`);

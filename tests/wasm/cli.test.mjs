@@ -152,7 +152,12 @@ test('bad input is refused before it is read whole, with the same message and ex
       undefined,
       'vilab: scenario: is not UTF-8 text (byte 14)\n',
     ],
-    [['hash', raw('ff.json', Buffer.from('42\u00ff', 'utf8')), '--steps', '1'], undefined, /^vilab: scenario: invalid JSON \(/],
+    [['hash', raw('ff.json', Buffer.from('[42\u00ff', 'utf8')), '--steps', '1'], undefined, /^vilab: scenario: invalid JSON \(/],
+    [
+      ['hash', raw('ff-after.json', Buffer.from('42\u00ff', 'utf8')), '--steps', '1'],
+      undefined,
+      'vilab: scenario: unexpected text after the scenario at byte 3\n',
+    ],
     [
       ['hash', scenarioFile('accented', { system: 'a' + 'é'.repeat(20) }), '--steps', '1'],
       undefined,

@@ -39,7 +39,8 @@ test('text cut inside a UTF-8 character: a VilabError with valid text, and no le
     [() => lab.normalize({ system: accented }), 'system', `unknown id "a${'é'.repeat(15)}…" (41 bytes)`],
     [() => lab.normalize({ system: 'oscillator', integrator: accented }), 'integrator', `"a${'é'.repeat(15)}…"`],
     [() => lab.normalize({ system: '😀'.repeat(20) }), 'system', `"${'😀'.repeat(8)}…"`],
-    [() => lab.normalize('42\u00ff'), 'scenario', 'invalid JSON'],
+    [() => lab.normalize('[42\u00ff'), 'scenario', 'invalid JSON'],
+    [() => lab.normalize('42\u00ff'), 'scenario', 'unexpected text after the scenario at byte 3'],
     [() => lab.normalize(`{"system":"${'é'.repeat(3000)}`), 'scenario', 'invalid JSON'],
     [() => lab.simulate({ system: 'oscillator', params: { [accented]: 1 } }), `params.a${'é'.repeat(15)}…`, 'unknown parameter'],
     [() => lab.inspectLagrangian({ coordinates: ['x'], lagrangian: `x'^2 + ${accented}` }), 'params.lagrangian', 'at column 9'],
@@ -111,13 +112,13 @@ test('options are own properties only: inherited names are unknown keys, never O
     assertClean(errorOf(sim), `options.${key}`);
     assert.match(errorOf(sim).message, /unknown option \(known: historyStride, historyCapacity\)$/);
   }
-  // inherited values are not options
+  // inherited keys are errors naming them, never silently ignored
   options = Object.create({ historyStride: 5 });
-  const s = lab.simulate({ system: 'oscillator' }, options);
-  assert.equal(s.history.stride, 1);
+  assert.match(assertClean(errorOf(sim), 'options.historyStride').message, /is inherited, not an own property/);
+  const s = lab.simulate({ system: 'oscillator' }, {});
   assertClean(
     errorOf(() => s.setState(Object.create({ q: s.q, p: s.p }))),
-    'q',
+    'state.q',
   );
   assertClean(
     errorOf(() => s.setState({ q: s.q, p: s.p, constructor: 1 })),
@@ -129,7 +130,7 @@ test('options are own properties only: inherited names are unknown keys, never O
   );
   assertClean(
     errorOf(() => s.advanceFor(Object.create({ maxSteps: 1, budgetMs: 10 }))),
-    'maxSteps',
+    'limits.maxSteps',
   );
   s.dispose();
 });
@@ -137,7 +138,8 @@ test('options are own properties only: inherited names are unknown keys, never O
 test('createLab options are own properties only', async () => {
   await assert.rejects(createLab({ constructor: 1 }), (e) => assertClean(e, 'options.constructor') && true);
   await assert.rejects(createLab(JSON.parse('{"__proto__": 1}')), (e) => assertClean(e, 'options.__proto__') && true);
-  assert.equal(await createLab(Object.create({ locateFile: () => 'elsewhere' })), lab);
+  await assert.rejects(createLab(Object.create({ locateFile: () => 'elsewhere' })), (e) => assertClean(e, 'options.locateFile') && true);
+  assert.equal(await createLab(Object.create(null)), lab);
 });
 
 test('history.read(from): a whole number below 2^53, never a wrapped cast', () => {

@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { lab, root, nativeCli, runNative, runWasmCli } from './helpers.mjs';
+import { furnitureLayout } from '../../web/scene/furniture.js';
 
 const dir = join(root, 'scenes', 'lagrangian');
 const files = readdirSync(dir)
@@ -123,7 +124,9 @@ for (const file of files) {
       assert.equal(d.energy, h.energy.at(-1));
       symmetries.forEach((s, i) => assert.equal(d.momentum[i], h.columns[`momentum.${s}`].at(-1)));
       for (const c of conserved) assert.equal(d.conserved[c], h.columns[`conserved.${c}`].at(-1));
-      assert.equal(sim.visualState().length, 3 * scenario.params.bodies.length);
+      // 3 per entry of bodies, then each piece of furniture's angle, radius and points
+      const last = furnitureLayout(lab.normalize(scenario).params.bodies).at(-1);
+      assert.equal(sim.visualState().length, last ? last.points + 3 * last.count : 3 * scenario.params.bodies.length);
 
       const report = [];
       for (const [name, tol] of Object.entries(about.invariants)) {

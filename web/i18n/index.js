@@ -23,6 +23,8 @@
 // the presets' words are in <lang>/presets.js (`preset.<id>.<field>`). A missing key falls
 // back to English, so a new entry works before it is translated (tests/wasm/prose.test.mjs
 // and tests/e2e/i18n.test.mjs list what is missing).
+import { setNumberLocale } from '../sim/format.js';
+
 const english = import.meta.glob('./en/*.js', { eager: true, import: 'default' });
 const others = import.meta.glob(['./*/*.js', '!./en/*.js'], { import: 'default' });
 
@@ -75,6 +77,7 @@ if (globalThis.document) document.documentElement.lang = first;
 export const ready = loadLanguage(first).then(
   () => {
     current = first;
+    setNumberLocale(first);
   },
   () => {
     if (globalThis.document) document.documentElement.lang = 'en';
@@ -127,6 +130,7 @@ export async function setLanguage(code) {
   if (!known(code) || code === current) return;
   await loadLanguage(code);
   current = code;
+  setNumberLocale(code);
   try {
     globalThis.localStorage?.setItem(STORAGE_KEY, code);
   } catch {

@@ -3,6 +3,7 @@
 import { BobDrag, chainInitial } from '../scene/drag.js';
 import { SCENES } from '../scene/scenes.js';
 import { t } from '../i18n/index.js';
+import { apiErrorText } from '../ui/api-error.js';
 
 const planar = (scenario) => !Array.isArray(scenario.initial?.angles?.[0]);
 
@@ -22,7 +23,7 @@ export function createBobDrag({ store, runner, view, run, notices }) {
       const st = store.get();
       const initial = chainInitial(positions, st.scenario.params.lengths.length, planar(st.scenario));
       const err = run.setScenario({ ...st.scenario, initial });
-      if (err) notices.banner('control', [t('main.drag.refused', { message: err.message })]);
+      if (err) notices.banner('control', [t('main.drag.refused', { message: apiErrorText(err) })]);
       else notices.status(t('main.drag.done'));
     },
   });

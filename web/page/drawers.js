@@ -12,7 +12,9 @@ export function createDrawers({ lab, store, runner, presets, run }) {
   // fetched when first opened (web/ui/explain.js, web/ui/studies.js and the lessons)
   const explain = new LazyDrawer($('#explain'), $('#explain-button'), async (root, button) => {
     const { ExplainDrawer } = await import('../ui/explain.js');
-    return new ExplainDrawer(root, button, lab);
+    // what A's run keeps (its description), named by the system it runs
+    const describe = () => runner.a && { ...runner.a.sim.describe(), system: runner.a.sim.scenario().system };
+    return new ExplainDrawer(root, button, lab, { describe });
   });
   const studies = new LazyDrawer($('#studies'), $('#studies-button'), async (root, button) => {
     const { StudiesDrawer } = await import('../ui/studies.js');
@@ -49,6 +51,7 @@ export function createDrawers({ lab, store, runner, presets, run }) {
   help.addEventListener('keydown', (e) => e.key === 'Escape' && toggleHelp(false));
 
   explain.update(store.get());
+  store.session.subscribe((session, prev) => session.built !== prev.built && explain.update(store.get()));
   store.subscribe((state, prev) => {
     explain.update(state);
     if (state.scenario !== prev.scenario || state.compare !== prev.compare) studies.update();

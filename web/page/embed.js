@@ -2,7 +2,7 @@
 // the bridge that obeys a host page's commands and posts the page's events
 // (web/ui/embed.js, protocol in web/state/messages.js), and, embedded, the link to the
 // full page.
-import { splitApiError } from '../state/url.js';
+import { apiError } from '../ui/api-error.js';
 import { EmbedBridge, EmbedDialog } from '../ui/embed.js';
 import { $ } from '../ui/dom.js';
 import { t, registryText } from '../i18n/index.js';
@@ -21,8 +21,10 @@ export function createEmbed({ lab, store, runner, run, link, notices, embedKeys 
   const bridge = new EmbedBridge({
     origins: embedKeys.origins,
     version: lab.version,
-    report: (field, message) =>
-      notices.banner('embed-command', [t('embed.commandInvalid', { field, problem: splitApiError(message).problem })], { kind: 'warn' }),
+    report: (field, message, code) =>
+      notices.banner('embed-command', [t('embed.commandInvalid', { field, problem: apiError({ field, message, code }).problem })], {
+        kind: 'warn',
+      }),
     controller: {
       load: (scenario) => run.setScenario(scenario),
       play: () => run.setPlaying(true),

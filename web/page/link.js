@@ -4,13 +4,14 @@
 // document, "Copy link" (URL, fingerprint and words from one snapshot) and "Open link"
 // (any vilab link's #… part, for the single file).
 import { needsFull } from '../sim/page-lab.js';
-import { shortHash } from '../sim/format.js';
+import { fixed, shortHash } from '../sim/format.js';
 import { compareScenario, defaultState } from '../state/store.js';
-import { decodeState, encodeState, splitApiError, MAX_DEFINITION_BYTES } from '../state/url.js';
+import { decodeState, encodeState, MAX_DEFINITION_BYTES } from '../state/url.js';
 import { $ } from '../ui/dom.js';
 import { durationText } from '../ui/landing.js';
 import { t, onLanguageChange } from '../i18n/index.js';
 import { LANDING_BOUND_MS, landingEstimate } from './landing.js';
+import { apiError } from '../ui/api-error.js';
 
 /** decodeState, and B's scenario too: either may need the full build (VilabError code 'full-module'). */
 function decodeRunnable(lab, hash) {
@@ -21,7 +22,7 @@ function decodeRunnable(lab, hash) {
 
 /** A bad link: its field and problem, in words, and what the page shows instead (the defaults, or the run it kept). */
 function reportLink(notices, e, { kept }) {
-  const { field, problem } = e.field ? { field: e.field, problem: splitApiError(e.message).problem } : splitApiError(e.message);
+  const { field, problem } = apiError(e);
   const [withField, without] = kept
     ? ['main.link.invalidField.kept', 'main.link.invalidKept']
     : ['main.link.invalidField.after', 'main.link.invalid'];
@@ -219,6 +220,8 @@ export class Links {
     const notices = this.notices;
     const snap = this.shareSnapshot();
     const url = snap.url;
+    // a file:// address (the single file built without VITE_SITE_URL) names a file on this computer only
+    const local = new URL(url).protocol === 'file:';
     history.replaceState(null, '', url);
     let copied = false;
     try {
@@ -233,8 +236,9 @@ export class Links {
         t(copied ? 'main.share.copied' : 'main.share.copyThis'),
         { code: url },
         snap.step ? t('main.share.at', { step: snap.step, hash: shortHash(snap.hash) }) : t('main.share.start'),
+        ...(local ? [t('words.share.fileOnly')] : []),
       ],
-      { kind: 'info', data: { step: String(snap.step), hash: snap.hash ?? '' } },
+      { kind: local ? 'warn' : 'info', data: { step: String(snap.step), hash: snap.hash ?? '', local: String(local) } },
     );
     notices.status(t(copied ? 'main.share.copiedStatus' : 'main.share.shownStatus'));
     // a definition beyond what links carry: say so now, not when the link is opened
@@ -243,7 +247,7 @@ export class Links {
       ? new TextEncoder().encode(JSON.stringify(st.scenario.params)).length
       : 0;
     if (defBytes > MAX_DEFINITION_BYTES) {
-      notices.banner('share-size', [t('main.share.tooLarge', { kb: (defBytes / 1024).toFixed(1), max: MAX_DEFINITION_BYTES / 1024 })], {
+      notices.banner('share-size', [t('main.share.tooLarge', { kb: fixed(defBytes / 1024, 1), max: MAX_DEFINITION_BYTES / 1024 })], {
         kind: 'warn',
       });
     } else notices.dismiss('share-size');

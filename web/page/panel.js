@@ -3,6 +3,7 @@
 import { Controls } from '../ui/controls.js';
 import { $ } from '../ui/dom.js';
 import { t, registryText, onLanguageChange } from '../i18n/index.js';
+import { apiErrorText } from '../ui/api-error.js';
 
 const ELEMENTS = {
   system: '#system',
@@ -30,7 +31,7 @@ const ELEMENTS = {
 export function createPanel({ lab, store, run, notices, presets }) {
   const els = Object.fromEntries(Object.entries(ELEMENTS).map(([key, selector]) => [key, $(selector)]));
   const report = (err) => {
-    if (err) notices.banner('control', [err.message]);
+    if (err) notices.banner('control', [apiErrorText(err)]);
   };
   const controls = new Controls(
     lab,
@@ -49,7 +50,7 @@ export function createPanel({ lab, store, run, notices, presets }) {
       },
       applyPreset: (p) => run.applyPreset(p),
       status: (text) => notices.status(text),
-      error: (e) => notices.banner('control', [String(e.message ?? e)]),
+      error: (e) => notices.banner('control', [apiErrorText(e)]),
     },
     presets,
   );

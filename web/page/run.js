@@ -11,6 +11,7 @@ import { SCENES } from '../scene/scenes.js';
 import { shortTitle } from '../ui/why.js';
 import { t, registryText, onLanguageChange } from '../i18n/index.js';
 import { Landing, landingEstimate } from './landing.js';
+import { apiErrorText } from '../ui/api-error.js';
 
 // the look-ahead that frames a system defined by data (lookAhead below)
 const LOOKAHEAD_STEPS = 3000;
@@ -107,7 +108,7 @@ export class Run {
         this.build(state, { keepA: keepA && landOn == null });
         if (landOn != null) this.#landAgain(landOn);
       } catch (e) {
-        this.notices.banner('control', [e.message]);
+        this.notices.banner('control', [apiErrorText(e)]);
       }
     }
     runner.speed = state.speed;
@@ -196,7 +197,7 @@ export class Run {
     const st = this.store.get();
     const h = Number((st.scenario.h / 2).toPrecision(6));
     const err = this.setScenario({ ...st.scenario, h });
-    if (err) this.notices.banner('failure', [t('main.halveFailed', { message: err.message })]);
+    if (err) this.notices.banner('failure', [t('main.halveFailed', { message: apiErrorText(err) })]);
     else this.setPlaying(true);
   }
 
@@ -208,11 +209,11 @@ export class Run {
     const deferred = this.lab.loadFull().then(
       () => {
         const err = retry();
-        if (err) notices.banner('control', [err.message]);
+        if (err) notices.banner('control', [apiErrorText(err)]);
         return err;
       },
       (e) => {
-        notices.banner('control', [t('main.fullFailed', { message: e.message })]);
+        notices.banner('control', [t('main.fullFailed', { message: apiErrorText(e) })]);
         return e;
       },
     );
@@ -280,7 +281,7 @@ export class Run {
     if (deferred) return deferred.then((e) => (e ? this.session.set({ lesson: previous }) : applied()));
     if (err) {
       this.session.set({ lesson: previous });
-      this.notices.banner('control', [t('main.preset.failed', { id: p.id, message: err.message })]);
+      this.notices.banner('control', [t('main.preset.failed', { id: p.id, message: apiErrorText(err) })]);
     } else return applied();
   }
 

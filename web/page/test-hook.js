@@ -75,6 +75,13 @@ export function fillTestHook({ lab, store, runner, view, plots, presets, run, li
     summary: () => plots.summary(),
     /** the exact ghost's drawn orientation [w, x, y, z] and the time it shows, or null */
     exactGhost: () => view.exactGhost(),
+    /** shows or hides B and draws the view at once (what A looks like without the comparison) */
+    showB: (on) => {
+      view.setComparisonVisible(on);
+      view.render(true);
+    },
+    /** furniture, trails and rigid shape as the scene draws them (view.sceneFacts) */
+    sceneFacts: () => view.sceneFacts(),
     /** client coordinates of A's bob i (drag tests) */
     bobScreen: (i) => drag.screenOf(runner.a.visual, i),
   });

@@ -368,7 +368,17 @@ export class Plots {
       measureCtx.font = font;
       return Math.ceil(Math.max(...values.map((v) => measureCtx.measureText(String(v ?? '')).width))) + 12;
     };
-    const y = { ...common, size: ySize, space: px * 2 + 4, values: logY ? logAxisValues : axisValues, label: yLabel };
+    // the y label runs along the plot's height: the plot records whether it fits there (data-ylabel-fits)
+    const label = (u) => {
+      if (measureCtx && u.root) {
+        measureCtx.font = font;
+        const fits = measureCtx.measureText(yLabel).width <= u.bbox.height / devicePixelRatio;
+        u.root.dataset.ylabel = yLabel;
+        u.root.dataset.ylabelFits = String(fits);
+      }
+      return yLabel;
+    };
+    const y = { ...common, size: ySize, space: px * 2 + 4, values: logY ? logAxisValues : axisValues, label: yLabel ? label : yLabel };
     if (logY) y.splits = logSplits;
     const x = { ...common, size: px + 16, space: px * 5, values: xFormat ?? axisValues, label: xLabel };
     return [x, y];
@@ -580,7 +590,7 @@ export class Plots {
     const entry = { id: 'iterations', card: c, cols: [this.iterCol, this.iterCol + 1], kind: 'time', drawn: -1, at: 0 };
     entry.u = this.#timePlot(entry, {
       height: 100,
-      yLabel: t('plots.iterations.y'),
+      // no y label: the card's title names the count, and a label along 40 px of height would be cut
       range: (u, min, max) => [0, Math.max(4, Math.ceil(max + 1))],
       series: this.#pairSeries('iterations', 0, 'iterations'),
     });
@@ -607,7 +617,9 @@ export class Plots {
       const id = `phase-${which}`;
       const select = el('select', { id });
       if (which === 'x') select.append(el('option', { value: '-1' }, t('plots.graph.time')));
-      vars.forEach((v, i) => select.append(el('option', { value: String(i), title: t(v.title) }, v.symbol)));
+      vars.forEach((v, i) =>
+        select.append(el('option', { value: String(i), title: v.titleKey ? t(v.titleKey, v.titleVars) : t(v.title) }, v.symbol)),
+      );
       select.addEventListener('change', () => {
         const v = Number(select.value);
         this.graphAxes = which === 'x' ? [v, this.graphAxes[1]] : [this.graphAxes[0], v];

@@ -2,9 +2,21 @@
 // (params.bodies), at the positions of sim.visualState() (flat [x, y, z] per body, z
 // up), each joined to its anchor (a fixed point or an earlier body) by a rod
 // (cylinder) or a spring (a helix that stretches with the distance), with trails.
-// A body whose position is not finite is left where it was last drawn.
-import { CatmullRomCurve3, CylinderGeometry, Group, Mesh, Quaternion, SphereGeometry, TubeGeometry, Vector3 } from 'three';
-import { outlineMaterial, OUTLINE_SCALE, solidMaterial } from './common.js';
+// A body whose position is not finite is left where it was last drawn. Entries of another
+// kind are furniture (a hoop, a wire, a floor …: furniture.js), drawn by A's scene.
+import {
+  CatmullRomCurve3,
+  CylinderGeometry,
+  Group,
+  Mesh,
+  MeshStandardMaterial,
+  Quaternion,
+  SphereGeometry,
+  TubeGeometry,
+  Vector3,
+} from 'three';
+import { GHOST_SCALE, solidMaterial } from './common.js';
+import { FurniturePiece, furnitureLayout, furnitureFrame, isFurniture } from './furniture.js';
 import { Trail } from './trail.js';
 
 const Y = new Vector3(0, 1, 0);
@@ -30,6 +42,7 @@ const finite3 = (v, i) => Number.isFinite(v[3 * i]) && Number.isFinite(v[3 * i +
 /** The bodies' anchors from the normalized params: { kind: 'point', point } | { kind: 'body', index } | null, and the link. */
 export function anchorsOf(bodies) {
   return bodies.map((b, i) => {
+    if (isFurniture(b)) return null;
     const a = b?.anchor;
     const link = b?.link === 'spring' || b?.link === 'none' ? b.link : 'rod';
     if (Array.isArray(a) && a.length === 3 && a.every(Number.isFinite))
@@ -46,7 +59,7 @@ export function anchorsOf(bodies) {
  * for a body swinging on a rod (or on a spring straight from a fixed point), the ball
  * it can reach around its pivot with its initial distances: a pendulum's whole swing.
  */
-export function frameOf(samples, anchors) {
+export function frameOf(samples, anchors, furniture = []) {
   const lo = new Vector3(Infinity, Infinity, Infinity);
   const hi = new Vector3(-Infinity, -Infinity, -Infinity);
   const p = new Vector3();
@@ -60,6 +73,8 @@ export function frameOf(samples, anchors) {
     for (let i = 0; i < n; i++) if (finite3(v, i)) add(v[3 * i], v[3 * i + 1], v[3 * i + 2]);
   }
   for (const a of anchors) if (a?.kind === 'point') add(a.point.x, a.point.y, a.point.z);
+  // furniture at the start: a hoop's ball, a wire's points
+  for (const item of furniture) for (const [x, y, z, r] of furnitureFrame(item, list[0])) add(x, y, z, r);
   // swings, from the initial positions: pivot[i] (a point) and reach[i] of body i
   const v0 = list[0];
   const n0 = v0 ? Math.min(anchors.length, Math.floor(v0.length / 3)) : 0;
@@ -90,12 +105,12 @@ export function frameOf(samples, anchors) {
 }
 
 /** The shortest distance between two bodies' finite positions in a visual state (Infinity when none). */
-function closestPair(visual) {
+function closestPair(visual, isBody) {
   let closest = Infinity;
-  const n = Math.floor((visual?.length ?? 0) / 3);
+  const n = Math.min(isBody.length, Math.floor((visual?.length ?? 0) / 3));
   for (let i = 0; i < n; i++) {
     for (let j = 0; j < i; j++) {
-      if (!finite3(visual, i) || !finite3(visual, j)) continue;
+      if (!isBody[i] || !isBody[j] || !finite3(visual, i) || !finite3(visual, j)) continue;
       const d = Math.hypot(visual[3 * i] - visual[3 * j], visual[3 * i + 1] - visual[3 * j + 1], visual[3 * i + 2] - visual[3 * j + 2]);
       if (d > 1e-9) closest = Math.min(closest, d);
     }
@@ -124,7 +139,7 @@ function typicalSpringLength(anchors, visual0) {
 export class BodiesScene {
   /**
    * @param scenario normalized scenario (params.bodies)
-   * @param role     'A' (solid) or 'B' (translucent ghost)
+   * @param role     'A' (solid) or 'B' (the ghost: a rim that never hides A, common.js ghostMaterial)
    * @param visual0  the initial visualState() (for the frame and the sizes)
    * @param samples  later visual states to frame as well (a short look-ahead), optional
    */
@@ -133,16 +148,19 @@ export class BodiesScene {
     this.n = bodies.length;
     this.role = role;
     this.anchors = anchorsOf(bodies);
-    const frame = frameOf([visual0, ...samples], this.anchors);
+    this.isBody = bodies.map((b) => !isFurniture(b));
+    this.visual0 = visual0;
+    this.furnitureItems = furnitureLayout(bodies);
+    const frame = frameOf([visual0, ...samples], this.anchors, this.furnitureItems);
     this.center = frame.center;
     this.extent = frame.extent;
     this.low = frame.low;
     // sizes: a fraction of the frame, smaller when bodies are many or close together
-    const base = Math.max(0.01, Math.min(0.08 * this.extent, 0.3 * closestPair(visual0)));
-    const grow = role === 'A' ? 1 : 1.04;
+    const base = Math.max(0.01, Math.min(0.08 * this.extent, 0.3 * closestPair(visual0, this.isBody)));
+    const grow = role === 'A' ? 1 : GHOST_SCALE;
     // radius: the definition's (0: an invisible point, e.g. a wall a spring is fixed to), else from the frame
-    this.radii = bodies.map((b) => (Number.isFinite(b?.radius) && b.radius >= 0 ? b.radius : base) * grow);
-    this.rodRadius = Math.max(0.006, base * 0.18) * (role === 'A' ? 1 : 1.3);
+    this.radii = bodies.map((b, i) => (!this.isBody[i] ? 0 : Number.isFinite(b?.radius) && b.radius >= 0 ? b.radius : base) * grow);
+    this.rodRadius = Math.max(0.006, base * 0.18) * (role === 'A' ? 1 : 1.6);
     this.object = new Group();
     this.bodyMaterial = solidMaterial(color, role);
     this.linkMaterial = solidMaterial(role === 'A' ? theme.rod : color, role);
@@ -159,10 +177,8 @@ export class BodiesScene {
       0.6 * (shown.length ? Math.min(...shown) : Infinity),
     );
     this.springGeometry = springGeometry(coil, Math.min(this.rodRadius * 0.6, coil * 0.3));
-    // B's bodies carry an opaque wire outline: where A and B coincide (the start of a
-    // comparison) the translucent ghost alone would blend into one olive body
-    this.outlineMaterial = role === 'B' ? outlineMaterial(color) : null;
     this.#buildMeshes(bodies, role);
+    this.furniture = role === 'A' ? this.#buildFurniture(theme) : [];
     this.trails = trails && this.n > 0 ? this.#buildTrails(color, role) : [];
     this.positions = bodies.map(() => new Vector3());
     this.drawn = bodies.map(() => false);
@@ -178,11 +194,6 @@ export class BodiesScene {
       const m = new Mesh(this.sphere, this.bodyMaterial);
       m.scale.setScalar(Math.max(this.radii[i], 1e-6));
       m.visible = false; // until a finite position arrives
-      if (this.outlineMaterial) {
-        const rim = new Mesh(this.sphere, this.outlineMaterial);
-        rim.scale.setScalar(OUTLINE_SCALE);
-        m.add(rim);
-      }
       this.object.add(m);
       return m;
     });
@@ -205,9 +216,21 @@ export class BodiesScene {
     }
   }
 
+  /** The furniture (drawn once, by A: it is where the run's own bodies move), in the rods' grey. */
+  #buildFurniture(theme) {
+    if (!this.furnitureItems.length) return [];
+    this.furnitureMaterial = new MeshStandardMaterial({ color: theme.rod, roughness: 0.55, metalness: 0.1 });
+    return this.furnitureItems.map((item) => {
+      const piece = new FurniturePiece(item, { size: this.extent, theme, material: this.furnitureMaterial, visual0: this.visual0 });
+      this.object.add(piece.object);
+      return piece;
+    });
+  }
+
   /** Trails: every body for ≤ 3 bodies, else the last one. */
   #buildTrails(color, role) {
-    const which = this.n <= 3 ? [...Array(this.n).keys()] : [this.n - 1];
+    const bodies = [...Array(this.n).keys()].filter((i) => this.isBody[i]);
+    const which = bodies.length <= 3 ? bodies : bodies.slice(-1);
     return which.map((i) => {
       const tr = new Trail(color, role === 'A' ? 260 : 200, role === 'A' ? 0.95 : 0.8);
       tr.index = i;
@@ -224,7 +247,7 @@ export class BodiesScene {
       if (!finite3(visual, i)) continue;
       this.positions[i].set(visual[3 * i], visual[3 * i + 1], visual[3 * i + 2]);
       this.spheres[i].position.copy(this.positions[i]);
-      this.spheres[i].visible = this.radii[i] > 0;
+      this.spheres[i].visible = this.isBody[i] && this.radii[i] > 0;
       this.drawn[i] = true;
     }
     for (let i = 0; i < this.n; i++) {
@@ -253,7 +276,9 @@ export class BodiesScene {
     for (const tr of this.trails)
       if (this.drawn[tr.index] && tr.index < n && finite3(visual, tr.index))
         tr.push(visual[3 * tr.index], visual[3 * tr.index + 1], visual[3 * tr.index + 2]);
-    if (this.n > 0 && this.drawn[this.n - 1]) this.focusPoint.copy(this.positions[this.n - 1]);
+    for (const piece of this.furniture) piece.update(visual);
+    const last = this.isBody.lastIndexOf(true);
+    if (last >= 0 && this.drawn[last]) this.focusPoint.copy(this.positions[last]);
   }
 
   clearTrails() {
@@ -272,7 +297,8 @@ export class BodiesScene {
     this.bodyMaterial.dispose();
     this.linkMaterial.dispose();
     this.pivotMaterial.dispose();
-    this.outlineMaterial?.dispose();
+    this.furnitureMaterial?.dispose();
+    for (const piece of this.furniture) piece.dispose();
     for (const tr of this.trails) tr.dispose();
   }
 }

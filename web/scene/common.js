@@ -1,5 +1,6 @@
 // Shared scene pieces: text labels, arrows, materials, disposal.
 import {
+  BackSide,
   CanvasTexture,
   ConeGeometry,
   CylinderGeometry,
@@ -94,15 +95,20 @@ export class Arrow {
 
 export function solidMaterial(color, role) {
   if (role === 'A') return new MeshStandardMaterial({ color, roughness: 0.45, metalness: 0.05 });
+  if (role === 'B') return ghostMaterial(color);
   return new MeshStandardMaterial({ color, roughness: 0.6, transparent: true, opacity: 0.42, depthWrite: false });
 }
 
-/** How much larger than its body B's wire outline is drawn. */
-export const OUTLINE_SCALE = 1.35;
+/** How much larger than A's body B's is drawn: the rim of B that shows around A where they coincide. */
+export const GHOST_SCALE = 1.3;
 
-/** B's outline: an opaque wireframe in B's colour, drawn over whatever it overlaps. */
-export function outlineMaterial(color) {
-  return new MeshBasicMaterial({ color, wireframe: true, transparent: false, depthTest: false });
+/**
+ * B, the run compared with A: flat, opaque, B's colour on the back faces only, drawn
+ * GHOST_SCALE larger. Where A and B overlap, B's far side lies behind A's near side, so
+ * A is drawn whole with B's rim around it; no translucent fill blends over A.
+ */
+export function ghostMaterial(color) {
+  return new MeshBasicMaterial({ color, side: BackSide });
 }
 
 export function basicMaterial(color, opacity = 1) {

@@ -2,7 +2,7 @@
 // pendulum, chain of N links. visualState = bob positions [x, y, z]*, hung
 // from the origin, gravity along −z (the scene's up is +z).
 import { CylinderGeometry, Group, InstancedMesh, Matrix4, Quaternion, SphereGeometry, Vector3 } from 'three';
-import { outlineMaterial, OUTLINE_SCALE, solidMaterial } from './common.js';
+import { GHOST_SCALE, solidMaterial } from './common.js';
 import { Trail } from './trail.js';
 
 const Y = new Vector3(0, 1, 0);
@@ -10,7 +10,7 @@ const Y = new Vector3(0, 1, 0);
 export class LinkageBody {
   /**
    * @param scenario normalized scenario (params.masses, params.lengths)
-   * @param role     'A' (solid) or 'B' (translucent ghost)
+   * @param role     'A' (solid) or 'B' (the ghost: a rim that never hides A, common.js ghostMaterial)
    */
   constructor({ scenario, color, role, theme, trails = true }) {
     const masses = scenario.params?.masses ?? [1];
@@ -21,8 +21,8 @@ export class LinkageBody {
     const mMax = Math.max(...masses);
     // bob radius ∝ m^(1/3), scaled to the link length so chains stay slender
     const base = Math.min(0.11 * Math.max(total, 0.5), 0.55 * Math.min(...lengths)) * (this.n > 4 ? 0.6 : 1);
-    this.radii = masses.map((m) => base * Math.cbrt(m / mMax) * (role === 'A' ? 1 : 1.04));
-    this.rodRadius = Math.max(0.008, base * 0.2) * (role === 'A' ? 1 : 1.3);
+    this.radii = masses.map((m) => base * Math.cbrt(m / mMax) * (role === 'A' ? 1 : GHOST_SCALE));
+    this.rodRadius = Math.max(0.008, base * 0.2) * (role === 'A' ? 1 : 1.6);
     this.object = new Group();
     this.bobMaterial = solidMaterial(color, role);
     this.rodMaterial = solidMaterial(role === 'A' ? theme.rod : color, role);
@@ -32,16 +32,6 @@ export class LinkageBody {
     this.rods = new InstancedMesh(rodGeometry, this.rodMaterial, this.n);
     this.bobs.frustumCulled = this.rods.frustumCulled = false;
     this.object.add(this.rods, this.bobs);
-    // B's bobs carry an opaque wire outline: at the start of a comparison A and B
-    // coincide, and the translucent ghost alone would blend with A into one olive body
-    this.outlines = null;
-    if (role === 'B') {
-      this.outlineMaterial = outlineMaterial(color);
-      this.outlines = new InstancedMesh(new SphereGeometry(1, 12, 8), this.outlineMaterial, this.n);
-      this.outlines.frustumCulled = false;
-      this.outlines.renderOrder = 4;
-      this.object.add(this.outlines);
-    }
     // trails: every bob for ≤ 2 bobs, the last one for chains
     this.trails = [];
     if (trails) {
@@ -75,11 +65,6 @@ export class LinkageBody {
       const r = this.radii[i];
       this.m.makeScale(r, r, r).setPosition(x, y, z);
       this.bobs.setMatrixAt(i, this.m);
-      if (this.outlines) {
-        const R = r * OUTLINE_SCALE;
-        this.m.makeScale(R, R, R).setPosition(x, y, z);
-        this.outlines.setMatrixAt(i, this.m);
-      }
       const dx = x - px;
       const dy = y - py;
       const dz = z - pz;
@@ -98,7 +83,6 @@ export class LinkageBody {
     }
     this.bobs.instanceMatrix.needsUpdate = true;
     this.rods.instanceMatrix.needsUpdate = true;
-    if (this.outlines) this.outlines.instanceMatrix.needsUpdate = true;
     for (const tr of this.trails) {
       const i = tr.index;
       if (i < n) tr.push(visual[3 * i], visual[3 * i + 1], visual[3 * i + 2]);
@@ -116,11 +100,6 @@ export class LinkageBody {
   }
 
   dispose() {
-    if (this.outlines) {
-      this.outlines.geometry.dispose();
-      this.outlineMaterial.dispose();
-      this.outlines.dispose();
-    }
     this.bobs.geometry.dispose();
     this.rods.geometry.dispose();
     this.bobMaterial.dispose();

@@ -2,10 +2,13 @@
 // (body → space). Diagnostics give Π (bodyMomentum, body frame) and the spatial
 // angular momentum (momentum, 3 components).
 //
-//   body          a box with the principal moments of the body (uniform box with
-//                 I_i), coloured principal axes e1 e2 e3
+//   body          the shape of its principal moments (rigid-shape.js: a uniform box, or
+//                 a T-handle for a flat body with three distinct moments), the face
+//                 normal to the intermediate axis marked; coloured principal axes e1 e2 e3
 //   ω, L          angular velocity ω = R I⁻¹Π and angular momentum L = RΠ
-//   ghost         role 'B' or 'exact': edges only (orange / grey)
+//   tip trail     the heavy top's axis tip traced (its nutation's loops or cusps)
+//   ghost         role 'B': the rim of a larger copy behind A (common.js ghostMaterial)
+//                 and its edges; 'exact': edges and faint faces (grey)
 //   MomentumSphere   the inset: Π's path on |Π| = const with the energy ellipsoid
 import {
   BoxGeometry,
@@ -28,20 +31,50 @@ import {
   AmbientLight,
   DirectionalLight,
 } from 'three';
-import { Arrow, makeLabel, quantityOf } from './common.js';
+import { Arrow, ghostMaterial, GHOST_SCALE, makeLabel, quantityOf } from './common.js';
 import { OKABE_ITO } from './palette.js';
+import { boxSides, rigidShape } from './rigid-shape.js';
 import { Trail } from './trail.js';
+
+export { boxSides };
 
 /** The principal moments of inertia of a rigid body's scenario (its system says which parameter holds them). */
 export const principalMoments = (system, params) => quantityOf(system, params, 'principal-moments') ?? [1, 1, 1];
 
-/** Box sides (a, b, c) of a uniform box with principal moments I (mass cancels), max side = size. */
-export function boxSides(I, size = 1.4) {
-  const [I1, I2, I3] = I;
-  let s = [I2 + I3 - I1, I1 + I3 - I2, I1 + I2 - I3].map((x) => Math.sqrt(Math.max(x, 1e-6)));
-  const m = Math.max(...s);
-  s = s.map((x) => Math.max((x / m) * size, size * 0.08));
-  return s;
+/** The heavy top's axle reaches AXLE |ρ| from the pivot, past the body: its tip is traced. */
+const AXLE = 2;
+
+/** The colour of the marked face (the one normal to the intermediate axis). */
+const MARK = OKABE_ITO.yellow;
+
+/** A box of `size` [sx, sy, sz] centred at c, its + face along `marked` (an axis or -1) in its own group. */
+function boxPiece(size, c = [0, 0, 0], marked = -1) {
+  const g = new BoxGeometry(...size);
+  g.translate(...c);
+  return { geometry: g, markedGroup: marked >= 0 ? 2 * marked : -1 };
+}
+
+/**
+ * The pieces of a body's shape (rigid-shape.js) as box geometries: a box with its marked
+ * face, or a T-handle's shaft and crossbar, the crossbar's + half marked.
+ */
+function shapePieces(shape) {
+  if (shape.kind === 'box') return [boxPiece(shape.sides, [0, 0, 0], shape.marked)];
+  const { shaftAxis, barAxis, bar, shaft, thickness, offset } = shape;
+  const along = (axis, length, centre) => {
+    const size = [thickness, thickness, thickness];
+    size[axis] = length;
+    const c = [0, 0, 0];
+    c[shaftAxis] = offset;
+    c[axis] += centre;
+    return [size, c];
+  };
+  const [shaftSize, shaftCentre] = along(shaftAxis, shaft - thickness / 2, thickness / 4 + shaft / 2);
+  const [halfSize, minusCentre] = along(barAxis, bar / 2, -bar / 4);
+  const [, plusCentre] = along(barAxis, bar / 2, bar / 4);
+  const plus = boxPiece(halfSize, plusCentre);
+  plus.marked = true;
+  return [boxPiece(shaftSize, shaftCentre), boxPiece(halfSize, minusCentre), plus];
 }
 
 export class RigidBody {
@@ -53,67 +86,14 @@ export class RigidBody {
     this.geometries = [];
     this.object = new Group(); // rotates with the body
     const body = new Group();
-    // an axisymmetric heavy top (I1 = I2, ρ on e3) is drawn as a gyroscope: a disc on an axle
-    const [I1, I2, I3] = this.I;
-    const gyro = heavy && Math.abs(I1 - I2) <= 1e-9 * Math.max(I1, I2) && Math.abs(this.rho[0]) + Math.abs(this.rho[1]) < 1e-12;
-    let geom;
-    if (gyro) {
-      const mass = quantityOf(system, scenario.params, 'mass') ?? 1;
-      const discR = Math.min(Math.max(Math.sqrt((2 * I3) / mass), 0.2), 0.6);
-      geom = new CylinderGeometry(discR, discR, discR * 0.16, 48);
-      geom.rotateX(Math.PI / 2); // the disc's axis along the body's e3
-      this.sides = [discR * 2, discR * 2, discR * 0.16];
-    } else {
-      // a heavy top's body reaches from near the pivot: its longest side ≈ 1.8 |ρ|
-      this.sides = boxSides(this.I, heavy ? Math.max(0.3, 1.8 * (r || 0.5)) : 1.4);
-      geom = new BoxGeometry(...this.sides);
-    }
-    this.geometries.push(geom);
+    const pieces = this.#shape(system, scenario, heavy, r);
     if (this.rho) {
       body.position.set(this.rho[0], this.rho[1], this.rho[2]);
-      // an axle from the pivot through the centre of mass
-      const axle = new CylinderGeometry(0.025, 0.025, 1, 12);
-      axle.rotateX(Math.PI / 2);
-      axle.translate(0, 0, 0.5);
-      this.geometries.push(axle);
-      this.axleMaterial = new MeshStandardMaterial({
-        color: role === 'A' ? theme.rod : color,
-        transparent: role !== 'A',
-        opacity: role === 'A' ? 1 : 0.5,
-      });
-      const axleMesh = new Mesh(axle, this.axleMaterial);
-      axleMesh.scale.z = r * 1.5;
-      axleMesh.lookAt(this.rho[0], this.rho[1], this.rho[2]);
-      this.object.add(axleMesh);
+      this.#buildAxle(theme, color, role, r);
     }
     this.object.add(body);
-    if (role === 'A') {
-      this.material = new MeshStandardMaterial({ color, roughness: 0.5, metalness: 0.05, transparent: true, opacity: 0.9 });
-      body.add(new Mesh(geom, this.material));
-      const edges = new EdgesGeometry(geom, 30);
-      this.geometries.push(edges);
-      this.edgeMaterial = new LineBasicMaterial({ color: theme.fg, transparent: true, opacity: 0.5 });
-      body.add(new LineSegments(edges, this.edgeMaterial));
-      // coloured principal axes e1, e2, e3 (they turn with the body)
-      this.axes = [OKABE_ITO.vermillion, OKABE_ITO.green, OKABE_ITO.sky].map((c, i) => {
-        const a = new Arrow(c, { radius: 0.025, label: `e${i + 1}`, labelColor: c });
-        const d = [0, 0, 0];
-        d[i] = this.sides[i] / 2 + 0.35;
-        a.set(...d);
-        body.add(a.object);
-        return a;
-      });
-    } else {
-      // ghosts: edges plus faint faces, slightly larger so they show around the body
-      const g2 = geom.clone();
-      g2.scale(1.03, 1.03, 1.03);
-      const edges = new EdgesGeometry(g2, 30);
-      this.geometries.push(g2, edges);
-      this.edgeMaterial = new LineBasicMaterial({ color, transparent: true, opacity: 0.95 });
-      // the exact ghost stands apart (beside A), so its faces can be denser than B's overlay
-      this.material = new MeshBasicMaterial({ color, transparent: true, opacity: role === 'exact' ? 0.3 : 0.12, depthWrite: false });
-      body.add(new Mesh(g2, this.material), new LineSegments(edges, this.edgeMaterial));
-    }
+    if (role === 'A') this.#buildSolid(body, pieces, color, theme);
+    else this.#buildGhost(body, pieces, color, role);
     // spatial vectors ω and L (not rotating with the body)
     this.world = new Group();
     if (role === 'A') {
@@ -121,6 +101,15 @@ export class RigidBody {
       this.L = new Arrow(theme.fg, { radius: 0.03, label: 'L', labelColor: theme.fg });
       this.world.add(this.omega.object, this.L.object);
     }
+    // the heavy top's axis tip (the end of its axle), traced: nutation's loops or cusps
+    this.tipTrail = null;
+    if (this.rho && r > 0 && role !== 'exact') {
+      this.tipLocal = new Vector3(...this.rho).multiplyScalar(AXLE);
+      this.tipTrail = new Trail(color, 1200, role === 'A' ? 0.95 : 0.8);
+      this.tipTrail.object.renderOrder = role === 'A' ? 3 : 2;
+      this.world.add(this.tipTrail.object);
+    }
+    this.trails = this.tipTrail ? [this.tipTrail] : [];
     this.quat = new Quaternion();
     this.tmp = new Vector3();
     this.scaleL = null;
@@ -129,11 +118,103 @@ export class RigidBody {
     this.extent = heavy ? 2.2 : 1.8;
   }
 
+  /** The body's pieces: a gyroscope's disc (an axisymmetric heavy top), a heavy top's box, or the free body's shape. */
+  #shape(system, scenario, heavy, r) {
+    const [I1, I2, I3] = this.I;
+    const gyro = heavy && Math.abs(I1 - I2) <= 1e-9 * Math.max(I1, I2) && Math.abs(this.rho[0]) + Math.abs(this.rho[1]) < 1e-12;
+    if (gyro) {
+      const mass = quantityOf(system, scenario.params, 'mass') ?? 1;
+      const discR = Math.min(Math.max(Math.sqrt((2 * I3) / mass), 0.2), 0.6);
+      const geometry = new CylinderGeometry(discR, discR, discR * 0.16, 48);
+      geometry.rotateX(Math.PI / 2); // the disc's axis along the body's e3
+      this.sides = [discR * 2, discR * 2, discR * 0.16];
+      this.reach = this.sides.map((x) => x / 2);
+      return [{ geometry, markedGroup: -1 }];
+    }
+    // a heavy top's body reaches from near the pivot: its longest side ≈ 1.8 |ρ|
+    this.shape = heavy ? { kind: 'box', sides: boxSides(this.I, Math.max(0.3, 1.8 * (r || 0.5))) } : rigidShape(this.I, 1.4);
+    this.sides = this.shape.kind === 'box' ? this.shape.sides : this.shape.reach.map((x) => 2 * x);
+    this.reach = this.sides.map((x) => x / 2);
+    if (this.shape.kind === 't-handle') this.reach = this.shape.reach;
+    return shapePieces(heavy ? { ...this.shape, marked: -1 } : this.shape);
+  }
+
+  /** An axle from the pivot through the centre of mass. */
+  #buildAxle(theme, color, role, r) {
+    const axle = new CylinderGeometry(0.025, 0.025, 1, 12);
+    axle.rotateX(Math.PI / 2);
+    axle.translate(0, 0, 0.5);
+    this.geometries.push(axle);
+    this.axleMaterial =
+      role === 'B'
+        ? ghostMaterial(color)
+        : new MeshStandardMaterial({ color: role === 'A' ? theme.rod : color, transparent: role !== 'A', opacity: role === 'A' ? 1 : 0.5 });
+    const axleMesh = new Mesh(axle, this.axleMaterial);
+    axleMesh.scale.set(role === 'B' ? 1.6 : 1, role === 'B' ? 1.6 : 1, r * AXLE);
+    axleMesh.lookAt(this.rho[0], this.rho[1], this.rho[2]);
+    this.object.add(axleMesh);
+    // a knob on the axle's tip, the point whose trail shows the nutation
+    const knob = new SphereGeometry(0.045, 16, 12);
+    this.geometries.push(knob);
+    this.knobMaterial = role === 'A' ? new MeshStandardMaterial({ color, roughness: 0.45 }) : this.axleMaterial;
+    const knobMesh = new Mesh(knob, this.knobMaterial);
+    knobMesh.position.set(...this.rho).multiplyScalar(AXLE);
+    if (role === 'B') knobMesh.scale.setScalar(GHOST_SCALE);
+    this.object.add(knobMesh);
+  }
+
+  /** A: the shape in A's colour with its marked face, its edges, and the principal axes e1, e2, e3. */
+  #buildSolid(body, pieces, color, theme) {
+    this.material = new MeshStandardMaterial({ color, roughness: 0.5, metalness: 0.05, transparent: true, opacity: 0.9 });
+    this.markMaterial = new MeshStandardMaterial({ color: MARK, roughness: 0.5, metalness: 0.05 });
+    this.edgeMaterial = new LineBasicMaterial({ color: theme.fg, transparent: true, opacity: 0.5 });
+    for (const { geometry, markedGroup, marked } of pieces) {
+      const mats =
+        markedGroup >= 0
+          ? [0, 1, 2, 3, 4, 5].map((k) => (k === markedGroup ? this.markMaterial : this.material))
+          : marked
+            ? this.markMaterial
+            : this.material;
+      const edges = new EdgesGeometry(geometry, 30);
+      this.geometries.push(geometry, edges);
+      body.add(new Mesh(geometry, mats), new LineSegments(edges, this.edgeMaterial));
+    }
+    // coloured principal axes e1, e2, e3 (they turn with the body)
+    this.axes = [OKABE_ITO.vermillion, OKABE_ITO.green, OKABE_ITO.sky].map((c, i) => {
+      const a = new Arrow(c, { radius: 0.025, label: `e${i + 1}`, labelColor: c });
+      const d = [0, 0, 0];
+      d[i] = this.reach[i] + 0.35;
+      a.set(...d);
+      body.add(a.object);
+      return a;
+    });
+  }
+
+  /** B: a larger copy's back faces (a rim behind A) and its edges; the exact ghost: edges and faint faces. */
+  #buildGhost(body, pieces, color, role) {
+    const grow = role === 'B' ? 1 + (GHOST_SCALE - 1) / 4 : 1.03;
+    this.edgeMaterial = new LineBasicMaterial({ color, transparent: true, opacity: 0.95 });
+    // the exact ghost stands apart (beside A), so its faces can be denser
+    this.material =
+      role === 'B' ? ghostMaterial(color) : new MeshBasicMaterial({ color, transparent: true, opacity: 0.3, depthWrite: false });
+    for (const { geometry } of pieces) {
+      const g2 = geometry.clone();
+      g2.scale(grow, grow, grow);
+      const edges = new EdgesGeometry(g2, 30);
+      this.geometries.push(geometry, g2, edges);
+      body.add(new Mesh(g2, this.material), new LineSegments(edges, this.edgeMaterial));
+    }
+  }
+
   /** visual = [w, x, y, z]; diag = sim.diagnostics() (bodyMomentum Π when present). */
   update(visual, diag) {
     const [w, x, y, z] = visual;
     this.quat.set(x, y, z, w).normalize();
     this.object.quaternion.copy(this.quat);
+    if (this.tipTrail) {
+      this.tmp.copy(this.tipLocal).applyQuaternion(this.quat);
+      this.tipTrail.push(this.tmp.x, this.tmp.y, this.tmp.z);
+    }
     if (!this.omega || !diag?.bodyMomentum) return;
     const Pi = diag.bodyMomentum;
     const I = this.I;
@@ -150,12 +231,24 @@ export class RigidBody {
     this.L.set(this.tmp.x * sl, this.tmp.y * sl, this.tmp.z * sl);
   }
 
+  /** The labels of ω and L (for the page: they must not lie under its overlays). */
+  vectorLabels() {
+    if (!this.omega) return [];
+    return [
+      { text: 'ω', sprite: this.omega.label },
+      { text: 'L', sprite: this.L.label },
+    ];
+  }
+
   /** ω and L live in a separate (non-rotating) group the view adds to the scene. */
   get extras() {
     return this.world;
   }
 
-  clearTrails() {}
+  clearTrails() {
+    this.tipTrail?.clear();
+  }
+
   focus() {
     return this.focusPoint;
   }
@@ -163,6 +256,9 @@ export class RigidBody {
   dispose() {
     this.geometries.forEach((g) => g.dispose());
     this.material?.dispose();
+    this.markMaterial?.dispose();
+    if (this.knobMaterial !== this.axleMaterial) this.knobMaterial?.dispose();
+    this.tipTrail?.dispose();
     this.edgeMaterial?.dispose();
     this.axleMaterial?.dispose();
     this.axes?.forEach((a) => a.dispose());

@@ -44,10 +44,13 @@ function aroundBodies({ body }) {
   return { target: body.center.clone(), floorZ: body.low - body.extent * 0.15, extent: body.extent };
 }
 
-/** A top on its pivot. */
+/**
+ * A top on its pivot, framed on the middle of what it draws: from the floor to the labels
+ * of ω and L above it (so the page's overlays at the top of the view leave them free).
+ */
 function onPivot({ env, theme }) {
   env.add(new Mesh(new SphereGeometry(0.05, 16, 12), solidMaterial(theme.pivot, 'A')));
-  return { target: new Vector3(0, 0, 0.45), floorZ: -0.25, extent: 1.6 };
+  return { target: new Vector3(0, 0, 0.75), floorZ: -0.25, extent: 1.6 };
 }
 
 /** A free body in space, framed with its exact ghost when it has one. */

@@ -354,6 +354,44 @@ export class View {
     };
   }
 
+  /** Shows or hides B (its ghost and its extras) until the next update: what A looks like without it. */
+  setComparisonVisible(on) {
+    if (!this.B) return;
+    this.B.object.visible = on;
+    if (this.B.extras) this.B.extras.visible = on;
+    this.dirty = true;
+  }
+
+  /**
+   * What the scene draws, as numbers (for tests): A's furniture (kind, world position,
+   * angle about its axis, radius), the points of A's and B's trails (a heavy top's
+   * tip trail among them), and A's rigid shape (kind, sides, reach per body axis).
+   */
+  sceneFacts() {
+    const trailPoints = (b) => (b?.trails ?? []).map((tr) => tr.count);
+    const furniture = (this.A?.furniture ?? []).map((piece) => ({
+      kind: piece.entry.kind,
+      position: piece.object.position.toArray(),
+      angle: piece.angle,
+      scale: piece.object.scale.x,
+      visible: piece.object.visible,
+    }));
+    const shape = this.A?.shape ? { kind: this.A.shape.kind, sides: this.A.sides, reach: this.A.reach } : null;
+    return { furniture, trails: { A: trailPoints(this.A), B: trailPoints(this.B) }, shape, labels: this.#labelPoints() };
+  }
+
+  /** Where A's vector labels (ω, L) are on the page, in client pixels: [{ text, x, y }] of the visible ones. */
+  #labelPoints() {
+    const r = this.canvas.getBoundingClientRect();
+    const p = new Vector3();
+    return (this.A?.vectorLabels?.() ?? [])
+      .filter(({ sprite }) => sprite.visible && sprite.parent?.visible)
+      .map(({ text, sprite }) => {
+        sprite.getWorldPosition(p).project(this.camera);
+        return { text, x: r.left + ((p.x + 1) / 2) * r.width, y: r.top + ((1 - p.y) / 2) * r.height };
+      });
+  }
+
   setTrailsVisible(on) {
     if (this.trailsVisible === on) return;
     this.trailsVisible = on;

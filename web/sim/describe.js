@@ -37,8 +37,8 @@ function describeOscillator(system, sc) {
     constraintScale: 1,
     constraintWhat: 'none',
     variables: [
-      { key: 'x', symbol: 'x', title: 'position', unit: 'm', kind: 'position' },
-      { key: 'v', symbol: 'ẋ', title: 'velocity', unit: 'm/s', kind: 'velocity' },
+      { key: 'x', symbol: 'x', title: 'position', titleKey: 'words.var.position', unit: 'm', kind: 'position' },
+      { key: 'v', symbol: 'ẋ', title: 'velocity', titleKey: 'words.var.velocity', unit: 'm/s', kind: 'velocity' },
     ],
     phase: [0, 1],
     energyParts: true,
@@ -84,6 +84,8 @@ function chainVariables(n, planar) {
       key: `theta${i}`,
       symbol: `θ${n > 1 ? sub(i) : ''}`,
       title: `angle${link(i)} from the downward vertical`,
+      titleKey: n > 1 ? 'words.var.thetaOf' : 'words.var.theta',
+      titleVars: { i },
       unit: 'rad',
       kind: 'angle',
     });
@@ -92,6 +94,8 @@ function chainVariables(n, planar) {
         key: `phi${i}`,
         symbol: `φ${n > 1 ? sub(i) : ''}`,
         title: `azimuth${link(i)} about the vertical`,
+        titleKey: n > 1 ? 'words.var.phiOf' : 'words.var.phi',
+        titleVars: { i },
         unit: 'rad',
         kind: 'angle',
       });
@@ -103,6 +107,8 @@ function chainVariables(n, planar) {
       key: `${v.key}dot`,
       symbol: `${v.symbol[0]}̇${v.symbol.slice(1)}`,
       title: `rate of ${v.title.replace(/ from the downward vertical| about the vertical/, '')}`,
+      titleKey: `${v.titleKey}.rate`,
+      titleVars: v.titleVars,
       unit: 'rad/s',
       kind: 'rate',
     });
@@ -253,6 +259,8 @@ function rigidBodyVariables() {
       key: `Pi${i}`,
       symbol: `Π${sub(i)}`,
       title: `body angular momentum about axis ${i}`,
+      titleKey: 'words.var.Pi',
+      titleVars: { i },
       unit: 'kg·m²/s',
       kind: 'momentum',
     })),
@@ -260,11 +268,27 @@ function rigidBodyVariables() {
       key: `omega${i}`,
       symbol: `ω${sub(i)}`,
       title: `angular velocity about body axis ${i}`,
+      titleKey: 'words.var.omega',
+      titleVars: { i },
       unit: 'rad/s',
       kind: 'rate',
     })),
-    { key: 'tilt', symbol: 'θ', title: "tilt of the body's third axis from the vertical", unit: 'rad', kind: 'angle' },
-    { key: 'azimuth', symbol: 'φ', title: "azimuth of the body's third axis", unit: 'rad', kind: 'angle' },
+    {
+      key: 'tilt',
+      symbol: 'θ',
+      title: "tilt of the body's third axis from the vertical",
+      titleKey: 'words.var.tilt',
+      unit: 'rad',
+      kind: 'angle',
+    },
+    {
+      key: 'azimuth',
+      symbol: 'φ',
+      title: "azimuth of the body's third axis",
+      titleKey: 'words.var.axisAzimuth',
+      unit: 'rad',
+      kind: 'angle',
+    },
   ];
 }
 
@@ -354,8 +378,24 @@ function describeData(system, sc, columns) {
   }
   const names = def.coordinates ?? [];
   const variables = [
-    ...names.map((c) => ({ key: c, symbol: c, title: `coordinate ${c}`, unit: '', kind: 'position' })),
-    ...names.map((c) => ({ key: `p_${c}`, symbol: `p_${c}`, title: `momentum conjugate to ${c}`, unit: '', kind: 'momentum' })),
+    ...names.map((c) => ({
+      key: c,
+      symbol: c,
+      title: `coordinate ${c}`,
+      titleKey: 'words.var.coordinate',
+      titleVars: { c },
+      unit: '',
+      kind: 'position',
+    })),
+    ...names.map((c) => ({
+      key: `p_${c}`,
+      symbol: `p_${c}`,
+      title: `momentum conjugate to ${c}`,
+      titleKey: 'words.var.conjugate',
+      titleVars: { c },
+      unit: '',
+      kind: 'momentum',
+    })),
   ];
   const constrained = Array.isArray(def.constraints) && def.constraints.length > 0;
   return {

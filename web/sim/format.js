@@ -1,15 +1,46 @@
 // Number formatting for the page: units, sensible significant digits, relative
-// errors in scientific notation with a real minus sign.
+// errors in scientific notation with a real minus sign, each in the language shown
+// (Intl: the decimal sign, the percent sign and its spacing). The language is set by
+// the page's i18n module (setNumberLocale); Node and the tests get English.
 
 const MINUS = '\u2212';
 
-export function sci(x, digits = 2) {
+let locale = 'en';
+const formatters = new Map();
+
+/** The language numbers are written in (a BCP 47 tag: 'en', 'es'). */
+export function setNumberLocale(code) {
+  locale = typeof code === 'string' && code ? code : 'en';
+}
+export const numberLocale = () => locale;
+
+/** One Intl.NumberFormat per language and options, made once. */
+function formatter(options) {
+  const key = `${locale}|${JSON.stringify(options)}`;
+  let f = formatters.get(key);
+  if (!f) {
+    f = new Intl.NumberFormat(locale, { useGrouping: false, ...options });
+    formatters.set(key, f);
+  }
+  return f;
+}
+
+/** The shared cases: missing, infinite. */
+function special(x) {
   if (x == null || Number.isNaN(x)) return '—';
   if (!Number.isFinite(x)) return x > 0 ? '∞' : `${MINUS}∞`;
+  return null;
+}
+
+const minus = (s) => s.replace(/^-/, MINUS).replace('e-', `e${MINUS}`);
+
+export function sci(x, digits = 2) {
+  const s = special(x);
+  if (s) return s;
   if (x === 0) return '0';
   const [m, e] = x.toExponential(digits - 1).split('e');
   const exp = Number(e);
-  const mant = m.replace('-', MINUS);
+  const mant = minus(formatter({ minimumFractionDigits: digits - 1, maximumFractionDigits: digits - 1 }).format(Number(m)));
   return exp === 0 ? mant : `${mant}e${exp < 0 ? MINUS : ''}${Math.abs(exp)}`;
 }
 
@@ -19,20 +50,41 @@ export function signedSci(x, digits = 2) {
   return x > 0 ? `+${s}` : s;
 }
 
-/** A plain number with up to `sig` significant digits, trimmed. */
+/** A plain number with up to `sig` significant digits, trimmed (scientific when far from 1). */
 export function num(x, sig = 4) {
-  if (x == null || Number.isNaN(x)) return '—';
-  if (!Number.isFinite(x)) return x > 0 ? '∞' : `${MINUS}∞`;
+  const s = special(x);
+  if (s) return s;
   if (x === 0) return '0';
   const a = Math.abs(x);
   if (a >= 1e6 || a < 1e-4) return sci(x, sig);
-  const s = Number(x.toPrecision(sig)).toString();
-  return s.replace('-', MINUS);
+  return minus(formatter({ maximumSignificantDigits: sig }).format(Number(x.toPrecision(sig))));
 }
 
+/** A fraction as a percentage (0.039 → '3.9%' in English, '3,9 %' in Spanish), `sig` significant digits. */
+export function percent(x, sig = 2) {
+  const s = special(x);
+  if (s) return s;
+  if (x === 0) return formatter({ style: 'percent' }).format(0);
+  return minus(formatter({ style: 'percent', maximumSignificantDigits: sig }).format(Number(x.toPrecision(sig))));
+}
+
+/** A time in seconds: two decimals (none from 1000 s on). */
 export function seconds(t) {
   if (!Number.isFinite(t)) return '—';
-  return t < 1000 ? t.toFixed(2) : t.toFixed(0);
+  const digits = t < 1000 ? 2 : 0;
+  return minus(formatter({ minimumFractionDigits: digits, maximumFractionDigits: digits }).format(t));
+}
+
+/** A number with exactly `digits` decimals (a fitted order, a time in a sentence). */
+export function fixed(x, digits = 2) {
+  const s = special(x);
+  if (s) return s;
+  return minus(formatter({ minimumFractionDigits: digits, maximumFractionDigits: digits }).format(x));
+}
+
+/** What separates the numbers of a list or an interval: '; ' where the decimal sign is a comma. */
+export function listSeparator() {
+  return formatter({ minimumFractionDigits: 1 }).format(0.5).includes(',') ? '; ' : ', ';
 }
 
 /** '3f9a…08c2' from a 16-hex fingerprint. */

@@ -7,7 +7,8 @@
 // computes its figure as independent jobs (`jobs(scenario)` → [task, args] for
 // web/sim/study-worker.js, one wasm run each, so a sweep spreads over the worker pool),
 // then `figure(results)` → { plot: { x, y, logX, logY }, curves: [{ label, x, y }],
-// measured: { … numbers the caption and the tests quote } }.
+// measured: { … numbers the caption and the tests quote }, percent: [the measured numbers that
+// are fractions, printed as percentages] }.
 import { fittedOrder } from './studies.js';
 import { midpointClockStep } from './exact.js';
 
@@ -166,6 +167,7 @@ export const LESSONS = [
         finalA: (a.energy.at(-1) - a.E0) / Math.abs(a.E0),
         finalB: (b.energy.at(-1) - b.E0) / Math.abs(b.E0),
       },
+      percent: ['bandA', 'finalA', 'finalB'],
       summary: 'measured.mw',
     }),
   },

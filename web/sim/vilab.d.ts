@@ -49,7 +49,7 @@ export interface Scenario {
   system: SystemId;
   /** Integrator id, e.g. 'midpoint' (see lab.integrators); default: the system's defaultIntegrator. */
   integrator?: IntegratorId;
-  /** Time step (s), in (0, system.h.max]; default: system.h.default. */
+  /** Time step (s), in [system.h.min, system.h.max]; default: system.h.default. */
   h?: number;
   /** Model parameters by name (see SystemInfo.params); missing ones take their defaults. For system 'lagrangian', the definition (LagrangianDefinition). */
   params?: Record<string, number | NumberList> | LagrangianDefinition;
@@ -61,15 +61,64 @@ export interface Scenario {
   about?: Record<string, unknown>;
 }
 
+/** An expression in q, t and the constants, or a number. */
+export type Expression = string | number;
+
 /** A body of a system defined by data: what the page draws. */
 export interface LagrangianBody {
+  kind?: 'body';
   /** Three expressions in q (and t): [x, y, z]. */
-  position: readonly (string | number)[];
-  /** A fixed point [x, y, z], an earlier body's index, or null (no link). */
+  position: readonly Expression[];
+  /** A fixed point [x, y, z], an earlier entry's index, or null (no link). */
   anchor?: readonly number[] | number | null;
   link?: 'rod' | 'spring' | 'none';
   radius?: number;
 }
+
+/** What every piece of furniture has: where it is and how it is turned (drawn only, never in the dynamics). */
+interface FurnitureBase {
+  /** [x, y, z]; default the origin. */
+  position?: readonly Expression[];
+  /** Radians about `axis`; default 0. */
+  angle?: Expression;
+  /** The axis it turns about (not zero); default [0, 0, 1]. */
+  axis?: readonly number[];
+}
+
+/** A hoop or a pulley (a disc with spokes): a circle of `radius` facing `normal` (default [0, 1, 0]). */
+export interface LagrangianRound extends FurnitureBase {
+  kind: 'hoop' | 'pulley';
+  radius: Expression;
+  normal?: readonly number[];
+}
+
+/** A wire straight between 2 to 128 points [x, y, z] (in its own frame). */
+export interface LagrangianWire extends FurnitureBase {
+  kind: 'wire';
+  points: readonly (readonly Expression[])[];
+  closed?: boolean;
+}
+
+/** A smooth curve [x(s), y(s), z(s)] sampled at `samples` (2 to 128, default 48) points of `range`. */
+export interface LagrangianCurve extends FurnitureBase {
+  kind: 'curve';
+  curve: readonly Expression[];
+  range: readonly [number, number];
+  samples?: number;
+  /** The curve's parameter name; default 's'. */
+  parameter?: string;
+  closed?: boolean;
+}
+
+/** A square of half-side `size` facing `normal` (floor: default [0, 0, 1]; wall: [1, 0, 0]). */
+export interface LagrangianPlane extends FurnitureBase {
+  kind: 'floor' | 'wall';
+  size?: number;
+  normal?: readonly number[];
+}
+
+/** Scene furniture of a system defined by data. */
+export type LagrangianFurniture = LagrangianRound | LagrangianWire | LagrangianCurve | LagrangianPlane;
 
 /** The params of system 'lagrangian' (docs/lagrangian-as-data.md). */
 export interface LagrangianDefinition {
@@ -87,7 +136,8 @@ export interface LagrangianDefinition {
   conserved?: Record<string, string>;
   /** name → generator ξ(q), one expression per coordinate; reports the discrete Noether momentum p·ξ(q). */
   symmetries?: Record<string, readonly (string | number)[]>;
-  bodies?: readonly LagrangianBody[];
+  /** What the page draws: bodies, and furniture (a hoop, a wire, a floor …). */
+  bodies?: readonly (LagrangianBody | LagrangianFurniture)[];
 }
 
 /** lab.inspectLagrangian(params): the editor's view of a definition. */
@@ -176,7 +226,7 @@ export interface SystemInfo {
   readonly params: readonly ParamInfo[];
   readonly initialFields: readonly FieldInfo[];
   readonly defaultIntegrator: IntegratorId;
-  /** Valid time steps: (min, max] s; max is measured (the largest h any of its integrators takes on the default scenario). */
+  /** Valid time steps: [min, max] s; min is the smallest step every integrator of it can take (1e-12 s; 1e-5 s for the rigid bodies), max is measured (the largest h any of its integrators takes on the default scenario). */
   readonly h: {
     readonly default: number;
     readonly min: number;
@@ -350,6 +400,9 @@ export interface RunVariable {
   key: string;
   symbol: string;
   title: string;
+  /** The title's key in the page's catalogue (web/i18n/<lang>/words.js) and its slots, for other languages. */
+  titleKey?: string;
+  titleVars?: Record<string, string | number>;
   unit: string;
   kind: 'angle' | 'rate' | 'position' | 'velocity' | 'momentum' | 'other';
 }
@@ -556,3 +609,5 @@ export class VilabError extends Error {
 export type VilabErrorCode = RefusalCode | InputErrorCode;
 /** Scenario text limit (bytes). */
 export const MAX_SCENARIO_BYTES: number;
+/** User text as messages show it: each control character (C0, DEL, C1) as \u00XX, as the core writes them. */
+export function escapeControl(text: string): string;

@@ -109,8 +109,56 @@ function unknownKey(name, key, known) {
   return inputError('unknown-key', `${name}.${cutKey(key)}`, `unknown option (known: ${known.join(', ')})`);
 }
 
-function cutKey(key) {
-  return key.length > 32 ? `${key.slice(0, 32).replace(/[\uD800-\uDBFF]$/, '')}…` : key;
+function cutKey(raw) {
+  const key = escapeControl(raw);
+  if (key.length <= 32) return key;
+  // cut at a character, and never inside an escape (as the core's cutForMessage)
+  let head = key.slice(0, 32).replace(/[\uD800-\uDBFF]$/, '');
+  const slash = head.lastIndexOf('\\');
+  if (slash >= 0 && head.length - slash < 6 && key.startsWith('\\u0', slash)) head = head.slice(0, slash);
+  return `${head}…`;
+}
+
+/** User text in a message: control characters (C0, DEL, C1) as \u00XX, as the core writes them, so a NUL is seen and cuts nothing. */
+export function escapeControl(text) {
+  return String(text).replace(/\p{Cc}/gu, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+// Reads a foreign argument (a Proxy, getters, a revoked object): whatever it throws
+// becomes a VilabError naming `field`, never a raw TypeError.
+function readForeign(field, read) {
+  try {
+    return read();
+  } catch (e) {
+    if (e instanceof VilabError) throw e;
+    throw inputError('invalid', field, `cannot be read (${errorText(e)})`);
+  }
+}
+
+// What a foreign error says, on one line and bounded (reading it may throw too).
+function errorText(e) {
+  try {
+    return escapeControl(String(e?.message ?? e).replace(/\s+/g, ' ')).slice(0, 100);
+  } catch {
+    return 'it threw';
+  }
+}
+
+// The own enumerable entries of an options object, as a Map; an inherited enumerable key
+// (Object.create({ historyStride: 7 })) is an error naming it, as an unknown one is.
+function ownOptions(name, value) {
+  return readForeign(name, () => {
+    for (const key in value) {
+      if (!hasOwn(value, key)) {
+        throw inputError(
+          'invalid',
+          `${name}.${cutKey(key)}`,
+          'is inherited, not an own property (options are read by their own properties only)',
+        );
+      }
+    }
+    return new Map(ownEntries(name, value));
+  });
 }
 
 function isNode() {
@@ -130,46 +178,64 @@ function utf8Length(text) {
   return new TextEncoder().encode(text).length;
 }
 
+// A value → JSON text for the core, or a VilabError naming `field`. JSON cannot carry NaN
+// or ±Infinity (JSON.stringify turns them into null): send them as the strings the core
+// reports verbatim, so the error names the field and says NaN. A BigInt is its number;
+// a cycle, a getter or a Proxy that throws is refused, never thrown raw.
+function encodeJson(value, field) {
+  let text;
+  try {
+    text = JSON.stringify(value, (_key, v) => {
+      if (typeof v === 'number' && !Number.isFinite(v)) return Number.isNaN(v) ? 'NaN' : v > 0 ? 'Infinity' : '-Infinity';
+      if (typeof v === 'bigint') return Number(v);
+      if (ArrayBuffer.isView(v) && !(v instanceof DataView)) return Array.from(v, Number);
+      return v;
+    });
+  } catch (e) {
+    const deep = e instanceof RangeError && /call stack/i.test(errorText(e));
+    throw inputError(deep ? 'too-large' : 'invalid', field, deep ? 'nested too deeply' : `cannot be encoded as JSON (${errorText(e)})`);
+  }
+  if (typeof text !== 'string') throw inputError('type', field, `cannot be encoded as JSON (got ${typeof value})`);
+  const bytes = utf8Length(text);
+  if (bytes > MAX_SCENARIO_BYTES) throw inputError('too-large', field, `too large (${bytes} bytes; the limit is 4 MiB)`);
+  return text;
+}
+
 // Scenario → JSON text for the core. A string is taken as JSON text verbatim (the
 // CLI passes file bytes, so the core parses exactly what the native CLI parses).
-// JSON cannot carry NaN or ±Infinity (JSON.stringify turns them into null): send
-// them as the strings the core reports verbatim, so the error names the field.
 function encodeScenario(scenario) {
-  let text;
-  if (typeof scenario === 'string') {
-    text = scenario;
-  } else {
+  return readForeign('scenario', () => {
+    if (typeof scenario === 'string') {
+      const bytes = utf8Length(scenario);
+      if (bytes > MAX_SCENARIO_BYTES) throw inputError('too-large', 'scenario', `too large (${bytes} bytes; the limit is 4 MiB)`);
+      return scenario;
+    }
     if (scenario === null || typeof scenario !== 'object' || Array.isArray(scenario) || ArrayBuffer.isView(scenario)) {
       throw inputError('type', 'scenario', `must be an object or JSON text, got ${describe(scenario)}`);
     }
-    try {
-      text = JSON.stringify(scenario, (_key, value) => {
-        if (typeof value === 'number' && !Number.isFinite(value)) {
-          return Number.isNaN(value) ? 'NaN' : value > 0 ? 'Infinity' : '-Infinity';
-        }
-        if (typeof value === 'bigint') return Number(value);
-        if (ArrayBuffer.isView(value) && !(value instanceof DataView)) return Array.from(value, Number);
-        return value;
-      });
-    } catch (e) {
-      const deep = e instanceof RangeError;
-      throw inputError(deep ? 'too-large' : 'invalid', 'scenario', deep ? 'nested too deeply' : `cannot be encoded as JSON (${e.message})`);
-    }
-  }
-  const bytes = utf8Length(text);
-  if (bytes > MAX_SCENARIO_BYTES) throw inputError('too-large', 'scenario', `too large (${bytes} bytes; the limit is 4 MiB)`);
-  return text;
+    return encodeJson(scenario, 'scenario');
+  });
 }
 
 function describe(v) {
   if (v === null) return 'null';
-  if (Array.isArray(v)) return 'an array';
-  if (typeof v === 'string') return v.length > 32 ? `a string of ${v.length} characters` : `string "${v}"`;
+  let array;
+  try {
+    array = Array.isArray(v);
+  } catch {
+    return 'an object that cannot be read (a revoked Proxy)';
+  }
+  if (array) return 'an array';
+  if (typeof v === 'string') return v.length > 32 ? `a string of ${v.length} characters` : `string "${escapeControl(v)}"`;
   if (typeof v === 'number') return String(v);
   return typeof v;
 }
 
 function toFloat64(name, value, maxLength) {
+  return readForeign(name, () => readFloat64(name, value, maxLength));
+}
+
+function readFloat64(name, value, maxLength) {
   if (!(Array.isArray(value) || (ArrayBuffer.isView(value) && !(value instanceof DataView)))) {
     throw inputError('type', name, `must be an array or a Float64Array, got ${describe(value)}`);
   }
@@ -191,10 +257,10 @@ function readOptions(options, limits) {
   ]);
   const out = { historyStride: 1, historyCapacity: limits.historyCapacity.default };
   if (options === undefined) return out;
-  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+  if (options === null || typeof options !== 'object' || readForeign('options', () => Array.isArray(options))) {
     throw inputError('type', 'options', `must be an object, got ${describe(options)}`);
   }
-  for (const [key, value] of ownEntries('options', options)) {
+  for (const [key, value] of ownOptions('options', options)) {
     const range = bounds.get(key);
     if (!range) throw unknownKey('options', key, [...bounds.keys()]);
     if (value === undefined) continue;
@@ -407,14 +473,15 @@ class Simulation extends NativeOwner {
    */
   advanceFor(limits = {}) {
     const native = this[LIVE]();
-    if (limits === null || typeof limits !== 'object' || Array.isArray(limits)) {
+    if (limits === null || typeof limits !== 'object' || readForeign('limits', () => Array.isArray(limits))) {
       throw inputError('type', 'limits', `must be { maxSteps, budgetMs }, got ${describe(limits)}`);
     }
-    for (const [key] of ownEntries('limits', limits)) {
+    const entries = ownOptions('limits', limits);
+    for (const key of entries.keys()) {
       if (key !== 'maxSteps' && key !== 'budgetMs') throw unknownKey('limits', key, ['maxSteps', 'budgetMs']);
     }
-    const maxSteps = hasOwn(limits, 'maxSteps') ? limits.maxSteps : undefined;
-    const budgetMs = hasOwn(limits, 'budgetMs') ? limits.budgetMs : undefined;
+    const maxSteps = entries.get('maxSteps');
+    const budgetMs = entries.get('budgetMs');
     if (typeof maxSteps !== 'number' || !Number.isSafeInteger(maxSteps) || maxSteps < 0) {
       throw inputError(numberCode(maxSteps), 'maxSteps', `must be a non-negative integer, got ${describe(maxSteps)}`);
     }
@@ -479,11 +546,14 @@ class Simulation extends NativeOwner {
   setState(state) {
     const native = this[LIVE]();
     if (state === null || typeof state !== 'object') throw inputError('type', 'state', `must be { q, p }, got ${describe(state)}`);
-    for (const [key] of ownEntries('state', state)) {
+    const entries = ownOptions('state', state);
+    for (const key of entries.keys()) {
       if (key !== 'q' && key !== 'p') throw inputError('unknown-key', `state.${cutKey(key)}`, 'unknown field (known: q, p)');
     }
-    const own = (key) => (hasOwn(state, key) ? state[key] : undefined);
-    const error = native.setState(toFloat64('q', own('q'), this.#maxStateSize), toFloat64('p', own('p'), this.#maxStateSize));
+    const error = native.setState(
+      toFloat64('q', entries.get('q'), this.#maxStateSize),
+      toFloat64('p', entries.get('p'), this.#maxStateSize),
+    );
     if (error) throw coreError(error);
   }
 
@@ -771,11 +841,12 @@ async function loadModule(options) {
  * The core's parser, so the preview and the engine always agree.
  */
 function inspectLagrangian(module, params) {
-  if (params === null || typeof params !== 'object' || Array.isArray(params)) {
-    throw inputError('type', 'params', `must be an object, got ${describe(params)}`);
-  }
-  const text = JSON.stringify(params);
-  if (utf8Length(text) > MAX_SCENARIO_BYTES) throw inputError('too-large', 'params', 'too large (the limit is 4 MiB)');
+  const text = readForeign('params', () => {
+    if (params === null || typeof params !== 'object' || Array.isArray(params) || ArrayBuffer.isView(params)) {
+      throw inputError('type', 'params', `must be an object, got ${describe(params)}`);
+    }
+    return encodeJson(params, 'params');
+  });
   const result = guard('inspectLagrangian', () => module.inspectLagrangian(text));
   if (!result.ok) throw coreError(result.error);
   const normalized = JSON.parse(result.params);
@@ -882,17 +953,19 @@ function sameBytes(a, b) {
 }
 
 function readLabOptions(options) {
-  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+  if (options === null || typeof options !== 'object' || readForeign('options', () => Array.isArray(options))) {
     throw inputError('type', 'options', `must be an object, got ${describe(options)}`);
   }
   const known = ['build', 'wasmBinary', 'locateFile'];
-  for (const [key] of ownEntries('options', options)) {
+  const entries = ownOptions('options', options);
+  for (const key of entries.keys()) {
     if (!known.includes(key)) throw unknownKey('options', key, known);
   }
-  const build = hasOwn(options, 'build') ? options.build : 'full';
-  if (!hasOwn(BUILDS, build)) throw inputError('unknown-id', 'options.build', `must be "full" or "lean", got ${describe(build)}`);
-  const wasmBinary = hasOwn(options, 'wasmBinary') ? options.wasmBinary : undefined;
-  const locateFile = hasOwn(options, 'locateFile') ? options.locateFile : undefined;
+  const build = entries.get('build') ?? 'full';
+  if (typeof build !== 'string' || !hasOwn(BUILDS, build))
+    throw inputError('unknown-id', 'options.build', `must be "full" or "lean", got ${describe(build)}`);
+  const wasmBinary = entries.get('wasmBinary');
+  const locateFile = entries.get('locateFile');
   if (wasmBinary !== undefined && !(wasmBinary instanceof ArrayBuffer || ArrayBuffer.isView(wasmBinary))) {
     throw inputError('type', 'options.wasmBinary', `must be an ArrayBuffer or a typed array, got ${describe(wasmBinary)}`);
   }

@@ -22,10 +22,12 @@ const MAX_ORIGINS = 8;
 
 /** A message problem: field as the host wrote it, problem in words. */
 export class MessageError extends Error {
-  constructor(field, problem) {
+  /** code: one of lab.vocabulary.inputErrorCodes, for the page's words (web/ui/api-error.js). */
+  constructor(field, problem, code = 'invalid') {
     super(`vilab: ${field}: ${problem}`);
     this.field = field;
     this.problem = problem;
+    this.code = code;
   }
 }
 
@@ -48,29 +50,30 @@ export function parseMessage(data) {
   if (!plainObject(data) || !own(data, 'type') || typeof data.type !== 'string' || !data.type.startsWith(MESSAGE_PREFIX)) return null;
   const type = data.type;
   if (!COMMANDS.includes(type) && !QUERIES.includes(type)) {
-    throw new MessageError('type', `unknown message "${clip(type)}" (known: ${[...COMMANDS, ...QUERIES].join(', ')})`);
+    throw new MessageError('type', `unknown message "${clip(type)}" (known: ${[...COMMANDS, ...QUERIES].join(', ')})`, 'unknown-id');
   }
   const allowed = new Set(['type', 'id', ...(type === 'vilab:load' ? ['scenario'] : type === 'vilab:step' ? ['steps'] : [])]);
   for (const key of Object.keys(data)) {
-    if (!allowed.has(key)) throw new MessageError(clip(key), `is not a field of ${type}`);
+    if (!allowed.has(key)) throw new MessageError(clip(key), `is not a field of ${type}`, 'unknown-key');
   }
   const out = { type, id: null, command: COMMANDS.includes(type) };
   if (own(data, 'id')) {
     const id = data.id;
     const okNumber = typeof id === 'number' && Number.isSafeInteger(id);
     const okString = typeof id === 'string' && id.length <= MAX_ID_LENGTH;
-    if (!okNumber && !okString) throw new MessageError('id', `must be an integer or a string of at most ${MAX_ID_LENGTH} characters`);
+    if (!okNumber && !okString)
+      throw new MessageError('id', `must be an integer or a string of at most ${MAX_ID_LENGTH} characters`, 'type');
     out.id = id;
   }
   if (type === 'vilab:load') {
-    if (!own(data, 'scenario')) throw new MessageError('scenario', 'is required');
-    if (!plainObject(data.scenario)) throw new MessageError('scenario', 'must be an object');
+    if (!own(data, 'scenario')) throw new MessageError('scenario', 'is required', 'missing');
+    if (!plainObject(data.scenario)) throw new MessageError('scenario', 'must be an object', 'type');
     out.scenario = data.scenario;
   }
   if (type === 'vilab:step') {
     const n = own(data, 'steps') ? data.steps : 1;
     if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > MAX_MESSAGE_STEPS) {
-      throw new MessageError('steps', `must be an integer from 1 to ${MAX_MESSAGE_STEPS}`);
+      throw new MessageError('steps', `must be an integer from 1 to ${MAX_MESSAGE_STEPS}`, 'range');
     }
     out.steps = n;
   }
@@ -89,7 +92,7 @@ export function parseEmbedKeys(search) {
   const flag = (key, fallback) => {
     const values = params.getAll(key);
     if (values.length === 0) return fallback;
-    if (values.length > 1 || (values[0] !== '0' && values[0] !== '1')) throw new MessageError(key, 'must be 0 or 1');
+    if (values.length > 1 || (values[0] !== '0' && values[0] !== '1')) throw new MessageError(key, 'must be 0 or 1', 'range');
     return values[0] === '1';
   };
   const embed = flag('embed', false);
@@ -98,7 +101,7 @@ export function parseEmbedKeys(search) {
   // the prediction card of a preset or lesson: on in the page, off in an embed unless asked
   const predict = flag('predict', !embed);
   const raw = params.getAll('origin');
-  if (raw.length > MAX_ORIGINS) throw new MessageError('origin', `at most ${MAX_ORIGINS} origins`);
+  if (raw.length > MAX_ORIGINS) throw new MessageError('origin', `at most ${MAX_ORIGINS} origins`, 'too-large');
   const origins = raw.map((text) => {
     let url = null;
     try {
@@ -107,7 +110,7 @@ export function parseEmbedKeys(search) {
       /* reported below */
     }
     if (!url || !/^https?:$/.test(url.protocol) || url.origin !== text.replace(/\/$/, '')) {
-      throw new MessageError('origin', `"${clip(text)}" is not an origin (scheme://host[:port], http or https)`);
+      throw new MessageError('origin', `"${clip(text)}" is not an origin (scheme://host[:port], http or https)`, 'syntax');
     }
     return url.origin;
   });

@@ -19,6 +19,7 @@
 // API, whose errors name the field inside it (params.lagrangian, params.bodies[0]…).
 // Nothing from a link is ever inserted into the page as HTML.
 import { DEFAULT_SYSTEM, UI_DEFAULTS, SPEEDS, STEPS_PER_FRAME, WINDOWS, deepEqual } from './store.js';
+import { escapeControl } from '../sim/vilab.js';
 
 const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i;
 const SCENARIO_TOP = ['system', 'integrator', 'h'];
@@ -33,12 +34,16 @@ export const MAX_AT_STEP = 10_000_000;
 /** True when the system is defined by data (its params travel as one JSON definition). */
 export const definedByData = (system) => !!system?.definition;
 
-/** A link problem: field as the reader sees it in the link, problem in words. */
+/** A link problem: field as the reader sees it in the link, problem in words (control characters shown as \u00XX). */
 export class LinkError extends Error {
-  constructor(field, problem) {
+  /** code: one of lab.vocabulary.inputErrorCodes, for the page's words (web/ui/api-error.js). */
+  constructor(rawField, rawProblem, code = 'invalid') {
+    const field = escapeControl(rawField);
+    const problem = escapeControl(rawProblem);
     super(`vilab: ${field}: ${problem}`);
     this.field = field;
     this.problem = problem;
+    this.code = code;
   }
 }
 
@@ -143,7 +148,7 @@ function definitionTooLarge(size, unit) {
 
 function checkDefinitionSize(text) {
   const bytes = new TextEncoder().encode(text).length;
-  if (bytes > MAX_DEFINITION_BYTES) throw new LinkError(DEF_KEY, definitionTooLarge(bytes, 'bytes'));
+  if (bytes > MAX_DEFINITION_BYTES) throw new LinkError(DEF_KEY, definitionTooLarge(bytes, 'bytes'), 'too-large');
 }
 
 /** The JSON of a definition (already size-checked) → a plain object, or a LinkError naming def. */
@@ -152,17 +157,17 @@ function parseDefinition(text) {
   try {
     value = JSON.parse(text);
   } catch {
-    throw new LinkError(DEF_KEY, 'is not valid JSON');
+    throw new LinkError(DEF_KEY, 'is not valid JSON', 'syntax');
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new LinkError(DEF_KEY, 'must be a JSON object (the params of the definition)');
+    throw new LinkError(DEF_KEY, 'must be a JSON object (the params of the definition)', 'type');
   }
   return value;
 }
 
 function oneOf(field, value, allowed, what) {
   if (typeof value !== 'number' || !allowed.includes(value)) {
-    throw new LinkError(field, `${what} must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`);
+    throw new LinkError(field, `${what} must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`, 'range');
   }
   return value;
 }
@@ -174,21 +179,21 @@ function decodePart(part) {
   let value;
   // bound the raw text before decoding it (3 characters per encoded byte at most)
   if (eq > 0 && part.slice(0, eq) === DEF_KEY && part.length - eq - 1 > 3 * MAX_DEFINITION_BYTES) {
-    throw new LinkError(DEF_KEY, definitionTooLarge(part.length - eq - 1, 'encoded characters'));
+    throw new LinkError(DEF_KEY, definitionTooLarge(part.length - eq - 1, 'encoded characters'), 'too-large');
   }
   try {
     key = decodeURIComponent(eq < 0 ? part : part.slice(0, eq));
   } catch {
-    throw new LinkError('link', 'a field name is not valid URL encoding');
+    throw new LinkError('link', 'a field name is not valid URL encoding', 'syntax');
   }
   try {
     value = decodeURIComponent(eq < 0 ? '' : part.slice(eq + 1));
   } catch {
-    throw new LinkError(key.length > 32 ? key.slice(0, 32) + '…' : key, 'is not valid URL encoding');
+    throw new LinkError(key.length > 32 ? key.slice(0, 32) + '…' : key, 'is not valid URL encoding', 'syntax');
   }
-  if (key.length > 64) throw new LinkError(key.slice(0, 32) + '…', 'field name is too long');
+  if (key.length > 64) throw new LinkError(key.slice(0, 32) + '…', 'field name is too long', 'too-large');
   if (key === DEF_KEY) checkDefinitionSize(value);
-  else if (value.length > 4000) throw new LinkError(key, 'value is too long');
+  else if (value.length > 4000) throw new LinkError(key, 'value is too long', 'too-large');
   return [key, value];
 }
 
@@ -201,7 +206,7 @@ function readFields(hash) {
   }
   const get = new Map();
   for (const [k, v] of pairs) {
-    if (get.has(k)) throw new LinkError(k, 'appears more than once');
+    if (get.has(k)) throw new LinkError(k, 'appears more than once', 'conflict');
     get.set(k, v);
   }
   return get;
@@ -214,10 +219,15 @@ function scenarioFields(get, systemId, system, defaults) {
   for (const [key, value] of get) {
     if (key === 'system') continue;
     if (key === DEF_KEY) {
-      if (!byData) throw new LinkError(DEF_KEY, `only a system defined by data takes a definition (${systemId} has parameters: params.…)`);
+      if (!byData)
+        throw new LinkError(
+          DEF_KEY,
+          `only a system defined by data takes a definition (${systemId} has parameters: params.…)`,
+          'not-applicable',
+        );
       scenario.params = parseDefinition(value);
     } else if (byData && key.startsWith('params.')) {
-      throw new LinkError(key, `unknown field: ${systemId} takes its whole definition in ${DEF_KEY}=`);
+      throw new LinkError(key, `unknown field: ${systemId} takes its whole definition in ${DEF_KEY}=`, 'unknown-key');
     } else if (key === 'integrator') scenario.integrator = value;
     else if (key === 'h') scenario.h = decodeToken(value);
     else if (UI_KEYS.includes(key)) continue;
@@ -226,7 +236,11 @@ function scenarioFields(get, systemId, system, defaults) {
       const group = dot > 0 ? key.slice(0, dot) : key;
       const name = dot > 0 ? key.slice(dot + 1) : '';
       if (!GROUPS.includes(group) || !/^[A-Za-z_][\w]*$/.test(name)) {
-        throw new LinkError(key, `unknown field (known: ${[...SCENARIO_TOP, ...GROUPS.map((g) => g + '.…'), ...UI_KEYS].join(', ')})`);
+        throw new LinkError(
+          key,
+          `unknown field (known: ${[...SCENARIO_TOP, ...GROUPS.map((g) => g + '.…'), ...UI_KEYS].join(', ')})`,
+          'unknown-key',
+        );
       }
       const like = defaults[group]?.[name];
       if (!scenario[group]) scenario[group] = {};
@@ -258,8 +272,9 @@ function readPageFields(lab, get, systemId, state) {
     const id = get.get('compare');
     if (id !== '' && id !== 'off') {
       const integ = lab.integrator(id);
-      if (!integ) throw new LinkError('compare', `unknown integrator "${id}"`);
-      if (!integ.systems.includes(systemId)) throw new LinkError('compare', `integrator "${id}" does not support ${systemId}`);
+      if (!integ) throw new LinkError('compare', `unknown integrator "${id}"`, 'unknown-id');
+      if (!integ.systems.includes(systemId))
+        throw new LinkError('compare', `integrator "${id}" does not support ${systemId}`, 'not-applicable');
       state.compare = id;
     }
   }
@@ -274,20 +289,20 @@ function readShareFields(get) {
   if (get.has('cam')) {
     const c = decodeValue(get.get('cam'), [0]);
     if (c.length !== 6 || !c.every((x) => typeof x === 'number' && Number.isFinite(x) && Math.abs(x) < 1e6)) {
-      throw new LinkError('cam', 'must be 6 finite numbers (camera position and target)');
+      throw new LinkError('cam', 'must be 6 finite numbers (camera position and target)', 'range');
     }
     camera = c;
   }
   let fingerprint = null;
   if (get.has('fp')) {
     const m = get.get('fp').match(/^(\d{1,9})\.([0-9a-f]{4,16})$/i);
-    if (!m) throw new LinkError('fp', 'must be <step>.<hex fingerprint>');
+    if (!m) throw new LinkError('fp', 'must be <step>.<hex fingerprint>', 'syntax');
     fingerprint = { step: Number(m[1]), hash: m[2].toLowerCase() };
   }
   let at = null;
   if (get.has('at')) {
     const m = get.get('at').match(/^\d{1,9}$/);
-    if (!m || Number(m[0]) > MAX_AT_STEP) throw new LinkError('at', `must be a step number from 0 to ${MAX_AT_STEP}`);
+    if (!m || Number(m[0]) > MAX_AT_STEP) throw new LinkError('at', `must be a step number from 0 to ${MAX_AT_STEP}`, 'range');
     at = Number(m[0]);
   }
   return { camera, fingerprint, at };
@@ -302,7 +317,7 @@ export function decodeState(lab, hash) {
   const systemId = get.has('system') ? get.get('system') : DEFAULT_SYSTEM;
   const system = lab.system(systemId);
   if (!system) {
-    throw new LinkError('system', `unknown id "${systemId}" (known: ${lab.systems.map((s) => s.id).join(', ')})`);
+    throw new LinkError('system', `unknown id "${systemId}" (known: ${lab.systems.map((s) => s.id).join(', ')})`, 'unknown-id');
   }
   const defaults = lab.normalize({ system: systemId });
   const scenario = scenarioFields(get, systemId, system, defaults);

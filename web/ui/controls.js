@@ -9,8 +9,9 @@ import { el, setChildren, uniqueId } from './dom.js';
 import { t, registryText, onLanguageChange, claimText, paramText } from '../i18n/index.js';
 import { numberField, columnNames, rowNoun } from './fields.js';
 import { clone } from '../state/store.js';
-import { splitApiError } from '../state/url.js';
 import { presetMatching } from '../sim/preset-data.js';
+import { apiError } from './api-error.js';
+import { num } from '../sim/format.js';
 
 /**
  * Badges for an integrator, from its registry entry: its claims, only those whose kind
@@ -91,7 +92,7 @@ export class Controls {
     els.hRange.addEventListener('input', () => {
       const v = this.ladder[Number(els.hRange.value)];
       els.hNumber.value = String(v);
-      els.hRange.setAttribute('aria-valuetext', `h = ${v} s`);
+      els.hRange.setAttribute('aria-valuetext', `h = ${num(v, 6)} s`);
     });
     els.hRange.addEventListener('change', () => this.#setH(this.ladder[Number(els.hRange.value)]));
     els.hNumber.addEventListener('change', () => this.#setH(Number(els.hNumber.value)));
@@ -174,7 +175,7 @@ export class Controls {
   #setH(h) {
     const st = this.store.get();
     const err = this.actions.setScenario({ ...st.scenario, h });
-    const { problem } = err ? splitApiError(err.message) : { problem: '' };
+    const { problem } = err ? apiError(err) : { problem: '' };
     this.els.hError.textContent = err ? problem : '';
     if (err) {
       this.els.hNumber.setAttribute('aria-invalid', 'true');
@@ -222,7 +223,7 @@ export class Controls {
     els.hRange.max = String(this.ladder.length - 1);
     els.hRange.step = '1';
     els.hRange.value = String(this.ladder.indexOf(sc.h));
-    els.hRange.setAttribute('aria-valuetext', `h = ${sc.h} s`);
+    els.hRange.setAttribute('aria-valuetext', `h = ${num(sc.h, 6)} s`);
     els.hNumber.value = String(sc.h);
     els.hNumber.max = String(hs.max);
     els.hUnit.textContent = hs.unit ?? 's';
@@ -265,7 +266,7 @@ export class Controls {
     mutate(next);
     const err = this.actions.setScenario(next);
     if (err) {
-      field?.setError(splitApiError(err.message).problem);
+      field?.setError(apiError(err).problem);
       return false;
     }
     field?.setError('');
@@ -401,7 +402,7 @@ export class Controls {
       'select',
       { id },
       el('option', { value: '' }, t('controls.gravity.custom')),
-      places.map(([name, g]) => el('option', { value: String(g) }, `${t(`controls.gravity.${name}`)} (${g} m/s²)`)),
+      places.map(([name, g]) => el('option', { value: String(g) }, `${t(`controls.gravity.${name}`)} (${num(g, 4)} m/s²)`)),
     );
     select.value = places.some(([, g]) => g === value) ? String(value) : '';
     select.addEventListener('change', () => {

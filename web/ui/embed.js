@@ -13,7 +13,7 @@ const STEP_EVENTS_PER_SECOND = 4;
  * step(n), position() → { step, time, fingerprint }, snapshot() → position and { playing,
  * scenario, diagnostics } }.
  * origins: the host origins whose commands are obeyed; read-only requests are answered
- * for any origin. report(field, message): shows a rejected command to the reader.
+ * for any origin. report(field, message, code): shows a rejected command to the reader.
  */
 export class EmbedBridge {
   constructor({ origins, controller, report, version }) {
@@ -64,7 +64,8 @@ export class EmbedBridge {
     try {
       msg = parseMessage(event.data);
     } catch (e) {
-      this.reject(event, trusted, e.field, e.message, typeof event.data?.type === 'string' ? event.data.type.slice(0, 32) : null);
+      const request = typeof event.data?.type === 'string' ? event.data.type.slice(0, 32) : null;
+      this.reject(event, trusted, e.field, e.message, request, null, e.code);
       return;
     }
     if (!msg) return; // not addressed to vilab
@@ -96,6 +97,7 @@ export class EmbedBridge {
           `vilab: scenario${field ? '.' + field : ''}: ${problem}`,
           msg.type,
           msg.id,
+          err.code,
         );
         return;
       }
@@ -106,9 +108,10 @@ export class EmbedBridge {
     this.tick();
   }
 
-  reject(event, trusted, field, message, request, id = null) {
+  /** code: the error's (lab.vocabulary.inputErrorCodes), for the reader's banner in the page's language. */
+  reject(event, trusted, field, message, request, id = null, code = null) {
     this.reply(event, { type: 'vilab:error', id, field, message, request });
-    if (trusted) this.report(field, message);
+    if (trusted) this.report(field, message, code);
   }
 
   dispose() {
@@ -133,7 +136,7 @@ export function readEmbedKeys(search, report) {
       return parseEmbedKeys(`?${new URLSearchParams(values.map((v) => [key, v]))}`);
     } catch (e) {
       if (!(e instanceof MessageError)) throw e;
-      problems.set(e.field, [...(problems.get(e.field) ?? []), e.problem]);
+      problems.set(e.field, [...(problems.get(e.field) ?? []), [e.problem, e.code]]);
       return null;
     }
   };
@@ -147,7 +150,7 @@ export function readEmbedKeys(search, report) {
   const valid = params.getAll('origin').flatMap((text) => read('origin', [text])?.origins ?? []);
   // too many origins is a problem of the whole key: then none is obeyed
   if (valid.length) keys.origins = read('origin', valid)?.origins ?? [];
-  for (const [key, list] of problems) report(key, list.join('; '));
+  for (const [key, list] of problems) report(key, list.map(([problem]) => problem).join('; '), list[0][1]);
   return keys;
 }
 

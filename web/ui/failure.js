@@ -2,12 +2,13 @@
 // runner.failureOf: step, code, action, reason, suggestion) or a breakdown found by the per-step
 // check (web/sim/breakdown.js: the energy error beyond 100 %, links stretched, numbers overflowing). Plain words, said
 // once: the cause, what it means, what to do.
-import { t, has, registryText } from '../i18n/index.js';
+import { t, has, language, registryText } from '../i18n/index.js';
+import { fixed, num, percent as formatPercent } from '../sim/format.js';
 
 /** The time a failure happened at (s), as printed. */
 export function failureTime(info, h) {
-  if (Number.isFinite(info.t)) return info.t.toFixed(2);
-  return info.step != null ? (info.step * h).toFixed(2) : '?';
+  if (Number.isFinite(info.t)) return fixed(info.t, 2);
+  return info.step != null ? fixed(info.step * h, 2) : '?';
 }
 
 /**
@@ -23,7 +24,7 @@ export function suggestsSmallerH(info) {
 const causeOf = (info) =>
   info.code && has(`failure.code.${info.code}`) ? t(`failure.code.${info.code}`) : info.reason || t('failure.refused');
 
-const percent = (x) => `${Math.round(Math.abs(x) * 100)} %`;
+const percent = (x) => formatPercent(Math.abs(x), 3);
 
 /** What a breakdown means, for a run described by describe(). */
 export function breakdownCause(info, description) {
@@ -41,6 +42,16 @@ export function breakdownCause(info, description) {
 }
 
 /**
+ * What to try, by the refusal's action (lab.vocabulary.suggestionActions) in the page's words;
+ * the core's own (English) suggestion only where no action names it and the page speaks English.
+ */
+function adviceOf(info) {
+  if (info.action && has(`words.failure.action.${info.action}`)) return ` ${t(`words.failure.action.${info.action}`)}`;
+  if (info.suggestion && language() === 'en') return ` ${t('failure.advice.try', { suggestion: info.suggestion })}`;
+  return '';
+}
+
+/**
  * The banner for track A (the run pauses) or B (A keeps running): { text, status, halve }.
  * integ: the integrator's registry entry (title); h: the run's step; description: sim.describe().
  */
@@ -49,11 +60,7 @@ export function failureMessage(label, info, integ, h, description = null) {
   const name = integ ? registryText('integrator', integ, 'title') : label;
   const cause = info.code === 'breakdown' ? breakdownCause(info, description) : causeOf(info);
   const halve = suggestsSmallerH(info);
-  const advice = halve
-    ? ` ${t('failure.advice.halve', { h })}`
-    : info.suggestion
-      ? ` ${t('failure.advice.try', { suggestion: info.suggestion })}`
-      : '';
+  const advice = halve ? ` ${t('failure.advice.halve', { h: num(h, 6) })}` : adviceOf(info);
   // a breakdown: the run stopped at the last good step's time (a refusal: the step it could not take)
   const when =
     info.step != null && info.code !== 'breakdown'

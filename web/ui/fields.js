@@ -3,14 +3,14 @@
 // and range hints are tied in with aria-describedby; problems reported by the
 // API appear next to the field (aria-invalid + text).
 import { el, uniqueId } from './dom.js';
-import { num } from '../sim/format.js';
+import { listSeparator, num } from '../sim/format.js';
 
 export function rangeText(spec) {
   if (spec.min == null && spec.max == null) return '';
   const lo = spec.min == null ? '−∞' : num(spec.min, 6);
   const hi = spec.max == null ? '∞' : num(spec.max, 6);
   const open = spec.minExclusive ? '(' : '[';
-  return `${open}${lo}, ${hi}]`;
+  return `${open}${lo}${listSeparator()}${hi}]`;
 }
 
 const unitText = (u) => (u ? ` (${u})` : '');

@@ -19,6 +19,8 @@ import { loadKatex } from './katex.js';
 import { clone } from '../state/store.js';
 import { num } from '../sim/format.js';
 import { t, registryText, language, onLanguageChange } from '../i18n/index.js';
+import { isFurniture } from '../scene/furniture.js';
+import { apiErrorText } from './api-error.js';
 
 const PREVIEW_DEBOUNCE_MS = 150;
 const CARET_WINDOW = 40; // characters of the expression shown around the caret (the panel is ~45 wide)
@@ -92,7 +94,8 @@ export function errorBlock(message, text, column, width = CARET_WINDOW) {
 /** A registry doc phrase as a sentence (capitalized, with a full stop). */
 const sentence = (x) => (x ? `${x[0].toUpperCase()}${x.slice(1)}${/[.!?]$/.test(x) ? '' : '.'}` : '');
 
-const messageOf = (error) => String(error?.message ?? error).replace(/^vilab:\s*/, '');
+/** An error's words in the page's language (the API's by code and field: ui/api-error.js; the form's own as written). */
+const messageOf = (error) => apiErrorText(error);
 
 /** Renders `tex` with KaTeX into node (its own output only; a failure shows the LaTeX as text). */
 function renderTex(katex, node, tex) {
@@ -570,7 +573,53 @@ export class LagrangianEditor {
     }
   }
 
+  /** A furniture entry (a hoop, a wire …): a row naming it, kept as given, that can be removed. */
+  #addFurniture(entry) {
+    const i = this.bodyRows.length;
+    const row = { furniture: clone(entry), err: el('div', { class: 'expr-error', role: 'status' }), node: null };
+    const remove = el(
+      'button',
+      {
+        type: 'button',
+        class: 'btn tiny ghost',
+        'aria-label': t('furniture.remove', { n: i + 1 }),
+        title: t('editor.remove'),
+        'data-key': `body-${i}-remove`,
+      },
+      '×',
+    );
+    remove.addEventListener('click', () => this.#removeBodyRow(row));
+    row.node = el(
+      'fieldset',
+      { class: 'def-body' },
+      el('legend', {}, t('furniture.row', { n: i + 1, kind: t(`furniture.kind.${entry.kind}`) })),
+      el('div', { class: 'def-anchor' }, el('span', { class: 'hint' }, t('furniture.kept')), remove),
+      row.err,
+    );
+    this.bodyRows.push(row);
+    this.bodiesList.append(row.node);
+  }
+
+  /** Removes a row; later bodies anchored to it lose the anchor, those anchored further down shift. */
+  #removeBodyRow(row) {
+    const k = this.bodyRows.indexOf(row);
+    const params = this.#bodiesFromRows().filter((_, j) => j !== k);
+    for (const b of params) {
+      if (Number.isInteger(b.anchor)) {
+        if (b.anchor === k) delete b.anchor;
+        else if (b.anchor > k) b.anchor -= 1;
+      }
+    }
+    this.bodyRows = [];
+    setChildren(this.bodiesList);
+    params.forEach((b) => this.#addBody(b));
+    this.#markDirty(true);
+    this.#updateCounts();
+    this.addBodyBtn?.focus();
+  }
+
   #addBody(body, focus = false) {
+    if (isFurniture(body)) return this.#addFurniture(body);
     const i = this.bodyRows.length;
     const key = `body-${i}`;
     const pos = Array.isArray(body?.position) ? body.position : ['0', '0', '0'];
@@ -627,23 +676,7 @@ export class LagrangianEditor {
     );
     const err = el('div', { class: 'expr-error', role: 'status' });
     const row = { position, anchorKind, anchorXYZ, link, err, radius: body?.radius, node: null };
-    remove.addEventListener('click', () => {
-      const k = this.bodyRows.indexOf(row);
-      const params = this.#bodiesFromRows().filter((_, j) => j !== k);
-      // re-number: later bodies anchored to a removed or later body shift down
-      for (const b of params) {
-        if (Number.isInteger(b.anchor)) {
-          if (b.anchor === k) delete b.anchor;
-          else if (b.anchor > k) b.anchor -= 1;
-        }
-      }
-      this.bodyRows = [];
-      setChildren(this.bodiesList);
-      params.forEach((b) => this.#addBody(b));
-      this.#markDirty(true);
-      this.#updateCounts();
-      this.addBodyBtn?.focus();
-    });
+    remove.addEventListener('click', () => this.#removeBodyRow(row));
     row.node = el(
       'fieldset',
       { class: 'def-body' },
@@ -729,6 +762,7 @@ export class LagrangianEditor {
 
   #bodiesFromRows() {
     return this.bodyRows.map((row) => {
+      if (row.furniture) return clone(row.furniture);
       const b = { position: row.position.map((p) => p.value.trim()) };
       const kind = row.anchorKind.value;
       if (kind === 'point') b.anchor = row.anchorXYZ.map((x) => (x.value.trim() === '' ? NaN : Number(x.value)));
@@ -865,6 +899,7 @@ export class LagrangianEditor {
     params.bodies = this.#bodiesFromRows();
     this.bodyRows.forEach((row, i) => {
       where.set(`params.bodies[${i}]`, { input: null, host: row.err });
+      if (row.furniture) return;
       where.set(`params.bodies[${i}].anchor`, { input: row.anchorKind, host: row.err });
       where.set(`params.bodies[${i}].link`, { input: row.link, host: row.err });
       row.anchorXYZ.forEach((x, j) => where.set(`params.bodies[${i}].anchor[${j}]`, { input: x, host: row.err }));
@@ -1009,7 +1044,12 @@ export class LagrangianEditor {
       else
         setChildren(
           this.previewErr,
-          errorBlock((target?.line ? `line ${target.line}: ` : '') + messageOf(error), target?.text, column, this.#caretWidth()),
+          errorBlock(
+            (target?.line ? t('editor.error.linePrefix', { line: target.line }) : '') + messageOf(error),
+            target?.text,
+            column,
+            this.#caretWidth(),
+          ),
         );
       if (!this.lastGood) this.previewMath.textContent = '';
       return;

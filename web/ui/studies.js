@@ -8,7 +8,7 @@
 //                 computes its curve; captions, sources and docs from web/sim/lessons.js
 import { uPlot, loadUPlot } from '../plots/uplot.js';
 import { el, setChildren } from './dom.js';
-import { sci } from '../sim/format.js';
+import { fixed, num, percent, sci } from '../sim/format.js';
 import { COLOR_A, COLOR_B } from '../scene/palette.js';
 import { fittedOrder } from '../sim/studies.js';
 import { LESSONS, lessonById, lessonSetup } from '../sim/lessons.js';
@@ -16,6 +16,7 @@ import { StudyPool } from '../sim/study-pool.js';
 import { needsFull } from '../sim/page-lab.js';
 import { t, registryText } from '../i18n/index.js';
 import { Drawer } from './drawer.js';
+import { apiErrorText } from './api-error.js';
 
 const CONVERGENCE_STEPS = 6;
 const ORBIT_COLORS = ['#0072b2', '#d55e00', '#009e73', '#cc79a7', '#e69f00', '#56b4e9', '#000000', '#f0e442'];
@@ -33,7 +34,54 @@ function measuredText(v) {
   if (Array.isArray(v)) return v.map((x) => measuredText(x)).join(', ');
   if (!Number.isFinite(v)) return '—';
   const a = Math.abs(v);
-  return a >= 0.01 && a < 1000 ? v.toPrecision(3) : sci(v, 2);
+  return a >= 0.01 && a < 1000 ? num(v, 3) : sci(v, 2);
+}
+
+/** About five round tick values in [lo, hi]. */
+function niceTicks(lo, hi, min = 4) {
+  const mag = 10 ** Math.floor(Math.log10(hi - lo));
+  // the largest round step that gives at least `min` ticks
+  const steps = [1, 0.5, 0.25, 0.2, 0.1, 0.05].map((m) => m * mag);
+  const first = (s) => Math.ceil(lo / s - 1e-9);
+  const last = (s) => Math.floor(hi / s + 1e-9);
+  const step = steps.find((s) => last(s) - first(s) + 1 >= min) ?? steps.at(-1);
+  const out = [];
+  for (let k = first(step); k <= last(step); k++) out.push(k === 0 ? 0 : k * step);
+  return out;
+}
+
+/** The section's grid and tick values (drawn on ctx); returns the tick values as printed, { x, y }. */
+function sectionTicks(ctx, { x0, x1, y0, y1 }, { X, Y, f, color, grid }) {
+  const xs = niceTicks(x0, x1);
+  const ys = niceTicks(y0, y1);
+  ctx.font = '12px system-ui, sans-serif';
+  ctx.strokeStyle = grid;
+  ctx.lineWidth = 1;
+  ctx.strokeRect(f.left, f.top, f.width, f.height);
+  ctx.fillStyle = color;
+  const x = xs.map((v) => {
+    const text = num(v, 3);
+    ctx.beginPath();
+    ctx.moveTo(X(v), f.top + f.height);
+    ctx.lineTo(X(v), f.top + f.height + 4);
+    ctx.stroke();
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'top';
+    ctx.fillText(text, X(v), f.top + f.height + 6);
+    return text;
+  });
+  const y = ys.map((v) => {
+    const text = num(v, 3);
+    ctx.beginPath();
+    ctx.moveTo(f.left - 4, Y(v));
+    ctx.lineTo(f.left, Y(v));
+    ctx.stroke();
+    ctx.textAlign = 'right';
+    ctx.textBaseline = 'middle';
+    ctx.fillText(text, f.left - 6, Y(v));
+    return text;
+  });
+  return { x, y };
 }
 
 /** The loop study's table: one row per track, ∮p·dq at the start and now, or where it was lost. */
@@ -55,16 +103,16 @@ function fillLoopTable(table, res) {
         { dataset: { track: r.label } },
         el('th', {}, `${r.label} · ${r.title}`),
         el('td', {}, String(r.points)),
-        el('td', { class: 'loop-action0' }, r.initialAction.toPrecision(10)),
+        el('td', { class: 'loop-action0' }, num(r.initialAction, 10)),
         r.unresolvedAt === null
           ? [
-              el('td', { class: 'loop-action', dataset: { value: String(r.action) } }, r.action.toPrecision(10)),
+              el('td', { class: 'loop-action', dataset: { value: String(r.action) } }, num(r.action, 10)),
               el('td', { class: 'loop-change', dataset: { value: String(r.series.change.at(-1)) } }, sci(r.series.change.at(-1), 2)),
             ]
           : el(
               'td',
               { class: 'loop-unresolved', colspan: 2, dataset: { at: String(r.unresolvedAt) } },
-              t('studies.loop.unresolved', { t: r.unresolvedAt.toFixed(2), n: r.points }),
+              t('studies.loop.unresolved', { t: fixed(r.unresolvedAt, 2), n: r.points }),
             ),
       ),
     ),
@@ -195,7 +243,7 @@ export class StudiesDrawer extends Drawer {
         await start((f) => (bar.value = f));
         status.textContent = t('studies.done');
       } catch (e) {
-        status.textContent = /cancelled/.test(e.message) ? t('studies.cancelled') : t('studies.failed', { message: e.message });
+        status.textContent = /cancelled/.test(e.message) ? t('studies.cancelled') : t('studies.failed', { message: apiErrorText(e) });
       } finally {
         setBusy(false);
       }
@@ -228,7 +276,7 @@ export class StudiesDrawer extends Drawer {
       centreNote.dataset.centre = a.centre;
       centreNote.textContent =
         a.from > 0
-          ? t(a.centre === 'state' ? 'studies.loop.centre.state' : 'studies.loop.centre.start', { t: a.from.toFixed(2) })
+          ? t(a.centre === 'state' ? 'studies.loop.centre.state' : 'studies.loop.centre.start', { t: fixed(a.from, 2) })
           : t('studies.loop.centre.origin');
       this.#plotSeries(
         plotHost,
@@ -357,7 +405,9 @@ export class StudiesDrawer extends Drawer {
       );
       const fig = state.figure;
       if (!fig) return;
-      const vars = Object.fromEntries(Object.entries(fig.measured).map(([k, v]) => [k, measuredText(v)]));
+      const vars = Object.fromEntries(
+        Object.entries(fig.measured).map(([k, v]) => [k, fig.percent?.includes(k) ? percent(v, 2) : measuredText(v)]),
+      );
       measured.textContent = t(`lessons.${fig.summary}`, vars);
       measured.dataset.measured = JSON.stringify(fig.measured);
       const colors = { A: COLOR_A, B: COLOR_B };
@@ -446,7 +496,7 @@ export class StudiesDrawer extends Drawer {
             'tr',
             { dataset: { track: r.label } },
             el('th', {}, `${r.label} · ${r.title}`),
-            el('td', { class: 'fitted-order', dataset: { value: String(r.order) } }, Number.isFinite(r.order) ? r.order.toFixed(2) : '—'),
+            el('td', { class: 'fitted-order', dataset: { value: String(r.order) } }, fixed(r.order, 2)),
             el('td', {}, String(r.claimed)),
           ),
         ),
@@ -534,7 +584,7 @@ export class StudiesDrawer extends Drawer {
       const iy = Number(yAxis.querySelector('select').value);
       const s = Number(time.value);
       const at = res[0].snapshots[Math.min(s, res[0].snapshots.length - 1)];
-      timeLabel.firstChild.textContent = `${t('studies.loop.shape.time', { t: at.t.toFixed(2) })} `;
+      timeLabel.firstChild.textContent = `${t('studies.loop.shape.time', { t: fixed(at.t, 2) })} `;
       const start = res[0].snapshots[0].vars;
       const curves = [
         { label: t('studies.loop.shape.start'), color: '#888888', dash: [4, 4], x: closedLoop(start[ix]), y: closedLoop(start[iy]) },
@@ -656,9 +706,13 @@ export class StudiesDrawer extends Drawer {
       if (!orbits.range) return;
       const r = canvas.getBoundingClientRect();
       const [x0, x1, y0, y1] = orbits.range;
-      const y = x0 + ((e.clientX - r.left) / r.width) * (x1 - x0);
-      const py = y1 - ((e.clientY - r.top) / r.height) * (y1 - y0);
-      addOrbit(y, py).catch((err) => (status.textContent = t('studies.failed', { message: err.message })));
+      const f = orbits.frame;
+      // client px → canvas px → the plotting area's fraction
+      const cx = ((e.clientX - r.left) * canvas.width) / r.width;
+      const cy = ((e.clientY - r.top) * canvas.height) / r.height;
+      const y = x0 + ((cx - f.left) / f.width) * (x1 - x0);
+      const py = y1 - ((cy - f.top) / f.height) * (y1 - y0);
+      addOrbit(y, py).catch((err) => (status.textContent = t('studies.failed', { message: apiErrorText(err) })));
     });
     draw();
     return el(
@@ -674,39 +728,50 @@ export class StudiesDrawer extends Drawer {
 
   #drawSection(canvas, data, coords) {
     const ctx = canvas.getContext('2d');
-    const w = canvas.width;
-    const h = canvas.height;
     const styles = getComputedStyle(document.documentElement);
     ctx.fillStyle = styles.getPropertyValue('--surface') || '#fff';
-    ctx.fillRect(0, 0, w, h);
+    ctx.fillRect(0, 0, canvas.width, canvas.height);
     const all = data.orbits.flatMap((o) => o.points).filter(([a, b]) => Number.isFinite(a) && Number.isFinite(b));
-    const pad = 0.1;
     const ext = (i) => {
       const v = all.map((p) => p[i]);
       const lo = v.length ? Math.min(...v) : -0.5;
       const hi = v.length ? Math.max(...v) : 0.5;
-      const m = (hi - lo) * pad || 0.5;
+      const m = (hi - lo) * 0.1 || 0.5;
       return [lo - m, hi + m];
     };
     const [x0, x1] = ext(0);
     const [y0, y1] = ext(1);
     data.range = [x0, x1, y0, y1];
-    ctx.fillStyle = styles.getPropertyValue('--fg-muted') || '#555';
-    ctx.font = '12px system-ui, sans-serif';
-    ctx.fillText(`${coords[1]} →   (p_${coords[1]} ↑; ${coords[0]} = 0, p_${coords[0]} > 0)`, 8, h - 8);
+    // the plotting area, inside margins for the tick values and the axis line of text
+    const f = { left: 52, top: 8, width: canvas.width - 60, height: canvas.height - 48 };
+    data.frame = f;
+    const X = (a) => f.left + ((a - x0) / (x1 - x0)) * f.width;
+    const Y = (b) => f.top + ((y1 - b) / (y1 - y0)) * f.height;
+    const muted = styles.getPropertyValue('--fg-muted') || '#555';
+    const ticks = sectionTicks(ctx, { x0, x1, y0, y1 }, { X, Y, f, color: muted, grid: styles.getPropertyValue('--grid') || '#ddd' });
+    canvas.dataset.xticks = JSON.stringify(ticks.x);
+    canvas.dataset.yticks = JSON.stringify(ticks.y);
+    ctx.fillStyle = muted;
+    ctx.textAlign = 'left';
+    ctx.textBaseline = 'alphabetic';
+    ctx.fillText(t('words.poincare.axes', { x: coords[0], y: coords[1] }), f.left, canvas.height - 6);
     for (const o of data.orbits) {
       ctx.fillStyle = o.color;
       for (const [a, b] of o.points) {
         if (!Number.isFinite(a) || !Number.isFinite(b)) continue;
-        ctx.fillRect(((a - x0) / (x1 - x0)) * w - 1, ((y1 - b) / (y1 - y0)) * h - 1, 2, 2);
+        ctx.fillRect(X(a) - 1, Y(b) - 1, 2, 2);
       }
     }
     canvas.dataset.points = String(all.length);
   }
 
-  /** A uPlot of one curve per track; log y unless logY is false, log x when asked. */
+  /**
+   * A uPlot of one curve per track; log y unless logY is false, log x when asked. The y label
+   * is a line of text above the plot, not drawn along the axis: a long label wraps there
+   * instead of being cut at the plot's height.
+   */
   #plotSeries(host, curves, { xLabel, yLabel, logX, logY = true }) {
-    host.replaceChildren();
+    host.replaceChildren(el('p', { class: 'plot-ylabel' }, yLabel));
     const xs = [...new Set(curves.flatMap((c) => c.x))].sort((a, b) => a - b);
     // on a log axis a zero (a drift of exactly nothing) or a subnormal has no place: a gap
     const shown = (y) => (Number.isFinite(y) && (!logY || y >= 1e-300) ? y : null);
@@ -728,9 +793,8 @@ export class StudiesDrawer extends Drawer {
         axes: [
           { label: xLabel, size: 40 },
           {
-            label: yLabel,
             size: 70,
-            values: (u, s) => s.map((v) => (v == null ? '' : logY ? v.toExponential(0) : String(+v.toPrecision(4)))),
+            values: (u, s) => s.map((v) => (v == null ? '' : logY ? sci(v, 1) : num(v, 4))),
           },
         ],
         series: [{}, ...curves.map((c) => ({ label: c.label, stroke: c.color, width: 2, points: { show: logX } }))],

@@ -186,6 +186,9 @@ bool inThisBuild(const Pairing& pairing);
 // preserving integrators'. measuredMaxStep is the table's raw value (−1: not measured).
 double maxStep(const SystemEntry& system, const IntegratorEntry& integrator);
 double maxStep(const SystemEntry& system);
+// The smallest h a system accepts (s): below it a step's increments are lost to rounding
+// and the implicit equations cannot be solved, so every step would be refused.
+double minStep(const SystemEntry& system);
 double measuredMaxStep(const std::string& system, const std::string& integrator);
 const std::vector<SystemEntry>& systemRegistry();
 // Every integrator in the table, in table order of first appearance.

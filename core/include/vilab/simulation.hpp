@@ -18,20 +18,27 @@
 namespace vilab {
 
 // A refused step: the state stays at the last good step.
+// message() is the whole text with its length (as InputError's).
 class StepFailure : public std::runtime_error {
  public:
   StepFailure(std::uint64_t step, Refusal refusal, std::uint64_t stepsTaken)
-      : std::runtime_error("step " + std::to_string(step) + " refused: " + refusal.reason + "; " + refusal.suggestion +
-                           " (the state stays at step " + std::to_string(step - 1) + ")"),
-        step_(step),
-        refusal_(std::move(refusal)),
-        stepsTaken_(stepsTaken) {}
+      : StepFailure(step, refusal, stepsTaken,
+                    "step " + std::to_string(step) + " refused: " + refusal.reason + "; " + refusal.suggestion +
+                        " (the state stays at step " + std::to_string(step - 1) + ")") {}
+  const std::string& message() const { return message_; }
   std::uint64_t step() const { return step_; }
   const Refusal& refusal() const { return refusal_; }
   // Steps the failing call took before the refused one.
   std::uint64_t stepsTaken() const { return stepsTaken_; }
 
  private:
+  StepFailure(std::uint64_t step, const Refusal& refusal, std::uint64_t stepsTaken, std::string message)
+      : std::runtime_error(message),
+        message_(std::move(message)),
+        step_(step),
+        refusal_(refusal),
+        stepsTaken_(stepsTaken) {}
+  std::string message_;
   std::uint64_t step_;
   Refusal refusal_;
   std::uint64_t stepsTaken_;
@@ -116,6 +123,9 @@ class Simulation {
   bool checkStep(const M& m, int iterations, Refusal& refusal);
   // The history row of diagnostics d at time t (dt: the step that ended there).
   void fillRow(const Diagnostics& d, double t, double dt);
+  // Throws an InputError when what the state draws or its natural variables would not be
+  // finite (a body's position, a collapsed penalty link), naming the body and expression.
+  void checkDrawable(const State& s, double t, bool initial) const;
   double energyOf(const State& s) const;
 
   Scenario scenario_;

@@ -78,6 +78,32 @@ inline std::string cutUtf8(const std::string& s, std::size_t keep) {
   return out + "\xE2\x80\xA6";
 }
 
+// User text as it may be shown: each control character (C0, DEL, C1) written as the
+// six characters \u00XX, so a NUL or an escape sequence is seen, never acted on, and
+// nothing downstream (a C string, a terminal) cuts or interprets the text.
+inline std::string escapeControl(const std::string& s) {
+  static const char* hex = "0123456789abcdef";
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    unsigned code = 0x100;  // none
+    if (c < 0x20 || c == 0x7F) code = c;
+    // C1 controls U+0080…U+009F: C2 80 … C2 9F
+    else if (c == 0xC2 && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) <= 0x9F &&
+             static_cast<unsigned char>(s[i + 1]) >= 0x80)
+      code = static_cast<unsigned char>(s[++i]);
+    if (code > 0xFF) {
+      out += static_cast<char>(c);
+    } else {
+      out += "\\u00";
+      out += hex[code >> 4];
+      out += hex[code & 15];
+    }
+  }
+  return out;
+}
+
 // Text fit for a message: valid UTF-8 (so JSON dumps and JS strings never fail on
 // it) and at most `max` bytes, the ellipsis included.
 inline std::string boundedMessage(const std::string& s, std::size_t max = limits::kMaxMessageBytes) {
@@ -95,16 +121,24 @@ using VecX = Eigen::VectorXd;
 
 // Bad input (a scenario, link or parameter): the message is "<field>: <problem>", and
 // the code says what kind of problem it is (vocabulary.hpp: VILAB_INPUT_ERROR_CODES).
+// message() is the whole text with its length (what() is the same bytes as a C string):
+// callers pass message() on, so nothing is cut at a NUL.
 class InputError : public std::runtime_error {
  public:
   InputError(InputErrorCode code, const std::string& field, const std::string& problem)
-      : std::runtime_error(boundedMessage(field + ": " + problem)),
-        field_(boundedMessage(field, limits::kMaxFieldBytes)),
-        code_(code) {}
+      : InputError(Composed{}, code, boundedMessage(field + ": " + problem), field) {}
+  const std::string& message() const { return message_; }
   const std::string& field() const { return field_; }
   InputErrorCode code() const { return code_; }
 
  private:
+  struct Composed {};
+  InputError(Composed, InputErrorCode code, std::string message, const std::string& field)
+      : std::runtime_error(message),
+        message_(std::move(message)),
+        field_(boundedMessage(field, limits::kMaxFieldBytes)),
+        code_(code) {}
+  std::string message_;
   std::string field_;
   InputErrorCode code_;
 };

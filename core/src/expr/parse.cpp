@@ -233,7 +233,7 @@ std::string characterAt(const std::string& text, std::size_t byte) {
   while (end < text.size() && (static_cast<unsigned char>(text[end]) & 0xC0u) == 0x80u) ++end;
   const std::string c = text.substr(byte, end - byte);
   if (c == "\n") return "line break";
-  return "\"" + c + "\"";
+  return "\"" + escapeControl(c) + "\"";
 }
 
 // ---- functions -----------------------------------------------------------------------
@@ -401,7 +401,10 @@ struct Lowering {
     switch (a.kind) {
       case Ast::Kind::Number: {
         const double x = std::strtod(a.text.c_str(), nullptr);
-        if (!std::isfinite(x)) fail(InputErrorCode::Range, a, "number " + cutForMessage(a.text) + " is out of range");
+        // As every number the core reads or reports: within ±1e300, so sums and squares
+        // of the values it enters stay finite.
+        if (!(std::abs(x) <= limits::kMaxMagnitude))
+          fail(InputErrorCode::Range, a, "number " + cutForMessage(a.text) + " is beyond ±1e300");
         return graph.constant(x);
       }
       case Ast::Kind::Name: {

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "vilab/json.hpp"
 #include "vilab/limits.hpp"
 #include "vilab/solver/newton.hpp"
 #include "vilab/types.hpp"
@@ -319,10 +320,24 @@ void LagrangianEval::quantities(const double* q, const double* p, double t, doub
 
 void LagrangianEval::positions(const double* q, double t, std::vector<double>& out) {
   VILAB_DATA_DEFINED_ONLY();
-  const int b = static_cast<int>(problem_->bodies.size());
   setVariables(q, nullptr, t);
-  out.resize(static_cast<std::size_t>(3 * b));
+  out.resize(static_cast<std::size_t>(problem_->visualSize));
   problem_->positions.run(w_.vars.data(), out.data(), w_.registers[LagrangianWorkspace::kPositions]);
+}
+
+std::string LagrangianModel::badPosition(const State& s, double t, std::vector<double>& out) const {
+  if (problem->bodies.empty()) return "";
+  eval->positions(s.q.data(), t, out);
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    if (std::abs(out[i]) <= limits::kMaxMagnitude) continue;
+    const std::string& text = problem->visualTexts[i];
+    const double x = out[i];
+    const std::string value = std::isnan(x)   ? "NaN"
+                              : std::isinf(x) ? (x > 0 ? "Infinity" : "-Infinity")
+                                              : formatNumber(x);
+    return problem->visualFields[i] + " = " + cutForMessage(text) + " is " + value;
+  }
+  return "";
 }
 
 Diagnostics LagrangianModel::diagnostics(const State& s, double t) const {

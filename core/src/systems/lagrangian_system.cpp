@@ -55,6 +55,207 @@ struct Compiler {
   int t() { return 2 * n; }  // the variable index of t
 };
 
+// An expression given as text or a number (echoed as text).
+std::string readExpression(const Json& e, const std::string& field) {
+  return e.is_number() ? formatNumber(e.get<double>()) : readString(e, field);
+}
+
+// Expressions of the visual state: their graph nodes, and each one's field (without
+// "params.") and text, so a value that cannot be drawn names where it was written.
+struct VisualExprs {
+  std::vector<int> nodes;
+  std::vector<std::string> fields, texts;
+  void add(const std::string& text, const std::string& field, const expr::Scope& scope, expr::Graph& graph) {
+    nodes.push_back(expr::parseExpression(text, field, scope, graph).node);
+    fields.push_back(field.rfind("params.", 0) == 0 ? field.substr(7) : field);
+    texts.push_back(text);
+  }
+};
+
+// Three expressions [x, y, z] parsed into `nodes`; `texts` echoes them.
+void readPoint(const Json& pj, const std::string& field, const expr::Scope& scope, expr::Graph& graph,
+               VisualExprs& nodes, Json& texts) {
+  if (!pj.is_array() || pj.size() != 3)
+    throw InputError(InputErrorCode::Length, field, "must be three expressions [x, y, z], got " + describeJson(pj));
+  texts = Json::array();
+  for (int k = 0; k < 3; ++k) {
+    const std::string f = field + "[" + std::to_string(k) + "]";
+    const std::string text = readExpression(pj[static_cast<std::size_t>(k)], f);
+    nodes.add(text, f, scope, graph);
+    texts.push_back(text);
+  }
+}
+
+// A body: a sphere at `position`, joined to its anchor (a point or an earlier entry) by its link.
+void readBody(const Json& body, const std::string& field, std::size_t b, const expr::Scope& scope, expr::Graph& graph,
+              VisualExprs& positions, Json& out, LagrangianBody& lb) {
+  rejectUnknownKeys(body, field, {"kind", "position", "anchor", "link", "radius"});
+  if (!body.contains("position"))
+    throw InputError(InputErrorCode::Missing, field + ".position", "is required: three expressions in q");
+  readPoint(body["position"], field + ".position", scope, graph, positions, out["position"]);
+  if (body.contains("anchor") && !body["anchor"].is_null()) {
+    const Json& a = body["anchor"];
+    if (a.is_number_integer() || a.is_number_unsigned()) {
+      const long k = a.get<long>();
+      if (k < 0 || k >= static_cast<long>(b))
+        throw InputError(InputErrorCode::Range, field + ".anchor",
+                         "a body index must name an earlier body (0 … " + std::to_string(static_cast<long>(b) - 1) +
+                             "), got " + std::to_string(k));
+      lb.anchor = LagrangianBody::Anchor::Body;
+      lb.body = static_cast<int>(k);
+      out["anchor"] = k;
+    } else {
+      const auto xyz = readNumbers(a, field + ".anchor", 3, 3);
+      for (double x : xyz)
+        if (!(std::abs(x) <= 1e6))
+          throw InputError(InputErrorCode::Range, field + ".anchor", "must be at most 1e6 in magnitude");
+      lb.anchor = LagrangianBody::Anchor::Point;
+      lb.point = Vec3(xyz[0], xyz[1], xyz[2]);
+      out["anchor"] = xyz;
+    }
+    lb.link = "rod";
+  } else {
+    out["anchor"] = nullptr;
+  }
+  if (body.contains("link")) {
+    const std::string link = readString(body["link"], field + ".link");
+    if (link != "rod" && link != "spring" && link != "none")
+      throw InputError(InputErrorCode::UnknownId, field + ".link",
+                       "must be \"rod\", \"spring\" or \"none\", got " + describeJson(body["link"]));
+    if (link != "none" && lb.anchor == LagrangianBody::Anchor::None)
+      throw InputError(InputErrorCode::Missing, field + ".link",
+                       "a " + link + " needs an anchor (a point [x, y, z] or an earlier body's index)");
+    lb.link = link;
+  }
+  out["link"] = lb.link;
+  if (body.contains("radius")) {
+    lb.radius = readNumberInRange(body["radius"], field + ".radius", 0, 1e3, false);
+    out["radius"] = lb.radius;
+  }
+}
+
+bool isFurniture(const std::string& kind) {
+  for (const char* k : {"hoop", "pulley", "wire", "curve", "floor", "wall"})
+    if (kind == k) return true;
+  return false;
+}
+
+// A direction of three numbers, not zero (echoed as given; the page normalizes it).
+Json readDirection(const Json& body, const std::string& key, const std::string& field, std::vector<double> fallback) {
+  if (body.contains(key)) fallback = readNumbers(body[key], field + "." + key, 3, 3);
+  double norm = 0;
+  for (double x : fallback) norm += x * x;
+  if (!(norm > 1e-24) || !(norm <= 1e12))
+    throw InputError(InputErrorCode::Range, field + "." + key, "must be a non-zero direction of at most 1e6");
+  return fallback;
+}
+
+// A wire's corners: [x, y, z] each, in q and t.
+void readWire(const Json& body, const std::string& field, const expr::Scope& scope, expr::Graph& graph,
+              VisualExprs& tail, Json& out, LagrangianBody& lb) {
+  if (!body.contains("points"))
+    throw InputError(InputErrorCode::Missing, field + ".points", "is required: a list of points [x, y, z]");
+  const Json& pts = body["points"];
+  if (!pts.is_array() || pts.size() < 2)
+    throw InputError(InputErrorCode::Length, field + ".points",
+                     "must be a list of at least 2 points [x, y, z], got " + describeJson(pts));
+  checkCount(pts, field + ".points", static_cast<std::size_t>(L::kMaxFurniturePoints), "points");
+  out["points"] = Json::array();
+  for (std::size_t i = 0; i < pts.size(); ++i) {
+    Json texts;
+    readPoint(pts[i], field + ".points[" + std::to_string(i) + "]", scope, graph, tail, texts);
+    out["points"].push_back(texts);
+  }
+  lb.points = static_cast<int>(pts.size());
+}
+
+// A parametric curve [x(s), y(s), z(s)] for s in `range`, sampled at `samples` points:
+// each sample is the curve's expressions with the parameter a constant.
+void readCurve(const Json& body, const std::string& field, const expr::Scope& scope, expr::Graph& graph,
+               VisualExprs& tail, Json& out, LagrangianBody& lb) {
+  if (!body.contains("curve"))
+    throw InputError(InputErrorCode::Missing, field + ".curve", "is required: three expressions [x, y, z] in s");
+  if (!body.contains("range"))
+    throw InputError(InputErrorCode::Missing, field + ".range", "is required: [first, last] value of s");
+  const std::string name = body.contains("parameter") ? readString(body["parameter"], field + ".parameter") : "s";
+  if (!expr::validIdentifier(name) || expr::reservedName(name))
+    throw InputError(InputErrorCode::Invalid, field + ".parameter", "must be a name that is not reserved");
+  for (const auto& c : scope.coordinates)
+    if (c == name) throw InputError(InputErrorCode::Conflict, field + ".parameter", "is also a coordinate");
+  for (const auto& c : scope.constants)
+    if (c.first == name) throw InputError(InputErrorCode::Conflict, field + ".parameter", "is also a constant");
+  const auto range = readNumbers(body["range"], field + ".range", 2, 2);
+  if (!(range[0] < range[1]) || !(std::abs(range[0]) <= 1e6) || !(std::abs(range[1]) <= 1e6))
+    throw InputError(InputErrorCode::Range, field + ".range", "must be [first, last] with first < last, at most 1e6");
+  int samples = 48;
+  if (body.contains("samples")) {
+    const Json& sj = body["samples"];
+    if (!sj.is_number_integer() || sj.get<long>() < 2 || sj.get<long>() > L::kMaxFurniturePoints)
+      throw InputError(
+          InputErrorCode::Range, field + ".samples",
+          "must be a whole number in [2, " + std::to_string(L::kMaxFurniturePoints) + "], got " + describeJson(sj));
+    samples = sj.get<int>();
+  }
+  expr::Scope cs = scope;
+  cs.constants.emplace_back(name, range[0]);
+  for (int i = 0; i < samples; ++i) {
+    cs.constants.back().second = range[0] + (range[1] - range[0]) * i / (samples - 1);
+    readPoint(body["curve"], field + ".curve", cs, graph, tail, out["curve"]);
+  }
+  out["parameter"] = name;
+  out["range"] = range;
+  out["samples"] = samples;
+  lb.points = samples;
+}
+
+// Furniture: a hoop, pulley, wire, curve, floor or wall drawn in the scene, placed at
+// `position` and turned by `angle` about `axis` (both may move with q and t). In the
+// visual state, after every entry's position: its angle, a hoop's or pulley's radius,
+// and 3 numbers per point of a wire or curve (in its own frame, before the turn).
+void readFurniture(const Json& body, const std::string& field, const expr::Scope& scope, expr::Graph& graph,
+                   VisualExprs& positions, VisualExprs& tail, Json& out, LagrangianBody& lb) {
+  const std::string& kind = lb.kind;
+  const bool round = kind == "hoop" || kind == "pulley";
+  const bool plane = kind == "floor" || kind == "wall";
+  if (round) rejectUnknownKeys(body, field, {"kind", "position", "angle", "axis", "radius", "normal"});
+  if (plane) rejectUnknownKeys(body, field, {"kind", "position", "angle", "axis", "size", "normal"});
+  if (kind == "wire") rejectUnknownKeys(body, field, {"kind", "position", "angle", "axis", "points", "closed"});
+  if (kind == "curve")
+    rejectUnknownKeys(body, field,
+                      {"kind", "position", "angle", "axis", "curve", "range", "samples", "parameter", "closed"});
+  out["kind"] = kind;
+  readPoint(body.contains("position") ? body["position"] : Json::array({"0", "0", "0"}), field + ".position", scope,
+            graph, positions, out["position"]);
+  const std::string angle = body.contains("angle") ? readExpression(body["angle"], field + ".angle") : "0";
+  tail.add(angle, field + ".angle", scope, graph);
+  out["angle"] = angle;
+  out["axis"] = readDirection(body, "axis", field, {0, 0, 1});
+  if (round) {
+    // the radius may follow the constants (or q and t): it is evaluated with the angle
+    if (!body.contains("radius"))
+      throw InputError(InputErrorCode::Missing, field + ".radius", "is required (a number or an expression)");
+    if (body["radius"].is_number()) readNumberInRange(body["radius"], field + ".radius", 0, 1e3, true);
+    const std::string radius = readExpression(body["radius"], field + ".radius");
+    tail.add(radius, field + ".radius", scope, graph);
+    out["radius"] = radius;
+    out["normal"] = readDirection(body, "normal", field, {0, 1, 0});
+  }
+  if (plane) {
+    out["normal"] = readDirection(body, "normal", field,
+                                  kind == "floor" ? std::vector<double>{0, 0, 1} : std::vector<double>{1, 0, 0});
+    if (body.contains("size")) out["size"] = readNumberInRange(body["size"], field + ".size", 0, 1e4, true);
+  }
+  if (kind == "wire") readWire(body, field, scope, graph, tail, out, lb);
+  if (kind == "curve") readCurve(body, field, scope, graph, tail, out, lb);
+  if (kind == "wire" || kind == "curve") {
+    const bool closed = body.contains("closed") && body["closed"].is_boolean() ? body["closed"].get<bool>() : false;
+    if (body.contains("closed") && !body["closed"].is_boolean())
+      throw InputError(InputErrorCode::Type, field + ".closed",
+                       "must be true or false, got " + describeJson(body["closed"]));
+    out["closed"] = closed;
+  }
+}
+
 // full = false (the editor's inspection): every field is validated, parsed and
 // printed, and the mass matrix classified, but no program is built.
 std::shared_ptr<LagrangianProblem> compile(const Json& params, Json& normalized, bool full = true) {
@@ -328,9 +529,9 @@ std::shared_ptr<LagrangianProblem> compile(const Json& params, Json& normalized,
     P.quantities = expr::Program(cc.graph, out);
   }
 
-  // bodies
+  // bodies: what to draw; each entry is a body (a sphere on its link) or furniture
   Json bodiesOut = Json::array();
-  std::vector<int> positions;
+  VisualExprs positions, furniture;
   if (params.contains("bodies")) {
     const Json& bj = params["bodies"];
     if (!bj.is_array())
@@ -342,69 +543,30 @@ std::shared_ptr<LagrangianProblem> compile(const Json& params, Json& normalized,
     bs.timeUse = "a body's position depends on q and t only";
     for (std::size_t b = 0; b < bj.size(); ++b) {
       const std::string field = "params.bodies[" + std::to_string(b) + "]";
-      const Json& body = bj[b];
-      requireObject(body, field);
-      rejectUnknownKeys(body, field, {"position", "anchor", "link", "radius"});
-      if (!body.contains("position"))
-        throw InputError(InputErrorCode::Missing, field + ".position", "is required: three expressions in q");
-      const Json& pj = body["position"];
-      if (!pj.is_array() || pj.size() != 3)
-        throw InputError(InputErrorCode::Length, field + ".position",
-                         "must be three expressions [x, y, z], got " + describeJson(pj));
+      requireObject(bj[b], field);
+      const std::string kind = bj[b].contains("kind") ? readString(bj[b]["kind"], field + ".kind") : "body";
       Json out = Json::object();
-      out["position"] = Json::array();
-      for (int k = 0; k < 3; ++k) {
-        const std::string f = field + ".position[" + std::to_string(k) + "]";
-        const Json& e = pj[static_cast<std::size_t>(k)];
-        const std::string text = e.is_number() ? formatNumber(e.get<double>()) : readString(e, f);
-        positions.push_back(expr::parseExpression(text, f, bs, cc.graph).node);
-        out["position"].push_back(text);
-      }
       LagrangianBody lb;
-      if (body.contains("anchor") && !body["anchor"].is_null()) {
-        const Json& a = body["anchor"];
-        if (a.is_number_integer() || a.is_number_unsigned()) {
-          const long k = a.get<long>();
-          if (k < 0 || k >= static_cast<long>(b))
-            throw InputError(InputErrorCode::Range, field + ".anchor",
-                             "a body index must name an earlier body (0 … " + std::to_string(static_cast<long>(b) - 1) +
-                                 "), got " + std::to_string(k));
-          lb.anchor = LagrangianBody::Anchor::Body;
-          lb.body = static_cast<int>(k);
-          out["anchor"] = k;
-        } else {
-          const auto xyz = readNumbers(a, field + ".anchor", 3, 3);
-          for (double x : xyz)
-            if (!(std::abs(x) <= 1e6))
-              throw InputError(InputErrorCode::Range, field + ".anchor", "must be at most 1e6 in magnitude");
-          lb.anchor = LagrangianBody::Anchor::Point;
-          lb.point = Vec3(xyz[0], xyz[1], xyz[2]);
-          out["anchor"] = xyz;
-        }
-        lb.link = "rod";
-      } else {
-        out["anchor"] = nullptr;
-      }
-      if (body.contains("link")) {
-        const std::string link = readString(body["link"], field + ".link");
-        if (link != "rod" && link != "spring" && link != "none")
-          throw InputError(InputErrorCode::UnknownId, field + ".link",
-                           "must be \"rod\", \"spring\" or \"none\", got " + describeJson(body["link"]));
-        if (link != "none" && lb.anchor == LagrangianBody::Anchor::None)
-          throw InputError(InputErrorCode::Missing, field + ".link",
-                           "a " + link + " needs an anchor (a point [x, y, z] or an earlier body's index)");
-        lb.link = link;
-      }
-      out["link"] = lb.link;
-      if (body.contains("radius")) {
-        lb.radius = readNumberInRange(body["radius"], field + ".radius", 0, 1e3, false);
-        out["radius"] = lb.radius;
-      }
+      lb.kind = kind;
+      if (kind == "body")
+        readBody(bj[b], field, b, bs, cc.graph, positions, out, lb);
+      else if (isFurniture(kind))
+        readFurniture(bj[b], field, bs, cc.graph, positions, furniture, out, lb);
+      else
+        throw InputError(InputErrorCode::UnknownId, field + ".kind",
+                         "must be \"body\", \"hoop\", \"pulley\", \"wire\", \"curve\", \"floor\" or \"wall\", got " +
+                             describeJson(bj[b]["kind"]));
       P.bodies.push_back(lb);
       bodiesOut.push_back(out);
     }
   }
-  if (full) P.positions = expr::Program(cc.graph, positions);
+  P.visualSize = static_cast<int>(positions.nodes.size() + furniture.nodes.size());
+  positions.nodes.insert(positions.nodes.end(), furniture.nodes.begin(), furniture.nodes.end());
+  P.visualFields = positions.fields;
+  P.visualFields.insert(P.visualFields.end(), furniture.fields.begin(), furniture.fields.end());
+  P.visualTexts = positions.texts;
+  P.visualTexts.insert(P.visualTexts.end(), furniture.texts.begin(), furniture.texts.end());
+  if (full) P.positions = expr::Program(cc.graph, positions.nodes);
 
   // The symmetry check needs δL along ξ: Σ_i L_q_i ξ_i + L_q̇_i Σ_j ∂ξ_i/∂q_j q̇_j, and
   // Dg ξ; programs kept only for the initial check.
@@ -581,7 +743,8 @@ VILAB_COLD Json definitionDocs() {
                  {"maxConstants", L::kMaxConstants},
                  {"maxConserved", L::kMaxConserved},
                  {"maxSymmetries", L::kMaxSymmetries},
-                 {"maxBodies", L::kMaxBodies}};
+                 {"maxBodies", L::kMaxBodies},
+                 {"maxFurniturePoints", L::kMaxFurniturePoints}};
   return j;
 }
 

@@ -20,7 +20,7 @@ export default {
   'lessons.curve.nh': 'against the exact motion at n·h',
   'lessons.curve.top': 'heavy top (quaternion DEL)',
   'lessons.curve.dsp': 'double spherical pendulum (midpoint)',
-  'lessons.measured.mw': 'Measured: Newmark’s energy stays within {bandA} of E₀ (relative) and ends at {finalA}; RK4’s ends at {finalB}.',
+  'lessons.measured.mw': 'Measured: Newmark’s energy stays within {bandA} of E₀ and ends {finalA} from it; RK4’s ends {finalB} from it.',
   'lessons.measured.ratios': 'Measured: the fluctuation falls by {ratios} per halving of h; fitted slope {slope}.',
   'lessons.measured.jz': 'Measured: largest |J_z − J_z(0)| {driftA} for A, {driftB} for B.',
   'lessons.measured.slope': 'Measured: fitted slope {slope} (1/μ is slope −1).',

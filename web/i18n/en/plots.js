@@ -27,8 +27,8 @@ export default {
   'plots.constraint.title': 'Constraint residual',
   'plots.constraint.note': '|g(q)|, log scale (0 is drawn at {floor})',
   'plots.iterations.title': 'Newton iterations',
-  'plots.iterations.note': 'per step (0 for explicit methods)',
-  'plots.iterations.y': 'iterations',
+  'plots.iterations.note':
+    'per step, as each method counts its work: the Newton iterations of its step equation or of its projection onto the constraints, or its substeps (an adaptive method); 0 where a step solves no equation',
   'plots.dt.title': 'Step size',
   'plots.dt.note': 'h_k of each step, in s: chosen so that the discrete energy is conserved',
   'plots.graph.title': 'Graph',

@@ -22,7 +22,7 @@ export default {
   'lessons.curve.top': 'peonza pesada (DEL con cuaterniones)',
   'lessons.curve.dsp': 'péndulo esférico doble (punto medio)',
   'lessons.measured.mw':
-    'Medido: la energía de Newmark se mantiene a menos de {bandA} de E₀ (relativo) y termina en {finalA}; la de RK4 termina en {finalB}.',
+    'Medido: la energía de Newmark se mantiene a menos de {bandA} de E₀ y termina a {finalA} de ella; la de RK4, a {finalB}.',
   'lessons.measured.ratios':
     'Medido: la fluctuación se divide por {ratios} cada vez que h se reduce a la mitad; pendiente ajustada {slope}.',
   'lessons.measured.jz': 'Medido: mayor |J_z − J_z(0)| {driftA} para A, {driftB} para B.',

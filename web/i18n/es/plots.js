@@ -25,8 +25,8 @@ export default {
   'plots.constraint.title': 'Residuo de las ligaduras',
   'plots.constraint.note': '|g(q)|, escala logarítmica (el 0 se dibuja en {floor})',
   'plots.iterations.title': 'Iteraciones de Newton',
-  'plots.iterations.note': 'por paso (0 en los métodos explícitos)',
-  'plots.iterations.y': 'iteraciones',
+  'plots.iterations.note':
+    'por paso, según cuenta cada método su trabajo: las iteraciones de Newton de su ecuación de paso o de su proyección sobre las ligaduras, o sus subpasos (un método adaptativo); 0 donde un paso no resuelve ninguna ecuación',
   'plots.dt.title': 'Tamaño del paso',
   'plots.dt.note': 'h_k de cada paso, en s: elegido para que la energía discreta se conserve',
   'plots.graph.title': 'Gráfica',

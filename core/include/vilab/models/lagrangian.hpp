@@ -38,18 +38,23 @@ constexpr int kMaxConstants = 64;
 constexpr int kMaxConserved = 16;
 constexpr int kMaxSymmetries = 8;
 constexpr int kMaxBodies = 32;
+constexpr int kMaxFurniturePoints = 128;  // a wire's points or a curve's samples
 }  // namespace lagrangian_limits
 
 static_assert(lagrangian_limits::kMaxCoordinates + lagrangian_limits::kMaxConstraints <= kMaxSmallSize,
               "the Newton unknowns (δ, λ) must fit the small matrices");
 
+// An entry of `bodies`: a body (a sphere on its link) or furniture (kind hoop, pulley,
+// wire, curve, floor, wall: drawn only, never part of the dynamics).
 struct LagrangianBody {
   enum class Anchor { None, Point, Body };
+  std::string kind = "body";
   Anchor anchor = Anchor::None;
   Vec3 point = Vec3::Zero();
   int body = -1;
   std::string link = "none";  // rod, spring, none
   double radius = 0;          // 0: the page chooses
+  int points = 0;             // a wire's points or a curve's samples
 };
 
 // The compiled definition: immutable, shared by the model, its integrators and copies.
@@ -59,6 +64,13 @@ class LagrangianProblem {
   int c = 0;  // constraints
   std::vector<std::string> coordinates, conservedNames, symmetryNames;
   std::vector<LagrangianBody> bodies;
+  // The visual state: 3 per entry of `bodies` (a body's or furniture's position), then
+  // per furniture entry its angle, a hoop's or pulley's radius, and 3 per point of a
+  // wire or curve.
+  int visualSize = 0;
+  // Each entry of the visual state: its field (bodies[b].position[k], bodies[b].angle, …)
+  // and its expression as written, for messages.
+  std::vector<std::string> visualFields, visualTexts;
   bool quadratic = false;        // ∂²L/∂q̇² does not depend on q̇ (so H is a quadratic form in p)
   bool constantMass = false;     // ∂²L/∂q̇² is constant
   bool constantHessian = false;  // every second derivative is constant: D1 L_d is affine in q_{k+1}
@@ -197,6 +209,9 @@ struct LagrangianModel {
   bool forced() const { return problem->forced(); }
   Diagnostics diagnostics(const State& s, double t) const;
   void visual(const State& s, double t, std::vector<double>& out) const { eval->positions(s.q.data(), t, out); }
+  // The first body position at (s, t) that is not finite or beyond ±kMaxMagnitude, as
+  // "bodies[i].position[k] = <expression> is <value>", or "" (out: a scratch buffer).
+  std::string badPosition(const State& s, double t, std::vector<double>& out) const;
   // A step is implausible when its energy jumps by more than a quarter of the energy's
   // size (|E| plus the kinetic energy; for a driven or forced system, whose energy is
   // not conserved, when ½ ΔvᵀMΔv exceeds a quarter of the largest size met so far):
