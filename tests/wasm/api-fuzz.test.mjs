@@ -102,7 +102,7 @@ test('visualState() never returns NaN: a body position that is not finite refuse
       errorOf(() => lab.simulate(body('1.7e308*x', 0.5))),
       'params.bodies[0].position[0]',
     ).message,
-    /number 1\.7e308 is beyond ±1e300 at column 1/,
+    /number 1\.7e308 is out of range \(beyond ±1e300\) at column 1/,
   );
   // stepping out of the domain: refused, the state kept, everything drawn finite
   const sim = lab.simulate(body('log(x)', 0.05, -1));

@@ -404,7 +404,7 @@ struct Lowering {
         // As every number the core reads or reports: within ±1e300, so sums and squares
         // of the values it enters stay finite.
         if (!(std::abs(x) <= limits::kMaxMagnitude))
-          fail(InputErrorCode::Range, a, "number " + cutForMessage(a.text) + " is beyond ±1e300");
+          fail(InputErrorCode::Range, a, "number " + cutForMessage(a.text) + " is out of range (beyond ±1e300)");
         return graph.constant(x);
       }
       case Ast::Kind::Name: {
