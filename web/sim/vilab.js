@@ -101,7 +101,7 @@ function ownEntries(name, value) {
   try {
     return Object.entries(value);
   } catch (e) {
-    throw inputError('invalid', name, `cannot be read (${String(e?.message ?? e).slice(0, 100)})`);
+    throw inputError('invalid', name, `cannot be read (${errorText(e)})`);
   }
 }
 
