@@ -220,7 +220,9 @@ test('in Spanish, no English in the drawers (Explain, Studies), an API error ban
     await page.locator('.banner[data-key="link"] .banner-actions button').last().click();
     await page.waitForSelector('.banner[data-key="link"]', { state: 'detached' });
   }
-  // an editor error: a Lagrangian that does not parse, applied
+  // an editor error: a Lagrangian that does not parse, applied (the lesson chosen above
+  // tucked the settings away: open them as a reader would)
+  if ((await page.locator('#sheet-toggle').getAttribute('aria-expanded')) !== 'true') await page.click('#sheet-toggle');
   await page.selectOption('#system', 'lagrangian');
   await page.waitForFunction(() => window.vilabPage.state().scenario.system === 'lagrangian', null, { timeout: 30000 });
   await page.evaluate(() => {

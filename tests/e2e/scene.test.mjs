@@ -110,6 +110,8 @@ test('the rotating hoop is drawn and turns at w t; the cart runs on its rail', a
   for (let i = 0; i < a.pixels.length; i += a.channels) if (Math.abs(a.pixels[i] - b.pixels[i]) > 40) changed++;
   assert.ok(changed > 300, `pixels changed as the hoop turned: ${changed}`);
   // the Definition editor lists the furniture and keeps it when a definition is applied
+  // (the preset's lesson layout tucked the settings away: open them as a reader would)
+  if ((await page.locator('#sheet-toggle').getAttribute('aria-expanded')) !== 'true') await page.click('#sheet-toggle');
   await page.locator('#definition-section').waitFor({ state: 'visible' });
   const rows = await page.locator('#definition .def-body legend').allTextContents();
   assert.deepEqual(rows.slice(-2), ['Furniture 2: hoop', 'Furniture 3: wire'], `editor rows: ${rows}`);

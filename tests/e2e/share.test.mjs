@@ -195,7 +195,7 @@ test("B's breakdown comes before its overflow, however far one batch goes: expli
   assert.deepEqual([failure.B.step, failure.B.code, failure.B.kind, failure.B.t], [530, 'breakdown', 'energy', 5.29]);
   assert.match(
     await warn.textContent(),
-    /B, Explicit Euler with projection \(baseline\), stopped at t = 5\.29 s: its energy has grown by 100 %/,
+    /B, Explicit Euler with projection \(baseline\), stopped at t = 5\.29 s: its energy has grown by 100%/,
   );
   assert.equal(await hook(page, () => window.vilabPage.sim().step), 2000, 'A took all its steps');
   assert.equal(await hook(page, () => window.vilabPage.simB().step), 529, 'B rests on its last good step');

@@ -71,6 +71,13 @@ export function samplePhase(runner, plots) {
 /** An integrator whose energy error stays in a band (the energy plot's scale). */
 const energyBounded = (integ) => !!integ && (integ.symplectic || integ.claims.some((c) => c.kind === 'energy' && /exactly/.test(c.text)));
 
+// A scenario that normalizes may still not start (a body of a system defined by data that
+// cannot be drawn at the initial state): tried before the document takes it, so the
+// error names its field and the last good run and link are kept.
+function startable(lab, scenario) {
+  lab.simulate(scenario, { historyCapacity: 2 }).dispose();
+}
+
 /**
  * The run: build(state, { keepA }), restart(), halveH(), setScenario(next), setState(patch),
  * applyPreset(preset), stepNow(n), landAt(target, options), setPlaying(on). It rebuilds on every change of the
@@ -227,6 +234,7 @@ export class Run {
     let scenario;
     try {
       scenario = lab.normalize(next);
+      startable(lab, scenario);
     } catch (e) {
       return needsFull(e) ? this.#deferUntilFull(() => this.setScenario(next)) : e;
     }
@@ -241,6 +249,7 @@ export class Run {
     try {
       const next = { ...this.store.get(), ...patch };
       next.scenario = this.lab.normalize(next.scenario);
+      startable(this.lab, next.scenario);
       if (next.compare) compareScenario(this.lab, next.scenario, next.compare);
       this.store.set(next, { rebuild: true });
       return null;
