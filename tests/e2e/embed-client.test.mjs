@@ -178,6 +178,19 @@ test("the energy error tells explicit Euler's growth from midpoint's bounded err
   await page.close();
 });
 
+test('a load the first (lean) build leaves out is answered once the full build has applied it', async () => {
+  const { page, frame } = await openHost();
+  assert.equal(await frame.evaluate(() => window.vilabPage.lab.build), 'lean', 'the page starts on the lean build');
+  const done = await page.evaluate(() => window.lab.load({ system: 'pendulum', integrator: 'lobatto', h: 0.01 }));
+  assert.equal(done.type, 'vilab:done');
+  assert.equal(done.step, 0);
+  const state = await page.evaluate(() => window.lab.get());
+  assert.equal(state.scenario.integrator, 'lobatto');
+  const change = await page.evaluate(() => window.changes.find((c) => c.scenario.integrator === 'lobatto'));
+  assert.equal(change.source, 'host', 'applied later, still by the host');
+  await page.close();
+});
+
 test('a refused load rejects with the field inside the scenario; the run is kept', async () => {
   const { page, frame } = await openHost();
   await page.evaluate(() => window.lab.step(10));
@@ -260,6 +273,29 @@ test('vilab:change tells the host what the reader does, with the new values', as
   const link = await changeOf(page, 'link', n);
   assert.equal(link.scenario.system, 'oscillator');
   assert.equal(link.scenario.h, 0.02);
+
+  n = await count();
+  await frame.selectOption('#system', 'spherical-pendulum');
+  const system = await changeOf(page, 'system', n);
+  assert.equal(system.scenario.system, 'spherical-pendulum');
+  assert.equal(system.source, 'reader');
+
+  n = await count();
+  const initialErr = await frame.evaluate(() => {
+    const s = window.vilabPage.state().scenario;
+    return window.vilabPage.setState({ scenario: { ...s, initial: { ...s.initial, angles: [[0.5, 0]] } } });
+  });
+  assert.equal(initialErr, null);
+  const initial = await changeOf(page, 'initial', n);
+  assert.deepEqual(initial.fields, ['initial.angles']);
+  assert.deepEqual(initial.scenario.initial.angles, [[0.5, 0]]);
+
+  n = await count();
+  const speeds = await frame.locator('#speed option').evaluateAll((os) => os.map((o) => o.value));
+  const other = speeds.find((v) => v !== (speeds.includes('s1') ? 's1' : speeds[0]) && !v.startsWith('spf'));
+  await frame.selectOption('#speed', other);
+  const pace = await changeOf(page, 'pace', n);
+  assert.ok(pace.fields.includes('speed'), pace.fields.join());
 
   // a host's own command is marked as the host's
   n = await count();
