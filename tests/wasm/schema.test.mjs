@@ -17,8 +17,13 @@ const schema = scenarioSchema(lab);
 const ajv = new Ajv({ allErrors: true, strict: true });
 const validate = ajv.compile(schema);
 
-/** Refusals a schema can see: the scenario's structure. The others need the core (expressions, manifolds, counts that must agree). */
-const STRUCTURAL = new Set(['type', 'range', 'length', 'missing', 'unknown-key', 'unknown-id', 'not-applicable', 'too-large']);
+/**
+ * Refusals a schema can see: the scenario's structure (a name, a type, a range, a length, a
+ * missing field, …): every input error code but those only the core can judge (an
+ * expression's grammar, names that clash, degenerate data, data off the manifold).
+ */
+const CORE_ONLY = new Set(['syntax', 'conflict', 'invalid', 'off-manifold']);
+const STRUCTURAL = new Set(lab.vocabulary.inputErrorCodes.filter((code) => !CORE_ONLY.has(code)));
 
 /**
  * Structural refusals a schema generated from the registry cannot make, each with why:

@@ -153,6 +153,9 @@ const CHANGE_KINDS = [
   ['pace', (path) => path === 'speed' || path === 'stepsPerFrame' || path === 'window'],
 ];
 
+/** Every vilab:change `change`: the document's kinds, a preset or a link, and the transport's. */
+export const CHANGES = ['preset', 'link', ...CHANGE_KINDS.map(([kind]) => kind), 'play', 'pause', 'reset'];
+
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
 /** The paths (system, h, params.g, initial.angles, options.alpha, compare, speed, …) where two documents differ. */
