@@ -22,6 +22,8 @@ const REPLIES = ['vilab:state', 'vilab:done', 'vilab:error'];
  */
 export function connect(iframe, { origin, timeout = 10000 } = {}) {
   const target = origin ?? new URL(iframe.src, location.href).origin;
+  // a page from file:// has the opaque origin 'null', reachable only with '*'
+  const to = target === 'null' ? '*' : target;
   const pending = new Map();
   const listeners = new Map();
   let next = 0;
@@ -64,13 +66,13 @@ export function connect(iframe, { origin, timeout = 10000 } = {}) {
         reject(new EmbedError(`vilab: ${type}: no reply within ${timeout} ms`, { request: type, code: 'timeout' }));
       }, timeout);
       pending.set(id, { resolve, reject, timer });
-      iframe.contentWindow.postMessage({ type, id, ...fields }, target);
+      iframe.contentWindow.postMessage({ type, id, ...fields }, to);
     });
   };
   // the page may be up before this client: ask until it answers
   const poll = setInterval(() => {
     if (readyInfo || closed) return clearInterval(poll);
-    iframe.contentWindow?.postMessage({ type: 'vilab:get', id: 'ready' }, target);
+    iframe.contentWindow?.postMessage({ type: 'vilab:get', id: 'ready' }, to);
   }, 250);
 
   return {
