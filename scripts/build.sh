@@ -25,6 +25,7 @@ fi
 [ -f build/wasm/CMakeCache.txt ] || emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build/wasm -j"$jobs"
 node scripts/gen-ids.mjs
+node scripts/gen-schema.mjs
 node scripts/gen-docs.mjs
 
 if [ "${VILAB_SKIP_WEB:-0}" != 1 ]; then

@@ -5,11 +5,14 @@
 //   npx vilab run  scenario.json --steps N [--every K]   CSV trajectory on stdout
 //   npx vilab hash scenario.json --steps N               FNV-1a 64 state hash
 //   npx vilab registry                                   systems and integrators as JSON
+//   npx vilab schema                                     the scenarios' JSON Schema (this CLI only;
+//                                                        the usage text stays the native one's)
 //   npx vilab --version
 // Exit codes: 0 ok, 1 a step was refused (the rows before it are printed), 2 bad input.
 import { fstatSync, readFileSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { createLab, MAX_SCENARIO_BYTES } from '../web/sim/vilab.js';
+import { scenarioSchemaText } from '../web/sim/schema.js';
 
 const USAGE =
   'usage:\n' +
@@ -193,6 +196,10 @@ async function main(argv) {
   if (cmd === 'registry') {
     const lab = await createLab();
     await out.push(lab.registryText() + '\n');
+    return 0;
+  }
+  if (cmd === 'schema' && argv.length === 1) {
+    await out.push(scenarioSchemaText(await createLab()));
     return 0;
   }
   if (cmd !== 'run' && cmd !== 'hash') throw new UsageExit(2);

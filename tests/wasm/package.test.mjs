@@ -44,14 +44,29 @@ test('the tarball holds the API, its types, the built wasm, the CLI, LICENSE and
     'build/wasm/vilab.mjs',
     'build/wasm/vilab.wasm',
     'scripts/vilab-cli.mjs',
+    'web/sim/embed-client.js',
+    'web/sim/embed-client.d.ts',
+    'web/sim/schema.js',
+    'web/sim/scenario.schema.json',
   ]) {
     assert.ok(files.includes(f), `${f} is in the package`);
   }
   const stray = files.filter((f) => /^(tests|bench|core|bindings|scenes|web\/(ui|plots|scene|state|i18n))\//.test(f) || f.endsWith('.cpp'));
   assert.deepEqual(stray, [], 'no tests, sources or page code');
-  assert.ok(files.length <= 24, `${files.length} files`);
+  // the API, its types, the embed client and the schema (4 files each with their types), the wasm, the CLI, docs/
+  assert.ok(files.length <= 28, `${files.length} files`);
   assert.equal(pkg.private, undefined, 'publishable');
   assert.ok(pkg.scripts.prepack, 'prepack builds the wasm');
+});
+
+test('package metadata: repository, homepage, bugs, author; exports for the embed client and the schema; no machine paths', () => {
+  assert.match(pkg.repository.url, /^git\+https:\/\/github\.com\/[\w.-]+\/[\w.-]+\.git$/);
+  assert.match(pkg.homepage, /^https:\/\//);
+  assert.match(pkg.bugs.url, /^https:\/\/github\.com\/.+\/issues$/);
+  assert.equal(typeof pkg.author, 'string');
+  assert.deepEqual(pkg.exports['./embed-client'], { types: './web/sim/embed-client.d.ts', default: './web/sim/embed-client.js' });
+  assert.equal(pkg.exports['./scenario.schema.json'], './web/sim/scenario.schema.json');
+  assert.doesNotMatch(JSON.stringify(pkg), /file:|\/home\/|\/work\/|\/tmp\/|[A-Z]:\\\\/, 'no machine path');
 });
 
 test('installed into an empty project with no network, the README example runs', () => {
@@ -124,4 +139,53 @@ void wrong;
   );
   sh(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], project);
   assert.ok(readdirSync(join(project, 'node_modules', 'vilab')).includes('LICENSE'));
+});
+
+test('the installed package: vilab/embed-client and vilab/scenario.schema.json resolve, npx vilab schema prints the shipped schema', () => {
+  const code = `
+    import { connect, EmbedError } from 'vilab/embed-client';
+    import schema from 'vilab/scenario.schema.json' with { type: 'json' };
+    console.log(typeof connect, new EmbedError('vilab: x', { field: 'steps' }).field, schema.title);`;
+  writeFileSync(join(project, 'embed.mjs'), code);
+  assert.equal(sh(process.execPath, ['embed.mjs'], project).stdout, 'function steps vilab scenario\n');
+  const shipped = readFileSync(join(project, 'node_modules', 'vilab', 'web', 'sim', 'scenario.schema.json'), 'utf8');
+  assert.equal(sh('npx', ['--no-install', 'vilab', 'schema'], project).stdout, shipped);
+  assert.equal(shipped, readFileSync(join(root, 'web', 'sim', 'scenario.schema.json'), 'utf8'));
+});
+
+test('a strict TypeScript host page compiles against vilab/embed-client', () => {
+  writeFileSync(
+    join(project, 'host.ts'),
+    `import { connect, EmbedError, type ChangeEvent, type StateReply } from 'vilab/embed-client';
+const frame = document.createElement('iframe');
+const lab = connect(frame, { timeout: 2000 });
+const off = lab.on('change', (e: ChangeEvent) => console.log(e.change, e.fields.join(','), e.scenario.system));
+const state: StateReply = await lab.get();
+const error: number | null = state.energyError;
+const done = await lab.step(10);
+console.log(state.shareURL, error, done.step);
+try { await lab.load({ system: 'oscillator', h: -1 }); } catch (e) { if (e instanceof EmbedError) console.log(e.field); }
+// @ts-expect-error: not an event kind
+lab.on('explode', () => {});
+off();
+`,
+  );
+  writeFileSync(
+    join(project, 'tsconfig.host.json'),
+    JSON.stringify({
+      compilerOptions: {
+        target: 'es2022',
+        module: 'nodenext',
+        moduleResolution: 'nodenext',
+        strict: true,
+        noEmit: true,
+        exactOptionalPropertyTypes: true,
+        skipLibCheck: false,
+        types: [],
+        lib: ['es2022', 'dom'],
+      },
+      files: ['host.ts'],
+    }),
+  );
+  sh(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.host.json'], project);
 });

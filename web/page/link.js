@@ -194,7 +194,7 @@ export class Links {
       return;
     }
     notices.dismiss('link');
-    this.store.set(decoded.state, { rebuild: true });
+    this.store.set(decoded.state, { rebuild: true, cause: 'link' });
     this.arrive(decoded);
     this.land(decoded.at, { estimateMs });
   }

@@ -91,6 +91,7 @@ export class Run {
     this.session = store.session;
     this.landing = new Landing({ lab, runner, show: () => this.#show({ jump: true, plots: true }) });
     this.presetHooks = [];
+    this.restartHooks = []; // onRestart
     store.subscribe((state, prev, meta) => this.#follow(state, prev, meta));
     runner.speed = store.get().speed;
     runner.stepsPerFrame = store.get().stepsPerFrame;
@@ -198,6 +199,7 @@ export class Run {
   restart() {
     this.build(this.store.get());
     this.notices.status(t('main.resetDone'));
+    for (const fn of this.restartHooks) fn();
   }
 
   halveH() {
@@ -228,33 +230,36 @@ export class Run {
     return null;
   }
 
-  /** Validates via the API and applies; returns the API's Error or null (null too when it waits for the full build). */
-  setScenario(next) {
+  /**
+   * Validates via the API and applies; returns the API's Error or null (null too when it waits
+   * for the full build). meta travels with the store's change (who made it: { source, cause }).
+   */
+  setScenario(next, meta = {}) {
     const lab = this.lab;
     let scenario;
     try {
       scenario = lab.normalize(next);
       startable(lab, scenario);
     } catch (e) {
-      return needsFull(e) ? this.#deferUntilFull(() => this.setScenario(next)) : e;
+      return needsFull(e) ? this.#deferUntilFull(() => this.setScenario(next, meta)) : e;
     }
     let compare = this.store.get().compare;
     if (compare && !lab.integrator(compare)?.systems.includes(scenario.system)) compare = null;
-    this.store.set({ scenario, compare }, { rebuild: true });
+    this.store.set({ scenario, compare }, { ...meta, rebuild: true });
     return null;
   }
 
   /** A patch of the document, validated like setScenario. */
-  setState(patch) {
+  setState(patch, meta = {}) {
     try {
       const next = { ...this.store.get(), ...patch };
       next.scenario = this.lab.normalize(next.scenario);
       startable(this.lab, next.scenario);
       if (next.compare) compareScenario(this.lab, next.scenario, next.compare);
-      this.store.set(next, { rebuild: true });
+      this.store.set(next, { ...meta, rebuild: true });
       return null;
     } catch (e) {
-      return needsFull(e) ? this.#deferUntilFull(() => this.setState(patch)) : e;
+      return needsFull(e) ? this.#deferUntilFull(() => this.setState(patch, meta)) : e;
     }
   }
 
@@ -270,7 +275,8 @@ export class Run {
     this.plots.setView({ energy: lv.energy });
     const previous = this.session.get().lesson;
     this.session.set({ deferred: null, lesson: { system: p.scenario?.system ?? null, plot: lv.plot, cards: lv.cards } });
-    const err = this.setState({ scenario: p.scenario, compare: p.compare ?? null, speed: lv.speed, stepsPerFrame: 0, window: lv.window });
+    const patch = { scenario: p.scenario, compare: p.compare ?? null, speed: lv.speed, stepsPerFrame: 0, window: lv.window };
+    const err = this.setState(patch, { cause: 'preset', preset: p.id ?? null });
     const applied = () => {
       this.notices.status(t('main.preset.status', { title: registryText('preset', p, 'title') }));
       if (lv.camera) this.view.setCamera([...lv.camera.position, ...lv.camera.target]);
@@ -319,6 +325,11 @@ export class Run {
   /** fn(preset) once a preset (or a lesson's set-up) is applied; returning true holds the run at t = 0. */
   onPreset(fn) {
     this.presetHooks.push(fn);
+  }
+
+  /** fn() after the run starts again from t = 0 (Reset). */
+  onRestart(fn) {
+    this.restartHooks.push(fn);
   }
 
   /** Play or pause (a run whose A failed stays paused). */

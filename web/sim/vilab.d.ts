@@ -530,6 +530,7 @@ export interface Lab {
   readonly build: 'full' | 'lean';
   readonly systems: readonly SystemInfo[];
   readonly integrators: readonly IntegratorInfo[];
+  /** The core's limits (history, budgets, sizes, steps), published by the registry: option validation enforces exactly these. */
   readonly limits: Limits;
   /** The closed lists of ids: models, views, codes, actions, … (frozen). */
   readonly vocabulary: Vocabulary;
@@ -582,7 +583,10 @@ export interface CreateLabOptions {
 /** Loads the WebAssembly core once; later calls return the same lab (conflicting options reject). */
 export function createLab(options?: CreateLabOptions): Promise<Lab>;
 
-/** Every error thrown by the API; message 'vilab: <field>: <problem>' or 'vilab: step k refused: …'. */
+/**
+ * Every error thrown by the API; message 'vilab: <field>: <problem>' or 'vilab: step k refused: …'.
+ * Exported so that callers can tell the API's errors from others (`e instanceof VilabError`).
+ */
 export class VilabError extends Error {
   /** The offending field for bad input, e.g. 'params.masses[1]'. */
   readonly field?: string;
@@ -607,7 +611,7 @@ export class VilabError extends Error {
 
 /** VilabError.code: a refused step's code, or any other error's (lab.vocabulary.inputErrorCodes). */
 export type VilabErrorCode = RefusalCode | InputErrorCode;
-/** Scenario text limit (bytes). */
+/** Scenario text limit (bytes): 4 MiB, as lab.limits.maxScenarioBytes; exported for use before a lab is loaded. */
 export const MAX_SCENARIO_BYTES: number;
 /** User text as messages show it: each control character (C0, DEL, C1) as \u00XX, as the core writes them. */
 export function escapeControl(text: string): string;

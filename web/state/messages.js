@@ -4,18 +4,23 @@
 //   host → page, commands (only from origins the embed code names with origin=):
 //     { type: 'vilab:load', scenario }   { type: 'vilab:play' }   { type: 'vilab:pause' }
 //     { type: 'vilab:step', steps: n }   (1 ≤ n ≤ MAX_MESSAGE_STEPS; pauses first)
+//     each answered, once done, with { type: 'vilab:done', id, request, step, time, fingerprint, playing }
 //   host → page, read-only (any origin):
-//     { type: 'vilab:get', id? }         → { type: 'vilab:state', id, step, time, fingerprint, scenario, diagnostics }
-//   page → host (to the parent window): vilab:ready, vilab:step, vilab:refusal, vilab:error
+//     { type: 'vilab:get', id? }         → { type: 'vilab:state', id, step, time, fingerprint, playing,
+//                                            scenario, compare, diagnostics, energyError, shareURL }
+//   page → host (to the parent window): vilab:ready, vilab:step, vilab:change, vilab:refusal, vilab:error
 //
 // A message whose type does not start with 'vilab:' belongs to someone else and is
 // ignored. Anything else that is wrong is answered with vilab:error naming the field.
+// Every reply carries the request's id whenever one could be read (null otherwise).
 // Nothing from a message is ever inserted into the page as HTML.
 
 export const MESSAGE_PREFIX = 'vilab:';
 export const COMMANDS = ['vilab:load', 'vilab:play', 'vilab:pause', 'vilab:step'];
 export const QUERIES = ['vilab:get'];
 export const MAX_MESSAGE_STEPS = 100000;
+/** The protocol's version, in vilab:ready and vilab:state: 2 echoes ids, acknowledges commands and reports changes. */
+export const PROTOCOL_VERSION = 2;
 /** An id is echoed back: keep it small and plain. */
 const MAX_ID_LENGTH = 64;
 const MAX_ORIGINS = 8;
@@ -40,6 +45,15 @@ function plainObject(x) {
   return proto === Object.prototype || proto === null;
 }
 
+/** The message's id when it is a valid one (a safe integer or a string of at most MAX_ID_LENGTH), else null. */
+export function readId(data) {
+  if (!plainObject(data) || !own(data, 'id')) return null;
+  const id = data.id;
+  const okNumber = typeof id === 'number' && Number.isSafeInteger(id);
+  const okString = typeof id === 'string' && id.length <= MAX_ID_LENGTH;
+  return okNumber || okString ? id : null;
+}
+
 /**
  * Reads a message's data. Returns null when it is not addressed to vilab, else
  * { type, id, command: boolean, scenario?, steps? }; throws MessageError otherwise.
@@ -58,12 +72,9 @@ export function parseMessage(data) {
   }
   const out = { type, id: null, command: COMMANDS.includes(type) };
   if (own(data, 'id')) {
-    const id = data.id;
-    const okNumber = typeof id === 'number' && Number.isSafeInteger(id);
-    const okString = typeof id === 'string' && id.length <= MAX_ID_LENGTH;
-    if (!okNumber && !okString)
+    if (readId(data) === null)
       throw new MessageError('id', `must be an integer or a string of at most ${MAX_ID_LENGTH} characters`, 'type');
-    out.id = id;
+    out.id = data.id;
   }
   if (type === 'vilab:load') {
     if (!own(data, 'scenario')) throw new MessageError('scenario', 'is required', 'missing');
@@ -128,4 +139,51 @@ export function embedCode(pageURL, { title, paused = false, chrome = true, predi
   for (const o of origins) url.searchParams.append('origin', o);
   const attr = (s) => String(s).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
   return `<iframe src="${attr(url.toString())}" title="${attr(title)}" width="${width}" height="${height}" style="border:0;max-width:100%" loading="lazy" allow="clipboard-write"></iframe>`;
+}
+
+// The document's parts a vilab:change names, most telling first: the change is named
+// after the first part that differs.
+const CHANGE_KINDS = [
+  ['system', (path) => path === 'system'],
+  ['integrator', (path) => path === 'integrator' || path.startsWith('options')],
+  ['h', (path) => path === 'h'],
+  ['parameter', (path) => path.startsWith('params')],
+  ['initial', (path) => path.startsWith('initial')],
+  ['compare', (path) => path === 'compare'],
+  ['pace', (path) => path === 'speed' || path === 'stepsPerFrame' || path === 'window'],
+];
+
+/** Every vilab:change `change`: the document's kinds, a preset or a link, and the transport's. */
+export const CHANGES = ['preset', 'link', ...CHANGE_KINDS.map(([kind]) => kind), 'play', 'pause', 'reset'];
+
+const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+
+/** The paths (system, h, params.g, initial.angles, options.alpha, compare, speed, …) where two documents differ. */
+export function changedPaths(next, prev) {
+  const paths = [];
+  const sc = next.scenario ?? {};
+  const ps = prev.scenario ?? {};
+  for (const key of ['system', 'integrator', 'h']) if (!same(sc[key], ps[key])) paths.push(key);
+  for (const group of ['params', 'initial', 'options']) {
+    const a = sc[group] ?? {};
+    const b = ps[group] ?? {};
+    for (const key of new Set([...Object.keys(b), ...Object.keys(a)])) if (!same(a[key], b[key])) paths.push(`${group}.${key}`);
+  }
+  for (const key of ['compare', 'speed', 'stepsPerFrame', 'window']) if (!same(next[key], prev[key])) paths.push(key);
+  return paths;
+}
+
+/**
+ * What a change of the page's document was, for vilab:change: { change, fields, preset? },
+ * or null when nothing a host sees changed. meta.cause names a preset chosen ('preset',
+ * with meta.preset its id) or a link opened in place ('link'); else the change is named
+ * after what differs (CHANGE_KINDS): system, integrator (or its options), h, parameter,
+ * initial, compare, pace.
+ */
+export function changeOf(next, prev, meta = {}) {
+  const fields = changedPaths(next, prev);
+  if (meta.cause === 'preset') return { change: 'preset', preset: meta.preset ?? null, fields };
+  if (meta.cause === 'link') return { change: 'link', fields };
+  const kind = CHANGE_KINDS.find(([, matches]) => fields.some(matches));
+  return kind ? { change: kind[0], fields } : null;
 }

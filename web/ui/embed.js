@@ -2,18 +2,21 @@
 // embedded vilab through postMessage (the protocol and its validation: state/messages.js).
 import { el, setChildren } from './dom.js';
 import { t } from '../i18n/index.js';
-import { parseMessage, embedCode, parseEmbedKeys, MessageError } from '../state/messages.js';
+import { parseMessage, embedCode, parseEmbedKeys, MessageError, readId, PROTOCOL_VERSION } from '../state/messages.js';
 import { splitApiError } from '../state/url.js';
 
 /** At most this many vilab:step events per second while playing. */
 const STEP_EVENTS_PER_SECOND = 4;
 
 /**
- * Drives the page for a host. controller: { load(scenario) → Error|null, play(), pause(),
- * step(n), position() → { step, time, fingerprint }, snapshot() → position and { playing,
- * scenario, diagnostics } }.
+ * Drives the page for a host. controller: { load(scenario, meta) → Error|null or a promise of
+ * it (a change that waits for the full build), play(), pause(), step(n) → A's step or a promise
+ * of it, position() → { step, time, fingerprint }, snapshot() → position and { playing,
+ * scenario, compare, diagnostics, energyError, shareURL } }.
  * origins: the host origins whose commands are obeyed; read-only requests are answered
  * for any origin. report(field, message, code): shows a rejected command to the reader.
+ * Every reply echoes the request's id when one could be read; a command is answered with
+ * vilab:done once it is done (a long vilab:step when its last step is taken).
  */
 export class EmbedBridge {
   constructor({ origins, controller, report, version }) {
@@ -23,6 +26,7 @@ export class EmbedBridge {
     this.version = version;
     this.parent = window.parent !== window ? window.parent : null;
     this.lastStep = null;
+    this.commanding = false; // true while a host's command runs: what changes then is the host's doing
     this.onMessage = (event) => this.receive(event);
     window.addEventListener('message', this.onMessage);
     // step events only for a parent window: a page that is not embedded does no work here
@@ -31,7 +35,12 @@ export class EmbedBridge {
 
   /** Tells the host the page is up, once the first run exists. */
   announce() {
-    this.post({ type: 'vilab:ready', version: this.version, fingerprint: this.controller.position().fingerprint });
+    this.post({
+      type: 'vilab:ready',
+      version: this.version,
+      protocol: PROTOCOL_VERSION,
+      fingerprint: this.controller.position().fingerprint,
+    });
   }
 
   /** Events go to the parent window with '*': they carry nothing its iframe src does not show. */
@@ -58,6 +67,29 @@ export class EmbedBridge {
     this.post({ type: 'vilab:refusal', track, step, code: code ?? null, message });
   }
 
+  /**
+   * What the reader (or the host, by a command) changed: { change, fields?, preset?, source? }
+   * (state/messages.js changeOf), sent with the run's new position and document.
+   */
+  change({ change, fields = [], preset, source }) {
+    if (!this.parent) return;
+    const { step, time, fingerprint, playing, scenario, compare } = this.controller.snapshot();
+    const by = source ?? (this.commanding ? 'host' : 'reader');
+    this.post({
+      type: 'vilab:change',
+      change,
+      fields,
+      ...(preset !== undefined ? { preset } : {}),
+      source: by,
+      scenario,
+      compare,
+      playing,
+      step,
+      time,
+      fingerprint,
+    });
+  }
+
   receive(event) {
     const trusted = this.origins.has(event.origin);
     let msg;
@@ -65,12 +97,18 @@ export class EmbedBridge {
       msg = parseMessage(event.data);
     } catch (e) {
       const request = typeof event.data?.type === 'string' ? event.data.type.slice(0, 32) : null;
-      this.reject(event, trusted, e.field, e.message, request, null, e.code);
+      this.reject(event, trusted, e.field, e.message, request, readId(event.data), e.code);
       return;
     }
     if (!msg) return; // not addressed to vilab
     if (!msg.command) {
-      this.reply(event, { type: 'vilab:state', id: msg.id, ...this.controller.snapshot() });
+      this.reply(event, {
+        type: 'vilab:state',
+        id: msg.id,
+        protocol: PROTOCOL_VERSION,
+        version: this.version,
+        ...this.controller.snapshot(),
+      });
       return;
     }
     if (!trusted) {
@@ -84,28 +122,37 @@ export class EmbedBridge {
       });
       return;
     }
-    if (msg.type === 'vilab:load') {
-      const err = this.controller.load(msg.scenario);
-      if (err) {
-        const { field, problem } = err.field
-          ? { field: err.field, problem: splitApiError(err.message).problem }
-          : splitApiError(err.message);
-        this.reject(
-          event,
-          true,
-          `scenario${field ? '.' + field : ''}`,
-          `vilab: scenario${field ? '.' + field : ''}: ${problem}`,
-          msg.type,
-          msg.id,
-          err.code,
-        );
-        return;
-      }
-    } else if (msg.type === 'vilab:play') this.controller.play();
-    else if (msg.type === 'vilab:pause') this.controller.pause();
-    else if (msg.type === 'vilab:step') this.controller.step(msg.steps);
-    this.lastStep = null;
-    this.tick();
+    this.#obey(event, msg);
+  }
+
+  /** A trusted command: done now or when its promise settles; then vilab:done (or vilab:error for a refused load). */
+  #obey(event, msg) {
+    let outcome;
+    this.commanding = true;
+    try {
+      if (msg.type === 'vilab:load') outcome = this.controller.load(msg.scenario, { source: 'host' });
+      else if (msg.type === 'vilab:play') this.controller.play();
+      else if (msg.type === 'vilab:pause') this.controller.pause();
+      else if (msg.type === 'vilab:step') outcome = this.controller.step(msg.steps);
+    } finally {
+      this.commanding = false;
+    }
+    const finish = (result) => {
+      if (msg.type === 'vilab:load' && result instanceof Error) return this.#loadRefused(event, msg, result);
+      this.lastStep = null;
+      this.tick();
+      const { step, time, fingerprint, playing } = this.controller.snapshot();
+      this.reply(event, { type: 'vilab:done', id: msg.id, request: msg.type, step, time, fingerprint, playing });
+    };
+    if (outcome && typeof outcome.then === 'function') outcome.then(finish, (e) => finish(e instanceof Error ? e : new Error(String(e))));
+    else finish(outcome);
+  }
+
+  /** A scenario the API refused: the field inside the scenario named, the run kept. */
+  #loadRefused(event, msg, err) {
+    const { field, problem } = err.field ? { field: err.field, problem: splitApiError(err.message).problem } : splitApiError(err.message);
+    const path = `scenario${field ? '.' + field : ''}`;
+    this.reject(event, true, path, `vilab: ${path}: ${problem}`, msg.type, msg.id, err.code);
   }
 
   /** code: the error's (lab.vocabulary.inputErrorCodes), for the reader's banner in the page's language. */
