@@ -21,6 +21,7 @@
 #include "vilab/exact/pendulum.hpp"
 #include "vilab/expr/parse.hpp"
 #include "vilab/simulation.hpp"
+#include "vilab/trajectory.hpp"
 
 using emscripten::typed_memory_view;
 using emscripten::val;
@@ -424,6 +425,50 @@ val inspectLagrangian(const std::string& paramsJson) {
   return out;
 }
 
+// lab.integrate: a trajectory from one call. {ok: true, columns, samples, qSize, pSize,
+// data (a view of the column-major numbers, valid until the next call: the JS API copies
+// it at once), refusal (null or the refused step's record)} or {ok: false, error}.
+// steps and every are whole numbers in [0, 2^53) (checked by the JS API).
+val integrateTrajectory(const std::string& scenarioJson, double steps, double every, const val& include) {
+  static std::vector<double> data;
+  data.clear();
+  data.shrink_to_fit();  // the previous trajectory's memory is released
+  val out = val::object();
+  try {
+    vilab::TrajectoryRequest request;
+    request.steps = static_cast<std::uint64_t>(steps);
+    request.every = static_cast<std::uint64_t>(every);
+    const unsigned n = include["length"].as<unsigned>();
+    for (unsigned i = 0; i < n; ++i) request.include.push_back(include[i].as<std::string>());
+    vilab::Simulation sim(vilab::parseScenario(scenarioJson), vilab::trajectorySimulationOptions());
+    vilab::Trajectory traj = vilab::integrate(sim, request);
+    data = std::move(traj.data);
+    val columns = val::array();
+    for (const auto& c : traj.columns) columns.call<void>("push", c);
+    out.set("ok", true);
+    out.set("columns", columns);
+    out.set("samples", static_cast<double>(traj.samples));
+    out.set("qSize", traj.qSize);
+    out.set("pSize", traj.pSize);
+    out.set("data", val(typed_memory_view(data.size(), data.data())));
+    if (traj.refusal) {
+      const auto& r = *traj.refusal;
+      try {
+        throw vilab::StepFailure(r.step, r.refusal, r.stepsTaken);
+      } catch (...) {
+        out.set("refusal", currentErrorRecord("integrate"));
+      }
+    } else {
+      out.set("refusal", val::null());
+    }
+  } catch (...) {
+    data.clear();
+    out.set("ok", false);
+    out.set("error", currentErrorRecord("integrate"));
+  }
+  return out;
+}
+
 // Bytes currently held by in-use malloc blocks, for leak checks. emmalloc's uordblks
 // also counts the 8-byte header of every free region, which depends on how free space
 // happens to be fragmented; subtract those so the figure returns exactly to its value
@@ -453,6 +498,7 @@ EMSCRIPTEN_BINDINGS(vilab) {
   emscripten::function("exactSolutionOf", &exactSolutionOf);
   emscripten::function("inspectLagrangian", &inspectLagrangian);
   emscripten::function("heapUsed", &heapUsed);
+  emscripten::function("integrate", &integrateTrajectory);
   emscripten::class_<WasmExactOscillator>("ExactOscillator")
       .constructor<double, double, double, double>()
       .function("error", &WasmExactOscillator::error)

@@ -4,6 +4,7 @@
 // (core/cli/main.cpp, build/native/vilab):
 //   npx vilab run  scenario.json --steps N [--every K]   CSV trajectory on stdout
 //   npx vilab hash scenario.json --steps N               FNV-1a 64 state hash
+//   npx vilab integrate scenario.json --steps N [--every K] [--include a,b]   lab.integrate as CSV
 //   npx vilab registry                                   systems and integrators as JSON
 //   npx vilab --version
 // Exit codes: 0 ok, 1 a step was refused (the rows before it are printed), 2 bad input.
@@ -15,6 +16,8 @@ const USAGE =
   'usage:\n' +
   '  vilab run  <scenario.json|-> --steps N [--every K]   write CSV to stdout\n' +
   '  vilab hash <scenario.json|-> --steps N               print the FNV-1a 64 state hash\n' +
+  '  vilab integrate <scenario.json|-> --steps N [--every K] [--include a,b]\n' +
+  '                                                      write the trajectory as CSV\n' +
   '  vilab registry                                      print the registries as JSON\n' +
   '  vilab --version                                     print the version\n';
 
@@ -181,6 +184,29 @@ async function run(sim, steps, every, each) {
   }
 }
 
+// C's %.17g: the shortest form printf gives for 17 significant digits.
+function g17(x) {
+  if (!Number.isFinite(x)) return Number.isNaN(x) ? 'nan' : x > 0 ? 'inf' : '-inf';
+  if (x === 0) return Object.is(x, -0) ? '-0' : '0';
+  const [mantissa, exp] = x.toExponential(16).split('e');
+  const e = Number(exp);
+  const trim = (t) => (t.includes('.') ? t.replace(/0+$/, '').replace(/\.$/, '') : t);
+  if (e < -4 || e >= 17) return `${trim(mantissa)}e${e < 0 ? '-' : '+'}${String(Math.abs(e)).padStart(2, '0')}`;
+  return trim(x.toFixed(16 - e));
+}
+
+// As the native integrateCommand: the column names, one row per sample; a refused step
+// throws after the rows before it.
+async function integrateCsv(lab, text, steps, every, include) {
+  const traj = lab.integrate(text, { steps, every, include });
+  const names = Object.keys(traj.columns);
+  await out.push(names.join(',') + '\n');
+  const columns = names.map((n) => traj.columns[n]);
+  for (let k = 0; k < traj.samples; k++) await out.push(columns.map((c) => g17(c[k])).join(',') + '\n');
+  if (traj.refusal) throw traj.refusal;
+  return 0;
+}
+
 async function main(argv) {
   if (argv.length < 1) throw new UsageExit(2);
   const cmd = argv[0];
@@ -195,10 +221,11 @@ async function main(argv) {
     await out.push(lab.registryText() + '\n');
     return 0;
   }
-  if (cmd !== 'run' && cmd !== 'hash') throw new UsageExit(2);
+  if (cmd !== 'run' && cmd !== 'hash' && cmd !== 'integrate') throw new UsageExit(2);
   if (argv.length < 2) throw new UsageExit(2);
   let steps = -1;
   let every = 1;
+  let include = [];
   for (let i = 2; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--steps' && i + 1 < argv.length) {
@@ -206,6 +233,8 @@ async function main(argv) {
     } else if (a === '--every' && i + 1 < argv.length) {
       every = parseCount('--every', argv[++i]);
       if (every === 0) throw new CliError('vilab: --every: must be at least 1');
+    } else if (a === '--include' && i + 1 < argv.length && cmd === 'integrate') {
+      include = argv[++i] === '' ? [] : argv[i].split(',');
     } else {
       throw new UsageExit(2);
     }
@@ -213,6 +242,7 @@ async function main(argv) {
   if (steps < 0) throw new CliError('vilab: --steps: is required');
   const text = await readScenario(argv[1]);
   const lab = await createLab();
+  if (cmd === 'integrate') return integrateCsv(lab, text, steps, every, include);
   const sim = lab.simulate(text);
   try {
     if (cmd === 'hash') {

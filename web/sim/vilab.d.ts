@@ -317,6 +317,43 @@ export interface Limits {
   readonly maxSteps: number;
   /** The exact rigid body is evaluated for |t| up to this (s). */
   readonly maxExactTime: number;
+  /** The most numbers (samples × columns) one lab.integrate() call returns. */
+  readonly maxTrajectoryValues: number;
+}
+
+/** A diagnostic lab.integrate() can record beside t, q and p. */
+export type TrajectoryDiagnostic = 'energy' | 'constraint' | 'iterations' | 'momentum' | 'conserved' | 'bodyMomentum' | 'dt';
+
+/** Options of lab.integrate(). */
+export interface IntegrateOptions {
+  /** Steps to take (0..2^53 − 1). */
+  steps: number;
+  /** A sample at every every-th step, and at step 0 (default 1). */
+  every?: number;
+  /** Diagnostics to record (default none); one this run lacks ('dt' of a fixed step) is an error. */
+  include?: readonly TrajectoryDiagnostic[];
+}
+
+/** lab.integrate(): column arrays, sample k at step k·every (copies, owned by the caller). */
+export interface Trajectory {
+  samples: number;
+  t: Float64Array;
+  /** One array per canonical coordinate (as sim.q). */
+  q: Float64Array[];
+  /** One array per canonical momentum (as sim.p). */
+  p: Float64Array[];
+  energy?: Float64Array;
+  constraint?: Float64Array;
+  iterations?: Float64Array;
+  /** The step sizes (variable-step integrators). */
+  dt?: Float64Array;
+  momentum?: Float64Array[];
+  bodyMomentum?: Float64Array[];
+  conserved?: Record<string, Float64Array>;
+  /** Every column by name: 't', 'q[0]', …, 'p[0]', …, 'energy', 'momentum.z', … */
+  columns: Record<string, Float64Array>;
+  /** The refused step that ended the run early (the samples before it are kept), or null. */
+  refusal: VilabError | null;
 }
 
 /** sim.diagnostics(): the current values, computed in C++. */
@@ -555,6 +592,12 @@ export interface Lab {
   exactPendulum(scenario: Scenario | string): ExactPendulum;
   /** The editor's view of a definition (params of system 'lagrangian'); throws VilabError { field, column? }. */
   inspectLagrangian(params: LagrangianDefinition): LagrangianInspection;
+  /**
+   * The trajectory of a scenario from one wasm call, bit-identical to advance(1) and
+   * sim.q / sim.p; throws VilabError naming `steps`, `every` or `include[i]` on bad input
+   * (or past limits.maxTrajectoryValues numbers).
+   */
+  integrate(scenario: Scenario | string, options: IntegrateOptions): Trajectory;
   /** A new simulation (an object or JSON text); throws VilabError on bad input. */
   simulate(scenario: Scenario | string, options?: SimulateOptions): Simulation;
   /** The registry exactly as the native `vilab registry` prints it. */

@@ -859,6 +859,73 @@ function inspectLagrangian(module, params) {
   };
 }
 
+const TRAJECTORY_OPTIONS = ['steps', 'every', 'include'];
+
+function readCount(name, value, min, max) {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min || value > max) {
+    throw inputError(numberCode(value), name, `must be an integer in [${min}, ${max}], got ${describe(value)}`);
+  }
+  return value;
+}
+
+function readTrajectoryOptions(options, limits) {
+  if (options === null || typeof options !== 'object' || readForeign('options', () => Array.isArray(options))) {
+    throw inputError('type', 'options', `must be { steps, every?, include? }, got ${describe(options)}`);
+  }
+  const entries = ownOptions('options', options);
+  for (const key of entries.keys()) if (!TRAJECTORY_OPTIONS.includes(key)) throw unknownKey('options', key, TRAJECTORY_OPTIONS);
+  if (entries.get('steps') === undefined) throw inputError('missing', 'steps', 'is required (the steps to take)');
+  const steps = readCount('steps', entries.get('steps'), 0, limits.maxSteps);
+  const every = readCount('every', entries.get('every') ?? 1, 1, limits.maxSteps);
+  const include = readForeign('include', () => {
+    const list = entries.get('include') ?? [];
+    if (!Array.isArray(list)) throw inputError('type', 'include', `must be an array of diagnostic names, got ${describe(list)}`);
+    return list.map((name, i) => {
+      if (typeof name !== 'string') throw inputError('type', `include[${i}]`, `must be a string, got ${describe(name)}`);
+      return name;
+    });
+  });
+  return { steps, every, include };
+}
+
+// The named columns of one trajectory: t, q and p per coordinate, the diagnostics
+// grouped as in history.read().
+function trajectoryOf(result) {
+  const data = result.data.slice(); // copy before any other call
+  const names = Array.from(result.columns);
+  const n = result.samples;
+  const columns = {};
+  names.forEach((name, c) => {
+    columns[name] = data.subarray(c * n, (c + 1) * n);
+  });
+  const group = (prefix) => names.filter((k) => k === prefix || k.startsWith(`${prefix}.`)).map((k) => columns[k]);
+  const out = {
+    samples: n,
+    t: columns.t,
+    q: names.filter((k) => k.startsWith('q[')).map((k) => columns[k]),
+    p: names.filter((k) => k.startsWith('p[')).map((k) => columns[k]),
+    columns,
+    refusal: result.refusal ? coreError(result.refusal) : null,
+  };
+  for (const key of ['energy', 'constraint', 'iterations', 'dt']) if (columns[key]) out[key] = columns[key];
+  for (const key of ['momentum', 'bodyMomentum']) if (group(key).length) out[key] = group(key);
+  const conserved = names.filter((k) => k.startsWith('conserved.'));
+  if (conserved.length) out.conserved = Object.fromEntries(conserved.map((k) => [k.slice('conserved.'.length), columns[k]]));
+  return out;
+}
+
+/**
+ * lab.integrate: the trajectory of a scenario from one wasm call (see docs/api.md).
+ * A refused step ends it early: the samples before it and `refusal` (a VilabError).
+ */
+function integrate(module, limits, scenario, options) {
+  const text = encodeScenario(scenario);
+  const { steps, every, include } = readTrajectoryOptions(options, limits);
+  const result = guard('integrate', () => module.integrate(text, steps, every, include));
+  if (!result.ok) throw coreError(result.error);
+  return trajectoryOf(result);
+}
+
 /**
  * lab.exactPendulum and lab.exactRigidBody: the exact solution of one kind, or a VilabError
  * (code 'no-exact-solution', field 'system') naming the system it is known for.
@@ -924,6 +991,12 @@ function makeLab(module) {
     exact: (scenario) => exactSolution(module, limits, scenario),
     ...exactWrappers(module, limits, normalize, systemOf),
     inspectLagrangian: (params) => inspectLagrangian(module, params),
+    /**
+     * The trajectory of a scenario from one wasm call: { samples, t, q[i], p[i] (Float64Arrays,
+     * sample k at step k·every), the diagnostics in `include`, columns, refusal }; the same bits
+     * as advance(1) and sim.q, sim.p. At most limits.maxTrajectoryValues numbers.
+     */
+    integrate: (scenario, options) => integrate(module, limits, scenario, options),
     /** A new simulation; options { historyStride = 1, historyCapacity = limits.historyCapacity.default }. */
     simulate(scenario, simOptions) {
       return new Simulation(module, limits, scenario, simOptions, systemOf);
