@@ -16,6 +16,7 @@
 
 #include "vilab/csv.hpp"
 #include "vilab/detmath.hpp"
+#include "vilab/equations.hpp"
 #include "vilab/exact/free_rigid_body.hpp"
 #include "vilab/exact/oscillator.hpp"
 #include "vilab/exact/pendulum.hpp"
@@ -469,6 +470,51 @@ val integrateTrajectory(const std::string& scenarioJson, double steps, double ev
   return out;
 }
 
+#ifndef VILAB_LEAN
+// The editor's equations of a definition (vilab::motionEquations): {ok: true, coordinates,
+// symbolicConstants, momenta, mass, massLatex, eulerLagrange, discrete (each [{latex,
+// infix}]), latex} or {ok: false, error}. Full module only (the expression compiler).
+val motionEquations(const std::string& paramsJson, const std::string& rule, double alpha) {
+  val out = val::object();
+  const auto list = [](const std::vector<vilab::ShownEquation>& equations) {
+    val a = val::array();
+    for (const auto& e : equations) {
+      val item = val::object();
+      item.set("latex", e.latex);
+      item.set("infix", e.infix);
+      a.call<void>("push", item);
+    }
+    return a;
+  };
+  try {
+    const vilab::Json params = vilab::parseJsonText(paramsJson, "params", vilab::limits::kMaxScenarioDepth);
+    const vilab::MotionEquations m = vilab::motionEquations(params, rule, alpha);
+    val coordinates = val::array();
+    for (const auto& c : m.coordinates) coordinates.call<void>("push", c);
+    out.set("ok", true);
+    out.set("coordinates", coordinates);
+    out.set("symbolicConstants", m.symbolicConstants);
+    out.set("usesAlpha", m.rule == vilab::Quadrature::Alpha);
+    out.set("momenta", list(m.momenta));
+    out.set("mass", list(m.mass));
+    out.set("massLatex", m.massLatex);
+    out.set("eulerLagrange", list(m.eulerLagrange));
+    out.set("discrete", list(m.discrete));
+    out.set("latex", m.latex);
+  } catch (...) {
+    out.set("ok", false);
+    out.set("error", currentErrorRecord("equations"));
+  }
+  return out;
+}
+
+val equationRules() {
+  val out = val::array();
+  for (const auto& r : vilab::equationRules()) out.call<void>("push", r);
+  return out;
+}
+#endif
+
 // Bytes currently held by in-use malloc blocks, for leak checks. emmalloc's uordblks
 // also counts the 8-byte header of every free region, which depends on how free space
 // happens to be fragmented; subtract those so the figure returns exactly to its value
@@ -499,6 +545,10 @@ EMSCRIPTEN_BINDINGS(vilab) {
   emscripten::function("inspectLagrangian", &inspectLagrangian);
   emscripten::function("heapUsed", &heapUsed);
   emscripten::function("integrate", &integrateTrajectory);
+#ifndef VILAB_LEAN
+  emscripten::function("motionEquations", &motionEquations);
+  emscripten::function("equationRules", &equationRules);
+#endif
   emscripten::class_<WasmExactOscillator>("ExactOscillator")
       .constructor<double, double, double, double>()
       .function("error", &WasmExactOscillator::error)

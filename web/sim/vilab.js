@@ -926,6 +926,58 @@ function integrate(module, limits, scenario, options) {
   return trajectoryOf(result);
 }
 
+function readEquationOptions(options, rules) {
+  if (options === null || typeof options !== 'object' || readForeign('options', () => Array.isArray(options))) {
+    throw inputError('type', 'options', `must be { rule?, alpha? }, got ${describe(options)}`);
+  }
+  const entries = ownOptions('options', options);
+  for (const key of entries.keys()) if (key !== 'rule' && key !== 'alpha') throw unknownKey('options', key, ['rule', 'alpha']);
+  const rule = entries.get('rule') ?? rules[0];
+  if (typeof rule !== 'string' || !rules.includes(rule)) {
+    throw inputError('unknown-id', 'rule', `must be one of ${rules.join(', ')}, got ${describe(rule)}`);
+  }
+  const alpha = entries.get('alpha') ?? 0.5;
+  if (typeof alpha !== 'number' || !(alpha >= 0 && alpha <= 1)) {
+    throw inputError(numberCode(alpha), 'alpha', `must be a number in [0, 1], got ${describe(alpha)}`);
+  }
+  return { rule, alpha };
+}
+
+/**
+ * lab.equations: the mechanics of a definition (params of system 'lagrangian') from the
+ * core's derivative graph, simplified: momenta, mass matrix, Euler–Lagrange and discrete
+ * Euler–Lagrange equations of a rule, each { latex, infix }, and `latex` (all of them).
+ */
+function equations(module, params, options = {}) {
+  if (typeof module.motionEquations !== 'function') {
+    throw inputError('full-module', 'equations', 'the equations are in the full module (createLab({ build: "full" }))');
+  }
+  const rules = Array.from(module.equationRules());
+  const { rule, alpha } = readEquationOptions(options, rules);
+  const text = readForeign('params', () => {
+    if (params === null || typeof params !== 'object' || Array.isArray(params) || ArrayBuffer.isView(params)) {
+      throw inputError('type', 'params', `must be an object, got ${describe(params)}`);
+    }
+    return encodeJson(params, 'params');
+  });
+  const result = guard('equations', () => module.motionEquations(text, rule, alpha));
+  if (!result.ok) throw coreError(result.error);
+  const list = (a) => Array.from(a, (e) => ({ latex: e.latex, infix: e.infix }));
+  return {
+    rule,
+    alpha: result.usesAlpha ? alpha : null,
+    rules,
+    coordinates: Array.from(result.coordinates),
+    symbolicConstants: result.symbolicConstants,
+    momenta: list(result.momenta),
+    mass: list(result.mass),
+    massLatex: result.massLatex,
+    eulerLagrange: list(result.eulerLagrange),
+    discrete: list(result.discrete),
+    latex: result.latex,
+  };
+}
+
 /**
  * lab.exactPendulum and lab.exactRigidBody: the exact solution of one kind, or a VilabError
  * (code 'no-exact-solution', field 'system') naming the system it is known for.
@@ -991,6 +1043,9 @@ function makeLab(module) {
     exact: (scenario) => exactSolution(module, limits, scenario),
     ...exactWrappers(module, limits, normalize, systemOf),
     inspectLagrangian: (params) => inspectLagrangian(module, params),
+    /** The rules lab.equations() can show: 'midpoint', 'trapezoid', 'alpha' ([] in the lean build). */
+    equationRules: typeof module.equationRules === 'function' ? Object.freeze(Array.from(module.equationRules())) : Object.freeze([]),
+    equations: (params, options) => equations(module, params, options),
     /**
      * The trajectory of a scenario from one wasm call: { samples, t, q[i], p[i] (Float64Arrays,
      * sample k at step k·every), the diagnostics in `include`, columns, refusal }; the same bits
