@@ -1,7 +1,7 @@
 // The editor's equations: simplification rules, and the Euler–Lagrange and discrete
 // Euler–Lagrange equations equal hand-written ones at random points (both the simplified
 // form and its plain text read back by the parser).
-#include <catch2/catch_test_macros.hpp>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <functional>
 #include <map>

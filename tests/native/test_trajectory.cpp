@@ -1,5 +1,5 @@
 // integrate(): one call records what stepping one by one reads, bit for bit.
-#include <catch2/catch_test_macros.hpp>
+#include <catch2/catch.hpp>
 #include <cstring>
 
 #include "support.hpp"
@@ -106,7 +106,7 @@ TEST_CASE("a refused step ends the trajectory with the samples before it", "[tra
   // The midpoint DEL of the double spherical pendulum has no real root near the motion
   // at this h after some steps (test_simulation.cpp).
   const char* json = R"({"system":"double-spherical-pendulum","integrator":"midpoint","h":0.2})";
-  Simulation sim(parseScenario(json), trajectorySimulationOptions());
+  Simulation sim(parseScenario(std::string(json)), trajectorySimulationOptions());
   const Trajectory traj = integrate(sim, TrajectoryRequest{3000, 1, {"energy"}});
   REQUIRE(traj.refusal);
   const std::uint64_t refused = traj.refusal->step;
