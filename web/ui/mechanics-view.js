@@ -123,7 +123,7 @@ export class MechanicsView {
   }
 
   #show(katex, eq) {
-    const block = (title, texts) => [el('h4', { class: 'mech-heading' }, title), ...texts.map((x) => renderTex(katex, x))];
+    const block = (title, texts) => [el('p', { class: 'mech-heading' }, title), ...texts.map((x) => renderTex(katex, x))];
     const notes = eq.symbolicConstants ? [] : [el('p', { class: 'hint' }, t('mechanics.numericConstants'))];
     setChildren(
       this.body,
