@@ -184,15 +184,44 @@ async function run(sim, steps, every, each) {
   }
 }
 
-// C's %.17g: the shortest form printf gives for 17 significant digits.
+// C's %.17g: 17 significant digits of the exact binary value, ties to even, printf's layout.
+function exactDigits(x) {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, Math.abs(x));
+  const hi = view.getUint32(0);
+  const lo = view.getUint32(4);
+  const biased = (hi >>> 20) & 0x7ff;
+  let m = (BigInt(hi & 0xfffff) << 32n) | BigInt(lo);
+  if (biased) m |= 1n << 52n;
+  const e2 = (biased || 1) - 1075;
+  const digits = e2 >= 0 ? (m << BigInt(e2)).toString() : (m * 5n ** BigInt(-e2)).toString();
+  return { digits, point: digits.length + Math.min(e2, 0) };
+}
+
 function g17(x) {
   if (!Number.isFinite(x)) return Number.isNaN(x) ? 'nan' : x > 0 ? 'inf' : '-inf';
-  if (x === 0) return Object.is(x, -0) ? '-0' : '0';
-  const [mantissa, exp] = x.toExponential(16).split('e');
-  const e = Number(exp);
+  const sign = x < 0 || Object.is(x, -0) ? '-' : '';
+  if (x === 0) return `${sign}0`;
+  let { digits, point } = exactDigits(x);
+  const z = digits.length - digits.replace(/^0+/, '').length;
+  digits = digits.slice(z);
+  point -= z;
+  let head = digits.slice(0, 17).padEnd(17, '0');
+  const rest = digits.slice(17);
+  const half = /^50*$/.test(rest);
+  const aboveHalf = rest[0] > '5' || (rest[0] === '5' && !half);
+  if (aboveHalf || (half && Number(head[16]) % 2 === 1)) {
+    head = (BigInt(head) + 1n).toString();
+    if (head.length > 17) {
+      head = head.slice(0, 17);
+      point += 1;
+    }
+  }
+  const e = point - 1;
   const trim = (t) => (t.includes('.') ? t.replace(/0+$/, '').replace(/\.$/, '') : t);
-  if (e < -4 || e >= 17) return `${trim(mantissa)}e${e < 0 ? '-' : '+'}${String(Math.abs(e)).padStart(2, '0')}`;
-  return trim(x.toFixed(16 - e));
+  if (e < -4 || e >= 17) return `${sign}${trim(`${head[0]}.${head.slice(1)}`)}e${e < 0 ? '-' : '+'}${String(Math.abs(e)).padStart(2, '0')}`;
+  if (e < 0) return `${sign}${trim(`0.${'0'.repeat(-e - 1)}${head}`)}`;
+  return `${sign}${trim(`${head.slice(0, e + 1)}.${head.slice(e + 1)}`)}`;
 }
 
 // As the native integrateCommand: the column names, one row per sample; a refused step
