@@ -451,7 +451,6 @@ val integrateTrajectory(const std::string& scenarioJson, double steps, double ev
     out.set("samples", static_cast<double>(traj.samples));
     out.set("qSize", traj.qSize);
     out.set("pSize", traj.pSize);
-    out.set("data", val(typed_memory_view(data.size(), data.data())));
     if (traj.refusal) {
       const auto& r = *traj.refusal;
       try {
@@ -462,6 +461,8 @@ val integrateTrajectory(const std::string& scenarioJson, double steps, double ev
     } else {
       out.set("refusal", val::null());
     }
+    // Last: nothing allocates after the view is made (a memory growth would detach it).
+    out.set("data", val(typed_memory_view(data.size(), data.data())));
   } catch (...) {
     data.clear();
     out.set("ok", false);
