@@ -69,14 +69,6 @@ SymPtr ofAtom(const SymPtr& atom) {
   return sumOf({t});
 }
 
-// A sum of one term with coefficient 1 and one factor of exponent 1: that factor.
-const Sym* bareAtom(const SymPtr& s) {
-  if (s->terms.size() != 1) return nullptr;
-  const Term& t = s->terms[0];
-  if (t.coefficient != 1 || t.factors.size() != 1 || t.factors[0].exponent != 1) return nullptr;
-  return t.factors[0].atom.get();
-}
-
 bool isNumber(const SymPtr& s, double& value) {
   if (s->terms.empty()) return value = 0, true;
   if (s->terms.size() == 1 && s->terms[0].factors.empty()) return value = s->terms[0].coefficient, true;
