@@ -56,15 +56,22 @@ TEST_CASE("the simplifier folds, collects and orders as a person writes", "[equa
   // like terms collected, signs collected in front of each term
   CHECK(shown([&](Graph& g) { return g.add(g.mul(g.constant(2), X(g)), g.mul(X(g), g.constant(3))); }) == "5*x");
   CHECK(shown([&](Graph& g) { return g.sub(g.mul(g.constant(2), X(g)), g.mul(g.constant(2), X(g))); }) == "0");
-  CHECK(shown([&](Graph& g) { return g.sub(X(g), g.neg(Y(g))); }) == "x + y");
+  CHECK(shown([&](Graph& g) {
+          const int x = X(g), y = Y(g);
+          return g.sub(x, g.neg(y));
+        }) == "x + y");
   CHECK(shown([&](Graph& g) { return g.add(g.neg(g.mul(g.variable(2), X(g))), Y(g)); }) == "y - a*x");
   CHECK(shown([&](Graph& g) { return g.mul(g.neg(X(g)), g.neg(Y(g))); }) == "x*y");
   // a single term distributes over a sum; constants come first in a product
-  CHECK(shown([&](Graph& g) { return g.mul(g.add(X(g), Y(g)), g.variable(2)); }) == "a*x + a*y");
+  CHECK(shown([&](Graph& g) {
+          const int x = X(g), y = Y(g);
+          return g.mul(g.add(x, y), g.variable(2));
+        }) == "a*x + a*y");
   // two sums stay a product, and a repeated one a power
   CHECK(shown([&](Graph& g) {
-          const int s = g.add(X(g), g.variable(2));
-          return g.mul(g.mul(s, g.add(Y(g), g.variable(3))), s);
+          const int x = X(g), y = Y(g), a = g.variable(2), b = g.variable(3);
+          const int s = g.add(x, a);
+          return g.mul(g.mul(s, g.add(y, b)), s);
         }) == "(x + a)^2*(y + b)");
   // rational coefficients as fractions, denominators after a slash
   CHECK(shown([&](Graph& g) { return g.div(g.mul(g.variable(4), g.powInt(g.variable(5), 2)), g.constant(2)); }) ==

@@ -41,7 +41,7 @@ function compareWithStepping(scenario, traj, every) {
 
 test('integrate equals advance(1) + sim.q, sim.p bit for bit (several systems and integrators)', () => {
   const cases = [
-    [{ system: 'pendulum', integrator: 'midpoint' }, 400, 1, ['energy', 'momentum', 'constraint']],
+    [{ system: 'pendulum', integrator: 'midpoint' }, 400, 1, ['energy', 'constraint', 'iterations']],
     [{ system: 'double-spherical-pendulum', integrator: 'trapezoid' }, 300, 7, ['energy', 'momentum']],
     [{ system: 'rigid-body' }, 200, 3, ['energy', 'momentum', 'bodyMomentum']],
     [{ system: 'oscillator', integrator: 'sem' }, 250, 1, ['energy', 'dt']],

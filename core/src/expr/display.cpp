@@ -155,9 +155,25 @@ SymPtr plus(const SymPtr& a, const SymPtr& b) {
 
 SymPtr minus(const SymPtr& a, const SymPtr& b) { return plus(a, times(number(-1), b)); }
 
+namespace {
+bool hasSumFactor(const SymPtr& s) {
+  for (const Term& t : s->terms)
+    for (const Factor& f : t.factors)
+      if (f.atom->kind == Sym::Kind::Sum) return true;
+  return false;
+}
+}  // namespace
+
 SymPtr times(const SymPtr& a, const SymPtr& b) {
-  // A single term distributes over a sum; two sums stay a product of factors.
-  if (a->terms.size() <= 1 || b->terms.size() <= 1) {
+  // A single term distributes over a sum unless it is itself a product of sums (then
+  // the sum joins its factors); two sums stay a product of factors.
+  const bool aSum = a->terms.size() > 1, bSum = b->terms.size() > 1;
+  if ((aSum && !bSum && hasSumFactor(b)) || (bSum && !aSum && hasSumFactor(a))) {
+    Term t = aSum ? b->terms[0] : a->terms[0];
+    t.factors.push_back(Factor{aSum ? a : b, 1});
+    return sumOf({t});
+  }
+  if (!aSum || !bSum) {
     std::vector<Term> terms;
     for (const Term& x : a->terms)
       for (const Term& y : b->terms) terms.push_back(product(x, y));
