@@ -125,6 +125,41 @@ Term product(const Term& a, const Term& b) {
   return t;
 }
 
+// A sum of two or more terms as c · F · s': c its terms' common coefficient (when they
+// share one magnitude; the sign of the first term), F the factors every term has (the
+// exponent nearest zero, when all have one sign), s' what is left: (x/2 + y/2) is
+// (x + y)/2 and (a/h − b/h)² is (a − b)²/h², so equal sums meet as one factor.
+Term extracted(const SymPtr& s) {
+  Term out;
+  const Term& first = s->terms[0];
+  bool sameMagnitude = true;
+  for (const Term& t : s->terms)
+    sameMagnitude = sameMagnitude && std::abs(t.coefficient) == std::abs(first.coefficient);
+  out.coefficient = sameMagnitude ? first.coefficient : (first.coefficient < 0 ? -1.0 : 1.0);
+  for (const Factor& f : first.factors) {
+    int e = f.exponent;
+    for (const Term& t : s->terms) {
+      const auto it =
+          std::find_if(t.factors.begin(), t.factors.end(), [&](const Factor& g) { return g.atom->key == f.atom->key; });
+      const int g = it == t.factors.end() ? 0 : it->exponent;
+      e = (g > 0 && e > 0) ? std::min(e, g) : (g < 0 && e < 0) ? std::max(e, g) : 0;
+    }
+    if (e != 0) out.factors.push_back(Factor{f.atom, e});
+  }
+  if (out.coefficient == 1 && out.factors.empty()) {
+    out.factors.push_back(Factor{s, 1});
+    return out;
+  }
+  std::vector<Term> rest;
+  for (Term t : s->terms) {
+    t.coefficient /= out.coefficient;
+    for (const Factor& f : out.factors) t.factors.push_back(Factor{f.atom, -f.exponent});
+    rest.push_back(std::move(t));
+  }
+  out.factors.push_back(Factor{sumOf(std::move(rest)), 1});
+  return out;
+}
+
 SymPtr raised(const SymPtr& a, int n) {
   if (n == 0) return number(1);
   if (n == 1) return a;
@@ -134,8 +169,9 @@ SymPtr raised(const SymPtr& a, int n) {
     for (Factor& f : t.factors) f.exponent *= n;
     return sumOf({t});
   }
-  Term t;
-  t.factors.push_back(Factor{a, n});
+  Term t = extracted(a);
+  t.coefficient = std::pow(t.coefficient, n);
+  for (Factor& f : t.factors) f.exponent *= n;
   return sumOf({t});
 }
 
@@ -168,20 +204,15 @@ SymPtr times(const SymPtr& a, const SymPtr& b) {
   // A single term distributes over a sum unless it is itself a product of sums (then
   // the sum joins its factors); two sums stay a product of factors.
   const bool aSum = a->terms.size() > 1, bSum = b->terms.size() > 1;
-  if ((aSum && !bSum && hasSumFactor(b)) || (bSum && !aSum && hasSumFactor(a))) {
-    Term t = aSum ? b->terms[0] : a->terms[0];
-    t.factors.push_back(Factor{aSum ? a : b, 1});
-    return sumOf({t});
-  }
+  if ((aSum && !bSum && hasSumFactor(b)) || (bSum && !aSum && hasSumFactor(a)))
+    return sumOf({product(aSum ? b->terms[0] : a->terms[0], extracted(aSum ? a : b))});
   if (!aSum || !bSum) {
     std::vector<Term> terms;
     for (const Term& x : a->terms)
       for (const Term& y : b->terms) terms.push_back(product(x, y));
     return sumOf(std::move(terms));
   }
-  Term t;
-  t.factors = {Factor{a, 1}, Factor{b, 1}};
-  return sumOf({t});
+  return sumOf({product(extracted(a), extracted(b))});
 }
 
 bool isZero(const SymPtr& s) { return s->terms.empty(); }
