@@ -83,6 +83,16 @@ TEST_CASE("the simplifier folds, collects and orders as a person writes", "[equa
   CHECK(latexOf([&](Graph& g) { return g.mul(g.constant(9.81), X(g)); }) == "9.81 x");
   CHECK(latexOf([&](Graph& g) { return g.powInt(g.unary(Op::Sin, X(g)), 2); }) == "\\sin^{2}\\left(x\\right)");
   CHECK(latexOf([&](Graph& g) { return g.sub(g.constant(1), g.div(X(g), g.constant(3))); }) == "1 - \\frac{x}{3}");
+  // a sum as a factor keeps its common coefficient and factors outside: (x/a − y/a)² = (x − y)²/a²
+  CHECK(shown([&](Graph& g) {
+          const int x = X(g), y = Y(g), a = g.variable(2);
+          const int s = g.sub(g.div(x, a), g.div(y, a));
+          return g.mul(g.variable(4), g.powInt(s, 2));
+        }) == "m*(x - y)^2/a^2");
+  CHECK(shown([&](Graph& g) {
+          const int x = X(g), y = Y(g);
+          return g.unary(Op::Sin, g.mul(g.add(g.div(x, g.constant(2)), g.div(y, g.constant(2))), g.add(x, y)));
+        }) == "sin((x + y)^2/2)");
 }
 
 namespace {

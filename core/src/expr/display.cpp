@@ -55,7 +55,11 @@ SymPtr sumOf(std::vector<Term> terms) {
   }
   s->terms.erase(std::remove_if(s->terms.begin(), s->terms.end(), [](const Term& t) { return t.coefficient == 0; }),
                  s->terms.end());
-  for (const Term& t : s->terms) s->key += "+" + numberKey(t.coefficient) + "*" + t.key;
+  // The key does not depend on the order of the terms: x + y and y + x are one factor.
+  std::vector<std::string> keys;
+  for (const Term& t : s->terms) keys.push_back("+" + numberKey(t.coefficient) + "*" + t.key);
+  std::sort(keys.begin(), keys.end());
+  for (const auto& k : keys) s->key += k;
   if (s->terms.empty()) s->key = "0";
   return s;
 }
