@@ -37,14 +37,17 @@ test('the editor shows p, M, the EL and DEL equations of the typed L, and copies
     page,
     async (lagrangian) => {
       const lab = window.vilabPage.lab;
-      const params = { coordinates: ['r', 'th'], constants: { m: 1, g: 9.81 }, lagrangian };
+      // the editor's constants (the applied definition's), with the typed L
+      const { constants } = window.vilabPage.state().scenario.params;
+      const params = { coordinates: ['r', 'th'], constants, lagrangian };
       return lab.withFull(() => lab.equations(params, { rule: 'midpoint' }));
     },
     L,
   );
   assert.equal(expected.momenta[0].latex, 'p_{r} = m \\dot{r}');
   // the momenta, the mass matrix and the EL equations of this L, as the API gives them
-  const tex = await waitForTex(page, (x) => x.includes(expected.momenta[0].latex), 'the momenta of the typed L');
+  // (p_r is the default L's too: wait for the typed L's Euler–Lagrange equations)
+  const tex = await waitForTex(page, (x) => expected.eulerLagrange.every((e) => x.includes(e.latex)), 'the typed L');
   for (const e of [...expected.momenta, ...expected.eulerLagrange]) assert.ok(tex.includes(e.latex), `shown: ${e.latex}`);
   assert.ok(tex.includes(expected.massLatex), 'the mass matrix');
   assert.ok(
