@@ -30,9 +30,10 @@ export class MechanicsView {
     this.rule = el('select', { id: ruleId, class: 'mech-rule' });
     this.alpha = el('input', { id: alphaId, type: 'number', min: '0', max: '1', step: '0.05', value: '0.5', class: 'mech-alpha' });
     this.alphaRow = el('label', { for: alphaId, class: 'field-row', hidden: true }, t('mechanics.alpha'), ' ', this.alpha);
-    this.copyBtn = el('button', { type: 'button', class: 'mech-copy' }, t('mechanics.copy'));
+    this.copyBtn = el('button', { type: 'button', class: 'btn small mech-copy' }, t('mechanics.copy'));
     this.status = el('span', { class: 'hint mech-status', role: 'status' });
-    this.body = el('div', { class: 'def-preview-math mech-math' });
+    // scrollable (long discrete equations), so focusable; KaTeX's MathML speaks them
+    this.body = el('div', { class: 'mech-math', tabindex: '0', role: 'region', 'aria-label': t('mechanics.title') });
     this.error = el('div', { class: 'expr-error', role: 'status' });
     this.root = el(
       'details',
