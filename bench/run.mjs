@@ -11,6 +11,7 @@
 //   limit    the DSP midpoint step against a fixed-size kernel, flops, where the time goes
 //   family   every integrator's step cost relative to midpoint (DSP, 64-link chain)
 //   page     the page figures in headless Chromium (bench/page.mjs; needs dist/)
+//   integrate lab.integrate against advance(1) + sim.q, sim.p and against advance(n) (bench/integrate.mjs)
 //   baseline (not by default) before/after against an earlier commit built from git
 //   accuracy (not by default) the largest h keeping the DSP's energy error below 1e-6 to 1000 s
 //   flags    (not by default) wasm speed and size under -msimd128 and -Oz (bench/wasm_flags.mjs)
@@ -39,7 +40,7 @@ import {
   wasmNs,
 } from './common.mjs';
 
-const ALL = ['wasm', 'mujoco', 'odeint', 'scaling', 'limit', 'family', 'page'];
+const ALL = ['wasm', 'mujoco', 'odeint', 'scaling', 'limit', 'family', 'page', 'integrate'];
 const SECTIONS = (process.env.VILAB_BENCH_SECTIONS ?? ALL.join(','))
   .split(',')
   .map((s) => s.trim())
@@ -385,6 +386,7 @@ const SECTION = {
   baseline: baselineSection,
   accuracy: accuracySection,
   flags: null,
+  integrate: null,
 };
 for (const s of SECTIONS) {
   if (!(s in SECTION)) throw new Error(`VILAB_BENCH_SECTIONS: unknown section "${s}" (known: ${Object.keys(SECTION).join(', ')})`);
@@ -396,6 +398,10 @@ for (const s of SECTIONS) {
     heading('compiler flags: wasm variants against the shipped build');
     const { wasmFlagsSection } = await import('./wasm_flags.mjs');
     await wasmFlagsSection(table);
+  } else if (s === 'integrate') {
+    heading('the trajectory API: lab.integrate against stepping one by one');
+    const { integrateSection } = await import('./integrate.mjs');
+    await integrateSection(lab, table);
   } else if (s === 'odeint') {
     heading('work–precision against Boost.Odeint (native)');
     const { odeintSection } = await import('./odeint.mjs');

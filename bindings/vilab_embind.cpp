@@ -16,11 +16,13 @@
 
 #include "vilab/csv.hpp"
 #include "vilab/detmath.hpp"
+#include "vilab/equations.hpp"
 #include "vilab/exact/free_rigid_body.hpp"
 #include "vilab/exact/oscillator.hpp"
 #include "vilab/exact/pendulum.hpp"
 #include "vilab/expr/parse.hpp"
 #include "vilab/simulation.hpp"
+#include "vilab/trajectory.hpp"
 
 using emscripten::typed_memory_view;
 using emscripten::val;
@@ -424,6 +426,96 @@ val inspectLagrangian(const std::string& paramsJson) {
   return out;
 }
 
+// lab.integrate: a trajectory from one call. {ok: true, columns, samples, qSize, pSize,
+// data (a view of the column-major numbers, valid until the next call: the JS API copies
+// it at once), refusal (null or the refused step's record)} or {ok: false, error}.
+// steps and every are whole numbers in [0, 2^53) (checked by the JS API).
+val integrateTrajectory(const std::string& scenarioJson, double steps, double every, const val& include) {
+  static std::vector<double> data;
+  data.clear();
+  data.shrink_to_fit();  // the previous trajectory's memory is released
+  val out = val::object();
+  try {
+    vilab::TrajectoryRequest request;
+    request.steps = static_cast<std::uint64_t>(steps);
+    request.every = static_cast<std::uint64_t>(every);
+    const unsigned n = include["length"].as<unsigned>();
+    for (unsigned i = 0; i < n; ++i) request.include.push_back(include[i].as<std::string>());
+    vilab::Simulation sim(vilab::parseScenario(scenarioJson), vilab::trajectorySimulationOptions());
+    vilab::Trajectory traj = vilab::integrate(sim, request);
+    data = std::move(traj.data);
+    val columns = val::array();
+    for (const auto& c : traj.columns) columns.call<void>("push", c);
+    out.set("ok", true);
+    out.set("columns", columns);
+    out.set("samples", static_cast<double>(traj.samples));
+    out.set("qSize", traj.qSize);
+    out.set("pSize", traj.pSize);
+    if (traj.refusal) {
+      const auto& r = *traj.refusal;
+      try {
+        throw vilab::StepFailure(r.step, r.refusal, r.stepsTaken);
+      } catch (...) {
+        out.set("refusal", currentErrorRecord("integrate"));
+      }
+    } else {
+      out.set("refusal", val::null());
+    }
+    // Last: nothing allocates after the view is made (a memory growth would detach it).
+    out.set("data", val(typed_memory_view(data.size(), data.data())));
+  } catch (...) {
+    data.clear();
+    out.set("ok", false);
+    out.set("error", currentErrorRecord("integrate"));
+  }
+  return out;
+}
+
+#ifndef VILAB_LEAN
+// The editor's equations of a definition (vilab::motionEquations): {ok: true, coordinates,
+// symbolicConstants, momenta, mass, massLatex, eulerLagrange, discrete (each [{latex,
+// infix}]), latex} or {ok: false, error}. Full module only (the expression compiler).
+val motionEquations(const std::string& paramsJson, const std::string& rule, double alpha) {
+  val out = val::object();
+  const auto list = [](const std::vector<vilab::ShownEquation>& equations) {
+    val a = val::array();
+    for (const auto& e : equations) {
+      val item = val::object();
+      item.set("latex", e.latex);
+      item.set("infix", e.infix);
+      a.call<void>("push", item);
+    }
+    return a;
+  };
+  try {
+    const vilab::Json params = vilab::parseJsonText(paramsJson, "params", vilab::limits::kMaxScenarioDepth);
+    const vilab::MotionEquations m = vilab::motionEquations(params, rule, alpha);
+    val coordinates = val::array();
+    for (const auto& c : m.coordinates) coordinates.call<void>("push", c);
+    out.set("ok", true);
+    out.set("coordinates", coordinates);
+    out.set("symbolicConstants", m.symbolicConstants);
+    out.set("usesAlpha", m.rule == vilab::Quadrature::Alpha);
+    out.set("momenta", list(m.momenta));
+    out.set("mass", list(m.mass));
+    out.set("massLatex", m.massLatex);
+    out.set("eulerLagrange", list(m.eulerLagrange));
+    out.set("discrete", list(m.discrete));
+    out.set("latex", m.latex);
+  } catch (...) {
+    out.set("ok", false);
+    out.set("error", currentErrorRecord("equations"));
+  }
+  return out;
+}
+
+val equationRules() {
+  val out = val::array();
+  for (const auto& r : vilab::equationRules()) out.call<void>("push", r);
+  return out;
+}
+#endif
+
 // Bytes currently held by in-use malloc blocks, for leak checks. emmalloc's uordblks
 // also counts the 8-byte header of every free region, which depends on how free space
 // happens to be fragmented; subtract those so the figure returns exactly to its value
@@ -453,6 +545,11 @@ EMSCRIPTEN_BINDINGS(vilab) {
   emscripten::function("exactSolutionOf", &exactSolutionOf);
   emscripten::function("inspectLagrangian", &inspectLagrangian);
   emscripten::function("heapUsed", &heapUsed);
+  emscripten::function("integrate", &integrateTrajectory);
+#ifndef VILAB_LEAN
+  emscripten::function("motionEquations", &motionEquations);
+  emscripten::function("equationRules", &equationRules);
+#endif
   emscripten::class_<WasmExactOscillator>("ExactOscillator")
       .constructor<double, double, double, double>()
       .function("error", &WasmExactOscillator::error)

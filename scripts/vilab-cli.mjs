@@ -4,6 +4,7 @@
 // (core/cli/main.cpp, build/native/vilab):
 //   npx vilab run  scenario.json --steps N [--every K]   CSV trajectory on stdout
 //   npx vilab hash scenario.json --steps N               FNV-1a 64 state hash
+//   npx vilab integrate scenario.json --steps N [--every K] [--include a,b]   lab.integrate as CSV
 //   npx vilab registry                                   systems and integrators as JSON
 //   npx vilab schema                                     the scenarios' JSON Schema (this CLI only;
 //                                                        the usage text stays the native one's)
@@ -18,6 +19,8 @@ const USAGE =
   'usage:\n' +
   '  vilab run  <scenario.json|-> --steps N [--every K]   write CSV to stdout\n' +
   '  vilab hash <scenario.json|-> --steps N               print the FNV-1a 64 state hash\n' +
+  '  vilab integrate <scenario.json|-> --steps N [--every K] [--include a,b]\n' +
+  '                                                      write the trajectory as CSV\n' +
   '  vilab registry                                      print the registries as JSON\n' +
   '  vilab --version                                     print the version\n';
 
@@ -184,6 +187,58 @@ async function run(sim, steps, every, each) {
   }
 }
 
+// C's %.17g: 17 significant digits of the exact binary value, ties to even, printf's layout.
+function exactDigits(x) {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, Math.abs(x));
+  const hi = view.getUint32(0);
+  const lo = view.getUint32(4);
+  const biased = (hi >>> 20) & 0x7ff;
+  let m = (BigInt(hi & 0xfffff) << 32n) | BigInt(lo);
+  if (biased) m |= 1n << 52n;
+  const e2 = (biased || 1) - 1075;
+  const digits = e2 >= 0 ? (m << BigInt(e2)).toString() : (m * 5n ** BigInt(-e2)).toString();
+  return { digits, point: digits.length + Math.min(e2, 0) };
+}
+
+function g17(x) {
+  if (!Number.isFinite(x)) return Number.isNaN(x) ? 'nan' : x > 0 ? 'inf' : '-inf';
+  const sign = x < 0 || Object.is(x, -0) ? '-' : '';
+  if (x === 0) return `${sign}0`;
+  let { digits, point } = exactDigits(x);
+  const z = digits.length - digits.replace(/^0+/, '').length;
+  digits = digits.slice(z);
+  point -= z;
+  let head = digits.slice(0, 17).padEnd(17, '0');
+  const rest = digits.slice(17);
+  const half = /^50*$/.test(rest);
+  const aboveHalf = rest[0] > '5' || (rest[0] === '5' && !half);
+  if (aboveHalf || (half && Number(head[16]) % 2 === 1)) {
+    head = (BigInt(head) + 1n).toString();
+    if (head.length > 17) {
+      head = head.slice(0, 17);
+      point += 1;
+    }
+  }
+  const e = point - 1;
+  const trim = (t) => (t.includes('.') ? t.replace(/0+$/, '').replace(/\.$/, '') : t);
+  if (e < -4 || e >= 17) return `${sign}${trim(`${head[0]}.${head.slice(1)}`)}e${e < 0 ? '-' : '+'}${String(Math.abs(e)).padStart(2, '0')}`;
+  if (e < 0) return `${sign}${trim(`0.${'0'.repeat(-e - 1)}${head}`)}`;
+  return `${sign}${trim(`${head.slice(0, e + 1)}.${head.slice(e + 1)}`)}`;
+}
+
+// As the native integrateCommand: the column names, one row per sample; a refused step
+// throws after the rows before it.
+async function integrateCsv(lab, text, steps, every, include) {
+  const traj = lab.integrate(text, { steps, every, include });
+  const names = Object.keys(traj.columns);
+  await out.push(names.join(',') + '\n');
+  const columns = names.map((n) => traj.columns[n]);
+  for (let k = 0; k < traj.samples; k++) await out.push(columns.map((c) => g17(c[k])).join(',') + '\n');
+  if (traj.refusal) throw traj.refusal;
+  return 0;
+}
+
 async function main(argv) {
   if (argv.length < 1) throw new UsageExit(2);
   const cmd = argv[0];
@@ -202,10 +257,11 @@ async function main(argv) {
     await out.push(scenarioSchemaText(await createLab()));
     return 0;
   }
-  if (cmd !== 'run' && cmd !== 'hash') throw new UsageExit(2);
+  if (cmd !== 'run' && cmd !== 'hash' && cmd !== 'integrate') throw new UsageExit(2);
   if (argv.length < 2) throw new UsageExit(2);
   let steps = -1;
   let every = 1;
+  let include = [];
   for (let i = 2; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--steps' && i + 1 < argv.length) {
@@ -213,6 +269,8 @@ async function main(argv) {
     } else if (a === '--every' && i + 1 < argv.length) {
       every = parseCount('--every', argv[++i]);
       if (every === 0) throw new CliError('vilab: --every: must be at least 1');
+    } else if (a === '--include' && i + 1 < argv.length && cmd === 'integrate') {
+      include = argv[++i] === '' ? [] : argv[i].split(',');
     } else {
       throw new UsageExit(2);
     }
@@ -220,6 +278,7 @@ async function main(argv) {
   if (steps < 0) throw new CliError('vilab: --steps: is required');
   const text = await readScenario(argv[1]);
   const lab = await createLab();
+  if (cmd === 'integrate') return integrateCsv(lab, text, steps, every, include);
   const sim = lab.simulate(text);
   try {
     if (cmd === 'hash') {

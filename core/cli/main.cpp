@@ -1,6 +1,8 @@
 // vilab command-line interface.
 //   vilab run  scenario.json --steps N [--every K] [--out file.csv]   CSV trajectory
 //   vilab hash scenario.json --steps N                               run fingerprint
+//   vilab integrate scenario.json --steps N [--every K] [--include energy,momentum]
+//                                                                    the trajectory (integrate()) as CSV
 //   vilab registry                                                   systems and integrators as JSON
 //   vilab --version
 #include <fcntl.h>
@@ -13,9 +15,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "vilab/csv.hpp"
 #include "vilab/simulation.hpp"
+#include "vilab/trajectory.hpp"
 
 namespace {
 
@@ -24,6 +28,8 @@ int usage(int code) {
                "usage:\n"
                "  vilab run  <scenario.json|-> --steps N [--every K]   write CSV to stdout\n"
                "  vilab hash <scenario.json|-> --steps N               print the FNV-1a 64 state hash\n"
+               "  vilab integrate <scenario.json|-> --steps N [--every K] [--include a,b]\n"
+               "                                                      write the trajectory as CSV\n"
                "  vilab registry                                      print the registries as JSON\n"
                "  vilab --version                                     print the version\n");
   return code;
@@ -119,6 +125,40 @@ void advanceEvery(vilab::Simulation& sim, std::uint64_t steps, std::uint64_t eve
   }
 }
 
+// "a,b,c" → {"a", "b", "c"} ("" → none).
+std::vector<std::string> splitList(const std::string& text) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (!text.empty() && start <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    out.push_back(text.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return out;
+}
+
+// The trajectory of integrate() as CSV: its column names, then one row per sample at
+// %.17g; a refused step exits 1 after the rows before it (as `run`).
+int integrateCommand(vilab::Simulation& sim, const vilab::TrajectoryRequest& request) {
+  const vilab::Trajectory traj = vilab::integrate(sim, request);
+  std::string text;
+  for (std::size_t c = 0; c < traj.columns.size(); ++c) text += (c ? "," : "") + traj.columns[c];
+  write(text + "\n");
+  char buf[40];
+  for (std::uint64_t k = 0; k < traj.samples; ++k) {
+    text.clear();
+    for (std::size_t c = 0; c < traj.columns.size(); ++c) {
+      std::snprintf(buf, sizeof buf, "%.17g", traj.data[c * traj.samples + k]);
+      text += (c ? "," : "") + std::string(buf);
+    }
+    write(text + "\n");
+  }
+  if (!traj.refusal) return 0;
+  flush();
+  report(traj.refusal->message);
+  return 1;
+}
+
 }  // namespace
 
 int command(int argc, char** argv);
@@ -154,9 +194,10 @@ int command(int argc, char** argv) {
       write(vilab::registryJson().dump(2) + "\n");
       return 0;
     }
-    if (cmd != "run" && cmd != "hash") return usage(2);
+    if (cmd != "run" && cmd != "hash" && cmd != "integrate") return usage(2);
     if (argc < 3) return usage(2);
     std::uint64_t steps = 0, every = 1;
+    std::vector<std::string> include;
     bool haveSteps = false;
     for (int i = 3; i < argc; ++i) {
       const std::string a = argv[i];
@@ -166,11 +207,17 @@ int command(int argc, char** argv) {
       } else if (a == "--every" && i + 1 < argc) {
         every = parseCount("--every", argv[++i]);
         if (every == 0) throw vilab::InputError(vilab::InputErrorCode::Range, "--every", "must be at least 1");
+      } else if (a == "--include" && i + 1 < argc && cmd == "integrate") {
+        include = splitList(argv[++i]);
       } else {
         return usage(2);
       }
     }
     if (!haveSteps) throw vilab::InputError(vilab::InputErrorCode::Missing, "--steps", "is required");
+    if (cmd == "integrate") {
+      vilab::Simulation sim(vilab::parseScenario(readScenario(argv[2])), vilab::trajectorySimulationOptions());
+      return integrateCommand(sim, vilab::TrajectoryRequest{steps, every, include});
+    }
     vilab::Simulation sim(vilab::parseScenario(readScenario(argv[2])));
     if (cmd == "hash") {
       advanceEvery(sim, steps, 0, [] {});

@@ -344,6 +344,7 @@ Json registryJson() {
                  {"maxStateSize", limits::kMaxStateSize},
                  {"maxLinks", limits::kMaxLinks},
                  {"maxSteps", limits::kMaxSteps},
+                 {"maxTrajectoryValues", limits::kMaxTrajectoryValues},
                  {"maxExactTime", limits::kMaxExactTime}};
   return j;
 }

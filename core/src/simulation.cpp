@@ -499,17 +499,29 @@ AdvanceProgress Simulation::advanceFor(std::uint64_t maxSteps, double budgetMs) 
   return progress;
 }
 
-void Simulation::fillRow(const Diagnostics& d, double t, double dt) {
+namespace {
+// A history row (Simulation's columns) of diagnostics d at time t; dt: the last step.
+void writeRow(const Diagnostics& d, double t, double dt, bool variableStep, double* row) {
   std::size_t c = 0;
-  row_[c++] = t;
-  row_[c++] = d.energy;
-  row_[c++] = d.constraint;
-  row_[c++] = d.iterations;
-  for (int i = 0; i < d.momentumSize; ++i) row_[c++] = d.momentum[i];
-  for (int i = 0; i < d.conservedSize; ++i) row_[c++] = d.conserved[i];
+  row[c++] = t;
+  row[c++] = d.energy;
+  row[c++] = d.constraint;
+  row[c++] = d.iterations;
+  for (int i = 0; i < d.momentumSize; ++i) row[c++] = d.momentum[i];
+  for (int i = 0; i < d.conservedSize; ++i) row[c++] = d.conserved[i];
   if (d.hasBodyMomentum)
-    for (int i = 0; i < 3; ++i) row_[c++] = d.bodyMomentum[i];
-  if (scenario_.integrator->variableStep) row_[c++] = dt;
+    for (int i = 0; i < 3; ++i) row[c++] = d.bodyMomentum[i];
+  if (variableStep) row[c++] = dt;
+}
+}  // namespace
+
+void Simulation::fillRow(const Diagnostics& d, double t, double dt) {
+  writeRow(d, t, dt, scenario_.integrator->variableStep, row_.data());
+}
+
+void Simulation::diagnosticsRow(std::vector<double>& out) const {
+  out.resize(static_cast<std::size_t>(history_.columnCount()));
+  writeRow(diagnostics(), time_, lastDt_, scenario_.integrator->variableStep, out.data());
 }
 
 void Simulation::setState(const State& s) {

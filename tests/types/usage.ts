@@ -6,6 +6,8 @@ import {
   VilabError,
   MAX_SCENARIO_BYTES,
   type CreateLabOptions,
+  type Trajectory,
+  type MotionEquations,
   type Diagnostics,
   type ExactRigidBody,
   type ExactRigidBodyBranch,
@@ -243,4 +245,17 @@ export function furniture(): LagrangianDefinition {
       { kind: 'floor', size: 2 },
     ],
   };
+}
+
+/** A trajectory from one call, and the equations of a definition. */
+export function trajectoryAndEquations(lab: Lab): number {
+  const traj: Trajectory = lab.integrate({ system: 'pendulum' }, { steps: 100, every: 10, include: ['energy', 'momentum'] });
+  // @ts-expect-error: not a diagnostic
+  lab.integrate({ system: 'pendulum' }, { steps: 1, include: ['enrgy'] });
+  const x0: number = traj.q[0][0];
+  const e: number | undefined = traj.energy?.[traj.samples - 1];
+  const refused: number | undefined = traj.refusal?.step;
+  const eq: MotionEquations = lab.equations({ coordinates: ['x'], lagrangian: "x'^2/2 - x^2/2" }, { rule: 'alpha', alpha: 0.25 });
+  const texts: string[] = [...eq.momenta, ...eq.eulerLagrange, ...eq.discrete].map((x) => x.latex);
+  return x0 + (e ?? 0) + (refused ?? 0) + texts.length + lab.limits.maxTrajectoryValues;
 }

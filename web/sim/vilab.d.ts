@@ -317,6 +317,72 @@ export interface Limits {
   readonly maxSteps: number;
   /** The exact rigid body is evaluated for |t| up to this (s). */
   readonly maxExactTime: number;
+  /** The most numbers (samples × columns) one lab.integrate() call returns. */
+  readonly maxTrajectoryValues: number;
+}
+
+/** A diagnostic lab.integrate() can record beside t, q and p. */
+export type TrajectoryDiagnostic = 'energy' | 'constraint' | 'iterations' | 'momentum' | 'conserved' | 'bodyMomentum' | 'dt';
+
+/** One equation as LaTeX, and its residual (lhs − rhs) as plain text the expression parser reads. */
+export interface ShownEquation {
+  latex: string;
+  infix: string;
+}
+
+/** lab.equations(): the mechanics of a typed Lagrangian. */
+export interface MotionEquations {
+  rule: string;
+  /** The rule's α (null for a rule without one). */
+  alpha: number | null;
+  /** Every rule equations() can show (lab.equationRules). */
+  rules: string[];
+  coordinates: string[];
+  /** The constants appear by name (else by value: too many variables to name). */
+  symbolicConstants: boolean;
+  /** p_i = ∂L/∂q̇_i (infix: ∂L/∂q̇_i). */
+  momenta: ShownEquation[];
+  /** ∂²L/∂q̇_i∂q̇_j, row-major (latex and infix: the entry). */
+  mass: ShownEquation[];
+  massLatex: string;
+  /** One per coordinate (infix: accelerations as q'', multipliers lambda1…), then g_a(q) = 0. */
+  eulerLagrange: ShownEquation[];
+  /** The discrete Euler–Lagrange equations (infix: q_km1, q_k, q_kp1, h, t_k), then g_a(q_{k+1}) = 0. */
+  discrete: ShownEquation[];
+  /** Everything as one LaTeX aligned block (the editor's Copy). */
+  latex: string;
+}
+
+/** Options of lab.integrate(). */
+export interface IntegrateOptions {
+  /** Steps to take (0..2^53 − 1). */
+  steps: number;
+  /** A sample at every every-th step, and at step 0 (default 1). */
+  every?: number;
+  /** Diagnostics to record (default none); one this run lacks ('dt' of a fixed step) is an error. */
+  include?: readonly TrajectoryDiagnostic[];
+}
+
+/** lab.integrate(): column arrays, sample k at step k·every (copies, owned by the caller). */
+export interface Trajectory {
+  samples: number;
+  t: Float64Array;
+  /** One array per canonical coordinate (as sim.q). */
+  q: Float64Array[];
+  /** One array per canonical momentum (as sim.p). */
+  p: Float64Array[];
+  energy?: Float64Array;
+  constraint?: Float64Array;
+  iterations?: Float64Array;
+  /** The step sizes (variable-step integrators). */
+  dt?: Float64Array;
+  momentum?: Float64Array[];
+  bodyMomentum?: Float64Array[];
+  conserved?: Record<string, Float64Array>;
+  /** Every column by name: 't', 'q[0]', …, 'p[0]', …, 'energy', 'momentum.z', … */
+  columns: Record<string, Float64Array>;
+  /** The refused step that ended the run early (the samples before it are kept), or null. */
+  refusal: VilabError | null;
 }
 
 /** sim.diagnostics(): the current values, computed in C++. */
@@ -556,6 +622,22 @@ export interface Lab {
   exactPendulum(scenario: Scenario | string): ExactPendulum;
   /** The editor's view of a definition (params of system 'lagrangian'); throws VilabError { field, column? }. */
   inspectLagrangian(params: LagrangianDefinition): LagrangianInspection;
+  /**
+   * The trajectory of a scenario from one wasm call, bit-identical to advance(1) and
+   * sim.q / sim.p; throws VilabError naming `steps`, `every` or `include[i]` on bad input
+   * (or past limits.maxTrajectoryValues numbers).
+   */
+  integrate(scenario: Scenario | string, options: IntegrateOptions): Trajectory;
+  /** The rules equations() can show ('midpoint', 'trapezoid', 'alpha'; none in the lean build). */
+  readonly equationRules: readonly string[];
+  /**
+   * The mechanics of a definition from the core's derivative graph, simplified: p = ∂L/∂q̇,
+   * the mass matrix, the Euler–Lagrange equations and the discrete Euler–Lagrange equations
+   * of a rule (default midpoint), with the multipliers when there are constraints. Throws
+   * VilabError naming the field (as inspectLagrangian), 'rule' or 'alpha'; 'full-module' in
+   * the lean build.
+   */
+  equations(params: LagrangianDefinition, options?: { rule?: string; alpha?: number }): MotionEquations;
   /** A new simulation (an object or JSON text); throws VilabError on bad input. */
   simulate(scenario: Scenario | string, options?: SimulateOptions): Simulation;
   /** The registry exactly as the native `vilab registry` prints it. */

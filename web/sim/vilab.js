@@ -859,6 +859,125 @@ function inspectLagrangian(module, params) {
   };
 }
 
+const TRAJECTORY_OPTIONS = ['steps', 'every', 'include'];
+
+function readCount(name, value, min, max) {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min || value > max) {
+    throw inputError(numberCode(value), name, `must be an integer in [${min}, ${max}], got ${describe(value)}`);
+  }
+  return value;
+}
+
+function readTrajectoryOptions(options, limits) {
+  if (options === null || typeof options !== 'object' || readForeign('options', () => Array.isArray(options))) {
+    throw inputError('type', 'options', `must be { steps, every?, include? }, got ${describe(options)}`);
+  }
+  const entries = ownOptions('options', options);
+  for (const key of entries.keys()) if (!TRAJECTORY_OPTIONS.includes(key)) throw unknownKey('options', key, TRAJECTORY_OPTIONS);
+  if (entries.get('steps') === undefined) throw inputError('missing', 'steps', 'is required (the steps to take)');
+  const steps = readCount('steps', entries.get('steps'), 0, limits.maxSteps);
+  const every = readCount('every', entries.get('every') ?? 1, 1, limits.maxSteps);
+  const include = readForeign('include', () => {
+    const list = entries.get('include') ?? [];
+    if (!Array.isArray(list)) throw inputError('type', 'include', `must be an array of diagnostic names, got ${describe(list)}`);
+    return list.map((name, i) => {
+      if (typeof name !== 'string') throw inputError('type', `include[${i}]`, `must be a string, got ${describe(name)}`);
+      return name;
+    });
+  });
+  return { steps, every, include };
+}
+
+// The named columns of one trajectory: t, q and p per coordinate, the diagnostics
+// grouped as in history.read().
+function trajectoryOf(result) {
+  const data = result.data.slice(); // copy before any other call
+  const names = Array.from(result.columns);
+  const n = result.samples;
+  const columns = {};
+  names.forEach((name, c) => {
+    columns[name] = data.subarray(c * n, (c + 1) * n);
+  });
+  const group = (prefix) => names.filter((k) => k === prefix || k.startsWith(`${prefix}.`)).map((k) => columns[k]);
+  const out = {
+    samples: n,
+    t: columns.t,
+    q: names.filter((k) => k.startsWith('q[')).map((k) => columns[k]),
+    p: names.filter((k) => k.startsWith('p[')).map((k) => columns[k]),
+    columns,
+    refusal: result.refusal ? coreError(result.refusal) : null,
+  };
+  for (const key of ['energy', 'constraint', 'iterations', 'dt']) if (columns[key]) out[key] = columns[key];
+  for (const key of ['momentum', 'bodyMomentum']) if (group(key).length) out[key] = group(key);
+  const conserved = names.filter((k) => k.startsWith('conserved.'));
+  if (conserved.length) out.conserved = Object.fromEntries(conserved.map((k) => [k.slice('conserved.'.length), columns[k]]));
+  return out;
+}
+
+/**
+ * lab.integrate: the trajectory of a scenario from one wasm call (see docs/api.md).
+ * A refused step ends it early: the samples before it and `refusal` (a VilabError).
+ */
+function integrate(module, limits, scenario, options) {
+  const text = encodeScenario(scenario);
+  const { steps, every, include } = readTrajectoryOptions(options, limits);
+  const result = guard('integrate', () => module.integrate(text, steps, every, include));
+  if (!result.ok) throw coreError(result.error);
+  return trajectoryOf(result);
+}
+
+function readEquationOptions(options, rules) {
+  if (options === null || typeof options !== 'object' || readForeign('options', () => Array.isArray(options))) {
+    throw inputError('type', 'options', `must be { rule?, alpha? }, got ${describe(options)}`);
+  }
+  const entries = ownOptions('options', options);
+  for (const key of entries.keys()) if (key !== 'rule' && key !== 'alpha') throw unknownKey('options', key, ['rule', 'alpha']);
+  const rule = entries.get('rule') ?? rules[0];
+  if (typeof rule !== 'string' || !rules.includes(rule)) {
+    throw inputError('unknown-id', 'rule', `must be one of ${rules.join(', ')}, got ${describe(rule)}`);
+  }
+  const alpha = entries.get('alpha') ?? 0.5;
+  if (typeof alpha !== 'number' || !(alpha >= 0 && alpha <= 1)) {
+    throw inputError(numberCode(alpha), 'alpha', `must be a number in [0, 1], got ${describe(alpha)}`);
+  }
+  return { rule, alpha };
+}
+
+/**
+ * lab.equations: the mechanics of a definition (params of system 'lagrangian') from the
+ * core's derivative graph, simplified: momenta, mass matrix, Euler–Lagrange and discrete
+ * Euler–Lagrange equations of a rule, each { latex, infix }, and `latex` (all of them).
+ */
+function equations(module, params, options = {}) {
+  if (typeof module.motionEquations !== 'function') {
+    throw inputError('full-module', 'equations', 'the equations are in the full module (createLab({ build: "full" }))');
+  }
+  const rules = Array.from(module.equationRules());
+  const { rule, alpha } = readEquationOptions(options, rules);
+  const text = readForeign('params', () => {
+    if (params === null || typeof params !== 'object' || Array.isArray(params) || ArrayBuffer.isView(params)) {
+      throw inputError('type', 'params', `must be an object, got ${describe(params)}`);
+    }
+    return encodeJson(params, 'params');
+  });
+  const result = guard('equations', () => module.motionEquations(text, rule, alpha));
+  if (!result.ok) throw coreError(result.error);
+  const list = (a) => Array.from(a, (e) => ({ latex: e.latex, infix: e.infix }));
+  return {
+    rule,
+    alpha: result.usesAlpha ? alpha : null,
+    rules,
+    coordinates: Array.from(result.coordinates),
+    symbolicConstants: result.symbolicConstants,
+    momenta: list(result.momenta),
+    mass: list(result.mass),
+    massLatex: result.massLatex,
+    eulerLagrange: list(result.eulerLagrange),
+    discrete: list(result.discrete),
+    latex: result.latex,
+  };
+}
+
 /**
  * lab.exactPendulum and lab.exactRigidBody: the exact solution of one kind, or a VilabError
  * (code 'no-exact-solution', field 'system') naming the system it is known for.
@@ -924,6 +1043,15 @@ function makeLab(module) {
     exact: (scenario) => exactSolution(module, limits, scenario),
     ...exactWrappers(module, limits, normalize, systemOf),
     inspectLagrangian: (params) => inspectLagrangian(module, params),
+    /** The rules lab.equations() can show: 'midpoint', 'trapezoid', 'alpha' ([] in the lean build). */
+    equationRules: typeof module.equationRules === 'function' ? Object.freeze(Array.from(module.equationRules())) : Object.freeze([]),
+    equations: (params, options) => equations(module, params, options),
+    /**
+     * The trajectory of a scenario from one wasm call: { samples, t, q[i], p[i] (Float64Arrays,
+     * sample k at step k·every), the diagnostics in `include`, columns, refusal }; the same bits
+     * as advance(1) and sim.q, sim.p. At most limits.maxTrajectoryValues numbers.
+     */
+    integrate: (scenario, options) => integrate(module, limits, scenario, options),
     /** A new simulation; options { historyStride = 1, historyCapacity = limits.historyCapacity.default }. */
     simulate(scenario, simOptions) {
       return new Simulation(module, limits, scenario, simOptions, systemOf);

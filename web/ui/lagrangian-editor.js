@@ -21,6 +21,7 @@ import { num } from '../sim/format.js';
 import { t, registryText, language, onLanguageChange } from '../i18n/index.js';
 import { isFurniture } from '../scene/furniture.js';
 import { apiErrorText } from './api-error.js';
+import { MechanicsView } from './mechanics-view.js';
 
 const PREVIEW_DEBOUNCE_MS = 150;
 const CARET_WINDOW = 40; // characters of the expression shown around the caret (the panel is ~45 wide)
@@ -181,6 +182,7 @@ export class LagrangianEditor {
     this.previewSeq = 0;
     this.lastGood = null; // the last LaTeX the preview rendered
     this.room = new EditorRoom(section, host);
+    this.mechanics = new MechanicsView(lab); // p, M, the EL and DEL equations of the typed L
     host.addEventListener('keydown', (e) => {
       if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
         e.preventDefault();
@@ -199,6 +201,7 @@ export class LagrangianEditor {
   /** Called on every store change: shows the editor for a system with a definition, rebuilt when the applied params change. */
   render(state) {
     const sc = state.scenario;
+    this.run = { integrator: sc.integrator };
     const system = this.lab.system(sc.system);
     const show = !!system?.definition;
     this.section.hidden = !show;
@@ -249,6 +252,7 @@ export class LagrangianEditor {
       constantsGroup,
       lField,
       this.preview,
+      this.mechanics.root,
       this.#field(
         t('editor.constraints'),
         t('editor.constraints.unit'),
@@ -1080,5 +1084,6 @@ export class LagrangianEditor {
     setChildren(this.previewMath, nodes, notes.length ? el('p', { class: 'hint' }, notes.join(' ')) : null);
     this.#setStale(false);
     this.lastGood = items;
+    this.mechanics.update(draft.params, this.run);
   }
 }

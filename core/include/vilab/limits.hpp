@@ -49,6 +49,10 @@ constexpr double kMaxBudgetMs = 60000;
 // and in a double clock.
 constexpr std::uint64_t kMaxSteps = (std::uint64_t{1} << 53) - 1;
 
+// A trajectory of one integrate() call: at most this many numbers (samples × columns,
+// 64 MiB of doubles), so that one call cannot exhaust the WebAssembly heap.
+constexpr std::uint64_t kMaxTrajectoryValues = std::uint64_t{1} << 23;
+
 // The exact free rigid body is evaluated for |t| up to this (s).
 constexpr double kMaxExactTime = 1e9;
 

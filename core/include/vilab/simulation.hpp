@@ -113,6 +113,9 @@ class Simulation {
   void setState(const State& s);
   std::string hash() const;
   const History& history() const { return history_; }
+  // The current state's row of history().columns() (what a recorded step stores there),
+  // from diagnostics() and time(): the same bits.
+  void diagnosticsRow(std::vector<double>& out) const;
 
  private:
   // One step; returns false with the refusal when it is refused (state unchanged).

@@ -267,7 +267,7 @@ const char* kGreek[] = {"alpha", "beta",   "gamma",   "delta", "epsilon", "zeta"
                         "phi",   "chi",    "psi",     "omega", "Gamma",   "Delta", "Theta", "Lambda", "Xi",
                         "Pi",    "Sigma",  "Upsilon", "Phi",   "Psi",     "Omega"};
 
-std::string latexName(const std::string& name) {
+std::string nameAsLatex(const std::string& name) {
   std::string base = name, sub;
   const auto underscore = name.find('_');
   if (underscore != std::string::npos && underscore > 0) {
@@ -326,7 +326,7 @@ struct Printer {
       case Ast::Kind::Number: return latexNumber(a.text);
       case Ast::Kind::Name: {
         if (a.text == "pi") return "\\pi";
-        const std::string n = latexName(a.text);
+        const std::string n = nameAsLatex(a.text);
         return a.velocity ? "\\dot{" + n + "}" : n;
       }
       case Ast::Kind::Call: {
@@ -418,9 +418,13 @@ struct Lowering {
           fail(InputErrorCode::UnknownId, a, "unknown name \"" + cutForMessage(a.text) + "\"", known());
         }
         if (i >= 0) return graph.variable(i);
-        for (const auto& [name, value] : scope.constants)
-          if (name == a.text) return graph.constant(value);
-        if (a.text == "pi") return graph.constant(dm::pi);
+        for (std::size_t k = 0; k < scope.constants.size(); ++k)
+          if (scope.constants[k].first == a.text)
+            return scope.symbols >= 0 ? graph.variable(scope.symbols + static_cast<int>(k))
+                                      : graph.constant(scope.constants[k].second);
+        if (a.text == "pi")
+          return scope.symbols >= 0 ? graph.variable(scope.symbols + static_cast<int>(scope.constants.size()))
+                                    : graph.constant(dm::pi);
         if (a.text == "t") {
           if (!scope.time)
             fail(InputErrorCode::Invalid, a, "time t is not allowed here", std::string(" (") + scope.timeUse + ")");
@@ -478,6 +482,8 @@ bool validIdentifier(const std::string& name) {
     if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
   return true;
 }
+
+std::string latexName(const std::string& name) { return nameAsLatex(name); }
 
 Parsed parseExpression(const std::string& text, const std::string& field, const Scope& scope, Graph& graph) {
   if (text.size() > static_cast<std::size_t>(kMaxExpressionBytes))

@@ -42,6 +42,9 @@ struct Scope {
   bool velocities = true;    // q' allowed (L, conserved quantities); false for g(q), ξ(q), bodies
   bool time = false;         // t allowed
   const char* timeUse = "";  // why t is not allowed here, for the message
+  // When ≥ 0, constant k is the variable symbols + k and pi the variable symbols +
+  // constants.size() (the editor's equations keep their names); else their values.
+  int symbols = -1;
 };
 
 struct Parsed {
@@ -55,6 +58,9 @@ constexpr int kMaxNesting = 64;
 // Parses `text` into `graph` (field names the JSON field for messages).
 // Throws ExpressionError (syntax, unknown names, limits) or InputError.
 Parsed parseExpression(const std::string& text, const std::string& field, const Scope& scope, Graph& graph);
+
+// A name as LaTeX: Greek letters (th, ph as θ, φ), trailing digits or _x as a subscript.
+std::string latexName(const std::string& name);
 
 // True for names reserved by the language (functions, pi, t).
 bool reservedName(const std::string& name);
