@@ -414,7 +414,13 @@ bool Simulation::stepOnce(Refusal& refusal) {
 }
 
 void Simulation::measureAdvice(Refusal& refusal) const {
-  if (refusal.action != SuggestionAction::ReduceH || scenario_.integrator->variableStep) return;
+  // Measured on systems defined by data with an implicit integrator: there the equations
+  // may have no root for any h (the motion leaves L's domain). The built-in systems keep
+  // "reduce h" (their largest h is measured per pair), and so do the explicit baselines.
+  if (refusal.action != SuggestionAction::ReduceH || scenario_.integrator->variableStep ||
+      scenario_.integrator->family == IntegratorFamily::Baseline ||
+      !std::holds_alternative<LagrangianModel>(scenario_.model))
+    return;
   const double half = 0.5 * scenario_.h;
   std::unique_ptr<Integrator> trial;
   try {
