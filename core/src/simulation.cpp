@@ -281,6 +281,21 @@ std::string undrawable(const M& m, const State& s, double t, bool offManifold, s
   }
 }
 
+// Why a state or its energy is not finite: for a system defined by data whose state is
+// finite, that its velocities cannot be recovered from its momenta (and why).
+template <class M>
+std::string undefinedState(const M& m, const State& s) {
+  if constexpr (std::is_same<M, LagrangianModel>::value) {
+    if (s.q.allFinite() && s.p.allFinite()) {
+      const std::string& why = m.eval->velocityFailure();
+      return "the energy of the new state is not defined: its velocities cannot be recovered from its momenta" +
+             (why.empty() ? std::string() : " (" + why + ")");
+    }
+  }
+  (void)m, (void)s;
+  return "the new state is not finite";
+}
+
 // False, with the refusal, when the new state cannot be drawn (undrawable()).
 template <class M>
 bool refuseUndrawable(const M& m, const State& next, double t, Refusal& refusal) {
@@ -367,12 +382,14 @@ bool Simulation::stepOnce(Refusal& refusal) {
   const StepOutcome o = integrator_->step();
   if (!o.ok) {
     refusal = o.refusal;
+    measureAdvice(refusal);
     return false;
   }
   integrator_->store(next_);
   const bool accepted = onModel(scenario_.model, [&](const auto& m) { return checkStep(m, o.iterations, refusal); });
   if (!accepted) {
     integrator_->load(state_);  // back to the last good step
+    measureAdvice(refusal);
     return false;
   }
   std::swap(state_, next_);
@@ -394,6 +411,41 @@ bool Simulation::stepOnce(Refusal& refusal) {
     history_.record(row_.data());
   }
   return true;
+}
+
+void Simulation::measureAdvice(Refusal& refusal) const {
+  // Measured on systems defined by data with an implicit integrator: there the equations
+  // may have no root for any h (the motion leaves L's domain). The built-in systems keep
+  // "reduce h" (their largest h is measured per pair), and so do the explicit baselines.
+  if (refusal.action != SuggestionAction::ReduceH || scenario_.integrator->variableStep ||
+      scenario_.integrator->family == IntegratorFamily::Baseline ||
+      !std::holds_alternative<LagrangianModel>(scenario_.model))
+    return;
+  const double half = 0.5 * scenario_.h;
+  std::unique_ptr<Integrator> trial;
+  try {
+    trial = scenario_.pairing->make(scenario_.model, scenario_.options, half);
+  } catch (const std::exception&) {
+    return;  // no integrator at h/2 to measure with: the advice stays
+  }
+  trial->load(state_);
+  State s = state_;
+  std::string why;
+  for (int k = 0; k < 2 && why.empty(); ++k) {
+    trial->setTime(time_ + k * half);
+    const StepOutcome o = trial->step();
+    if (!o.ok) {
+      why = o.refusal.reason;
+      break;
+    }
+    trial->store(s);
+    if (!s.q.allFinite() || !s.p.allFinite() || !std::isfinite(energyOf(s)))
+      why = onModel(scenario_.model, [&](const auto& m) { return undefinedState(m, s); });
+  }
+  if (why.empty()) return;  // two steps of h/2 succeed: "reduce h" is the measured advice
+  refusal.action = SuggestionAction::ChangeScenario;
+  refusal.suggestion = "a smaller h does not help (two steps of h/2 from step " + std::to_string(step_) +
+                       " are refused too: " + why + "); change the initial state or the system";
 }
 
 template <class M>
@@ -432,7 +484,7 @@ bool Simulation::checkStep(const M& m, int iterations, Refusal& refusal) {
   }
   const bool finite = next_.q.allFinite() && next_.p.allFinite() && std::isfinite(energy);
   if (!finite) {
-    refusal = Refusal::of(RefusalCode::NonFinite, "the new state is not finite", Suggestion::reduceH());
+    refusal = Refusal::of(RefusalCode::NonFinite, undefinedState(m, next_), Suggestion::reduceH());
     return false;
   }
   std::string why;

@@ -43,6 +43,8 @@ export const ACTIVITIES = {
     kapitza: { choices: ['falls', 'stays'], answer: 'stays' },
     kepler: { choices: ['decays', 'turns', 'grows'], answer: 'turns' },
     'newmark-vs-rk4': { choices: AB, answer: 'B' },
+    'quartic-kinetic': { choices: AB, answer: 'A' },
+    'relativistic-particle': { choices: ['reaches', 'below'], answer: 'below' },
     'rotating-hoop': { choices: ['bottom', 'tilted', 'top'], answer: 'tilted' },
     'swinging-atwood': { choices: ['falls', 'held'], answer: 'held' },
   },

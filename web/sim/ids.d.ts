@@ -93,7 +93,8 @@ export type RefusalCode =
 /** What a refused step suggests (VilabError.action), beside its words. At run time: lab.vocabulary.suggestionActions. */
 export type SuggestionAction =
   | 'reduce-h'
-  | 'loosen-tolerance';
+  | 'loosen-tolerance'
+  | 'change-scenario';
 
 /** Every other VilabError.code: bad input, used after dispose, a module that did not load, … At run time: lab.vocabulary.inputErrorCodes. */
 export type InputErrorCode =

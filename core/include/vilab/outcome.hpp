@@ -19,6 +19,7 @@ struct Suggestion {
   std::string words;
   static Suggestion reduceH(std::string words = "reduce h") { return {SuggestionAction::ReduceH, std::move(words)}; }
   static Suggestion loosenTolerance(std::string words) { return {SuggestionAction::LoosenTolerance, std::move(words)}; }
+  static Suggestion changeScenario(std::string words) { return {SuggestionAction::ChangeScenario, std::move(words)}; }
 };
 
 struct Refusal {

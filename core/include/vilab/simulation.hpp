@@ -120,6 +120,11 @@ class Simulation {
  private:
   // One step; returns false with the refusal when it is refused (state unchanged).
   bool stepOnce(Refusal& refusal);
+  // A refused implicit step of a system defined by data that suggests a smaller h keeps
+  // that advice only when it was measured to help: two steps of h/2 from the last good
+  // state, taken by a fresh integrator and never committed. Otherwise it says that a
+  // smaller h does not help, and why.
+  void measureAdvice(Refusal& refusal) const;
   // The checks of a stored step next_ on model m (finite, plausible, representable);
   // fills the history row and sets energy_ when it is accepted.
   template <class M>

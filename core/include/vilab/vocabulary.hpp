@@ -18,9 +18,10 @@ namespace vilab {
   X(SpuriousRoot, "spurious-root")     /* the solver found a root far from the motion */
 
 // What a refused step suggests, beside its words (Refusal::suggestion): the page acts on it.
-#define VILAB_SUGGESTION_ACTIONS(X)                                  \
-  X(ReduceH, "reduce-h")                 /* a smaller time step h */ \
-  X(LoosenTolerance, "loosen-tolerance") /* a looser tolerance of an adaptive method, or a smaller h */
+#define VILAB_SUGGESTION_ACTIONS(X)                                                                     \
+  X(ReduceH, "reduce-h")                 /* a smaller time step h (measured to help) */                 \
+  X(LoosenTolerance, "loosen-tolerance") /* a looser tolerance of an adaptive method, or a smaller h */ \
+  X(ChangeScenario, "change-scenario")   /* a smaller h was measured not to help: change the state or system */
 
 // What is wrong with an input (InputError::code, and every other error of the JS API).
 #define VILAB_INPUT_ERROR_CODES(X)                                                                            \

@@ -2,6 +2,7 @@
 // integrator on a system defined by data.
 #include "vilab/models/lagrangian.hpp"
 
+#include <Eigen/Cholesky>
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -138,7 +139,7 @@ void LagrangianEval::forceJacobian(const double* q, const double* v, double t, S
   }
 }
 
-bool LagrangianEval::velocity(const double* q, const double* p, SmallVec& v, double t) {
+bool LagrangianEval::velocity(const double* q, const double* p, SmallVec& v, double t, const SmallVec* guess) {
   VILAB_DATA_DEFINED_ONLY();
   const int n = problem_->n;
   // A recent answer, when asked again for the same (q, p, t): the simulation asks for the
@@ -150,7 +151,7 @@ bool LagrangianEval::velocity(const double* q, const double* p, SmallVec& v, dou
       v = c.v;
       return c.ok;
     }
-  const bool ok = solveVelocity(q, p, t, v);
+  const bool ok = solveVelocity(q, p, t, v, guess);
   CachedVelocity& c = cache_[cacheNext_];
   cacheNext_ = 1 - cacheNext_;
   c.valid = true;
@@ -176,14 +177,58 @@ bool LagrangianEval::prepareConstantMass(const double* q) {
   return constantMassRegular_;
 }
 
-bool LagrangianEval::solveVelocity(const double* q, const double* p, double t, SmallVec& v) {
+namespace {
+// Newton's problem of the velocity recovery: unknowns v, residual ∂L/∂q̇(q, v, t) − p,
+// Jacobian ∂²L/∂q̇². Its domain: L and its derivatives finite, and ∂²L/∂q̇² definite with
+// the sign it has at the starting point (positive for a physical kinetic energy), so that
+// the Legendre transform is invertible along the way (a trial point outside is halved
+// back by the damped iteration).
+struct VelocityRecovery {
+  using Vector = SmallVec;
+  LagrangianEval& eval;
+  const double* q;
+  const double* p;
+  double t;
+  int sign;  // +1, −1: ∂²L/∂q̇² must stay definite with this sign; 0: not definite at the start
+  SmallVec Lv;
+  SmallMat mass;
+  SmallLU lu;
+  Eigen::LLT<SmallMat> llt;
+  double scale = 1;
+  double ratio = 1;
+
+  bool definite(int s) {
+    llt.compute(s > 0 ? mass : SmallMat(-mass));
+    return llt.info() == Eigen::Success;
+  }
+  NewtonEval evaluate(const SmallVec& v, SmallVec& r, bool linearize) {
+    const int n = eval.n();
+    eval.energyTerms(q, v.data(), Lv, mass, t);
+    r = Lv - Eigen::Map<const Eigen::VectorXd>(p, n);
+    if (!r.allFinite() || !mass.allFinite()) return NewtonEval::NonFinite;
+    if (sign != 0 && !definite(sign)) return NewtonEval::OutsideDomain;
+    scale = 1.0 + v.cwiseAbs().maxCoeff();
+    if (linearize) {
+      const bool regular = lu.compute(mass);
+      ratio = lu.pivotRatio();
+      if (!regular) return NewtonEval::Singular;
+    }
+    return NewtonEval::Ok;
+  }
+  double conditionEstimate() const { return ratio; }
+  void solve(SmallVec& b) const { lu.solveInPlace(b); }
+  double size(const SmallVec& dv) const { return dv.cwiseAbs().maxCoeff() / scale; }
+};
+}  // namespace
+
+bool LagrangianEval::solveVelocity(const double* q, const double* p, double t, SmallVec& v, const SmallVec* guess) {
   VILAB_DATA_DEFINED_ONLY();
-  // Newton on ∂L/∂q̇(q, v) = p from v = 0. When L is quadratic in q̇ the equation is
-  // affine and the first update is the answer; with a constant mass matrix its
-  // factorization is kept.
+  // When L is quadratic in q̇ the equation is affine: one solve from v = 0 is the answer
+  // (with a constant mass matrix its factorization is kept). Otherwise the one Newton,
+  // globalized, from the caller's guess (a velocity of the same motion) or from v = 0.
   const int n = problem_->n;
-  constexpr double eps = std::numeric_limits<double>::epsilon();
   v = SmallVec::Zero(n);
+  velocityFailure_.clear();
   SmallVec Lv, r;
   if (problem_->constantMass) {
     if (!prepareConstantMass(q)) return false;
@@ -192,17 +237,24 @@ bool LagrangianEval::solveVelocity(const double* q, const double* p, double t, S
     v = constantMassInverse_.lazyProduct(SmallVec(Eigen::Map<const Eigen::VectorXd>(p, n) - Lv));
     return v.allFinite();
   }
-  const int iterations = problem_->quadratic ? 1 : limits::kMaxNewtonIterations;
-  for (int k = 0; k < iterations; ++k) {
+  if (problem_->quadratic) {
     energyTerms(q, v.data(), Lv, w_.mass, t);
     r = Lv - Eigen::Map<const Eigen::VectorXd>(p, n);
     if (!w_.lu.compute(w_.mass) || !w_.lu.regular(limits::kSingularPivotRatio)) return false;
-    const SmallVec dv = w_.lu.solve(r);
-    v -= dv;
-    if (!v.allFinite()) return false;
-    if (dv.cwiseAbs().maxCoeff() <= 4 * eps * (1.0 + v.cwiseAbs().maxCoeff())) return true;
+    v -= w_.lu.solve(r);
+    return v.allFinite();
   }
-  return problem_->quadratic;
+  VelocityRecovery recovery{*this, q, p, t, 0, {}, {}, {}, {}, 1, 1};
+  if (guess && guess->size() == n && guess->allFinite()) v = *guess;
+  // The sign of ∂²L/∂q̇² at the start: the domain keeps it (0 when it is not definite).
+  energyTerms(q, v.data(), Lv, recovery.mass, t);
+  if (recovery.mass.allFinite()) recovery.sign = recovery.definite(1) ? 1 : (recovery.definite(-1) ? -1 : 0);
+  NewtonSettings settings;
+  settings.what = "the velocities with ∂L/∂q̇ = p";
+  settings.globalize = globalized_;
+  const StepOutcome out = solveNewton(recovery, v, settings);
+  if (!out.ok) velocityFailure_ = out.refusal.reason;
+  return out.ok && v.allFinite();
 }
 
 double LagrangianEval::energy(const double* q, const double* p, double t) {
@@ -268,7 +320,7 @@ StepOutcome LagrangianEval::projectPositions(double* q) {
   return out;
 }
 
-bool LagrangianEval::projectMomentum(const double* q, double* p, double t) {
+bool LagrangianEval::projectMomentum(const double* q, double* p, double t, const SmallVec* guess) {
   VILAB_DATA_DEFINED_ONLY();
   const int n = problem_->n, c = problem_->c;
   if (c == 0) return true;
@@ -280,7 +332,9 @@ bool LagrangianEval::projectMomentum(const double* q, double* p, double t) {
   // in p), a few passes otherwise.
   const int passes = problem_->quadratic ? 1 : 3;
   for (int k = 0; k < passes; ++k) {
-    if (!velocity(q, p, v, t)) return false;
+    // Each pass starts from the velocity before it (the first from the caller's guess).
+    const SmallVec start = k == 0 && guess ? *guess : v;
+    if (!velocity(q, p, v, t, k == 0 && !guess ? nullptr : &start)) return false;
     SmallMat MinvGt;
     if (problem_->constantMass) {
       MinvGt = constantMassInverse_.lazyProduct(G.transpose());  // velocity() prepared M⁻¹

@@ -192,6 +192,18 @@ export default {
   'activity.preset.newmark-vs-rk4.measure': 'Read the energy of A and B, relative to the start, at t = 100 s, 200 s and 300 s.',
   'activity.preset.newmark-vs-rk4.answer':
     "B. RK4's energy decays steadily, as if the pendulum had friction. Variational Newmark (A) makes a larger error per step, yet its energy only oscillates in a band and comes back.",
+  'activity.preset.relativistic-particle.question':
+    'The momentum p = q̇/√(1 − |q̇|²) can grow without bound. As it grows past 1, does the speed |q̇| reach 1?',
+  'activity.preset.relativistic-particle.choice.reaches': 'Yes, the speed reaches 1',
+  'activity.preset.relativistic-particle.choice.below': 'No, the speed stays below 1',
+  'activity.preset.relativistic-particle.measure':
+    'Read the largest momentum and the largest speed on the plot, and the energy error band.',
+  'activity.preset.relativistic-particle.answer':
+    'The speed stays below 1 while the momentum passes 1.5: every step recovers q̇ from p with a damped Newton that halves its step rather than leave |q̇| < 1, and the energy error stays in a band.',
+  'activity.preset.quartic-kinetic.question': 'L is symmetric under rotations. Which integrator keeps the angular momentum Lz?',
+  'activity.preset.quartic-kinetic.measure': 'Read the drift of Lz for A and for B on the momentum plot.',
+  'activity.preset.quartic-kinetic.answer':
+    'The midpoint rule (A) keeps Lz to rounding, whatever the |q̇|⁴ term does to the momentum; RK4 (B) lets it drift.',
   'activity.preset.rotating-hoop.question': 'The hoop spins faster than √(g/R). Where does the bead oscillate?',
   'activity.preset.rotating-hoop.choice.bottom': 'About the bottom of the hoop',
   'activity.preset.rotating-hoop.choice.tilted': 'About a point up the side',

@@ -199,6 +199,18 @@ export default {
   'activity.preset.newmark-vs-rk4.measure': 'Lea la energía de A y de B, relativa a la inicial, en t = 100 s, 200 s y 300 s.',
   'activity.preset.newmark-vs-rk4.answer':
     'B. La energía de RK4 decae sin parar, como si el péndulo tuviera rozamiento. Newmark variacional (A) comete más error por paso, pero su energía solo oscila en una banda y vuelve.',
+  'activity.preset.relativistic-particle.question':
+    'El momento p = q̇/√(1 − |q̇|²) puede crecer sin límite. Cuando pasa de 1, ¿llega la rapidez |q̇| a 1?',
+  'activity.preset.relativistic-particle.choice.reaches': 'Sí, la rapidez llega a 1',
+  'activity.preset.relativistic-particle.choice.below': 'No, la rapidez se queda por debajo de 1',
+  'activity.preset.relativistic-particle.measure':
+    'Lea en la gráfica el mayor momento y la mayor rapidez, y la banda del error de energía.',
+  'activity.preset.relativistic-particle.answer':
+    'La rapidez se queda por debajo de 1 mientras el momento pasa de 1,5: cada paso recupera q̇ a partir de p con un Newton amortiguado que reduce su paso a la mitad antes que salir de |q̇| < 1, y el error de energía se queda en una banda.',
+  'activity.preset.quartic-kinetic.question': 'L es simétrico bajo rotaciones. ¿Qué integrador conserva el momento angular Lz?',
+  'activity.preset.quartic-kinetic.measure': 'Lea la deriva de Lz de A y de B en la gráfica de momento.',
+  'activity.preset.quartic-kinetic.answer':
+    'La regla del punto medio (A) conserva Lz hasta el redondeo, haga lo que haga el término |q̇|⁴ con el momento; RK4 (B) lo deja derivar.',
   'activity.preset.rotating-hoop.question': 'El aro gira más deprisa que √(g/R). ¿En torno a dónde oscila la cuenta?',
   'activity.preset.rotating-hoop.choice.bottom': 'En torno al punto más bajo del aro',
   'activity.preset.rotating-hoop.choice.tilted': 'En torno a un punto en el costado',

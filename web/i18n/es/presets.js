@@ -68,6 +68,12 @@ export default {
   'preset.kepler.title': 'Órbita de Kepler (e = 0.6)',
   'preset.kepler.explanation':
     'Observe cómo precesa lentamente el perihelio (un error de fase O(h²): {turnA} rad en 300 s, frente a {turnB} con RK4): la órbita gira, pero nunca decae ni crece, y Lz es exacto ({LzA}), mientras que el Lz de RK4 deriva ({LzB} en t = 300 s). El error de energía de RK4 todavía no es el mayor: {rk20} a los 20 s frente a {bandA} de la banda del punto medio; pero el de RK4 sigue creciendo ({rkLater} en t = 300 s, y entonces la banda del punto medio {bandLater}).',
+  'preset.quartic-kinetic.title': 'Una energía cinética con un término |q̇|⁴',
+  'preset.quartic-kinetic.explanation':
+    'La energía cinética m|q̇|²/2 + b|q̇|⁴/4 hace que p = (m + b|q̇|²) q̇ no sea lineal en q̇ (la rapidez llega a {vmax}), así que cada paso recupera q̇ a partir de p con Newton. L es invariante bajo rotaciones: la regla del punto medio conserva Lz hasta el redondeo ({LzA} en 400 s), mientras que el Lz de RK4 deriva ({LzB} en t = 400 s); el error de energía del punto medio se queda en una banda ({bandA}) y el de RK4 crece ({rkLater} en t = 400 s).',
+  'preset.relativistic-particle.title': 'Partícula relativista en un pozo anarmónico',
+  'preset.relativistic-particle.explanation':
+    'L = −√(1 − |q̇|²) − V(q): el momento p = q̇/√(1 − |q̇|²) pasa de 1 y llega a {pmax} en 100 s mientras la rapidez se queda por debajo de 1 (como mucho {vmax}): cada paso recupera q̇ a partir de p con un Newton amortiguado que reduce su paso a la mitad antes que salir de |q̇| < 1. El error de energía de la regla del punto medio se queda en una banda ({bandA} en 100 s, {bandLater} en 500 s: {bandGrowth}); el de RK4 empieza mucho menor ({rk100}) pero no deja de crecer ({rkLater} en t = 500 s, {rkGrowth}).',
   'preset.newmark-vs-rk4.title': 'Newmark variacional frente a RK4 (Marsden–West, fig. 1)',
   'preset.newmark-vs-rk4.explanation':
     'Un péndulo (ω = 2 rad/s) con un paso grueso, h = 0,3 s, durante 300 s a velocidad 25×: la energía de RK4 (naranja) decae sin parar ({rk300} en t = 300 s), como si el péndulo tuviera rozamiento, y su error supera la banda de Newmark en t = {crossing}. Newmark variacional (γ = ½, β = 0, es decir, Verlet; azul) comete al principio un error mayor en cada paso, pero su energía solo oscila en una banda (como mucho {bandA}) y vuelve, indefinidamente. Incluso a igual coste (RK4 evalúa la fuerza 4 veces por paso, así que dé a Newmark h/4) la lección se mantiene: un método variacional no disipa energía artificialmente.',

@@ -70,13 +70,18 @@ class LagrangianDel {
     pScale_ = 1.0 + p.cwiseAbs().maxCoeff();
 
     // Stage 1: Newton on F(δ, λ) = [p_k + D1 L_d + Dg(q_k)ᵀλ ; g(q_k + δ)] = 0, simplified:
-    // the Jacobian is rebuilt only when the iteration contracts slowly. It starts from
-    // the previous step's (δ, λ), which is within O(h²) of the solution; after a load
-    // from δ = 0, λ = 0, where the first update is the explicit predictor h v_k + O(h²).
-    if (previous_.size() == n + c)
+    // the Jacobian is rebuilt only when the iteration contracts slowly, and globalized
+    // (solver/newton.hpp: where plain Newton is refused, damped steps that stay where L
+    // is defined). It starts from the previous step's (δ, λ), which is within O(h²) of
+    // the solution; after a load from the explicit predictor δ = h q̇_k, λ = 0 (q̇_k
+    // recovered from p_k; δ = 0 if it cannot be), within O(h²) too. From δ = 0 the first
+    // update of a non-quadratic L can leave its domain (|q̇| ≥ 1 for a relativistic one).
+    if (previous_.size() == n + c) {
       x_ = previous_;
-    else
+    } else {
       x_ = SmallVec::Zero(n + c);
+      if (eval_.velocity(q.data(), p.data(), v_, t_)) x_.head(n) = h_ * v_;
+    }
     const LagrangianProblem& P = eval_.problem();
     const bool affine = P.constantHessian && (!forced_ || P.constantForceJacobian);
     const StepOutcome out = affine ? solveReduced() : solveFull();
@@ -94,7 +99,8 @@ class LagrangianDel {
       discreteForces(q, delta, fMinus_, fPlus_);
       p1_ += fMinus_ + fPlus_;
     }
-    if (c > 0 && !eval_.projectMomentum(q1_.data(), p1_.data(), t_ + h_))
+    v_ = delta / h_;  // the step's mean velocity: the recovery's starting guess
+    if (c > 0 && !eval_.projectMomentum(q1_.data(), p1_.data(), t_ + h_, &v_))
       return StepOutcome::refuse(RefusalCode::SingularMatrix,
                                  "the constraints' gradients became linearly dependent at the new configuration",
                                  Suggestion::reduceH(), out.iterations);
@@ -110,9 +116,17 @@ class LagrangianDel {
   // A new state (load, setState): no previous step to predict from.
   void prepare(State&) { previous_.resize(0); }
 
+  // The Newton policy (solver/newton.hpp): globalized (the default) or the plain
+  // iteration alone, here and in the velocity recoveries (tests' negative control).
+  void setGlobalized(bool on) {
+    globalized_ = on;
+    eval_.setGlobalized(on);
+  }
+
   StepOutcome solveFull() {
     NewtonSettings settings;
     settings.fullNewton = false;
+    settings.globalize = globalized_;
     settings.what = "the discrete Euler–Lagrange equations";
     return solveNewton(*this, x_, settings, workspace_);
   }
@@ -149,6 +163,7 @@ class LagrangianDel {
     lambda_ = x_.tail(c);
     Reduced reduced{*this};
     NewtonSettings settings;
+    settings.globalize = globalized_;
     settings.what = "the constraints of the discrete Euler–Lagrange equations";
     const StepOutcome out = solveNewton(reduced, lambda_, settings, reducedWorkspace_);
     if (!out.ok) return out;
@@ -331,6 +346,7 @@ class LagrangianDel {
   double h_;
   ForceSplit split_;
   bool forced_;
+  bool globalized_ = true;
   double t_ = 0;  // t_k
   SmallVec F_, F1_, fMinus_, fPlus_;
   SmallMat Fq_, Fv_, Fq1_, Fv1_;

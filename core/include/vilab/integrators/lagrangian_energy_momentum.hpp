@@ -42,10 +42,21 @@ class LagrangianEnergyMomentum {
     qScale_ = 1.0 + q.cwiseAbs().maxCoeff();
     pScale_ = 1.0 + p.cwiseAbs().maxCoeff();
     eval_.constraints(q.data(), g0_);
-    // From the previous step's (Δq, Δp, λ): within O(h²) of the solution.
-    x_ = previous_.size() == 2 * n + c ? previous_ : SmallVec(SmallVec::Zero(2 * n + c));
+    // From the previous step's (Δq, Δp, λ): within O(h²) of the solution; after a load
+    // from the explicit predictor (h q̇_k, h ∂L/∂q(q_k, q̇_k), 0), within O(h²) too.
+    if (previous_.size() == 2 * n + c) {
+      x_ = previous_;
+    } else {
+      x_ = SmallVec::Zero(2 * n + c);
+      if (eval_.velocity(q.data(), p.data(), v_)) {
+        eval_.gradient(q.data(), v_.data(), Lq_, Lv_);
+        x_.head(n) = h_ * v_;
+        x_.segment(n, n) = h_ * Lq_;
+      }
+    }
     NewtonSettings settings;
     settings.fullNewton = false;
+    settings.globalize = true;
     settings.what = "the energy–momentum equations";
     const StepOutcome out = solveNewton(*this, x_, settings, workspace_);
     if (!out.ok) return out;

@@ -147,9 +147,22 @@ class LagrangianEval {
   void forces(const double* q, const double* v, double t, SmallVec& F);
   // F and its Jacobians F_q, F_q̇ at (q, v, t).
   void forceJacobian(const double* q, const double* v, double t, SmallVec& F, SmallMat& Fq, SmallMat& Fv);
-  // The velocity with ∂L/∂q̇(q, v, t) = p (Newton from v = 0; one solve when L is
-  // quadratic in q̇). Returns false when it does not exist or Newton fails.
-  bool velocity(const double* q, const double* p, SmallVec& v, double t = 0);
+  // The velocity with ∂L/∂q̇(q, v, t) = p: one solve when L is quadratic in q̇, else the
+  // globalized Newton (solver/newton.hpp) from `guess` (a velocity of the same motion,
+  // e.g. the step's δ/h) or from v = 0, kept where L and its derivatives are finite and
+  // ∂²L/∂q̇² keeps its sign. Returns false when it does not exist or Newton fails
+  // (velocityFailure() then says why). The model's own evaluations pass no guess, so
+  // what they report is a function of (q, p, t) alone.
+  bool velocity(const double* q, const double* p, SmallVec& v, double t = 0, const SmallVec* guess = nullptr);
+  // Why the last velocity recovery of a non-quadratic L failed ("" when it did not).
+  const std::string& velocityFailure() const { return velocityFailure_; }
+  // The Newton policy of this evaluator's solves: globalized (the default) or plain
+  // (tests' negative control: the undamped Newton of before).
+  void setGlobalized(bool on) {
+    globalized_ = on;
+    for (CachedVelocity& c : cache_) c.valid = false;
+  }
+  bool globalized() const { return globalized_; }
   // H = v·p − L at the velocity of (q, p, t); NaN when the velocity cannot be recovered.
   double energy(const double* q, const double* p, double t = 0);
   // ½ vᵀ L_q̇q̇ v at (q, v, t).
@@ -158,8 +171,9 @@ class LagrangianEval {
   // the one Newton. Refused when the constraints are dependent or Newton fails.
   StepOutcome projectPositions(double* q);
   // p ← p − Dg(q)ᵀν with Dg(q) v(q, p, t) = 0: the momentum whose velocity is tangent to
-  // the constraints (M-orthogonal projection). False when Dg M⁻¹ Dgᵀ is singular.
-  bool projectMomentum(const double* q, double* p, double t = 0);
+  // the constraints (M-orthogonal projection). False when Dg M⁻¹ Dgᵀ is singular. `guess`:
+  // a velocity near v(q, p, t), for the recovery of a non-quadratic L.
+  bool projectMomentum(const double* q, double* p, double t = 0, const SmallVec* guess = nullptr);
   // Conserved quantities (m) and Noether momenta p·ξ(q) (s) at (q, p, t).
   void quantities(const double* q, const double* p, double t, double* conserved, double* momenta);
   // Body positions, 3 per body.
@@ -167,7 +181,9 @@ class LagrangianEval {
 
  private:
   void setVariables(const double* q, const double* v, double t);
-  bool solveVelocity(const double* q, const double* p, double t, SmallVec& v);
+  bool solveVelocity(const double* q, const double* p, double t, SmallVec& v, const SmallVec* guess);
+  bool globalized_ = true;
+  std::string velocityFailure_;
   std::shared_ptr<const LagrangianProblem> problem_;
   LagrangianWorkspace w_;
   struct CachedVelocity {

@@ -27,6 +27,15 @@
 //    e.g. zero multipliers, can be smaller than the correction after it);
 //  - a matrix whose pivots span more than kSingularPivotRatio is singular.
 // tol and the floor are relative to the scales the problem chose, never absolute.
+//
+// Globalization (settings.globalize): where that iteration is refused (an iterate where
+// the problem reports non-finite values or leaves its domain, divergence, no
+// convergence), the solve starts again from the same starting point with Deuflhard's
+// affine-covariant damped Newton (NLEQ-ERR: Deuflhard, "Newton Methods for Nonlinear
+// Problems", §3.3: the restricted monotonicity test θ = ‖Δx̄_{k+1}‖/‖Δx_k‖ ≤ 1 − λ/4 with
+// its damping predictor and corrector). A trial point outside the domain is
+// halved back (λ ← λ/2) instead of refused. Where plain Newton converges nothing changes,
+// bit for bit: the damped iteration only runs where plain Newton was refused.
 #pragma once
 
 #include <cmath>
@@ -40,7 +49,9 @@
 
 namespace vilab {
 
-enum class NewtonEval { Ok, NonFinite, Singular };
+// OutsideDomain: the iterate is where the problem is not defined although its numbers
+// may be finite (e.g. a velocity where ∂²L/∂q̇² is no longer definite).
+enum class NewtonEval { Ok, NonFinite, Singular, OutsideDomain };
 
 struct NewtonSettings {
   int maxIterations = limits::kMaxNewtonIterations;
@@ -57,6 +68,11 @@ struct NewtonSettings {
   double floorUlps = 64;
   // What the refusal says the unknowns are (for messages).
   const char* what = "the implicit equations of the step";
+  // Where plain Newton is refused, solve again with the damped, domain-keeping
+  // iteration (above). Off: the plain policy alone.
+  bool globalize = false;
+  // The smallest damping factor λ the damped iteration tries before it refuses.
+  double minDamping = 1e-8;
 };
 
 struct NewtonReport {
@@ -67,6 +83,10 @@ struct NewtonReport {
   // Scaled sizes of the first updates, in order (tests read the convergence order).
   static constexpr int kLoggedUpdates = 8;
   double updates[kLoggedUpdates] = {};
+  // Iterations of the damped iteration (0 when plain Newton converged) and its
+  // smallest damping factor λ.
+  int dampedIterations = 0;
+  double smallestDamping = 1;
 };
 
 // Residual and update storage; dynamic-size problems keep one across steps so that
@@ -86,6 +106,19 @@ namespace newton_detail {
   return StepOutcome::refuse(
       RefusalCode::SingularMatrix,
       std::string("the Newton matrix of ") + what + " is singular (pivot ratio " + scientific(condition) + ")",
+      Suggestion::reduceH(), k);
+}
+[[gnu::noinline, gnu::cold]] inline StepOutcome outsideDomain(const char* what, int k) {
+  return StepOutcome::refuse(RefusalCode::NonFinite,
+                             std::string("the iterate of ") + what + " leaves the domain where they are defined",
+                             Suggestion::reduceH(), k);
+}
+[[gnu::noinline, gnu::cold]] inline StepOutcome dampingExhausted(const char* what, bool domain, double lambda, int k) {
+  return StepOutcome::refuse(
+      domain ? RefusalCode::NonFinite : RefusalCode::Diverged,
+      std::string("damped Newton on ") + what +
+          (domain ? " cannot stay inside the domain where they are defined" : " makes no progress") +
+          " (the step was halved to λ = " + scientific(lambda) + ")",
       Suggestion::reduceH(), k);
 }
 [[gnu::noinline, gnu::cold]] inline StepOutcome updateNotFinite(int k) {
@@ -135,6 +168,7 @@ StepOutcome newtonIterate(Problem& problem, typename Problem::Vector& x, typenam
     const bool linearize = stale || settings.fullNewton;
     const NewtonEval e = problem.evaluate(x, r, linearize);
     if (e == NewtonEval::NonFinite) return newton_detail::residualNotFinite(settings.what, k);
+    if (e == NewtonEval::OutsideDomain) return newton_detail::outsideDomain(settings.what, k);
     if (linearize) {
       condition = e == NewtonEval::Singular ? std::numeric_limits<double>::infinity() : problem.conditionEstimate();
       if (report) report->condition = condition;
@@ -177,6 +211,95 @@ StepOutcome newtonIterate(Problem& problem, typename Problem::Vector& x, typenam
   return newton_detail::noConvergence(settings.what, settings.maxIterations, lastUpdate);
 }
 
+// The damped iteration's vectors (it runs only where plain Newton was refused: they
+// are allocated then, never on the path of a converging step).
+template <class Vector>
+struct NewtonDampedVectors {
+  Vector r, dx, trial, bar, scratch;
+};
+
+// The damped iteration (Deuflhard's NLEQ-ERR, see the head) from x, with a fresh
+// Jacobian every iteration. Norms are the problem's scaled sizes.
+template <class Problem>
+StepOutcome newtonDamped(Problem& problem, typename Problem::Vector& x, const NewtonSettings& settings,
+                         NewtonReport* report, int spent) {
+  constexpr double eps = std::numeric_limits<double>::epsilon();
+  const double tol = settings.toleranceUlps * eps;
+  NewtonDampedVectors<typename Problem::Vector> w{x, x, x, x, x};
+  double lambda = 1, previousSize = 0, barSize = 0, smallest = 1;
+  for (int k = 1; k <= settings.maxIterations; ++k) {
+    const int total = spent + k;
+    if (report) report->dampedIterations = k;
+    const NewtonEval e = problem.evaluate(x, w.r, true);
+    if (e == NewtonEval::NonFinite) return newton_detail::residualNotFinite(settings.what, total);
+    if (e == NewtonEval::OutsideDomain) return newton_detail::outsideDomain(settings.what, total);
+    const double condition =
+        e == NewtonEval::Singular ? std::numeric_limits<double>::infinity() : problem.conditionEstimate();
+    if (!(condition <= limits::kSingularPivotRatio)) return newton_detail::singular(settings.what, condition, total);
+    w.dx = w.r;
+    problem.solve(w.dx);
+    w.dx = -w.dx;
+    const double size = problem.size(w.dx);
+    if (!std::isfinite(size)) return newton_detail::updateNotFinite(total);
+    const double floor = settings.floorUlps * eps * (condition > 1 ? condition : 1.0);
+    // An update at rounding level (or within the floor the conditioning allows) ends it.
+    if (size <= tol || size <= floor) {
+      x += w.dx;
+      if (report) report->smallestDamping = smallest;
+      return StepOutcome{true, total, {}};
+    }
+    // The damping predictor: μ = ‖Δx_{k−1}‖‖Δx̄_k‖ / (‖Δx̄_k − Δx_k‖‖Δx_k‖) · λ_{k−1}.
+    if (k > 1) {
+      w.scratch = w.bar - w.dx;
+      const double mu = previousSize * barSize / (problem.size(w.scratch) * size) * lambda;
+      lambda = mu < 1 ? mu : 1.0;
+      if (!(lambda >= settings.minDamping)) lambda = settings.minDamping;
+    }
+    for (;;) {
+      w.trial = x + lambda * w.dx;
+      double next = lambda / 2;  // a trial outside the domain: halved back
+      bool domain = true;
+      if (problem.evaluate(w.trial, w.r, false) == NewtonEval::Ok) {
+        domain = false;
+        w.bar = w.r;
+        problem.solve(w.bar);
+        w.bar = -w.bar;
+        barSize = problem.size(w.bar);
+        if (barSize <= (1 - lambda / 4) * size) break;  // the restricted monotonicity test
+        // The corrector: μ' = ½‖Δx_k‖λ² / ‖Δx̄_{k+1} − (1 − λ)Δx_k‖.
+        w.scratch = w.bar - (1 - lambda) * w.dx;
+        const double mu = 0.5 * size * lambda * lambda / problem.size(w.scratch);
+        if (mu < next) next = mu;
+      }
+      if (!(next >= settings.minDamping)) {
+        if (report) report->smallestDamping = next;
+        return newton_detail::dampingExhausted(settings.what, domain, next, total);
+      }
+      lambda = next;
+      if (lambda < smallest) smallest = lambda;
+    }
+    x = w.trial;
+    previousSize = size;
+    if (report) {
+      report->iterations = total;
+      report->lastUpdate = size;
+    }
+    // A full step whose simplified correction is at rounding level: converged.
+    if (lambda == 1 && barSize <= tol) {
+      x += w.bar;
+      if (report) report->smallestDamping = smallest;
+      return StepOutcome{true, total, {}};
+    }
+  }
+  return newton_detail::noConvergence(settings.what, spent + settings.maxIterations, 0);
+}
+
+// Whether a refusal of plain Newton is worth the damped iteration: not a Jacobian
+// singular at the starting point (the damped iteration would form the same one).
+inline bool newtonRetryDamped(const StepOutcome& out) {
+  return !(out.refusal.code == RefusalCode::SingularMatrix && out.iterations <= 1);
+}
+
 template <class Problem>
 StepOutcome solveNewton(Problem& problem, typename Problem::Vector& x, const NewtonSettings& settings,
                         NewtonWorkspace<typename Problem::Vector>& workspace, NewtonReport* report = nullptr) {
@@ -187,10 +310,20 @@ StepOutcome solveNewton(Problem& problem, typename Problem::Vector& x, const New
     // of storing and reloading them (the same arithmetic, the same bits).
     Vector xl = x, r, dx;
     StepOutcome out = newtonIterate(problem, xl, r, dx, settings, report);  // not const: returned without a copy
-    x = xl;
-    return out;
+    if (out.ok || !settings.globalize) {
+      x = xl;
+      return out;
+    }
+    if (!newtonRetryDamped(out)) return out;
+    return newtonDamped(problem, x, settings, report, out.iterations);  // x: the starting point
   } else {
-    return newtonIterate(problem, x, workspace.r, workspace.dx, settings, report);
+    if (!settings.globalize) return newtonIterate(problem, x, workspace.r, workspace.dx, settings, report);
+    const Vector start = x;
+    StepOutcome out = newtonIterate(problem, x, workspace.r, workspace.dx, settings, report);
+    if (out.ok) return out;
+    x = start;
+    if (!newtonRetryDamped(out)) return out;
+    return newtonDamped(problem, x, settings, report, out.iterations);
   }
 }
 
