@@ -8,6 +8,14 @@
 // h ∇̄_pH·∇̄gᵀλ = λ·(g(q_{k+1}) − g(q_k)) = 0: the energy is conserved to the solver's
 // tolerance, and the constraints hold; the map is not symplectic.
 //
+// With constraints, the step also imposes their rates π_i(q, p) = ∇g_i(q)·v(q, p) = 0 at
+// the new node (Gonzalez 1999, the velocity-level constraint), with multipliers μ:
+//     Δq = h (∇̄_p H + ∇̄_pπᵀμ),   Δp = −h ∇̄_q H + h ∇̄gᵀλ − h ∇̄_qπᵀμ,   π(z_{k+1}) = 0,
+// where ∇̄π_i = b_i + [π_i(z_{k+1}) − π_i(z_k) − b_i·Δz] Δz/|Δz|² with the base
+// b_i = (0, M⁻¹∇g_i(q̄)) (∂π_i/∂p at the midpoint; the bracket makes any base a discrete
+// gradient, so the energy argument holds with the multipliers' skew matrix). The nodal
+// momenta are then tangent and the energy kept is the physical one.
+//
 // Newton's matrix is the residual's Jacobian by central differences (2(2n + c)
 // evaluations, built when the iteration asks for it): the scheme is the lesson, not
 // the speed.
@@ -41,9 +49,15 @@ class LagrangianEnergyMomentum {
       return StepOutcome::refuse(RefusalCode::NonFinite, "the energy is not finite", Suggestion::reduceH());
     qScale_ = 1.0 + q.cwiseAbs().maxCoeff();
     pScale_ = 1.0 + p.cwiseAbs().maxCoeff();
-    eval_.constraints(q.data(), g0_);
-    // From the previous step's (Δq, Δp, λ): within O(h²) of the solution.
-    x_ = previous_.size() == 2 * n + c ? previous_ : SmallVec(SmallVec::Zero(2 * n + c));
+    eval_.constraints(q.data(), g0_, &G0_);
+    if (c > 0) {
+      if (!eval_.velocity(q.data(), p.data(), v0_))
+        return StepOutcome::refuse(RefusalCode::NonFinite, "the velocity is not defined", Suggestion::reduceH());
+      pi0_ = G0_.lazyProduct(v0_);
+    }
+    // From the previous step's (Δq, Δp, λ, μ): within O(h²) of the solution.
+    const int m = 2 * n + 2 * c;
+    x_ = previous_.size() == m ? previous_ : SmallVec(SmallVec::Zero(m));
     NewtonSettings settings;
     settings.fullNewton = false;
     settings.what = "the energy–momentum equations";
@@ -92,7 +106,7 @@ class LagrangianEnergyMomentum {
   }
 
  private:
-  // The residual of the scheme at x = (Δq, Δp, λ) (formulas above).
+  // The residual of the scheme at x = (Δq, Δp, λ, μ) (formulas above).
   bool residual(const SmallVec& x, SmallVec& r) {
     const int n = eval_.n(), c = eval_.c();
     const VecX& q = *q0_;
@@ -110,7 +124,7 @@ class LagrangianEnergyMomentum {
     const double dz2 = dq_.squaredNorm() + dp_.squaredNorm();
     const double along = -Lq_.dot(dq_) + v_.dot(dp_);
     const double k = discreteGradient_ && dz2 > 0 ? (H1 - H0_ - along) / dz2 : 0.0;
-    r.resize(2 * n + c);
+    r.resize(2 * n + 2 * c);
     r.head(n) = dq_ - h_ * (v_ + k * dp_);
     r.segment(n, n) = dp_ + h_ * (-Lq_ + k * dq_);
     if (c > 0) {
@@ -124,10 +138,32 @@ class LagrangianEnergyMomentum {
           const double ki = (g1_[i] - g0_[i] - Gm_.row(i).dot(dq_)) / dq2;
           Gbar_.row(i) += ki * dq_.transpose();
         }
-      r.segment(n, n) -= h_ * Gbar_.transpose().lazyProduct(x.tail(c));
-      r.tail(c) = g1_;
+      r.segment(n, n) -= h_ * Gbar_.transpose().lazyProduct(x.segment(2 * n, c));
+      r.segment(2 * n, c) = g1_;
+      if (!rateTerms(x.tail(c), r)) return false;
     }
     return r.allFinite();
+  }
+
+  // The velocity-level constraint's terms: adds h μ_i ∇̄π_i to the residual's (Δq, Δp)
+  // rows (signs of the formulas above) and writes π(z_{k+1}) into its last c rows.
+  bool rateTerms(const SmallVec& mu, SmallVec& r) {
+    const int n = eval_.n(), c = eval_.c();
+    if (!eval_.velocity(q1_.data(), p1_.data(), v1_)) return false;
+    eval_.constraints(q1_.data(), g1_, &G1_);
+    const SmallVec pi1 = G1_.lazyProduct(v1_);
+    const double dz2 = dq_.squaredNorm() + dp_.squaredNorm();
+    for (int i = 0; i < c; ++i) {
+      // b_i's p part, M⁻¹∇g_i(q̄), as v(q̄, p̄ + ∇g_i) − v(q̄, p̄): v is affine in p here.
+      shifted_ = pm_ + Gm_.row(i).transpose();
+      if (!eval_.velocity(qm_.data(), shifted_.data(), u_)) return false;
+      u_ -= v_;
+      const double k = discreteGradient_ && dz2 > 0 ? (pi1[i] - pi0_[i] - u_.dot(dp_)) / dz2 : 0.0;
+      r.head(n) -= h_ * mu[i] * (u_ + k * dp_);
+      r.segment(n, n) += h_ * mu[i] * k * dq_;
+    }
+    r.tail(c) = pi1;
+    return true;
   }
 
   LagrangianEval eval_;
@@ -137,7 +173,8 @@ class LagrangianEnergyMomentum {
   const VecX* p0_ = nullptr;
   double H0_ = 0, qScale_ = 1, pScale_ = 1, ratio_ = 1;
   SmallVec x_, previous_, dq_, dp_, qm_, pm_, v_, Lq_, Lv_, g0_, gm_, g1_;
-  SmallMat Gm_, Gbar_, J_;
+  SmallVec v0_, v1_, pi0_, u_, shifted_;
+  SmallMat Gm_, Gbar_, J_, G0_, G1_;
   SmallLU lu_;
   VecX q1_, p1_;
   NewtonWorkspace<SmallVec> workspace_;
