@@ -36,10 +36,18 @@ inline VecX chainReference(Json scenario) {
   return sim.q();
 }
 
+// A scenario run at h, past the registry's largest step if need be (a measurement).
+inline Simulation simulateAt(const Json& scenario, double h, int stride = limits::kMaxHistoryStride) {
+  Scenario s = parseScenario(scenario);
+  s.h = h;
+  SimulationOptions o;
+  o.historyStride = stride;
+  return Simulation(s, o);
+}
+
 // The scenario at h to T (throws StepFailure on a refusal), against the reference.
-inline ChainAccuracy chainAccuracy(Json scenario, double h, const VecX& reference) {
-  scenario["h"] = h;
-  Simulation sim = simulate(scenario.dump(), limits::kMaxHistoryStride);
+inline ChainAccuracy chainAccuracy(const Json& scenario, double h, const VecX& reference) {
+  Simulation sim = simulateAt(scenario, h);
   const ChainModel& m = std::get<ChainModel>(sim.scenario().model);
   const double e0 = sim.diagnostics().energy;
   ChainAccuracy a;

@@ -179,7 +179,8 @@ TEST_CASE(
     "[energy-momentum]") {
   // 100 s each, and at h = 0.2 on to 2000 s (the index-3 scheme was refused at step 7237).
   for (double h : {0.1, 0.2}) {
-    Simulation sim = simulate(dspScenario(h), 1000000);
+    // Beyond the largest h the registry offers (measured on accuracy): the figure.
+    Simulation sim = test::simulateAt(Json::parse(dspScenario(0.01)), h, 1000000);
     const ChainModel& m = std::get<ChainModel>(sim.scenario().model);
     const Diagnostics first = sim.diagnostics();
     const double e0 = first.energy, j0 = first.momentum[0];
@@ -229,7 +230,7 @@ TEST_CASE("energy-momentum: the index-3 scheme's momenta leave the hidden constr
   // The same equations without the velocity-level constraint keep H(q, p), but a large
   // part of it sits in velocity along the rods, and the motion drifts from the reference.
   for (double h : {0.05, 0.1, 0.2}) {
-    const Scenario sc = parseScenario(dspScenario(h));
+    const Scenario sc = parseScenario(dspScenario(0.01));
     const ChainModel& m = std::get<ChainModel>(sc.model);
     ChainIndexThreeMidpoint index3(m, h);
     ChainEnergyMomentumIntegrator em(m, h);
@@ -323,15 +324,18 @@ TEST_CASE("energy-momentum: Newton converges quadratically, in a few O(N) iterat
                 iterations / 20.0);
     CHECK(iterations <= 3 * 20);  // the frozen-normal iteration took 7 (N = 2) to 18 (N = 64)
 
-    // The order: plain Newton iterations on the same equations from rest (Δ = 0, Λ = 0),
-    // so that several updates lie above rounding. Quadratic convergence doubles the
-    // exponent of the update size from one update to the next; a linear rate keeps it.
+    // The order: plain Newton iterations on the same equations from rest (Δ = s = 0,
+    // multipliers 0), so that several iterates lie above rounding. Quadratic convergence
+    // doubles the exponent of the residual from one iteration to the next; a linear rate
+    // keeps it. (The updates stop at the Jacobian's conditioning times rounding: the
+    // chain's tension system, about 1e-15 of the length for N = 64.)
     em.begin(q, p);
     const int unknowns = ChainEnergyMomentumIntegrator::kBlock * n;
     VecX x = VecX::Zero(unknowns), r(unknowns), dx(unknowns);
-    std::vector<double> sizes;
+    std::vector<double> sizes, residuals;
     for (int k = 0; k < 8; ++k) {
       REQUIRE(em.evaluate(x, r, true) == NewtonEval::Ok);
+      residuals.push_back(r.cwiseAbs().maxCoeff() / m.lengths[0]);
       dx = r;
       em.solve(dx);
       dx = -dx;
@@ -340,14 +344,19 @@ TEST_CASE("energy-momentum: Newton converges quadratically, in a few O(N) iterat
     }
     std::printf("[energy-momentum] N = %d, Newton from rest: updates", n);
     for (double s : sizes) std::printf(" %.1e", s);
+    std::printf("; residuals");
+    for (double s : residuals) std::printf(" %.1e", s);
     std::printf("\n");
     CHECK(sizes[4] <= 1e-14);                                              // rounding within five updates
     const double floor = *std::max_element(sizes.end() - 3, sizes.end());  // where it stays
-    CHECK(floor <= 1e-16);
+    CHECK(floor <= 1e-15);
+    const double residualFloor = *std::max_element(residuals.end() - 3, residuals.end());
+    CHECK(residualFloor <= 1e-15);
     int last = 0;
-    while (last + 1 < 8 && sizes[last + 1] > 100 * floor) ++last;
+    while (last + 1 < 8 && residuals[last + 1] > 100 * residualFloor) ++last;
     REQUIRE(last >= 2);
-    const double order = std::log(sizes[last] / sizes[last - 1]) / std::log(sizes[last - 1] / sizes[last - 2]);
+    const double order =
+        std::log(residuals[last] / residuals[last - 1]) / std::log(residuals[last - 1] / residuals[last - 2]);
     INFO("observed order " << order);
     CHECK(order >= 1.8);
   }
@@ -568,7 +577,8 @@ TEST_CASE("energy-momentum: reversible, and a state loaded with setState starts 
   CHECK(again.hash() == sim.hash());
   State back{sim.q(), -sim.p()};
   sim.setState(back);
-  CHECK(sim.p() == back.p);  // tangent already: taken as given
+  // Projected onto the hidden constraint on load: tangent already, so only rounding moves.
+  CHECK((sim.p() - back.p).cwiseAbs().maxCoeff() <= 1e-15 * back.p.cwiseAbs().maxCoeff());
   sim.advance(10000);
   const double dq = (sim.q() - x0).cwiseAbs().maxCoeff();
   INFO("|Δq| = " << dq);
@@ -577,9 +587,9 @@ TEST_CASE("energy-momentum: reversible, and a state loaded with setState starts 
 
 TEST_CASE("energy-momentum: a step Newton cannot solve is refused, the state kept", "[energy-momentum]") {
   // Turns of 30 rad/s at h = 0.2: six radians per step, beyond what the equations resolve.
-  Simulation sim = simulate(R"({"system":"double-spherical-pendulum","integrator":"energy-momentum","h":0.2,
-      "initial":{"angles":[[1.6,0],[2.2,0.8]],"rates":[[5,0],[0,-30]]}})",
-                            1000000);
+  Simulation sim = test::simulateAt(Json::parse(R"({"system":"double-spherical-pendulum","integrator":"energy-momentum",
+      "initial":{"angles":[[1.6,0],[2.2,0.8]],"rates":[[5,0],[0,-30]]}})"),
+                                    0.2, 1000000);
   bool refused = false;
   for (int k = 0; k < 1000 && !refused; ++k) {
     const std::string hash = sim.hash();

@@ -11,10 +11,11 @@
 // With constraints, the step also imposes their rates π_i(q, p) = ∇g_i(q)·v(q, p) = 0 at
 // the new node (Gonzalez 1999, the velocity-level constraint), with multipliers μ:
 //     Δq = h (∇̄_p H + ∇̄_pπᵀμ),   Δp = −h ∇̄_q H + h ∇̄gᵀλ − h ∇̄_qπᵀμ,   π(z_{k+1}) = 0,
-// where ∇̄π_i = b_i + [π_i(z_{k+1}) − π_i(z_k) − b_i·Δz] Δz/|Δz|² with the base
-// b_i = (0, M⁻¹∇g_i(q̄)) (∂π_i/∂p at the midpoint; the bracket makes any base a discrete
-// gradient, so the energy argument holds with the multipliers' skew matrix). The nodal
-// momenta are then tangent and the energy kept is the physical one.
+// where ∇̄π_i = b_i + [π_i(z_{k+1}) − π_i(z_k) − b_i·Δz] Δz/|Δz|² with the base b_i ≈
+// ∇π_i(z̄): its p part M⁻¹∇g_i(q̄) exactly, its q part by central differences (the
+// bracket makes any base a discrete gradient, so the energy argument holds with the
+// multipliers' skew matrix; the base's accuracy only sets how close the multipliers
+// stay to 0). The nodal momenta are then tangent and the energy kept is the physical one.
 //
 // Newton's matrix is the residual's Jacobian by central differences (2(2n + c)
 // evaluations, built when the iteration asks for it): the scheme is the lesson, not
@@ -153,14 +154,28 @@ class LagrangianEnergyMomentum {
     eval_.constraints(q1_.data(), g1_, &G1_);
     const SmallVec pi1 = G1_.lazyProduct(v1_);
     const double dz2 = dq_.squaredNorm() + dp_.squaredNorm();
+    // ∂π/∂q at (q̄, p̄), column by column.
+    rateGradient_.resize(c, n);
+    for (int j = 0; j < n; ++j) {
+      const double e = 1e-6 * qScale_;
+      for (int side = 0; side < 2; ++side) {
+        shifted_ = qm_;
+        shifted_[j] += side == 0 ? e : -e;
+        if (!eval_.velocity(shifted_.data(), pm_.data(), u_)) return false;
+        eval_.constraints(shifted_.data(), gShifted_, &GShifted_);
+        (side == 0 ? ratesPlus_ : ratesMinus_) = GShifted_.lazyProduct(u_);
+      }
+      for (int i = 0; i < c; ++i) rateGradient_(i, j) = (ratesPlus_[i] - ratesMinus_[i]) / (2 * e);
+    }
     for (int i = 0; i < c; ++i) {
       // b_i's p part, M⁻¹∇g_i(q̄), as v(q̄, p̄ + ∇g_i) − v(q̄, p̄): v is affine in p here.
       shifted_ = pm_ + Gm_.row(i).transpose();
       if (!eval_.velocity(qm_.data(), shifted_.data(), u_)) return false;
       u_ -= v_;
-      const double k = discreteGradient_ && dz2 > 0 ? (pi1[i] - pi0_[i] - u_.dot(dp_)) / dz2 : 0.0;
+      const double along = rateGradient_.row(i).dot(dq_) + u_.dot(dp_);
+      const double k = discreteGradient_ && dz2 > 0 ? (pi1[i] - pi0_[i] - along) / dz2 : 0.0;
       r.head(n) -= h_ * mu[i] * (u_ + k * dp_);
-      r.segment(n, n) += h_ * mu[i] * k * dq_;
+      r.segment(n, n) += h_ * mu[i] * (rateGradient_.row(i).transpose() + k * dq_);
     }
     r.tail(c) = pi1;
     return true;
@@ -173,8 +188,8 @@ class LagrangianEnergyMomentum {
   const VecX* p0_ = nullptr;
   double H0_ = 0, qScale_ = 1, pScale_ = 1, ratio_ = 1;
   SmallVec x_, previous_, dq_, dp_, qm_, pm_, v_, Lq_, Lv_, g0_, gm_, g1_;
-  SmallVec v0_, v1_, pi0_, u_, shifted_;
-  SmallMat Gm_, Gbar_, J_, G0_, G1_;
+  SmallVec v0_, v1_, pi0_, u_, shifted_, gShifted_, ratesPlus_, ratesMinus_;
+  SmallMat Gm_, Gbar_, J_, G0_, G1_, GShifted_, rateGradient_;
   SmallLU lu_;
   VecX q1_, p1_;
   NewtonWorkspace<SmallVec> workspace_;
