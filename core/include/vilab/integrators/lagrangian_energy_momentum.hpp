@@ -74,7 +74,14 @@ class LagrangianEnergyMomentum {
     previous_ = x_;
     return out;
   }
-  void prepare(State&) { previous_.resize(0); }
+  // A loaded state's momenta are projected onto the hidden constraints (the energy
+  // argument needs π(z_k) = 0; the diagnostics report that projection's energy already).
+  void prepare(State& s) {
+    previous_.resize(0);
+    if (eval_.c() == 0) return;
+    VecX tangent = s.p;  // kept as given when it cannot be projected (the step then refuses)
+    if (eval_.projectMomentum(s.q.data(), tangent.data())) s.p = tangent;
+  }
 
   // ---- the Newton problem: x = (Δq, Δp, λ) -------------------------------------------
   using Vector = SmallVec;
