@@ -123,28 +123,28 @@ test('tampered links: text is never inserted as HTML, unknown fields are named',
 });
 
 test('a refused step pauses, names the step, the reason and its code, offers to halve h, and no NaN is drawn', async () => {
-  // The default double pendulum with the midpoint rule at its largest h: step 4 is refused.
-  const { page, errors } = await openPage(browser.context, '#h=0.2', { reducedMotion: 'reduce' });
+  // The default double pendulum with the midpoint rule at its largest h: step 24 is refused.
+  const { page, errors } = await openPage(browser.context, '#h=0.1', { reducedMotion: 'reduce' });
   await hook(page, () => window.vilabPage.play());
   const banner = page.locator('.banner.error');
   await banner.waitFor({ timeout: 5000 });
   const text = await banner.textContent();
   const failure = await hook(page, () => window.vilabPage.failure().A);
-  assert.equal(failure.step, 4);
+  assert.equal(failure.step, 24);
   assert.equal(failure.code, 'no-convergence');
   assert.equal(failure.suggestion, 'reduce h');
   // plain words, said once: the step, the cause, what to do
   assert.match(
     text,
-    /Midpoint \(variational\) could not take step 4 \(t = 0\.80 s\): the equation this method solves at every step has no solution it can find at this step size\./,
+    /Midpoint \(variational\) could not take step 24 \(t = 2\.40 s\): the equation this method solves at every step has no solution it can find at this step size\./,
   );
   assert.match(failure.reason, /Newton/, "the core's own words stay in the API");
   assert.ok(!/Newton/.test(text), 'no solver jargon in the banner');
-  assert.match(text, /A smaller step h \(now 0\.2 s\) usually helps/);
+  assert.match(text, /A smaller step h \(now 0\.1 s\) usually helps/);
   assert.equal(await banner.getAttribute('data-code'), 'no-convergence');
   assert.equal(await hook(page, () => window.vilabPage.playing()), false, 'paused');
   assert.equal(await page.locator('#play').textContent(), 'Play');
-  assert.equal(await hook(page, () => window.vilabPage.sim().step), 3, 'at the last good step');
+  assert.equal(await hook(page, () => window.vilabPage.sim().step), 23, 'at the last good step');
   const visual = await hook(page, () => Array.from(window.vilabPage.sim().visualState()));
   assert.ok(visual.every(Number.isFinite));
   // Play stays off until the run is reset or changed
@@ -153,7 +153,7 @@ test('a refused step pauses, names the step, the reason and its code, offers to 
   // the suggestion is one click away
   await banner.getByRole('button', { name: 'Halve h and restart' }).click();
   await sleep(100);
-  assert.equal(await hook(page, () => window.vilabPage.state().scenario.h), 0.1);
+  assert.equal(await hook(page, () => window.vilabPage.state().scenario.h), 0.05);
   assert.equal(await page.locator('.banner.error').count(), 0, 'the banner goes with the failed run');
   assert.deepEqual(errors, []);
   await page.close();

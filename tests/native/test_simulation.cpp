@@ -66,10 +66,10 @@ TEST_CASE("advance(n) takes exactly n steps, whatever n and the pair", "[simulat
 
 TEST_CASE("a refused step throws with code, reason, suggestion and stepsTaken; the state stays",
           "[simulation][failure]") {
-  // The default DSP with the midpoint rule at h = 0.2: its discrete equations have no
+  // The default DSP with the midpoint rule at h = 0.1 (step 24): its discrete equations have no
   // solution near the motion (the midpoint DEL of the DSP has no real root beyond
   // h ≈ 0.05 here).
-  Simulation sim = simulate(R"({"system":"double-spherical-pendulum","integrator":"midpoint","h":0.2})");
+  Simulation sim = simulate(R"({"system":"double-spherical-pendulum","integrator":"midpoint","h":0.1})");
   std::string before;
   std::uint64_t stepBefore = 0;
   std::string reason;
@@ -94,7 +94,7 @@ TEST_CASE("a refused step throws with code, reason, suggestion and stepsTaken; t
   }
   REQUIRE(failed);
   // Unrecorded steps (the fused chain checks) are refused at the same step, alike.
-  Simulation sparse = simulate(R"({"system":"double-spherical-pendulum","integrator":"midpoint","h":0.2})", 1000);
+  Simulation sparse = simulate(R"({"system":"double-spherical-pendulum","integrator":"midpoint","h":0.1})", 1000);
   try {
     sparse.advance(3000);
     FAIL("the unrecorded steps were not refused");
@@ -104,7 +104,7 @@ TEST_CASE("a refused step throws with code, reason, suggestion and stepsTaken; t
   CHECK(sparse.step() == sim.step());
   CHECK(sparse.hash() == sim.hash());
   // The state is that of the last good step: re-running to it gives the same hash.
-  Simulation again = simulate(R"({"system":"double-spherical-pendulum","integrator":"midpoint","h":0.2})");
+  Simulation again = simulate(R"({"system":"double-spherical-pendulum","integrator":"midpoint","h":0.1})");
   again.advance(sim.step());
   CHECK(again.hash() == sim.hash());
   // And the simulation stays usable.
@@ -199,7 +199,7 @@ TEST_CASE("setState checks the canonical state and names the field", "[simulatio
   q.q *= 1.001;
   CHECK_THROWS_WITH(body.setState(q), Catch::StartsWith("q: must be a unit quaternion"));
 
-  // Energy–momentum momenta are tangent only at midpoints: any finite p is accepted.
+  // Energy–momentum takes any finite p (projected onto the hidden constraint when it runs).
   Simulation em = simulate(R"({"system":"double-spherical-pendulum","integrator":"energy-momentum"})");
   State n = em.state();
   n.p.segment<3>(0) += 0.3 * n.q.segment<3>(0);

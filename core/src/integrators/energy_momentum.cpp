@@ -1,4 +1,5 @@
-// Integrator `energy-momentum`: Gonzalez's discrete-gradient scheme. The
+// Integrator `energy-momentum`: Gonzalez's discrete-gradient scheme (on chains with the
+// velocity-level constraint, so that nodal momenta are tangent). The
 // methods are in vilab/integrators/{chain,rigid}_energy_momentum.hpp; this file is the
 // registry entry.
 #include "common.hpp"
@@ -15,7 +16,8 @@ VILAB_COLD static IntegratorEntry make_energyMomentumIntegrator() {
   e.order = 2;
   e.symplectic = false;
   e.symmetric = true;
-  e.stateRules.tangentMomentum = false;  // tangent only at midpoints (see docs)
+  // Any finite momentum is taken; the step projects it onto the hidden constraint.
+  e.stateRules.tangentMomentum = false;
   e.conserves = claims({ClaimKind::Energy, ClaimKind::Momentum, ClaimKind::Constraints, ClaimKind::Casimir});
   return e;
 }

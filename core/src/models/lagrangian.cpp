@@ -394,11 +394,20 @@ std::string LagrangianModel::badPosition(const State& s, double t, std::vector<d
   return "";
 }
 
+double LagrangianModel::physicalEnergy(const State& s, double t) const {
+  VILAB_DATA_DEFINED_ONLY();
+  if (problem->c == 0) return eval->energy(s.q.data(), s.p.data(), t);
+  // A momentum that cannot be projected (dependent constraints) leaves H(q, p).
+  VecX tangent = s.p;
+  if (!eval->projectMomentum(s.q.data(), tangent.data(), t)) tangent = s.p;
+  return eval->energy(s.q.data(), tangent.data(), t);
+}
+
 Diagnostics LagrangianModel::diagnostics(const State& s, double t) const {
   VILAB_DATA_DEFINED_ONLY();
   Diagnostics d;
   const LagrangianProblem& P = *problem;
-  d.energy = eval->energy(s.q.data(), s.p.data(), P.timeDependent ? t : 0.0);
+  d.energy = physicalEnergy(s, P.timeDependent ? t : 0.0);
   d.momentumSize = static_cast<int>(P.symmetryNames.size());
   d.conservedSize = static_cast<int>(P.conservedNames.size());
   eval->quantities(s.q.data(), s.p.data(), t, d.conserved.data(), d.momentum.data());

@@ -8,6 +8,15 @@
 // h ∇̄_pH·∇̄gᵀλ = λ·(g(q_{k+1}) − g(q_k)) = 0: the energy is conserved to the solver's
 // tolerance, and the constraints hold; the map is not symplectic.
 //
+// With constraints, the step also imposes their rates π_i(q, p) = ∇g_i(q)·v(q, p) = 0 at
+// the new node (Gonzalez 1999, the velocity-level constraint), with multipliers μ:
+//     Δq = h (∇̄_p H + ∇̄_pπᵀμ),   Δp = −h ∇̄_q H + h ∇̄gᵀλ − h ∇̄_qπᵀμ,   π(z_{k+1}) = 0,
+// where ∇̄π_i = b_i + [π_i(z_{k+1}) − π_i(z_k) − b_i·Δz] Δz/|Δz|² with the base b_i ≈
+// ∇π_i(z̄): its p part M⁻¹∇g_i(q̄) exactly, its q part by central differences (the
+// bracket makes any base a discrete gradient, so the energy argument holds with the
+// multipliers' skew matrix; the base's accuracy only sets how close the multipliers
+// stay to 0). The nodal momenta are then tangent and the energy kept is the physical one.
+//
 // Newton's matrix is the residual's Jacobian by central differences (2(2n + c)
 // evaluations, built when the iteration asks for it): the scheme is the lesson, not
 // the speed.
@@ -41,13 +50,19 @@ class LagrangianEnergyMomentum {
       return StepOutcome::refuse(RefusalCode::NonFinite, "the energy is not finite", Suggestion::reduceH());
     qScale_ = 1.0 + q.cwiseAbs().maxCoeff();
     pScale_ = 1.0 + p.cwiseAbs().maxCoeff();
-    eval_.constraints(q.data(), g0_);
-    // From the previous step's (Δq, Δp, λ): within O(h²) of the solution; after a load
-    // from the explicit predictor (h q̇_k, h ∂L/∂q(q_k, q̇_k), 0), within O(h²) too.
-    if (previous_.size() == 2 * n + c) {
+    eval_.constraints(q.data(), g0_, &G0_);
+    if (c > 0) {
+      if (!eval_.velocity(q.data(), p.data(), v0_))
+        return StepOutcome::refuse(RefusalCode::NonFinite, "the velocity is not defined", Suggestion::reduceH());
+      pi0_ = G0_.lazyProduct(v0_);
+    }
+    // From the previous step's (Δq, Δp, λ, μ): within O(h²) of the solution; after a load
+    // from the explicit predictor (h q̇_k, h ∂L/∂q(q_k, q̇_k), 0, 0), within O(h²) too.
+    const int m = 2 * n + 2 * c;
+    if (previous_.size() == m) {
       x_ = previous_;
     } else {
-      x_ = SmallVec::Zero(2 * n + c);
+      x_ = SmallVec::Zero(m);
       if (eval_.velocity(q.data(), p.data(), v_)) {
         eval_.gradient(q.data(), v_.data(), Lq_, Lv_);
         x_.head(n) = h_ * v_;
@@ -70,7 +85,14 @@ class LagrangianEnergyMomentum {
     previous_ = x_;
     return out;
   }
-  void prepare(State&) { previous_.resize(0); }
+  // A loaded state's momenta are projected onto the hidden constraints (the energy
+  // argument needs π(z_k) = 0; the diagnostics report that projection's energy already).
+  void prepare(State& s) {
+    previous_.resize(0);
+    if (eval_.c() == 0) return;
+    VecX tangent = s.p;  // kept as given when it cannot be projected (the step then refuses)
+    if (eval_.projectMomentum(s.q.data(), tangent.data())) s.p = tangent;
+  }
 
   // ---- the Newton problem: x = (Δq, Δp, λ) -------------------------------------------
   using Vector = SmallVec;
@@ -103,7 +125,7 @@ class LagrangianEnergyMomentum {
   }
 
  private:
-  // The residual of the scheme at x = (Δq, Δp, λ) (formulas above).
+  // The residual of the scheme at x = (Δq, Δp, λ, μ) (formulas above).
   bool residual(const SmallVec& x, SmallVec& r) {
     const int n = eval_.n(), c = eval_.c();
     const VecX& q = *q0_;
@@ -121,7 +143,7 @@ class LagrangianEnergyMomentum {
     const double dz2 = dq_.squaredNorm() + dp_.squaredNorm();
     const double along = -Lq_.dot(dq_) + v_.dot(dp_);
     const double k = discreteGradient_ && dz2 > 0 ? (H1 - H0_ - along) / dz2 : 0.0;
-    r.resize(2 * n + c);
+    r.resize(2 * n + 2 * c);
     r.head(n) = dq_ - h_ * (v_ + k * dp_);
     r.segment(n, n) = dp_ + h_ * (-Lq_ + k * dq_);
     if (c > 0) {
@@ -135,10 +157,46 @@ class LagrangianEnergyMomentum {
           const double ki = (g1_[i] - g0_[i] - Gm_.row(i).dot(dq_)) / dq2;
           Gbar_.row(i) += ki * dq_.transpose();
         }
-      r.segment(n, n) -= h_ * Gbar_.transpose().lazyProduct(x.tail(c));
-      r.tail(c) = g1_;
+      r.segment(n, n) -= h_ * Gbar_.transpose().lazyProduct(x.segment(2 * n, c));
+      r.segment(2 * n, c) = g1_;
+      if (!rateTerms(x.tail(c), r)) return false;
     }
     return r.allFinite();
+  }
+
+  // The velocity-level constraint's terms: adds h μ_i ∇̄π_i to the residual's (Δq, Δp)
+  // rows (signs of the formulas above) and writes π(z_{k+1}) into its last c rows.
+  bool rateTerms(const SmallVec& mu, SmallVec& r) {
+    const int n = eval_.n(), c = eval_.c();
+    if (!eval_.velocity(q1_.data(), p1_.data(), v1_)) return false;
+    eval_.constraints(q1_.data(), g1_, &G1_);
+    const SmallVec pi1 = G1_.lazyProduct(v1_);
+    const double dz2 = dq_.squaredNorm() + dp_.squaredNorm();
+    // ∂π/∂q at (q̄, p̄), column by column.
+    rateGradient_.resize(c, n);
+    for (int j = 0; j < n; ++j) {
+      const double e = 1e-6 * qScale_;
+      for (int side = 0; side < 2; ++side) {
+        shifted_ = qm_;
+        shifted_[j] += side == 0 ? e : -e;
+        if (!eval_.velocity(shifted_.data(), pm_.data(), u_)) return false;
+        eval_.constraints(shifted_.data(), gShifted_, &GShifted_);
+        (side == 0 ? ratesPlus_ : ratesMinus_) = GShifted_.lazyProduct(u_);
+      }
+      for (int i = 0; i < c; ++i) rateGradient_(i, j) = (ratesPlus_[i] - ratesMinus_[i]) / (2 * e);
+    }
+    for (int i = 0; i < c; ++i) {
+      // b_i's p part, M⁻¹∇g_i(q̄), as v(q̄, p̄ + ∇g_i) − v(q̄, p̄): v is affine in p here.
+      shifted_ = pm_ + Gm_.row(i).transpose();
+      if (!eval_.velocity(qm_.data(), shifted_.data(), u_)) return false;
+      u_ -= v_;
+      const double along = rateGradient_.row(i).dot(dq_) + u_.dot(dp_);
+      const double k = discreteGradient_ && dz2 > 0 ? (pi1[i] - pi0_[i] - along) / dz2 : 0.0;
+      r.head(n) -= h_ * mu[i] * (u_ + k * dp_);
+      r.segment(n, n) += h_ * mu[i] * (rateGradient_.row(i).transpose() + k * dq_);
+    }
+    r.tail(c) = pi1;
+    return true;
   }
 
   LagrangianEval eval_;
@@ -148,7 +206,8 @@ class LagrangianEnergyMomentum {
   const VecX* p0_ = nullptr;
   double H0_ = 0, qScale_ = 1, pScale_ = 1, ratio_ = 1;
   SmallVec x_, previous_, dq_, dp_, qm_, pm_, v_, Lq_, Lv_, g0_, gm_, g1_;
-  SmallMat Gm_, Gbar_, J_;
+  SmallVec v0_, v1_, pi0_, u_, shifted_, gShifted_, ratesPlus_, ratesMinus_;
+  SmallMat Gm_, Gbar_, J_, G0_, G1_, GShifted_, rateGradient_;
   SmallLU lu_;
   VecX q1_, p1_;
   NewtonWorkspace<SmallVec> workspace_;

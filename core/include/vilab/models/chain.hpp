@@ -67,7 +67,68 @@ struct ChainModel {
     return T;
   }
 
-  double energy(const State& s) const { return kinetic(s.p.data()) + potential(s.q.data()); }
+  // H(q, p) as given, radial momenta included.
+  double hamiltonian(const State& s) const { return kinetic(s.p.data()) + potential(s.q.data()); }
+
+  // The kinetic energy in velocity along the links: with G the constraints' Jacobian
+  // (rows ±e_i = ±d_i/|d_i| on bobs i, i−1) and v = M⁻¹p, the M-orthogonal split of v
+  // into the tangent motion and M⁻¹Gᵀκ puts ½ bᵀA⁻¹b in the second part, A = G M⁻¹ Gᵀ
+  // (tridiagonal), b = G v the links' length rates: Σ b̂_i²/D_i over the LDLᵀ factors.
+  // With kappa, also κ = A⁻¹b (Thomas' algorithm, O(N)).
+  double radialKinetic(const double* q, const double* p, double* kappa = nullptr) const {
+    const int n = bobs();
+    double removed = 0, prevPivot = 0, prevRhs = 0;
+    Vec3 prevUnit = Vec3::Zero();
+    for (int i = 0; i < n; ++i) {
+      const Vec3 d = chainLink(q, i);
+      const double len = d.norm();
+      if (!(len > 0)) return 0;
+      const Vec3 e = d / len;
+      Vec3 w(p[3 * i] / masses[i], p[3 * i + 1] / masses[i], p[3 * i + 2] / masses[i]);
+      double pivot = 1 / masses[i], rhs = 0, ratio = 0;
+      if (i > 0) {
+        w -= Vec3(p[3 * i - 3], p[3 * i - 2], p[3 * i - 1]) / masses[i - 1];
+        pivot += 1 / masses[i - 1];
+        const double off = -prevUnit.dot(e) / masses[i - 1];
+        ratio = off / prevPivot;
+        pivot -= ratio * off;
+      }
+      rhs = e.dot(w) - ratio * prevRhs;
+      removed += rhs * rhs / pivot;
+      if (kappa) {
+        kappa[2 * i] = rhs / pivot;  // forward-substituted κ̂_i, then the multiplier
+        kappa[2 * i + 1] = ratio;
+      }
+      prevPivot = pivot;
+      prevRhs = rhs;
+      prevUnit = e;
+    }
+    if (kappa)  // back substitution: κ_i = κ̂_i − (L_{i+1,i}) κ_{i+1}
+      for (int i = n - 2; i >= 0; --i) kappa[2 * i] -= kappa[2 * i + 3] * kappa[2 * i + 2];
+    return 0.5 * removed;
+  }
+
+  // Removes the momenta's components along the links' length rates (the M-orthogonal
+  // projection onto Dg(q) M⁻¹ p = 0): p ← p − Gᵀκ.
+  void projectMomentum(const double* q, double* p) const {
+    const int n = bobs();
+    std::vector<double> kappa(2 * n);
+    radialKinetic(q, p, kappa.data());
+    for (int i = 0; i < n; ++i) {
+      const Vec3 e = chainLink(q, i).normalized();
+      for (int c = 0; c < 3; ++c) {
+        p[3 * i + c] -= kappa[2 * i] * e[c];
+        if (i > 0) p[3 * i - 3 + c] += kappa[2 * i] * e[c];
+      }
+    }
+  }
+
+  // The physical energy: H at the momentum projected onto the hidden constraint
+  // Dg(q) M⁻¹ p = 0 (the energy of the tangent motion). For tangent momenta it is H.
+  double energy(const State& s) const {
+    const double T = kinetic(s.p.data()), radial = radialKinetic(s.q.data(), s.p.data());
+    return (radial > 0 ? T - radial : T) + potential(s.q.data());
+  }
 
   // Vertical angular momentum J_z = Σ (x_i × p_i)·e_z (rotations about z).
   double verticalMomentum(const State& s) const {

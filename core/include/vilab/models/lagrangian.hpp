@@ -218,9 +218,11 @@ struct LagrangianModel {
     return *this;
   }
 
-  // H(q, p) at t = 0 (the step checks); diagnostics() gives H(q, p, t) at the
-  // simulation's time.
-  double energy(const State& s) const { return eval->energy(s.q.data(), s.p.data()); }
+  // The physical energy at t = 0 (the step checks): H at the momentum projected onto
+  // the hidden constraints Dg(q) v = 0, the energy of the tangent motion (H itself
+  // without constraints); diagnostics() gives it at the simulation's time.
+  double energy(const State& s) const { return physicalEnergy(s, 0.0); }
+  double physicalEnergy(const State& s, double t) const;
   // Forces outside L (damping, a driving force Q): damping ≠ 0 or `forces` given.
   bool forced() const { return problem->forced(); }
   Diagnostics diagnostics(const State& s, double t) const;
