@@ -11,6 +11,9 @@ const VILAB = [
   ['midpoint', [0.02, 0.01, 0.005, 0.0025]],
   ['composition4', [0.04, 0.02, 0.01]],
   ['lobatto', [0.04, 0.02, 0.01]],
+  // Gauss–Legendre s = 2 is the lobatto map on chains (the same L_d): s = 3 and 4 only.
+  ['gauss6', [0.1, 0.05, 0.02]],
+  ['gauss8', [0.1, 0.05]],
   ['energy-momentum', [0.05, 0.02, 0.01]],
 ];
 // sem (symplectic–energy–momentum, variable steps) applies to systems defined by data:

@@ -46,6 +46,14 @@ namespace vilab {
   X(lobatto,               Oscillator, lobattoOnOscillator,               Full)                \
   X(lobatto,               Chain,      lobattoOnChain,                    Full)                \
   X(lobatto,               Lagrangian, lobattoOnLagrangian,               Full)                \
+  X(gauss2,                Chain,      gauss2OnChain,                     Full)                \
+  X(gauss2,                Lagrangian, gauss2OnLagrangian,                Full)                \
+  X(gauss4,                Chain,      gauss4OnChain,                     Full)                \
+  X(gauss4,                Lagrangian, gauss4OnLagrangian,                Full)                \
+  X(gauss6,                Chain,      gauss6OnChain,                     Full)                \
+  X(gauss6,                Lagrangian, gauss6OnLagrangian,                Full)                \
+  X(gauss8,                Chain,      gauss8OnChain,                     Full)                \
+  X(gauss8,                Lagrangian, gauss8OnLagrangian,                Full)                \
   X(generalized,           Chain,      generalizedOnChain,                Full)                \
   X(anglesMidpoint,        Chain,      anglesMidpointOnChain,             Full)                \
   X(penalty,               Chain,      penaltyOnChain,                    Full)                \
