@@ -30,6 +30,7 @@ import { createLessonLayout } from './page/lesson-layout.js';
 import { openTestHook, fillTestHook } from './page/test-hook.js';
 import { registerServiceWorker } from './page/offline.js';
 import { createActivities } from './page/activity.js';
+import { setupOfflineCopy } from './page/offline-copy.js';
 import inlinedWasm from 'virtual:vilab-wasm';
 import { t, ready as languageReady } from './i18n/index.js';
 import { apiError } from './ui/api-error.js';
@@ -92,6 +93,7 @@ async function main() {
   new Toolbar({ lab, store, view, run, notices, presets });
   const controls = createPanel({ lab, store, run, notices, presets });
   createDrawers({ lab, store, runner, presets, run });
+  setupOfflineCopy({ single: SINGLE_FILE }); // Help: the offline copy and the licences
   createActivities({ lab, store, run, embedKeys, siteURL: SITE_URL }); // a prediction before a preset or lesson plays
   const legend = createLegend({ lab, store, runner, view, controls });
   const link = new Links({ lab, store, runner, view, plots, notices, run, embedKeys, siteURL: SITE_URL, reducedMotion });
