@@ -22,7 +22,7 @@ test('the workflow installs the web build’s packages and nothing else', () => 
 });
 
 test('npm is cached; the wasm layer is tested before the site is built and uploaded with vilab.html', () => {
-  assert.match(workflow, /uses: actions\/setup-node@v\d+\s+with:[^]*?cache: npm/);
+  assert.match(workflow, /uses: actions\/setup-node@v\d+\s+with:[\s\S]*?cache: npm/);
   const at = (re) => {
     const i = workflow.search(re);
     assert.ok(i >= 0, String(re));

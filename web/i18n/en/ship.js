@@ -6,4 +6,5 @@ export default {
   'ship.licences': 'Licences',
   'ship.licences.about':
     "vilab is free software (MIT licence); it contains three.js, uPlot, KaTeX, Eigen (MPL-2.0; where its source is: in the licences), nlohmann/json, PEGTL, musl's libm and the Emscripten runtime.",
+  'ship.lms.completed': 'Lesson complete: the run reached t = {time} s, and your course has recorded it.',
 };
