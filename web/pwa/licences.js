@@ -1,9 +1,10 @@
 // The licence bundle of every build: vilab's own licence (LICENSE, up to its third-party
 // part) and the notice of each component compiled into the outputs, from one data file
 // (web/pwa/licences.json). npm components give their version and notice from their own
-// package; the C++ ones carry their licence text from web/pwa/licences/. The site gets
+// package; the C++ ones carry their licence text from web/pwa/licences/ and take their
+// version from the installed headers where present (the data's version otherwise). The site gets
 // LICENSES.txt; the single file carries the same text in <script type="text/plain" id="licences">.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
@@ -25,10 +26,18 @@ function npmPackage(name) {
   return { version: pkg.version, licence: pkg.license, notice: readFileSync(`${dir}LICENSE`, 'utf8').trim() };
 }
 
+/** A C++ component's version as its installed headers say (what the wasm was built with), else null. */
+export function headerVersion(c, include = '/usr/include/') {
+  if (!c.header || !existsSync(include + c.header.file)) return null;
+  const text = readFileSync(include + c.header.file, 'utf8');
+  const parts = [...text.matchAll(new RegExp(`#define ${c.header.pattern}`, 'g'))].map((m) => m[1]);
+  return parts.length >= 3 ? parts.slice(0, 3).join('.') : null;
+}
+
 /** One component's section of the bundle. */
 function section(c) {
   const pkg = c.npm ? npmPackage(c.npm) : null;
-  const version = c.version ?? pkg.version;
+  const version = headerVersion(c) ?? c.version ?? pkg.version;
   const texts = c.text ? [c.text].flat().map((f) => readFileSync(here(`./licences/${f}`), 'utf8').trim()) : [pkg.notice];
   return [
     RULE,
