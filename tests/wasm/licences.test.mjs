@@ -35,3 +35,13 @@ test("LICENSE names every component of the bundle, and the bundle starts with vi
   assert.ok(bundle.includes('MIT License\n\nCopyright (c) 2026 the vilab authors'));
   assert.equal((bundle.match(/^-{78}$/gm) ?? []).length, LICENCE_DATA.components.length, 'one section per component');
 });
+
+test("Help's words about the licences name every component, in English and Spanish", async () => {
+  for (const lang of ['en', 'es']) {
+    const words = (await import(`../../web/i18n/${lang}/ship.js`)).default['ship.licences.about'];
+    for (const c of LICENCE_DATA.components) {
+      const first = c.name.split(' ')[0];
+      assert.ok(words.includes(first), `${lang}: ${first}`);
+    }
+  }
+});
