@@ -6,5 +6,5 @@ export default {
   'ship.licences': 'Licencias',
   'ship.licences.about':
     'vilab es software libre (licencia MIT); contiene three.js, uPlot, KaTeX, Eigen (MPL-2.0; dónde está su código fuente: en las licencias), nlohmann/json, PEGTL, la libm de musl y el entorno de ejecución de Emscripten.',
-  'ship.lms.completed': 'Lección completada: la simulación llegó a t = {time} s y tu curso lo ha registrado.',
+  'ship.lms.completed': 'Lección completada: la simulación llegó a t = {time} s y su curso lo ha registrado.',
 };
