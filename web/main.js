@@ -30,6 +30,8 @@ import { createLessonLayout } from './page/lesson-layout.js';
 import { openTestHook, fillTestHook } from './page/test-hook.js';
 import { registerServiceWorker } from './page/offline.js';
 import { createActivities } from './page/activity.js';
+import { setupOfflineCopy } from './page/offline-copy.js';
+import { readLaunch, adoptLaunchLink, startLaunch } from './page/lms.js';
 import inlinedWasm from 'virtual:vilab-wasm';
 import { t, ready as languageReady } from './i18n/index.js';
 import { apiError } from './ui/api-error.js';
@@ -37,6 +39,9 @@ import { apiError } from './ui/api-error.js';
 const SINGLE_FILE = import.meta.env.MODE === 'single';
 const SITE_URL = SINGLE_FILE ? (import.meta.env.VITE_SITE_URL ?? '') : '';
 if (SINGLE_FILE) document.documentElement.classList.add('single-file');
+// inside an LMS package: the link it launches becomes the address before the page reads it
+const launch = readLaunch();
+const ownAddress = adoptLaunchLink(launch);
 // embed=1, paused=1, chrome=0, origin=… (state/messages.js); a bad key is reported once the page is up
 const embedProblems = [];
 const embedKeys = readEmbedKeys(location.search, (field, problem, code) => embedProblems.push({ field, problem, code }));
@@ -92,6 +97,7 @@ async function main() {
   new Toolbar({ lab, store, view, run, notices, presets });
   const controls = createPanel({ lab, store, run, notices, presets });
   createDrawers({ lab, store, runner, presets, run });
+  setupOfflineCopy({ single: SINGLE_FILE }); // Help: the offline copy and the licences
   createActivities({ lab, store, run, embedKeys, siteURL: SITE_URL }); // a prediction before a preset or lesson plays
   const legend = createLegend({ lab, store, runner, view, controls });
   const link = new Links({ lab, store, runner, view, plots, notices, run, embedKeys, siteURL: SITE_URL, reducedMotion });
@@ -109,6 +115,7 @@ async function main() {
   $('#loading').remove();
   bridge.announce();
   link.land(start.at);
+  startLaunch({ launch, ownAddress, presets, run, runner, notices }); // an LMS package's preset and its report
   reducedMotion.addEventListener?.('change', (e) => {
     view.reducedMotion = e.matches;
     if (e.matches) run.setPlaying(false);

@@ -4,6 +4,7 @@ import { viteSingleFile } from 'vite-plugin-singlefile';
 import { precache } from './pwa/precache-plugin.js';
 import { inlineWasm, woff2Only } from './pwa/inline-wasm-plugin.js';
 import { csp } from './pwa/csp-plugin.js';
+import { licences } from './pwa/licences.js';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const wasmFile = fileURLToPath(new URL('../build/wasm/vilab.wasm', import.meta.url));
@@ -47,9 +48,15 @@ export default defineConfig(({ mode }) => {
           woff2Only(),
           inlineWasm({ wasmFile }),
           viteSingleFile({ removeViteModuleLoader: true, outputFileName: 'vilab.html' }),
+          licences({ single: true }),
           csp({ single: true }),
         ]
-      : [inlineWasm({ wasmFile: null }), precache({ template: fileURLToPath(new URL('./pwa/sw-template.js', import.meta.url)) }), csp()],
+      : [
+          inlineWasm({ wasmFile: null }),
+          licences(),
+          precache({ template: fileURLToPath(new URL('./pwa/sw-template.js', import.meta.url)) }),
+          csp(),
+        ],
     // the study workers (web/sim/study-worker.js): in the single file
     // they get the wasm's bytes from the page, so their own references are emptied
     worker: { plugins: () => [inlineWasm({ wasmFile: single ? wasmFile : null })] },

@@ -22,7 +22,9 @@ const sha256 = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').di
 
 /** The single file's policy for its inline scripts and styles. */
 export function singleFilePolicy(html) {
-  const scripts = [...html.matchAll(/<script\b[^>]*>([\s\S]*?)<\/script>/gi)].map((m) => sha256(m[1]));
+  // data blocks (the licences' text/plain) are never run: only scripts get a hash
+  const runs = (attrs) => /^(module|text\/javascript|)$/i.test(attrs.match(/\btype="([^"]*)"/i)?.[1] ?? '');
+  const scripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)].filter((m) => runs(m[1])).map((m) => sha256(m[2]));
   const styles = [...html.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style>/gi)].map((m) => sha256(m[1]));
   return [
     "default-src 'none'",
