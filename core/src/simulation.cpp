@@ -512,6 +512,21 @@ void Simulation::fillRow(const Diagnostics& d, double t, double dt) {
   if (scenario_.integrator->variableStep) row_[c++] = dt;
 }
 
+Eigen::MatrixXd Simulation::linearize() {
+  const IntegratorEntry& integrator = *scenario_.integrator;
+  if (!integrator.linearizesOn(scenario_.system->model))
+    throw InputError(InputErrorCode::NotApplicable, "integrator",
+                     "'" + integrator.id + "' does not give the Jacobian of its step on '" + scenario_.system->id +
+                         "' (the registry's `linearizes` lists where it does)");
+  integrator_->setTime(time_);
+  Eigen::MatrixXd jacobian;
+  std::string why;
+  if (!integrator_->linearize(jacobian, why))
+    throw InputError(InputErrorCode::Invalid, "state",
+                     "no Jacobian of the step at step " + std::to_string(step_) + ": " + why);
+  return jacobian;
+}
+
 void Simulation::setState(const State& s) {
   State checked = s;
   const auto size = [](const VecX& a, Eigen::Index n, const char* field) {
