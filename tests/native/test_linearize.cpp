@@ -6,9 +6,11 @@
 #include <cmath>
 #include <complex>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "support.hpp"
+#include "vilab/chain_linearization.hpp"
 #include "vilab/registry.hpp"
 
 using namespace vilab;
@@ -142,11 +144,77 @@ TEST_CASE("linearize: determinant 1 for the symplectic steps, not for RK4", "[li
   CHECK(defect > 1e-9);  // (hω)⁶/72 for RK4's stability polynomial on a rotation
 }
 
+namespace {
+
+// A chain's step Jacobian in the tangent bases (chain_linearization.hpp) by a central
+// difference along the basis vectors at the start (setState projects the O(ε²) offset).
+Eigen::MatrixXd chainFiniteDifference(const Json& scenario, const State& a) {
+  const ChainModel m = std::get<ChainModel>(parseScenario(scenario).model);
+  const Eigen::MatrixXd basisA = chainTangentBasis(m, a);
+  const int N = static_cast<int>(a.q.size());
+  VecX b = stepFrom(scenario, a);
+  const Eigen::MatrixXd basisB = chainTangentBasis(m, State{b.head(N), b.tail(N)});
+  Eigen::MatrixXd fd(basisA.rows(), basisA.cols());
+  const double e = 1e-5;
+  for (int j = 0; j < basisA.cols(); ++j) {
+    State plus = a, minus = a;
+    plus.q += e * basisA.col(j).head(N);
+    plus.p += e * basisA.col(j).tail(N);
+    minus.q -= e * basisA.col(j).head(N);
+    minus.p -= e * basisA.col(j).tail(N);
+    fd.col(j) = (stepFrom(scenario, plus) - stepFrom(scenario, minus)) / (2 * e);
+  }
+  return chainTangentCoordinates(basisB, fd);
+}
+
+Eigen::MatrixXd standardOmega(int n) {
+  Eigen::MatrixXd omega = Eigen::MatrixXd::Zero(2 * n, 2 * n);
+  omega.topRightCorner(n, n) = Eigen::MatrixXd::Identity(n, n);
+  omega.bottomLeftCorner(n, n) = -Eigen::MatrixXd::Identity(n, n);
+  return omega;
+}
+
+}  // namespace
+
+TEST_CASE("linearize on chains: a symplectic basis of T(T*N), a central difference, det 1; RK4 not", "[linearize]") {
+  for (const char* system : {"double-spherical-pendulum", "pendulum", "chain"})
+    for (const char* integrator : {"midpoint", "rattle", "trapezoid"}) {
+      INFO(system << " by " << integrator);
+      const Json scenario = {{"system", system}, {"integrator", integrator}, {"h", 0.02}};
+      const State a = stateAfter(scenario, 11);
+      Simulation sim(parseScenario(scenario));
+      sim.setState(a);
+      const Eigen::MatrixXd J = sim.linearize();
+      const ChainModel m = std::get<ChainModel>(sim.scenario().model);
+      const int dof = static_cast<int>(a.q.size()) - (m.planar ? 2 : 1) * m.bobs();
+      REQUIRE(J.rows() == 2 * dof);
+      REQUIRE(J.cols() == 2 * dof);
+      const Eigen::MatrixXd fd = chainFiniteDifference(scenario, a);
+      CHECK((J - fd).cwiseAbs().maxCoeff() / std::max(1.0, J.cwiseAbs().maxCoeff()) <= 1e-7);
+      CHECK(std::abs(J.determinant() - 1) <= 1e-12);
+      CHECK((J.transpose() * standardOmega(dof) * J - standardOmega(dof)).cwiseAbs().maxCoeff() <= 1e-12);
+      // the basis itself: symplectic, tangent
+      const Eigen::MatrixXd basis = chainTangentBasis(m, a);
+      CHECK((basis.transpose() * standardOmega(static_cast<int>(a.q.size())) * basis - standardOmega(dof))
+                .cwiseAbs()
+                .maxCoeff() <= 1e-12);
+    }
+  // Negative control: RK4 (projected) on the DSP, its Jacobian by the same difference.
+  const Json rk4 = {{"system", "double-spherical-pendulum"}, {"integrator", "rk4"}, {"h", 0.05}};
+  const Eigen::MatrixXd J = chainFiniteDifference(rk4, stateAfter(rk4, 11));
+  const double defect = std::abs(J.determinant() - 1);
+  INFO("RK4 on the DSP: |det − 1| = " << defect);
+  CHECK(defect > 1e-7);
+  Simulation damped(parseScenario(
+      Json{{"system", "double-spherical-pendulum"}, {"integrator", "midpoint"}, {"params", {{"damping", 0.1}}}}));
+  CHECK_THROWS_AS(damped.linearize(), InputError);
+}
+
 TEST_CASE("linearize refuses where its entry does not declare it, and keeps the run", "[linearize]") {
-  Simulation chain(parseScenario(Json{{"system", "double-spherical-pendulum"}, {"integrator", "rattle"}}));
+  Simulation chain(parseScenario(Json{{"system", "double-spherical-pendulum"}, {"integrator", "energy-momentum"}}));
   try {
     chain.linearize();
-    FAIL("a chain's rattle step gave a Jacobian");
+    FAIL("a chain's energy-momentum step gave a Jacobian");
   } catch (const InputError& e) {
     CHECK(e.field() == "integrator");
     CHECK(e.message().find("Jacobian") != std::string::npos);

@@ -85,7 +85,8 @@ test('the registry says where linearize() applies: midpoint and alpha on systems
   assert.ok(lab.integrator('midpoint').linearizes.includes('lagrangian'));
   assert.ok(lab.integrator('alpha').linearizes.includes('lagrangian'));
   assert.deepEqual([...lab.integrator('rk4').linearizes], ['oscillator']);
-  assert.deepEqual([...lab.integrator('rattle').linearizes], []);
+  assert.ok(lab.integrator('rattle').linearizes.includes('double-spherical-pendulum'));
+  assert.deepEqual([...lab.integrator('energy-momentum').linearizes], []);
 });
 
 test('linearize() equals a central difference of the step to 1e-7 (relative)', () => {
@@ -106,38 +107,50 @@ test('linearize() equals a central difference of the step to 1e-7 (relative)', (
   }
 });
 
-test('det J = 1 to 1e-12 for the midpoint step on a gyroscopic system; RK4 misses it (negative control)', () => {
-  const sim = lab.simulate(GYROSCOPIC, { historyCapacity: 1 });
-  try {
-    for (let k = 0; k < 10; k++) {
-      const J = sim.linearize();
-      // 4×4 determinant by elimination
-      const a = Array.from({ length: 4 }, (_, i) => Array.from(J.subarray(4 * i, 4 * i + 4)));
-      let det = 1;
-      for (let c = 0; c < 4; c++) {
-        let p = c;
-        for (let r = c + 1; r < 4; r++) if (Math.abs(a[r][c]) > Math.abs(a[p][c])) p = r;
-        if (p !== c) [a[p], a[c], det] = [a[c], a[p], -det];
-        det *= a[c][c];
-        for (let r = c + 1; r < 4; r++) {
-          const f = a[r][c] / a[c][c];
-          for (let k2 = c; k2 < 4; k2++) a[r][k2] -= f * a[c][k2];
-        }
-      }
-      assert.ok(Math.abs(det - 1) <= 1e-12, `step ${sim.step}: det ${det}`);
-      sim.advance(5);
+/** The determinant of a size×size row-major matrix, by elimination with partial pivoting. */
+function determinant(J, size) {
+  const a = Array.from({ length: size }, (_, i) => Array.from(J.subarray(size * i, size * i + size)));
+  let det = 1;
+  for (let c = 0; c < size; c++) {
+    let p = c;
+    for (let r = c + 1; r < size; r++) if (Math.abs(a[r][c]) > Math.abs(a[p][c])) p = r;
+    if (p !== c) [a[p], a[c], det] = [a[c], a[p], -det];
+    det *= a[c][c];
+    for (let r = c + 1; r < size; r++) {
+      const f = a[r][c] / a[c][c];
+      for (let k = c; k < size; k++) a[r][k] -= f * a[c][k];
     }
-  } finally {
-    sim.dispose();
+  }
+  return det;
+}
+
+test('det J = 1 to 1e-12 for the symplectic steps (gyroscopic data system; the DSP in its tangent basis); RK4 misses it', () => {
+  for (const [scenario, size] of [
+    [GYROSCOPIC, 4],
+    [{ system: 'double-spherical-pendulum', integrator: 'midpoint', h: 0.02 }, 8],
+    [{ system: 'double-spherical-pendulum', integrator: 'rattle', h: 0.02 }, 8],
+  ]) {
+    const sim = lab.simulate(scenario, { historyCapacity: 1 });
+    try {
+      for (let k = 0; k < 10; k++) {
+        const J = sim.linearize();
+        assert.equal(J.length, size * size);
+        const det = determinant(J, size);
+        assert.ok(Math.abs(det - 1) <= 1e-12, `${scenario.system} by ${scenario.integrator}, step ${sim.step}: det ${det}`);
+        sim.advance(5);
+      }
+    } finally {
+      sim.dispose();
+    }
   }
   const rk4 = lab.simulate({ system: 'oscillator', integrator: 'rk4', h: 0.1 }, { historyCapacity: 1 });
-  const [a, b, c, d] = rk4.linearize();
+  const det = determinant(rk4.linearize(), 2);
   rk4.dispose();
-  assert.ok(Math.abs(a * d - b * c - 1) > 1e-9, `RK4 det ${a * d - b * c}`);
+  assert.ok(Math.abs(det - 1) > 1e-9, `RK4 det ${det}`);
 });
 
 test('an integrator without the capability refuses with a clear error; linearize() never changes the run', () => {
-  const sim = lab.simulate({ system: 'double-spherical-pendulum', integrator: 'rattle' }, { historyCapacity: 1 });
+  const sim = lab.simulate({ system: 'double-spherical-pendulum', integrator: 'energy-momentum' }, { historyCapacity: 1 });
   assert.throws(
     () => sim.linearize(),
     (e) => e.name === 'VilabError' && e.field === 'integrator' && /Jacobian/.test(e.message),

@@ -455,7 +455,8 @@ export interface Simulation {
   setState(state: State): void;
   /**
    * ∂(q_{k+1}, p_{k+1})/∂(q_k, p_k) of the next step, from the integrator's own derivatives:
-   * (2n)² numbers, row-major, q first. Throws where the integrator's `linearizes` lacks the system.
+   * (2n)² numbers, row-major, q first (chains: n degrees of freedom, in a symplectic tangent basis).
+   * Throws where the integrator's `linearizes` lacks the system.
    */
   linearize(): Float64Array;
   /** FNV-1a 64 of q, p (float64 LE) and step (uint64 LE), 16 hex digits; equals the native `vilab hash`. */

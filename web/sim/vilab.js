@@ -560,7 +560,9 @@ class Simulation extends NativeOwner {
   /**
    * The Jacobian ∂(q_{k+1}, p_{k+1})/∂(q_k, p_k) of the next step at the current state,
    * from the integrator's own derivatives (not finite differences): a Float64Array of
-   * (2n)² numbers, row-major, q rows and columns first (n = q.length). Throws a
+   * (2n)² numbers, row-major, q rows and columns first (n = q.length; on pendulums and
+   * chains n is the degrees of freedom, in a symplectic basis of the tangent space of the
+   * constrained phase space, docs/api.md). Throws a
    * VilabError (field 'integrator') where the integrator's registry entry does not list
    * the system in `linearizes`; the run is unchanged.
    */
