@@ -2,7 +2,7 @@
 // checked against a central finite difference of the step, and its structure: det 1
 // for the symplectic steps, Kapitza's Floquet multipliers, the midpoint rule's
 // rotation angle 2·atan(hω/2) (Lu's modified clock).
-#include <catch2/catch_test_macros.hpp>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <complex>
 #include <string>

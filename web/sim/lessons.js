@@ -151,8 +151,11 @@ function floquetMeasured(sweep, clock, constants) {
     mu30: sweep.largest[at(30)],
     firstStable: sweep.omegas[first] ?? NaN,
     kapitza: Math.sqrt(2 * c.g * c.l) / c.a,
+    hAngle: clock.hs[1],
     angle: clock.angles[1],
     lu: lu[1],
+    hFirst: clock.hs[0],
+    hLast: clock.hs.at(-1),
     angleError: Math.max(...clock.angles.map((a, i) => Math.abs(a - lu[i]))),
   };
 }
