@@ -1,7 +1,6 @@
 #include "vilab/chain_linearization.hpp"
 
 #include <cmath>
-#include <vector>
 
 namespace vilab {
 
@@ -59,40 +58,35 @@ Eigen::VectorXd inverseMassDiagonal(const ChainModel& m) {
 }  // namespace
 
 Eigen::MatrixXd chainTangentBasis(const ChainModel& m, const State& s) {
-  // The planar pendulum also keeps y_i = 0 and p_{y,i} = 0.
-  const int B = m.bobs(), N = 3 * B, c = m.planar ? 2 * B : B, n = N - c;
-  const Eigen::MatrixXd G = constraintJacobian(m, s.q);
-  Eigen::MatrixXd C = Eigen::MatrixXd::Zero(2 * c, 2 * N);
-  C.block(0, 0, B, N) = G;
-  C.block(c, 0, B, N) = hiddenDerivative(m, s.p);
-  C.block(c, N, B, N) = G * inverseMassDiagonal(m).asDiagonal();
-  if (m.planar)
-    for (int i = 0; i < B; ++i) {
-      C(B + i, 3 * i + 1) = 1;
-      C(c + B + i, N + 3 * i + 1) = 1;
+  // Position vectors t: link i turned about an axis u ⊥ d_i, the bobs below it carried
+  // along (δx_j = u × d_i for j ≥ i); two axes per link, one (y) for the planar pendulum.
+  // Each is lifted to T(T*N) as e = (t, −Dgᵀ S⁻¹ K t) (the hidden constraint to first
+  // order), and the momentum vectors are f = (0, M t). Then ω(e, e') = 0 (Dg t = 0),
+  // ω(f, f') = 0 and ω(e_k, f_j) = (tᵀ M t)_kj =: Γ, so [E, F Γ⁻¹] is symplectic. Every
+  // vector is a smooth function of the state (no SVD, no pivoting), so nearby states
+  // get nearby bases.
+  const int B = m.bobs(), N = 3 * B, perLink = m.planar ? 1 : 2, n = perLink * B;
+  Eigen::MatrixXd T = Eigen::MatrixXd::Zero(N, n);
+  for (int i = 0; i < B; ++i) {
+    const Vec3 d = chainLink(s.q.data(), i);
+    const Vec3 unit = d.normalized();
+    const Vec3 reference = std::abs(unit.x()) > 0.9 ? Vec3::UnitY() : Vec3::UnitX();
+    const Vec3 u1 = m.planar ? Vec3::UnitY() : Vec3(reference.cross(unit).normalized());
+    const Vec3 u2 = unit.cross(u1);
+    for (int k = 0; k < perLink; ++k) {
+      const Vec3 turn = (k == 0 ? u1 : u2).cross(d);
+      for (int j = i; j < B; ++j) T.block<3, 1>(3 * j, perLink * i + k) = turn;
     }
-  const Eigen::JacobiSVD<Eigen::MatrixXd> svd(C, Eigen::ComputeFullV);
-  Eigen::MatrixXd U = svd.matrixV().rightCols(2 * n);
-  // Symplectic Gram–Schmidt on the columns of U, ω(u, v) = uᵀΩv with Ω = [[0, I], [−I, 0]]:
-  // pairs (e_k, f_k) with ω(e_k, f_k) = 1, ω-orthogonal to every other pair.
-  auto omega = [N](const Eigen::VectorXd& u, const Eigen::VectorXd& v) {
-    return u.head(N).dot(v.tail(N)) - u.tail(N).dot(v.head(N));
-  };
-  std::vector<Eigen::VectorXd> rest;
-  for (int j = 0; j < 2 * n; ++j) rest.push_back(U.col(j));
-  Eigen::MatrixXd basis(2 * N, 2 * n);
-  for (int k = 0; k < n; ++k) {
-    const Eigen::VectorXd e = rest.front();
-    rest.erase(rest.begin());
-    std::size_t best = 0;
-    for (std::size_t j = 1; j < rest.size(); ++j)
-      if (std::abs(omega(e, rest[j])) > std::abs(omega(e, rest[best]))) best = j;
-    const Eigen::VectorXd f = rest[best] / omega(e, rest[best]);
-    rest.erase(rest.begin() + static_cast<long>(best));
-    for (auto& v : rest) v = v - omega(v, f) * e + omega(v, e) * f;
-    basis.col(k) = e;
-    basis.col(n + k) = f;
   }
+  const Eigen::VectorXd invM = inverseMassDiagonal(m);
+  const Eigen::MatrixXd G = constraintJacobian(m, s.q);
+  const Eigen::MatrixXd S = G * invM.asDiagonal() * G.transpose();
+  const Eigen::MatrixXd MT = invM.cwiseInverse().asDiagonal() * T;
+  const Eigen::MatrixXd gamma = T.transpose() * MT;
+  Eigen::MatrixXd basis = Eigen::MatrixXd::Zero(2 * N, 2 * n);
+  basis.topLeftCorner(N, n) = T;
+  basis.bottomLeftCorner(N, n) = -G.transpose() * S.ldlt().solve(hiddenDerivative(m, s.p) * T);
+  basis.bottomRightCorner(N, n) = MT * gamma.inverse();
   return basis;
 }
 

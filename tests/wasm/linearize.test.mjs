@@ -196,7 +196,7 @@ test("Kapitza's Floquet multipliers: on the unit circle (1e-9) at ω = 60, one a
 });
 
 test('the midpoint rule rotates the oscillator by 2·atan(hω/2) to 1e-13 (Lu), not by hω', () => {
-  const hs = [0.01, 0.1, 0.5, 1, 2];
+  const hs = [0.01, 0.1, 0.5, 1];
   const scenario = data("x'^2/2 - 4*x^2/2", ['x'], [1], [0]);
   const { angles } = stepAngles(lab, { scenario, hs });
   hs.forEach((h, i) => {

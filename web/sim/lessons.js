@@ -134,7 +134,7 @@ const OSCILLATOR_DATA = {
   },
   initial: { q: [1], qdot: [0] },
 };
-const OSCILLATOR_HS = [0.01, 0.1, 0.5, 1, 2];
+const OSCILLATOR_HS = [0.01, 0.1, 0.5, 1];
 
 /** The Floquet figure's numbers: the verdicts at ω = 60 and 30, and the midpoint rule's angle against Lu's clock. */
 function floquetMeasured(sweep, clock, constants) {

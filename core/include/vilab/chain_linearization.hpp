@@ -9,9 +9,9 @@
 //     dp̃ = dp + H_λ dq + Dg(q)ᵀ dλ,
 //     S dμ = K dq' + Dg(q') M⁻¹ (dp̃ − H_μ dq'),  S = Dg M⁻¹ Dgᵀ,  K_i = (∇²g_i M⁻¹ p')ᵀ,
 //     dp' = dp̃ − H_μ dq' − Dg(q')ᵀ dμ.
-// The ambient Jacobian (6B × 6B) is then written in bases of T(T*N) at both ends: the
-// null space of the derivative of (g, Dg M⁻¹ p) (orthonormal, from an SVD), made
-// symplectic by a symplectic Gram–Schmidt, so that BᵀΩB = Ω_2n and a symplectic step has
+// The ambient Jacobian (6B × 6B) is then written in bases of T(T*N) at both ends, built
+// from each link's turns (chain_linearization.cpp) and symplectic, BᵀΩB = Ω_2n, so that
+// a symplectic step has
 // J_t = B'⁺ J B with J_tᵀ Ω_2n J_t = Ω_2n, det J_t = 1 (2n × 2n, n = 2B degrees of freedom, B for
 // the planar pendulum, which also keeps y = 0 and p_y = 0).
 #pragma once
@@ -23,8 +23,9 @@
 
 namespace vilab {
 
-// The 6B × 2n basis B of T(T*N) at s: orthonormal null space of the constraints' and the
-// hidden constraints' derivative, symplectic (BᵀΩB = [[0, I], [−I, 0]]).
+// The 6B × 2n basis B of T(T*N) at s, a smooth function of s: the turns of each link
+// about two axes perpendicular to it (the bobs below carried along), lifted onto the hidden
+// constraint, and the momenta M t; symplectic (BᵀΩB = [[0, I], [−I, 0]]).
 Eigen::MatrixXd chainTangentBasis(const ChainModel& m, const State& s);
 
 // The ambient Jacobian ∂(q', p')/∂(q, p) of the multiplier step from a to b (b the step's
