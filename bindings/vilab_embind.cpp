@@ -179,6 +179,21 @@ class WasmSimulation {
     }
   }
 
+  // The step's Jacobian, row-major (2n)², as a view of scratch_ (empty with error() set).
+  val linearize() {
+    error_ = val::null();
+    try {
+      const Eigen::MatrixXd J = sim_->linearize();
+      scratch_.resize(static_cast<std::size_t>(J.size()));
+      Eigen::Map<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(scratch_.data(), J.rows(),
+                                                                                         J.cols()) = J;
+    } catch (...) {
+      scratch_.clear();
+      error_ = currentErrorRecord("linearize");
+    }
+    return val(typed_memory_view(scratch_.size(), scratch_.data()));
+  }
+
   val historyColumns() const {
     val out = val::array();
     for (const auto& c : sim_->history().columns()) out.call<void>("push", c);
@@ -584,6 +599,7 @@ EMSCRIPTEN_BINDINGS(vilab) {
       .function("diagnostics", &WasmSimulation::diagnostics)
       .function("visualState", &WasmSimulation::visualState)
       .function("setState", &WasmSimulation::setState)
+      .function("linearize", &WasmSimulation::linearize)
       .function("historyColumns", &WasmSimulation::historyColumns)
       .function("historyStride", &WasmSimulation::historyStride)
       .function("historyCapacity", &WasmSimulation::historyCapacity)

@@ -278,7 +278,17 @@ Json SystemEntry::toJson() const {
   return j;
 }
 
+bool IntegratorEntry::linearizesOn(ModelKind model) const {
+  for (ModelKind m : linearizes)
+    if (m == model) return true;
+  return false;
+}
+
 Json IntegratorEntry::toJson() const {
+  Json linearizable = Json::array();
+  for (const auto& system : systemsOf(*this))
+    if (const SystemEntry* entry = findSystem(system); entry && linearizesOn(entry->model))
+      linearizable.push_back(system);
   Json texts = Json::array(), claims = Json::array();
   for (const auto& c : conserves) {
     texts.push_back(c.text);
@@ -294,7 +304,8 @@ Json IntegratorEntry::toJson() const {
             {"systems", systemsOf(*this)},
             {"summary", summary},
             {"forces", forces},
-            {"variableStep", variableStep}};
+            {"variableStep", variableStep},
+            {"linearizes", linearizable}};
   // The lean build's prose leaves these out (core/prose/README.md): so does its JSON.
   if (!docs.empty()) j["docs"] = docs;
   if (!equations.empty()) j["equations"] = equations;

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "vilab/chain_linearization.hpp"
 #include "vilab/hash.hpp"
 
 namespace vilab {
@@ -574,6 +575,38 @@ void Simulation::fillRow(const Diagnostics& d, double t, double dt) {
 void Simulation::diagnosticsRow(std::vector<double>& out) const {
   out.resize(static_cast<std::size_t>(history_.columnCount()));
   writeRow(diagnostics(), time_, lastDt_, scenario_.integrator->variableStep, out.data());
+}
+
+Eigen::MatrixXd Simulation::linearize() {
+  const IntegratorEntry& integrator = *scenario_.integrator;
+  if (!integrator.linearizesOn(scenario_.system->model))
+    throw InputError(InputErrorCode::NotApplicable, "integrator",
+                     "'" + integrator.id + "' does not give the Jacobian of its step on '" + scenario_.system->id +
+                         "' (the registry's `linearizes` lists where it does)");
+  Eigen::MatrixXd jacobian;
+  std::string why;
+  // A chain's multiplier steps (midpoint, trapezoid, RATTLE: one map for uniform gravity)
+  // are differentiated from the model's constraints, about the step a fresh copy takes,
+  // and written in a symplectic basis of the tangent space of T*N (chain_linearization.hpp).
+  if (const auto* chain = std::get_if<ChainModel>(&scenario_.model)) {
+    auto work = makeIntegrator(scenario_);
+    work->load(state_);
+    work->setTime(time_);
+    const StepOutcome out = work->step();
+    State next = state_;
+    if (out.ok) work->store(next);
+    Eigen::MatrixXd ambient;
+    if (!out.ok) why = "the step from this state is refused: " + out.refusal.reason;
+    if (out.ok && chainStepJacobian(*chain, scenario_.h, state_, next, ambient, why))
+      return chainTangentCoordinates(chainTangentBasis(*chain, next), ambient * chainTangentBasis(*chain, state_));
+    throw InputError(InputErrorCode::Invalid, "state",
+                     "no Jacobian of the step at step " + std::to_string(step_) + ": " + why);
+  }
+  integrator_->setTime(time_);
+  if (!integrator_->linearize(jacobian, why))
+    throw InputError(InputErrorCode::Invalid, "state",
+                     "no Jacobian of the step at step " + std::to_string(step_) + ": " + why);
+  return jacobian;
 }
 
 void Simulation::setState(const State& s) {

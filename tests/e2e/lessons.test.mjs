@@ -32,7 +32,7 @@ test('every lesson loads from one click and draws its curve, with caption and so
   // the drawer's code and uPlot load on the first open: wait for its list, not only the click
   await page.locator('#study-lessons button[data-lesson]').first().waitFor({ timeout: 20000 });
   const ids = await page.locator('#study-lessons button[data-lesson]').evaluateAll((bs) => bs.map((b) => b.dataset.lesson));
-  assert.deepEqual(ids, ['mw-newmark-rk4', 'dsp-fluctuation', 'dsp-jz', 'dsp-penalty', 'lu-clock', 'wm-amplitude']);
+  assert.deepEqual(ids, ['mw-newmark-rk4', 'dsp-fluctuation', 'dsp-jz', 'dsp-penalty', 'lu-clock', 'floquet', 'wm-amplitude']);
   const measured = {};
   for (const id of ids) {
     const t0 = Date.now();
@@ -63,6 +63,7 @@ test('every lesson loads from one click and draws its curve, with caption and so
   assert.ok(measured['dsp-jz'].driftA < 1e-11 && measured['dsp-jz'].driftB > 1e-6);
   assert.ok(Math.abs(measured['dsp-penalty'].slope + 1) <= 0.1);
   assert.ok(measured['lu-clock'].maxNdt <= 1e-12 && measured['lu-clock'].maxNh > 1e-3);
+  assert.ok(measured.floquet.off60 <= 1e-9 && measured.floquet.mu30 > 1.01 && measured.floquet.angleError <= 1e-13);
   assert.ok(Math.abs(measured['wm-amplitude'].slopeTop - 2) <= 0.2 && Math.abs(measured['wm-amplitude'].slopeDsp - 2) <= 0.2);
   // the state the last lesson set up: the heavy top by the quaternion DEL
   const st = await page.evaluate(() => window.vilabPage.state());

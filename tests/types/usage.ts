@@ -170,6 +170,9 @@ export async function example(): Promise<string> {
   // @ts-expect-error: refusal codes are a closed set
   const bad: RefusalCode = 'timeout';
   const digest: string = sim.hash();
+  const jacobian: Float64Array = sim.linearize();
+  const linearizable: readonly SystemId[] = lab.integrator('midpoint').linearizes;
+  void jacobian, linearizable;
   const gone: boolean = sim.disposed;
   sim.dispose();
   const heap: number = lab.heapBytes() + lab.heapUsed() + MAX_SCENARIO_BYTES;

@@ -13,7 +13,7 @@ const scene = (id) => {
   const { about, ...scenario } = JSON.parse(readFileSync(`${root}/scenes/lagrangian/${id}.json`, 'utf8'));
   return { id, title: about.title, scenario, compare: about.compare };
 };
-const PRESETS = [scene('newmark-vs-rk4')];
+const PRESETS = [scene('newmark-vs-rk4'), scene('kapitza')];
 const lesson = (id) => {
   const l = lessonById(id);
   return runLesson(lab, l, lessonSetup(l, PRESETS).scenario);
@@ -25,7 +25,7 @@ test('registry: every lesson has its words, a source, a plot and jobs; ids are u
     for (const f of ['title', 'source', 'caption', 'see', 'docs', 'tex'])
       assert.ok(typeof l[f] === 'string' && l[f].length > 10, `${l.id}.${f}`);
     assert.ok(lessonSetup(l, PRESETS), `${l.id}: set-up`);
-    assert.ok(['time', 'h', 'mu'].includes(l.plot.x));
+    assert.ok(['time', 'h', 'mu', 'omega'].includes(l.plot.x));
   }
 });
 

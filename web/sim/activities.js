@@ -54,6 +54,7 @@ export const ACTIVITIES = {
     'dsp-jz': { choices: AB, answer: 'A' },
     'dsp-penalty': { choices: ['same', 'x10', 'x100'], answer: 'x10' },
     'lu-clock': { choices: ['nh', 'ndt'], answer: 'ndt' },
+    floquet: { choices: ['circle', 'outside'], answer: 'outside' },
     'wm-amplitude': { choices: ['x2', 'x4', 'x16'], answer: 'x4' },
   },
 };

@@ -11,6 +11,7 @@
 // are fractions, printed as percentages] }.
 import { fittedOrder } from './studies.js';
 import { midpointClockStep } from './exact.js';
+import { floquetSweep, stepAngles } from './floquet.js';
 
 // ---- measurements (worker tasks)
 
@@ -112,7 +113,53 @@ const halvings = (h0, n) => Array.from({ length: n }, (_, i) => h0 / 2 ** i);
 /** Ratios of successive values (×4 per halving of h for a second-order quantity). */
 const ratios = (ys) => ys.slice(1).map((y, i) => ys[i] / y);
 const run = (scenario, T, samples) => ['measure', { scenario, T, samples }];
-/** The penalty stiffnesses of seed 002's constraint-error figure. */
+/** Kapitza's shaking frequencies (rad/s) of the Floquet figure, 30 and 60 among them. */
+const KAPITZA_OMEGAS = Array.from({ length: 13 }, (_, i) => 20 + 5 * i);
+/** Steps per forcing period of the Floquet figure (h = 2π/(ω·N)). */
+const KAPITZA_STEPS = 200;
+/** |μ| − 1 below this is on the unit circle (the step's rounding over one period). */
+const UNIT_CIRCLE = 1e-9;
+/** The linear oscillator x'' = −ω²x by the midpoint rule (ω = 2), as a system defined by data. */
+const OSCILLATOR_DATA = {
+  system: 'lagrangian',
+  integrator: 'midpoint',
+  params: {
+    coordinates: ['x'],
+    constants: { m: 1, k: 4 },
+    lagrangian: "m/2*x'^2 - k/2*x^2",
+    constraints: [],
+    conserved: {},
+    symmetries: {},
+    bodies: [{ position: ['x', '0', '0'], radius: 0.05 }],
+  },
+  initial: { q: [1], qdot: [0] },
+};
+const OSCILLATOR_HS = [0.01, 0.1, 0.5, 1];
+
+/** The Floquet figure's numbers: the verdicts at ω = 60 and 30, and the midpoint rule's angle against Lu's clock. */
+function floquetMeasured(sweep, clock, constants) {
+  const at = (w) => sweep.omegas.indexOf(w);
+  const w = Math.sqrt(constants.k / constants.m);
+  const lu = clock.hs.map((h) => 2 * Math.atan((h * w) / 2));
+  // the smallest ω of the sweep from which every one is stable
+  let first = sweep.omegas.length;
+  while (first > 0 && sweep.largest[first - 1] - 1 <= UNIT_CIRCLE) first--;
+  const c = sweep.constants;
+  return {
+    steps: sweep.stepsPerPeriod,
+    off60: Math.max(Math.abs(sweep.largest[at(60)] - 1), Math.abs(sweep.smallest[at(60)] - 1)),
+    mu30: sweep.largest[at(30)],
+    firstStable: sweep.omegas[first] ?? NaN,
+    kapitza: Math.sqrt(2 * c.g * c.l) / c.a,
+    hAngle: clock.hs[1],
+    angle: clock.angles[1],
+    lu: lu[1],
+    hFirst: clock.hs[0],
+    hLast: clock.hs.at(-1),
+    angleError: Math.max(...clock.angles.map((a, i) => Math.abs(a - lu[i]))),
+  };
+}
+
 const PENALTY_MUS = [1e3, 1e4, 1e5, 1e6];
 
 /**
@@ -256,6 +303,37 @@ export const LESSONS = [
     }),
   },
   {
+    id: 'floquet',
+    title: 'Floquet multipliers from the step’s Jacobian: Kapitza’s pendulum',
+    source: 'Kapitza (1951); Marsden & West (2001), §1.3 (linearized discrete flow); J. Lu (1995), §2.3 (the midpoint rule’s clock)',
+    caption:
+      'Kapitza’s pendulum held upside down, its pivot shaken as a·cos(ωt), by the midpoint rule over one period of the shaking. The product of its step Jacobians (sim.linearize()) is the monodromy matrix; its two multipliers μ tell whether the inverted position is stable (both on the unit circle) or not (one outside).',
+    see: 'Above the threshold both curves sit at |μ| = 1; below it they split, one above 1 (the pendulum falls) and one below. The printed line gives the verdicts at ω = 60 and ω = 30, and the midpoint rule’s rotation angle on the linear oscillator against Lu’s 2·atan(hω/2).',
+    docs: 'The Jacobian of one step, ∂(q_{k+1}, p_{k+1})/∂(q_k, p_k), is computed by the implicit function theorem on the discrete Euler–Lagrange equations (the second derivatives of L). Over one forcing period T = N h the product M = J_{N−1}⋯J_0 is the monodromy matrix of the discrete map about the periodic orbit (here the inverted equilibrium); the step is symplectic, so det M = 1 and the multipliers come in pairs μ, 1/μ: either both on the unit circle (stable) or one outside (unstable). Kapitza’s averaging predicts stability for a²ω² > 2gl. On the linear oscillator one midpoint step is a rotation by θ with eigenvalues e^{±iθ}, θ = 2·atan(hω/2): the exact flow over Lu’s modified time step.',
+    tex: 'M = \\prod_{k=N-1}^{0} \\frac{\\partial(q_{k+1}, p_{k+1})}{\\partial(q_k, p_k)},\\quad \\det M = 1,\\quad \\text{stable} \\iff |\\mu_{1,2}| = 1;\\qquad \\theta_{\\text{mid}} = 2\\arctan\\frac{h\\omega}{2}',
+    preset: 'kapitza',
+    plot: { x: 'omega', y: 'multiplier', logX: false, logY: true },
+    jobs: (sc) => [
+      [
+        'floquet',
+        { scenario: { ...sc, initial: { q: [Math.PI], qdot: [0] } }, constant: 'w', omegas: KAPITZA_OMEGAS, stepsPerPeriod: KAPITZA_STEPS },
+      ],
+      ['stepAngles', { scenario: OSCILLATOR_DATA, hs: OSCILLATOR_HS }],
+    ],
+    figure: ([sweep, clock]) => {
+      const measured = floquetMeasured(sweep, clock, OSCILLATOR_DATA.params.constants);
+      const verdicts = measured.off60 <= UNIT_CIRCLE && measured.mu30 > 1 + UNIT_CIRCLE;
+      return {
+        curves: [
+          { label: 'mu-largest', x: sweep.omegas, y: sweep.largest, color: 'B' },
+          { label: 'mu-smallest', x: sweep.omegas, y: sweep.smallest, color: 'A' },
+        ],
+        measured,
+        summary: verdicts ? 'measured.floquet' : 'measured.floquet-other',
+      };
+    },
+  },
+  {
     id: 'wm-amplitude',
     title: 'Energy oscillates with amplitude ∝ h²: rigid body and DSP',
     source:
@@ -293,7 +371,16 @@ export const lessonById = (id) => LESSONS.find((l) => l.id === id) ?? null;
 export const studyById = (id) => STUDIES.find((s) => s.id === id) ?? null;
 
 /** The worker tasks the lessons use (web/sim/study-worker.js registers them). */
-export const LESSON_TASKS = { measure: measureRun, clock: clockRun };
+export const LESSON_TASKS = {
+  measure: measureRun,
+  clock: clockRun,
+  floquet: (lab, args, progress) => ({
+    ...floquetSweep(lab, args, progress),
+    constants: args.scenario.params.constants,
+    stepsPerPeriod: args.stepsPerPeriod,
+  }),
+  stepAngles,
+};
 
 /** The scenario a lesson starts from: its own, or its preset's (presets: [{ id, scenario, compare }]). */
 export function lessonSetup(lesson, presets = []) {

@@ -279,6 +279,8 @@ export interface IntegratorInfo {
   readonly forces: boolean;
   /** Chooses its own step sizes (sim.time is their sum; the history has a column 'dt'). */
   readonly variableStep: boolean;
+  /** The systems on which sim.linearize() gives its step's Jacobian (the others refuse it). */
+  readonly linearizes: readonly SystemId[];
 }
 
 /** lab.vocabulary: the closed lists of ids, from the registry (the unions of ids.d.ts). */
@@ -517,6 +519,12 @@ export interface Simulation {
   variables(): Float64Array;
   /** Replaces (q, p); restarts step and history at 0. Throws when off the constraint manifold. */
   setState(state: State): void;
+  /**
+   * ∂(q_{k+1}, p_{k+1})/∂(q_k, p_k) of the next step, from the integrator's own derivatives:
+   * (2n)² numbers, row-major, q first (chains: n degrees of freedom, in a symplectic tangent basis).
+   * Throws where the integrator's `linearizes` lacks the system.
+   */
+  linearize(): Float64Array;
   /** FNV-1a 64 of q, p (float64 LE) and step (uint64 LE), 16 hex digits; equals the native `vilab hash`. */
   hash(): string;
   readonly history: History;

@@ -558,6 +558,23 @@ class Simulation extends NativeOwner {
   }
 
   /**
+   * The Jacobian ∂(q_{k+1}, p_{k+1})/∂(q_k, p_k) of the next step at the current state,
+   * from the integrator's own derivatives (not finite differences): a Float64Array of
+   * (2n)² numbers, row-major, q rows and columns first (n = q.length; on pendulums and
+   * chains n is the degrees of freedom, in a symplectic basis of the tangent space of the
+   * constrained phase space, docs/api.md). Throws a
+   * VilabError (field 'integrator') where the integrator's registry entry does not list
+   * the system in `linearizes`; the run is unchanged.
+   */
+  linearize() {
+    const native = this[LIVE]();
+    const jacobian = native.linearize().slice(); // copy before any other call
+    const error = native.error();
+    if (error) throw coreError(error);
+    return jacobian;
+  }
+
+  /**
    * FNV-1a 64 (offset 0xcbf29ce484222325, prime 0x100000001b3) of the exact
    * little-endian bytes of q (float64 each), then p (float64 each), then the step
    * count (uint64), as 16 lowercase hex digits; equals the native `vilab hash`.

@@ -163,6 +163,10 @@ struct IntegratorEntry {
   bool forces = false;
   // Chooses its own step sizes (Integrator::lastStep); the history then has a column "dt".
   bool variableStep = false;
+  // The models on which it gives the Jacobian of its step (Simulation::linearize); the
+  // others refuse it.
+  std::vector<ModelKind> linearizes;
+  bool linearizesOn(ModelKind model) const;
   Json toJson() const;
 };
 

@@ -116,6 +116,11 @@ class Simulation {
   // The current state's row of history().columns() (what a recorded step stores there),
   // from diagnostics() and time(): the same bits.
   void diagnosticsRow(std::vector<double>& out) const;
+  // The Jacobian ∂(q_{k+1}, p_{k+1})/∂(q_k, p_k) of the next step at the current state,
+  // 2n×2n in the canonical coordinates (q block first), from the integrator's own
+  // derivatives; the run is unchanged. Throws InputError for an integrator that does not
+  // declare it on this model (its registry entry's `linearizes`) or a state where it fails.
+  Eigen::MatrixXd linearize();
 
  private:
   // One step; returns false with the refusal when it is refused (state unchanged).

@@ -12,6 +12,7 @@ VILAB_COLD static IntegratorEntry make_alphaIntegrator() {
   e.forces = true;      // damping, torque, driving forces (discrete Lagrange–d'Alembert / the forced ODE)
   e.conserves = claims({ClaimKind::Symplectic, ClaimKind::Momentum, ClaimKind::Constraints, ClaimKind::EnergyBounded});
   e.options = {ParamSpec::number("alpha", "", 0.25, 0, 1, false)};
+  e.linearizes = {ModelKind::Lagrangian};  // Simulation::linearize
   return e;
 }
 

@@ -13,6 +13,7 @@ VILAB_COLD static IntegratorEntry make_rattleIntegrator() {
   e.forces = true;  // damping, torque, driving forces (discrete Lagrange–d'Alembert / the forced ODE)
   e.conserves = claims({ClaimKind::Symplectic, ClaimKind::Momentum, ClaimKind::Constraints, ClaimKind::Constraints,
                         ClaimKind::EnergyBounded});
+  e.linearizes = {ModelKind::Chain};  // Simulation::linearize
   return e;
 }
 

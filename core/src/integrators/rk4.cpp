@@ -16,6 +16,7 @@ VILAB_COLD static IntegratorEntry make_rk4Integrator() {
   e.symmetric = false;
   e.forces = true;  // damping, torque, driving forces (discrete Lagrange–d'Alembert / the forced ODE)
   e.conserves = claims({ClaimKind::Constraints, ClaimKind::Constraints});
+  e.linearizes = {ModelKind::Oscillator};  // Simulation::linearize
   return e;
 }
 

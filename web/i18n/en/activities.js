@@ -247,6 +247,13 @@ export default {
   'activity.lesson.lu-clock.measure': 'Compare the two error curves of the figure: against the exact flow at n·h and at n·Δt.',
   'activity.lesson.lu-clock.answer':
     'At n·Δt, with Δt = (2/ω) arctan(ωh/2), a little shorter than h: the midpoint rule runs the exact flow on its own clock, so the error at n·Δt stays at round-off while the error at n·h grows.',
+  'activity.lesson.floquet.question':
+    'Shaken at ω = 30, below Kapitza’s threshold a²ω² = 2gl, where do the two Floquet multipliers of the inverted pendulum lie?',
+  'activity.lesson.floquet.choice.circle': 'Both on the unit circle: it stays up',
+  'activity.lesson.floquet.choice.outside': 'One outside the unit circle: it falls',
+  'activity.lesson.floquet.measure': 'Read the two curves of the figure at ω = 30, and the measured line under it.',
+  'activity.lesson.floquet.answer':
+    'One outside: the monodromy matrix has determinant 1, so its multipliers are μ and 1/μ; at ω = 30 the shaking is too slow to hold the pendulum up, |μ| > 1 and a small tilt grows every period.',
   'activity.lesson.wm-amplitude.question': 'Halve the time step h: by how much does the amplitude of the energy oscillation shrink?',
   'activity.lesson.wm-amplitude.choice.x2': 'By a factor of 2',
   'activity.lesson.wm-amplitude.choice.x4': 'By a factor of 4',

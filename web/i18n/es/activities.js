@@ -256,6 +256,13 @@ export default {
   'activity.lesson.lu-clock.measure': 'Compare las dos curvas de error de la figura: frente al flujo exacto en n·h y en n·Δt.',
   'activity.lesson.lu-clock.answer':
     'En n·Δt, con Δt = (2/ω) arctan(ωh/2), algo menor que h: la regla del punto medio recorre el flujo exacto con su propio reloj, así que el error en n·Δt se queda en el redondeo mientras que el error en n·h crece.',
+  'activity.lesson.floquet.question':
+    'Sacudido con ω = 30, por debajo del umbral de Kapitza a²ω² = 2gl, ¿dónde están los dos multiplicadores de Floquet del péndulo invertido?',
+  'activity.lesson.floquet.choice.circle': 'Los dos en la circunferencia unidad: se sostiene',
+  'activity.lesson.floquet.choice.outside': 'Uno fuera de la circunferencia unidad: se cae',
+  'activity.lesson.floquet.measure': 'Lea las dos curvas de la figura en ω = 30, y la línea medida debajo.',
+  'activity.lesson.floquet.answer':
+    'Uno fuera: la matriz de monodromía tiene determinante 1, así que sus multiplicadores son μ y 1/μ; con ω = 30 la sacudida es demasiado lenta para sostener el péndulo, |μ| > 1 y una pequeña inclinación crece en cada periodo.',
   'activity.lesson.wm-amplitude.question':
     'Al reducir a la mitad el paso de tiempo h, ¿cuánto se reduce la amplitud de la oscilación de la energía?',
   'activity.lesson.wm-amplitude.choice.x2': 'A la mitad',

@@ -35,6 +35,15 @@ class Integrator {
   virtual void setTime(double) {}
   // The time the last step advanced: variable-step integrators override it.
   virtual double lastStep() const { return 0; }
+  // The Jacobian ∂(q_{k+1}, p_{k+1})/∂(q_k, p_k) of the next step from the loaded state,
+  // in canonical coordinates (2n×2n, the q block first), from the step's own
+  // derivatives; the state and every later step are unchanged. False with `why` (what
+  // it cannot differentiate) for integrators without the capability.
+  virtual bool linearize(Eigen::MatrixXd& jacobian, std::string& why) {
+    (void)jacobian;
+    why = "this integrator does not give the Jacobian of its step";
+    return false;
+  }
 };
 
 // Integrator options (α, μ, tol, …): numbers by name, validated against the
@@ -67,13 +76,22 @@ struct HasPrepare<Core, std::void_t<decltype(std::declval<Core&>().prepare(std::
 };
 
 template <class Core, class = void>
+struct HasLinearize : std::false_type {};
+template <class Core>
+struct HasLinearize<Core,
+                    std::void_t<decltype(std::declval<const Core&>().linearize(
+                        std::declval<const State&>(), std::declval<Eigen::MatrixXd&>(), std::declval<std::string&>()))>>
+    : std::true_type {};
+
+template <class Core, class = void>
 struct HasSetTime : std::false_type {};
 template <class Core>
 struct HasSetTime<Core, std::void_t<decltype(std::declval<Core&>().setTime(0.0))>> : std::true_type {};
 
 // An integrator whose private coordinates are the canonical ones: Core provides
-// StepOutcome step(VecX& q, VecX& p) and, optionally, prepare(State&) run on load and
-// setTime(double t_k) run before every step.
+// StepOutcome step(VecX& q, VecX& p) and, optionally, prepare(State&) run on load,
+// setTime(double t_k) run before every step and
+// bool linearize(const State&, Eigen::MatrixXd&, std::string& why) const (Integrator::linearize).
 template <class Core>
 class CanonicalIntegrator final : public Integrator {
  public:
@@ -87,6 +105,12 @@ class CanonicalIntegrator final : public Integrator {
   bool storeOverwrites() const override { return true; }
   void setTime(double t) override {
     if constexpr (HasSetTime<Core>::value) core_.setTime(t);
+  }
+  bool linearize(Eigen::MatrixXd& jacobian, std::string& why) override {
+    if constexpr (HasLinearize<Core>::value)
+      return core_.linearize(s_, jacobian, why);
+    else
+      return Integrator::linearize(jacobian, why);
   }
   Core& core() { return core_; }
 

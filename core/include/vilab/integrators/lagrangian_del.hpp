@@ -40,6 +40,7 @@
 #include <algorithm>
 #include <limits>
 #include <memory>
+#include <string>
 
 #include "vilab/discrete_lagrangian.hpp"
 #include "vilab/integrators/integrator.hpp"
@@ -111,6 +112,59 @@ class LagrangianDel {
     p.swap(p1_);
     previous_ = x_;
     return out;
+  }
+
+  // The Jacobian ∂(q_{k+1}, p_{k+1})/∂(q_k, p_k) of the step from s (Integrator::linearize),
+  // by the implicit function theorem on R(q_k, p_k, δ) = p_k + D1 L_d(q_k, q_k + δ) + f_d^− = 0
+  // at the step's root δ (the α-family, x̄ = q_k + αδ, v = δ/h, s_F = ½ or 1 as split):
+  //     dδ = −R_δ⁻¹ (dp_k + R_q dq_k),   R_δ = ∂D1/∂q_{k+1} + ∂f_d^−/∂q_{k+1} (the Newton matrix),
+  //     R_q = h(1−α) L_qq − L_q̇q + s_F h F_q   (δ held),
+  //     q_{k+1} = q_k + δ,   p_{k+1} = p_k + h L_q(x̄, v) + h F(x̄, v):
+  //     dp_{k+1} = dp_k + h (L_qq + F_q) dq_k + (hα (L_qq + F_q) + L_qq̇ + F_q̇) dδ.
+  // A copy solves the step, so this integrator's predictor, and every later bit, is unchanged.
+  bool linearize(const State& s, Eigen::MatrixXd& jacobian, std::string& why) const {
+    if (rule_.kind == Quadrature::Trapezoid) {
+      why = "the trapezoid rule's step is not differentiated (the α-family's is)";
+      return false;
+    }
+    if (eval_.c() > 0) {
+      why = "the step with constraints is not differentiated (only systems without constraints)";
+      return false;
+    }
+    LagrangianDel work = *this;
+    VecX q = s.q, p = s.p;
+    const StepOutcome out = work.step(q, p);
+    if (!out.ok) {
+      why = "the step from this state is refused: " + out.refusal.reason;
+      return false;
+    }
+    const int n = eval_.n();
+    const double h = h_, a = weight(), sF = split_ == ForceSplit::OneSided ? 1.0 : 0.5;
+    const SmallVec delta = work.x_.head(n);
+    SmallVec d1(n);
+    SmallMat rDelta(n, n);
+    work.discreteDerivative(s.q, delta, d1, &rDelta);  // also leaves L's and F's second derivatives at x̄
+    Eigen::MatrixXd lqq = work.Lqq_, lqv = work.Lqv_;
+    Eigen::MatrixXd rq = (h * (1 - a)) * lqq - lqv.transpose();
+    if (forced_) {
+      rq += (sF * h) * Eigen::MatrixXd(work.Fq_);
+      lqq += Eigen::MatrixXd(work.Fq_);
+      lqv += Eigen::MatrixXd(work.Fv_);
+    }
+    const Eigen::PartialPivLU<Eigen::MatrixXd> lu{Eigen::MatrixXd(rDelta)};
+    const Eigen::MatrixXd dDeltaDq = -lu.solve(rq);
+    const Eigen::MatrixXd dDeltaDp = -lu.solve(Eigen::MatrixXd::Identity(n, n));
+    const Eigen::MatrixXd momentumGain = (h * a) * lqq + lqv;
+    jacobian.resize(2 * n, 2 * n);
+    jacobian.topLeftCorner(n, n) = Eigen::MatrixXd::Identity(n, n) + dDeltaDq;
+    jacobian.topRightCorner(n, n) = dDeltaDp;
+    jacobian.bottomLeftCorner(n, n) = h * lqq + momentumGain * dDeltaDq;
+    jacobian.bottomRightCorner(n, n) = Eigen::MatrixXd::Identity(n, n) + momentumGain * dDeltaDp;
+    if (!jacobian.allFinite()) {
+      why = "the Newton matrix of the step is singular here";
+      return false;
+    }
+    return true;
   }
 
   // A new state (load, setState): no previous step to predict from.

@@ -39,6 +39,13 @@ struct OscillatorOde {
     if (model.forced()) dy[1] -= model.damping * dy[0];
     return std::isfinite(dy[0]) && std::isfinite(dy[1]);
   }
+  // ∂f/∂y of the linear vector field above.
+  bool rhsJacobian(const VecX&, Eigen::MatrixXd& A) const {
+    A.resize(2, 2);
+    A << 0, 1 / model.mass, -model.stiffness, 0;
+    if (model.forced()) A(1, 1) -= model.damping / model.mass;
+    return A.allFinite();
+  }
   const char* undefined() const { return "the equations of motion are not finite"; }
   StepOutcome project(VecX&) { return {}; }
 };

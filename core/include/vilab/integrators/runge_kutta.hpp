@@ -35,6 +35,13 @@ struct HasStateMap<
     Ode, std::void_t<decltype(std::declval<Ode&>().fromState(std::declval<const State&>(), std::declval<VecX&>()))>>
     : std::true_type {};
 
+// An ODE may offer bool rhsJacobian(const VecX& y, Eigen::MatrixXd& A): A = ∂f/∂y.
+template <class Ode, class = void>
+struct HasRhsJacobian : std::false_type {};
+template <class Ode>
+struct HasRhsJacobian<Ode, std::void_t<decltype(std::declval<Ode&>().rhsJacobian(
+                               std::declval<const VecX&>(), std::declval<Eigen::MatrixXd&>()))>> : std::true_type {};
+
 template <class Ode>
 void odeLoad(Ode& ode, const State& s, VecX& y) {
   if constexpr (HasStateMap<Ode>::value) {
@@ -89,6 +96,38 @@ class ExplicitRungeKutta final : public Integrator {
   void store(State& s) const override { odeStore(ode_, y_, s); }
   void setTime(double t) override { odeSetClock(ode_, y_, t); }
 
+  // The stages differentiated (forward mode, one tangent per column): with A = ∂f/∂y,
+  //     K1 = A(y_k),  K2 = A(y_k + h/2 k1)(I + h/2 K1),  K3 = A(y_k + h/2 k2)(I + h/2 K2),
+  //     K4 = A(y_k + h k3)(I + h K3),  ∂y_{k+1}/∂y_k = I + h/6 (K1 + 2K2 + 2K3 + K4)
+  // (Euler: I + h K1), for ODEs in the canonical state that offer A and need no projection.
+  bool linearize(Eigen::MatrixXd& jacobian, std::string& why) override {
+    if constexpr (HasRhsJacobian<Ode>::value && !Ode::kProjects && !HasStateMap<Ode>::value) {
+      const double h = h_;
+      const int n = ode_.size();
+      const Eigen::MatrixXd I = Eigen::MatrixXd::Identity(n, n);
+      Eigen::MatrixXd K1, K2, K3, K4;
+      VecX k(n), y(n);
+      if (!ode_.rhsJacobian(y_, K1) || !ode_.rhs(y_, k)) return undefinedJacobian(why);
+      if (method_ == RungeKuttaMethod::Euler) {
+        jacobian = I + h * K1;
+        return true;
+      }
+      y = y_ + (0.5 * h) * k;
+      if (!ode_.rhsJacobian(y, K2) || !ode_.rhs(y, k)) return undefinedJacobian(why);
+      K2 = K2 * (I + (0.5 * h) * K1);
+      y = y_ + (0.5 * h) * k;
+      if (!ode_.rhsJacobian(y, K3) || !ode_.rhs(y, k)) return undefinedJacobian(why);
+      K3 = K3 * (I + (0.5 * h) * K2);
+      y = y_ + h * k;
+      if (!ode_.rhsJacobian(y, K4)) return undefinedJacobian(why);
+      K4 = K4 * (I + h * K3);
+      jacobian = I + (h / 6.0) * (K1 + 2.0 * K2 + 2.0 * K3 + K4);
+      return jacobian.allFinite() || undefinedJacobian(why);
+    } else {
+      return Integrator::linearize(jacobian, why);
+    }
+  }
+
   StepOutcome step() override {
     const double h = h_;
     if (!ode_.rhs(y_, k1_)) return undefined(1);
@@ -116,6 +155,10 @@ class ExplicitRungeKutta final : public Integrator {
   }
 
  private:
+  static bool undefinedJacobian(std::string& why) {
+    why = "the equations of motion or their derivatives are not finite here";
+    return false;
+  }
   StepOutcome undefined(int stage) const {
     return StepOutcome::refuse(RefusalCode::NonFinite,
                                std::string(ode_.undefined()) + " at stage " + std::to_string(stage) + " of the step",
