@@ -35,6 +35,9 @@ class Integrator {
   virtual void setTime(double) {}
   // The time the last step advanced: variable-step integrators override it.
   virtual double lastStep() const { return 0; }
+  // Called once a scenario is loaded: throws InputError when the method cannot run this
+  // start at all (a state set later is stepped, and refused step by step).
+  virtual void checkStart(const State&) {}
 };
 
 // Integrator options (α, μ, tol, …): numbers by name, validated against the
