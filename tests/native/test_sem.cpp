@@ -83,6 +83,10 @@ TEST_CASE("sem: the elastic pendulum keeps E_d to rounding over 1e5 variable ste
   CHECK(r.hamiltonianDrift < 1e-4);
   CHECK(r.hMin > 0);
   CHECK(r.hMax <= sem::kMaxStepRatio * sc.h);
+  // docs/methods.md's figures: h_k in [0.75h, 1.08h], E_d to 1.4e-14.
+  CHECK(r.hMin >= 0.75 * sc.h);
+  CHECK(r.hMax <= 1.08 * sc.h);
+  CHECK(r.energyError <= 1.5e-14);
   WARN("sem elastic pendulum: |E_d − E|/|E| ≤ "
        << r.energyError << ", |H − H0|/|H0| ≤ " << r.hamiltonianDrift << ", h_k/h in [" << r.hMin / sc.h << ", "
        << r.hMax / sc.h << "], trials/step " << r.trials << ", iterations/step " << r.iterations);
