@@ -177,6 +177,7 @@ Scenario parseScenario(const Json& j) {
 std::unique_ptr<Integrator> makeIntegrator(const Scenario& s) {
   std::unique_ptr<Integrator> integrator = s.pairing->make(s.model, s.options, s.h);
   integrator->load(s.initial);
+  integrator->checkStart(s.initial);
   return integrator;
 }
 

@@ -88,6 +88,12 @@ TEST_CASE(
   CHECK(rk4.worstConstraint <= 1e-12);
   CHECK(rk4.ratio >= 3);
   CHECK(mid.ratio <= 1.5);
+  // docs/methods.md's figures: 9.9× and 2e-3 for RK4, 1.0× for midpoint.
+  CHECK(rk4.ratio >= 9.85);
+  CHECK(rk4.ratio <= 9.95);
+  CHECK(rk4.finalRelativeEnergy >= 1.95e-3);
+  CHECK(rk4.finalRelativeEnergy <= 2.15e-3);
+  CHECK(mid.ratio <= 1.05);
 }
 
 TEST_CASE("dopri5 at tol 1e-6 holds the DSP's constraints for 1000 s and drifts in energy", "[baselines]") {
@@ -101,6 +107,12 @@ TEST_CASE("dopri5 at tol 1e-6 holds the DSP's constraints for 1000 s and drifts 
   CHECK(dp.worstConstraint <= 1e-12);
   CHECK(dp.ratio >= 3);
   CHECK(dp.meanIterations >= 1);
+  // docs/methods.md's figures: 9.8×, 3e-5, one substep per step.
+  CHECK(dp.ratio >= 9.75);
+  CHECK(dp.ratio <= 9.85);
+  CHECK(dp.finalRelativeEnergy >= 2.85e-5);
+  CHECK(dp.finalRelativeEnergy <= 3.05e-5);
+  CHECK(dp.meanIterations <= 1.005);
 }
 
 TEST_CASE("dopri5's error at T falls about like tol", "[baselines]") {
@@ -163,6 +175,10 @@ TEST_CASE("rk4 normalizes the rigid body's quaternion, while |Π| drifts", "[bas
       worst, drift, floor);
   CHECK(worst <= 1e-14);
   CHECK(drift > 100 * std::max(floor, 1e-15));
+  // docs/methods.md's figures: 3.5e-10 and 3.8e-13.
+  CHECK(drift >= 3.45e-10);
+  CHECK(drift <= 3.55e-10);
+  CHECK(floor <= 3.8e-13);
 }
 
 TEST_CASE("every baseline runs 1000 steps of every system of its model", "[baselines]") {
@@ -210,6 +226,8 @@ TEST_CASE("explicit Euler blows up on the DSP and the chain at their default h, 
     std::printf("[baselines] euler on %s (default h): refused at step %llu, energy grew x%.1e\n", system,
                 static_cast<unsigned long long>(sim.step() + 1), largestEnergy / E0);
     CHECK(refused);
+    // docs/methods.md's figure for the double pendulum.
+    if (std::string(system) == "double-spherical-pendulum") CHECK(sim.step() + 1 == 438);
     CHECK(largestEnergy > 100 * E0);  // a blow-up, not a projection giving up early
     CHECK(worstConstraint <= 1e-13);  // on the manifold until then
   }

@@ -74,6 +74,18 @@ TEST_CASE("angles-midpoint: a different map, refused at the chart's pole where g
   CHECK(angles >= 5 * generalized);
 }
 
+TEST_CASE("angles-midpoint: the gap to midpoint at T = 2 s on the default DSP (docs/methods.md's figure)",
+          "[generalized]") {
+  Simulation a = simulate(kDsp + R"(,"integrator":"angles-midpoint","h":0.01})", 1000000);
+  Simulation b = simulate(kDsp + R"(,"integrator":"midpoint","h":0.01})", 1000000);
+  run(a, 200);
+  run(b, 200);
+  const double gap = maxDifference(a.q(), b.q());
+  WARN("angles-midpoint − midpoint at T = 2 s, h = 0.01: max |Δx| = " << gap << " m");
+  CHECK(gap >= 0.356);
+  CHECK(gap <= 0.358);
+}
+
 TEST_CASE("generalized: the chart Newton matrix is the derivative of the chart residual",
           "[generalized][derivatives]") {
   Simulation sim = simulate(kDsp + R"(,"integrator":"midpoint"})", 1000000);

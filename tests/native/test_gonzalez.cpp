@@ -179,7 +179,9 @@ TEST_CASE("gonzalez: the data-system discrete gradient keeps E on the elastic pe
   const auto& problem = std::get<LagrangianModel>(scenario.model).problem;
   double errors[2] = {0, 0};
   for (bool correction : {true, false}) {
-    LagrangianEnergyMomentum method(problem, h, correction);
+    LagrangianEnergyMomentum method(
+        problem, h,
+        correction ? LagrangianEnergyMomentum::Gradient::Projected : LagrangianEnergyMomentum::Gradient::Midpoint);
     LagrangianEval eval(problem);
     State s = scenario.initial;
     const double E0 = eval.energy(s.q.data(), s.p.data());

@@ -2,12 +2,15 @@
 // 1999): the discrete energy E_d is conserved to rounding, the steps stay in (0, 4h],
 // the momentum map and the constraints are kept, the Simulation sums the steps into
 // its clock, reversibility at a fixed level, and the refusal where no step size
-// conserves the energy (the chains' default motions).
+// conserves the energy (the chains' default motions), and a level the first steps cannot
+// hold refused at load.
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <optional>
 #include <string>
 
+#include "claims_systems.hpp"
 #include "support.hpp"
 #include "vilab/integrators/sem.hpp"
 #include "vilab/scenario.hpp"
@@ -80,6 +83,10 @@ TEST_CASE("sem: the elastic pendulum keeps E_d to rounding over 1e5 variable ste
   CHECK(r.hamiltonianDrift < 1e-4);
   CHECK(r.hMin > 0);
   CHECK(r.hMax <= sem::kMaxStepRatio * sc.h);
+  // docs/methods.md's figures: h_k in [0.75h, 1.08h], E_d to 1.4e-14.
+  CHECK(r.hMin >= 0.75 * sc.h);
+  CHECK(r.hMax <= 1.08 * sc.h);
+  CHECK(r.energyError <= 1.5e-14);
   WARN("sem elastic pendulum: |E_d − E|/|E| ≤ "
        << r.energyError << ", |H − H0|/|H0| ≤ " << r.hamiltonianDrift << ", h_k/h in [" << r.hMin / sc.h << ", "
        << r.hMax / sc.h << "], trials/step " << r.trials << ", iterations/step " << r.iterations);
@@ -184,4 +191,74 @@ TEST_CASE("sem: through a Simulation the clock is the sum of the steps, history 
   CHECK(sim.time() == sum);
   CHECK(dt[1] == sim.scenario().h);  // the first step is the nominal midpoint step
   CHECK(sim.time() != 2000 * sim.scenario().h);
+}
+
+TEST_CASE(
+    "sem: a level it cannot hold is refused at load, naming the step; every shipped scene it accepts runs 1e5 steps",
+    "[sem][long]") {
+  // KMO's solvability limit, measured on every shipped autonomous scene and on a charged
+  // particle on a sphere: where the level fails within the steps run at load, the
+  // scenario is refused with that step; every scene accepted runs 1e5 steps.
+  std::vector<std::pair<std::string, Json>> subjects;
+  for (const char* scene : {"cart-pendulum", "double-pendulum", "driven-damped-pendulum", "elastic-pendulum", "fput",
+                            "henon-heiles", "kapitza", "kepler", "newmark-vs-rk4", "rotating-hoop", "swinging-atwood"})
+    subjects.emplace_back(scene, test::lagrangianScene(scene));
+  subjects.emplace_back("charged particle on a sphere", test::chargedOnSphere());
+  int refused = 0, accepted = 0;
+  for (auto& [name, j] : subjects) {
+    j["integrator"] = "sem";
+    j.erase("options");
+    std::optional<Scenario> parsed;
+    try {
+      parsed = parseScenario(j);
+    } catch (const InputError& e) {
+      // Damped: no energy to conserve, refused as before.
+      INFO(name << ": " << e.message());
+      CHECK(e.field() == "integrator");
+      continue;
+    }
+    const Scenario& sc = *parsed;
+    const LagrangianModel& m = std::get<LagrangianModel>(sc.model);
+    if (m.problem->timeDependent) {
+      // Driven: refused as before, whatever its first steps.
+      CHECK_THROWS_WITH(makeIntegrator(sc), Catch::Contains("time-dependent"));
+      continue;
+    }
+    SymplecticEnergyMomentum<LagrangianMidpointStep> sem(LagrangianMidpointStep(m.problem), sc.h);
+    const RunReport r = runSem(
+        sem, sc.initial, 100000, [&](const State& s) { return m.energy(s); }, [](const State&) {});
+    std::string atLoad;
+    try {
+      makeIntegrator(sc);
+    } catch (const InputError& e) {
+      atLoad = e.message();
+    }
+    WARN("sem on " << name << " (h = " << sc.h << "): " << r.steps << " steps, t = " << r.time << " s"
+                   << (atLoad.empty() ? "" : "; at load: " + atLoad));
+    if (r.steps < sem::kProbeSteps) {
+      CHECK_THAT(atLoad, Catch::StartsWith("integrator: sem cannot hold this motion's energy level: at step " +
+                                           std::to_string(r.steps + 1) + " ") &&
+                             Catch::Contains("solvability"));
+      ++refused;
+    } else {
+      CHECK(atLoad.empty());
+      CHECK(r.steps == 100000);
+      CHECK(r.energyError <= 1e-12);
+      ++accepted;
+    }
+  }
+  // Measured: the cart pendulum (step 140), the double pendulum (221), Kepler (44) and
+  // the swinging Atwood machine (375) are refused; the elastic pendulum, FPUT,
+  // Hénon–Heiles, Marsden–West's pendulum, the rotating hoop and the charged particle
+  // on a sphere run 1e5 steps.
+  CHECK(refused == 4);
+  CHECK(accepted == 6);
+}
+
+TEST_CASE("sem: Kepler's shipped scene is refused at load at step 44", "[sem]") {
+  Json j = test::lagrangianScene("kepler");
+  j["integrator"] = "sem";
+  CHECK_THROWS_WITH(simulate(j.dump()),
+                    Catch::StartsWith("integrator: sem cannot hold this motion's energy level: at "
+                                      "step 44 (t = 0.785966 s) no step size conserves the energy"));
 }

@@ -41,6 +41,13 @@ std::unique_ptr<Integrator> newmarkOnLagrangian(const Model& m, const Options& o
   if (!problem->constantMass)
     throw InputError(InputErrorCode::NotApplicable, "integrator",
                      "newmark needs a constant mass matrix (∂²L/∂q̇² constant): this L's depends on q (use midpoint)");
+  // Newmark integrates M q̈ = f(q, q̇) as if f were a force −∇V(q); velocity-linear terms
+  // (L_q̇q ≠ 0: magnetic, Coriolis) make f depend on q̇, and the map is then not
+  // symplectic (its one-step defect is O(h³): tests/native/test_properties.cpp).
+  if (problem->gyroscopic)
+    throw InputError(InputErrorCode::NotApplicable, "integrator",
+                     "newmark is symplectic only for forces of q alone, and this L has velocity-linear "
+                     "(gyroscopic) terms, ∂²L/∂q∂q' ≠ 0 (use midpoint or trapezoid)");
   return std::make_unique<NewmarkIntegrator<LagrangianForces>>(LagrangianForces(problem), o.get("gamma"), o.get("beta"),
                                                                h);
 }

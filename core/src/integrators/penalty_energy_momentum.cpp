@@ -34,7 +34,8 @@ std::unique_ptr<Integrator> penaltyEnergyMomentumOnChain(const Model& model, con
       ChainPenaltyEnergyMomentum(std::get<ChainModel>(model), o.get("mu"), h));
 }
 
-// L − (μ/2) Σ g_i², compiled from the definition, stepped by the general discrete gradient.
+// L − (μ/2) Σ g_i², compiled from the definition with its symmetries (the penalty of
+// invariant constraints is invariant), stepped by the discrete gradient that keeps them.
 std::unique_ptr<Integrator> penaltyEnergyMomentumOnLagrangian(const Model& model, const Options& o, double h) {
   const LagrangianModel& m = std::get<LagrangianModel>(model);
   if (m.problem->timeDependent)

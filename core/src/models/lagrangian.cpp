@@ -372,6 +372,21 @@ void LagrangianEval::quantities(const double* q, const double* p, double t, doub
   }
 }
 
+void LagrangianEval::momentumMaps(const double* q, const double* p, SmallMat& xi, SmallMat& dJdq) {
+  VILAB_DATA_DEFINED_ONLY();
+  const int n = problem_->n, s = static_cast<int>(problem_->symmetryNames.size());
+  setVariables(q, p, 0.0);
+  w_.out.resize(static_cast<std::size_t>(2 * s * n));
+  problem_->momentumMaps.run(w_.vars.data(), w_.out.data(), w_.registers[LagrangianWorkspace::kMomentumMaps]);
+  xi.resize(s, n);
+  dJdq.resize(s, n);
+  for (int a = 0; a < s; ++a)
+    for (int i = 0; i < n; ++i) {
+      xi(a, i) = w_.out[static_cast<std::size_t>(2 * a * n + i)];
+      dJdq(a, i) = w_.out[static_cast<std::size_t>(2 * a * n + n + i)];
+    }
+}
+
 void LagrangianEval::positions(const double* q, double t, std::vector<double>& out) {
   VILAB_DATA_DEFINED_ONLY();
   setVariables(q, nullptr, t);

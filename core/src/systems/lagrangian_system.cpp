@@ -420,6 +420,7 @@ std::shared_ptr<LagrangianProblem> compile(const Json& params, Json& normalized,
       if (!full) continue;
       Lqq[i * n + j] = j >= i ? cc.graph.derivative(Lq[i], j) : Lqq[j * n + i];
       Lqv[i * n + j] = cc.graph.derivative(Lq[i], n + j);
+      P.gyroscopic = P.gyroscopic || !cc.graph.isConstant(Lqv[i * n + j], 0.0);
     }
   bool quadratic = true, constantMass = true;
   for (int k : Lvv) {
@@ -527,6 +528,21 @@ std::shared_ptr<LagrangianProblem> compile(const Json& params, Json& normalized,
     std::vector<int> out = quantities;
     for (const auto& xi : generators) out.insert(out.end(), xi.begin(), xi.end());
     P.quantities = expr::Program(cc.graph, out);
+    // J = p·ξ(q) with p in the velocities' slots, and its derivatives (the discrete
+    // gradients that keep it: integrators/lagrangian_energy_momentum.hpp).
+    std::vector<int> maps;
+    for (const auto& xi : generators) {
+      std::vector<int> terms;
+      for (int i = 0; i < n; ++i) terms.push_back(cc.graph.mul(cc.v(i), xi[static_cast<std::size_t>(i)]));
+      const int J = cc.graph.sum(terms);
+      for (int i = 0; i < n; ++i) maps.push_back(cc.graph.derivative(J, n + i));
+      for (int j = 0; j < n; ++j) {
+        const int dJ = cc.graph.derivative(J, j);
+        maps.push_back(dJ);
+        for (int k = 0; k < n; ++k) P.affineSymmetries = P.affineSymmetries && !cc.graph.dependsOn(dJ, k);
+      }
+    }
+    P.momentumMaps = expr::Program(cc.graph, maps);
   }
 
   // bodies: what to draw; each entry is a body (a sphere on its link) or furniture
@@ -767,7 +783,6 @@ std::shared_ptr<const LagrangianProblem> penalizedLagrangian(const LagrangianPro
     L += " - " + std::string(coefficient) + "*(" + g.get<std::string>() + ")^2";
   params["lagrangian"] = L;
   params["constraints"] = Json::array();
-  params["symmetries"] = Json::object();
   Json normalized;
   return compile(params, normalized);
 }

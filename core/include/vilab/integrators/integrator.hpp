@@ -44,6 +44,9 @@ class Integrator {
     why = "this integrator does not give the Jacobian of its step";
     return false;
   }
+  // Called once a scenario is loaded: throws InputError when the method cannot run this
+  // start at all (a state set later is stepped, and refused step by step).
+  virtual void checkStart(const State&) {}
 };
 
 // Integrator options (α, μ, tol, …): numbers by name, validated against the

@@ -61,6 +61,9 @@ constexpr int kSecantIterations = 12;
 constexpr int kBracketIterations = 200;
 // The bracketing search samples kMaxStepRatio·h·2^{−j}, j = 0 … kLadderDepth.
 constexpr int kLadderDepth = 12;
+// A scenario's first steps, run at load: a level they cannot hold is refused there
+// (Kane, Marsden & Ortiz's solvability limit; measured in tests/native/test_sem.cpp).
+constexpr int kProbeSteps = 2000;
 }  // namespace sem
 
 // ---- the midpoint DEL at a given h and its discrete energy, per model -------------
@@ -177,6 +180,26 @@ class SymplecticEnergyMomentum final : public Integrator {
     level_ = t.residual;
     scale_ = std::abs(level_) + std::abs(t.kinetic);
     if (!(scale_ > 0)) scale_ = 1;
+  }
+
+  // KMO's solvability limit: a step size that keeps E_d = E need not exist, and along
+  // many motions (Kepler's perihelion, a charged particle on a sphere) it ceases to
+  // within a few hundred steps. A copy runs the first kProbeSteps; a refusal there
+  // refuses the scenario, naming the step, instead of a run that stops moments later.
+  void checkStart(const State& s) override {
+    SymplecticEnergyMomentum probe(*this);
+    probe.load(s);
+    double t = 0;
+    for (int k = 1; k <= sem::kProbeSteps; ++k) {
+      const StepOutcome out = probe.step();
+      if (!out.ok)
+        throw InputError(InputErrorCode::NotApplicable, "integrator",
+                         "sem cannot hold this motion's energy level: at step " + std::to_string(k) +
+                             " (t = " + formatNumber(t) + " s) " + out.refusal.reason +
+                             " (Kane, Marsden & Ortiz's solvability limit; use energy-momentum, which keeps the "
+                             "energy at a fixed h, or midpoint)");
+      t += probe.lastStep();
+    }
   }
 
   // Starts from s on a given energy level (tests: reversibility and symplecticity of

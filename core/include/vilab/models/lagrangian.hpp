@@ -75,6 +75,12 @@ class LagrangianProblem {
   bool constantMass = false;     // ∂²L/∂q̇² is constant
   bool constantHessian = false;  // every second derivative is constant: D1 L_d is affine in q_{k+1}
   bool timeDependent = false;    // L uses t (M–W Part 4): the integrators sample it at their quadrature times
+  // L_qq̇ is not identically zero: velocity-linear (gyroscopic) terms, which a method for
+  // M q̈ = f(q) such as Newmark does not integrate symplectically.
+  bool gyroscopic = false;
+  // Every symmetry generator ξ(q) is affine in q, so each momentum map J = p·ξ(q) is
+  // bilinear in (q, p): J(z₁) − J(z₀) = ∇J(z̄)·(z₁ − z₀) exactly.
+  bool affineSymmetries = true;
   // Forcing (Lagrange–d'Alembert, M–W §3.2): F(q, q̇, t) = Q(q, q̇, t) − c q̇.
   double damping = 0;                   // c ≥ 0
   bool hasForces = false;               // `forces` Q given (one expression per coordinate)
@@ -91,7 +97,9 @@ class LagrangianProblem {
   expr::Program constraints;  // g (c), Dg (c×n)
   expr::Program dynamics;     // f = L_q − L_q̇q q̇ (n), q̇ᵀ∇²g_i q̇ (c)
   expr::Program quantities;   // conserved (m), then ξ (s×n)
-  expr::Program positions;    // 3 per body
+  // Over [q, p, t] (p in the velocities' slots): per symmetry ξ (n), then ∂(p·ξ)/∂q (n).
+  expr::Program momentumMaps;
+  expr::Program positions;      // 3 per body
   expr::Program symmetryCheck;  // per symmetry: δL along ξ, then Dg ξ (c): checked at the initial state
   expr::Program forces;         // F (n), damping included
   expr::Program forceJacobian;  // F (n), F_q (n×n: (i, j) = ∂F_i/∂q_j), F_q̇ (n×n), row-major
@@ -112,6 +120,7 @@ struct LagrangianWorkspace {
     kConstraints,
     kDynamics,
     kQuantities,
+    kMomentumMaps,
     kPositions,
     kForces,
     kForceJacobian,
@@ -176,6 +185,9 @@ class LagrangianEval {
   bool projectMomentum(const double* q, double* p, double t = 0, const SmallVec* guess = nullptr);
   // Conserved quantities (m) and Noether momenta p·ξ(q) (s) at (q, p, t).
   void quantities(const double* q, const double* p, double t, double* conserved, double* momenta);
+  // Per declared symmetry a, row a of xi is ξ_a(q) = ∂J_a/∂p and row a of dJdq is
+  // ∂J_a/∂q = Dξ_a(q)ᵀp, J_a = p·ξ_a(q) its momentum map.
+  void momentumMaps(const double* q, const double* p, SmallMat& xi, SmallMat& dJdq);
   // Body positions, 3 per body.
   void positions(const double* q, double t, std::vector<double>& out);
 
