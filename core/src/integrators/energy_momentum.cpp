@@ -18,7 +18,8 @@ VILAB_COLD static IntegratorEntry make_energyMomentumIntegrator() {
   e.symmetric = true;
   // Any finite momentum is taken; the step projects it onto the hidden constraint.
   e.stateRules.tangentMomentum = false;
-  e.conserves = claims({ClaimKind::Energy, ClaimKind::Momentum, ClaimKind::Constraints, ClaimKind::Casimir});
+  e.conserves = claims(
+      {ClaimKind::Energy, ClaimKind::Momentum, ClaimKind::Constraints, ClaimKind::Constraints, ClaimKind::Casimir});
   return e;
 }
 
