@@ -101,12 +101,16 @@ bool plausibleStep(const M& m, const State& a, const State& b, double energyA, d
     return why.empty();
   } else {
     (void)energyB;
-    const double allowed = 4.0 * energyA + 1e-9 * m.energyScale();
+    // A chain's reported energy is the tangent motion's; the motion along the links (the
+    // penalty methods' springs, a momentum off the hidden constraint) moves the bobs too.
+    double energy = energyA;
+    if constexpr (std::is_same<M, ChainModel>::value) energy = m.hamiltonian(a);
+    const double allowed = 4.0 * energy + 1e-9 * m.energyScale();
     if (surelyWithin(m, a, b, h, allowed)) return true;
     const double moved = m.meanKineticEnergy(a, b, h);
     if (moved <= allowed) return true;
     why = "the step moved the system farther than its energy allows (mean kinetic energy " + scientific(moved) +
-          " J against an energy of " + scientific(energyA) +
+          " J against an energy of " + scientific(energy) +
           " J): the implicit equations converged to a spurious solution, or h is too large to resolve the motion";
     return false;
   }

@@ -137,9 +137,9 @@ test('phone portrait: every settings section opens and is edited by tapping; cap
     await page.locator('#system').tap();
     await page.locator('#system').selectOption(defined);
     await page.locator('#definition-section').waitFor({ state: 'visible' });
-    await page.locator('#definition-section summary').tap();
+    await page.locator('#definition-section > summary').tap();
     assert.equal(await page.locator('#definition-section').getAttribute('open'), null, 'Definition closes by tapping');
-    await page.locator('#definition-section summary').tap();
+    await page.locator('#definition-section > summary').tap();
     assert.equal(await page.locator('#definition-section').getAttribute('open'), '', 'and opens again');
     const L = page.locator('#definition [data-key="lagrangian"]');
     await L.tap();

@@ -322,9 +322,9 @@ TEST_CASE("a refused step suggests reduce h only where two steps of h/2 were mea
     CHECK(e.refusal().suggestion != "reduce h");
     CHECK(sim.step() == 0);
   }
-  // The DSP with the midpoint rule at h = 0.2: refused, and two steps of 0.1 from there
-  // succeed, so the advice stays "reduce h" (the positive control).
-  Simulation dsp = vilab::test::simulate(R"({"system":"double-spherical-pendulum","integrator":"midpoint","h":0.2})");
+  // The DSP with the midpoint rule at its largest h, 0.1: refused at step 24, and two
+  // steps of 0.05 from there succeed, so the advice stays "reduce h" (the positive control).
+  Simulation dsp = vilab::test::simulate(R"({"system":"double-spherical-pendulum","integrator":"midpoint","h":0.1})");
   bool refused = false;
   for (int k = 0; k < 1000 && !refused; ++k) {
     try {
@@ -335,7 +335,7 @@ TEST_CASE("a refused step suggests reduce h only where two steps of h/2 were mea
       CHECK(e.refusal().action == SuggestionAction::ReduceH);
       CHECK(e.refusal().suggestion == "reduce h");
       // measured here again: two steps of h/2 from the last good state are taken
-      Json half = Json::parse(R"({"system":"double-spherical-pendulum","integrator":"midpoint","h":0.1})");
+      Json half = Json::parse(R"({"system":"double-spherical-pendulum","integrator":"midpoint","h":0.05})");
       Simulation check(parseScenario(half));
       check.setState(dsp.state());
       CHECK_NOTHROW(check.advance(2));

@@ -105,8 +105,8 @@ TEST_CASE("integrate refuses oversize and malformed requests by field", "[trajec
 
 TEST_CASE("a refused step ends the trajectory with the samples before it", "[trajectory][failure]") {
   // The midpoint DEL of the double spherical pendulum has no real root near the motion
-  // at this h after some steps (test_simulation.cpp).
-  const char* json = R"({"system":"double-spherical-pendulum","integrator":"midpoint","h":0.2})";
+  // at this h after some steps (step 24; test_simulation.cpp).
+  const char* json = R"({"system":"double-spherical-pendulum","integrator":"midpoint","h":0.1})";
   Simulation sim(parseScenario(std::string(json)), trajectorySimulationOptions());
   const Trajectory traj = integrate(sim, TrajectoryRequest{3000, 1, {"energy"}});
   REQUIRE(traj.refusal);

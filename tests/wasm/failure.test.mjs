@@ -110,7 +110,15 @@ test('every refusal of every pair is a VilabError with its fields, never a raw e
   let refused = 0;
   for (const system of lab.systems) {
     for (const integrator of system.integrators) {
-      const sim = lab.simulate({ ...pairScenario(system.id, integrator), h: system.h.max });
+      let sim;
+      try {
+        sim = lab.simulate({ ...pairScenario(system.id, integrator), h: system.h.max });
+      } catch (e) {
+        // sem tries a motion's first steps at load and refuses one whose energy level it
+        // cannot hold: an input error naming the integrator, before any step is taken.
+        assert.ok(e instanceof VilabError && e.field === 'integrator', `${system.id}/${integrator}: ${e.message}`);
+        continue;
+      }
       let error = null;
       try {
         sim.advance(3000);

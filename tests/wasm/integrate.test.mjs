@@ -66,7 +66,7 @@ test('integrate equals advance(1) + sim.q, sim.p bit for bit (several systems an
 });
 
 test('a refused step ends the trajectory: the samples before it and the refusal', () => {
-  const scenario = { system: 'double-spherical-pendulum', integrator: 'midpoint', h: 0.2 };
+  const scenario = { system: 'double-spherical-pendulum', integrator: 'midpoint', h: 0.1 };
   const traj = lab.integrate(scenario, { steps: 3000, include: ['energy'] });
   assert.ok(traj.refusal, 'the run was not refused');
   const { step, code, stepsTaken, message } = traj.refusal;
@@ -142,7 +142,7 @@ test('vilab integrate prints the same CSV natively and in wasm, with the same re
     lines[11].split(',').map(Number),
     Object.values(traj.columns).map((c) => c[10]),
   );
-  const refused = file('refused', { system: 'double-spherical-pendulum', integrator: 'midpoint', h: 0.2 });
+  const refused = file('refused', { system: 'double-spherical-pendulum', integrator: 'midpoint', h: 0.1 });
   const a = runNative(['integrate', refused, '--steps', '3000']);
   const b = runWasmCli(['integrate', refused, '--steps', '3000']);
   assert.equal(a.status, 1);

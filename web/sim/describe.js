@@ -181,9 +181,42 @@ function describeChain(system, sc) {
     kinetic(q, p) {
       let T = 0;
       for (let i = 0; i < n; i++) T += (p[3 * i] ** 2 + p[3 * i + 1] ** 2 + p[3 * i + 2] ** 2) / (2 * masses[i]);
-      return T;
+      return T - chainRadialKinetic(q, p, masses);
     },
   };
+}
+
+/**
+ * The kinetic energy of the motion along the links, ½ bᵀ(G M⁻¹Gᵀ)⁻¹b with b the links' length
+ * rates (a tridiagonal solve, as the core's ChainModel::radialKinetic): the diagnostics' energy
+ * is the tangent motion's, so the kinetic part is too (0 for momenta on the hidden constraint).
+ */
+function chainRadialKinetic(q, p, masses) {
+  let removed = 0;
+  let prevPivot = 0;
+  let prevRhs = 0;
+  let prev = [0, 0, 0];
+  for (let i = 0; i < masses.length; i++) {
+    const d = [0, 1, 2].map((c) => q[3 * i + c] - (i > 0 ? q[3 * i - 3 + c] : 0));
+    const len = Math.hypot(d[0], d[1], d[2]);
+    if (!(len > 0)) return 0;
+    const e = d.map((x) => x / len);
+    const w = [0, 1, 2].map((c) => p[3 * i + c] / masses[i] - (i > 0 ? p[3 * i - 3 + c] / masses[i - 1] : 0));
+    let pivot = 1 / masses[i];
+    let ratio = 0;
+    if (i > 0) {
+      pivot += 1 / masses[i - 1];
+      const off = -(prev[0] * e[0] + prev[1] * e[1] + prev[2] * e[2]) / masses[i - 1];
+      ratio = off / prevPivot;
+      pivot -= ratio * off;
+    }
+    const rhs = e[0] * w[0] + e[1] * w[1] + e[2] * w[2] - ratio * prevRhs;
+    removed += (rhs * rhs) / pivot;
+    prevPivot = pivot;
+    prevRhs = rhs;
+    prev = e;
+  }
+  return removed / 2;
 }
 
 /** One component of the spatial angular momentum, and why it is or is not conserved. */
