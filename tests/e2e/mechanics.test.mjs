@@ -33,6 +33,9 @@ test('the editor shows p, M, the EL and DEL equations of the typed L, and copies
   const L = "m/2*(r'^2 + r^2*th'^2) + m*g*r*cos(th)";
   await page.locator('#definition [data-key="coordinates"]').fill('r, th');
   await page.locator('#definition [data-key="lagrangian"]').fill(L);
+  // the panel is closed until opened (its equations are computed then)
+  assert.equal(await page.locator('#definition .mechanics').getAttribute('open'), null);
+  await page.locator('#definition .mechanics > summary').click();
   const expected = await hook(
     page,
     async (lagrangian) => {

@@ -37,7 +37,9 @@ export class MechanicsView {
     this.error = el('div', { class: 'expr-error', role: 'status' });
     this.root = el(
       'details',
-      { class: 'mechanics', open: true },
+      // closed until asked for: a long definition's equations cost a KaTeX pass on the
+      // main thread, which a run landing on its link should not wait for
+      { class: 'mechanics' },
       el('summary', {}, t('mechanics.title')),
       el('p', { class: 'hint' }, t('mechanics.intro')),
       el('div', { class: 'mech-controls' }, el('label', { for: ruleId }, t('mechanics.rule'), ' ', this.rule), this.alphaRow),
@@ -51,13 +53,17 @@ export class MechanicsView {
     });
     this.alpha.addEventListener('input', () => this.#refresh());
     this.copyBtn.addEventListener('click', () => this.#copy());
+    this.root.addEventListener('toggle', () => {
+      if (this.root.open && this.stale) this.#refresh();
+    });
   }
 
   /** Shows the equations of `params` (a definition that inspectLagrangian accepted); run: { integrator, alpha }. */
   update(params, run = {}) {
     this.params = params;
     this.run = run;
-    this.#refresh();
+    this.stale = true;
+    if (this.root.open) this.#refresh();
   }
 
   async #copy() {
@@ -98,6 +104,7 @@ export class MechanicsView {
 
   async #refresh() {
     const seq = ++this.seq;
+    this.stale = false;
     if (!this.params) return;
     let eq;
     try {
@@ -118,8 +125,9 @@ export class MechanicsView {
     this.rule.value = eq.rule;
     this.alphaRow.hidden = eq.alpha === null;
     this.error.textContent = '';
+    // "copied" stays while the equations are those copied (a refresh with the same ones)
+    if (eq.latex !== this.latex) this.status.textContent = '';
     this.latex = eq.latex;
-    this.status.textContent = '';
     this.#show(katex, eq);
   }
 
