@@ -1,16 +1,21 @@
-// Serves the built app (dist/) on localhost and prints its URL. The .br and .gz copies
-// that npm run build:site writes beside each asset are served to browsers that accept
-// them (scripts/precompress.mjs); a plain build is served as it is.
+// Serves the built app on localhost and prints its URL: `node scripts/serve.mjs [dir]`
+// (dist/ by default; PORT=4173). It first writes the .br and .gz copies beside each asset
+// that lacks a fresh one (scripts/precompress.mjs), then the preview's plugin
+// (web/vite.config.js) sends them to browsers that accept them, as a host with
+// brotli_static / gzip_static does.
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { preview } from 'vite';
-import { servePrecompressed } from './precompress.mjs';
+import { precompress } from './precompress.mjs';
 
 const port = Number(process.env.PORT ?? 4173);
-const dist = fileURLToPath(new URL('../dist', import.meta.url));
+const dist = resolve(process.argv[2] ?? fileURLToPath(new URL('../dist', import.meta.url)));
+const written = await precompress(dist);
+if (written) console.log(`compressed ${written} files (.br and .gz beside each)`);
 const server = await preview({
-  configFile: new URL('../web/vite.config.js', import.meta.url).pathname,
+  configFile: fileURLToPath(new URL('../web/vite.config.js', import.meta.url)),
+  build: { outDir: dist },
   preview: { port, strictPort: false, host: '127.0.0.1', open: false },
-  plugins: [{ name: 'vilab-precompressed', configurePreviewServer: (s) => void s.middlewares.use(servePrecompressed(dist)) }],
   logLevel: 'warn',
 });
 const url = server.resolvedUrls?.local?.[0] ?? `http://127.0.0.1:${port}/`;

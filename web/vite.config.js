@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { viteSingleFile } from 'vite-plugin-singlefile';
@@ -5,6 +6,7 @@ import { precache } from './pwa/precache-plugin.js';
 import { inlineWasm, woff2Only } from './pwa/inline-wasm-plugin.js';
 import { csp } from './pwa/csp-plugin.js';
 import { licences } from './pwa/licences.js';
+import { servePrecompressed } from '../scripts/precompress.mjs';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const wasmFile = fileURLToPath(new URL('../build/wasm/vilab.wasm', import.meta.url));
@@ -28,6 +30,16 @@ function siteURL(mode) {
   if (!url || !/^https?:$/.test(url.protocol))
     throw new Error(`VITE_SITE_URL must be an http(s) address of the hosted page, got "${value}"`);
 }
+
+// The preview (`vite preview`, npm start) sends the .br / .gz copy of a file beside it in
+// the output folder to a browser that accepts it, as a static host with brotli_static does.
+const precompressed = {
+  name: 'vilab-precompressed',
+  configurePreviewServer(server) {
+    const { root: top, build } = server.config;
+    server.middlewares.use(servePrecompressed(resolve(top, build.outDir)));
+  },
+};
 
 export default defineConfig(({ mode }) => {
   const single = mode === 'single';
@@ -56,6 +68,7 @@ export default defineConfig(({ mode }) => {
           licences(),
           precache({ template: fileURLToPath(new URL('./pwa/sw-template.js', import.meta.url)) }),
           csp(),
+          precompressed,
         ],
     // the study workers (web/sim/study-worker.js): in the single file
     // they get the wasm's bytes from the page, so their own references are emptied
