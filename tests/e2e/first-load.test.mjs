@@ -1,0 +1,79 @@
+// The first load's bytes on the wire: every file the browser fetches from navigation to the
+// first simulated frame (the entry HTML, its JS and CSS, the lean wasm), recorded from
+// playwright's network events and compressed as a host with precompressed copies sends
+// them (Brotli quality 11, gzip -9). Budget: ≤ 300 KB Brotli and ≤ 380 KB gzip
+// (KB = 1024 bytes). What the first frame does not need (uPlot, KaTeX, the drawers, the full
+// wasm) must not be fetched before it, and nothing is fetched twice.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { promisify } from 'node:util';
+import { brotliCompress, gzip, constants } from 'node:zlib';
+import { useBrowser, BASE } from './helpers.mjs';
+
+export const BUDGET_KB = { brotli: 300, gzip: 380 };
+const browser = useBrowser();
+const brotliAsync = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+const kb = (bytes) => (bytes / 1024).toFixed(1);
+
+async function compressed(bytes) {
+  const [br, gz] = await Promise.all([
+    brotliAsync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }),
+    gzipAsync(bytes, { level: 9 }),
+  ]);
+  return { raw: bytes.length, brotli: br.length, gzip: gz.length };
+}
+
+/** A cold load (fresh profile, no service worker): each response, and when the first frame came. */
+async function coldLoad() {
+  const page = await browser.context.newPage();
+  const requests = [];
+  const bodies = [];
+  page.on('request', (r) => requests.push(r.url()));
+  page.on('response', (r) => {
+    if (r.url().startsWith('http') && r.status() === 200) bodies.push(r.body().then((body) => ({ url: r.url(), body })));
+  });
+  await page.goto(new URL('?nosw=1', BASE).toString());
+  await page.waitForFunction(() => window.vilabPage?.firstFrameAt?.() != null, null, { timeout: 60000 });
+  const timing = await page.evaluate(() => ({
+    firstFrame: window.vilabPage.firstFrameAt(),
+    started: Object.fromEntries(performance.getEntriesByType('resource').map((e) => [e.name, e.startTime])),
+  }));
+  const responses = await Promise.all(bodies);
+  await page.close();
+  return { requests, responses, ...timing };
+}
+
+test('the first load is within budget: ≤ 300 KB Brotli, ≤ 380 KB gzip (HTML + JS + CSS + lean wasm before the first frame)', async () => {
+  const load = await coldLoad();
+  const document = new URL('?nosw=1', BASE).toString();
+  // the document, and every resource the page started before its first frame
+  const first = load.responses.filter((r) => r.url === document || (load.started[r.url] ?? Infinity) <= load.firstFrame);
+  const rows = [];
+  for (const r of first) rows.push({ name: new URL(r.url).pathname.split('/').pop() || 'index.html', ...(await compressed(r.body)) });
+  const total = (key) => rows.reduce((a, r) => a + r[key], 0);
+  const table = rows
+    .sort((a, b) => b.brotli - a.brotli)
+    .map((r) => `  ${r.name.padEnd(32)} ${kb(r.raw).padStart(7)} KB → br ${kb(r.brotli).padStart(6)}, gzip ${kb(r.gzip).padStart(6)}`)
+    .join('\n');
+  const summary = `first load before the first frame (${load.firstFrame.toFixed(0)} ms): Brotli ${kb(total('brotli'))} KB, gzip ${kb(total('gzip'))} KB\n${table}`;
+  console.log(summary);
+
+  // what it holds: the page, one wasm (the lean one), no plotting library, no KaTeX, no drawer code
+  const names = rows.map((r) => r.name);
+  assert.ok(names.includes('index.html'), summary);
+  assert.deepEqual(
+    names.filter((n) => n.endsWith('.wasm')).map((n) => n.replace(/-[\w-]{8}\.wasm$/, '')),
+    ['vilab-lean'],
+    summary,
+  );
+  for (const later of [/^uPlot/, /^katex/i, /^explain-/, /^studies-/, /^lessons-/, /^lagrangian-editor-/])
+    assert.ok(!names.some((n) => later.test(n)), `${later} is not needed for the first frame\n${summary}`);
+  // each file once: the preloaded wasm is the one compiled, not fetched again
+  const counts = new Map();
+  for (const url of load.requests) counts.set(url, (counts.get(url) ?? 0) + 1);
+  for (const [url, n] of counts) assert.equal(n, 1, `${url} requested ${n} times`);
+
+  assert.ok(total('brotli') <= BUDGET_KB.brotli * 1024, `Brotli ${kb(total('brotli'))} KB > ${BUDGET_KB.brotli} KB\n${summary}`);
+  assert.ok(total('gzip') <= BUDGET_KB.gzip * 1024, `gzip ${kb(total('gzip'))} KB > ${BUDGET_KB.gzip} KB\n${summary}`);
+});
