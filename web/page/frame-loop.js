@@ -118,11 +118,13 @@ export class FrameLoop {
   }
 
   #firstFrame() {
-    // the first simulated frame is on screen: now the plots (uPlot is fetched here)
+    // the first simulated frame is on screen: now the plots (uPlot is fetched here) and
+    // the camera's orbit controls
     this.stats.firstAt = performance.now();
-    this.plots.start().then(this.ready.resolve, (e) => {
+    const plots = this.plots.start().catch((e) => {
       this.notices.banner('plots', [t('main.plotsFailed', { message: e?.message ?? String(e) })], { kind: 'warn' });
-      this.ready.resolve();
     });
+    const controls = this.view.startControls().catch((e) => console.error(e)); // the view stays still without them
+    Promise.all([plots, controls]).then(this.ready.resolve);
   }
 }

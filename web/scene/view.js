@@ -17,7 +17,6 @@ import {
   Vector3,
   WebGLRenderer,
 } from 'three';
-import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { Arrow, disposeTree, makeLabel, quantityOf } from './common.js';
 import { MomentumSphere, principalMoments } from './rigid.js';
 import { SCENES } from './scenes.js';
@@ -63,6 +62,25 @@ function probeGL() {
   }
 }
 
+/**
+ * The camera's controls until OrbitControls arrive (fetched after the first frame, which
+ * they do not draw): the camera looks at the target and nothing moves it.
+ */
+class StillControls {
+  constructor(camera) {
+    this.camera = camera;
+    this.target = new Vector3();
+    this.enabled = true;
+  }
+
+  update() {
+    this.camera.lookAt(this.target);
+    return false;
+  }
+
+  dispose() {}
+}
+
 export class View {
   constructor(container, { reducedMotion = false } = {}) {
     this.container = container;
@@ -84,16 +102,7 @@ export class View {
     this.scene = new Scene();
     this.camera = new PerspectiveCamera(38, 1, 0.01, 500);
     this.camera.up.set(0, 0, 1);
-    this.controls = new OrbitControls(this.camera, this.canvas);
-    this.controls.enableDamping = !reducedMotion;
-    this.controls.dampingFactor = 0.12;
-    this.controls.listenToKeyEvents?.(this.canvas); // arrow keys pan when the canvas has focus
-    this.controls.addEventListener('change', () => {
-      this.dirty = true;
-    });
-    this.controls.addEventListener('start', () => {
-      this.userMoved = true;
-    });
+    this.controls = new StillControls(this.camera);
     this.theme = sceneTheme();
     this.scene.background = new Color(this.theme.background);
     this.scene.add(new HemisphereLight(0xffffff, 0x8090a0, 1.4));
@@ -113,6 +122,28 @@ export class View {
     this.resizeObserver = new ResizeObserver(() => this.resize());
     this.resizeObserver.observe(container);
     this.resize();
+  }
+
+  /** Fetches OrbitControls (once) and hands them the camera where it is; resolves when they drive it. */
+  startControls() {
+    this.controlsLoaded ??= import('three/addons/controls/OrbitControls.js').then(({ OrbitControls }) => {
+      const still = this.controls;
+      const controls = new OrbitControls(this.camera, this.canvas);
+      controls.target.copy(still.target);
+      controls.enabled = still.enabled; // a drag under way keeps them off
+      controls.enableDamping = !this.reducedMotion;
+      controls.dampingFactor = 0.12;
+      controls.listenToKeyEvents?.(this.canvas); // arrow keys pan when the canvas has focus
+      controls.addEventListener('change', () => {
+        this.dirty = true;
+      });
+      controls.addEventListener('start', () => {
+        this.userMoved = true;
+      });
+      controls.update();
+      this.controls = controls;
+    });
+    return this.controlsLoaded;
   }
 
   setTheme(dark) {
