@@ -8,9 +8,10 @@
 //   setLanguage('es') / language() / onLanguageChange(fn) / LANGUAGES
 //   ready                                     resolves once the page's first language is in
 //
-// English is part of the page; every other language is a chunk of its own, fetched when
-// it is first chosen (or is the reader's language at load), so a first visit carries
-// one catalogue, not all of them.
+// English is part of the page (but for the teacher layer's words, fetched with its code:
+// loadLaterWords); every other language is a chunk of its own, fetched when it is first
+// chosen (or is the reader's language at load), so a first visit carries one catalogue,
+// not all of them.
 //   translateDom(root)                        fills [data-i18n] (text), [data-i18n-label]
 //                                            (aria-label), [data-i18n-title] (title)
 //
@@ -25,7 +26,10 @@
 // and tests/e2e/i18n.test.mjs list what is missing).
 import { setNumberLocale } from '../sim/format.js';
 
-const english = import.meta.glob('./en/*.js', { eager: true, import: 'default' });
+// English is in the page, but for the areas its first frame never shows (the teacher
+// layer's words): those arrive with the code that shows them (loadLaterWords).
+const english = import.meta.glob(['./en/*.js', '!./en/activities.js'], { eager: true, import: 'default' });
+const laterEnglish = import.meta.glob('./en/activities.js', { import: 'default' });
 const others = import.meta.glob(['./*/*.js', '!./en/*.js'], { import: 'default' });
 
 export const LANGUAGES = [
@@ -53,6 +57,19 @@ export function loadLanguage(code) {
     },
   );
   return loading[code];
+}
+
+let laterWords = null;
+/** Fetches the English of the areas left out of the page (once); resolves when t() has them. */
+export function loadLaterWords() {
+  laterWords ??= Promise.all(Object.values(laterEnglish).map((load) => load())).then(
+    (tables) => void Object.assign(catalogues.en, ...tables),
+    (e) => {
+      laterWords = null; // a later call tries again
+      throw e;
+    },
+  );
+  return laterWords;
 }
 
 const STORAGE_KEY = 'vilab.language';

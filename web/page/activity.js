@@ -2,14 +2,14 @@
 // its activity (web/sim/activities.js) is asked as a prediction card and the run waits at
 // t = 0 for play; the card reveals the answer and prints the one-page activity of the same
 // set-up. Off in an embed unless its page asks (predict=1); a new scenario or comparison
-// closes the card (its question was about the run it set up).
+// closes the card (its question was about the run it set up). The card's code and its
+// English words are fetched when a first activity is asked (the first frame shows none).
 import { activityFor } from '../sim/activities.js';
-import { PredictionCard, activitySheet } from '../ui/activity.js';
 import { encodeState } from '../state/url.js';
 import { deepEqual, clone } from '../state/store.js';
 import { shortTitle } from '../ui/why.js';
 import { el, setChildren, $ } from '../ui/dom.js';
-import { t, language, registryText, onLanguageChange } from '../i18n/index.js';
+import { t, language, registryText, onLanguageChange, loadLaterWords } from '../i18n/index.js';
 
 /** A printed link longer than this cannot be typed: the sheet names the menu entry instead. */
 const MAX_PRINTED_LINK = 600;
@@ -59,20 +59,36 @@ export function createActivities({ lab, store, run, embedKeys, siteURL }) {
     };
   }
 
-  const card = new PredictionCard($('#view-notes'), {
-    context,
-    play: () => run.setPlaying(true),
-    print: () => print(),
-    // closing a card that held the run lets it play: the lesson goes on without a prediction
-    closed: (wasHeld, release) => {
-      if (wasHeld && release) run.setPlaying(true);
-    },
-  });
+  let card = null; // the prediction card (ui/activity.js), once its code and words are in
+  let ui = null;
+  let loading = null;
+  const cardReady = () =>
+    (loading ??= Promise.all([import('../ui/activity.js'), loadLaterWords()]).then(([module]) => {
+      ui = module;
+      card = new ui.PredictionCard($('#view-notes'), {
+        context,
+        play: () => run.setPlaying(true),
+        print: () => print(),
+        // closing a card that held the run lets it play: the lesson goes on without a prediction
+        closed: (wasHeld, release) => {
+          if (wasHeld && release) run.setPlaying(true);
+        },
+      });
+    }));
+  /** fn(card) now, or in call order once the card is in; nothing before a first card is asked. */
+  const withCard = (fn, { load = false } = {}) => {
+    if (card) return fn(card);
+    if (!loading && !load) return;
+    cardReady().then(
+      () => fn(card),
+      (e) => console.error(e),
+    );
+  };
 
   /** Fills the sheet and prints it (the print stylesheet prints only the sheet). */
   function print() {
-    if (!current) return;
-    setChildren(sheet, activitySheet(current.activity, context()));
+    if (!current || !ui) return;
+    setChildren(sheet, ui.activitySheet(current.activity, context()));
     sheet.lang = language();
     document.documentElement.classList.add('print-activity');
     window.print();
@@ -83,15 +99,15 @@ export function createActivities({ lab, store, run, embedKeys, siteURL }) {
     const activity = activityOf(preset);
     if (!activity) return false;
     current = { activity, preset, document: clone(store.get()) };
-    card.show(activity, { held: true });
+    withCard((c) => c.show(activity, { held: true }), { load: true });
     return true;
   });
   store.subscribe((state) => {
     if (!current || (deepEqual(state.scenario, current.document.scenario) && state.compare === current.document.compare)) return;
     current = null;
-    card.forget();
+    withCard((c) => c.forget());
   });
-  store.session.subscribe((s, prev) => s.playing && !prev.playing && card.played());
-  onLanguageChange(() => card.render());
-  return { card, context: () => current && context(), print };
+  store.session.subscribe((s, prev) => s.playing && !prev.playing && withCard((c) => c.played()));
+  onLanguageChange(() => withCard((c) => c.render()));
+  return { cardReady, context: () => current && context(), print };
 }

@@ -3,7 +3,7 @@
 // live summary, and the readout, timing each phase into the session's frame statistics
 // (the test hook's frameStats(); bench/page.mjs reads them). After the first simulated
 // frame it starts the plots (uPlot is fetched then) and resolves the page's `ready`.
-import { t, onLanguageChange } from '../i18n/index.js';
+import { t, onLanguageChange, loadLaterWords } from '../i18n/index.js';
 import { $ } from '../ui/dom.js';
 import { samplePhase } from './run.js';
 
@@ -118,13 +118,14 @@ export class FrameLoop {
   }
 
   #firstFrame() {
-    // the first simulated frame is on screen: now the plots (uPlot is fetched here) and
-    // the camera's orbit controls
+    // the first simulated frame is on screen: now the plots (uPlot is fetched here), the
+    // camera's orbit controls and the English words the first frame did not show
     this.stats.firstAt = performance.now();
     const plots = this.plots.start().catch((e) => {
       this.notices.banner('plots', [t('main.plotsFailed', { message: e?.message ?? String(e) })], { kind: 'warn' });
     });
     const controls = this.view.startControls().catch((e) => console.error(e)); // the view stays still without them
-    Promise.all([plots, controls]).then(this.ready.resolve);
+    const words = loadLaterWords().catch((e) => console.error(e)); // fetched again by the card that needs them
+    Promise.all([plots, controls, words]).then(this.ready.resolve);
   }
 }
