@@ -5,13 +5,16 @@
 // VILAB_BENCH_SECONDS (seconds per frame-time scenario, 8), VILAB_URL (an already
 // running server instead of a vite preview of dist/).
 //
-//   1. first-load transfer, JS + wasm + CSS, gzip: every file the page fetches on a
-//      first visit without interaction (all of it is needed for or right after the
-//      first frame; KaTeX loads only when the Explain drawer opens), gzip -9 of the
-//      built file as a gzip server sends it. index.html is listed apart.
+//   1. first-load transfer: every file the page fetches from navigation to its first
+//      simulated frame (index.html, JS, CSS, the lean wasm), Brotli q11 and gzip -9 of
+//      the built file as a host with the precompressed copies sends them (goal ≤ 300 KB
+//      Brotli, ≤ 380 KB gzip; tests/e2e/first-load.test.mjs holds the same budget); what is
+//      fetched without interaction right after the first frame (uPlot, OrbitControls, …)
+//      is listed apart; KaTeX and the drawers load only when opened.
 //   2. load → first simulated frame: window.vilabPage.firstFrameAt() (ms from
 //      navigation start), each load in a fresh browser profile (no HTTP cache, no
-//      compiled-wasm cache): the median of several cold loads.
+//      compiled-wasm cache): the median and range of several cold loads (goal: median
+//      ≤ 800 ms), with the machine's load average before and after them.
 //   3. main-thread time per frame with plots live: window.vilabPage.frameStats(), the
 //      frame callback (simulation, history reads, plot ingest, three.js updates and
 //      renderer.render, uPlot redraws, readout), median and p95, split into phases.
@@ -22,13 +25,18 @@
 //      with a real GPU there is no readback. The callback's thread (CPU) time from the
 //      trace shows how much of its wall-clock tail is the thread being descheduled.
 import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { loadavg } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { launch, sleep } from '../tests/e2e/helpers.mjs';
 
 const dist = fileURLToPath(new URL('../dist/', import.meta.url));
-const GOALS = { sizeKB: 300, firstFrameMs: 1000, frameMs: 4 };
+const GOALS = { brotliKB: 300, gzipKB: 380, firstFrameMs: 800, frameMs: 4 };
+const brotliSize = (buf) => brotliCompressSync(buf, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
+const loadAverage = () =>
+  loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ');
 const LOADS = Number(process.env.VILAB_BENCH_LOADS ?? 9);
 const SECONDS = Number(process.env.VILAB_BENCH_SECONDS ?? 8);
 const SCENARIOS = [
@@ -115,7 +123,8 @@ async function firstLoad(url) {
       kind,
       raw: buf.length,
       gzip: gzipSync(buf, { level: 9 }).length,
-      beforeFirstFrame: !t || t.start <= info.firstFrame,
+      brotli: brotliSize(buf),
+      beforeFirstFrame: kind === 'HTML' || (t != null && t.start <= info.firstFrame),
     });
   }
   const lazy = readdirSync(`${dist}assets`).filter((f) => /\.(m?js|css|wasm)$/.test(f) && !files.has(f));
@@ -183,18 +192,14 @@ async function frameTimes(url, hash, seconds) {
 export async function pageFigures() {
   const server = await startServer();
   try {
-    console.log(
-      `\npage figures: headless Chromium on ${server.url}, load average ${loadavg()
-        .map((x) => x.toFixed(1))
-        .join(' ')}`,
-    );
+    console.log(`\npage figures: headless Chromium on ${server.url}, load average ${loadAverage()}`);
     const load = await firstLoad(server.url);
     console.log(`WebGL renderer: ${load.renderer}`);
-    const sum = (pred) => load.files.filter(pred).reduce((a, f) => a + f.gzip, 0);
-    console.log('first-load files (gzip -9 of the built file):');
-    for (const f of load.files.sort((a, b) => b.gzip - a.gzip)) {
+    const sum = (pred, key = 'gzip') => load.files.filter(pred).reduce((a, f) => a + f[key], 0);
+    console.log('first-load files (Brotli q11 and gzip -9 of the built file):');
+    for (const f of load.files.sort((a, b) => Number(b.beforeFirstFrame) - Number(a.beforeFirstFrame) || b.brotli - a.brotli)) {
       console.log(
-        `  ${f.kind.padEnd(5)} ${f.name.padEnd(28)} ${kb(f.raw).padStart(7)} KB → gzip ${kb(f.gzip).padStart(6)} KB${f.beforeFirstFrame ? '' : '  (after the first frame)'}`,
+        `  ${f.kind.padEnd(5)} ${f.name.padEnd(32)} ${kb(f.raw).padStart(7)} KB → br ${kb(f.brotli).padStart(6)}, gzip ${kb(f.gzip).padStart(6)} KB${f.beforeFirstFrame ? '' : '  (after the first frame)'}`,
       );
     }
     if (load.lazy.length) console.log(`  not fetched on first load (on demand): ${load.lazy.join(', ')}`);
@@ -205,9 +210,13 @@ export async function pageFigures() {
         `  the full build, fetched when a scenario needs it: ${fullWasm} ${kb(bytes.length)} KB → gzip ${kb(gzipSync(bytes, { level: 9 }).length)} KB`,
       );
     }
-    const total = sum((f) => ['JS', 'wasm', 'CSS'].includes(f.kind));
-    const byKind = ['JS', 'wasm', 'CSS'].map((k) => `${k} ${kb(sum((f) => f.kind === k))}`).join(' + ');
+    const first = (f) => f.beforeFirstFrame;
+    const brotliFirst = sum(first, 'brotli');
+    const gzipFirst = sum(first);
+    const byKind = (key) => ['HTML', 'JS', 'wasm', 'CSS'].map((k) => `${k} ${kb(sum((f) => first(f) && f.kind === k, key))}`).join(' + ');
+    const loadBefore = loadAverage();
     const loads = await coldLoads(server.url, LOADS);
+    const loadAfter = loadAverage();
     const rows = [];
     for (const [name, hash] of SCENARIOS) rows.push([name, await frameTimes(server.url, hash, SECONDS)]);
 
@@ -229,16 +238,20 @@ export async function pageFigures() {
     const ff = median(loads);
     console.log('\npage figures                                      measured                 goal');
     console.log(
-      `  first-load transfer, JS + wasm + CSS, gzip      ${kb(total).padStart(6)} KB               ≤ ${GOALS.sizeKB} KB   ${mark(total / 1024 <= GOALS.sizeKB)}`,
+      `  first load before the first frame, Brotli       ${kb(brotliFirst).padStart(6)} KB               ≤ ${GOALS.brotliKB} KB   ${mark(brotliFirst / 1024 <= GOALS.brotliKB)}`,
     );
-    console.log(`      (${byKind} KB; index.html ${kb(sum((f) => f.kind === 'HTML'))} KB more;`);
+    console.log(`      (${byKind('brotli')} KB)`);
     console.log(
-      `      before the first frame ${kb(sum((f) => ['JS', 'wasm', 'CSS'].includes(f.kind) && f.beforeFirstFrame))} KB, the rest within 3 s after it)`,
+      `  first load before the first frame, gzip         ${kb(gzipFirst).padStart(6)} KB               ≤ ${GOALS.gzipKB} KB   ${mark(gzipFirst / 1024 <= GOALS.gzipKB)}`,
     );
+    console.log(`      (${byKind('gzip')} KB; then ${kb(sum((f) => !first(f)))} KB gzip within 3 s after it, without interaction)`);
     console.log(
       `  load → first simulated frame (median of ${loads.length})   ${ff.toFixed(0).padStart(6)} ms               ≤ ${GOALS.firstFrameMs} ms  ${mark(ff <= GOALS.firstFrameMs)}`,
     );
-    console.log(`      (cold loads, fresh profile each: ${loads.map((x) => x.toFixed(0)).join(', ')} ms)`);
+    console.log(
+      `      (cold loads, fresh profile each: range ${Math.min(...loads).toFixed(0)}–${Math.max(...loads).toFixed(0)} ms; ${loads.map((x) => x.toFixed(0)).join(', ')} ms;`,
+    );
+    console.log(`      load average ${loadBefore} before them, ${loadAfter} after, on ${cpus().length} cores)`);
     console.log(
       `  main-thread ms per frame, plots live (median)   ${f2(worstMedian).padStart(6)} ms (worst scenario) ≤ ${GOALS.frameMs} ms    ${mark(worstMedian <= GOALS.frameMs)}`,
     );
