@@ -163,9 +163,14 @@ export class View {
     this.height = this.container.clientHeight;
     const w = Math.max(1, this.width);
     const h = Math.max(1, this.height);
-    this.renderer.setSize(w, h, false);
-    this.canvas.style.width = '100%';
-    this.canvas.style.height = '100%';
+    // setting a canvas's size reallocates its drawing buffer even when unchanged (and the
+    // page's start-up reports the same size several times)
+    if (w !== this.bufferSize?.w || h !== this.bufferSize?.h || this.renderer.getPixelRatio() !== this.bufferSize?.ratio) {
+      this.renderer.setSize(w, h, false);
+      this.bufferSize = { w, h, ratio: this.renderer.getPixelRatio() };
+      this.canvas.style.width = '100%';
+      this.canvas.style.height = '100%';
+    }
     this.camera.aspect = w / h;
     this.camera.updateProjectionMatrix();
     this.dirty = true;
