@@ -8,8 +8,8 @@
 //   setLanguage('es') / language() / onLanguageChange(fn) / LANGUAGES
 //   ready                                     resolves once the page's first language is in
 //
-// English is part of the page (but for the teacher layer's words, fetched with its code:
-// loadLaterWords); every other language is a chunk of its own, fetched when it is first
+// English is part of the page (but for the words of the teacher layer's card and the
+// Definition panel, fetched after the first frame or with their code: loadLaterWords); every other language is a chunk of its own, fetched when it is first
 // chosen (or is the reader's language at load), so a first visit carries one catalogue,
 // not all of them.
 //   translateDom(root)                        fills [data-i18n] (text), [data-i18n-label]
@@ -27,9 +27,18 @@
 import { setNumberLocale } from '../sim/format.js';
 
 // English is in the page, but for the areas its first frame never shows (the teacher
-// layer's words): those arrive with the code that shows them (loadLaterWords).
-const english = import.meta.glob(['./en/*.js', '!./en/activities.js'], { eager: true, import: 'default' });
-const laterEnglish = import.meta.glob('./en/activities.js', { import: 'default' });
+// layer's card, the Definition panel and its Mechanics): those arrive right after the first
+// frame or with the code that shows them, whichever comes first (loadLaterWords).
+const english = import.meta.glob(
+  ['./en/*.js', '!./en/activities.js', '!./en/editor.js', '!./en/editor-room.js', '!./en/furniture.js', '!./en/mechanics.js'],
+  { eager: true, import: 'default' },
+);
+const laterEnglish = import.meta.glob(
+  ['./en/activities.js', './en/editor.js', './en/editor-room.js', './en/furniture.js', './en/mechanics.js'],
+  {
+    import: 'default',
+  },
+);
 const others = import.meta.glob(['./*/*.js', '!./en/*.js'], { import: 'default' });
 
 export const LANGUAGES = [

@@ -6,7 +6,7 @@
 // lab.normalize; a problem comes back as the API's 'vilab: <field>: <problem>'
 // and is shown next to the field.
 import { el, setChildren, uniqueId } from './dom.js';
-import { t, registryText, onLanguageChange, claimText, paramText } from '../i18n/index.js';
+import { t, registryText, onLanguageChange, claimText, paramText, loadLaterWords } from '../i18n/index.js';
 import { numberField, columnNames, rowNoun } from './fields.js';
 import { clone } from '../state/store.js';
 import { presetMatching } from '../sim/preset-data.js';
@@ -248,7 +248,8 @@ export class Controls {
   }
 
   #loadEditor() {
-    this.editorLoading ??= import('./lagrangian-editor.js').then(({ LagrangianEditor }) => {
+    // the panel's code and its English words (left out of the page: i18n loadLaterWords)
+    this.editorLoading ??= Promise.all([import('./lagrangian-editor.js'), loadLaterWords()]).then(([{ LagrangianEditor }]) => {
       const { els, actions } = this;
       this.editor = new LagrangianEditor(els.definitionSection, els.definition, this.lab, this.store, {
         setScenario: actions.setScenario,
