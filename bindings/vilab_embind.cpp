@@ -183,10 +183,16 @@ class WasmSimulation {
   val linearize() {
     error_ = val::null();
     try {
+#ifdef VILAB_LEAN
+      // The derivatives of every step (~38 KB gzip of the first load) serve the lessons'
+      // stability sweeps, which run on the full module, never the first frame.
+      throw vilab::NotInLeanBuild("linearize", "the step's Jacobian");
+#else
       const Eigen::MatrixXd J = sim_->linearize();
       scratch_.resize(static_cast<std::size_t>(J.size()));
-      Eigen::Map<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(scratch_.data(), J.rows(),
-                                                                                         J.cols()) = J;
+      Eigen::Map<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> >(scratch_.data(), J.rows(),
+                                                                                          J.cols()) = J;
+#endif
     } catch (...) {
       scratch_.clear();
       error_ = currentErrorRecord("linearize");
