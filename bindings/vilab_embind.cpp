@@ -183,10 +183,16 @@ class WasmSimulation {
   val linearize() {
     error_ = val::null();
     try {
+#ifdef VILAB_LEAN
+      // The derivatives of every step (~38 KB gzip of the first load) serve the lessons'
+      // stability sweeps, which run on the full module, never the first frame.
+      throw vilab::NotInLeanBuild("linearize", "the step's Jacobian");
+#else
       const Eigen::MatrixXd J = sim_->linearize();
       scratch_.resize(static_cast<std::size_t>(J.size()));
-      Eigen::Map<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(scratch_.data(), J.rows(),
-                                                                                         J.cols()) = J;
+      Eigen::Map<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> >(scratch_.data(), J.rows(),
+                                                                                          J.cols()) = J;
+#endif
     } catch (...) {
       scratch_.clear();
       error_ = currentErrorRecord("linearize");
@@ -451,6 +457,10 @@ val integrateTrajectory(const std::string& scenarioJson, double steps, double ev
   data.shrink_to_fit();  // the previous trajectory's memory is released
   val out = val::object();
   try {
+#ifdef VILAB_LEAN
+    // The page never asks for a whole trajectory in one call (~4 KB gzip of the first load).
+    throw vilab::NotInLeanBuild("integrate", "a trajectory from one call");
+#else
     vilab::TrajectoryRequest request;
     request.steps = static_cast<std::uint64_t>(steps);
     request.every = static_cast<std::uint64_t>(every);
@@ -478,6 +488,7 @@ val integrateTrajectory(const std::string& scenarioJson, double steps, double ev
     }
     // Last: nothing allocates after the view is made (a memory growth would detach it).
     out.set("data", val(typed_memory_view(data.size(), data.data())));
+#endif
   } catch (...) {
     data.clear();
     out.set("ok", false);

@@ -5,6 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import { createLab, VilabError } from '../../web/sim/vilab.js';
 import { lab as full } from './helpers.mjs';
 
@@ -148,4 +149,69 @@ test('createLab({ build }) names a bad build and returns one lab per build', asy
   assert.equal(await createLab({ build: 'lean' }), lean);
   assert.equal(await createLab({ build: 'full' }), full);
   assert.equal(await createLab(), full);
+});
+
+test("the lean build refuses the step's Jacobian (sim.linearize) with code full-module, and the run goes on unchanged", () => {
+  const scenario = { system: 'pendulum', integrator: 'midpoint', h: 0.01 };
+  const sim = lean.simulate(scenario);
+  const ref = full.simulate(scenario);
+  try {
+    sim.advance(10);
+    ref.advance(10);
+    assert.equal(ref.linearize().length, 4, 'the full build linearizes the pendulum');
+    assert.throws(
+      () => sim.linearize(),
+      (e) =>
+        e instanceof VilabError &&
+        e.code === 'full-module' &&
+        e.field === 'linearize' &&
+        /: the step's Jacobian is in the full module, not the lean one$/.test(e.message),
+    );
+    sim.advance(10);
+    ref.advance(10);
+    assert.equal(sim.hash(), ref.hash());
+  } finally {
+    sim.dispose();
+    ref.dispose();
+  }
+});
+
+test('the lean build refuses a trajectory from one call (lab.integrate) with code full-module; its options are checked first', () => {
+  const scenario = { system: 'oscillator', integrator: 'midpoint', h: 0.05 };
+  assert.equal(full.integrate(scenario, { steps: 20 }).t.length, 21, 'the full build integrates');
+  assert.throws(
+    () => lean.integrate(scenario, { steps: 20 }),
+    (e) =>
+      e instanceof VilabError &&
+      e.code === 'full-module' &&
+      e.field === 'integrate' &&
+      /: a trajectory from one call is in the full module, not the lean one$/.test(e.message),
+  );
+  assert.throws(
+    () => lean.integrate(scenario, { steps: -1 }),
+    (e) => e instanceof VilabError && e.code !== 'full-module',
+  );
+  const sim = lean.simulate(scenario);
+  sim.advance(20);
+  assert.equal(sim.step, 20, 'the lean lab runs on after the refusal');
+  sim.dispose();
+});
+
+// The first load's wasm, on the wire: gzip -9 and Brotli q11 bytes. The module was
+// 271,714 bytes gzip and 209,436 Brotli while it held the step's Jacobian and lab.integrate,
+// 229,237 and 177,151 without them; the budget keeps ~6 KB for growth, and a module that
+// takes either back fails it.
+const LEAN_WASM_BUDGET = { raw: 620_000, gzip: 235_000, brotli: 183_000 };
+
+test('the lean wasm stays within its size budget (raw, gzip -9, Brotli q11 bytes)', () => {
+  const bytes = readFileSync(new URL('../../build/wasm/vilab-lean.wasm', import.meta.url));
+  const size = {
+    raw: bytes.length,
+    gzip: gzipSync(bytes, { level: 9 }).length,
+    brotli: brotliCompressSync(bytes, {
+      params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
+    }).length,
+  };
+  for (const [key, budget] of Object.entries(LEAN_WASM_BUDGET))
+    assert.ok(size[key] <= budget, `lean wasm ${key}: ${size[key]} bytes, budget ${budget}`);
 });
