@@ -2,6 +2,7 @@
 // statistics of per-round ratios, and the one results table.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { change, rowKey } from './previous.mjs';
 
 export const root = new URL('..', import.meta.url);
 export const ROUNDS = Number(process.env.VILAB_BENCH_ROUNDS ?? 5);
@@ -83,12 +84,12 @@ export const nativeNs = (scenario, steps, repeats = 1) =>
 /** Wasm ns per step in process CPU time, the best of `repeats`, after a warm-up past V8's baseline tier. */
 export const wasmNs = (lab, scenario, steps, repeats = 1) => wasmRun(lab, scenario, steps, repeats).ns;
 
-/** wasmNs and the run's hash after its steps (ns NaN and no hash when the run is refused). */
-export function wasmRun(lab, scenario, steps, repeats = 1) {
+/** wasmNs and the run's hash after its steps (ns NaN and no hash when the run is refused); history unrecorded unless options say. */
+export function wasmRun(lab, scenario, steps, repeats = 1, options = { historyStride: 1000000 }) {
   let best = Infinity;
   let hash = '';
   for (let r = 0; r < repeats; r++) {
-    const sim = lab.simulate(scenario, { historyStride: 1000000 });
+    const sim = lab.simulate(scenario, options);
     try {
       sim.advance(Math.min(steps, 2000));
       best = Math.min(best, (cpuMs(() => sim.advance(steps)) * 1e6) / steps);
@@ -120,23 +121,36 @@ export const fmt = (x, digits = 3) => {
   return Number(x.toPrecision(digits)).toString();
 };
 
-/** The one results table: every row a figure of this run, with its spread and goal. */
+/** The one results table: every row a figure of this run, with its spread and goal, and the previous run's beside it. */
 export class Table {
   rows = [];
   details = []; // [heading, markdown] blocks under the table
-  add(section, what, s, { goal = '', met = null, unit = '' } = {}) {
+  /** previous: key → { median, unit, commit, date } (bench/previous.mjs previousRows). */
+  constructor(previous = new Map()) {
+    this.previous = previous;
+  }
+  add(section, what, s, { goal = '', met = null, unit = '', key = rowKey(section, what) } = {}) {
     const spread = s.n > 1 ? `${fmt(s.min)}–${fmt(s.max)}` : '';
-    this.rows.push({ section, what, value: `${fmt(s.median)}${unit}`, spread, goal, met });
+    const before = this.previous.get(key);
+    const prev = before ? `${fmt(before.median)}${before.unit} (${before.commit})` : '';
+    const delta = change(s.median, before);
+    this.rows.push({ section, key, what, ...s, unit, value: `${fmt(s.median)}${unit}`, spread, goal, met, prev, delta });
     const mark = met == null ? '' : met ? '  ✓' : '  ✗';
-    console.log(`  ${what.padEnd(62)} ${`${fmt(s.median)}${unit}`.padStart(10)}  ${spread.padEnd(17)} ${goal}${mark}`);
+    const was = before ? `  was ${prev} ${delta}` : '';
+    console.log(`  ${what.padEnd(62)} ${`${fmt(s.median)}${unit}`.padStart(10)}  ${spread.padEnd(17)} ${goal}${mark}${was}`);
   }
   detail(heading, markdown) {
     this.details.push([heading, markdown]);
   }
   markdown() {
-    const out = ['| section | measure | median | range over rounds | goal | met |', '|---|---|---:|---|---|---|'];
+    const out = [
+      '| section | measure | median | range over rounds | goal | met | previous (commit) | change |',
+      '|---|---|---:|---|---|---|---|---:|',
+    ];
     for (const r of this.rows)
-      out.push(`| ${r.section} | ${r.what} | ${r.value} | ${r.spread} | ${r.goal} | ${r.met == null ? '' : r.met ? 'yes' : 'no'} |`);
+      out.push(
+        `| ${r.section} | ${r.what} | ${r.value} | ${r.spread} | ${r.goal} | ${r.met == null ? '' : r.met ? 'yes' : 'no'} | ${r.prev} | ${r.delta} |`,
+      );
     return out.join('\n');
   }
 }

@@ -22,6 +22,7 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release } from 'node:os';
 import { createLab } from '../web/sim/vilab.js';
+import { loadRuns, previousRows, resultsJson } from './previous.mjs';
 import {
   chain,
   dsp,
@@ -38,6 +39,7 @@ import {
   Table,
   wasmCases,
   wasmNs,
+  wasmRun,
 } from './common.mjs';
 
 const ALL = ['wasm', 'mujoco', 'odeint', 'scaling', 'limit', 'family', 'page', 'integrate'];
@@ -48,14 +50,22 @@ const SECTIONS = (process.env.VILAB_BENCH_SECTIONS ?? ALL.join(','))
 const resultsDir = new URL('bench/results/', root);
 mkdirSync(resultsDir, { recursive: true });
 const lab = await createLab();
-const table = new Table();
+const cpu = cpus()[0]?.model?.trim() ?? 'unknown CPU';
+const slug = cpu
+  .toLowerCase()
+  .replace(/[^a-z0-9]+/g, '-')
+  .replace(/^-|-$/g, '');
+// Each row beside the newest earlier run's (bench/previous.mjs).
+const table = new Table(previousRows(loadRuns(resultsDir), slug));
 const load0 = loadavg();
 let tree = 'unknown';
+let commit = 'unknown';
 try {
   const git = (args) =>
     execFileSync('git', ['-C', root.pathname, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  commit = git(['describe', '--always']);
   // Dirty only for changes outside bench/results/ (which this run rewrites).
-  tree = git(['describe', '--always']) + (git(['status', '--porcelain', '--', '.', ':!bench/results']) ? '-dirty' : '');
+  tree = commit + (git(['status', '--porcelain', '--', '.', ':!bench/results']) ? '-dirty' : '');
 } catch {}
 const started = Date.now();
 const heading = (s) => console.log(`\n== ${s}`);
@@ -235,7 +245,9 @@ async function limitSection() {
   table.add('limit', 'DSP midpoint step, library (native, ns)', lib, { goal: '≤ 150', met: lib.median <= 150 });
   table.add('limit', 'DSP midpoint step, fixed-size kernel (native, ns)', ker);
   table.add('limit', `flops per step (kernel, counted; ${k.flopsPerIteration} per Newton iteration)`, single(k.flops));
-  table.add('limit', `flops per cycle at ${fmt(ghz)} GHz: library / kernel`, single(k.flops / (lib.median * ghz)), {});
+  table.add('limit', `flops per cycle at ${fmt(ghz)} GHz: library / kernel`, single(k.flops / (lib.median * ghz)), {
+    key: 'limit: flops per cycle: library / kernel',
+  });
   table.add('limit', 'flops per cycle, kernel', single(k.flops / (ker.median * ghz)));
   const profiles = [];
   for (let r = 0; r < ROUNDS; r++) {
@@ -248,13 +260,28 @@ async function limitSection() {
       'DSP midpoint: Newton iterations per step (library; kernel ' + fmt(k.kernelIterations) + ')',
       single(profiles[0].iterations),
     );
-    table.add(
-      'limit',
-      'DSP midpoint: history recorded every step ÷ not recorded',
-      stats(profiles.map((p) => p.nsPerStepHistoryEveryStep / p.nsPerStep)),
-      { unit: '×' },
-    );
+    const native = stats(profiles.map((p) => p.nsPerStepHistoryEveryStep / p.nsPerStep));
+    table.add('limit', 'DSP midpoint: history recorded every step ÷ not recorded', native, {
+      goal: '≤ 1.05',
+      met: native.median <= 1.05,
+      unit: '×',
+    });
   }
+  // The same in wasm: the page's runner and the API default record every step (capacity
+  // 32768, so the ring wraps); best of 3 each way per round, interleaved.
+  const wasm = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    const scenario = { ...dsp, integrator: 'midpoint' };
+    const none = wasmRun(lab, scenario, 100000, 3).ns;
+    const every = wasmRun(lab, scenario, 100000, 3, { historyStride: 1 }).ns;
+    wasm.push(every / none);
+  }
+  const w = stats(wasm);
+  table.add('limit', 'DSP midpoint: history recorded every step ÷ not recorded, wasm', w, {
+    goal: '≤ 1.05',
+    met: w.median <= 1.05,
+    unit: '×',
+  });
   const perf = perfBreakdown();
   if (perf) table.detail("Where the library's DSP midpoint step spends its time (perf, native, self time by function)", perf);
   const ad = [];
@@ -419,7 +446,6 @@ const sh = (cmd, args) => {
     return 'absent';
   }
 };
-const cpu = cpus()[0]?.model?.trim() ?? 'unknown CPU';
 let os = release();
 try {
   os = readFileSync('/etc/os-release', 'utf8').match(/PRETTY_NAME="([^"]*)"/)?.[1] ?? os;
@@ -433,11 +459,8 @@ const machine = [
   `- load average at start ${load0.map((x) => x.toFixed(2)).join(' ')}, at end ${load1.map((x) => x.toFixed(2)).join(' ')} (other work shared the cores: figures are CPU time and ratios are per interleaved round)`,
   `- tree: ${tree}; sections: ${SECTIONS.join(', ')}; ${ROUNDS} rounds; ${minutes.toFixed(1)} min`,
 ];
-const date = new Date().toISOString().slice(0, 10);
-const slug = cpu
-  .toLowerCase()
-  .replace(/[^a-z0-9]+/g, '-')
-  .replace(/^-|-$/g, '');
+const finished = new Date().toISOString();
+const date = finished.slice(0, 10);
 const stem = `${date}-${slug}`;
 const complete = ALL.every((s) => SECTIONS.includes(s));
 const document = (svg) =>
@@ -446,7 +469,7 @@ const document = (svg) =>
     '',
     ...machine,
     '',
-    'Median over interleaved rounds and the range over rounds; ratios are formed per round. Reproduce with `npm run bench` (see docs/benchmarks.md).',
+    'Median over interleaved rounds and the range over rounds; ratios are formed per round; beside each, the median of the newest earlier run holding that row (its commit) and the change. Reproduce with `npm run bench` (see docs/benchmarks.md).',
     '',
     table.markdown(),
     '',
@@ -457,8 +480,24 @@ console.log('\n' + table.markdown());
 // latest.md (not committed) after every run; a complete run also writes the dated file
 // named by the machine, to commit.
 writeFileSync(new URL('latest.md', resultsDir), document('work-precision.svg'));
+// Every run's rows as JSON (runs/, not committed): the next run's "previous".
+const results = `${JSON.stringify(
+  resultsJson(table.rows, {
+    commit: tree,
+    date,
+    finished,
+    machine: { cpu, slug, cores: cpus().length },
+    sections: SECTIONS,
+    rounds: ROUNDS,
+  }),
+  null,
+  1,
+)}\n`;
+mkdirSync(new URL('runs/', resultsDir), { recursive: true });
+writeFileSync(new URL(`runs/${finished.replace(/[:.]/g, '-')}-${slug}.json`, resultsDir), results);
 if (complete) {
   writeFileSync(new URL(`${stem}.md`, resultsDir), document(`${stem}-work-precision.svg`));
+  writeFileSync(new URL(`${stem}.json`, resultsDir), results);
   copyFileSync(new URL('work-precision.svg', resultsDir), new URL(`${stem}-work-precision.svg`, resultsDir));
 }
-console.log(`\nwritten: bench/results/latest.md${complete ? ` and bench/results/${stem}.md` : ''}`);
+console.log(`\nwritten: bench/results/latest.md, bench/results/runs/${complete ? ` and bench/results/${stem}.md, .json` : ''}`);

@@ -13,18 +13,25 @@ void History::configure(std::vector<std::string> columns, int stride, int capaci
   columns_ = std::move(columns);
   stride_ = std::max(1, stride);
   capacity_ = std::max(1, capacity);
-  data_.clear();  // grows on demand: many short-lived simulations stay small
+  data_.clear();
+  rows_ = 0;
+  slot_ = 0;
   total_ = 0;
 }
 
+void History::grow() {
+  const std::size_t rows = std::min<std::size_t>(capacity_, std::max<std::size_t>(256, 2 * rows_));
+  std::vector<double> data(rows * columns_.size());
+  for (std::size_t c = 0; c < columns_.size(); ++c)
+    std::copy(data_.begin() + c * rows_, data_.begin() + (c + 1) * rows_, data.begin() + c * rows);
+  data_.swap(data);
+  rows_ = rows;
+}
+
 void History::record(const double* row) {
-  const std::size_t slot = static_cast<std::size_t>(total_ % static_cast<std::uint64_t>(capacity_));
-  if ((slot + 1) * columns_.size() > data_.size()) {
-    const std::size_t rows = std::min<std::size_t>(capacity_, std::max<std::size_t>(256, 2 * (slot + 1)));
-    data_.resize(rows * columns_.size());
-  }
-  std::copy(row, row + columns_.size(), data_.begin() + slot * columns_.size());
-  ++total_;
+  double* at = cell();
+  for (std::size_t c = 0; c < columns_.size(); ++c) at[c * rows_] = row[c];
+  commit();
 }
 
 std::uint64_t History::read(std::uint64_t from, std::vector<double>& out, std::uint64_t& count) const {
@@ -32,9 +39,15 @@ std::uint64_t History::read(std::uint64_t from, std::vector<double>& out, std::u
   count = total_ > start ? total_ - start : 0;
   const std::size_t cols = columns_.size();
   out.resize(count * cols);
-  for (std::uint64_t k = 0; k < count; ++k) {
-    const std::size_t slot = static_cast<std::size_t>((start + k) % static_cast<std::uint64_t>(capacity_));
-    for (std::size_t c = 0; c < cols; ++c) out[c * count + k] = data_[slot * cols + c];
+  if (count == 0) return start;
+  // The samples are rows [first, first + count) of each column, wrapping at the capacity.
+  const std::size_t first = static_cast<std::size_t>(start % static_cast<std::uint64_t>(capacity_));
+  const std::size_t head = std::min<std::size_t>(count, static_cast<std::size_t>(capacity_) - first);
+  for (std::size_t c = 0; c < cols; ++c) {
+    const double* column = data_.data() + c * rows_;
+    double* to = out.data() + c * count;
+    std::copy(column + first, column + first + head, to);
+    std::copy(column, column + (count - head), to + head);
   }
   return start;
 }
@@ -179,8 +192,8 @@ void checkMagnitudes(const LagrangianModel& m, const State& s) {
 // A chain's diagnostics row (t, energy, constraint, iterations, J_z) is finite and
 // within ±kMaxMagnitude whenever its energy is and every |q_i|, |p_i| ≤ 1e100: J_z
 // ≤ 2N·1e200 and a link length error ≤ 4e100 + l_i. Such a step need not form the row
-// unless it is recorded (the accepted states, the history and diagnostics() are the
-// same bits either way).
+// through Diagnostics: unrecorded, it forms none; recorded, it writes its numbers in
+// place (the accepted states, the history and diagnostics() are the same bits either way).
 bool chainRowSurelyRepresentable(const State& s, double energy) {
   constexpr double kSafe = 1e100;
   bool ok = std::abs(energy) <= limits::kMaxMagnitude;
@@ -413,9 +426,25 @@ bool Simulation::stepOnce(Refusal& refusal) {
   // Records every stride-th step (step_ % stride == 0), counted down: no division.
   if (--untilRecord_ == 0) {
     untilRecord_ = history_.stride();
-    history_.record(row_.data());
+    if (rowFilled_)
+      history_.record(row_.data());
+    else
+      recordChainSample(std::get<ChainModel>(scenario_.model));
   }
   return true;
+}
+
+void Simulation::recordChainSample(const ChainModel& m) {
+  // ChainModel::diagnosticsInto's numbers in writeRow's columns (a fixed step: no dt),
+  // written in place: the energy is the one the step's checks computed.
+  double* cell = history_.cell();
+  const std::size_t column = history_.columnStride();
+  cell[0] = time_;
+  cell[column] = energy_;
+  cell[2 * column] = m.linkLengthError(state_.q.data());
+  cell[3 * column] = iterations_;
+  if (!m.planar) cell[4 * column] = m.verticalMomentum(state_);
+  history_.commit();
 }
 
 void Simulation::measureAdvice(Refusal& refusal) const {
@@ -463,8 +492,8 @@ bool Simulation::checkStep(const M& m, int iterations, Refusal& refusal) {
   const double h = variable ? integrator_->lastStep() : scenario_.h;
   const double dt = variable ? integrator_->lastStep() : lastDt_;
   const double tNext = variable ? time_ + dt : static_cast<double>(step_ + 1) * scenario_.h;
-  // A chain's step that is not recorded skips the rest of the row when it is surely
-  // representable (chainRowSurelyRepresentable): its energy is all the checks need.
+  // A chain's step skips the general checks when it is surely accepted and its row
+  // surely representable (chainRowSurelyRepresentable): its energy is all they need.
   constexpr bool lazyRow = std::is_same<M, ChainModel>::value;
   const bool recorded = untilRecord_ == 1;
   Diagnostics& d = stepDiagnostics_;
@@ -476,8 +505,11 @@ bool Simulation::checkStep(const M& m, int iterations, Refusal& refusal) {
       return false;
   }
   if constexpr (lazyRow) {
-    if (!recorded && !variable && chainStepSurelyAccepted(m, state_, next_, energy_, invH_, energyScale_, energy)) {
+    // Recorded or not: a recorded step's row then is written in place from what this
+    // step computed (recordChainSample), with the same bits as fillRow's.
+    if (!variable && chainStepSurelyAccepted(m, state_, next_, energy_, invH_, energyScale_, energy)) {
       energy_ = energy;
+      rowFilled_ = false;
       return true;
     }
   }
@@ -510,6 +542,7 @@ bool Simulation::checkStep(const M& m, int iterations, Refusal& refusal) {
   }
   d.iterations = iterations;
   fillRow(d, tNext, dt);
+  rowFilled_ = true;
   if (anyOverflow(next_, row_)) {
     refusal =
         Refusal::of(RefusalCode::NonFinite,

@@ -46,11 +46,23 @@ class StepFailure : public std::runtime_error {
 
 // Diagnostic time series in a ring buffer: columns t, energy, constraint,
 // iterations, then the momentum components, then Π (rigid bodies), then the step
-// size dt (variable-step integrators).
+// size dt (variable-step integrators). Stored by column, so that a step writes its
+// numbers in place (cell(), then commit()) and a read copies whole runs of a column.
 class History {
  public:
   void configure(std::vector<std::string> columns, int stride, int capacity);
   void record(const double* row);
+  // The next sample, written in place: column c's cell is cell()[c * columnStride()];
+  // commit() then counts it.
+  double* cell() {
+    if (slot_ >= rows_) grow();
+    return data_.data() + slot_;
+  }
+  std::size_t columnStride() const { return rows_; }
+  void commit() {
+    ++total_;
+    if (++slot_ == static_cast<std::size_t>(capacity_)) slot_ = 0;
+  }
   int stride() const { return stride_; }
   int capacity() const { return capacity_; }
   int columnCount() const { return static_cast<int>(columns_.size()); }
@@ -61,12 +73,17 @@ class History {
   // Copies samples [from, total) (clamped to what is held) column-major into out;
   // returns the first sample index copied.
   std::uint64_t read(std::uint64_t from, std::vector<double>& out, std::uint64_t& count) const;
-  void clear() { total_ = 0; }
+  void clear() { total_ = 0, slot_ = 0; }
 
  private:
+  // More rows (doubling, up to the capacity): storage grows on demand, so that many
+  // short-lived simulations stay small; it never grows once the ring is full.
+  void grow();
   std::vector<std::string> columns_;
   int stride_ = 1, capacity_ = 0;
-  std::vector<double> data_;  // capacity rows × columns, row-major ring
+  std::vector<double> data_;  // column c's rows at [c · rows_, (c + 1) · rows_)
+  std::size_t rows_ = 0;      // rows allocated per column
+  std::size_t slot_ = 0;      // the row the next sample goes to (total_ mod capacity_)
   std::uint64_t total_ = 0;
 };
 
@@ -134,6 +151,8 @@ class Simulation {
   // fills the history row and sets energy_ when it is accepted.
   template <class M>
   bool checkStep(const M& m, int iterations, Refusal& refusal);
+  // The current state's history sample of a chain whose step left row_ unfilled.
+  void recordChainSample(const ChainModel& m);
   // The history row of diagnostics d at time t (dt: the step that ended there).
   void fillRow(const Diagnostics& d, double t, double dt);
   // Throws an InputError when what the state draws or its natural variables would not be
@@ -155,6 +174,7 @@ class Simulation {
   int untilRecord_ = 1;           // steps until the next history record
   History history_;
   std::vector<double> row_;
+  bool rowFilled_ = true;        // row_ holds the last accepted step's row (else recordChainSample)
   Diagnostics stepDiagnostics_;  // reused by every step's checks
 };
 
