@@ -105,13 +105,13 @@ class BlockTridiagonal {
       Segment v, w;
       for (int i = 0; i < n; ++i) {
         v = Eigen::Map<const Segment>(rhs + B * i);
-        if (i > 0) subtractProduct(v, lower_[i], w);
+        if (i > 0) subtractProductVector(v, lower_[i], w);
         factors_[i].solveInPlace(v);
         Eigen::Map<Segment>(rhs + B * i) = w = v;
       }
       for (int i = n - 2; i >= 0; --i) {
         v = Eigen::Map<const Segment>(rhs + B * i);
-        subtractProduct(v, coupling_[i], w);
+        subtractProductVector(v, coupling_[i], w);
         Eigen::Map<Segment>(rhs + B * i) = w = v;
       }
       return;
@@ -153,7 +153,7 @@ class BlockTridiagonal {
   }
 
   // v −= M w, column by column (the rows' chains overlap).
-  static void subtractProduct(Segment& v, const Block& M, const Segment& w) {
+  static void subtractProductVector(Segment& v, const Block& M, const Segment& w) {
     for (int k = 0; k < B; ++k)
       for (int r = 0; r < B; ++r) v[r] -= M(r, k) * w[k];
   }
