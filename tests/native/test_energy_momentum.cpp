@@ -644,6 +644,8 @@ TEST_CASE("block tridiagonal: block LU against a dense solve", "[solver]") {
   check(std::integral_constant<int, 1>{});
   check(std::integral_constant<int, 3>{});
   check(std::integral_constant<int, 4>{});
+  check(std::integral_constant<int, 8>{});  // the pivoted-LU blocks (Lobatto, Gauss s = 2)
+  check(std::integral_constant<int, 12>{});
 }
 
 namespace {

@@ -30,12 +30,13 @@
 #include <memory>
 #include <vector>
 
-#include "vilab/integrators/chain_projection.hpp"
+#include "vilab/integrators/chain_stages.hpp"
 #include "vilab/models/chain.hpp"
 #include "vilab/models/lagrangian.hpp"
 #include "vilab/outcome.hpp"
 #include "vilab/solver/block_tridiagonal.hpp"
 #include "vilab/solver/newton.hpp"
+#include "vilab/solver/small_lu.hpp"
 
 namespace vilab {
 
@@ -108,60 +109,6 @@ struct GaussTableau {
   }
 };
 
-// Unblocked LU with partial pivoting of a dense matrix (at most s(n + c) ≤ 128 unknowns):
-// the same operations in every build (no cache-dependent blocking), allocation-free after
-// the first factorization of a size. The pivot ratio is the Newton policy's condition.
-class GaussLU {
- public:
-  bool compute(const Eigen::MatrixXd& A) {
-    n_ = static_cast<int>(A.rows());
-    lu_ = A;
-    perm_.resize(n_);
-    ratio_ = std::numeric_limits<double>::infinity();
-    if (!lu_.allFinite()) return false;
-    double largest = 0, smallest = std::numeric_limits<double>::infinity();
-    for (int k = 0; k < n_; ++k) {
-      int p = k;
-      for (int i = k + 1; i < n_; ++i)
-        if (std::abs(lu_(i, k)) > std::abs(lu_(p, k))) p = i;
-      perm_[k] = p;
-      if (p != k) lu_.row(k).swap(lu_.row(p));
-      const double pivot = lu_(k, k);
-      largest = std::max(largest, std::abs(pivot));
-      smallest = std::min(smallest, std::abs(pivot));
-      if (pivot == 0) return false;
-      for (int i = k + 1; i < n_; ++i) {
-        const double f = lu_(i, k) / pivot;
-        lu_(i, k) = f;
-        for (int j = k + 1; j < n_; ++j) lu_(i, j) -= f * lu_(k, j);
-      }
-    }
-    ratio_ = n_ == 0 ? 1.0 : largest / smallest;
-    return true;
-  }
-  double pivotRatio() const { return ratio_; }
-  void solveInPlace(VecX& b) const {
-    for (int k = 0; k < n_; ++k)
-      if (perm_[k] != k) std::swap(b[k], b[perm_[k]]);
-    for (int i = 1; i < n_; ++i) {
-      double s = b[i];
-      for (int j = 0; j < i; ++j) s -= lu_(i, j) * b[j];
-      b[i] = s;
-    }
-    for (int i = n_ - 1; i >= 0; --i) {
-      double s = b[i];
-      for (int j = i + 1; j < n_; ++j) s -= lu_(i, j) * b[j];
-      b[i] = s / lu_(i, i);
-    }
-  }
-
- private:
-  Eigen::MatrixXd lu_;
-  std::vector<int> perm_;
-  int n_ = 0;
-  double ratio_ = 1;
-};
-
 // ---- Systems defined by data -------------------------------------------------------
 // Unknowns x = (δ_1, …, δ_s | λ_0, …, λ_{s−1}), δ_a = X_a − q_k; residuals
 // (R_0, …, R_{s−1} | g(X_1), …, g(X_s)). The Newton matrix is dense, s(n + c) square:
@@ -200,7 +147,7 @@ class GaussLagrangian {
     } else {
       x_ = VecX::Zero(size_);
       SmallVec v;
-      if (eval_.velocity(q.data(), p.data(), v, time_) && v.allFinite())
+      if (explicitPredictor(eval_, q, p, time_, v))
         for (int a = 1; a <= s; ++a) x_.segment((a - 1) * n, n) = (t_.d[a] * h_) * v;
     }
     NewtonSettings settings;
@@ -331,7 +278,7 @@ class GaussLagrangian {
   SmallVec vel_[kS], Lq_[kS], Lv_[kS], g0_, gNode_[kS + 1];
   SmallMat Lqq_[kS], Lqv_[kS], Lvv_[kS], G_[kS + 1];
   Eigen::MatrixXd jacobian_;
-  GaussLU lu_;
+  PivotedLU<Eigen::MatrixXd> lu_;  // s(n + c) ≤ 128 unknowns: dense, unblocked
   NewtonWorkspace<VecX> workspace_;
 };
 
@@ -350,14 +297,8 @@ class GaussChain {
  public:
   static constexpr int kBlock = 4 * S;
   GaussChain(const ChainModel& model, double h, GaussTableau t = GaussTableau::legendre(S))
-      : model_(model), t_(t), h_(h) {
+      : model_(model), scales_(model), t_(t), h_(h) {
     const int n = model_.bobs();
-    for (int i = 0; i < n; ++i) {
-      massMean_ += model_.masses[i] / n;
-      lengthScale_ += model_.lengths[i];
-      invLength_.push_back(1.0 / model_.lengths[i]);
-    }
-    for (int i = 0; i < n; ++i) massRatio_.push_back(massMean_ / model_.masses[i]);
     for (int a = 0; a <= S; ++a) {
       load_[a] = t_.loadWeight(a);
       for (int j = 0; j <= S; ++j) stiffness_[a][j] = t_.stiffness(a, j);
@@ -384,7 +325,7 @@ class GaussChain {
     nodes(x_);
     // q_{k+1} = X_s; p_{k+1} = p_k + (m̄/h) Σ_{a<s} [Dg(X_a)ᵀμ_a] − h (Σ b) M g e_z, then
     // projected onto Dg(q_{k+1}) M⁻¹ p_{k+1} = 0.
-    const double perH = massMean_ / h_, weights = t_.weightSum();
+    const double perH = scales_.massMean / h_, weights = t_.weightSum();
     for (int i = 0; i < n; ++i) {
       Vec3 impulse = Vec3::Zero();
       for (int a = 0; a < S; ++a) impulse += push(a, x_, i);
@@ -394,16 +335,9 @@ class GaussChain {
       }
       p1_[3 * i + 2] -= h_ * weights * model_.masses[i] * model_.g;
     }
-    if (!projector_.project(model_, q1_, p1_))
-      return StepOutcome::refuse(RefusalCode::SingularMatrix, "two links are folded onto each other",
-                                 Suggestion::reduceH(), out.iterations);
-    if (!q1_.allFinite() || !p1_.allFinite())
-      return StepOutcome::refuse(RefusalCode::NonFinite, "the new state is not finite", Suggestion::reduceH(),
-                                 out.iterations);
-    q = q1_;
-    p = p1_;
-    previous_ = x_;
-    return out;
+    StepOutcome done = commitChainStep(model_, projector_, q1_, p1_, q, p, out);
+    if (done.ok) previous_ = x_;
+    return done;
   }
 
   // The start of a step from (q_k, p_k): normals at q_k and the predictor (public, so
@@ -414,7 +348,7 @@ class GaussChain {
     const int n = model_.bobs();
     start_ = &q;
     startMomentum_ = &p;
-    for (int i = 0; i < n; ++i) normal_[0][i] = chainLink(q.data(), i) * invLength_[i];
+    for (int i = 0; i < n; ++i) normal_[0][i] = chainLink(q.data(), i) * scales_.invLength[i];
     if (previous_.size() == x_.size()) {
       x_ = previous_;
       return;
@@ -437,7 +371,7 @@ class GaussChain {
     nodes(x);
     const double hhg = h_ * h_ * model_.g;
     for (int i = 0; i < n; ++i) {
-      const double s = massRatio_[i];
+      const double s = scales_.massRatio[i];
       for (int a = 0; a < S; ++a) {
         Vec3 A = s * push(a, x, i);
         for (int j = 1; j <= S; ++j) A += stiffness_[a][j] * x.template segment<3>(kBlock * i + 3 * (j - 1));
@@ -447,7 +381,8 @@ class GaussChain {
       }
       const double l = model_.lengths[i];
       for (int a = 1; a <= S; ++a)
-        r[kBlock * i + 3 * S + a - 1] = (chainLink(node_[a].data(), i).squaredNorm() - l * l) * (0.5 * invLength_[i]);
+        r[kBlock * i + 3 * S + a - 1] =
+            (chainLink(node_[a].data(), i).squaredNorm() - l * l) * (0.5 * scales_.invLength[i]);
     }
     if (!r.allFinite()) return NewtonEval::NonFinite;
     if (linearize) {
@@ -460,7 +395,7 @@ class GaussChain {
   void solve(VecX& b) const { matrix_.solve(b.data()); }
   // Every unknown is a length (positions, and multipliers as the displacement they
   // cause): the largest change relative to the chain's length.
-  double size(const VecX& dx) const { return dx.cwiseAbs().maxCoeff() / lengthScale_; }
+  double size(const VecX& dx) const { return dx.cwiseAbs().maxCoeff() / scales_.lengthScale; }
 
  private:
   int multiplier(int a) const { return 3 * S + a; }  // offset of μ_a in a block
@@ -479,7 +414,7 @@ class GaussChain {
     for (int a = 1; a <= S; ++a) {
       for (int i = 0; i < n; ++i)
         for (int c = 0; c < 3; ++c) node_[a][3 * i + c] = q[3 * i + c] + x[kBlock * i + 3 * (a - 1) + c];
-      for (int i = 0; i < n; ++i) normal_[a][i] = chainLink(node_[a].data(), i) * invLength_[i];
+      for (int i = 0; i < n; ++i) normal_[a][i] = chainLink(node_[a].data(), i) * scales_.invLength[i];
     }
   }
 
@@ -494,7 +429,7 @@ class GaussChain {
       L.setZero();
       D.setZero();
       U.setZero();
-      const double s = massRatio_[i];
+      const double s = scales_.massRatio[i];
       const bool last = i + 1 == n;
       for (int a = 0; a < S; ++a) {
         const int row = 3 * a;
@@ -507,8 +442,8 @@ class GaussChain {
         if (a == 0) continue;
         // ∂[Dg(X_a)ᵀμ_a]_i/∂X_a: (μ_i/l_i + μ_{i+1}/l_{i+1}) I on bob i, −μ_i/l_i I on bob
         // i − 1, −μ_{i+1}/l_{i+1} I on bob i + 1.
-        const double own = x[kBlock * i + multiplier(a)] * invLength_[i];
-        const double next = last ? 0.0 : x[kBlock * (i + 1) + multiplier(a)] * invLength_[i + 1];
+        const double own = x[kBlock * i + multiplier(a)] * scales_.invLength[i];
+        const double next = last ? 0.0 : x[kBlock * (i + 1) + multiplier(a)] * scales_.invLength[i + 1];
         const int col = 3 * (a - 1);
         for (int c = 0; c < 3; ++c) {
           D(row + c, col + c) += s * (own + next);
@@ -526,10 +461,10 @@ class GaussChain {
   }
 
   ChainModel model_;
+  ChainStageScales scales_;
   GaussTableau t_;
-  double h_, massMean_ = 0, lengthScale_ = 0;
+  double h_;
   double load_[S + 1] = {}, stiffness_[S + 1][S + 1] = {};
-  std::vector<double> invLength_, massRatio_;
   VecX x_, previous_, q1_, p1_, node_[S + 1];
   std::vector<Vec3> normal_[S + 1];
   const VecX* start_ = nullptr;

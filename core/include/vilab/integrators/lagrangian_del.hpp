@@ -81,7 +81,7 @@ class LagrangianDel {
       x_ = previous_;
     } else {
       x_ = SmallVec::Zero(n + c);
-      if (eval_.velocity(q.data(), p.data(), v_, t_)) x_.head(n) = h_ * v_;
+      if (explicitPredictor(eval_, q, p, t_, v_)) x_.head(n) = h_ * v_;
     }
     const LagrangianProblem& P = eval_.problem();
     const bool affine = P.constantHessian && (!forced_ || P.constantForceJacobian);

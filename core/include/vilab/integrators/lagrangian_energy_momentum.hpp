@@ -79,8 +79,7 @@ class LagrangianEnergyMomentum {
       x_ = previous_;
     } else {
       x_ = SmallVec::Zero(m);
-      if (eval_.velocity(q.data(), p.data(), v_)) {
-        eval_.gradient(q.data(), v_.data(), Lq_, Lv_);
+      if (explicitPredictor(eval_, q, p, 0.0, v_, &Lq_)) {
         x_.head(n) = h_ * v_;
         x_.segment(n, n) = h_ * Lq_;
       }

@@ -31,7 +31,7 @@
 #include <memory>
 #include <vector>
 
-#include "vilab/integrators/chain_projection.hpp"
+#include "vilab/integrators/chain_stages.hpp"
 #include "vilab/models/chain.hpp"
 #include "vilab/models/lagrangian.hpp"
 #include "vilab/models/oscillator.hpp"
@@ -138,17 +138,9 @@ class LobattoChain {
  public:
   static constexpr int kBlock = 8;
   LobattoChain(const ChainModel& model, double h, LobattoTableau t = LobattoTableau::iiiaIiib())
-      : model_(model), t_(t), h_(h) {
+      : model_(model), scales_(model), t_(t), h_(h) {
     const int n = model_.bobs();
-    massMean_ = 0;
-    lengthScale_ = 0;
-    for (int i = 0; i < n; ++i) {
-      massMean_ += model_.masses[i] / n;
-      lengthScale_ += model_.lengths[i];
-      hOverMass_.push_back(h / model_.masses[i]);
-      invLength_.push_back(1.0 / model_.lengths[i]);
-    }
-    for (int i = 0; i < n; ++i) massRatio_.push_back(massMean_ / model_.masses[i]);
+    for (int i = 0; i < n; ++i) hOverMass_.push_back(h / model_.masses[i]);
     x_ = VecX::Zero(kBlock * n);
     previous_.resize(0);
     q2_.resize(3 * n);
@@ -180,7 +172,7 @@ class LobattoChain {
     // q_{k+1} = q_k + δ3 (rounded once); p_{k+1} = p_k + h Σ_j b_j F_j in impulse form:
     //     p_{k+1} = p_k − h (Σ b) m g e_z − (m̄/h) [b_1 Dg(q_k)ᵀμ_1 + b_2 Dg(Q_2)ᵀμ_2],
     // then Λ_3: the projection onto Dg(q_{k+1}) M⁻¹ p_{k+1} = 0 (RATTLE's second kick).
-    const double weights = t_.weightSum(), perH = massMean_ / h_;
+    const double weights = t_.weightSum(), perH = scales_.massMean / h_;
     for (int i = 0; i < n; ++i) {
       const Vec3 impulse = perH * (t_.b[0] * impulse1_[i] + t_.b[1] * impulse2_[i]);
       for (int c = 0; c < 3; ++c) {
@@ -189,16 +181,9 @@ class LobattoChain {
       }
       p1_[3 * i + 2] -= h_ * weights * model_.masses[i] * model_.g;
     }
-    if (!projector_.project(model_, q1_, p1_))
-      return StepOutcome::refuse(RefusalCode::SingularMatrix, "two links are folded onto each other",
-                                 Suggestion::reduceH(), out.iterations);
-    if (!q1_.allFinite() || !p1_.allFinite())
-      return StepOutcome::refuse(RefusalCode::NonFinite, "the new state is not finite", Suggestion::reduceH(),
-                                 out.iterations);
-    q = q1_;
-    p = p1_;
-    previous_ = x_;
-    return out;
+    StepOutcome done = commitChainStep(model_, projector_, q1_, p1_, q, p, out);
+    if (done.ok) previous_ = x_;
+    return done;
   }
 
   // The start of a step from (q_k, p_k): normals at q_k and the predictor (public, so
@@ -209,7 +194,7 @@ class LobattoChain {
     const int n = model_.bobs();
     start_ = &q;
     startMomentum_ = &p;
-    for (int i = 0; i < n; ++i) normalStart_[i] = chainLink(q.data(), i) * invLength_[i];
+    for (int i = 0; i < n; ++i) normalStart_[i] = chainLink(q.data(), i) * scales_.invLength[i];
     if (previous_.size() == x_.size())
       x_ = previous_;
     else
@@ -218,8 +203,9 @@ class LobattoChain {
       const Vec3 push1 = pushAt(normalStart_, x_, 6, i), push2 = pushAt(normalStart_, x_, 7, i);
       for (int c = 0; c < 3; ++c) {
         const double hv = hOverMass_[i] * p[3 * i + c];
-        x_[kBlock * i + c] = t_.c2() * hv - massRatio_[i] * (t_.alpha(0) * push1[c] + t_.alpha(1) * push2[c]);
-        x_[kBlock * i + 3 + c] = t_.weightSum() * hv - massRatio_[i] * (t_.beta(0) * push1[c] + t_.beta(1) * push2[c]);
+        x_[kBlock * i + c] = t_.c2() * hv - scales_.massRatio[i] * (t_.alpha(0) * push1[c] + t_.alpha(1) * push2[c]);
+        x_[kBlock * i + 3 + c] =
+            t_.weightSum() * hv - scales_.massRatio[i] * (t_.beta(0) * push1[c] + t_.beta(1) * push2[c]);
       }
       x_[kBlock * i + 2] -= h_ * h_ * (t_.alpha(0) + t_.alpha(1)) * model_.g;
       x_[kBlock * i + 5] -= h_ * h_ * (t_.beta(0) + t_.beta(1)) * model_.g;
@@ -236,7 +222,7 @@ class LobattoChain {
     const double hh = h_ * h_ * model_.g;
     const double a1 = t_.alpha(0), a2 = t_.alpha(1), b1 = t_.beta(0), b2 = t_.beta(1);
     for (int i = 0; i < n; ++i) {
-      const double s = massRatio_[i];
+      const double s = scales_.massRatio[i];
       for (int c = 0; c < 3; ++c) {
         const double hv = hOverMass_[i] * p[3 * i + c];
         r[kBlock * i + c] = x[kBlock * i + c] - t_.c2() * hv + s * (a1 * impulse1_[i][c] + a2 * impulse2_[i][c]);
@@ -247,8 +233,8 @@ class LobattoChain {
       r[kBlock * i + 5] += hh * (b1 + b2);
       const double l = model_.lengths[i];
       const Vec3 d2 = chainLink(q2_.data(), i), d3 = chainLink(q3_.data(), i);
-      r[kBlock * i + 6] = (d2.squaredNorm() - l * l) * (0.5 * invLength_[i]);
-      r[kBlock * i + 7] = (d3.squaredNorm() - l * l) * (0.5 * invLength_[i]);
+      r[kBlock * i + 6] = (d2.squaredNorm() - l * l) * (0.5 * scales_.invLength[i]);
+      r[kBlock * i + 7] = (d3.squaredNorm() - l * l) * (0.5 * scales_.invLength[i]);
     }
     if (!r.allFinite()) return NewtonEval::NonFinite;
     if (linearize) {
@@ -261,7 +247,7 @@ class LobattoChain {
   void solve(VecX& b) const { matrix_.solve(b.data()); }
   // Every unknown is a length (positions, and multipliers as the displacement they
   // cause): the largest change relative to the chain's length.
-  double size(const VecX& dx) const { return dx.cwiseAbs().maxCoeff() / lengthScale_; }
+  double size(const VecX& dx) const { return dx.cwiseAbs().maxCoeff() / scales_.lengthScale; }
 
  private:
   // [Dgᵀμ]_i = μ_i a_i − μ_{i+1} a_{i+1} with the multipliers at offset `at` of each block.
@@ -281,8 +267,8 @@ class LobattoChain {
         q3_[3 * i + c] = q[3 * i + c] + x[kBlock * i + 3 + c];
       }
     for (int i = 0; i < n; ++i) {
-      normal2_[i] = chainLink(q2_.data(), i) * invLength_[i];
-      normal3_[i] = chainLink(q3_.data(), i) * invLength_[i];
+      normal2_[i] = chainLink(q2_.data(), i) * scales_.invLength[i];
+      normal3_[i] = chainLink(q3_.data(), i) * scales_.invLength[i];
     }
     for (int i = 0; i < n; ++i) {
       impulse1_[i] = pushAt(normalStart_, x, 6, i);
@@ -303,12 +289,12 @@ class LobattoChain {
       L.setZero();
       D.setZero();
       U.setZero();
-      const double s = massRatio_[i];
+      const double s = scales_.massRatio[i];
       const bool last = i + 1 == n;
       // ∂[Dg(Q_2)ᵀμ_2]_i/∂Q_2: (μ_i/l_i + μ_{i+1}/l_{i+1}) I on bob i, −μ_i/l_i I on bob
       // i−1, −μ_{i+1}/l_{i+1} I on bob i+1.
-      const double own = x[kBlock * i + 7] * invLength_[i];
-      const double next = last ? 0.0 : x[kBlock * (i + 1) + 7] * invLength_[i + 1];
+      const double own = x[kBlock * i + 7] * scales_.invLength[i];
+      const double next = last ? 0.0 : x[kBlock * (i + 1) + 7] * scales_.invLength[i + 1];
       for (int c = 0; c < 3; ++c) {
         D(c, c) = 1 + s * a2 * (own + next);
         D(3 + c, 3 + c) = 1;
@@ -344,9 +330,10 @@ class LobattoChain {
   }
 
   ChainModel model_;
+  ChainStageScales scales_;
   LobattoTableau t_;
-  double h_, massMean_ = 1, lengthScale_ = 1;
-  std::vector<double> hOverMass_, invLength_, massRatio_;
+  double h_;
+  std::vector<double> hOverMass_;
   VecX x_, previous_, q1_, p1_, q2_, q3_;
   std::vector<Vec3> normalStart_, normal2_, normal3_, impulse1_, impulse2_;
   const VecX* start_ = nullptr;
@@ -395,7 +382,7 @@ class LobattoLagrangian {
     } else {
       x_ = LobattoVector::Zero(2 * (n + c));
       SmallVec v;
-      if (eval_.velocity(q.data(), p.data(), v, t_) && v.allFinite()) {
+      if (explicitPredictor(eval_, q, p, t_, v)) {
         x_.segment(0, n) = (0.5 * h_) * v;
         x_.segment(n + c, n) = h_ * v;
       }

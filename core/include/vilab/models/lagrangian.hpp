@@ -212,6 +212,20 @@ class LagrangianEval {
   bool prepareConstantMass(const double* q);
 };
 
+// The explicit predictor of the implicit steps after a load, from (q_k, p_k, t_k) alone:
+// the velocity q̇_k recovered from p_k and, when Lq is given, ∂L/∂q(q_k, q̇_k). A step
+// starts its Newton from δ = c h q̇_k (a node at time c h) and Δp = h ∂L/∂q, within O(h²)
+// of the solution. False (start from zero) when q̇_k cannot be recovered or is not finite.
+inline bool explicitPredictor(LagrangianEval& eval, const VecX& q, const VecX& p, double t, SmallVec& v,
+                              SmallVec* Lq = nullptr) {
+  if (!eval.velocity(q.data(), p.data(), v, t) || !v.allFinite()) return false;
+  if (Lq) {
+    SmallVec Lv;
+    eval.gradient(q.data(), v.data(), *Lq, Lv, t);
+  }
+  return true;
+}
+
 struct LagrangianModel {
   std::shared_ptr<const LagrangianProblem> problem;
   std::shared_ptr<LagrangianEval> eval;  // scratch of the model's own evaluations

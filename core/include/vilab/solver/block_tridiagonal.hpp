@@ -7,15 +7,19 @@
 // block. Block LU, without pivoting between blocks:
 //     S_0 = D_0,   S_i = D_i − L_i X_{i−1},   X_i = S_i⁻¹ U_i,
 // then forward w_i = S_i⁻¹ (r_i − L_i w_{i−1}) and back z_i = w_i − X_i z_{i+1}.
-// S_i⁻¹ is kept explicitly: for B ≤ 4 Eigen inverts by cofactors, which is cheaper
-// than an LU followed by B + 1 pairs of triangular solves. Without pivoting between
-// blocks the S_i must stay well conditioned (block diagonally dominant matrices, or
-// Newton matrices near an identity-like part).
+// For B ≤ 4, S_i⁻¹ is kept explicitly: Eigen inverts by cofactors, which is cheaper than
+// an LU followed by B + 1 pairs of triangular solves. Larger blocks are factorized by
+// the fixed-size pivoted LU (solver/small_lu.hpp) and every S_i⁻¹ is a solve: X_i by
+// B column solves, w_i by one (a general inverse then a product costs about twice as
+// much at B = 8). Without pivoting between blocks the S_i must stay well conditioned
+// (block diagonally dominant matrices, or Newton matrices near an identity-like part).
 //
 // Condition estimate for the Newton policy: the pivots of a block LU are the blocks S_i,
 // so the ratio of the largest to the smallest pivot becomes
-//     max_i ‖S_i‖ · max_i ‖S_i⁻¹‖   (‖·‖ the largest entry),
-// which is max|s_i| / min|s_i| for 1×1 blocks and also sees a block singular in itself.
+//     max_i ‖S_i‖ · max_i ‖S_i⁻¹‖   (‖·‖ the largest entry)
+// with the explicit inverses, and with the LUs max_i ‖S_i‖ / min_i min_k |u_kk(S_i)| (1/|u_kk|
+// is an entry of U⁻¹: the smallest pivot estimates ‖S_i⁻¹‖); both are max|s_i| / min|s_i|
+// for 1×1 blocks and see a block singular in itself.
 // The blocks should be scaled to be dimensionless, or the ratio mixes units.
 #pragma once
 
@@ -24,6 +28,8 @@
 #include <cmath>
 #include <limits>
 #include <vector>
+
+#include "vilab/solver/small_lu.hpp"
 
 namespace vilab {
 
@@ -38,7 +44,10 @@ class BlockTridiagonal {
     lower_.assign(n, Block::Zero());
     diag_.assign(n, Block::Zero());
     upper_.assign(n, Block::Zero());
-    inverse_.assign(n, Block::Zero());
+    if constexpr (kExplicitInverse)
+      inverse_.assign(n, Block::Zero());
+    else
+      factors_.assign(n, PivotedLU<Block>());
     coupling_.assign(n, Block::Zero());
   }
   int size() const { return static_cast<int>(diag_.size()); }
@@ -57,16 +66,29 @@ class BlockTridiagonal {
     for (int i = 0; i < n; ++i) {
       S = diag_[i];
       if (i > 0) subtractProduct(S, lower_[i], coupling_[i - 1]);
-      invert(S, inverse_[i]);
-      const double norm = S.cwiseAbs().maxCoeff(), normInverse = inverse_[i].cwiseAbs().maxCoeff();
-      if (!(normInverse < std::numeric_limits<double>::infinity()) ||
-          !(norm < std::numeric_limits<double>::infinity())) {
-        pivotRatio_ = std::numeric_limits<double>::infinity();
+      const double norm = S.cwiseAbs().maxCoeff();
+      double normInverse;
+      if constexpr (kExplicitInverse) {
+        invert(S, inverse_[i]);
+        normInverse = inverse_[i].cwiseAbs().maxCoeff();
+      } else {
+        // A non-finite entry or a zero pivot fails compute().
+        normInverse = factors_[i].compute(S) ? 1 / factors_[i].smallestPivot() : kInfinity;
+      }
+      if (!(normInverse < kInfinity) || !(norm < kInfinity)) {
+        pivotRatio_ = kInfinity;
         return false;
       }
       largest = std::max(largest, norm);
       largestInverse = std::max(largestInverse, normInverse);
-      if (i + 1 < n) coupling_[i].noalias() = inverse_[i].lazyProduct(upper_[i]);
+      if (i + 1 < n) {
+        if constexpr (kExplicitInverse) {
+          coupling_[i].noalias() = inverse_[i].lazyProduct(upper_[i]);
+        } else {
+          coupling_[i] = upper_[i];
+          factors_[i].solveInPlace(coupling_[i]);
+        }
+      }
     }
     pivotRatio_ = largest * largestInverse;
     return true;
@@ -78,6 +100,22 @@ class BlockTridiagonal {
   // rhs[B·i], and becomes the solution.
   void solve(double* rhs) const {
     const int n = size();
+    if constexpr (!kExplicitInverse) {
+      // On local copies: rhs might alias the blocks, which would be reloaded at every store.
+      Segment v, w;
+      for (int i = 0; i < n; ++i) {
+        v = Eigen::Map<const Segment>(rhs + B * i);
+        if (i > 0) subtractProductVector(v, lower_[i], w);
+        factors_[i].solveInPlace(v);
+        Eigen::Map<Segment>(rhs + B * i) = w = v;
+      }
+      for (int i = n - 2; i >= 0; --i) {
+        v = Eigen::Map<const Segment>(rhs + B * i);
+        subtractProductVector(v, coupling_[i], w);
+        Eigen::Map<Segment>(rhs + B * i) = w = v;
+      }
+      return;
+    }
     Segment v;
     for (int i = 0; i < n; ++i) {
       Eigen::Map<Segment> z(rhs + B * i);
@@ -90,14 +128,34 @@ class BlockTridiagonal {
   }
 
  private:
-  // S −= L X, coefficient by coefficient (fixed B: the loops unroll).
+  static constexpr bool kExplicitInverse = B <= 4;
+  static constexpr double kInfinity = std::numeric_limits<double>::infinity();
+
+  // S −= L X, coefficient by coefficient (fixed B: the loops unroll). The large blocks'
+  // L is mostly zeros (a link couples few of a bob's unknowns to its neighbour's): their
+  // product skips them, term by term.
   static void subtractProduct(Block& S, const Block& L, const Block& X) {
+    if constexpr (!kExplicitInverse) {
+      for (int k = 0; k < B; ++k)
+        for (int r = 0; r < B; ++r) {
+          const double l = L(r, k);
+          if (l == 0) continue;
+          for (int c = 0; c < B; ++c) S(r, c) -= l * X(k, c);
+        }
+      return;
+    }
     for (int r = 0; r < B; ++r)
       for (int c = 0; c < B; ++c) {
         double sum = 0;
         for (int k = 0; k < B; ++k) sum += L(r, k) * X(k, c);
         S(r, c) -= sum;
       }
+  }
+
+  // v −= M w, column by column (the rows' chains overlap).
+  static void subtractProductVector(Segment& v, const Block& M, const Segment& w) {
+    for (int k = 0; k < B; ++k)
+      for (int r = 0; r < B; ++r) v[r] -= M(r, k) * w[k];
   }
 
   // Cofactor inverse (Eigen's for B ≤ 4); a singular S gives non-finite entries.
@@ -122,7 +180,8 @@ class BlockTridiagonal {
   }
 
   std::vector<Block> lower_, diag_, upper_;
-  std::vector<Block> inverse_, coupling_;  // S_i⁻¹ and X_i = S_i⁻¹ U_i
+  std::vector<Block> inverse_, coupling_;  // S_i⁻¹ (B ≤ 4) and X_i = S_i⁻¹ U_i
+  std::vector<PivotedLU<Block>> factors_;  // S_i's LU (B > 4)
   double pivotRatio_ = 1;
 };
 

@@ -1,88 +1,138 @@
-// LU with partial pivoting for the small dynamic matrices of systems defined by data
-// (at most 32×32), unblocked and allocation-free. Eigen's PartialPivLU of a dynamic
-// matrix brings its blocked LU, triangular-matrix solves and GEMM kernels into the
-// wasm, which these sizes never need. The pivot ratio (largest / smallest |pivot|) is
-// the conditioning estimate the Newton policy uses (as DenseLU).
+// LU with partial pivoting, unblocked and allocation-free (after the first factorization
+// of a size), over any Eigen matrix type: fixed-size blocks (the chains' Newton blocks;
+// the loops have constant bounds), the small dynamic matrices of systems defined by data
+// (SmallMat, at most 32×32) and dense dynamic ones (Eigen::MatrixXd). Eigen's
+// PartialPivLU of a dynamic matrix brings its blocked LU, triangular-matrix solves and
+// GEMM kernels into the wasm, which these sizes never need, and its blocking depends on
+// the cache; this does the same operations in the same order in every build. The pivot
+// ratio (largest / smallest |pivot|) is the conditioning estimate the Newton policy uses
+// (as DenseLU).
 #pragma once
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
+#include <type_traits>
+#include <vector>
 
 #include "vilab/solver/small_matrix.hpp"
 
 namespace vilab {
 
-class SmallLU {
+template <class Matrix>
+class PivotedLU {
+  static constexpr int kRows = Matrix::RowsAtCompileTime;
+  static constexpr int kMaxRows = Matrix::MaxRowsAtCompileTime;
+  using Permutation =
+      std::conditional_t<kMaxRows == Eigen::Dynamic, std::vector<int>, std::array<int, (kMaxRows > 0 ? kMaxRows : 1)>>;
+
  public:
   // Factorizes A; false when A is not finite or has a zero pivot.
-  bool compute(const SmallMat& A) {
+  bool compute(const Matrix& A) {
     n_ = static_cast<int>(A.rows());
     lu_ = A;
+    if constexpr (kMaxRows == Eigen::Dynamic) perm_.resize(n_);
     ratio_ = std::numeric_limits<double>::infinity();
     if (!lu_.allFinite()) return false;
+    const int n = size();
     double largest = 0, smallest = std::numeric_limits<double>::infinity();
-    for (int k = 0; k < n_; ++k) {
+    for (int k = 0; k < n; ++k) {
       int p = k;
-      for (int i = k + 1; i < n_; ++i)
+      for (int i = k + 1; i < n; ++i)
         if (std::abs(lu_(i, k)) > std::abs(lu_(p, k))) p = i;
       perm_[k] = p;
       if (p != k)
-        for (int j = 0; j < n_; ++j) std::swap(lu_(k, j), lu_(p, j));
+        for (int j = 0; j < n; ++j) std::swap(lu_(k, j), lu_(p, j));
       const double pivot = lu_(k, k);
       largest = std::max(largest, std::abs(pivot));
       smallest = std::min(smallest, std::abs(pivot));
       if (pivot == 0) return false;
-      for (int i = k + 1; i < n_; ++i) {
+      for (int i = k + 1; i < n; ++i) {
         const double f = lu_(i, k) / pivot;
         lu_(i, k) = f;
-        for (int j = k + 1; j < n_; ++j) lu_(i, j) -= f * lu_(k, j);
+        for (int j = k + 1; j < n; ++j) lu_(i, j) -= f * lu_(k, j);
       }
     }
-    ratio_ = n_ == 0 ? 1.0 : largest / smallest;
+    ratio_ = n == 0 ? 1.0 : largest / smallest;
+    smallest_ = smallest;
     return true;
   }
   double pivotRatio() const { return ratio_; }
+  // The smallest |pivot| of the last factorization (∞ for an empty matrix).
+  double smallestPivot() const { return smallest_; }
   // Regular within the singularity threshold.
   bool regular(double limit) const { return ratio_ <= limit; }
 
-  // b ← A⁻¹ b.
-  void solveInPlace(SmallVec& b) const {
-    for (int k = 0; k < n_; ++k)
-      if (perm_[k] != k) std::swap(b[k], b[perm_[k]]);
-    for (int i = 1; i < n_; ++i) {
-      double s = b[i];
-      for (int j = 0; j < i; ++j) s -= lu_(i, j) * b[j];
-      b[i] = s;
-    }
-    for (int i = n_ - 1; i >= 0; --i) {
-      double s = b[i];
-      for (int j = i + 1; j < n_; ++j) s -= lu_(i, j) * b[j];
-      b[i] = s / lu_(i, i);
+  // b ← A⁻¹ b for a vector, or for each column of a matrix. Any writable Eigen
+  // expression (a map, a segment). The columns advance together, row by row, so that
+  // their independent chains overlap; each entry sees the same operations in the same
+  // order as a vector solved alone (the same bits). Fixed sizes multiply by each
+  // pivot's reciprocal, computed beside the back substitution rather than on its chain
+  // (a third less time at 8×8), on a local copy the compiler keeps in registers;
+  // dynamic sizes divide.
+  template <class Rhs>
+  void solveInPlace(Rhs&& b) const {
+    constexpr int kCols = std::decay_t<Rhs>::ColsAtCompileTime;
+    if constexpr (kRows != Eigen::Dynamic && kCols != Eigen::Dynamic) {
+      Eigen::Matrix<double, kRows, kCols> x = b;  // local: b might alias the factors
+      substitute(x);
+      b = x;
+    } else {
+      substitute(b);
     }
   }
-  SmallVec solve(const SmallVec& b) const {
-    SmallVec x = b;
+  // A⁻¹ B (a vector or a matrix), in B's own type.
+  template <class Derived>
+  typename Derived::PlainObject solve(const Eigen::MatrixBase<Derived>& B) const {
+    typename Derived::PlainObject x = B;
     solveInPlace(x);
     return x;
   }
-  // A⁻¹ B, column by column.
-  SmallMat solve(const SmallMat& B) const {
-    SmallMat X(B.rows(), B.cols());
-    SmallVec column;
-    for (Eigen::Index j = 0; j < B.cols(); ++j) {
-      column = B.col(j);
-      solveInPlace(column);
-      X.col(j) = column;
-    }
-    return X;
+  Matrix inverse() const {
+    Matrix identity = Matrix::Identity(n_, n_);
+    solveInPlace(identity);
+    return identity;
   }
-  SmallMat inverse() const { return solve(SmallMat(SmallMat::Identity(n_, n_))); }
 
  private:
-  SmallMat lu_;
-  int perm_[kMaxSmallSize] = {};
+  template <class Rhs>
+  void substitute(Rhs& b) const {
+    const int n = size();
+    const int m = static_cast<int>(b.cols());
+    for (int k = 0; k < n; ++k)
+      if (perm_[k] != k)
+        for (int c = 0; c < m; ++c) std::swap(b(k, c), b(perm_[k], c));
+    for (int i = 1; i < n; ++i)
+      for (int j = 0; j < i; ++j) {
+        const double l = lu_(i, j);
+        for (int c = 0; c < m; ++c) b(i, c) -= l * b(j, c);
+      }
+    for (int i = n - 1; i >= 0; --i) {
+      for (int j = i + 1; j < n; ++j) {
+        const double u = lu_(i, j);
+        for (int c = 0; c < m; ++c) b(i, c) -= u * b(j, c);
+      }
+      if constexpr (kRows == Eigen::Dynamic) {
+        const double pivot = lu_(i, i);
+        for (int c = 0; c < m; ++c) b(i, c) /= pivot;
+      } else {
+        const double inverse = 1 / lu_(i, i);  // off the chain: a product waits less than a quotient
+        for (int c = 0; c < m; ++c) b(i, c) *= inverse;
+      }
+    }
+  }
+
+  // The order: a compile-time constant for fixed-size matrices, so the loops unroll.
+  int size() const { return kRows == Eigen::Dynamic ? n_ : kRows; }
+
+  Matrix lu_;
+  Permutation perm_{};
   int n_ = 0;
-  double ratio_ = 1;
+  double ratio_ = 1, smallest_ = 1;
 };
+
+// The small dynamic matrices of systems defined by data.
+using SmallLU = PivotedLU<SmallMat>;
 
 }  // namespace vilab
