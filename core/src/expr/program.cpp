@@ -1,5 +1,6 @@
 // Evaluation of expression programs and of single operations (the hot path of
 // systems defined by data; graph.cpp builds them).
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -49,7 +50,7 @@ double apply(Op op, double a, double b, int n) {
   return std::numeric_limits<double>::quiet_NaN();
 }
 
-void Program::run(const double* variables, double* out, std::vector<double>& r) const {
+void Program::runReference(const double* variables, double* out, std::vector<double>& r) const {
   if (r.size() != code_.size()) {
     r.resize(code_.size());
     for (std::size_t i = 0; i < constants_; ++i) r[i] = code_[i].value;
@@ -74,6 +75,196 @@ void Program::run(const double* variables, double* out, std::vector<double>& r) 
         x[i] = apply(c.op, x[c.a], 0, c.n);
         break;
       default: x[i] = apply(c.op, x[c.a], c.b >= 0 ? x[c.b] : 0.0, c.n); break;
+    }
+  }
+  for (std::size_t k = 0; k < outputs_.size(); ++k) out[k] = x[outputs_[k]];
+}
+
+namespace {
+
+// The fused form's operations (dense, so the dispatch is one jump table).
+enum Code : std::uint8_t {
+  kAdd,
+  kSub,
+  kMul,
+  kDiv,
+  kNeg,
+  kSquare,   // a·a
+  kMulAdd,   // a·b + c
+  kMulSub,   // a·b − c
+  kSubMul,   // c − a·b
+  kMul3,     // (a·b)·c
+  kDot2,     // a·b + c·e
+  kDot2Sub,  // a·b − c·e
+  kApply,    // apply(op, a, b, n)
+};
+
+}  // namespace
+
+void Program::fuse() {
+  const std::size_t count = code_.size();
+  // How often each register is read; an output counts twice, so it is always written.
+  std::vector<int> uses(count, 0);
+  for (std::size_t i = constants_; i < count; ++i) {
+    if (code_[i].op == Op::Var || code_[i].op == Op::Const) continue;
+    if (code_[i].a >= 0) ++uses[static_cast<std::size_t>(code_[i].a)];
+    if (code_[i].b >= 0) ++uses[static_cast<std::size_t>(code_[i].b)];
+  }
+  for (int o : outputs_) uses[static_cast<std::size_t>(o)] += 2;
+  std::vector<Fused> form(count);
+  std::vector<char> absorbed(count, 0);
+  // A plain product read by one instruction only: its operands are folded into that one.
+  auto lone = [&](int r) {
+    const std::size_t k = static_cast<std::size_t>(r);
+    return k >= constants_ && code_[k].op == Op::Mul && form[k].code == kMul && uses[k] == 1;
+  };
+  auto u = [](int r) { return static_cast<std::uint32_t>(r); };
+  for (std::size_t i = constants_; i < count; ++i) {
+    const Instruction& c = code_[i];
+    if (c.op == Op::Var) {
+      loads_.push_back(static_cast<std::uint32_t>(i));
+      loads_.push_back(static_cast<std::uint32_t>(c.n));
+      continue;
+    }
+    Fused f{kApply, c.op, c.n, static_cast<std::uint32_t>(i), u(c.a), u(c.b), 0, 0};
+    const Instruction* pa = c.a >= 0 && lone(c.a) ? &code_[static_cast<std::size_t>(c.a)] : nullptr;
+    const Instruction* pb = c.b >= 0 && c.b != c.a && lone(c.b) ? &code_[static_cast<std::size_t>(c.b)] : nullptr;
+    switch (c.op) {
+      case Op::Add:
+      case Op::Sub: {
+        const bool add = c.op == Op::Add;
+        if (pa && pb) {
+          f = {add ? kDot2 : kDot2Sub, c.op, 0, f.d, u(pa->a), u(pa->b), u(pb->a), u(pb->b)};
+        } else if (pa) {
+          f = {add ? kMulAdd : kMulSub, c.op, 0, f.d, u(pa->a), u(pa->b), u(c.b), 0};
+        } else if (pb) {
+          f = {add ? kMulAdd : kSubMul, c.op, 0, f.d, u(pb->a), u(pb->b), u(c.a), 0};
+        } else {
+          f.code = add ? kAdd : kSub;
+        }
+        break;
+      }
+      case Op::Mul:
+        if (pa) pb = nullptr;
+        if (pa || pb) {
+          const Instruction& p = pa ? *pa : *pb;
+          f = {kMul3, c.op, 0, f.d, u(p.a), u(p.b), u(pa ? c.b : c.a), 0};
+        } else {
+          f.code = kMul;
+        }
+        break;
+      case Op::Div: f.code = kDiv; break;
+      case Op::Neg: f.code = kNeg; break;
+      case Op::PowInt:
+        if (c.n == 2) f.code = kSquare;
+        break;
+      default: break;
+    }
+    if (f.code >= kMulAdd && f.code <= kDot2Sub) {
+      if (pa) absorbed[static_cast<std::size_t>(c.a)] = 1;
+      if (pb) absorbed[static_cast<std::size_t>(c.b)] = 1;
+    }
+    form[i] = f;
+  }
+  for (std::size_t i = constants_; i < count; ++i)
+    if (code_[i].op != Op::Var && !absorbed[i]) fused_.push_back(form[i]);
+  schedule();
+}
+
+namespace {
+
+// The registers an operation of the fused form reads.
+template <class F, class Visit>
+void forEachRead(const F& f, Visit&& visit) {
+  visit(f.a);
+  const bool binary = f.code != kNeg && f.code != kSquare && f.b != static_cast<std::uint32_t>(-1);
+  if (binary) visit(f.b);
+  if (f.code >= kMulAdd && f.code <= kDot2Sub) visit(f.c);
+  if (f.code == kDot2 || f.code == kDot2Sub) visit(f.e);
+}
+
+}  // namespace
+
+void Program::schedule() {
+  // Level: 1 + the largest level of what an operation reads (variables and constants 0).
+  // Operations of one level are independent, so any order among them gives the same bits.
+  std::vector<std::uint32_t> level(code_.size(), 0), levels;
+  for (const Fused& f : fused_) {
+    std::uint32_t l = 0;
+    forEachRead(f, [&](std::uint32_t r) { l = std::max(l, level[r]); });
+    level[f.d] = l + 1;
+    levels.push_back(l + 1);
+  }
+  std::vector<std::size_t> order(fused_.size());
+  for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t i, std::size_t j) {
+    return levels[i] != levels[j] ? levels[i] < levels[j] : fused_[i].code < fused_[j].code;
+  });
+  std::vector<Fused> sorted;
+  for (std::size_t k : order) sorted.push_back(fused_[k]);
+  fused_ = std::move(sorted);
+  for (std::size_t k = 0; k < fused_.size(); ++k) {
+    if (k == 0 || fused_[k].code != fused_[k - 1].code) {
+      if (k > 0) runs_.push_back(static_cast<std::uint32_t>(k));
+      runs_.push_back(static_cast<std::uint32_t>(k));
+      runs_.push_back(fused_[k].code);
+    }
+  }
+  if (!fused_.empty()) runs_.push_back(static_cast<std::uint32_t>(fused_.size()));
+}
+
+void Program::run(const double* variables, double* out, std::vector<double>& r) const {
+  if (r.size() != code_.size()) {
+    r.resize(code_.size());
+    for (std::size_t i = 0; i < constants_; ++i) r[i] = code_[i].value;
+  }
+  double* x = r.data();
+  for (std::size_t k = 0; k < loads_.size(); k += 2) x[loads_[k]] = variables[loads_[k + 1]];
+  const Fused* const base = fused_.data();
+  for (std::size_t r = 0; r < runs_.size(); r += 3) {
+    const Fused* f = base + runs_[r];
+    const Fused* const end = base + runs_[r + 2];
+    switch (runs_[r + 1]) {
+      case kAdd:
+        for (; f != end; ++f) x[f->d] = x[f->a] + x[f->b];
+        break;
+      case kSub:
+        for (; f != end; ++f) x[f->d] = x[f->a] - x[f->b];
+        break;
+      case kMul:
+        for (; f != end; ++f) x[f->d] = x[f->a] * x[f->b];
+        break;
+      case kDiv:
+        for (; f != end; ++f) x[f->d] = x[f->a] / x[f->b];
+        break;
+      case kNeg:
+        for (; f != end; ++f) x[f->d] = -x[f->a];
+        break;
+      case kSquare:
+        for (; f != end; ++f) x[f->d] = x[f->a] * x[f->a];
+        break;
+      case kMulAdd:
+        for (; f != end; ++f) x[f->d] = x[f->a] * x[f->b] + x[f->c];
+        break;
+      case kMulSub:
+        for (; f != end; ++f) x[f->d] = x[f->a] * x[f->b] - x[f->c];
+        break;
+      case kSubMul:
+        for (; f != end; ++f) x[f->d] = x[f->c] - x[f->a] * x[f->b];
+        break;
+      case kMul3:
+        for (; f != end; ++f) x[f->d] = x[f->a] * x[f->b] * x[f->c];
+        break;
+      case kDot2:
+        for (; f != end; ++f) x[f->d] = x[f->a] * x[f->b] + x[f->c] * x[f->e];
+        break;
+      case kDot2Sub:
+        for (; f != end; ++f) x[f->d] = x[f->a] * x[f->b] - x[f->c] * x[f->e];
+        break;
+      default:
+        for (; f != end; ++f)
+          x[f->d] = apply(f->op, x[f->a], f->b != static_cast<std::uint32_t>(-1) ? x[f->b] : 0.0, f->n);
+        break;
     }
   }
   for (std::size_t k = 0; k < outputs_.size(); ++k) out[k] = x[outputs_[k]];

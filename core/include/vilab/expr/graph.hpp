@@ -108,8 +108,13 @@ class Program {
   int outputs() const { return static_cast<int>(outputs_.size()); }
   int instructions() const { return static_cast<int>(code_.size()); }
   // out[k] = value of output k at the variables. `registers` belongs to this program:
-  // its constants are written on the first run only.
+  // its constants are written on the first run only. Runs the fused form (below).
   void run(const double* variables, double* out, std::vector<double>& registers) const;
+  // The same values by interpreting code_ one instruction at a time: the reference the
+  // fused form is tested against (same bits).
+  void runReference(const double* variables, double* out, std::vector<double>& registers) const;
+  // How many operations the fused form dispatches (variable loads and constants excluded).
+  int fusedInstructions() const { return static_cast<int>(fused_.size()); }
   // True when every output is a constant.
   bool constantOutputs() const { return constantOutputs_; }
 
@@ -123,6 +128,24 @@ class Program {
   std::size_t constants_ = 0;      // how many
   std::vector<int> outputs_;       // registers
   bool constantOutputs_ = true;
+
+  // The form run() executes, built from code_ by fuse(): variable loads hoisted into a
+  // copy loop, and a product used once folded into its only consumer (a·b ± c, a·b·c,
+  // a·b ± c·d, each operation rounded as in code_: no fused multiply-add), then ordered by
+  // level and code so that independent operations of one kind run in one loop. Registers
+  // keep code_'s numbering (single assignment), so both forms share one register file.
+  struct Fused {
+    std::uint8_t code;
+    Op op;  // for the operations evaluated by apply()
+    int n;
+    std::uint32_t d, a, b, c, e;
+  };
+  std::vector<Fused> fused_;  // by level (longest path from the variables), then code
+  // Runs of one code in fused_ (begin, end, code): one dispatch per run, not per operation.
+  std::vector<std::uint32_t> runs_;
+  std::vector<std::uint32_t> loads_;  // pairs (register, variable)
+  void fuse();
+  void schedule();
 };
 
 }  // namespace vilab::expr
