@@ -338,15 +338,18 @@ class ChainMultiplierIntegratorT {
   [[gnu::always_inline]] static bool factorize(StepWork& w, int n) {
     double largest = 0, smallest = std::numeric_limits<double>::infinity();
     int regular = 1;
+    double previous = 1;  // the last pivot, carried in a register (no store and reload on the recurrence)
     forEachLink<N>(
         n, VILAB_LINK_BODY(i) {
           double pivot = w.diag[i];
           if (i > 0) {
-            w.ratio[i] = w.upper[i - 1] / w.pivot[i - 1];
-            pivot -= w.lower[i] * w.ratio[i];
+            const double ratio = w.upper[i - 1] / previous;
+            w.ratio[i] = ratio;
+            pivot -= w.lower[i] * ratio;
           }
           regular &= static_cast<int>(std::abs(pivot) > 0) & static_cast<int>(std::isfinite(pivot));  // no branch
           w.pivot[i] = pivot;
+          previous = pivot;
           largest = std::max(largest, std::abs(pivot));
           smallest = std::min(smallest, std::abs(pivot));
         });
@@ -356,12 +359,17 @@ class ChainMultiplierIntegratorT {
   }
   [[gnu::always_inline]] bool factorize(StepWork& w) const { return factorize(w, bobs()); }
   [[gnu::always_inline]] static void solveFactorized(const StepWork& w, PerLink<double>& x, int n) {
+    double previous = 0;  // x[i − 1] (then x[i + 1]), carried in a register
     forEachLink<N>(
-        n, VILAB_LINK_BODY(i) { x[i] = i > 0 ? (x[i] - w.lower[i] * x[i - 1]) / w.pivot[i] : x[i] / w.pivot[i]; });
+        n, VILAB_LINK_BODY(i) {
+          previous = i > 0 ? (x[i] - w.lower[i] * previous) / w.pivot[i] : x[i] / w.pivot[i];
+          x[i] = previous;
+        });
     forEachLink<N>(
         n, VILAB_LINK_BODY(j) {  // back substitution, i = n − 1 … 0
           const int i = n - 1 - j;
-          if (i + 1 < n) x[i] -= w.ratio[i + 1] * x[i + 1];
+          if (i + 1 < n) x[i] -= w.ratio[i + 1] * previous;
+          previous = x[i];
         });
   }
   [[gnu::always_inline]] void solveFactorized(const StepWork& w, PerLink<double>& x) const {
