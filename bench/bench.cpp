@@ -16,7 +16,7 @@
 //       the cost of recording the history at every step against not recording it;
 //   vilab_bench --kernel <steps>
 //       the DSP midpoint step of the library against the fixed-size reference kernel
-//       (dsp_kernel.cpp): ns per step of both, flops per step, agreement of the states.
+//       (dsp_kernel.hpp): ns per step of both, flops per step, agreement of the states.
 // bench/run.mjs drives it and times the same scenarios in wasm, so every ratio comes
 // from one run.
 #include <algorithm>

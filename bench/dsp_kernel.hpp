@@ -4,11 +4,14 @@
 // (the 2×2 tridiagonal matrix Dg(q_{k+1}) h M⁻¹ Dg(q_k)ᵀ solved by elimination), the
 // impulse form of the momentum update and the tangent projection of p_{k+1}. Same
 // stopping rule as solver/newton.hpp (update ≤ 4 ε, or the quadratic prediction θ²e
-// ≤ ε/8). No refusal paths, history or diagnostics: the floor the library is measured
-// against, not a replacement for it. Templated on the scalar so that a counting scalar
+// ≤ ε/8). The same arithmetic in the same order as the library (dot products summed as
+// Eigen sums them), so the same bits (tests/native/test_chain_kernel.cpp). No refusal
+// paths, history or diagnostics: the floor the library is measured against, not a
+// replacement for it. Templated on the scalar so that a counting scalar
 // gives the flops of one step.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <type_traits>
@@ -57,13 +60,13 @@ struct DspKernelT {
       }
       T d0[3], d1[3];
       for (int c = 0; c < 3; ++c) d0[c] = Q[c], d1[c] = Q[3 + c] - Q[c];
-      const T r0 = (d0[0] * d0[0] + d0[1] * d0[1] + d0[2] * d0[2] - l[0] * l[0]) * (0.5 * il0);
-      const T r1 = (d1[0] * d1[0] + d1[1] * d1[1] + d1[2] * d1[2] - l[1] * l[1]) * (0.5 * il1);
+      const T r0 = (dot3(d0, d0) - l[0] * l[0]) * (0.5 * il0);
+      const T r1 = (dot3(d1, d1) - l[1] * l[1]) * (0.5 * il1);
       // b_i = d_i / l_i at q_{k+1}; the matrix rows (linkCouplingMatrix).
-      const T b0a0 = (d0[0] * a0[0] + d0[1] * a0[1] + d0[2] * a0[2]) * il0;
-      const T b0a1 = (d0[0] * a1[0] + d0[1] * a1[1] + d0[2] * a1[2]) * il0;
-      const T b1a0 = (d1[0] * a0[0] + d1[1] * a0[1] + d1[2] * a0[2]) * il1;
-      const T b1a1 = (d1[0] * a1[0] + d1[1] * a1[1] + d1[2] * a1[2]) * il1;
+      T b0[3], b1[3];
+      for (int c = 0; c < 3; ++c) b0[c] = d0[c] * il0, b1[c] = d1[c] * il1;
+      const T b0a0 = dot3(b0, a0), b0a1 = dot3(b0, a1);
+      const T b1a0 = dot3(b1, a0), b1a1 = dot3(b1, a1);
       const T j00 = hm0 * b0a0, j01 = -(hm0 * b0a1);
       const T j10 = -(hm0 * b1a0), j11 = hm1 * b1a1 + hm0 * b1a1;
       // Δ = J⁻¹ r by elimination (the tridiagonal solver's order), λ ← λ − Δ.
@@ -106,12 +109,12 @@ struct DspKernelT {
       w0[c] = im0 * p[c];
       w1[c] = im1 * p[3 + c] - im0 * p[c];
     }
-    const T n00 = n0[0] * n0[0] + n0[1] * n0[1] + n0[2] * n0[2];
-    const T n11 = n1[0] * n1[0] + n1[1] * n1[1] + n1[2] * n1[2];
-    const T n01 = n0[0] * n1[0] + n0[1] * n1[1] + n0[2] * n1[2];
+    const T n00 = dot3(n0, n0);
+    const T n11 = dot3(n1, n1);
+    const T n01 = dot3(n0, n1);
     const T g00 = im0 * n00, g01 = -(im0 * n01), g10 = -(im0 * n01), g11 = im1 * n11 + im0 * n11;
-    const T u0 = n0[0] * w0[0] + n0[1] * w0[1] + n0[2] * w0[2];
-    const T u1 = n1[0] * w1[0] + n1[1] * w1[1] + n1[2] * w1[2];
+    const T u0 = dot3(n0, w0);
+    const T u1 = dot3(n1, w1);
     const T s = g01 / g00;
     const T y0 = u0 / g00;
     const T mu1 = (u1 - g10 * y0) / (g11 - g10 * s);
@@ -122,6 +125,10 @@ struct DspKernelT {
     }
     return k;
   }
+
+  // A 3-vector dot product in the order Eigen's unrolled reduction sums it, x₀ + (x₁ + x₂):
+  // the library's order, so that both give the same bits.
+  static T dot3(const T* a, const T* b) { return a[0] * b[0] + (a[1] * b[1] + a[2] * b[2]); }
 
   static double value(double x) { return x; }
   template <class U>

@@ -23,16 +23,23 @@
 // in impulse form is p_{k+1} = p_k + Dg(q_k)ᵀλ − (c1 + c2) ∇V − c δ. An undamped chain
 // takes the undamped arithmetic (h/m_i, no drag term).
 //
-// N ≥ 0 fixes the number of bobs at compile time: every vector and the tridiagonal
-// matrix then live in fixed-size storage (no pointer chasing, loops unrolled), which is
-// the short chains' hot path (the double spherical pendulum is N = 2). The arithmetic
-// and its order are the same as for N = −1 (sized at run time), so both give the same
-// bits (tests/native/test_chain_fixed.cpp).
+// The step is written like a fixed-size kernel (Box2D style): its working values (λ,
+// the free flight, the normals, the tridiagonal matrix) are one StepWork, a local of
+// the step when N ≥ 0 fixes the number of bobs at compile time — loops unrolled, every
+// value in a register, nothing stored and reloaded on the Newton iteration's serial
+// chain — and a member, sized once, for the chains sized at run time (N = −1). The
+// Newton policy is solver/newton.hpp's full Newton (the same tests, in the same order,
+// with the same refusals), written out so that its checks run inline: the pivot ratio
+// is formed only when a test needs it. The arithmetic and its order are those of the
+// generic solver with the tridiagonal solve, so every N gives the same bits
+// (tests/native/test_chain_fixed.cpp) and the bits of bench/dsp_kernel.hpp.
 #pragma once
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "vilab/discrete_lagrangian.hpp"
@@ -42,10 +49,34 @@
 
 namespace vilab {
 
+namespace chain_detail {
+template <class F, std::size_t... I>
+[[gnu::always_inline]] inline void unrolled(const F& f, std::index_sequence<I...>) {
+  (f(static_cast<int>(I)), ...);
+}
+}  // namespace chain_detail
+
+// The body of a forEachLink, inlined (a lambda's call operator takes the attribute here).
+#define VILAB_LINK_BODY(i) [&](int i) __attribute__((always_inline))
+
+// f(i) for i = 0 … n−1: unrolled at compile time for a fixed size N ≥ 0 (every index a
+// constant, so that the step's working arrays become registers: one index not known at
+// compile time would keep a whole StepWork in memory; the loops over the three
+// components are unrolled by pragma for the same reason), a loop for N = −1.
+template <int N, class F>
+[[gnu::always_inline]] inline void forEachLink(int n, const F& f) {
+  if constexpr (N < 0) {
+    for (int i = 0; i < n; ++i) f(i);
+  } else {
+    chain_detail::unrolled(f, std::make_index_sequence<N>{});
+  }
+}
+
 template <int N = -1>
 class ChainMultiplierIntegratorT {
   static_assert(N == -1 || N > 0, "a chain has at least one bob");
   static constexpr int kCoords = N < 0 ? Eigen::Dynamic : 3 * N;
+  static constexpr int kCoordArray = N < 0 ? -1 : 3 * N;
 
  public:
   // The unknowns λ (one per link) and the bob coordinates, fixed-size when N ≥ 0.
@@ -61,23 +92,26 @@ class ChainMultiplierIntegratorT {
     if (N >= 0 && model_.bobs() != N) throw std::logic_error("vilab: a fixed-size chain integrator of another size");
     const int n = model_.bobs();
     resizeLinks<double, N>(invLength_, n);
+    resizeLinks<double, N>(halfInvLength_, n);
+    resizeLinks<double, N>(squaredLength_, n);
     resizeLinks<double, N>(hOverMass_, n);
+    resizeLinks<double, N>(hOverMassSize_, n);
     resizeLinks<double, N>(invMass_, n);
-    resizeLinks<Vec3, N>(normalStart_, n, Vec3::Zero());
-    resizeLinks<Vec3, N>(normalEnd_, n, Vec3::Zero());
+    resizeLinks<double, N>(flightGravity_, n);
+    resizeLinks<double, N>(impulseGravity_, n);
     lengthScale_ = 0;
     for (int i = 0; i < n; ++i) {
-      lengthScale_ += model_.lengths[i];
-      invLength_[i] = 1.0 / model_.lengths[i];
-      invMass_[i] = 1.0 / model_.masses[i];
+      const double l = model_.lengths[i], m = model_.masses[i];
+      lengthScale_ += l;
+      invLength_[i] = 1.0 / l;
+      halfInvLength_[i] = 0.5 * invLength_[i];
+      squaredLength_[i] = l * l;
+      invMass_[i] = 1.0 / m;
+      flightGravity_[i] = c1_ * m * model_.g;           // c1 ∇V of bob i (z)
+      impulseGravity_[i] = (c1_ + c2_) * m * model_.g;  // (c1 + c2) ∇V of bob i (z)
     }
     setStepMasses();
-    lambda_.resize(n);
-    freeFlight_.resize(3 * n);
-    delta_.resize(3 * n);
-    q1_.resize(3 * n);
-    p1_.resize(3 * n);
-    matrix_.resize(n);
+    work_.resize(n);
   }
 
   const ChainModel& model() const { return model_; }
@@ -95,96 +129,355 @@ class ChainMultiplierIntegratorT {
   }
 
   StepOutcome step(VecX& q, VecX& p) {
-    const int n = bobs();
-    const double g = model_.g;
-    begin(q, p);
-
-    // Stage 2: Newton on λ for g(q_{k+1}(λ)) = 0 (W–M 4.5), from λ = 0.
-    std::fill(lambda_.begin(), lambda_.end(), 0.0);
-    NewtonSettings settings;
-    settings.what = "the link constraints of the step";
-    StepOutcome out = solveNewton(*this, lambda_, settings, workspace_);
-    if (!out.ok) return out;
-    positionsFromMultipliers(lambda_);
-
-    // Stage 3: discrete Legendre transform p_{k+1} = M v̄ − c2 ∇V, then tangent projection.
-    // With M v̄ = p_k − c1 ∇V + Dg(q_k)ᵀλ from stage 2 this is the impulse form
-    //     p_{k+1} = p_k + Dg(q_k)ᵀλ − (c1 + c2) ∇V,
-    // which never forms m (h/m · p)/h: that product is not 1 in floating point, and
-    // applied every step it made J_z drift linearly (5e-17 relative per step).
-    for (int i = 0; i < n; ++i) {
-      for (int c = 0; c < 3; ++c) {
-        double impulse = lambda_[i] * normalStart_[i][c];
-        if (i + 1 < n) impulse -= lambda_[i + 1] * normalStart_[i + 1][c];
-        p1_[3 * i + c] = p[3 * i + c] + impulse;
-      }
-      p1_[3 * i + 2] -= (c1_ + c2_) * model_.masses[i] * g;
+    if constexpr (N < 0) {
+      return stepWith(work_, q, p);
+    } else {
+      StepWork work;  // a local: the compiler keeps it in registers
+      return stepWith(work, q, p);
     }
-    // Damped: the whole discrete virtual work f_d^− + f_d^+ = −c δ (either split).
-    if (forced_)
-      for (int j = 0; j < 3 * n; ++j) p1_[j] -= model_.damping * delta_[j];
-    // The normal part of p_{k+1} is what the next multiplier would absorb; removing it
-    // makes the stored momentum the physical (tangent) one without changing the motion.
-    const auto invMass = [this](int i) { return invMass_[i]; };
-    const auto invLength = [this](int i) { return invLength_[i]; };
-    if (!projector_.normalMultipliers(model_, q1_, p1_, invMass, invLength)) return folded(out.iterations);
-    projector_.subtractNormal(p1_);
-    if (!q1_.allFinite() || !p1_.allFinite()) return notFinite(out.iterations);
-    q = q1_;
-    p = p1_;
-    return out;
   }
 
   // Stage 1 of a step from (q_k, p_k): the free flight and the normals at q_k (public,
   // so that tests can check the Newton problem on its own).
   void begin(const VecX& q, const VecX& p) {
-    const int n = bobs();
-    const double g = model_.g;
-    // Stage 1: free flight q* − q_k = h M⁻¹ (p_k − c1 ∇V), ∇V = (0, 0, m_i g) per bob.
-    // Displacements are kept apart from positions, so that q_{k+1} = q_k + δ rounds once.
-    for (int i = 0; i < n; ++i) {
-      const double hm = hOverMass_[i];
-      freeFlight_[3 * i] = hm * p[3 * i];
-      freeFlight_[3 * i + 1] = hm * p[3 * i + 1];
-      freeFlight_[3 * i + 2] = hm * (p[3 * i + 2] - c1_ * model_.masses[i] * g);
-    }
+    freeFlight(work_, p.data());
+    startNormals(work_, q.data());
     start_ = &q;
-    // Constraint normals at q_k: a_i = ∇_d g_i = d_i / l_i.
-    for (int i = 0; i < n; ++i) normalStart_[i] = chainLink(q.data(), i) * invLength_[i];
   }
 
-  // ---- the Newton problem of stage 2 (solver/newton.hpp): unknowns λ ---------------
+  // ---- stage 2 as a Newton problem of solver/newton.hpp (tests): unknowns λ ----------
   NewtonEval evaluate(const Vector& lambda, Vector& r, bool linearize) {
     const int n = bobs();
-    positionsFromMultipliers(lambda);
-    // Residual g_i(q_{k+1}) and the tridiagonal Jacobian Dg(q_{k+1}) h M⁻¹ Dg(q_k)ᵀ:
-    // row i couples link i to its neighbours through the bobs they share.
-    for (int i = 0; i < n; ++i) {
-      const Vec3 d = chainLink(q1_.data(), i);
-      normalEnd_[i] = d * invLength_[i];  // ∇_d g_i at q_{k+1}
-      r[i] = (d.squaredNorm() - model_.lengths[i] * model_.lengths[i]) * (0.5 * invLength_[i]);
-    }
-    if (!r.allFinite()) return NewtonEval::NonFinite;
-    if (linearize) {
-      linkCouplingMatrix(normalEnd_, normalStart_, hOverMass_, matrix_);
-      if (!matrix_.factorize()) return NewtonEval::Singular;
-    }
+    for (int i = 0; i < n; ++i) work_.lambda[i] = lambda[i];
+    positionsFromMultipliers(work_, start_->data());
+    const bool finite = residualAndMatrix(work_);
+    for (int i = 0; i < n; ++i) r[i] = work_.residual[i];
+    if (!finite) return NewtonEval::NonFinite;
+    if (linearize && !factorize(work_)) return NewtonEval::Singular;
     return NewtonEval::Ok;
   }
-  double conditionEstimate() const { return matrix_.pivotRatio; }
-  void solve(Vector& b) const { matrix_.solveFactorized(b.data()); }
-  // The position change h M⁻¹ Dg(q_k)ᵀ Δλ an update causes, relative to the chain's length.
-  double size(const Vector& dlambda) const {
-    const int n = bobs();
-    double worst = 0;
-    for (int i = 0; i < n; ++i)
-      worst = std::max(worst,
-                       std::abs(hOverMass_[i]) * (std::abs(dlambda[i]) + (i + 1 < n ? std::abs(dlambda[i + 1]) : 0.0)));
-    return worst / lengthScale_;
+  double conditionEstimate() const { return work_.largestPivot / work_.smallestPivot; }
+  void solve(Vector& b) {
+    for (int i = 0; i < bobs(); ++i) work_.update[i] = b[i];
+    solveFactorized(work_, work_.update);
+    for (int i = 0; i < bobs(); ++i) b[i] = work_.update[i];
+  }
+  double size(const Vector& dlambda) {
+    for (int i = 0; i < bobs(); ++i) work_.update[i] = dlambda[i];
+    return updateSize(work_);
   }
 
  private:
+  template <class T>
+  using PerLink = LinkArray<T, N>;
+  using PerCoord = LinkArray<double, kCoordArray>;
+
+  // One step's working values.
+  struct StepWork {
+    PerLink<double> lambda{}, residual{}, update{};
+    PerCoord freeFlight{}, normalStart{}, delta{}, q1{}, p1{}, normalEnd{};  // δ = q_{k+1} − q_k before rounding
+    // The tridiagonal matrix (lower[0], upper[n−1] unused), its pivots and elimination
+    // ratios, and the extreme pivots' sizes (the pivot ratio, formed when needed).
+    PerLink<double> lower{}, diag{}, upper{}, pivot{}, ratio{};
+    double largestPivot = 0, smallestPivot = 1;
+
+    void resize(int n) {
+      if constexpr (N < 0) {
+        for (auto* a : {&lambda, &residual, &update, &lower, &diag, &upper, &pivot, &ratio})
+          a->assign(static_cast<std::size_t>(n), 0.0);
+        for (auto* a : {&freeFlight, &normalStart, &delta, &q1, &p1, &normalEnd})
+          a->assign(static_cast<std::size_t>(3 * n), 0.0);
+      }
+    }
+  };
+
   int bobs() const { return N < 0 ? model_.bobs() : N; }
+
+  // Eigen's order for the dot product of 3-vectors (its unrolled reduction), x₀ + (x₁ + x₂):
+  // the order the step has always summed in, so its bits are kept.
+  // a[i₀ …] · b[j₀ …] (indices, not pointers: every access stays a constant index).
+  template <class A, class B>
+  [[gnu::always_inline]] static double dot3(const A& a, int i0, const B& b, int j0) {
+    return a[i0] * b[j0] + (a[i0 + 1] * b[j0 + 1] + a[i0 + 2] * b[j0 + 2]);
+  }
+  // d_i = x_i − x_{i−1} (x_{−1} = 0, the pivot), the link vector of link i.
+  template <class X>
+  [[gnu::always_inline]] static double linkComponent(const X& x, int i, int c) {
+    return i > 0 ? x[3 * i + c] - x[3 * i - 3 + c] : x[c];
+  }
+
+  [[gnu::always_inline]] StepOutcome stepWith(StepWork& w, VecX& q, VecX& p) {
+    const int n = bobs();
+    // Stage 1: the free flight and the normals at q_k.
+    freeFlight(w, p.data());
+    startNormals(w, q.data());
+    // Stage 2: Newton on λ for g(q_{k+1}(λ)) = 0 (W–M 4.5), from λ = 0.
+    forEachLink<N>(
+        n, VILAB_LINK_BODY(i) { w.lambda[i] = 0; });
+    int iterations = 0;
+    if (StepOutcome refused = solveMultipliers(w, q.data(), iterations); !refused.ok) return refused;
+    positionsFromMultipliers(w, q.data());
+    // Stage 3: the discrete Legendre transform p_{k+1} = M v̄ − c2 ∇V, then the tangent projection.
+    momentumUpdate(w, p.data());
+    if (!projectTangent(w)) return folded(iterations);
+    if (!allFinite(w.q1, 3 * n) || !allFinite(w.p1, 3 * n)) return notFinite(iterations);
+    forEachLink<N>(
+        n, VILAB_LINK_BODY(i) {
+#pragma GCC unroll 3
+          for (int c = 0; c < 3; ++c) q[3 * i + c] = w.q1[3 * i + c], p[3 * i + c] = w.p1[3 * i + c];
+        });
+    return StepOutcome{true, iterations, {}};
+  }
+
+  // Stage 1: free flight q* − q_k = h M⁻¹ (p_k − c1 ∇V), ∇V = (0, 0, m_i g) per bob.
+  // Displacements are kept apart from positions, so that q_{k+1} = q_k + δ rounds once.
+  [[gnu::always_inline]] void freeFlight(StepWork& w, const double* p) const {
+    forEachLink<N>(
+        bobs(), VILAB_LINK_BODY(i) {
+          const double hm = hOverMass_[i];
+          w.freeFlight[3 * i] = hm * p[3 * i];
+          w.freeFlight[3 * i + 1] = hm * p[3 * i + 1];
+          w.freeFlight[3 * i + 2] = hm * (p[3 * i + 2] - flightGravity_[i]);
+        });
+  }
+  // The constraint normals at q_k: a_i = ∇_d g_i = d_i / l_i.
+  [[gnu::always_inline]] void startNormals(StepWork& w, const double* q) const {
+    forEachLink<N>(
+        bobs(), VILAB_LINK_BODY(i) {
+#pragma GCC unroll 3
+          for (int c = 0; c < 3; ++c) w.normalStart[3 * i + c] = linkComponent(q, i, c) * invLength_[i];
+        });
+  }
+
+  // Stage 2: full Newton on λ with solver/newton.hpp's policy (its head gives the
+  // reasons): converged at an update of 4 ε, or at a predicted remaining error θ²e of
+  // ε/8, or inside the rounding floor 64 ε κ once the updates stop shrinking; refused
+  // when an update grows twice in a row, when a pivot vanishes or the pivots span more
+  // than kSingularPivotRatio, on non-finite values, or after kMaxNewtonIterations.
+  [[gnu::always_inline]] StepOutcome solveMultipliers(StepWork& w, const double* q, int& iterations) const {
+    constexpr double eps = std::numeric_limits<double>::epsilon();
+    constexpr const char* what = "the link constraints of the step";
+    const int n = bobs();
+    double previous = std::numeric_limits<double>::infinity(), theta = 1, size = 0;
+    int growing = 0;
+    for (int k = 1; k <= limits::kMaxNewtonIterations; ++k) {
+      positionsFromMultipliers(w, q);
+      if (!residualAndMatrix(w)) return newton_detail::residualNotFinite(what, k);
+      if (!factorize(w)) return newton_detail::singular(what, std::numeric_limits<double>::infinity(), k);
+      if (!pivotsWithinRatio(w)) return newton_detail::singular(what, w.largestPivot / w.smallestPivot, k);
+      // Δλ = −J⁻¹ r.
+      forEachLink<N>(
+          n, VILAB_LINK_BODY(i) { w.update[i] = w.residual[i]; });
+      solveFactorized(w, w.update);
+      forEachLink<N>(
+          n, VILAB_LINK_BODY(i) { w.update[i] = -w.update[i]; });
+      size = updateSize(w);
+      if (!std::isfinite(size)) return newton_detail::updateNotFinite(k);
+      forEachLink<N>(
+          n, VILAB_LINK_BODY(i) { w.lambda[i] += w.update[i]; });
+      if (k > 1) theta = size / previous;
+      iterations = k;
+      if (size <= 4 * eps) return StepOutcome{};
+      if (k > 1 && theta < 1 && theta * theta * size <= 0.125 * eps) return StepOutcome{};
+      if (k > 1 && theta >= 0.5 && size <= roundingFloor(w)) return StepOutcome{};
+      if (k > 1 && theta >= 1) {
+        if (++growing >= 2) return newton_detail::diverged(what, size, k);
+      } else {
+        growing = 0;
+      }
+      previous = size;
+    }
+    return newton_detail::noConvergence(what, limits::kMaxNewtonIterations, size);
+  }
+
+  // q_{k+1}(λ) = q* + h M⁻¹ Dg(q_k)ᵀ λ: link i pushes bob i along a_i and bob i−1 back.
+  [[gnu::always_inline]] void positionsFromMultipliers(StepWork& w, const double* q) const {
+    const int n = bobs();
+    forEachLink<N>(
+        n, VILAB_LINK_BODY(i) {
+          const double hm = hOverMass_[i];
+#pragma GCC unroll 3
+          for (int c = 0; c < 3; ++c) {
+            double push = w.lambda[i] * w.normalStart[3 * i + c];
+            if (i + 1 < n) push -= w.lambda[i + 1] * w.normalStart[3 * i + 3 + c];
+            w.delta[3 * i + c] = w.freeFlight[3 * i + c] + hm * push;
+            w.q1[3 * i + c] = q[3 * i + c] + w.delta[3 * i + c];
+          }
+        });
+  }
+
+  // The residual g_i(q_{k+1}) = (|d_i|² − l_i²) / (2 l_i) and the tridiagonal Jacobian
+  // Dg(q_{k+1}) h M⁻¹ Dg(q_k)ᵀ: row i couples link i to its neighbours through the bobs
+  // they share (linkCouplingMatrix). False when a residual is not finite.
+  [[gnu::always_inline]] bool residualAndMatrix(StepWork& w) const {
+    const int n = bobs();
+    int finite = 1;
+    forEachLink<N>(
+        n, VILAB_LINK_BODY(i) {
+          double d[3];
+#pragma GCC unroll 3
+          for (int c = 0; c < 3; ++c) d[c] = linkComponent(w.q1, i, c);
+#pragma GCC unroll 3
+          for (int c = 0; c < 3; ++c) w.normalEnd[3 * i + c] = d[c] * invLength_[i];  // ∇_d g_i at q_{k+1}
+          w.residual[i] = (dot3(d, 0, d, 0) - squaredLength_[i]) * halfInvLength_[i];
+          finite &= static_cast<int>(std::isfinite(w.residual[i]));
+        });
+    forEachLink<N>(
+        n, VILAB_LINK_BODY(i) {
+          const double ba = dot3(w.normalEnd, 3 * i, w.normalStart, 3 * i);
+          w.diag[i] = i > 0 ? hOverMass_[i] * ba + hOverMass_[i - 1] * ba : hOverMass_[i] * ba;
+          if (i > 0) w.lower[i] = -hOverMass_[i - 1] * dot3(w.normalEnd, 3 * i, w.normalStart, 3 * i - 3);
+          if (i + 1 < n) w.upper[i] = -hOverMass_[i] * dot3(w.normalEnd, 3 * i, w.normalStart, 3 * i + 3);
+        });
+    return finite != 0;
+  }
+
+  // Thomas elimination without pivoting (solver/tridiagonal.hpp's order): the pivots,
+  // the ratios upper/pivot, and the largest and smallest |pivot|. False on a zero or
+  // non-finite pivot.
+  [[gnu::always_inline]] static bool factorize(StepWork& w, int n) {
+    double largest = 0, smallest = std::numeric_limits<double>::infinity();
+    int regular = 1;
+    double previous = 1;  // the last pivot, carried in a register (no store and reload on the recurrence)
+    forEachLink<N>(
+        n, VILAB_LINK_BODY(i) {
+          double pivot = w.diag[i];
+          if (i > 0) {
+            const double ratio = w.upper[i - 1] / previous;
+            w.ratio[i] = ratio;
+            pivot -= w.lower[i] * ratio;
+          }
+          regular &= static_cast<int>(std::abs(pivot) > 0) & static_cast<int>(std::isfinite(pivot));  // no branch
+          w.pivot[i] = pivot;
+          previous = pivot;
+          largest = std::max(largest, std::abs(pivot));
+          smallest = std::min(smallest, std::abs(pivot));
+        });
+    w.largestPivot = largest;
+    w.smallestPivot = smallest;
+    return regular != 0;
+  }
+  [[gnu::always_inline]] bool factorize(StepWork& w) const { return factorize(w, bobs()); }
+  [[gnu::always_inline]] static void solveFactorized(const StepWork& w, PerLink<double>& x, int n) {
+    double previous = 0;  // x[i − 1] (then x[i + 1]), carried in a register
+    forEachLink<N>(
+        n, VILAB_LINK_BODY(i) {
+          previous = i > 0 ? (x[i] - w.lower[i] * previous) / w.pivot[i] : x[i] / w.pivot[i];
+          x[i] = previous;
+        });
+    forEachLink<N>(
+        n, VILAB_LINK_BODY(j) {  // back substitution, i = n − 1 … 0
+          const int i = n - 1 - j;
+          if (i + 1 < n) x[i] -= w.ratio[i + 1] * previous;
+          previous = x[i];
+        });
+  }
+  [[gnu::always_inline]] void solveFactorized(const StepWork& w, PerLink<double>& x) const {
+    solveFactorized(w, x, bobs());
+  }
+
+  // Whether the pivot ratio largest/smallest is within kSingularPivotRatio, without its
+  // division where the answer is certain: largest ≤ smallest · K/2 (rounded) implies
+  // largest/smallest < K, rounded or not.
+  [[gnu::always_inline]] static bool pivotsWithinRatio(const StepWork& w) {
+    constexpr double K = limits::kSingularPivotRatio;
+    return w.largestPivot <= w.smallestPivot * (0.5 * K) || w.largestPivot / w.smallestPivot <= K;
+  }
+  // The rounding floor 64 ε max(1, κ) of the converged multipliers, κ the pivot ratio.
+  static double roundingFloor(const StepWork& w) {
+    const double condition = w.largestPivot / w.smallestPivot;
+    return 64 * std::numeric_limits<double>::epsilon() * (condition > 1 ? condition : 1.0);
+  }
+
+  // The position change h M⁻¹ Dg(q_k)ᵀ Δλ an update causes, relative to the chain's length.
+  [[gnu::always_inline]] double updateSize(const StepWork& w) const {
+    const int n = bobs();
+    double worst = 0;
+    forEachLink<N>(
+        n, VILAB_LINK_BODY(i) {
+          worst = std::max(worst, hOverMassSize_[i] * (i + 1 < n ? std::abs(w.update[i]) + std::abs(w.update[i + 1])
+                                                                 : std::abs(w.update[i])));
+        });
+    return worst / lengthScale_;
+  }
+
+  // Stage 3: with M v̄ = p_k − c1 ∇V + Dg(q_k)ᵀλ from stage 2, the momentum is the impulse form
+  //     p_{k+1} = p_k + Dg(q_k)ᵀλ − (c1 + c2) ∇V,
+  // which never forms m (h/m · p)/h: that product is not 1 in floating point, and
+  // applied every step it made J_z drift linearly (5e-17 relative per step). Damped: the
+  // whole discrete virtual work f_d^− + f_d^+ = −c δ (either split).
+  [[gnu::always_inline]] void momentumUpdate(StepWork& w, const double* p) const {
+    const int n = bobs();
+    forEachLink<N>(
+        n, VILAB_LINK_BODY(i) {
+#pragma GCC unroll 3
+          for (int c = 0; c < 3; ++c) {
+            double impulse = w.lambda[i] * w.normalStart[3 * i + c];
+            if (i + 1 < n) impulse -= w.lambda[i + 1] * w.normalStart[3 * i + 3 + c];
+            w.p1[3 * i + c] = p[3 * i + c] + impulse;
+          }
+          w.p1[3 * i + 2] -= impulseGravity_[i];
+        });
+    if (forced_)
+      forEachLink<N>(
+          n, VILAB_LINK_BODY(i) {
+#pragma GCC unroll 3
+            for (int c = 0; c < 3; ++c) w.p1[3 * i + c] -= model_.damping * w.delta[3 * i + c];
+          });
+  }
+
+  // The normal part of p_{k+1} is what the next multiplier would absorb; removing it
+  // makes the stored momentum the physical (tangent) one without changing the motion:
+  // p ← p − Dg(q)ᵀμ with (Dg M⁻¹ Dgᵀ) μ = Dg M⁻¹ p (ChainMomentumProjector's arithmetic).
+  // False when two links fold onto each other (a vanishing pivot).
+  [[gnu::always_inline]] bool projectTangent(StepWork& w) const {
+    const int n = bobs();
+    auto& a = w.normalEnd;  // the unit normals d_i / l_i at q_{k+1}
+    forEachLink<N>(
+        n, VILAB_LINK_BODY(i) {
+#pragma GCC unroll 3
+          for (int c = 0; c < 3; ++c) a[3 * i + c] = linkComponent(w.q1, i, c) * invLength_[i];
+        });
+    auto& mu = w.update;
+    forEachLink<N>(
+        n, VILAB_LINK_BODY(i) {
+          const double invM = invMass_[i], aa = dot3(a, 3 * i, a, 3 * i);
+          double v[3];  // M⁻¹ p across link i
+#pragma GCC unroll 3
+          for (int c = 0; c < 3; ++c) v[c] = invM * w.p1[3 * i + c];
+          w.diag[i] = invM * aa;
+          if (i > 0) {
+            const double invPrev = invMass_[i - 1];
+#pragma GCC unroll 3
+            for (int c = 0; c < 3; ++c) v[c] -= invPrev * w.p1[3 * i - 3 + c];
+            w.diag[i] += invPrev * aa;
+            w.lower[i] = -invPrev * dot3(a, 3 * i, a, 3 * i - 3);
+          }
+          if (i + 1 < n) w.upper[i] = -invM * dot3(a, 3 * i, a, 3 * i + 3);
+          mu[i] = dot3(a, 3 * i, v, 0);
+        });
+    if (!factorize(w)) return false;
+    solveFactorized(w, mu);
+    forEachLink<N>(
+        n, VILAB_LINK_BODY(i) {
+#pragma GCC unroll 3
+          for (int c = 0; c < 3; ++c) {
+            w.p1[3 * i + c] -= mu[i] * a[3 * i + c];
+            if (i + 1 < n) w.p1[3 * i + c] += mu[i + 1] * a[3 * i + 3 + c];
+          }
+        });
+    return true;
+  }
+
+  [[gnu::always_inline]] static bool allFinite(const PerCoord& x, int size) {
+    int finite = 1;
+    forEachLink<N>(
+        size / 3, VILAB_LINK_BODY(i) {
+#pragma GCC unroll 3
+          for (int c = 0; c < 3; ++c) finite &= static_cast<int>(std::isfinite(x[3 * i + c]));
+        });
+    return finite != 0;
+  }
 
   // The refusals of stage 3, formed out of line (their strings stay out of the step).
   [[gnu::noinline, gnu::cold]] static StepOutcome folded(int iterations) {
@@ -196,22 +489,6 @@ class ChainMultiplierIntegratorT {
                                iterations);
   }
 
-  // q_{k+1}(λ) = q* + h M⁻¹ Dg(q_k)ᵀ λ: link i pushes bob i along a_i and bob i−1 back.
-  void positionsFromMultipliers(const Vector& lambda) {
-    const int n = bobs();
-    // Written per component (Eigen's Vec3 expression here was not always inlined): the
-    // same products and differences, the same bits.
-    for (int i = 0; i < n; ++i) {
-      const double hm = hOverMass_[i];
-      for (int c = 0; c < 3; ++c) {
-        double push = lambda[i] * normalStart_[i][c];
-        if (i + 1 < n) push -= lambda[i + 1] * normalStart_[i + 1][c];
-        delta_[3 * i + c] = freeFlight_[3 * i + c] + hm * push;
-        q1_[3 * i + c] = (*start_)[3 * i + c] + delta_[3 * i + c];
-      }
-    }
-  }
-
   // The step's inverse masses h M⁻¹, or with damping (M + s c h)⁻¹ h = (M/h + s c)⁻¹
   // with s = ½ (symmetric split) or 1 (one-sided): written so that c = 0 gives h/m_i.
   void setStepMasses() {
@@ -219,6 +496,7 @@ class ChainMultiplierIntegratorT {
     for (int i = 0; i < bobs(); ++i) {
       const double m = model_.masses[i];
       hOverMass_[i] = forced_ ? h_ / (m + share * model_.damping * h_) : h_ / m;
+      hOverMassSize_[i] = std::abs(hOverMass_[i]);
     }
   }
 
@@ -227,14 +505,12 @@ class ChainMultiplierIntegratorT {
   bool forced_;            // damped: the drag's f_d^± (M–W §3.2)
   bool oneSided_ = false;  // tests only: f_d^− = −c δ, f_d^+ = 0
   double lengthScale_;
-  Vector lambda_;
-  LinkArray<double, N> hOverMass_{}, invLength_{}, invMass_{};
-  LinkArray<Vec3, N> normalStart_{}, normalEnd_{};  // ∇_d g_i at q_k and at the current q_{k+1}
-  Coords freeFlight_, delta_, q1_, p1_;             // δ = q_{k+1} − q_k as formed, before rounding into q_{k+1}
-  const VecX* start_ = nullptr;                     // q_k during a step
-  TridiagonalT<N> matrix_;
-  ChainMomentumProjectorT<N> projector_;
-  NewtonWorkspace<Vector> workspace_;
+  // Per link: 1/l_i, 1/(2 l_i), l_i², h/m_i (or its damped form) and |h/m_i|, 1/m_i, and
+  // gravity's c1 m_i g and (c1 + c2) m_i g.
+  PerLink<double> invLength_{}, halfInvLength_{}, squaredLength_{}, hOverMass_{}, hOverMassSize_{}, invMass_{};
+  PerLink<double> flightGravity_{}, impulseGravity_{};
+  StepWork work_;                // N = −1: the step's working values; N ≥ 0: the Newton problem's (tests)
+  const VecX* start_ = nullptr;  // q_k of the Newton problem (begin)
 };
 
 using ChainMultiplierIntegrator = ChainMultiplierIntegratorT<>;

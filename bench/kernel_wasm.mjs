@@ -1,0 +1,79 @@
+// The `limit` section's wasm half: the library's DSP midpoint step in the wasm build
+// against the same fixed-size kernel (bench/dsp_kernel.hpp) compiled to wasm by the same
+// em++ with the library's floating-point flags (bench/wasm/dsp_kernel.cpp, built here on
+// demand into build/bench/), in the same Node process, in CPU time over interleaved rounds.
+// Also checks that both give the same bits after the timed steps.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { cpuMs, dsp, fmt, root, ROUNDS, stats } from './common.mjs';
+
+const STEPS = 100000;
+
+function kernelModule() {
+  const out = new URL('build/bench/dsp_kernel.wasm', root);
+  const sources = ['bench/wasm/dsp_kernel.cpp', 'bench/dsp_kernel.hpp'].map((f) => new URL(f, root));
+  const stale = !existsSync(out) || sources.some((f) => statSync(f).mtimeMs > statSync(out).mtimeMs);
+  if (stale) {
+    mkdirSync(new URL('build/bench/', root), { recursive: true });
+    execFileSync(
+      'em++',
+      ['-O3', '-ffp-contract=off', '-std=c++17', '-flto', sources[0].pathname, '-o', out.pathname].concat([
+        '--no-entry',
+        '-sSTANDALONE_WASM',
+        '-sEXPORTED_FUNCTIONS=_state,_run',
+      ]),
+      { stdio: ['ignore', 'ignore', 'inherit'] },
+    );
+  }
+  const instance = new WebAssembly.Instance(new WebAssembly.Module(readFileSync(out)), {});
+  instance.exports._initialize?.();
+  return instance.exports;
+}
+
+/** One round: ns per step of the library and of the kernel, and whether their bits agree. */
+function round(lab, kernel, q0, p0) {
+  const state = new Float64Array(kernel.memory.buffer, kernel.state(), 12);
+  const sim = lab.simulate({ ...dsp, integrator: 'midpoint' }, { historyStride: 1000000 });
+  try {
+    // Warm-up past V8's baseline tier: 2000 steps each, from the same state.
+    state.set([...q0, ...p0]);
+    kernel.run(2000);
+    sim.advance(2000);
+    const lib = (cpuMs(() => sim.advance(STEPS)) * 1e6) / STEPS;
+    const ker = (cpuMs(() => kernel.run(STEPS)) * 1e6) / STEPS;
+    const q = sim.q,
+      p = sim.p;
+    const same = [...q, ...p].every((x, i) => Object.is(x, state[i]));
+    return { lib, ker, same };
+  } finally {
+    sim.dispose();
+  }
+}
+
+/** Rows of the `limit` section: library ÷ kernel in wasm, both ns, and the bits check. */
+export function wasmKernelRows(lab, table) {
+  let kernel;
+  try {
+    kernel = kernelModule();
+  } catch {
+    console.log('  em++ is not available: the wasm kernel rows are skipped');
+    return;
+  }
+  const start = lab.simulate({ ...dsp, integrator: 'midpoint' });
+  const q0 = Array.from(start.q),
+    p0 = Array.from(start.p);
+  start.dispose();
+  const rounds = [];
+  for (let r = 0; r < ROUNDS; r++) rounds.push(round(lab, kernel, q0, p0));
+  const ratio = stats(rounds.map((x) => x.lib / x.ker));
+  table.add('limit', 'DSP midpoint step, library ÷ fixed-size kernel (wasm)', ratio, {
+    goal: '≤ 1.25',
+    met: ratio.median <= 1.25,
+    unit: '×',
+  });
+  table.add('limit', 'DSP midpoint step, library (wasm, ns)', stats(rounds.map((x) => x.lib)));
+  table.add('limit', 'DSP midpoint step, fixed-size kernel (wasm, ns)', stats(rounds.map((x) => x.ker)));
+  const same = rounds.every((x) => x.same);
+  console.log(`  wasm library and kernel after ${fmt(STEPS)} steps: ${same ? 'the same bits' : 'DIFFERENT bits'}`);
+  if (!same) throw new Error('bench: the wasm library step and the kernel disagree');
+}
