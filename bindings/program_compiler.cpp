@@ -1,12 +1,12 @@
-// Expression programs compiled to WebAssembly at load time (the full module only: the
-// lean one runs no system defined by data). Each program"s canonical instructions go to
+// Expression programs compiled to WebAssembly as they load (the full module only: the
+// lean one runs no system defined by data). Each program's canonical instructions go to
 // the JS code generator the loader hands the module (Module.compileProgram,
 // web/sim/program-compiler.js); it emits a small module that reads the variables from
-// this module"s memory and calls this module"s elementary functions, and the function
-// goes into this module"s table, so the step calls it by call_indirect with no JS in
-// between. The generated code repeats the interpreter"s operations in its order (the
+// this module's memory and calls this module's elementary functions, and the function
+// goes into this module's table, so the step calls it by call_indirect with no JS in
+// between. The generated code repeats the interpreter's operations in its order (the
 // elementary functions are the same functions, imported from here), so it gives the
-// interpreter"s bits; the interpreter runs whatever could not be compiled.
+// interpreter's bits; the interpreter runs whatever could not be compiled.
 #include <emscripten.h>
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
@@ -25,7 +25,7 @@ using vilab::expr::Op;
 
 namespace {
 
-// The generator"s operation codes (web/sim/program-compiler.js OPS, in this order).
+// The generator's operation codes (web/sim/program-compiler.js OPS, in this order).
 int operationCode(Op op) {
   switch (op) {
     case Op::Const: return 0;
@@ -50,8 +50,8 @@ int operationCode(Op op) {
   return -1;
 }
 
-// The interpreter"s own functions, which the generated code imports.
-// (apply"s cases, without its switch).
+// The interpreter's own functions, which the generated code imports.
+// (apply's cases, without its switch).
 double sinOf(double x) { return vilab::dm::sin(x); }
 double cosOf(double x) { return vilab::dm::cos(x); }
 double tanOf(double x) { return vilab::dm::tan(x); }

@@ -1,5 +1,5 @@
 // Expression programs (the core's straight-line programs of a system defined by data)
-// compiled to WebAssembly when they are built: the core hands each program's canonical
+// compiled to WebAssembly at their first run: the core hands each program's canonical
 // instructions here (bindings/program_compiler.cpp), this emits a module of one function
 // run(variables, out) over the core's memory, instantiates it synchronously and returns
 // the function, which the core puts in its table and calls from the step.

@@ -233,7 +233,6 @@ Program::Program(const Graph& graph, const std::vector<int>& outputs) {
     outputs_.push_back(reg[static_cast<std::size_t>(o)]);
     constantOutputs_ = constantOutputs_ && graph.isConstant(o);
   }
-  compile();
 }
 
 }  // namespace vilab::expr

@@ -63,8 +63,9 @@ void setCompiledPrograms(bool enabled) { compiledEnabled = enabled; }
 bool compiledProgramsEnabled() { return compiledEnabled; }
 ProgramCounts programCounts() { return counts; }
 
-void Program::compile() {
-  if (!hostCompiler.compile || !compiledEnabled || code_.empty()) return;
+void Program::compile() const {
+  compileTried_ = true;
+  if (code_.empty()) return;
   const CompiledProgram f = hostCompiler.compile(*this);
   if (!f) {
     ++counts.failed;
@@ -79,10 +80,13 @@ void Program::compile() {
 }
 
 void Program::run(const double* variables, double* out, std::vector<double>& r) const {
-  if (compiled_ && compiledEnabled) {
-    ++counts.compiledRuns;
-    (*compiled_)(variables, out);
-    return;
+  if (compiledEnabled && hostCompiler.compile) {
+    if (!compileTried_) compile();
+    if (compiled_) {
+      ++counts.compiledRuns;
+      (*compiled_)(variables, out);
+      return;
+    }
   }
   if (code_.empty()) return;  // no outputs
   ++counts.interpretedRuns;

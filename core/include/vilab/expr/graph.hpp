@@ -103,8 +103,9 @@ double apply(Op op, double a, double b, int n);
 class Program;
 
 // A program compiled to machine code by the host: the wasm bindings compile each program
-// to a WebAssembly function when it is built (natively none is set: the interpreter runs
-// every program). It must give the interpreter's bits for every input.
+// to a WebAssembly function at its first run, so a system's programs are compiled as it
+// loads and a scenario only validated compiles none (natively no compiler is set: the
+// interpreter runs every program). It must give the interpreter's bits for every input.
 using CompiledProgram = void (*)(const double* variables, double* out);
 struct ProgramCompiler {
   CompiledProgram (*compile)(const Program&) = nullptr;  // null: not compiled (the interpreter runs it)
@@ -112,8 +113,8 @@ struct ProgramCompiler {
 };
 // Set once by the host.
 void setProgramCompiler(const ProgramCompiler& compiler);
-// false: every program runs on the interpreter from its next run on, and programs built
-// meanwhile are not compiled (tests compare both; a fallback).
+// false: every program runs on the interpreter from its next run on; true: compiled again
+// (tests compare both; a fallback).
 void setCompiledPrograms(bool enabled);
 bool compiledProgramsEnabled();
 struct ProgramCounts {
@@ -149,11 +150,12 @@ class Program {
   bool compiled() const { return compiled_ != nullptr; }
 
  private:
-  void compile();
-  std::shared_ptr<const CompiledProgram> compiled_;  // shared by copies; released with the last
-  std::vector<Instruction> code_;                    // constants first
-  std::size_t constants_ = 0;                        // how many
-  std::vector<int> outputs_;                         // registers
+  void compile() const;
+  mutable std::shared_ptr<const CompiledProgram> compiled_;  // shared by copies; released with the last
+  mutable bool compileTried_ = false;
+  std::vector<Instruction> code_;  // constants first
+  std::size_t constants_ = 0;      // how many
+  std::vector<int> outputs_;       // registers
   bool constantOutputs_ = true;
 };
 
