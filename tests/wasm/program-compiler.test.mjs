@@ -72,10 +72,11 @@ function compareRuns(label, scenario) {
   const after = lab.programCounts();
   assert.equal(middle.compiled, before.compiled, `${label}: nothing compiled while forced off`);
   assert.equal(middle.compiledRuns, before.compiledRuns, `${label}: no compiled run while forced off`);
-  assert.ok(middle.interpretedRuns - before.interpretedRuns >= 2 * STEPS, `${label}: the reference ran on the interpreter`);
+  assert.ok(middle.interpretedRuns > before.interpretedRuns, `${label}: the reference ran on the interpreter`);
   assert.ok(after.compiled - middle.compiled >= 2, `${label}: programs compiled`);
   assert.equal(after.failed, middle.failed, `${label}: no compilation failed`);
-  assert.ok(after.compiledRuns - middle.compiledRuns >= 2 * STEPS, `${label}: the steps ran compiled code`);
+  // The same bits, so the same Newton iterations: as many program runs on each path.
+  assert.equal(after.compiledRuns - middle.compiledRuns, middle.interpretedRuns - before.interpretedRuns, `${label}: every run compiled`);
   assert.equal(after.interpretedRuns, middle.interpretedRuns, `${label}: no interpreter run once compiled`);
   assert.equal(compiled.hash, interpreted.hash, `${label}: the hash`);
   assert.ok(compiled.bytes.equals(interpreted.bytes), `${label}: the bits of t, q, p and the diagnostics`);
