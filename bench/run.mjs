@@ -42,6 +42,7 @@ import {
   wasmNs,
   wasmRun,
 } from './common.mjs';
+import { programRows } from './programs.mjs';
 
 const ALL = ['wasm', 'mujoco', 'odeint', 'scaling', 'limit', 'family', 'page', 'integrate'];
 const SECTIONS = (process.env.VILAB_BENCH_SECTIONS ?? ALL.join(','))
@@ -180,6 +181,9 @@ async function scalingSection() {
     table.add('scaling', `DSP as data ÷ compiled DSP, ${id}, native`, stats(nat), { ...goal(nat), unit: '×' });
     table.add('scaling', `DSP as data ÷ compiled DSP, ${id}, wasm`, stats(wasm), { ...goal(wasm), unit: '×' });
   }
+  const programs = (await programRows(lab, table)).join('\n');
+  table.detail('Expression programs per evaluation in wasm, interpreted and compiled (median over rounds)', programs);
+  console.log(programs);
 }
 
 // ---- the physical limit -------------------------------------------------------------

@@ -48,13 +48,15 @@ test('the tarball holds the API, its types, the built wasm, the CLI, LICENSE and
     'web/sim/embed-client.d.ts',
     'web/sim/schema.js',
     'web/sim/scenario.schema.json',
+    'web/sim/program-compiler.js',
   ]) {
     assert.ok(files.includes(f), `${f} is in the package`);
   }
   const stray = files.filter((f) => /^(tests|bench|core|bindings|scenes|web\/(ui|plots|scene|state|i18n))\//.test(f) || f.endsWith('.cpp'));
   assert.deepEqual(stray, [], 'no tests, sources or page code');
-  // the API, its types, the embed client and the schema (4 files each with their types), the wasm, the CLI, docs/
-  assert.ok(files.length <= 28, `${files.length} files`);
+  // the API, its types, the embed client and the schema (4 files each with their types), the expression
+  // programs' compiler, the wasm, the CLI, docs/
+  assert.ok(files.length <= 29, `${files.length} files`);
   assert.equal(pkg.private, undefined, 'publishable');
   assert.ok(pkg.scripts.prepack, 'prepack builds the wasm');
 });

@@ -654,6 +654,23 @@ export interface Lab {
   heapBytes(): number;
   /** Bytes currently allocated by malloc in the module. */
   heapUsed(): number;
+  /** Expression programs compiled to WebAssembly (full build; zeros in the lean one), counted since the module started. */
+  programCounts(): ProgramCounts;
+  /** false: every expression program runs on the interpreter (same bits) from its next run on; true: compiled again. */
+  setCompiledPrograms(enabled: boolean): void;
+}
+
+export interface ProgramCounts {
+  /** Programs compiled to WebAssembly. */
+  compiled: number;
+  /** Programs whose compilation failed (interpreted instead). */
+  failed: number;
+  /** Runs of compiled programs. */
+  compiledRuns: number;
+  /** Runs of the interpreter. */
+  interpretedRuns: number;
+  /** Whether compiled programs run (setCompiledPrograms). */
+  enabled: boolean;
 }
 
 export interface CreateLabOptions {

@@ -21,6 +21,7 @@ const BUILDS = {
   lean: { load: () => import('../../build/wasm/vilab-lean.mjs'), wasm: () => new URL('../../build/wasm/vilab-lean.wasm', import.meta.url) },
 };
 import { describeRun } from './describe.js';
+import { compileProgram } from './program-compiler.js';
 
 const PREFIX = 'vilab: ';
 /** Scenario text larger than this is refused before it enters the wasm heap (the core's limit). */
@@ -839,6 +840,8 @@ async function loadModule(options) {
     options.wasmBinary = args.wasmBinary;
   }
   if (options.locateFile) args.locateFile = options.locateFile;
+  // The full module compiles each expression program to WebAssembly with it (program-compiler.js).
+  args.compileProgram = compileProgram;
   // In a browser the wasm compiles off the main thread from here on, while the loader
   // is fetched and evaluated and the page builds its view; the loader then only
   // instantiates it.
@@ -1079,7 +1082,28 @@ function makeLab(module) {
     heapBytes: () => module.HEAPU8.length,
     /** Bytes currently allocated by malloc inside the module (for leak checks). */
     heapUsed: () => guard('heapUsed', () => module.heapUsed()),
+    ...programSwitch(module),
   });
+}
+
+/**
+ * Expression programs compiled to WebAssembly (systems defined by data, full build):
+ * programCounts() → { compiled, failed, compiledRuns, interpretedRuns, enabled } since the
+ * module started; setCompiledPrograms(false) runs every program on the interpreter (the
+ * reference: the same bits) from its next run on, true compiles again.
+ */
+function programSwitch(module) {
+  const compiler = typeof module.programCounts === 'function';
+  return {
+    programCounts: () =>
+      compiler
+        ? { ...guard('programCounts', () => module.programCounts()) }
+        : { compiled: 0, failed: 0, compiledRuns: 0, interpretedRuns: 0, enabled: false },
+    setCompiledPrograms(enabled) {
+      if (typeof enabled !== 'boolean') throw inputError('type', 'enabled', `must be true or false, got ${describe(enabled)}`);
+      if (compiler) guard('setCompiledPrograms', () => module.setCompiledPrograms(enabled));
+    },
+  };
 }
 
 async function loadLab(options) {

@@ -50,6 +50,36 @@ double apply(Op op, double a, double b, int n) {
   return std::numeric_limits<double>::quiet_NaN();
 }
 
+namespace {
+
+// The host's compiler and the counts (a WebAssembly instance runs one thread).
+ProgramCompiler hostCompiler;
+bool compiledEnabled = true;
+ProgramCounts counts;
+
+}  // namespace
+
+void setProgramCompiler(const ProgramCompiler& compiler) { hostCompiler = compiler; }
+void setCompiledPrograms(bool enabled) { compiledEnabled = enabled; }
+bool compiledProgramsEnabled() { return compiledEnabled; }
+ProgramCounts programCounts() { return counts; }
+
+void Program::compile() const {
+  compileTried_ = true;
+  if (code_.empty()) return;
+  const CompiledProgram f = hostCompiler.compile(*this);
+  if (!f) {
+    ++counts.failed;
+    return;
+  }
+  ++counts.compiled;
+  const auto release = hostCompiler.release;
+  compiled_ = std::shared_ptr<const CompiledProgram>(new CompiledProgram(f), [release](const CompiledProgram* p) {
+    if (release) release(*p);
+    delete p;
+  });
+}
+
 void Program::runReference(const double* variables, double* out, std::vector<double>& r) const {
   if (r.size() != code_.size()) {
     r.resize(code_.size());
@@ -214,6 +244,16 @@ void Program::schedule() {
 }
 
 void Program::run(const double* variables, double* out, std::vector<double>& r) const {
+  if (compiledEnabled && hostCompiler.compile) {
+    if (!compileTried_) compile();
+    if (compiled_) {
+      ++counts.compiledRuns;
+      (*compiled_)(variables, out);
+      return;
+    }
+  }
+  if (code_.empty()) return;  // no outputs
+  ++counts.interpretedRuns;
   if (r.size() != code_.size()) {
     r.resize(code_.size());
     for (std::size_t i = 0; i < constants_; ++i) r[i] = code_[i].value;

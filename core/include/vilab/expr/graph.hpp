@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -99,10 +100,40 @@ class Graph {
 // share it, so folded and evaluated values agree bit for bit).
 double apply(Op op, double a, double b, int n);
 
+class Program;
+
+// A program compiled to machine code by the host: the wasm bindings compile each program
+// to a WebAssembly function at its first run, so a system's programs are compiled as it
+// loads and a scenario only validated compiles none (natively no compiler is set: the
+// interpreter runs every program). It must give the interpreter's bits for every input.
+using CompiledProgram = void (*)(const double* variables, double* out);
+struct ProgramCompiler {
+  CompiledProgram (*compile)(const Program&) = nullptr;  // null: not compiled (the interpreter runs it)
+  void (*release)(CompiledProgram) = nullptr;            // when no program uses it any more
+};
+// Set once by the host.
+void setProgramCompiler(const ProgramCompiler& compiler);
+// false: every program runs on the interpreter from its next run on; true: compiled again
+// (tests compare both; a fallback).
+void setCompiledPrograms(bool enabled);
+bool compiledProgramsEnabled();
+struct ProgramCounts {
+  std::uint64_t compiled = 0;         // programs compiled
+  std::uint64_t failed = 0;           // programs whose compilation failed (interpreted instead)
+  std::uint64_t compiledRuns = 0;     // runs of compiled code
+  std::uint64_t interpretedRuns = 0;  // runs of the interpreter
+};
+ProgramCounts programCounts();
+
 // A straight-line program computing chosen nodes of a graph from the variables:
 // the nodes they need, in topological order, constants folded into the code.
 class Program {
  public:
+  struct Instruction {
+    Op op;
+    int a, b, n;
+    double value;
+  };
   Program() = default;
   Program(const Graph& graph, const std::vector<int>& outputs);
   int outputs() const { return static_cast<int>(outputs_.size()); }
@@ -117,13 +148,16 @@ class Program {
   int fusedInstructions() const { return static_cast<int>(fused_.size()); }
   // True when every output is a constant.
   bool constantOutputs() const { return constantOutputs_; }
+  // The canonical form, for code generators: the instructions (operands are registers,
+  // i.e. earlier instructions' indices; constants first) and the outputs' registers.
+  const std::vector<Instruction>& code() const { return code_; }
+  const std::vector<int>& outputRegisters() const { return outputs_; }
+  bool compiled() const { return compiled_ != nullptr; }
 
  private:
-  struct Instruction {
-    Op op;
-    int a, b, n;
-    double value;
-  };
+  void compile() const;
+  mutable std::shared_ptr<const CompiledProgram> compiled_;  // shared by copies; released with the last
+  mutable bool compileTried_ = false;
   std::vector<Instruction> code_;  // constants first
   std::size_t constants_ = 0;      // how many
   std::vector<int> outputs_;       // registers
