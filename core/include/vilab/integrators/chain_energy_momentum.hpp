@@ -26,9 +26,8 @@
 // L_i = −c* h λ_i and U_i = 2 c* μ_i with c* = h/(2 m̄), m̄ the mean mass. Each bob's
 // equations involve its own and its neighbours' unknowns only: the Jacobian is block
 // tridiagonal with 8×8 blocks, solved in O(N) (solver/block_tridiagonal.hpp). The
-// residual is quadratic in x, so a central difference is exact whatever its step: the
-// blocks are formed from differences of the residual with steps of a link's length
-// (exact to rounding; three interleaved groups of bobs perturbed at once).
+// residual is quadratic in the unknowns (products of two of them), so its blocks are written
+// out exactly (factorize()), each 3×3 part a multiple of the identity or a single row.
 #pragma once
 
 #include <algorithm>
@@ -53,11 +52,9 @@ class ChainEnergyMomentumIntegrator {
     const int n = model_.bobs();
     double meanMass = 0;
     lengthScale_ = 0;
-    shortest_ = std::numeric_limits<double>::infinity();
     for (int i = 0; i < n; ++i) {
       meanMass += model_.masses[i] / n;
       lengthScale_ += model_.lengths[i];
-      shortest_ = std::min(shortest_, model_.lengths[i]);
     }
     c_.resize(n);
     ratio_.resize(n);
@@ -71,10 +68,10 @@ class ChainEnergyMomentumIntegrator {
     velocity_.resize(3 * n);
     x_ = VecX::Zero(kBlock * n);
     previous_ = x_;
-    plus_.resize(kBlock * n);
-    minus_.resize(kBlock * n);
-    rPlus_.resize(kBlock * n);
-    rMinus_.resize(kBlock * n);
+    mid_.resize(3 * n);
+    midRate_.resize(3 * n);
+    end_.resize(3 * n);
+    endRate_.resize(3 * n);
     blocks_.resize(n);
     q1_.resize(3 * n);
     p1_.resize(3 * n);
@@ -234,8 +231,10 @@ class ChainEnergyMomentumIntegrator {
   }
 
  private:
-  // Link i's ā_i and ŵ_i, and its two constraint residuals into out[0], out[1].
-  void linkTerms(const double* x, int i, double* a, double* w, double* out) const {
+  // Link i's ā_i and ŵ_i, and its two constraint residuals into out[0], out[1]; where
+  // asked, d_i' and w_i' too (the Jacobian's).
+  void linkTerms(const double* x, int i, double* a, double* w, double* out, double* end = nullptr,
+                 double* endRate = nullptr) const {
     const double* xi = x + kBlock * i;
     const double* xp = i > 0 ? x - kBlock + kBlock * i : nullptr;
     const double il = 1 / model_.lengths[i], invH = 1 / h_;
@@ -244,39 +243,91 @@ class ChainEnergyMomentumIntegrator {
       const double y = xi[k] - (xp ? xp[k] : 0.0);
       const double d = start_[3 * i + k];
       a[k] = (d + 0.5 * y) * il;
-      const double end = d + y;
-      lengthSquared += end * end;
+      const double e = d + y;
+      lengthSquared += e * e;
       const double v0 = velocity_[3 * i + k] - (i > 0 ? velocity_[3 * i - 3 + k] : 0.0);
       const double ds = xi[3 + k] - (xp ? xp[3 + k] : 0.0);
       w[k] = (v0 + ds * invH) * il;
-      rate += end * (v0 + 2 * ds * invH);
+      const double v1 = v0 + 2 * ds * invH;
+      rate += e * v1;
+      if (end) {
+        end[k] = e;
+        endRate[k] = v1;
+      }
     }
     out[0] = (lengthSquared - model_.lengths[i] * model_.lengths[i]) * (0.5 * il);
     out[1] = h_ * rate * il;
   }
 
-  // The blocks by exact central differences of the quadratic residual (see the header),
-  // then their block LU.
+  // The exact blocks of the residual's Jacobian, then their block LU. With
+  // κ_i = ρ_i U_i/(2 l_i), κ'_i = ρ_i U_{i+1}/(2 l_{i+1}) and the same with L for ν_i, ν'_i,
+  // bob row i has (the 3×3 parts are multiples of the identity):
+  //     ∂R1_i/∂Δ_{i−1,i,i+1} = κ_i, 1 − κ_i − κ'_i, κ'_i;   ∂R1_i/∂s_i = −1;
+  //     ∂R1_i/∂U_i = −ρ_i ā_i,   ∂R1_i/∂U_{i+1} = ρ_i ā_{i+1};
+  //     ∂R2_i/∂Δ_{i−1,i,i+1} = ν_i, −ν_i − ν'_i, ν'_i;   ∂R2_i/∂s_{i−1,i,i+1} = −κ_i, 1 + κ_i + κ'_i, −κ'_i;
+  //     ∂R2_i/∂L_i = −ρ_i ā_i,   ∂R2_i/∂L_{i+1} = ρ_i ā_{i+1};
+  //     ∂R2_i/∂U_i = ρ_i (h/2) ŵ_i,   ∂R2_i/∂U_{i+1} = −ρ_i (h/2) ŵ_{i+1};
+  //     ∂R3_i/∂Δ_i = −∂R3_i/∂Δ_{i−1} = d_i'ᵀ/l_i;
+  //     ∂R4_i/∂Δ_i = −∂R4_i/∂Δ_{i−1} = h w_i'ᵀ/l_i,   ∂R4_i/∂s_i = −∂R4_i/∂s_{i−1} = 2 d_i'ᵀ/l_i.
   bool factorize(const VecX& x) {
     const int n = model_.bobs();
-    const double t = shortest_;
-    for (int colour = 0; colour < 3; ++colour) {
-      if (colour >= n) break;
-      for (int k = 0; k < kBlock; ++k) {
-        plus_ = x;
-        minus_ = x;
-        for (int b = colour; b < n; b += 3) {
-          plus_[kBlock * b + k] += t;
-          minus_[kBlock * b + k] -= t;
+    const double* z = x.data();
+    double unused[2];
+    for (int i = 0; i < n; ++i)
+      linkTerms(z, i, mid_.data() + 3 * i, midRate_.data() + 3 * i, unused, end_.data() + 3 * i,
+                endRate_.data() + 3 * i);
+    const double halfH = 0.5 * h_;
+    for (int i = 0; i < n; ++i) {
+      const bool last = i + 1 == n;
+      const double rho = ratio_[i], il = 1 / model_.lengths[i];
+      const double half = 0.5 * il, halfNext = last ? 0.0 : 0.5 / model_.lengths[i + 1];
+      const double L = z[kBlock * i + 6], U = z[kBlock * i + 7];
+      const double Ln = last ? 0.0 : z[kBlock * i + kBlock + 6], Un = last ? 0.0 : z[kBlock * i + kBlock + 7];
+      const double kappa = rho * U * half, kappaNext = rho * Un * halfNext;
+      const double nu = rho * L * half, nuNext = rho * Ln * halfNext;
+      const double* a = mid_.data() + 3 * i;
+      const double* w = midRate_.data() + 3 * i;
+      const double* d = end_.data() + 3 * i;
+      const double* v = endRate_.data() + 3 * i;
+      Blocks::Block& D = blocks_.diag(i);
+      D.setZero();
+      for (int c = 0; c < 3; ++c) {
+        D(c, c) = 1 - kappa - kappaNext;
+        D(c, 3 + c) = -1;
+        D(c, 7) = -rho * a[c];
+        D(3 + c, c) = -nu - nuNext;
+        D(3 + c, 3 + c) = 1 + kappa + kappaNext;
+        D(3 + c, 6) = -rho * a[c];
+        D(3 + c, 7) = rho * halfH * w[c];
+        D(6, c) = d[c] * il;
+        D(7, c) = h_ * v[c] * il;
+        D(7, 3 + c) = 2 * d[c] * il;
+      }
+      if (i > 0) {
+        Blocks::Block& B = blocks_.lower(i);
+        B.setZero();
+        for (int c = 0; c < 3; ++c) {
+          B(c, c) = kappa;
+          B(3 + c, c) = nu;
+          B(3 + c, 3 + c) = -kappa;
+          B(6, c) = -d[c] * il;
+          B(7, c) = -h_ * v[c] * il;
+          B(7, 3 + c) = -2 * d[c] * il;
         }
-        residual(plus_.data(), rPlus_.data());
-        residual(minus_.data(), rMinus_.data());
-        for (int j = 0; j < n; ++j) {
-          const int b = j - 1 + ((colour - (j - 1)) % 3 + 3) % 3;  // the one of j−1, j, j+1 in this colour
-          if (b < 0 || b >= n) continue;
-          Blocks::Block& block = b < j ? blocks_.lower(j) : (b == j ? blocks_.diag(j) : blocks_.upper(j));
-          for (int row = 0; row < kBlock; ++row)
-            block(row, k) = (rPlus_[kBlock * j + row] - rMinus_[kBlock * j + row]) / (2 * t);
+      }
+      if (!last) {
+        // ā_{i+1}, ŵ_{i+1}: the next link's, formed above.
+        const double* an = a + 3;
+        const double* wn = w + 3;
+        Blocks::Block& C = blocks_.upper(i);
+        C.setZero();
+        for (int c = 0; c < 3; ++c) {
+          C(c, c) = kappaNext;
+          C(c, 7) = rho * an[c];
+          C(3 + c, c) = nuNext;
+          C(3 + c, 3 + c) = -kappaNext;
+          C(3 + c, 6) = rho * an[c];
+          C(3 + c, 7) = -rho * halfH * wn[c];
         }
       }
     }
@@ -293,14 +344,14 @@ class ChainEnergyMomentumIntegrator {
   ChainModel model_;
   double h_;
   ChainIndexThreeMidpoint predictor_;
-  double lengthScale_ = 1, shortest_ = 1, cStar_ = 1;
+  double lengthScale_ = 1, cStar_ = 1;
   std::vector<double> c_, ratio_;
   VecX start_, free_, velocity_;  // d_i(q_k); h p_i/m_i; p_i/m_i
   const VecX* q0_ = nullptr;
   const VecX* p0_ = nullptr;
   VecX x_, previous_;
   bool havePrevious_ = false;
-  VecX plus_, minus_, rPlus_, rMinus_;
+  VecX mid_, midRate_, end_, endRate_;  // per link, at the last linearization: ā_i, ŵ_i, d_i', w_i'
   Blocks blocks_;
   VecX predictorQ_, predictorP_;
   VecX q1_, p1_;
