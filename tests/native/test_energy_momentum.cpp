@@ -461,7 +461,7 @@ TEST_CASE("energy-momentum: the Newton blocks are the Jacobian, and the block so
   };
   const Eigen::MatrixXd fd = test::finiteDifferenceJacobian(residual, x, 1e-4);
   Eigen::MatrixXd J = Eigen::MatrixXd::Zero(B * n, B * n);
-  auto blocks = em.jacobian();  // a copy: the accessors are not const
+  const auto& blocks = em.jacobian();
   for (int i = 0; i < n; ++i) {
     J.block(B * i, B * i, B, B) = blocks.diag(i);
     if (i > 0) J.block(B * i, B * i - B, B, B) = blocks.lower(i);
@@ -520,10 +520,9 @@ TEST_CASE("energy-momentum: the exact Newton blocks match a central difference, 
   const auto assemble = [&](const ChainEnergyMomentumIntegrator::Blocks& J) {
     Eigen::MatrixXd dense = Eigen::MatrixXd::Zero(B * n, B * n);
     for (int i = 0; i < n; ++i) {
-      dense.block(B * i, B * i, B, B) = const_cast<ChainEnergyMomentumIntegrator::Blocks&>(J).diag(i);
-      if (i > 0) dense.block(B * i, B * i - B, B, B) = const_cast<ChainEnergyMomentumIntegrator::Blocks&>(J).lower(i);
-      if (i + 1 < n)
-        dense.block(B * i, B * i + B, B, B) = const_cast<ChainEnergyMomentumIntegrator::Blocks&>(J).upper(i);
+      dense.block(B * i, B * i, B, B) = J.diag(i);
+      if (i > 0) dense.block(B * i, B * i - B, B, B) = J.lower(i);
+      if (i + 1 < n) dense.block(B * i, B * i + B, B, B) = J.upper(i);
     }
     return dense;
   };
@@ -745,7 +744,7 @@ TEST_CASE("block tridiagonal: block LU against a dense solve", "[solver]") {
   check(std::integral_constant<int, 1>{});
   check(std::integral_constant<int, 3>{});
   check(std::integral_constant<int, 4>{});
-  check(std::integral_constant<int, 8>{});  // Gauss–Jordan blocks
+  check(std::integral_constant<int, 8>{});
 }
 
 namespace {

@@ -48,7 +48,8 @@ class ChainEnergyMomentumIntegrator {
   static constexpr int kBlock = 8;  // Δ (3), s (3), L, U per bob
   using Blocks = BlockTridiagonal<kBlock>;
 
-  ChainEnergyMomentumIntegrator(const ChainModel& model, double h) : model_(model), h_(h), predictor_(model, h) {
+  ChainEnergyMomentumIntegrator(const ChainModel& model, double h)
+      : model_(model), h_(h), predictor_(model, h), update_(3 * model.bobs()) {
     const int n = model_.bobs();
     double meanMass = 0;
     lengthScale_ = 0;
@@ -63,7 +64,6 @@ class ChainEnergyMomentumIntegrator {
       ratio_[i] = meanMass / model_.masses[i];  // c_i / c*
     }
     cStar_ = 0.5 * h / meanMass;
-    start_.resize(3 * n);
     free_.resize(3 * n);
     velocity_.resize(3 * n);
     x_ = VecX::Zero(kBlock * n);
@@ -73,12 +73,8 @@ class ChainEnergyMomentumIntegrator {
     end_.resize(3 * n);
     endRate_.resize(3 * n);
     blocks_.resize(n);
-    q1_.resize(3 * n);
-    p1_.resize(3 * n);
-    carryQ_ = VecX::Zero(3 * n);
-    carryP_ = VecX::Zero(3 * n);
-    carryQ1_ = carryQ_;
-    carryP1_ = carryP_;
+    inverse_.resize(n);
+    coupling_.resize(n);
   }
 
   const ChainModel& model() const { return model_; }
@@ -91,8 +87,7 @@ class ChainEnergyMomentumIntegrator {
   // the diagnostics report the energy of that projection already).
   void prepare(State& s) {
     model_.projectMomentum(s.q.data(), s.p.data());
-    carryQ_.setZero();
-    carryP_.setZero();
+    update_.reset();
     havePrevious_ = false;
   }
 
@@ -121,37 +116,30 @@ class ChainEnergyMomentumIntegrator {
       return out;
     }
 
-    // q_{k+1} = q_k + Δ, p_{k+1} = p_k + s/c: both sums compensated, what rounding drops
-    // carried (integrator-private, reset on load) into the next step's sums; otherwise
-    // that rounding leaves a one-signed trend in energy and J_z over 1e6 steps.
+    // q_{k+1} = q_k + Δ, p_{k+1} = p_k + s/c, both sums compensated (CompensatedChainUpdate).
     for (int i = 0; i < n; ++i) {
       const double toMomentum = 1 / c_[i];
       for (int k = 0; k < 3; ++k) {
         const int e = 3 * i + k;
-        q1_[e] = compensatedSum(q[e], x_[kBlock * i + k], carryQ_[e], carryQ1_[e]);
-        p1_[e] = compensatedSum(p[e], x_[kBlock * i + 3 + k] * toMomentum, carryP_[e], carryP1_[e]);
+        update_.set(e, q[e], x_[kBlock * i + k], p[e], x_[kBlock * i + 3 + k] * toMomentum);
       }
     }
-    if (!q1_.allFinite() || !p1_.allFinite())
-      return StepOutcome::refuse(RefusalCode::NonFinite, "the new state is not finite", Suggestion::reduceH(),
-                                 out.iterations);
-    q.swap(q1_);
-    p.swap(p1_);
-    carryQ_.swap(carryQ1_);
-    carryP_.swap(carryP1_);
+    out = update_.commit(q, p, out);
+    if (!out.ok) return out;
     previous_ = x_;
     havePrevious_ = true;
     return out;
   }
 
-  // Sets up the equations of a step from (q_k, p_k): link vectors, free flights
-  // h p_i/m_i and velocities p_i/m_i (tests call it to examine the Newton problem).
+  // Sets up the equations of a step from (q_k, p_k): the index-3 scheme's set-up (link
+  // vectors d_i(q_k), read from it, and its predictor's data), free flights h p_i/m_i and
+  // velocities p_i/m_i (tests call it to examine the Newton problem).
   void begin(const VecX& q, const VecX& p) {
     q0_ = &q;
     p0_ = &p;
+    predictor_.begin(q, p);
     for (int i = 0; i < model_.bobs(); ++i)
       for (int k = 0; k < 3; ++k) {
-        start_[3 * i + k] = q[3 * i + k] - (i > 0 ? q[3 * i - 3 + k] : 0.0);
         free_[3 * i + k] = 2 * c_[i] * p[3 * i + k];
         velocity_[3 * i + k] = p[3 * i + k] / model_.masses[i];
       }
@@ -162,7 +150,6 @@ class ChainEnergyMomentumIntegrator {
   // and L from it, U from the last step (zero after a load).
   bool predict(int attempt) {
     static constexpr int kPasses[3] = {ChainIndexThreeMidpoint::kPredictorPasses, 6, 1};
-    predictor_.begin(*q0_, *p0_);
     if (attempt < 3) {
       if (!predictor_.predict(kPasses[attempt])) return false;
     } else {
@@ -191,8 +178,36 @@ class ChainEnergyMomentumIntegrator {
     return NewtonEval::Ok;
   }
 
-  double conditionEstimate() const { return blocks_.pivotRatio(); }
-  void solve(VecX& b) const { blocks_.solve(b.data()); }
+  double conditionEstimate() const { return pivotRatio_; }
+
+  // b ← J⁻¹ b with the last factorization: forward w_i = S_i⁻¹ (b_i − L_i w_{i−1}), back
+  // z_i = w_i − X_i z_{i+1}, L_i applied by its pattern (see eliminate()).
+  void solve(VecX& b) const {
+    const int n = model_.bobs();
+    double* v = b.data();
+    double rhs[kBlock];
+    for (int i = 0; i < n; ++i) {
+      double* z = v + kBlock * i;
+      for (int r = 0; r < kBlock; ++r) rhs[r] = z[r];
+      if (i > 0) applyLower(blocks_.lower(i), z - kBlock, rhs);
+      const Square& inverse = inverse_[i];
+      for (int r = 0; r < kBlock; ++r) {
+        double sum = 0;
+        for (int c = 0; c < kBlock; ++c) sum += inverse[r][c] * rhs[c];
+        z[r] = sum;
+      }
+    }
+    for (int i = n - 2; i >= 0; --i) {
+      const Square& coupling = coupling_[i];
+      double* z = v + kBlock * i;
+      const double* next = z + kBlock;
+      for (int r = 0; r < kBlock; ++r) {
+        double sum = 0;
+        for (int c = 0; c < kBlock; ++c) sum += coupling[r][c] * next[c];
+        z[r] -= sum;
+      }
+    }
+  }
   double size(const VecX& dx) const { return dx.cwiseAbs().maxCoeff() / lengthScale_; }
 
   // The blocks of the last linearization (tests compare them with the residual).
@@ -238,10 +253,11 @@ class ChainEnergyMomentumIntegrator {
     const double* xi = x + kBlock * i;
     const double* xp = i > 0 ? x - kBlock + kBlock * i : nullptr;
     const double il = 1 / model_.lengths[i], invH = 1 / h_;
+    const double* start = predictor_.linkStart(i);
     double lengthSquared = 0, rate = 0;
     for (int k = 0; k < 3; ++k) {
       const double y = xi[k] - (xp ? xp[k] : 0.0);
-      const double d = start_[3 * i + k];
+      const double d = start[k];
       a[k] = (d + 0.5 * y) * il;
       const double e = d + y;
       lengthSquared += e * e;
@@ -331,14 +347,114 @@ class ChainEnergyMomentumIntegrator {
         }
       }
     }
-    return blocks_.factorize();
+    return eliminate();
   }
 
-  // a + (b + carry), and in dropped what rounding drops from it (Knuth's TwoSum).
-  static double compensatedSum(double a, double b, double carry, double& dropped) {
-    const double s = b + carry, t = a + s, v = t - a;
-    dropped = (a - (t - v)) + (s - v);
-    return t;
+  // An 8×8 block, row-major.
+  struct Square {
+    double a[kBlock][kBlock];
+    double* operator[](int r) { return a[r]; }
+    const double* operator[](int r) const { return a[r]; }
+  };
+
+  // (row i's lower block) · v subtracted from out: its only entries are κ_i, ν_i, −κ_i on
+  // the 3×3 diagonals and the rows of R3, R4 (factorize()).
+  static void applyLower(const Blocks::Block& B, const double* v, double* out) {
+    for (int c = 0; c < 3; ++c) {
+      out[c] -= B(c, c) * v[c];
+      out[3 + c] -= B(3 + c, c) * v[c] + B(3 + c, 3 + c) * v[3 + c];
+      out[6] -= B(6, c) * v[c];
+      out[7] -= B(7, c) * v[c] + B(7, 3 + c) * v[3 + c];
+    }
+  }
+
+  // Block LU without pivoting between blocks (as solver/block_tridiagonal.hpp, the tests'
+  // reference): S_0 = D_0, S_i = D_i − L_i X_{i−1}, X_i = S_i⁻¹ U_i, with L_i and U_i
+  // applied by their patterns (a fifth of the dense products' work) and S_i inverted by
+  // Gauss–Jordan with partial pivoting inside the block. The condition estimate is the
+  // block LU's: max ‖S_i‖ · max ‖S_i⁻¹‖ (largest entries).
+  bool eliminate() {
+    const int n = model_.bobs();
+    double largest = 0, largestInverse = 0;
+    Square S;
+    pivotRatio_ = std::numeric_limits<double>::infinity();
+    for (int i = 0; i < n; ++i) {
+      const Blocks::Block& D = blocks_.diag(i);
+      for (int r = 0; r < kBlock; ++r)
+        for (int c = 0; c < kBlock; ++c) S[r][c] = D(r, c);
+      if (i > 0) {
+        const Square& X = coupling_[i - 1];
+        for (int c = 0; c < kBlock; ++c) {
+          double column[kBlock];
+          for (int r = 0; r < kBlock; ++r) column[r] = X[r][c];
+          double out[kBlock] = {S[0][c], S[1][c], S[2][c], S[3][c], S[4][c], S[5][c], S[6][c], S[7][c]};
+          applyLower(blocks_.lower(i), column, out);
+          for (int r = 0; r < kBlock; ++r) S[r][c] = out[r];
+        }
+      }
+      double norm = 0;
+      for (int r = 0; r < kBlock; ++r)
+        for (int c = 0; c < kBlock; ++c) norm = std::max(norm, std::abs(S[r][c]));
+      Square& inverse = inverse_[i];
+      if (!invert(S, inverse)) return false;
+      double normInverse = 0;
+      for (int r = 0; r < kBlock; ++r)
+        for (int c = 0; c < kBlock; ++c) normInverse = std::max(normInverse, std::abs(inverse[r][c]));
+      if (!(norm < std::numeric_limits<double>::infinity()) || !(normInverse < std::numeric_limits<double>::infinity()))
+        return false;
+      largest = std::max(largest, norm);
+      largestInverse = std::max(largestInverse, normInverse);
+      if (i + 1 < n) couple(inverse, blocks_.upper(i), coupling_[i]);
+    }
+    pivotRatio_ = largest * largestInverse;
+    return true;
+  }
+
+  // X = S⁻¹ U for row i's upper block U, whose only entries are κ'_i, ν'_i, −κ'_i on the
+  // 3×3 diagonals and the columns of L_{i+1}, U_{i+1} in the rows of R1, R2.
+  static void couple(const Square& inverse, const Blocks::Block& U, Square& X) {
+    for (int r = 0; r < kBlock; ++r) {
+      const double* s = inverse[r];
+      double* x = X[r];
+      x[6] = 0;
+      x[7] = 0;
+      for (int c = 0; c < 3; ++c) {
+        x[c] = s[c] * U(c, c) + s[3 + c] * U(3 + c, c);
+        x[3 + c] = s[3 + c] * U(3 + c, 3 + c);
+        x[6] += s[3 + c] * U(3 + c, 6);
+        x[7] += s[c] * U(c, 7) + s[3 + c] * U(3 + c, 7);
+      }
+    }
+  }
+
+  // In-place Gauss–Jordan with partial pivoting (each eliminated column becomes the
+  // inverse's, the row exchanges undone on the columns at the end): half the work of
+  // reducing [S | I]. False on a zero pivot.
+  static bool invert(const Square& S, Square& A) {
+    A = S;
+    int exchange[kBlock];
+    for (int k = 0; k < kBlock; ++k) {
+      int p = k;
+      for (int r = k + 1; r < kBlock; ++r)
+        if (std::abs(A[r][k]) > std::abs(A[p][k])) p = r;
+      exchange[k] = p;
+      if (p != k)
+        for (int c = 0; c < kBlock; ++c) std::swap(A[k][c], A[p][c]);
+      if (!(A[k][k] != 0)) return false;
+      const double f = 1 / A[k][k];
+      A[k][k] = 1;
+      for (int c = 0; c < kBlock; ++c) A[k][c] *= f;
+      for (int r = 0; r < kBlock; ++r) {
+        if (r == k) continue;
+        const double m = A[r][k];
+        A[r][k] = 0;
+        for (int c = 0; c < kBlock; ++c) A[r][c] -= m * A[k][c];
+      }
+    }
+    for (int k = kBlock - 1; k >= 0; --k)
+      if (exchange[k] != k)
+        for (int r = 0; r < kBlock; ++r) std::swap(A[r][k], A[r][exchange[k]]);
+    return true;
   }
 
   ChainModel model_;
@@ -346,16 +462,17 @@ class ChainEnergyMomentumIntegrator {
   ChainIndexThreeMidpoint predictor_;
   double lengthScale_ = 1, cStar_ = 1;
   std::vector<double> c_, ratio_;
-  VecX start_, free_, velocity_;  // d_i(q_k); h p_i/m_i; p_i/m_i
+  VecX free_, velocity_;  // h p_i/m_i; p_i/m_i
   const VecX* q0_ = nullptr;
   const VecX* p0_ = nullptr;
   VecX x_, previous_;
   bool havePrevious_ = false;
-  VecX mid_, midRate_, end_, endRate_;  // per link, at the last linearization: ā_i, ŵ_i, d_i', w_i'
-  Blocks blocks_;
+  VecX mid_, midRate_, end_, endRate_;      // per link, at the last linearization: ā_i, ŵ_i, d_i', w_i'
+  Blocks blocks_;                           // D_i, L_i, U_i (assembled; the tests read them)
+  std::vector<Square> inverse_, coupling_;  // S_i⁻¹, X_i
+  double pivotRatio_ = 1;
   VecX predictorQ_, predictorP_;
-  VecX q1_, p1_;
-  VecX carryQ_, carryP_, carryQ1_, carryP1_;
+  CompensatedChainUpdate update_;
   NewtonWorkspace<VecX> workspace_;
   NewtonReport report_;
 };

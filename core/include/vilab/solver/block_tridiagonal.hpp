@@ -8,7 +8,7 @@
 //     S_0 = D_0,   S_i = D_i − L_i X_{i−1},   X_i = S_i⁻¹ U_i,
 // then forward w_i = S_i⁻¹ (r_i − L_i w_{i−1}) and back z_i = w_i − X_i z_{i+1}.
 // S_i⁻¹ is kept explicitly: for B ≤ 4 Eigen inverts by cofactors, which is cheaper
-// than an LU followed by B + 1 pairs of triangular solves; larger blocks by Gauss–Jordan. Without pivoting between
+// than an LU followed by B + 1 pairs of triangular solves. Without pivoting between
 // blocks the S_i must stay well conditioned (block diagonally dominant matrices, or
 // Newton matrices near an identity-like part).
 //
@@ -48,6 +48,9 @@ class BlockTridiagonal {
   Block& lower(int i) { return lower_[i]; }
   Block& diag(int i) { return diag_[i]; }
   Block& upper(int i) { return upper_[i]; }
+  const Block& lower(int i) const { return lower_[i]; }
+  const Block& diag(int i) const { return diag_[i]; }
+  const Block& upper(int i) const { return upper_[i]; }
 
   // Factorizes; false when a block S_i is singular or not finite (pivotRatio() is then ∞).
   bool factorize() {
@@ -116,36 +119,8 @@ class BlockTridiagonal {
       out(0, 2) = (S(0, 1) * S(1, 2) - S(0, 2) * S(1, 1)) * f;
       out(1, 2) = (S(0, 2) * S(1, 0) - S(0, 0) * S(1, 2)) * f;
       out(2, 2) = (S(0, 0) * S(1, 1) - S(0, 1) * S(1, 0)) * f;
-    } else if constexpr (B <= 4) {
-      out = S.inverse();
     } else {
-      gaussJordan(S, out);
-    }
-  }
-
-  // Gauss–Jordan with partial pivoting on a copy, fixed size (the loops unroll): for the
-  // 8×8 blocks about half the time of Eigen's general inverse (an LU and 2B triangular
-  // solves). A zero pivot gives non-finite entries.
-  static void gaussJordan(const Block& S, Block& out) {
-    Block A = S;
-    out.setIdentity();
-    for (int k = 0; k < B; ++k) {
-      int p = k;
-      for (int r = k + 1; r < B; ++r)
-        if (std::abs(A(r, k)) > std::abs(A(p, k))) p = r;
-      if (p != k) {
-        A.row(k).swap(A.row(p));
-        out.row(k).swap(out.row(p));
-      }
-      const double f = 1 / A(k, k);
-      A.row(k) *= f;
-      out.row(k) *= f;
-      for (int r = 0; r < B; ++r) {
-        if (r == k) continue;
-        const double m = A(r, k);
-        A.row(r) -= m * A.row(k);
-        out.row(r) -= m * out.row(k);
-      }
+      out = S.inverse();
     }
   }
 
