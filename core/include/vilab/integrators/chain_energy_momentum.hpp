@@ -25,9 +25,10 @@
 // s_i = c_i (p_{k+1} − p_k)_i the one its momentum change brings (c_i = h/(2 m_i)),
 // L_i = −c* h λ_i and U_i = 2 c* μ_i with c* = h/(2 m̄), m̄ the mean mass. Each bob's
 // equations involve its own and its neighbours' unknowns only: the Jacobian is block
-// tridiagonal with 8×8 blocks, solved in O(N) (solver/block_tridiagonal.hpp). The
-// residual is quadratic in the unknowns (products of two of them), so its blocks are written
-// out exactly (factorize()), each 3×3 part a multiple of the identity or a single row.
+// tridiagonal with 8×8 blocks, solved in O(N) by a block LU (eliminate(); the general
+// one of solver/block_tridiagonal.hpp is the tests' reference). The residual is
+// quadratic in the unknowns, so its blocks are written out exactly (factorize()), each
+// 3×3 part a multiple of the identity or a single row.
 #pragma once
 
 #include <algorithm>
