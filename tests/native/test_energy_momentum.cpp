@@ -11,6 +11,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -460,7 +461,7 @@ TEST_CASE("energy-momentum: the Newton blocks are the Jacobian, and the block so
   };
   const Eigen::MatrixXd fd = test::finiteDifferenceJacobian(residual, x, 1e-4);
   Eigen::MatrixXd J = Eigen::MatrixXd::Zero(B * n, B * n);
-  auto blocks = em.jacobian();  // a copy: the accessors are not const
+  const auto& blocks = em.jacobian();
   for (int i = 0; i < n; ++i) {
     J.block(B * i, B * i, B, B) = blocks.diag(i);
     if (i > 0) J.block(B * i, B * i - B, B, B) = blocks.lower(i);
@@ -478,6 +479,105 @@ TEST_CASE("energy-momentum: the Newton blocks are the Jacobian, and the block so
   std::printf("[energy-momentum] 8x8 blocks vs central differences %.1e, J*solve - I %.1e\n", mismatch, identity);
   CHECK(mismatch <= 1e-10);
   CHECK(identity <= 1e-12);
+}
+
+TEST_CASE("energy-momentum: the exact Newton blocks match a central difference, and every term of them counts",
+          "[energy-momentum]") {
+  // Unequal masses and lengths, a random state and random unknowns (multipliers of 0.1–1
+  // so that every term of the blocks is well above rounding), N = 5: first, interior and
+  // last bobs, both neighbours of each.
+  ChainModel m;
+  m.masses = {0.7, 1.3, 0.4, 0.9, 0.25};
+  m.lengths = {1.0, 0.6, 0.8, 0.5, 0.35};
+  const int n = 5, B = ChainEnergyMomentumIntegrator::kBlock;
+  const double h = 0.07;
+  std::mt19937 rng(17);
+  std::uniform_real_distribution<double> u(-1, 1);
+  VecX q(3 * n), p(3 * n);
+  Vec3 bob = Vec3::Zero();
+  for (int i = 0; i < n; ++i) {
+    bob += m.lengths[i] * Vec3(u(rng), u(rng), -1.2).normalized();
+    q.segment<3>(3 * i) = bob;
+    p.segment<3>(3 * i) = Vec3(u(rng), u(rng), u(rng));
+  }
+  ChainEnergyMomentumIntegrator em(m, h);
+  em.begin(q, p);
+  VecX x(B * n), r(B * n);
+  for (int i = 0; i < B * n; ++i) x[i] = (i % B >= 6 ? 1.0 : 0.1) * (0.1 + 0.9 * std::abs(u(rng)));
+  REQUIRE(em.evaluate(x, r, true) == NewtonEval::Ok);
+  // Central differences, step 1e-6 (the residual is quadratic: exact but for rounding).
+  Eigen::MatrixXd fd(B * n, B * n);
+  VecX plus(B * n), minus(B * n);
+  for (int k = 0; k < B * n; ++k) {
+    VecX a = x, b = x;
+    a[k] += 1e-6;
+    b[k] -= 1e-6;
+    em.residual(a.data(), plus.data());
+    em.residual(b.data(), minus.data());
+    fd.col(k) = (plus - minus) / 2e-6;
+  }
+  auto blocks = em.jacobian();
+  const auto assemble = [&](const ChainEnergyMomentumIntegrator::Blocks& J) {
+    Eigen::MatrixXd dense = Eigen::MatrixXd::Zero(B * n, B * n);
+    for (int i = 0; i < n; ++i) {
+      dense.block(B * i, B * i, B, B) = J.diag(i);
+      if (i > 0) dense.block(B * i, B * i - B, B, B) = J.lower(i);
+      if (i + 1 < n) dense.block(B * i, B * i + B, B, B) = J.upper(i);
+    }
+    return dense;
+  };
+  const double scale = fd.cwiseAbs().maxCoeff();
+  const auto error = [&](const Eigen::MatrixXd& J) { return (J - fd).cwiseAbs().maxCoeff() / scale; };
+  const Eigen::MatrixXd J = assemble(blocks);
+  const double mismatch = error(J);
+  // Where the difference sees no dependence, the blocks have none either (structure).
+  int nonzero = 0, smallest = 0;
+  double smallestEntry = std::numeric_limits<double>::infinity();
+  for (int r0 = 0; r0 < B * n; ++r0)
+    for (int c0 = 0; c0 < B * n; ++c0) {
+      if (J(r0, c0) != 0) {
+        ++nonzero;
+        if (std::abs(J(r0, c0)) < smallestEntry) smallestEntry = std::abs(J(r0, c0));
+      }
+      if (J(r0, c0) == 0) CHECK(std::abs(fd(r0, c0)) <= 1e-9 * scale);
+    }
+  // Negative controls: every nonzero term left out, and every block transposed (or a
+  // bob's lower block swapped for its upper one), must show.
+  double leastMissing = std::numeric_limits<double>::infinity();
+  for (int r0 = 0; r0 < B * n; ++r0)
+    for (int c0 = 0; c0 < B * n; ++c0) {
+      if (J(r0, c0) == 0) continue;
+      Eigen::MatrixXd wrong = J;
+      wrong(r0, c0) = 0;
+      leastMissing = std::min(leastMissing, error(wrong));
+      ++smallest;
+    }
+  double leastTransposed = std::numeric_limits<double>::infinity();
+  for (int i = 0; i < n; ++i)
+    for (int which = 0; which < 4; ++which) {
+      if ((which == 1 && i == 0) || ((which == 2 || which == 3) && (i == 0 || i + 1 == n))) continue;
+      auto wrong = blocks;
+      if (which == 0) wrong.diag(i).transposeInPlace();
+      if (which == 1) wrong.lower(i).transposeInPlace();
+      if (which == 2) wrong.upper(i).transposeInPlace();
+      if (which == 3) std::swap(wrong.lower(i), wrong.upper(i));
+      leastTransposed = std::min(leastTransposed, error(assemble(wrong)));
+    }
+  std::printf(
+      "[energy-momentum] exact 8x8 blocks vs central differences (N = %d): %.1e of the largest entry; %d nonzero "
+      "terms (smallest %.1e), each left out shows as at least %.1e, a transposed or swapped block as %.1e\n",
+      n, mismatch, nonzero, smallestEntry / scale, leastMissing, leastTransposed);
+  CHECK(mismatch <= 1e-7);
+  CHECK(leastMissing >= 1e-4);
+  CHECK(leastTransposed >= 1e-3);
+  // Entry by entry too, relative to each entry where it is not tiny.
+  double worstRelative = 0;
+  for (int r0 = 0; r0 < B * n; ++r0)
+    for (int c0 = 0; c0 < B * n; ++c0)
+      if (std::abs(fd(r0, c0)) > 1e-3 * scale)
+        worstRelative = std::max(worstRelative, std::abs(J(r0, c0) - fd(r0, c0)) / std::abs(fd(r0, c0)));
+  INFO("entrywise relative error " << worstRelative);
+  CHECK(worstRelative <= 1e-7);
 }
 
 TEST_CASE("energy-momentum: one step solves the constrained equations with the velocity-level constraint (dense solve)",

@@ -57,6 +57,9 @@ class BlockTridiagonal {
   Block& lower(int i) { return lower_[i]; }
   Block& diag(int i) { return diag_[i]; }
   Block& upper(int i) { return upper_[i]; }
+  const Block& lower(int i) const { return lower_[i]; }
+  const Block& diag(int i) const { return diag_[i]; }
+  const Block& upper(int i) const { return upper_[i]; }
 
   // Factorizes; false when a block S_i is singular or not finite (pivotRatio() is then ∞).
   bool factorize() {
