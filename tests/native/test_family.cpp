@@ -57,7 +57,7 @@ std::unique_ptr<Integrator> midpointOnChainStep(const Model& m, const Options&, 
 }
 }  // namespace
 
-TEST_CASE("symplectic Euler: each variant is first order; half a step of each composes to order 2",
+TEST_CASE("symplectic Euler: each variant is first order — half a step of each composes to order 2",
           "[family][symplectic-euler]") {
   const std::vector<double> steps = {0.02, 0.01, 0.005};
   for (int variant : {0, 1}) {
@@ -161,7 +161,7 @@ TEST_CASE("RATTLE refuses a configuration-dependent mass matrix", "[family][ratt
   }
 }
 
-TEST_CASE("compositions: order 4 and 6 against the exact pendulum; a wrong ordering is caught",
+TEST_CASE("compositions: order 4 and 6 against the exact pendulum — a wrong ordering is caught",
           "[family][composition]") {
   const auto composed = [](const CompositionScheme& scheme) {
     return [scheme](const Scenario& sc, double h) -> std::unique_ptr<Integrator> {
@@ -220,7 +220,7 @@ TEST_CASE("compositions: the DSP energy band shrinks 16-fold (order 4) per halvi
   CHECK(std::abs(bands[1] / bands[2] - 16) <= 3);
 }
 
-TEST_CASE("Newmark γ = ½, β = 0 is Störmer–Verlet; γ = ½ is order 2; γ = 0.6 is order 1 and damps",
+TEST_CASE("Newmark γ = ½, β = 0 is Störmer–Verlet — γ = ½ is order 2 — γ = 0.6 is order 1 and damps",
           "[family][newmark]") {
   const auto osc = [](double h, const std::string& integrator, const std::string& options) {
     return R"({"system":"oscillator","integrator":")" + integrator + R"(","h":)" + std::to_string(h) +

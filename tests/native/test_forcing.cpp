@@ -270,7 +270,8 @@ TEST_CASE("forcing: a constant space-frame torque changes RΠ by exactly h τ pe
   CHECK(worst <= 1e-13);
 }
 
-TEST_CASE("forcing: the damped, torqued rigid body (Lie-group order 2, RK4 order 4; damping dissipates)", "[forcing]") {
+TEST_CASE("forcing: the damped, torqued rigid body (Lie-group order 2, RK4 order 4 — damping dissipates)",
+          "[forcing]") {
   // Heavy top with a torque and damping, against RK4 at h = 1e-4 (error ~1e-16).
   const Built b = buildSystem("heavy-top", Json{{"torque", {0.4, -0.3, 0.2}}, {"damping", 0.3}});
   const RigidBodyModel& model = std::get<RigidBodyModel>(b.model);

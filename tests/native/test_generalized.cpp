@@ -27,7 +27,7 @@ TEST_CASE("generalized: after 100 steps the bobs are where midpoint puts them (â
   }
 }
 
-TEST_CASE("generalized: the default DSP runs 1000 s at h = 0.01 and 0.005; J_z to 1e-11", "[generalized][long]") {
+TEST_CASE("generalized: the default DSP runs 1000 s at h = 0.01 and 0.005 â€” J_z to 1e-11", "[generalized][long]") {
   for (double h : {0.01, 0.005}) {
     Simulation sim = simulate(kDsp + R"(,"integrator":"generalized","h":)" + std::to_string(h) + "}", 100);
     run(sim, std::lround(1000 / h));  // throws on a refused step

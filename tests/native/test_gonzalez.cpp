@@ -63,7 +63,7 @@ Run runChain(const ChainModel& model, State s, double mu, double h, long steps, 
 
 }  // namespace
 
-TEST_CASE("gonzalez: H_mu to rounding on the penalty DSP at h = 0.001; the implicit midpoint rule drifts",
+TEST_CASE("gonzalez: H_mu to rounding on the penalty DSP at h = 0.001 — the implicit midpoint rule drifts",
           "[gonzalez]") {
   const Dsp dsp;
   // The implicit midpoint rule's energy error here is mostly the slow motion's O(h²)

@@ -163,7 +163,7 @@ TEST_CASE("a penalty bob on the pivot is refused: its angles and rates are not d
   CHECK_NOTHROW(sim.setState(s));
 }
 
-TEST_CASE("an h so small that every step would be refused is refused at load; the smallest accepted h steps",
+TEST_CASE("an h so small that every step would be refused is refused at load — the smallest accepted h steps",
           "[hardening][registry]") {
   CHECK_THROWS_WITH(parseScenario(std::string(R"({"system":"pendulum","h":4.9e-324})")),
                     Catch::Equals("h: must be at least 1e-12 s, got 4.94066e-324 (with a smaller step every step "

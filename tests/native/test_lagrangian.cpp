@@ -300,7 +300,7 @@ const char* kKepler = R"j({"coordinates":["x","y"],"constants":{"k":1},
 const char* kKeplerInitial = R"({"q":[0.4,0],"qdot":[0,2]})";
 }  // namespace
 
-TEST_CASE("lagrangian: Kepler keeps angular momentum and bounded energy; RK4 and DOPRI5 drift", "[lagrangian][slow]") {
+TEST_CASE("lagrangian: Kepler keeps angular momentum and bounded energy — RK4 and DOPRI5 drift", "[lagrangian][slow]") {
   // h = 0.01 for 1e6 steps: about 1590 orbits.
   Simulation sim = simulate(defined(kKepler, kKeplerInitial, "midpoint", 0.01), 100, 1 << 15);
   sim.advance(1000000);

@@ -176,7 +176,7 @@ Eigen::MatrixXd standardOmega(int n) {
 
 }  // namespace
 
-TEST_CASE("linearize on chains: a symplectic basis of T(T*N), a central difference, det 1; RK4 not", "[linearize]") {
+TEST_CASE("linearize on chains: a symplectic basis of T(T*N), a central difference, det 1 — RK4 not", "[linearize]") {
   for (const char* system : {"double-spherical-pendulum", "pendulum", "chain"})
     for (const char* integrator : {"midpoint", "rattle", "trapezoid"}) {
       INFO(system << " by " << integrator);

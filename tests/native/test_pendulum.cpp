@@ -39,7 +39,7 @@ TEST_CASE("pendulum: the exact solution's reference value", "[pendulum][exact]")
   CHECK(exact::Pendulum(1, 1, 0, 1.0).theta(10) == Approx(0.114252255017604).margin(1e-14));
 }
 
-TEST_CASE("pendulum: energy has no secular drift over 1e5 steps; RK4 drifts", "[pendulum][energy]") {
+TEST_CASE("pendulum: energy has no secular drift over 1e5 steps — RK4 drifts", "[pendulum][energy]") {
   Simulation mid = simulate(pendulum("midpoint", 0.05, 2.5), 10);
   Simulation rk4 = simulate(pendulum("rk4", 0.05, 2.5), 10);
   run(mid, 100000);

@@ -357,7 +357,7 @@ TEST_CASE("quaternion: the radial inertia I₀ does not change the motion", "[ri
 
 // ---- the Lie-group integrator -----------------------------------------------------------------
 
-TEST_CASE("lie-group: the Cayley solve satisfies the implicit equation; failures are refused", "[rigid-body]") {
+TEST_CASE("lie-group: the Cayley solve satisfies the implicit equation — failures are refused", "[rigid-body]") {
   RigidBodyModel m;
   m.inertia = Vec3(1, 2.8, 2);
   m.heavy = true;
@@ -525,7 +525,7 @@ const HeavyTopCase kHeavyTopCases[] = {
     {"asymmetric", Vec3(1.5, 1.25, 0.5), Vec3(0.1, 0, 0.5), Vec3(1, 0.5, 10), false}};
 }  // namespace
 
-TEST_CASE("heavy top: 1e6 steps at h = 0.01 conserve e₃·RΠ and (symmetric top) Π₃; energy without drift",
+TEST_CASE("heavy top: 1e6 steps at h = 0.01 conserve e₃·RΠ and (symmetric top) Π₃ — energy without drift",
           "[rigid-body]") {
   const long steps = 1000000;
   for (const HeavyTopCase& c : kHeavyTopCases)

@@ -194,7 +194,7 @@ TEST_CASE("sem: through a Simulation the clock is the sum of the steps, history 
 }
 
 TEST_CASE(
-    "sem: a level it cannot hold is refused at load, naming the step; every shipped scene it accepts runs 1e5 steps",
+    "sem: a level it cannot hold is refused at load, naming the step — every shipped scene it accepts runs 1e5 steps",
     "[sem][long]") {
   // KMO's solvability limit, measured on every shipped autonomous scene and on a charged
   // particle on a sphere: where the level fails within the steps run at load, the

@@ -64,7 +64,7 @@ TEST_CASE("advance(n) takes exactly n steps, whatever n and the pair", "[simulat
   }
 }
 
-TEST_CASE("a refused step throws with code, reason, suggestion and stepsTaken; the state stays",
+TEST_CASE("a refused step throws with code, reason, suggestion and stepsTaken — the state stays",
           "[simulation][failure]") {
   // The default DSP with the midpoint rule at h = 0.1 (step 24): its discrete equations have no
   // solution near the motion (the midpoint DEL of the DSP has no real root beyond

@@ -58,7 +58,7 @@ TEST_CASE("order: midpoint 2, α = 1/4 order 1, against the exact oscillator and
   }
 }
 
-TEST_CASE("DSP, 1e6 midpoint steps at h = 0.01: constraints, J_z, no energy drift; the fair RK4 drifts",
+TEST_CASE("DSP, 1e6 midpoint steps at h = 0.01: constraints, J_z, no energy drift — the fair RK4 drifts",
           "[variational][dsp][long]") {
   Simulation mid = simulate(R"({"system":"double-spherical-pendulum","integrator":"midpoint","h":0.01})", 100);
   run(mid, 1000000);

@@ -7,7 +7,7 @@
 //   * switching mid-run changes nothing;
 //   * 10,000 random programs (the expression fuzzer's seeds and generated expressions
 //     with every operation, each differentiated twice as a Lagrangian is) at points with
-//     NaN, ±Inf, ±0 and denormal coordinates, bit for bit, NaNs included; and again with
+//     NaN, ±Inf, ±0 and denormal coordinates, bit for bit (a NaN equals any NaN); and again with
 //     V8's optimizing tier only;
 //   * a generator that calls the JS engine's Math functions instead of the core's is
 //     caught by the same comparison (negative control), and a generator that fails
@@ -87,7 +87,10 @@ for (const [id, scene] of scenes) {
   const integrators = [scenario.integrator, about?.compare].filter(Boolean);
   for (const integrator of integrators) {
     test(`${id} with ${integrator ?? 'its default'}: compiled programs give the interpreter's bits over ${STEPS} steps`, () => {
-      compareRuns(`${id}/${integrator}`, { ...scenario, integrator });
+      // The scene's options belong to its own integrator, not to the one it is compared with.
+      const { options, ...rest } = scenario;
+      const run = integrator === scenario.integrator ? scenario : rest;
+      compareRuns(`${id}/${integrator}`, { ...run, integrator });
     });
   }
 }
@@ -210,9 +213,13 @@ function runAll(module, list, compiled) {
   });
 }
 
-const sameBits = (a, b) => Buffer.from(a.buffer).equals(Buffer.from(b.buffer));
+// Bit for bit, except that a NaN equals any NaN: IEEE 754 and WebAssembly leave a NaN
+// result's sign and payload unspecified (V8's optimizing tier propagates them differently
+// from its baseline tier, in the interpreter as in compiled code), and a NaN never enters
+// a state (the step is refused), so runs' hashes are unaffected.
+const sameBits = (a, b) => a.length === b.length && a.every((x, i) => (Number.isNaN(x) ? Number.isNaN(b[i]) : Object.is(x, b[i])));
 
-test(`${RANDOM_PROGRAMS} random programs: compiled = interpreted bit for bit, at NaN, ±Inf, ±0 and denormal inputs`, async () => {
+test(`${RANDOM_PROGRAMS} random programs: compiled = interpreted bit for bit (NaN as NaN), at NaN, ±Inf, ±0 and denormal inputs`, async () => {
   const module = await moduleWith(compileProgram);
   const list = programs();
   const interpreted = runAll(module, list, false);
