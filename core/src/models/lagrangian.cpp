@@ -5,6 +5,8 @@
 #include <Eigen/Cholesky>
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <iterator>
 #include <limits>
 
 #include "vilab/json.hpp"
@@ -33,17 +35,29 @@ void LagrangianEval::setVariables(const double* q, const double* v, double t) {
   w_.vars[static_cast<std::size_t>(2 * n)] = t;
 }
 
+const double* LagrangianEval::run(int which, const expr::Program& program, std::size_t outputs) {
+  const std::size_t width = static_cast<std::size_t>(2 * problem_->n + 1);
+  Memo& m = memo_[which];
+  if (m.valid && std::equal(w_.vars.begin(), w_.vars.begin() + static_cast<std::ptrdiff_t>(width), m.vars.begin(),
+                            [](double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }))
+    return m.out.data();
+  m.out.resize(outputs);
+  program.run(w_.vars.data(), m.out.data(), w_.registers[which]);
+  m.vars.assign(w_.vars.begin(), w_.vars.begin() + static_cast<std::ptrdiff_t>(width));
+  m.valid = true;
+  return m.out.data();
+}
+
 void LagrangianEval::gradient(const double* q, const double* v, SmallVec& Lq, SmallVec& Lv, double t) {
   VILAB_DATA_DEFINED_ONLY();
   const int n = problem_->n;
   setVariables(q, v, t);
-  w_.out.resize(static_cast<std::size_t>(2 * n));
-  problem_->gradient.run(w_.vars.data(), w_.out.data(), w_.registers[LagrangianWorkspace::kGradient]);
+  const double* o = run(LagrangianWorkspace::kGradient, problem_->gradient, static_cast<std::size_t>(2 * n));
   Lq.resize(n);
   Lv.resize(n);
   for (int i = 0; i < n; ++i) {
-    Lq[i] = w_.out[static_cast<std::size_t>(i)];
-    Lv[i] = w_.out[static_cast<std::size_t>(n + i)];
+    Lq[i] = o[i];
+    Lv[i] = o[n + i];
   }
 }
 
@@ -51,12 +65,10 @@ void LagrangianEval::hessian(const double* q, const double* v, SmallMat& Lqq, Sm
   VILAB_DATA_DEFINED_ONLY();
   const int n = problem_->n;
   setVariables(q, v, t);
-  w_.out.resize(static_cast<std::size_t>(3 * n * n));
-  problem_->hessian.run(w_.vars.data(), w_.out.data(), w_.registers[LagrangianWorkspace::kHessian]);
+  const double* o = run(LagrangianWorkspace::kHessian, problem_->hessian, static_cast<std::size_t>(3 * n * n));
   Lqq.resize(n, n);
   Lqv.resize(n, n);
   Lvv.resize(n, n);
-  const double* o = w_.out.data();
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < n; ++j) {
       Lqq(i, j) = o[i * n + j];
@@ -72,39 +84,37 @@ void LagrangianEval::constraints(const double* q, SmallVec& g, SmallMat* G) {
   if (G) G->resize(c, n);
   if (c == 0) return;
   setVariables(q, nullptr, 0);
-  w_.out.resize(static_cast<std::size_t>(c + c * n));
-  problem_->constraints.run(w_.vars.data(), w_.out.data(), w_.registers[LagrangianWorkspace::kConstraints]);
-  for (int i = 0; i < c; ++i) g[i] = w_.out[static_cast<std::size_t>(i)];
+  const double* o = run(LagrangianWorkspace::kConstraints, problem_->constraints, static_cast<std::size_t>(c + c * n));
+  for (int i = 0; i < c; ++i) g[i] = o[i];
   if (G)
     for (int i = 0; i < c; ++i)
-      for (int j = 0; j < n; ++j) (*G)(i, j) = w_.out[static_cast<std::size_t>(c + i * n + j)];
+      for (int j = 0; j < n; ++j) (*G)(i, j) = o[c + i * n + j];
 }
 
 double LagrangianEval::energyTerms(const double* q, const double* v, SmallVec& Lv, SmallMat& Lvv, double t) {
   VILAB_DATA_DEFINED_ONLY();
   const int n = problem_->n;
   setVariables(q, v, t);
-  w_.out.resize(static_cast<std::size_t>(1 + n + n * n));
-  problem_->energyTerms.run(w_.vars.data(), w_.out.data(), w_.registers[LagrangianWorkspace::kEnergyTerms]);
+  const double* o =
+      run(LagrangianWorkspace::kEnergyTerms, problem_->energyTerms, static_cast<std::size_t>(1 + n + n * n));
   Lv.resize(n);
   Lvv.resize(n, n);
   for (int i = 0; i < n; ++i) {
-    Lv[i] = w_.out[static_cast<std::size_t>(1 + i)];
-    for (int j = 0; j < n; ++j) Lvv(i, j) = w_.out[static_cast<std::size_t>(1 + n + i * n + j)];
+    Lv[i] = o[1 + i];
+    for (int j = 0; j < n; ++j) Lvv(i, j) = o[1 + n + i * n + j];
   }
-  return w_.out[0];
+  return o[0];
 }
 
 void LagrangianEval::dynamics(const double* q, const double* v, SmallVec& f, SmallVec& w, double t) {
   VILAB_DATA_DEFINED_ONLY();
   const int n = problem_->n, c = problem_->c;
   setVariables(q, v, t);
-  w_.out.resize(static_cast<std::size_t>(n + c));
-  problem_->dynamics.run(w_.vars.data(), w_.out.data(), w_.registers[LagrangianWorkspace::kDynamics]);
+  const double* o = run(LagrangianWorkspace::kDynamics, problem_->dynamics, static_cast<std::size_t>(n + c));
   f.resize(n);
   w.resize(c);
-  for (int i = 0; i < n; ++i) f[i] = w_.out[static_cast<std::size_t>(i)];
-  for (int i = 0; i < c; ++i) w[i] = w_.out[static_cast<std::size_t>(n + i)];
+  for (int i = 0; i < n; ++i) f[i] = o[i];
+  for (int i = 0; i < c; ++i) w[i] = o[n + i];
 }
 
 void LagrangianEval::forces(const double* q, const double* v, double t, SmallVec& F) {
@@ -113,9 +123,8 @@ void LagrangianEval::forces(const double* q, const double* v, double t, SmallVec
   F = SmallVec::Zero(n);
   if (!problem_->forced()) return;
   setVariables(q, v, t);
-  w_.out.resize(static_cast<std::size_t>(n));
-  problem_->forces.run(w_.vars.data(), w_.out.data(), w_.registers[LagrangianWorkspace::kForces]);
-  for (int i = 0; i < n; ++i) F[i] = w_.out[static_cast<std::size_t>(i)];
+  const double* o = run(LagrangianWorkspace::kForces, problem_->forces, static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) F[i] = o[i];
 }
 
 void LagrangianEval::forceJacobian(const double* q, const double* v, double t, SmallVec& F, SmallMat& Fq,
@@ -127,9 +136,8 @@ void LagrangianEval::forceJacobian(const double* q, const double* v, double t, S
   Fv = SmallMat::Zero(n, n);
   if (!problem_->forced()) return;
   setVariables(q, v, t);
-  w_.out.resize(static_cast<std::size_t>(n + 2 * n * n));
-  problem_->forceJacobian.run(w_.vars.data(), w_.out.data(), w_.registers[LagrangianWorkspace::kForceJacobian]);
-  const double* o = w_.out.data();
+  const double* o =
+      run(LagrangianWorkspace::kForceJacobian, problem_->forceJacobian, static_cast<std::size_t>(n + 2 * n * n));
   for (int i = 0; i < n; ++i) {
     F[i] = o[i];
     for (int j = 0; j < n; ++j) {
@@ -153,7 +161,7 @@ bool LagrangianEval::velocity(const double* q, const double* p, SmallVec& v, dou
     }
   const bool ok = solveVelocity(q, p, t, v, guess);
   CachedVelocity& c = cache_[cacheNext_];
-  cacheNext_ = 1 - cacheNext_;
+  cacheNext_ = (cacheNext_ + 1) % static_cast<int>(std::size(cache_));
   c.valid = true;
   c.ok = ok;
   c.t = t;
@@ -361,13 +369,11 @@ void LagrangianEval::quantities(const double* q, const double* p, double t, doub
   SmallVec v;
   const bool haveVelocity = velocity(q, p, v, t);
   setVariables(q, haveVelocity ? v.data() : nullptr, t);
-  w_.out.resize(static_cast<std::size_t>(m + s * n));
-  P.quantities.run(w_.vars.data(), w_.out.data(), w_.registers[LagrangianWorkspace::kQuantities]);
-  for (int i = 0; i < m; ++i)
-    conserved[i] = haveVelocity ? w_.out[static_cast<std::size_t>(i)] : std::numeric_limits<double>::quiet_NaN();
+  const double* o = run(LagrangianWorkspace::kQuantities, P.quantities, static_cast<std::size_t>(m + s * n));
+  for (int i = 0; i < m; ++i) conserved[i] = haveVelocity ? o[i] : std::numeric_limits<double>::quiet_NaN();
   for (int k = 0; k < s; ++k) {
     double J = 0;
-    for (int i = 0; i < n; ++i) J += p[i] * w_.out[static_cast<std::size_t>(m + k * n + i)];
+    for (int i = 0; i < n; ++i) J += p[i] * o[m + k * n + i];
     momenta[k] = J;
   }
 }
@@ -376,14 +382,14 @@ void LagrangianEval::momentumMaps(const double* q, const double* p, SmallMat& xi
   VILAB_DATA_DEFINED_ONLY();
   const int n = problem_->n, s = static_cast<int>(problem_->symmetryNames.size());
   setVariables(q, p, 0.0);
-  w_.out.resize(static_cast<std::size_t>(2 * s * n));
-  problem_->momentumMaps.run(w_.vars.data(), w_.out.data(), w_.registers[LagrangianWorkspace::kMomentumMaps]);
+  const double* o =
+      run(LagrangianWorkspace::kMomentumMaps, problem_->momentumMaps, static_cast<std::size_t>(2 * s * n));
   xi.resize(s, n);
   dJdq.resize(s, n);
   for (int a = 0; a < s; ++a)
     for (int i = 0; i < n; ++i) {
-      xi(a, i) = w_.out[static_cast<std::size_t>(2 * a * n + i)];
-      dJdq(a, i) = w_.out[static_cast<std::size_t>(2 * a * n + n + i)];
+      xi(a, i) = o[2 * a * n + i];
+      dJdq(a, i) = o[2 * a * n + n + i];
     }
 }
 

@@ -127,7 +127,6 @@ struct LagrangianWorkspace {
     kPrograms
   };
   std::vector<double> registers[kPrograms];  // one register file per program
-  std::vector<double> out;
   std::array<double, 2 * lagrangian_limits::kMaxCoordinates + 1> vars{};
   SmallMat mass;
   SmallLU lu;
@@ -193,6 +192,16 @@ class LagrangianEval {
 
  private:
   void setVariables(const double* q, const double* v, double t);
+  // The outputs of program `which` at the variables setVariables left: its previous
+  // outputs when those variables are the same bits (a program is a function of its
+  // variables, and a step asks for the same point's constraints, gradient and energy
+  // terms several times), else a run. Valid until that program runs again.
+  const double* run(int which, const expr::Program& program, std::size_t outputs);
+  struct Memo {
+    bool valid = false;
+    std::vector<double> vars, out;
+  };
+  Memo memo_[LagrangianWorkspace::kPrograms];
   bool solveVelocity(const double* q, const double* p, double t, SmallVec& v, const SmallVec* guess);
   bool globalized_ = true;
   std::string velocityFailure_;
@@ -204,7 +213,9 @@ class LagrangianEval {
     std::vector<double> q, p;
     SmallVec v;
   };
-  CachedVelocity cache_[2];  // the two latest: a step's start and end
+  // The latest four: a step's start and end, each with its momentum as given and as
+  // projected onto the hidden constraints (two evict each other's start otherwise).
+  CachedVelocity cache_[4];
   int cacheNext_ = 0;
   bool constantMassReady_ = false, constantMassRegular_ = false;
   SmallMat constantMass_, constantMassInverse_;
