@@ -4,6 +4,10 @@
 // energy–momentum equations and the Legendre transform, and the gravity moment of the
 // heavy top. Plus the models' canonical-state bookkeeping.
 #include <catch2/catch.hpp>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
 
 #include "chain_states.hpp"
 #include "vilab/integrators/lie_group.hpp"
@@ -178,4 +182,35 @@ TEST_CASE("models: canonical bookkeeping (energies, momentum maps, mean kinetic 
     b.q = -b.q;  // the same rotation
     CHECK(m.meanKineticEnergy(a, b, 0.1) == Approx(0.5 * 2 * 9).epsilon(1e-12));
   }
+}
+
+TEST_CASE("chain: x/m by a multiplication only where it gives the division's bits", "[models][chain]") {
+  // exactInverse(m) is 1/m for a power of two whose inverse is normal, else 0; then
+  // overMass(x, m) = x·(1/m) must equal x/m bit for bit, subnormal results included.
+  std::uint64_t state = 0x9e3779b97f4a7c15ULL;
+  auto next = [&state] {
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    return state;
+  };
+  int multiplied = 0;
+  for (int e = -1022; e <= 1023; ++e) {
+    const double m = std::ldexp(1.0, e);
+    const double inverse = vilab::exactInverse(m);
+    CHECK(inverse == (e == 1023 ? 0.0 : std::ldexp(1.0, -e)));  // 2^-1023 is not normal
+    for (int k = 0; k < 20; ++k) {
+      std::uint64_t bits = next();
+      double x;
+      std::memcpy(&x, &bits, sizeof x);
+      if (!std::isfinite(x)) continue;
+      const double a = vilab::overMass(x, m, inverse), b = x / m;
+      REQUIRE(std::memcmp(&a, &b, sizeof a) == 0);
+      multiplied += inverse != 0;
+    }
+  }
+  CHECK(multiplied > 30000);
+  for (const double m : {3.0, 0.1, 1.5, 1e6, 0.0, -1.0, -2.0, std::numeric_limits<double>::infinity(),
+                         std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::denorm_min()})
+    CHECK(vilab::exactInverse(m) == 0);
 }

@@ -18,6 +18,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -32,6 +34,22 @@ namespace vilab {
   if (i > 0) d -= Vec3(x[3 * i - 3], x[3 * i - 2], x[3 * i - 1]);
   return d;
 }
+
+// 1/m when it is exact (m a power of two whose inverse is a normal number), else 0.
+// Then x·(1/m) and x/m are the same real number correctly rounded: the same bits, with a
+// multiplication instead of a division (the default chains' unit masses).
+[[gnu::always_inline]] inline double exactInverse(double m) {
+  std::uint64_t bits;
+  std::memcpy(&bits, &m, sizeof bits);
+  const std::uint64_t exponent = (bits >> 52) & 0x7ff;
+  if ((bits & 0x800fffffffffffffULL) != 0 || exponent == 0 || exponent >= 2046) return 0;
+  const std::uint64_t inverse = (2046 - exponent) << 52;
+  double out;
+  std::memcpy(&out, &inverse, sizeof out);
+  return out;
+}
+// x/m, bit for bit, given inv = exactInverse(m).
+[[gnu::always_inline]] inline double overMass(double x, double m, double inv) { return inv != 0 ? x * inv : x / m; }
 
 struct ChainModel {
   std::vector<double> masses;
@@ -63,7 +81,8 @@ struct ChainModel {
   double kinetic(const double* p) const {
     double T = 0;
     for (int i = 0; i < bobs(); ++i)
-      T += 0.5 * (p[3 * i] * p[3 * i] + p[3 * i + 1] * p[3 * i + 1] + p[3 * i + 2] * p[3 * i + 2]) / masses[i];
+      T += overMass(0.5 * (p[3 * i] * p[3 * i] + p[3 * i + 1] * p[3 * i + 1] + p[3 * i + 2] * p[3 * i + 2]), masses[i],
+                    exactInverse(masses[i]));
     return T;
   }
 
@@ -77,19 +96,21 @@ struct ChainModel {
   // With kappa, also κ = A⁻¹b (Thomas' algorithm, O(N)).
   double radialKinetic(const double* q, const double* p, double* kappa = nullptr) const {
     const int n = bobs();
-    double removed = 0, prevPivot = 0, prevRhs = 0;
+    double removed = 0, prevPivot = 0, prevRhs = 0, prevMass = 0, prevInverse = 0;
     Vec3 prevUnit = Vec3::Zero();
     for (int i = 0; i < n; ++i) {
       const Vec3 d = chainLink(q, i);
       const double len = d.norm();
       if (!(len > 0)) return 0;
       const Vec3 e = d / len;
-      Vec3 w(p[3 * i] / masses[i], p[3 * i + 1] / masses[i], p[3 * i + 2] / masses[i]);
-      double pivot = 1 / masses[i], rhs = 0, ratio = 0;
+      const double m = masses[i], inverse = exactInverse(m);
+      Vec3 w(overMass(p[3 * i], m, inverse), overMass(p[3 * i + 1], m, inverse), overMass(p[3 * i + 2], m, inverse));
+      double pivot = overMass(1, m, inverse), rhs = 0, ratio = 0;
       if (i > 0) {
-        w -= Vec3(p[3 * i - 3], p[3 * i - 2], p[3 * i - 1]) / masses[i - 1];
-        pivot += 1 / masses[i - 1];
-        const double off = -prevUnit.dot(e) / masses[i - 1];
+        w -= Vec3(overMass(p[3 * i - 3], prevMass, prevInverse), overMass(p[3 * i - 2], prevMass, prevInverse),
+                  overMass(p[3 * i - 1], prevMass, prevInverse));
+        pivot += overMass(1, prevMass, prevInverse);
+        const double off = overMass(-prevUnit.dot(e), prevMass, prevInverse);
         ratio = off / prevPivot;
         pivot -= ratio * off;
       }
@@ -102,6 +123,8 @@ struct ChainModel {
       prevPivot = pivot;
       prevRhs = rhs;
       prevUnit = e;
+      prevMass = m;
+      prevInverse = inverse;
     }
     if (kappa)  // back substitution: κ_i = κ̂_i − (L_{i+1,i}) κ_{i+1}
       for (int i = n - 2; i >= 0; --i) kappa[2 * i] -= kappa[2 * i + 3] * kappa[2 * i + 2];
