@@ -162,12 +162,7 @@ val runExpressionProgram(const std::string& text, int coordinates, bool velociti
     Graph graph;
     const Parsed parsed = parseExpression(text, "expression", scope, graph);
     const int variables = 2 * n + 1;
-    std::vector<int> outputs = {parsed.node};
-    std::vector<int> gradient;
-    for (int i = 0; i < variables; ++i) gradient.push_back(graph.derivative(parsed.node, i));
-    outputs.insert(outputs.end(), gradient.begin(), gradient.end());
-    for (int i = 0; i < variables; ++i)
-      for (int j = i; j < variables; ++j) outputs.push_back(graph.derivative(gradient[static_cast<std::size_t>(i)], j));
+    const std::vector<int> outputs = graph.valueGradientHessian(parsed.node, variables);
     const Program program(graph, outputs);
     const std::size_t count = points["length"].as<std::size_t>() / static_cast<std::size_t>(variables);
     std::vector<double> at(count * static_cast<std::size_t>(variables));

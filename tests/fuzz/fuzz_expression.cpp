@@ -58,12 +58,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
   // The derivatives a Lagrangian's programs take: gradient and Hessian in (q, q', t).
   const int variables = 2 * n + 1;
-  std::vector<int> outputs = {parsed.node};
-  std::vector<int> gradient;
-  for (int i = 0; i < variables; ++i) gradient.push_back(graph.derivative(parsed.node, i));
-  outputs.insert(outputs.end(), gradient.begin(), gradient.end());
-  for (int i = 0; i < variables; ++i)
-    for (int j = i; j < variables; ++j) outputs.push_back(graph.derivative(gradient[static_cast<std::size_t>(i)], j));
+  const std::vector<int> outputs = graph.valueGradientHessian(parsed.node, variables);
   for (int k : outputs)
     for (int v = variables; v < 64; ++v)
       if (graph.dependsOn(k, v)) vilab::fuzz::finding("depends on a variable outside the scope", text);

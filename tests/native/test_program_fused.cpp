@@ -95,12 +95,7 @@ expr::Scope fuzzScope(int n) {
 
 // The expression, its gradient and its Hessian in (q, q', t): the fuzzer's program.
 expr::Program lagrangianProgram(expr::Graph& graph, int node, int variables) {
-  std::vector<int> outputs = {node}, gradient;
-  for (int i = 0; i < variables; ++i) gradient.push_back(graph.derivative(node, i));
-  outputs.insert(outputs.end(), gradient.begin(), gradient.end());
-  for (int i = 0; i < variables; ++i)
-    for (int j = i; j < variables; ++j) outputs.push_back(graph.derivative(gradient[static_cast<std::size_t>(i)], j));
-  return expr::Program(graph, outputs);
+  return expr::Program(graph, graph.valueGradientHessian(node, variables));
 }
 
 Json dspAsData() {

@@ -168,6 +168,14 @@ int Graph::sum(const std::vector<int>& terms) {
   return s;
 }
 
+std::vector<int> Graph::valueGradientHessian(int node, int variables) {
+  std::vector<int> outputs = {node};
+  for (int i = 0; i < variables; ++i) outputs.push_back(derivative(node, i));
+  for (int i = 0; i < variables; ++i)
+    for (int j = i; j < variables; ++j) outputs.push_back(derivative(outputs[static_cast<std::size_t>(1 + i)], j));
+  return outputs;
+}
+
 int Graph::derivative(int id, int variable) {
   if (!dependsOn(id, variable)) return constant(0);
   const std::uint64_t key = (static_cast<std::uint64_t>(id) << 6) | static_cast<std::uint64_t>(variable);

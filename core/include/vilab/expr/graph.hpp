@@ -68,6 +68,10 @@ class Graph {
 
   // ∂node/∂x_variable, memoized.
   int derivative(int node, int variable);
+  // The nodes a Lagrangian's program outputs, in order: `node` itself, its gradient in
+  // the first `variables` variables (q, q̇, t), then its Hessian's upper triangle row by
+  // row (∂²/∂x_i∂x_j, j ≥ i).
+  std::vector<int> valueGradientHessian(int node, int variables);
   // Σ_i terms[i]: a sum of many nodes.
   int sum(const std::vector<int>& terms);
 
