@@ -1,5 +1,6 @@
 // Mechanisms defined by data (models/mechanism.hpp): bodies, joints, their constraint
 // Jacobian, and every refusal by field.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <string>
@@ -41,6 +42,26 @@ MechanismModel compoundDoublePendulum() {
   j1.childPoint = top;
   m.joints = {j0, j1};
   return m;
+}
+
+// The largest difference between G and central differences of the constraints.
+double jacobianError(const MechanismModel& m, const Eigen::MatrixXd& G) {
+  const double eps = 1e-6;
+  double worst = 0;
+  for (int col = 0; col < G.cols(); ++col) {
+    MechanismModel plus = m, minus = m;
+    const int body = col / 6, k = col % 6;
+    if (k < 3) {
+      plus.bodies[body].x[k] += eps;
+      minus.bodies[body].x[k] -= eps;
+    } else {
+      plus.bodies[body].R = m.bodies[body].R * rotation(Vec3::Unit(k - 3), eps);
+      minus.bodies[body].R = m.bodies[body].R * rotation(Vec3::Unit(k - 3), -eps);
+    }
+    const Eigen::VectorXd fd = (plus.constraints() - minus.constraints()) / (2 * eps);
+    worst = std::max(worst, (fd - G.col(col)).cwiseAbs().maxCoeff());
+  }
+  return worst;
 }
 
 // The field an InputError names, or "" when validate() accepts.
@@ -90,24 +111,17 @@ TEST_CASE("mechanism: the constraint Jacobian is the derivative along x + δx, R
   REQUIRE(m.constraintCount() == 3 + 3 + 5 + 6);
 
   const Eigen::MatrixXd G = m.constraintJacobian();
-  const double eps = 1e-6;
-  double worst = 0;
-  for (int col = 0; col < G.cols(); ++col) {
-    MechanismModel plus = m, minus = m;
-    const int body = col / 6, k = col % 6;
-    if (k < 3) {
-      plus.bodies[body].x[k] += eps;
-      minus.bodies[body].x[k] -= eps;
-    } else {
-      plus.bodies[body].R = m.bodies[body].R * rotation(Vec3::Unit(k - 3), eps);
-      minus.bodies[body].R = m.bodies[body].R * rotation(Vec3::Unit(k - 3), -eps);
-    }
-    const Eigen::VectorXd fd = (plus.constraints() - minus.constraints()) / (2 * eps);
-    worst = std::max(worst, (fd - G.col(col)).cwiseAbs().maxCoeff());
-  }
   // Central differences: O(eps²) = 1e-12 plus rounding 1e-16/eps = 1e-10; a sign or a
   // frame error in any block is O(1).
-  CHECK(worst <= 1e-8);
+  CHECK(jacobianError(m, G) <= 1e-8);
+  // Negative controls: the ball rows' rotational block of the child in the space frame
+  // instead of R_c ĉ, and the hinge rows' sign flipped.
+  Eigen::MatrixXd wrongFrame = G;
+  wrongFrame.block<3, 3>(3, 9) = hat(m.joints[1].childPoint);
+  CHECK(jacobianError(m, wrongFrame) >= 0.05);
+  Eigen::MatrixXd wrongSign = G;
+  wrongSign.middleRows(9, 2) *= -1;
+  CHECK(jacobianError(m, wrongSign) >= 0.05);
 }
 
 TEST_CASE("mechanism: every refusal names its field", "[mechanism]") {
