@@ -1,0 +1,282 @@
+// A mechanism defined by data: rigid bodies joined by ball, hinge and fixed joints
+// under uniform gravity. Each body has a mass, an inertia about its centre of mass in
+// its body frame, an orientation R ∈ SO(3) (body → space) and the position x of its
+// centre of mass. Joints are holonomic constraints between two bodies or a body and
+// the world (the world is body −1), imposed with multipliers (Marsden & West, Part 3):
+//   ball   x_p + R_p c_p − x_c − R_c c_c = 0                            (3 rows)
+//   hinge  the ball rows and (R_p a_p)·(R_c b_c) = (R_p a_p)·(R_c d_c) = 0,
+//          b_c, d_c ⊥ a_c: the child's axis stays along the parent's       (5 rows)
+//   fixed  the ball rows and R_pᵀ R_c = its value at t = 0                (6 rows)
+// (for the world, R_p = I and x_p = 0). Variations are x ↦ x + δx and R ↦ R exp(η̂),
+// so the constraint Jacobian has, per body, three translational and three rotational
+// columns: δ(R c) = −R ĉ η.
+//
+// Everything here is a constant parameter except the configuration (x, R) per body;
+// validate() refuses, naming the field, what cannot be simulated.
+#pragma once
+
+#include <Eigen/Dense>
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "vilab/detmath.hpp"
+#include "vilab/limits.hpp"
+#include "vilab/models/rigid_body.hpp"
+#include "vilab/types.hpp"
+
+namespace vilab {
+
+namespace limits {
+// Mechanisms: the most bodies and joints one may hold.
+constexpr int kMaxBodies = 32;
+constexpr int kMaxJoints = 64;
+}  // namespace limits
+
+enum class JointKind { Ball, Hinge, Fixed };
+
+inline int constraintRows(JointKind kind) { return kind == JointKind::Ball ? 3 : kind == JointKind::Hinge ? 5 : 6; }
+
+struct MechanismBody {
+  double mass = 1;
+  Mat3 inertia = Mat3::Identity();  // about the centre of mass, body frame; symmetric positive definite
+  Mat3 R = Mat3::Identity();        // orientation, body → space
+  Vec3 x = Vec3::Zero();            // centre of mass, space frame
+};
+
+struct MechanismJoint {
+  static constexpr int kWorld = -1;
+  JointKind kind = JointKind::Ball;
+  int parent = kWorld;  // a body index, or kWorld
+  int child = 0;
+  Vec3 parentPoint = Vec3::Zero();   // in the parent's body frame (the world's frame for kWorld)
+  Vec3 childPoint = Vec3::Zero();    // in the child's body frame
+  Vec3 parentAxis = Vec3::UnitZ();   // hinge: the axis in the parent's frame
+  Vec3 childAxis = Vec3::UnitZ();    // hinge: the same axis in the child's frame
+  Mat3 relative = Mat3::Identity();  // fixed: R_pᵀ R_c, set from t = 0 by validate()
+};
+
+struct MechanismModel {
+  std::vector<MechanismBody> bodies;
+  std::vector<MechanismJoint> joints;
+  Vec3 gravity = Vec3(0, 0, -9.81);  // m/s², space frame
+
+  int constraintCount() const {
+    int m = 0;
+    for (const MechanismJoint& j : joints) m += constraintRows(j.kind);
+    return m;
+  }
+
+  // Orientation and position of a joint's parent (the world: I, 0).
+  Mat3 parentR(const MechanismJoint& j) const { return j.parent < 0 ? Mat3::Identity() : bodies[j.parent].R; }
+  Vec3 parentX(const MechanismJoint& j) const { return j.parent < 0 ? Vec3::Zero() : bodies[j.parent].x; }
+
+  // Two unit vectors b, d with a, b, d orthogonal (a unit).
+  static void perpendiculars(const Vec3& a, Vec3& b, Vec3& d) {
+    const Vec3 seed = std::abs(a[0]) < 0.6 ? Vec3::UnitX() : Vec3::UnitY();
+    b = a.cross(seed);
+    b /= dm::sqrt(b.squaredNorm());
+    d = a.cross(b);
+  }
+
+  // The constraint values g(x, R), joint after joint in the order of the header.
+  Eigen::VectorXd constraints() const {
+    Eigen::VectorXd g(constraintCount());
+    int row = 0;
+    for (const MechanismJoint& j : joints) {
+      const MechanismBody& c = bodies[j.child];
+      const Mat3 Rp = parentR(j);
+      g.segment<3>(row) = parentX(j) + Rp * j.parentPoint - c.x - c.R * j.childPoint;
+      row += 3;
+      if (j.kind == JointKind::Hinge) {
+        Vec3 b, d;
+        perpendiculars(j.childAxis, b, d);
+        const Vec3 u = Rp * j.parentAxis;
+        g[row++] = u.dot(c.R * b);
+        g[row++] = u.dot(c.R * d);
+      } else if (j.kind == JointKind::Fixed) {
+        // vee of the skew part of relativeᵀ R_pᵀ R_c: zero where the relative rotation holds.
+        const Mat3 E = j.relative.transpose() * Rp.transpose() * c.R;
+        g[row++] = 0.5 * (E(2, 1) - E(1, 2));
+        g[row++] = 0.5 * (E(0, 2) - E(2, 0));
+        g[row++] = 0.5 * (E(1, 0) - E(0, 1));
+      }
+    }
+    return g;
+  }
+
+  // The constraint Jacobian with respect to (δx_i, η_i) per body, 6 columns per body.
+  Eigen::MatrixXd constraintJacobian() const {
+    Eigen::MatrixXd G = Eigen::MatrixXd::Zero(constraintCount(), 6 * static_cast<int>(bodies.size()));
+    int row = 0;
+    for (const MechanismJoint& j : joints) {
+      const MechanismBody& c = bodies[j.child];
+      const int cc = 6 * j.child, pc = 6 * j.parent;
+      const Mat3 Rp = parentR(j);
+      G.block<3, 3>(row, cc) = -Mat3::Identity();
+      G.block<3, 3>(row, cc + 3) = c.R * hat(j.childPoint);
+      if (j.parent >= 0) {
+        G.block<3, 3>(row, pc) = Mat3::Identity();
+        G.block<3, 3>(row, pc + 3) = -Rp * hat(j.parentPoint);
+      }
+      row += 3;
+      if (j.kind == JointKind::Hinge) {
+        Vec3 b, d;
+        perpendiculars(j.childAxis, b, d);
+        const Vec3 u = Rp * j.parentAxis;
+        for (const Vec3& w : {b, d}) {
+          // δ(u·R_c w) = η_p·(a_p × R_pᵀ R_c w) + η_c·(w × R_cᵀ u)
+          G.block<1, 3>(row, cc + 3) = w.cross(c.R.transpose() * u).transpose();
+          if (j.parent >= 0) G.block<1, 3>(row, pc + 3) = j.parentAxis.cross(Rp.transpose() * (c.R * w)).transpose();
+          ++row;
+        }
+      } else if (j.kind == JointKind::Fixed) {
+        // At closure the relative rotation varies by η_c − R_cᵀ R_p η_p (child frame).
+        G.block<3, 3>(row, cc + 3) = Mat3::Identity();
+        if (j.parent >= 0) G.block<3, 3>(row, pc + 3) = -c.R.transpose() * Rp;
+        row += 3;
+      }
+    }
+    return G;
+  }
+
+  // A length that sets the closure tolerance: the largest joint offset, at least 1 m.
+  double lengthScale() const {
+    double s = 1;
+    for (const MechanismJoint& j : joints)
+      s = std::max({s, j.parentPoint.cwiseAbs().maxCoeff(), j.childPoint.cwiseAbs().maxCoeff()});
+    for (const MechanismBody& b : bodies) s = std::max(s, b.x.cwiseAbs().maxCoeff());
+    return s;
+  }
+
+  // Refuses, naming the field, what cannot be simulated; sets each fixed joint's
+  // relative rotation from t = 0. Bodies' fields are "bodies[i].…", joints' "joints[j].…".
+  void validate() {
+    validateCounts();
+    for (std::size_t i = 0; i < bodies.size(); ++i) validateBody(bodies[i], "bodies[" + std::to_string(i) + "]");
+    for (std::size_t k = 0; k < joints.size(); ++k) validateJoint(joints[k], "joints[" + std::to_string(k) + "]");
+    validateConnected();
+    validateClosure();
+    validateIndependent();
+  }
+
+ private:
+  void validateCounts() const {
+    if (bodies.empty()) throw InputError(InputErrorCode::Length, "bodies", "needs at least one body");
+    if (static_cast<int>(bodies.size()) > limits::kMaxBodies)
+      throw InputError(
+          InputErrorCode::TooLarge, "bodies",
+          "has " + std::to_string(bodies.size()) + " bodies; at most " + std::to_string(limits::kMaxBodies));
+    if (static_cast<int>(joints.size()) > limits::kMaxJoints)
+      throw InputError(
+          InputErrorCode::TooLarge, "joints",
+          "has " + std::to_string(joints.size()) + " joints; at most " + std::to_string(limits::kMaxJoints));
+    if (!gravity.allFinite()) throw InputError(InputErrorCode::Range, "gravity", "must be finite");
+  }
+
+  static void validateBody(const MechanismBody& b, const std::string& at) {
+    if (!(std::isfinite(b.mass) && b.mass > 0))
+      throw InputError(InputErrorCode::Range, at + ".mass",
+                       "must be a finite positive number: " + formatNumber(b.mass));
+    const Mat3& J = b.inertia;
+    if (!J.allFinite()) throw InputError(InputErrorCode::Range, at + ".inertia", "must be finite");
+    const double scale = J.cwiseAbs().maxCoeff();
+    if (!((J - J.transpose()).cwiseAbs().maxCoeff() <= 1e-12 * scale))
+      throw InputError(InputErrorCode::Invalid, at + ".inertia", "must be symmetric");
+    const Eigen::SelfAdjointEigenSolver<Mat3> eig(J, Eigen::EigenvaluesOnly);
+    const Vec3 moments = eig.eigenvalues();  // ascending
+    if (!(moments[0] > 1e-12 * scale))
+      throw InputError(InputErrorCode::Invalid, at + ".inertia",
+                       "must be positive definite: smallest principal moment " + formatNumber(moments[0]));
+    // A mass distribution has I₁ + I₂ ≥ I₃ for its principal moments (the second moment
+    // ½ tr(J) I − J is positive semi-definite).
+    if (moments[0] + moments[1] < moments[2] * (1 - 1e-12))
+      throw InputError(InputErrorCode::Invalid, at + ".inertia",
+                       "violates the triangle inequality of principal moments: " + formatNumber(moments[0]) + " + " +
+                           formatNumber(moments[1]) + " < " + formatNumber(moments[2]));
+    if (!b.x.allFinite()) throw InputError(InputErrorCode::Range, at + ".position", "must be finite");
+    const double orthogonality = (b.R.transpose() * b.R - Mat3::Identity()).cwiseAbs().maxCoeff();
+    if (!(orthogonality <= limits::kManifoldTolerance) || !(b.R.determinant() > 0))
+      throw InputError(InputErrorCode::OffManifold, at + ".orientation",
+                       "must be a rotation: |RᵀR − I| = " + formatNumber(orthogonality) +
+                           ", det R = " + formatNumber(b.R.determinant()));
+  }
+
+  void validateJoint(MechanismJoint& j, const std::string& at) const {
+    const int n = static_cast<int>(bodies.size());
+    if (!(j.child >= 0 && j.child < n))
+      throw InputError(InputErrorCode::Range, at + ".child", "is not a body index: " + std::to_string(j.child));
+    if (!(j.parent >= MechanismJoint::kWorld && j.parent < n))
+      throw InputError(InputErrorCode::Range, at + ".parent",
+                       "is not a body index or the world: " + std::to_string(j.parent));
+    if (j.parent == j.child) throw InputError(InputErrorCode::Conflict, at + ".parent", "joins a body to itself");
+    if (!j.parentPoint.allFinite()) throw InputError(InputErrorCode::Range, at + ".parentPoint", "must be finite");
+    if (!j.childPoint.allFinite()) throw InputError(InputErrorCode::Range, at + ".childPoint", "must be finite");
+    if (j.kind == JointKind::Hinge) {
+      for (Vec3* a : {&j.parentAxis, &j.childAxis}) {
+        const std::string field = at + (a == &j.parentAxis ? ".parentAxis" : ".childAxis");
+        const double len = dm::sqrt(a->squaredNorm());
+        if (!(std::isfinite(len) && len > 0))
+          throw InputError(InputErrorCode::Invalid, field, "must be a nonzero finite vector");
+        *a /= len;
+      }
+    }
+    if (j.kind == JointKind::Fixed) j.relative = parentR(j).transpose() * bodies[j.child].R;
+  }
+
+  // The bodies and, where a joint uses it, the world form one connected mechanism.
+  void validateConnected() const {
+    const int n = static_cast<int>(bodies.size());
+    std::vector<int> component(n + 1);  // node n is the world
+    for (int i = 0; i <= n; ++i) component[i] = i;
+    auto root = [&](int i) {
+      while (component[i] != i) i = component[i];
+      return i;
+    };
+    bool worldUsed = false;
+    for (const MechanismJoint& j : joints) {
+      const int p = j.parent < 0 ? n : j.parent;
+      worldUsed = worldUsed || j.parent < 0;
+      component[root(p)] = root(j.child);
+    }
+    const int first = root(0);
+    for (int i = 1; i < n; ++i)
+      if (root(i) != first)
+        throw InputError(InputErrorCode::Invalid, "bodies[" + std::to_string(i) + "]",
+                         "is not connected to bodies[0] by joints (a mechanism is one connected piece)");
+    if (worldUsed && root(n) != first) throw InputError(InputErrorCode::Invalid, "joints", "disconnected");
+  }
+
+  void validateClosure() const {
+    const Eigen::VectorXd g = constraints();
+    const double tol = limits::kManifoldTolerance * lengthScale();
+    int row = 0;
+    for (std::size_t k = 0; k < joints.size(); ++k) {
+      const int rows = constraintRows(joints[k].kind);
+      const double gap = g.segment(row, rows).cwiseAbs().maxCoeff();
+      if (!(gap <= tol))
+        throw InputError(InputErrorCode::OffManifold, "joints[" + std::to_string(k) + "]",
+                         "does not close at t = 0: the gap is " + formatNumber(gap));
+      row += rows;
+    }
+  }
+
+  // The constraints must be independent (full row rank of the Jacobian): the first joint
+  // whose rows add no rank over the ones before it over-constrains the mechanism.
+  void validateIndependent() const {
+    const Eigen::MatrixXd G = constraintJacobian();
+    int row = 0;
+    for (std::size_t k = 0; k < joints.size(); ++k) {
+      row += constraintRows(joints[k].kind);
+      Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(G.topRows(row));
+      qr.setThreshold(1e-10);
+      if (qr.rank() < row)
+        throw InputError(InputErrorCode::Invalid, "joints[" + std::to_string(k) + "]",
+                         "over-constrains the mechanism: its constraints repeat others (" +
+                             std::to_string(row - qr.rank()) + " dependent)");
+    }
+  }
+};
+
+}  // namespace vilab
