@@ -133,8 +133,8 @@ TEST_CASE("mechanism: every refusal names its field", "[mechanism]") {
     return refusedField(m);
   };
   CHECK(with([](MechanismModel& m) { m.bodies.clear(); }) == "bodies");
-  CHECK(with([](MechanismModel& m) { m.bodies.resize(limits::kMaxBodies + 1, m.bodies[0]); }) == "bodies");
-  CHECK(with([](MechanismModel& m) { m.joints.resize(limits::kMaxJoints + 1, m.joints[0]); }) == "joints");
+  CHECK(with([](MechanismModel& m) { m.bodies.resize(limits::kMaxMechanismBodies + 1, m.bodies[0]); }) == "bodies");
+  CHECK(with([](MechanismModel& m) { m.joints.resize(limits::kMaxMechanismJoints + 1, m.joints[0]); }) == "joints");
   CHECK(with([](MechanismModel& m) { m.gravity[2] = NAN; }) == "gravity");
   CHECK(with([](MechanismModel& m) { m.bodies[1].mass = 0; }) == "bodies[1].mass");
   CHECK(with([](MechanismModel& m) { m.bodies[1].mass = INFINITY; }) == "bodies[1].mass");

@@ -66,4 +66,8 @@ constexpr double kSingularPivotRatio = 1e13;
 // Adaptive baselines (dopri5): the most substeps, accepted or rejected, one step may take.
 constexpr int kMaxSubstepsPerStep = 100000;
 
+// Mechanisms defined by data (models/mechanism.hpp): the most bodies and joints one may hold.
+constexpr int kMaxMechanismBodies = 32;
+constexpr int kMaxMechanismJoints = 64;
+
 }  // namespace vilab::limits

@@ -38,9 +38,7 @@ void LagrangianEval::setVariables(const double* q, const double* v, double t) {
 const double* LagrangianEval::run(int which, const expr::Program& program, std::size_t outputs) {
   const std::size_t width = static_cast<std::size_t>(2 * problem_->n + 1);
   Memo& m = memo_[which];
-  if (m.valid && std::equal(w_.vars.begin(), w_.vars.begin() + static_cast<std::ptrdiff_t>(width), m.vars.begin(),
-                            [](double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }))
-    return m.out.data();
+  if (m.valid && std::memcmp(w_.vars.data(), m.vars.data(), width * sizeof(double)) == 0) return m.out.data();
   m.out.resize(outputs);
   program.run(w_.vars.data(), m.out.data(), w_.registers[which]);
   m.vars.assign(w_.vars.begin(), w_.vars.begin() + static_cast<std::ptrdiff_t>(width));

@@ -28,12 +28,6 @@
 
 namespace vilab {
 
-namespace limits {
-// Mechanisms: the most bodies and joints one may hold.
-constexpr int kMaxBodies = 32;
-constexpr int kMaxJoints = 64;
-}  // namespace limits
-
 enum class JointKind { Ball, Hinge, Fixed };
 
 inline int constraintRows(JointKind kind) { return kind == JointKind::Ball ? 3 : kind == JointKind::Hinge ? 5 : 6; }
@@ -164,14 +158,14 @@ struct MechanismModel {
  private:
   void validateCounts() const {
     if (bodies.empty()) throw InputError(InputErrorCode::Length, "bodies", "needs at least one body");
-    if (static_cast<int>(bodies.size()) > limits::kMaxBodies)
+    if (static_cast<int>(bodies.size()) > limits::kMaxMechanismBodies)
       throw InputError(
           InputErrorCode::TooLarge, "bodies",
-          "has " + std::to_string(bodies.size()) + " bodies; at most " + std::to_string(limits::kMaxBodies));
-    if (static_cast<int>(joints.size()) > limits::kMaxJoints)
+          "has " + std::to_string(bodies.size()) + " bodies; at most " + std::to_string(limits::kMaxMechanismBodies));
+    if (static_cast<int>(joints.size()) > limits::kMaxMechanismJoints)
       throw InputError(
           InputErrorCode::TooLarge, "joints",
-          "has " + std::to_string(joints.size()) + " joints; at most " + std::to_string(limits::kMaxJoints));
+          "has " + std::to_string(joints.size()) + " joints; at most " + std::to_string(limits::kMaxMechanismJoints));
     if (!gravity.allFinite()) throw InputError(InputErrorCode::Range, "gravity", "must be finite");
   }
 
@@ -234,18 +228,14 @@ struct MechanismModel {
       while (component[i] != i) i = component[i];
       return i;
     };
-    bool worldUsed = false;
-    for (const MechanismJoint& j : joints) {
-      const int p = j.parent < 0 ? n : j.parent;
-      worldUsed = worldUsed || j.parent < 0;
-      component[root(p)] = root(j.child);
-    }
+    for (const MechanismJoint& j : joints) component[root(j.parent < 0 ? n : j.parent)] = root(j.child);
+    // A joint to the world joins the world to a body's piece, so the bodies' being one
+    // piece is all there is to check.
     const int first = root(0);
     for (int i = 1; i < n; ++i)
       if (root(i) != first)
         throw InputError(InputErrorCode::Invalid, "bodies[" + std::to_string(i) + "]",
                          "is not connected to bodies[0] by joints (a mechanism is one connected piece)");
-    if (worldUsed && root(n) != first) throw InputError(InputErrorCode::Invalid, "joints", "disconnected");
   }
 
   void validateClosure() const {
