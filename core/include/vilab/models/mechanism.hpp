@@ -34,9 +34,21 @@ inline int constraintRows(JointKind kind) { return kind == JointKind::Ball ? 3 :
 
 struct MechanismBody {
   double mass = 1;
-  Mat3 inertia = Mat3::Identity();  // about the centre of mass, body frame; symmetric positive definite
-  Mat3 R = Mat3::Identity();        // orientation, body → space
-  Vec3 x = Vec3::Zero();            // centre of mass, space frame
+  Mat3 inertia = Mat3::Identity();      // about the centre of mass, body frame; symmetric positive definite
+  Mat3 R = Mat3::Identity();            // orientation, body → space
+  Vec3 x = Vec3::Zero();                // centre of mass, space frame
+  Vec3 velocity = Vec3::Zero();         // of the centre of mass, space frame
+  Vec3 angularVelocity = Vec3::Zero();  // ω, body frame
+};
+
+// The mutable state of a mechanism, one entry per body: the configuration (x, R) and the
+// momenta p = m ẋ (space frame) and Π = J ω (body frame).
+struct MechanismState {
+  std::vector<Vec3> x;
+  std::vector<Mat3> R;
+  std::vector<Vec3> p;
+  std::vector<Vec3> Pi;
+  double t = 0;
 };
 
 struct MechanismJoint {
@@ -62,9 +74,17 @@ struct MechanismModel {
     return m;
   }
 
-  // Orientation and position of a joint's parent (the world: I, 0).
-  Mat3 parentR(const MechanismJoint& j) const { return j.parent < 0 ? Mat3::Identity() : bodies[j.parent].R; }
-  Vec3 parentX(const MechanismJoint& j) const { return j.parent < 0 ? Vec3::Zero() : bodies[j.parent].x; }
+  // The configuration held by the bodies (the initial one).
+  std::vector<Vec3> positions() const {
+    std::vector<Vec3> x;
+    for (const MechanismBody& b : bodies) x.push_back(b.x);
+    return x;
+  }
+  std::vector<Mat3> orientations() const {
+    std::vector<Mat3> R;
+    for (const MechanismBody& b : bodies) R.push_back(b.R);
+    return R;
+  }
 
   // Two unit vectors b, d with a, b, d orthogonal (a unit).
   static void perpendiculars(const Vec3& a, Vec3& b, Vec3& d) {
@@ -74,42 +94,48 @@ struct MechanismModel {
     d = a.cross(b);
   }
 
-  // The constraint values g(x, R), joint after joint in the order of the header.
-  Eigen::VectorXd constraints() const {
-    Eigen::VectorXd g(constraintCount());
+  // The constraint values g(x, R), joint after joint in the order of the header, at the
+  // configuration (x, R) (one entry per body).
+  void constraints(const std::vector<Vec3>& x, const std::vector<Mat3>& R, Eigen::Ref<Eigen::VectorXd> g) const {
     int row = 0;
     for (const MechanismJoint& j : joints) {
-      const MechanismBody& c = bodies[j.child];
-      const Mat3 Rp = parentR(j);
-      g.segment<3>(row) = parentX(j) + Rp * j.parentPoint - c.x - c.R * j.childPoint;
+      const Mat3& Rc = R[j.child];
+      const Mat3 Rp = j.parent < 0 ? Mat3::Identity() : R[j.parent];
+      const Vec3 xp = j.parent < 0 ? Vec3::Zero() : x[j.parent];
+      g.segment<3>(row) = xp + Rp * j.parentPoint - x[j.child] - Rc * j.childPoint;
       row += 3;
       if (j.kind == JointKind::Hinge) {
         Vec3 b, d;
         perpendiculars(j.childAxis, b, d);
         const Vec3 u = Rp * j.parentAxis;
-        g[row++] = u.dot(c.R * b);
-        g[row++] = u.dot(c.R * d);
+        g[row++] = u.dot(Rc * b);
+        g[row++] = u.dot(Rc * d);
       } else if (j.kind == JointKind::Fixed) {
         // vee of the skew part of relativeᵀ R_pᵀ R_c: zero where the relative rotation holds.
-        const Mat3 E = j.relative.transpose() * Rp.transpose() * c.R;
+        const Mat3 E = j.relative.transpose() * Rp.transpose() * Rc;
         g[row++] = 0.5 * (E(2, 1) - E(1, 2));
         g[row++] = 0.5 * (E(0, 2) - E(2, 0));
         g[row++] = 0.5 * (E(1, 0) - E(0, 1));
       }
     }
+  }
+  Eigen::VectorXd constraints() const {
+    Eigen::VectorXd g(constraintCount());
+    constraints(positions(), orientations(), g);
     return g;
   }
 
-  // The constraint Jacobian with respect to (δx_i, η_i) per body, 6 columns per body.
-  Eigen::MatrixXd constraintJacobian() const {
-    Eigen::MatrixXd G = Eigen::MatrixXd::Zero(constraintCount(), 6 * static_cast<int>(bodies.size()));
+  // The constraint Jacobian with respect to (δx_i, η_i) per body, 6 columns per body, at
+  // (x, R); G is constraintCount() × 6·bodies.
+  void constraintJacobian(const std::vector<Mat3>& R, Eigen::Ref<Eigen::MatrixXd> G) const {
+    G.setZero();
     int row = 0;
     for (const MechanismJoint& j : joints) {
-      const MechanismBody& c = bodies[j.child];
+      const Mat3& Rc = R[j.child];
       const int cc = 6 * j.child, pc = 6 * j.parent;
-      const Mat3 Rp = parentR(j);
+      const Mat3 Rp = j.parent < 0 ? Mat3::Identity() : R[j.parent];
       G.block<3, 3>(row, cc) = -Mat3::Identity();
-      G.block<3, 3>(row, cc + 3) = c.R * hat(j.childPoint);
+      G.block<3, 3>(row, cc + 3) = Rc * hat(j.childPoint);
       if (j.parent >= 0) {
         G.block<3, 3>(row, pc) = Mat3::Identity();
         G.block<3, 3>(row, pc + 3) = -Rp * hat(j.parentPoint);
@@ -121,18 +147,79 @@ struct MechanismModel {
         const Vec3 u = Rp * j.parentAxis;
         for (const Vec3& w : {b, d}) {
           // δ(u·R_c w) = η_p·(a_p × R_pᵀ R_c w) + η_c·(w × R_cᵀ u)
-          G.block<1, 3>(row, cc + 3) = w.cross(c.R.transpose() * u).transpose();
-          if (j.parent >= 0) G.block<1, 3>(row, pc + 3) = j.parentAxis.cross(Rp.transpose() * (c.R * w)).transpose();
+          G.block<1, 3>(row, cc + 3) = w.cross(Rc.transpose() * u).transpose();
+          if (j.parent >= 0) G.block<1, 3>(row, pc + 3) = j.parentAxis.cross(Rp.transpose() * (Rc * w)).transpose();
           ++row;
         }
       } else if (j.kind == JointKind::Fixed) {
         // At closure the relative rotation varies by η_c − R_cᵀ R_p η_p (child frame).
         G.block<3, 3>(row, cc + 3) = Mat3::Identity();
-        if (j.parent >= 0) G.block<3, 3>(row, pc + 3) = -c.R.transpose() * Rp;
+        if (j.parent >= 0) G.block<3, 3>(row, pc + 3) = -Rc.transpose() * Rp;
         row += 3;
       }
     }
+  }
+  Eigen::MatrixXd constraintJacobian() const {
+    Eigen::MatrixXd G(constraintCount(), 6 * static_cast<int>(bodies.size()));
+    constraintJacobian(orientations(), G);
     return G;
+  }
+
+  // The state the bodies hold at t = 0 (momenta from their velocities).
+  MechanismState initialState() const {
+    MechanismState s;
+    for (const MechanismBody& b : bodies) {
+      s.x.push_back(b.x);
+      s.R.push_back(b.R);
+      s.p.push_back(b.mass * b.velocity);
+      s.Pi.push_back(b.inertia * b.angularVelocity);
+    }
+    return s;
+  }
+
+  // Energy Σ ½|p|²/m + ½ΠᵀJ⁻¹Π − m g·x.
+  double energy(const MechanismState& s) const {
+    double e = 0;
+    for (std::size_t i = 0; i < bodies.size(); ++i) {
+      const MechanismBody& b = bodies[i];
+      e += 0.5 * s.p[i].squaredNorm() / b.mass + 0.5 * s.Pi[i].dot(b.inertia.llt().solve(s.Pi[i])) -
+           b.mass * gravity.dot(s.x[i]);
+    }
+    return e;
+  }
+
+  // Angular momentum about the origin, space frame: Σ x × p + RΠ.
+  Vec3 angularMomentum(const MechanismState& s) const {
+    Vec3 L = Vec3::Zero();
+    for (std::size_t i = 0; i < bodies.size(); ++i) L += s.x[i].cross(s.p[i]) + s.R[i] * s.Pi[i];
+    return L;
+  }
+
+  // Linear momentum Σ p.
+  Vec3 linearMomentum(const MechanismState& s) const {
+    Vec3 P = Vec3::Zero();
+    for (const Vec3& p : s.p) P += p;
+    return P;
+  }
+
+  // The largest constraint violation |g(x, R)|∞.
+  double constraintError(const MechanismState& s) const {
+    Eigen::VectorXd g(constraintCount());
+    constraints(s.x, s.R, g);
+    return g.size() ? g.cwiseAbs().maxCoeff() : 0.0;
+  }
+
+  // The largest velocity-constraint violation |G v|∞, v = (p/m, J⁻¹Π) per body.
+  double velocityConstraintError(const MechanismState& s) const {
+    if (constraintCount() == 0) return 0;
+    Eigen::MatrixXd G(constraintCount(), 6 * static_cast<int>(bodies.size()));
+    constraintJacobian(s.R, G);
+    Eigen::VectorXd v(6 * bodies.size());
+    for (std::size_t i = 0; i < bodies.size(); ++i) {
+      v.segment<3>(6 * i) = s.p[i] / bodies[i].mass;
+      v.segment<3>(6 * i + 3) = bodies[i].inertia.llt().solve(s.Pi[i]);
+    }
+    return (G * v).cwiseAbs().maxCoeff();
   }
 
   // A length that sets the closure tolerance: the largest joint offset, at least 1 m.
@@ -153,6 +240,7 @@ struct MechanismModel {
     validateConnected();
     validateClosure();
     validateIndependent();
+    validateVelocities();
   }
 
  private:
@@ -190,6 +278,9 @@ struct MechanismModel {
                        "violates the triangle inequality of principal moments: " + formatNumber(moments[0]) + " + " +
                            formatNumber(moments[1]) + " < " + formatNumber(moments[2]));
     if (!b.x.allFinite()) throw InputError(InputErrorCode::Range, at + ".position", "must be finite");
+    if (!b.velocity.allFinite()) throw InputError(InputErrorCode::Range, at + ".velocity", "must be finite");
+    if (!b.angularVelocity.allFinite())
+      throw InputError(InputErrorCode::Range, at + ".angularVelocity", "must be finite");
     const double orthogonality = (b.R.transpose() * b.R - Mat3::Identity()).cwiseAbs().maxCoeff();
     if (!(orthogonality <= limits::kManifoldTolerance) || !(b.R.determinant() > 0))
       throw InputError(InputErrorCode::OffManifold, at + ".orientation",
@@ -216,7 +307,8 @@ struct MechanismModel {
         *a /= len;
       }
     }
-    if (j.kind == JointKind::Fixed) j.relative = parentR(j).transpose() * bodies[j.child].R;
+    if (j.kind == JointKind::Fixed)
+      j.relative = (j.parent < 0 ? Mat3::Identity() : bodies[j.parent].R).transpose() * bodies[j.child].R;
   }
 
   // The bodies and, where a joint uses it, the world form one connected mechanism.
@@ -248,6 +340,33 @@ struct MechanismModel {
       if (!(gap <= tol))
         throw InputError(InputErrorCode::OffManifold, "joints[" + std::to_string(k) + "]",
                          "does not close at t = 0: the gap is " + formatNumber(gap));
+      row += rows;
+    }
+  }
+
+  // The initial velocities keep every joint closed (G v = 0), relative to the largest
+  // point speed |ẋ| + |ω| L.
+  void validateVelocities() const {
+    if (constraintCount() == 0) return;
+    Eigen::MatrixXd G(constraintCount(), 6 * static_cast<int>(bodies.size()));
+    constraintJacobian(orientations(), G);
+    Eigen::VectorXd v(6 * bodies.size());
+    double speed = 0;
+    const double L = lengthScale();
+    for (std::size_t i = 0; i < bodies.size(); ++i) {
+      v.segment<3>(6 * i) = bodies[i].velocity;
+      v.segment<3>(6 * i + 3) = bodies[i].angularVelocity;
+      speed = std::max(
+          {speed, bodies[i].velocity.cwiseAbs().maxCoeff(), bodies[i].angularVelocity.cwiseAbs().maxCoeff() * L});
+    }
+    const Eigen::VectorXd rate = G * v;
+    int row = 0;
+    for (std::size_t k = 0; k < joints.size(); ++k) {
+      const int rows = constraintRows(joints[k].kind);
+      const double gap = rate.segment(row, rows).cwiseAbs().maxCoeff();
+      if (!(gap <= limits::kManifoldTolerance * std::max(speed, 1.0)))
+        throw InputError(InputErrorCode::OffManifold, "joints[" + std::to_string(k) + "]",
+                         "is pulled apart by the initial velocities: the joint's rate is " + formatNumber(gap));
       row += rows;
     }
   }
