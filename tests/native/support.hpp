@@ -69,6 +69,17 @@ inline double driftRatio(const std::vector<double>& e) {
   return last / first;
 }
 
+// Least-squares slope of log(err) against log(h): the measured order.
+inline double fittedOrder(const std::vector<double>& hs, const std::vector<double>& errs) {
+  double sx = 0, sy = 0, sxx = 0, sxy = 0;
+  const double n = static_cast<double>(hs.size());
+  for (std::size_t i = 0; i < hs.size(); ++i) {
+    const double x = std::log(hs[i]), y = std::log(errs[i]);
+    sx += x, sy += y, sxx += x * x, sxy += x * y;
+  }
+  return (n * sxy - sx * sy) / (n * sxx - sx * sx);
+}
+
 inline double maxAbsDeviation(const std::vector<double>& x) {
   double m = 0;
   for (double v : x) m = std::max(m, std::abs(v - x[0]));

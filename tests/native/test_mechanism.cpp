@@ -5,44 +5,13 @@
 #include <cmath>
 #include <string>
 
+#include "mechanisms.hpp"
 #include "vilab/models/mechanism.hpp"
 
 namespace {
 
 using namespace vilab;
-
-Mat3 rotation(const Vec3& axis, double angle) { return Eigen::AngleAxisd(angle, axis.normalized()).toRotationMatrix(); }
-
-// A rod of length ℓ and mass m along its body z axis, centre of mass at its middle.
-MechanismBody rod(double m, double length, const Mat3& R, const Vec3& x) {
-  MechanismBody b;
-  b.mass = m;
-  const double side = m * length * length / 12.0;
-  b.inertia = Vec3(side, side, 1e-3 * side).asDiagonal();
-  b.R = R;
-  b.x = x;
-  return b;
-}
-
-// The compound double pendulum: two rods hanging from the world by ball joints, tilted.
-MechanismModel compoundDoublePendulum() {
-  MechanismModel m;
-  const Mat3 R1 = rotation(Vec3(1, 0.3, 0), 0.4), R2 = rotation(Vec3(0.2, 1, 0), -0.7);
-  const Vec3 top(0, 0, 0.5), bottom(0, 0, -0.5);
-  m.bodies.push_back(rod(1, 1, R1, -R1 * top));
-  const Vec3 end1 = m.bodies[0].x + R1 * bottom;
-  m.bodies.push_back(rod(0.5, 1, R2, end1 - R2 * top));
-  MechanismJoint j0;
-  j0.child = 0;
-  j0.childPoint = top;
-  MechanismJoint j1;
-  j1.parent = 0;
-  j1.child = 1;
-  j1.parentPoint = bottom;
-  j1.childPoint = top;
-  m.joints = {j0, j1};
-  return m;
-}
+using namespace vilab::testing;
 
 // The largest difference between G and central differences of the constraints.
 double jacobianError(const MechanismModel& m, const Eigen::MatrixXd& G) {
@@ -178,4 +147,13 @@ TEST_CASE("mechanism: every refusal names its field", "[mechanism]") {
           f.kind = JointKind::Fixed;
           m.joints.push_back(f);
         }) == "joints[2]");
+  // Velocities: not finite, and pulling the second joint apart (the lower rod's centre
+  // moving off its consistent velocity); consistent ones are accepted.
+  CHECK(with([](MechanismModel& m) { m.bodies[0].velocity[0] = NAN; }) == "bodies[0].velocity");
+  CHECK(with([](MechanismModel& m) { m.bodies[1].angularVelocity[1] = INFINITY; }) == "bodies[1].angularVelocity");
+  CHECK(with([](MechanismModel& m) {
+          m = compoundDoublePendulum(Vec3(0.3, -0.2, 0.1), Vec3(-0.5, 0.4, 0.2));
+          m.bodies[1].velocity[0] += 1e-3;
+        }) == "joints[1]");
+  CHECK(refusedField(compoundDoublePendulum(Vec3(0.3, -0.2, 0.1), Vec3(-0.5, 0.4, 0.2))).empty());
 }

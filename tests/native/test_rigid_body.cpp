@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "support.hpp"
 #include "vilab/exact/free_rigid_body.hpp"
 #include "vilab/integrators/lie_group.hpp"
 #include "vilab/integrators/variational.hpp"
@@ -22,6 +23,7 @@
 namespace {
 
 using namespace vilab;
+using vilab::test::fittedOrder;
 
 // A generic unit quaternion, normalized in double precision (unit to ~1e-16).
 Vec4 genericOrientation() {
@@ -71,17 +73,6 @@ std::string sci(double x) {
 
 double seconds(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-// Least-squares slope of log(err) against log(h).
-double fittedOrder(const std::vector<double>& hs, const std::vector<double>& errs) {
-  double sx = 0, sy = 0, sxx = 0, sxy = 0;
-  const double n = static_cast<double>(hs.size());
-  for (std::size_t i = 0; i < hs.size(); ++i) {
-    const double x = std::log(hs[i]), y = std::log(errs[i]);
-    sx += x, sy += y, sxx += x * x, sxy += x * y;
-  }
-  return (n * sxy - sx * sy) / (n * sxx - sx * sx);
 }
 
 // Long-run statistics of the invariants, sampled every `stride` steps.
