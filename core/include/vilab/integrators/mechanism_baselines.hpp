@@ -1,0 +1,349 @@
+// What a user would otherwise run on a mechanism: explicit Runge–Kutta methods on the
+// index-1 equations of motion (models/mechanism_dynamics.hpp), set up to do their best.
+//
+// The orientation is carried as a unit quaternion q with q̇ = ½ q ⊗ (0, ω), and the
+// methods run on the vector (x, q, p, Π) per body, q normalized after each step. This is
+// the choice of most rigid-body codes (MuJoCo's RK4 among them), and for a reason that
+// matters here: it is classical Runge–Kutta on an ordinary ODE in ℝ^13 per body, so it
+// keeps its order (4 or 5) with no Lie-algebra corrections, whereas Runge–Kutta–Munthe-Kaas
+// with stage exponentials needs the dexp⁻¹ series to the method's order to keep it
+// (Hairer, Lubich & Wanner, Geometric Numerical Integration, §IV.8.2). The exact flow keeps
+// |q| = 1, so normalizing changes a step by no more than its error.
+//
+// After each (sub)step both are projected back onto the constraint manifold:
+//   the configuration onto g(x, R) = 0 by Gauss–Newton in the mass-weighted metric,
+//     (δx, η) = −M⁻¹Gᵀ (G M⁻¹ Gᵀ)⁻¹ g,  x ↦ x + δx,  R ↦ R exp(η̂),
+//   iterated while it lowers |g| (to rounding, a few iterations);
+//   the momenta onto G v = 0, orthogonally in the same metric (kinetic energy),
+//     v ↦ v − M⁻¹Gᵀ (G M⁻¹ Gᵀ)⁻¹ G v
+// (Hairer, Lubich & Wanner §IV.4, standard projection; §VII.2 for constrained systems).
+// Neither projection preserves energy: what is left is the method's energy drift.
+#pragma once
+
+#include <Eigen/Dense>
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "vilab/detmath.hpp"
+#include "vilab/models/mechanism_dynamics.hpp"
+
+namespace vilab {
+
+// exp(½ η̂) as a unit quaternion: the rotation by the angle |η| about η.
+inline Vec4 quaternionExp(const Vec3& eta) {
+  const double angle = dm::sqrt(eta.squaredNorm());
+  if (angle < 1e-8) {
+    // cos and sin(θ/2)/θ to rounding at this size.
+    const Vec4 q(1 - angle * angle / 8, 0.5 * eta[0], 0.5 * eta[1], 0.5 * eta[2]);
+    return q / dm::sqrt(q.squaredNorm());
+  }
+  double s = 0, c = 0;
+  dm::sincos(0.5 * angle, s, c);
+  const Vec3 axis = eta * (s / angle);
+  return Vec4(c, axis[0], axis[1], axis[2]);
+}
+
+// The state of a mechanism as one vector, 13 entries per body: x, q, p, Π.
+class MechanismVector {
+ public:
+  static constexpr int kPerBody = 13;
+
+  static VecX pack(const MechanismState& s) {
+    VecX y(kPerBody * s.x.size());
+    for (std::size_t i = 0; i < s.x.size(); ++i) {
+      y.segment<3>(kPerBody * i) = s.x[i];
+      y.segment<4>(kPerBody * i + 3) = quat::fromMatrix(s.R[i]);
+      y.segment<3>(kPerBody * i + 7) = s.p[i];
+      y.segment<3>(kPerBody * i + 10) = s.Pi[i];
+    }
+    return y;
+  }
+
+  // The state held by y (q normalized into R).
+  static void unpack(const VecX& y, MechanismState& s) {
+    const std::size_t n = y.size() / kPerBody;
+    s.x.resize(n);
+    s.R.resize(n);
+    s.p.resize(n);
+    s.Pi.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      s.x[i] = y.segment<3>(kPerBody * i);
+      s.R[i] = rotation(y.segment<4>(kPerBody * i + 3));
+      s.p[i] = y.segment<3>(kPerBody * i + 7);
+      s.Pi[i] = y.segment<3>(kPerBody * i + 10);
+    }
+  }
+
+  static Mat3 rotation(const Vec4& q) { return quat::matrix(Vec4(q / dm::sqrt(q.squaredNorm()))); }
+};
+
+// The equations of motion on the packed vector, and the projections onto the manifold.
+class MechanismOde {
+ public:
+  explicit MechanismOde(const MechanismModel& model) : dynamics_(model) {}
+
+  const MechanismDynamics& dynamics() const { return dynamics_; }
+  int size() const { return MechanismVector::kPerBody * dynamics_.bodyCount(); }
+
+  // dy/dt at y; false where the reactions are undefined.
+  bool rhs(const VecX& y, VecX& dy) const {
+    MechanismVector::unpack(y, scratch_);
+    if (!dynamics_.rates(scratch_.R, scratch_.p, scratch_.Pi, rates_)) return false;
+    dy.resize(y.size());
+    for (int i = 0; i < dynamics_.bodyCount(); ++i) {
+      const int k = MechanismVector::kPerBody * i;
+      dy.segment<3>(k) = rates_.xdot[i];
+      dy.segment<4>(k + 3) = 0.5 * quat::mul(Vec4(y.segment<4>(k + 3)), quat::pure(rates_.omega[i]));
+      dy.segment<3>(k + 7) = rates_.pdot[i];
+      dy.segment<3>(k + 10) = rates_.Pidot[i];
+    }
+    return dy.allFinite();
+  }
+
+  // Normalizes each q, then projects the configuration and the momenta (see the header).
+  // Returns the Gauss–Newton iterations taken.
+  int project(VecX& y) const {
+    const int n = dynamics_.bodyCount();
+    for (int i = 0; i < n; ++i) {
+      auto q = y.segment<4>(MechanismVector::kPerBody * i + 3);
+      q /= dm::sqrt(q.squaredNorm());
+    }
+    const MechanismModel& model = dynamics_.model();
+    if (model.constraintCount() == 0) return 0;
+    MechanismVector::unpack(y, scratch_);
+    const int iterations = projectConfiguration(scratch_.x, scratch_.R, y);
+    projectMomenta(scratch_.R, y);
+    return iterations;
+  }
+
+ private:
+  static constexpr int kMaxGaussNewton = 12;
+
+  // (G M⁻¹ Gᵀ)⁻¹ applied through M⁻¹Gᵀ: returns M⁻¹Gᵀ (G M⁻¹ Gᵀ)⁻¹ r.
+  VecX weightedCorrection(const Eigen::MatrixXd& G, const VecX& r) const {
+    Eigen::MatrixXd MinvGt(G.cols(), G.rows());
+    for (int k = 0; k < G.rows(); ++k) MinvGt.col(k) = dynamics_.applyInverseMass(G.row(k).transpose());
+    const Eigen::LDLT<Eigen::MatrixXd> ldlt(G * MinvGt);
+    return MinvGt * ldlt.solve(r);
+  }
+
+  // Gauss–Newton onto g = 0, each iteration kept only when it lowers |g|∞ (so it stops
+  // at rounding); writes x and q back into y.
+  int projectConfiguration(std::vector<Vec3>& x, std::vector<Mat3>& R, VecX& y) const {
+    const MechanismModel& model = dynamics_.model();
+    const int m = model.constraintCount(), n = dynamics_.bodyCount();
+    VecX g(m);
+    Eigen::MatrixXd G(m, 6 * n);
+    std::vector<Vec4> q(n);
+    for (int i = 0; i < n; ++i) q[i] = y.segment<4>(MechanismVector::kPerBody * i + 3);
+    model.constraints(x, R, g);
+    double err = g.cwiseAbs().maxCoeff();
+    int it = 0;
+    for (; it < kMaxGaussNewton && err > 0; ++it) {
+      model.constraintJacobian(R, G);
+      const VecX delta = -weightedCorrection(G, g);
+      std::vector<Vec3> xTrial = x;
+      std::vector<Mat3> RTrial = R;
+      std::vector<Vec4> qTrial = q;
+      for (int i = 0; i < n; ++i) {
+        xTrial[i] += delta.segment<3>(6 * i);
+        qTrial[i] = quat::mul(q[i], quaternionExp(delta.segment<3>(6 * i + 3)));
+        qTrial[i] /= dm::sqrt(qTrial[i].squaredNorm());
+        RTrial[i] = quat::matrix(qTrial[i]);
+      }
+      VecX gTrial(m);
+      model.constraints(xTrial, RTrial, gTrial);
+      const double errTrial = gTrial.cwiseAbs().maxCoeff();
+      if (!(errTrial < err)) break;
+      x.swap(xTrial);
+      R.swap(RTrial);
+      q.swap(qTrial);
+      g = gTrial;
+      err = errTrial;
+    }
+    for (int i = 0; i < n; ++i) {
+      y.segment<3>(MechanismVector::kPerBody * i) = x[i];
+      y.segment<4>(MechanismVector::kPerBody * i + 3) = q[i];
+    }
+    return it;
+  }
+
+  // v ↦ v − M⁻¹Gᵀ (G M⁻¹ Gᵀ)⁻¹ G v at R; writes p = m ẋ and Π = J ω back into y.
+  void projectMomenta(const std::vector<Mat3>& R, VecX& y) const {
+    const MechanismModel& model = dynamics_.model();
+    const int n = dynamics_.bodyCount();
+    std::vector<Vec3> p(n), Pi(n);
+    for (int i = 0; i < n; ++i) {
+      p[i] = y.segment<3>(MechanismVector::kPerBody * i + 7);
+      Pi[i] = y.segment<3>(MechanismVector::kPerBody * i + 10);
+    }
+    Eigen::MatrixXd G(model.constraintCount(), 6 * n);
+    model.constraintJacobian(R, G);
+    const VecX v = dynamics_.velocities(p, Pi);
+    const VecX w = v - weightedCorrection(G, G * v);
+    for (int i = 0; i < n; ++i) {
+      y.segment<3>(MechanismVector::kPerBody * i + 7) = model.bodies[i].mass * w.segment<3>(6 * i);
+      y.segment<3>(MechanismVector::kPerBody * i + 10) = model.bodies[i].inertia * w.segment<3>(6 * i + 3);
+    }
+  }
+
+  MechanismDynamics dynamics_;
+  mutable MechanismState scratch_;
+  mutable MechanismRates rates_;
+};
+
+// Classical RK4 with a fixed step h, projected after each step.
+class MechanismProjectedRk4 {
+ public:
+  MechanismProjectedRk4(const MechanismModel& model, double h) : ode_(model), h_(h) {}
+
+  void load(const MechanismState& s) {
+    y_ = MechanismVector::pack(s);
+    t_ = s.t;
+  }
+  void store(MechanismState& s) const {
+    MechanismVector::unpack(y_, s);
+    s.t = t_;
+  }
+  double time() const { return t_; }
+
+  // One step; false (the state kept) where a stage is undefined.
+  bool step() {
+    const VecX& y = y_;
+    if (!ode_.rhs(y, k1_)) return false;
+    if (!ode_.rhs(y + (0.5 * h_) * k1_, k2_)) return false;
+    if (!ode_.rhs(y + (0.5 * h_) * k2_, k3_)) return false;
+    if (!ode_.rhs(y + h_ * k3_, k4_)) return false;
+    VecX next = y + (h_ / 6) * (k1_ + 2 * k2_ + 2 * k3_ + k4_);
+    ode_.project(next);
+    if (!next.allFinite()) return false;
+    y_.swap(next);
+    t_ += h_;
+    return true;
+  }
+
+ private:
+  MechanismOde ode_;
+  double h_, t_ = 0;
+  VecX y_, k1_, k2_, k3_, k4_;
+};
+
+// Adaptive Dormand–Prince 5(4) (Dormand & Prince 1980; Hairer, Nørsett & Wanner §II.4–5)
+// with the controller of integrators/runge_kutta.hpp: err = RMS of ê_i / (atol + rtol ·
+// max(|y0_i|, |y1_i|)), accepted at err ≤ 1, next substep h · min(facmax, max(0.2,
+// 0.9 err^(−1/5))), facmax = 10 (1 right after a rejection). Each accepted substep is
+// projected; advance(h) ends exactly at t + h and the proposal carries over.
+class MechanismDopri5 {
+ public:
+  // `projects` = false integrates the bare equations of motion (to measure their drift).
+  MechanismDopri5(const MechanismModel& model, double rtol, double atol, bool projects = true)
+      : ode_(model), rtol_(rtol), atol_(atol), projects_(projects) {}
+
+  void load(const MechanismState& s) {
+    y_ = MechanismVector::pack(s);
+    t_ = s.t;
+    proposal_ = 0;
+  }
+  void store(MechanismState& s) const {
+    MechanismVector::unpack(y_, s);
+    s.t = t_;
+  }
+  double time() const { return t_; }
+  long acceptedSubsteps() const { return accepted_; }
+  long rejectedSubsteps() const { return rejected_; }
+
+  // Advances by h; false (the state kept) when a stage is undefined or the substep
+  // collapses.
+  bool advance(double h) {
+    VecX y = y_;
+    double tau = 0, proposal = proposal_ > 0 ? proposal_ : h;
+    bool afterRejection = false;
+    long accepted = 0, rejected = 0;
+    while (true) {
+      const double remaining = h - tau;
+      const bool last = 1.01 * proposal >= remaining;
+      const double hs = last ? remaining : proposal;
+      if (!(hs > 1e-14 * h) || accepted + rejected > limits::kMaxSubstepsPerStep) return false;
+      double err = 0;
+      VecX next;
+      const bool fine = substep(y, hs, next, err);
+      if (fine && err <= 1) {
+        if (projects_) ode_.project(next);
+        y.swap(next);
+        ++accepted;
+        const double grow = afterRejection ? 1.0 : 10.0;
+        const double factor = std::min(grow, std::max(0.2, 0.9 * errorFactor(err)));
+        proposal = last && hs < proposal ? std::max(proposal, hs * factor) : hs * factor;
+        afterRejection = false;
+        if (last) break;
+        tau += hs;
+        continue;
+      }
+      ++rejected;
+      afterRejection = true;
+      proposal = hs * (fine ? std::min(1.0, std::max(0.2, 0.9 * errorFactor(err))) : 0.2);
+    }
+    if (!y.allFinite()) return false;
+    y_.swap(y);
+    t_ += h;
+    proposal_ = proposal;
+    accepted_ += accepted;
+    rejected_ += rejected;
+    return true;
+  }
+
+ private:
+  // err^(−1/5), through the deterministic log and exp.
+  static double errorFactor(double err) { return err > 0 ? dm::exp(-0.2 * dm::log(err)) : 10.0; }
+
+  bool substep(const VecX& y0, double hs, VecX& y1, double& err) {
+    constexpr double a21 = 1.0 / 5;
+    constexpr double a31 = 3.0 / 40, a32 = 9.0 / 40;
+    constexpr double a41 = 44.0 / 45, a42 = -56.0 / 15, a43 = 32.0 / 9;
+    constexpr double a51 = 19372.0 / 6561, a52 = -25360.0 / 2187, a53 = 64448.0 / 6561, a54 = -212.0 / 729;
+    constexpr double a61 = 9017.0 / 3168, a62 = -355.0 / 33, a63 = 46732.0 / 5247, a64 = 49.0 / 176,
+                     a65 = -5103.0 / 18656;
+    constexpr double b1 = 35.0 / 384, b3 = 500.0 / 1113, b4 = 125.0 / 192, b5 = -2187.0 / 6784, b6 = 11.0 / 84;
+    constexpr double e1 = 71.0 / 57600, e3 = -71.0 / 16695, e4 = 71.0 / 1920, e5 = -17253.0 / 339200, e6 = 22.0 / 525,
+                     e7 = -1.0 / 40;
+    VecX(&k)[7] = k_;
+    if (!ode_.rhs(y0, k[0])) return false;
+    if (!ode_.rhs(y0 + hs * (a21 * k[0]), k[1])) return false;
+    if (!ode_.rhs(y0 + hs * (a31 * k[0] + a32 * k[1]), k[2])) return false;
+    if (!ode_.rhs(y0 + hs * (a41 * k[0] + a42 * k[1] + a43 * k[2]), k[3])) return false;
+    if (!ode_.rhs(y0 + hs * (a51 * k[0] + a52 * k[1] + a53 * k[2] + a54 * k[3]), k[4])) return false;
+    if (!ode_.rhs(y0 + hs * (a61 * k[0] + a62 * k[1] + a63 * k[2] + a64 * k[3] + a65 * k[4]), k[5])) return false;
+    y1 = y0 + hs * (b1 * k[0] + b3 * k[2] + b4 * k[3] + b5 * k[4] + b6 * k[5]);
+    if (!ode_.rhs(y1, k[6])) return false;
+    const VecX e = hs * (e1 * k[0] + e3 * k[2] + e4 * k[3] + e5 * k[4] + e6 * k[5] + e7 * k[6]);
+    double sum = 0;
+    for (Eigen::Index i = 0; i < e.size(); ++i) {
+      const double r = e[i] / (atol_ + rtol_ * std::max(std::abs(y0[i]), std::abs(y1[i])));
+      sum += r * r;
+    }
+    err = dm::sqrt(sum / static_cast<double>(e.size()));
+    return std::isfinite(err);
+  }
+
+  MechanismOde ode_;
+  double rtol_, atol_;
+  bool projects_;
+  double t_ = 0, proposal_ = 0;
+  long accepted_ = 0, rejected_ = 0;
+  VecX y_;
+  VecX k_[7];
+};
+
+// The fine reference for order tests: `state` advanced by `duration` with the projected
+// DOPRI5 at rtol = atol = 1e-13 (the tests check it against the run at 1e-12). False,
+// `state` kept, when it fails.
+inline bool integrateFinely(const MechanismModel& model, MechanismState& state, double duration) {
+  MechanismDopri5 fine(model, 1e-13, 1e-13);
+  fine.load(state);
+  if (!fine.advance(duration)) return false;
+  fine.store(state);
+  return true;
+}
+
+}  // namespace vilab
