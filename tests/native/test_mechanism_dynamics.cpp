@@ -186,26 +186,32 @@ TEST_CASE("mechanism dynamics: accelerations satisfy G a = −Ġv and the bare e
   }
 }
 
-TEST_CASE("mechanism baselines: the fine reference agrees with itself at a looser tolerance", "[mechanism]") {
-  const MechanismModel m = compoundDoublePendulum();
-  MechanismState fine = m.initialState(), looser = m.initialState();
-  REQUIRE(integrateFinely(m, fine, 1.0));
-  MechanismDopri5 dopri(m, 1e-12, 1e-12);
-  dopri.load(looser);
-  REQUIRE(dopri.advance(1.0));
-  dopri.store(looser);
-  const double d = stateDistance(fine, looser);
-  INFO("|reference(1e-13) − DOPRI5(1e-12)| " << d);
-  CHECK(d < 2e-11);
+TEST_CASE("mechanism baselines: the DOP853 reference agrees with itself at 1e-12 and with DOPRI5 at 1e-13",
+          "[mechanism]") {
+  for (const MechanismModel& m : {compoundDoublePendulum(), everyJointKind()}) {
+    MechanismState fine = m.initialState();
+    REQUIRE(integrateFinely(m, fine, 1.0));
+    const auto run = [&](auto&& method) {
+      method.load(m.initialState());
+      REQUIRE(method.advance(1.0));
+      MechanismState s;
+      method.store(s);
+      return stateDistance(fine, s);
+    };
+    const double looser = run(MechanismDop853(m, 1e-12, 1e-12)), dopri = run(MechanismDopri5(m, 1e-13, 1e-13));
+    INFO("|DOP853(1e-13) − DOP853(1e-12)| " << looser << ", |DOP853(1e-13) − DOPRI5(1e-13)| " << dopri);
+    CHECK(looser < 2e-12);
+    CHECK(dopri < 2e-12);
+  }
 }
 
-TEST_CASE("mechanism baselines: projected RK4 has order 4 on the compound double pendulum", "[mechanism]") {
-  const MechanismModel m = compoundDoublePendulum();
+// The error of projected RK4 at T = 1 s against the DOP853 reference, at T/steps.
+std::vector<double> rk4Errors(const MechanismModel& m, const std::vector<int>& stepCounts) {
   MechanismState reference = m.initialState();
   const double T = 1.0;
   REQUIRE(integrateFinely(m, reference, T));
   std::vector<double> errors;
-  for (const int steps : {40, 80, 160, 320}) {
+  for (const int steps : stepCounts) {
     MechanismProjectedRk4 rk4(m, T / steps);
     rk4.load(m.initialState());
     for (int k = 0; k < steps; ++k) REQUIRE(rk4.step());
@@ -213,13 +219,22 @@ TEST_CASE("mechanism baselines: projected RK4 has order 4 on the compound double
     rk4.store(s);
     errors.push_back(stateDistance(s, reference));
   }
-  const std::vector<double> orders = observedOrders(errors);
-  for (std::size_t i = 0; i < orders.size(); ++i) {
-    INFO("h = " << T / (40 << i) << " → " << T / (80 << i) << ": errors " << errors[i] << ", " << errors[i + 1]
-                << ", order " << orders[i]);
-    CHECK(orders[i] == Approx(4.0).margin(0.2));
+  return errors;
+}
+
+TEST_CASE("mechanism baselines: projected RK4 has order 4 (compound double pendulum; hinge, fixed and ball)",
+          "[mechanism]") {
+  const std::vector<int> stepCounts{80, 160, 320, 640};
+  for (const MechanismModel& m : {compoundDoublePendulum(), everyJointKind()}) {
+    const std::vector<double> errors = rk4Errors(m, stepCounts);
+    const std::vector<double> orders = observedOrders(errors);
+    for (std::size_t i = 0; i < orders.size(); ++i) {
+      INFO("h = 1/" << stepCounts[i] << " → 1/" << stepCounts[i + 1] << ": errors " << errors[i] << ", "
+                    << errors[i + 1] << ", order " << orders[i]);
+      CHECK(orders[i] == Approx(4.0).margin(0.2));
+    }
+    CHECK(errors.back() > 50 * 2e-12);  // above the reference's own error (< 2e-12, checked above)
   }
-  CHECK(errors.back() > 100 * 2e-11);  // well above the reference's own error
 }
 
 TEST_CASE("mechanism baselines: projection holds the joints at rounding; RK4's energy drifts", "[mechanism]") {
