@@ -120,12 +120,10 @@ class MechanismOde {
  private:
   static constexpr int kMaxGaussNewton = 12;
 
-  // (G M⁻¹ Gᵀ)⁻¹ applied through M⁻¹Gᵀ: returns M⁻¹Gᵀ (G M⁻¹ Gᵀ)⁻¹ r.
-  VecX weightedCorrection(const Eigen::MatrixXd& G, const VecX& r) const {
-    Eigen::MatrixXd MinvGt(G.cols(), G.rows());
-    for (int k = 0; k < G.rows(); ++k) MinvGt.col(k) = dynamics_.applyInverseMass(G.row(k).transpose());
-    const Eigen::LDLT<Eigen::MatrixXd> ldlt(G * MinvGt);
-    return MinvGt * ldlt.solve(r);
+  // M⁻¹Gᵀ (G M⁻¹ Gᵀ)⁻¹ r at R (the dynamics' reaction factorization).
+  VecX weightedCorrection(const std::vector<Mat3>& R, const VecX& r) const {
+    dynamics_.factorReactions(R);
+    return dynamics_.inverseMassJacobianT() * dynamics_.reactionFactor().solve(r);
   }
 
   // Gauss–Newton onto g = 0, each iteration kept only when it lowers |g|∞ (so it stops
@@ -134,15 +132,13 @@ class MechanismOde {
     const MechanismModel& model = dynamics_.model();
     const int m = model.constraintCount(), n = dynamics_.bodyCount();
     VecX g(m);
-    Eigen::MatrixXd G(m, 6 * n);
     std::vector<Vec4> q(n);
     for (int i = 0; i < n; ++i) q[i] = y.segment<4>(MechanismVector::kPerBody * i + 3);
     model.constraints(x, R, g);
     double err = g.cwiseAbs().maxCoeff();
     int it = 0;
     for (; it < kMaxGaussNewton && err > 0; ++it) {
-      model.constraintJacobian(R, G);
-      const VecX delta = -weightedCorrection(G, g);
+      const VecX delta = -weightedCorrection(R, g);
       std::vector<Vec3> xTrial = x;
       std::vector<Mat3> RTrial = R;
       std::vector<Vec4> qTrial = q;
@@ -178,10 +174,10 @@ class MechanismOde {
       p[i] = y.segment<3>(MechanismVector::kPerBody * i + 7);
       Pi[i] = y.segment<3>(MechanismVector::kPerBody * i + 10);
     }
-    Eigen::MatrixXd G(model.constraintCount(), 6 * n);
-    model.constraintJacobian(R, G);
     const VecX v = dynamics_.velocities(p, Pi);
-    const VecX w = v - weightedCorrection(G, G * v);
+    dynamics_.factorReactions(R);
+    const VecX Gv = dynamics_.jacobian() * v;
+    const VecX w = v - dynamics_.inverseMassJacobianT() * dynamics_.reactionFactor().solve(Gv);
     for (int i = 0; i < n; ++i) {
       y.segment<3>(MechanismVector::kPerBody * i + 7) = model.bodies[i].mass * w.segment<3>(6 * i);
       y.segment<3>(MechanismVector::kPerBody * i + 10) = model.bodies[i].inertia * w.segment<3>(6 * i + 3);
@@ -212,13 +208,16 @@ class MechanismProjectedRk4 {
   bool step() {
     const VecX& y = y_;
     if (!ode_.rhs(y, k1_)) return false;
-    if (!ode_.rhs(y + (0.5 * h_) * k1_, k2_)) return false;
-    if (!ode_.rhs(y + (0.5 * h_) * k2_, k3_)) return false;
-    if (!ode_.rhs(y + h_ * k3_, k4_)) return false;
-    VecX next = y + (h_ / 6) * (k1_ + 2 * k2_ + 2 * k3_ + k4_);
-    ode_.project(next);
-    if (!next.allFinite()) return false;
-    y_.swap(next);
+    stage_ = y + (0.5 * h_) * k1_;
+    if (!ode_.rhs(stage_, k2_)) return false;
+    stage_ = y + (0.5 * h_) * k2_;
+    if (!ode_.rhs(stage_, k3_)) return false;
+    stage_ = y + h_ * k3_;
+    if (!ode_.rhs(stage_, k4_)) return false;
+    stage_ = y + (h_ / 6) * (k1_ + 2 * k2_ + 2 * k3_ + k4_);
+    ode_.project(stage_);
+    if (!stage_.allFinite()) return false;
+    y_.swap(stage_);
     t_ += h_;
     return true;
   }
@@ -226,7 +225,7 @@ class MechanismProjectedRk4 {
  private:
   MechanismOde ode_;
   double h_, t_ = 0;
-  VecX y_, k1_, k2_, k3_, k4_;
+  VecX y_, stage_, k1_, k2_, k3_, k4_;
 };
 
 // One substep of Dormand–Prince 5(4) (Dormand & Prince 1980; Hairer, Nørsett & Wanner

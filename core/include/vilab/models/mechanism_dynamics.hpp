@@ -77,48 +77,65 @@ class MechanismDynamics {
   const Mat3& inverseInertia(int i) const { return inverseInertia_[i]; }
 
   // v = (p/m, J⁻¹Π) per body.
-  VecX velocities(const std::vector<Vec3>& p, const std::vector<Vec3>& Pi) const {
-    VecX v(6 * bodyCount());
+  void velocities(const std::vector<Vec3>& p, const std::vector<Vec3>& Pi, VecX& v) const {
+    v.resize(6 * bodyCount());
     for (int i = 0; i < bodyCount(); ++i) {
       v.segment<3>(6 * i) = p[i] / model_.bodies[i].mass;
       v.segment<3>(6 * i + 3) = inverseInertia_[i] * Pi[i];
     }
+  }
+  VecX velocities(const std::vector<Vec3>& p, const std::vector<Vec3>& Pi) const {
+    VecX v;
+    velocities(p, Pi, v);
     return v;
   }
 
   // M⁻¹ y for y with 6 entries per body.
+  template <class In, class Out>
+  void applyInverseMass(const In& y, Out&& r) const {
+    for (int i = 0; i < bodyCount(); ++i) {
+      r.template segment<3>(6 * i) = y.template segment<3>(6 * i) / model_.bodies[i].mass;
+      r.template segment<3>(6 * i + 3) = inverseInertia_[i] * y.template segment<3>(6 * i + 3);
+    }
+  }
   VecX applyInverseMass(const VecX& y) const {
     VecX r(y.size());
-    for (int i = 0; i < bodyCount(); ++i) {
-      r.segment<3>(6 * i) = y.segment<3>(6 * i) / model_.bodies[i].mass;
-      r.segment<3>(6 * i + 3) = inverseInertia_[i] * y.segment<3>(6 * i + 3);
-    }
+    applyInverseMass(y, r);
     return r;
   }
+
+  // The reaction system at orientations R: G, M⁻¹Gᵀ and the factorization of G M⁻¹ Gᵀ
+  // (kept for solveReactions); false when it is singular.
+  bool factorReactions(const std::vector<Mat3>& R) const {
+    model_.constraintJacobian(R, G_);
+    MinvGt_.resize(G_.cols(), G_.rows());
+    for (Eigen::Index r = 0; r < G_.rows(); ++r) applyInverseMass(G_.row(r).transpose(), MinvGt_.col(r));
+    A_.noalias() = G_ * MinvGt_;
+    ldlt_.compute(A_);
+    return ldlt_.info() == Eigen::Success;
+  }
+  const Eigen::MatrixXd& jacobian() const { return G_; }
+  const Eigen::MatrixXd& inverseMassJacobianT() const { return MinvGt_; }
+  const Eigen::LDLT<Eigen::MatrixXd>& reactionFactor() const { return ldlt_; }
 
   // The rates at orientations R and momenta (p, Π); false when the reaction system is
   // singular or a rate is not finite. Positions do not enter: gravity is uniform.
   bool rates(const std::vector<Mat3>& R, const std::vector<Vec3>& p, const std::vector<Vec3>& Pi,
              MechanismRates& out) const {
     const int n = bodyCount();
-    const VecX v = velocities(p, Pi);
-    VecX f(6 * n);
+    velocities(p, Pi, v_);
+    force_.resize(6 * n);
     for (int i = 0; i < n; ++i) {
-      const MechanismBody& b = model_.bodies[i];
-      f.segment<3>(6 * i) = b.mass * model_.gravity;
-      f.segment<3>(6 * i + 3) = Pi[i].cross(v.segment<3>(6 * i + 3));
+      force_.segment<3>(6 * i) = model_.bodies[i].mass * model_.gravity;
+      force_.segment<3>(6 * i + 3) = Pi[i].cross(v_.segment<3>(6 * i + 3));
     }
-    VecX force = f;
     if (model_.constraintCount() > 0) {
-      model_.constraintJacobian(R, G_);
-      constraintVelocityProduct(model_, R, v, gv_);
-      Eigen::MatrixXd MinvGt(G_.cols(), G_.rows());
-      for (int r = 0; r < G_.rows(); ++r) MinvGt.col(r) = applyInverseMass(G_.row(r).transpose());
-      const Eigen::MatrixXd A = G_ * MinvGt;
-      const Eigen::LDLT<Eigen::MatrixXd> ldlt(A);
-      if (ldlt.info() != Eigen::Success) return false;
-      out.lambda = ldlt.solve(-gv_ - G_ * applyInverseMass(f));
-      force += G_.transpose() * out.lambda;
+      if (!factorReactions(R)) return false;
+      constraintVelocityProduct(model_, R, v_, gv_);
+      rhs_.noalias() = -gv_;
+      rhs_.noalias() -= MinvGt_.transpose() * force_;  // G M⁻¹ f, M⁻¹ symmetric
+      out.lambda = ldlt_.solve(rhs_);
+      force_.noalias() += G_.transpose() * out.lambda;
     } else {
       out.lambda.resize(0);
     }
@@ -127,12 +144,12 @@ class MechanismDynamics {
     out.pdot.resize(n);
     out.Pidot.resize(n);
     for (int i = 0; i < n; ++i) {
-      out.xdot[i] = v.segment<3>(6 * i);
-      out.omega[i] = v.segment<3>(6 * i + 3);
-      out.pdot[i] = force.segment<3>(6 * i);
-      out.Pidot[i] = force.segment<3>(6 * i + 3);
+      out.xdot[i] = v_.segment<3>(6 * i);
+      out.omega[i] = v_.segment<3>(6 * i + 3);
+      out.pdot[i] = force_.segment<3>(6 * i);
+      out.Pidot[i] = force_.segment<3>(6 * i + 3);
     }
-    return out.lambda.allFinite() && force.allFinite();
+    return out.lambda.allFinite() && force_.allFinite();
   }
   MechanismRates rates(const MechanismState& s) const {
     MechanismRates r;
@@ -143,8 +160,10 @@ class MechanismDynamics {
  private:
   MechanismModel model_;
   std::vector<Mat3> inverseInertia_;
-  mutable Eigen::MatrixXd G_;  // scratch
-  mutable VecX gv_;
+  // Scratch, reused by every evaluation.
+  mutable Eigen::MatrixXd G_, MinvGt_, A_;
+  mutable Eigen::LDLT<Eigen::MatrixXd> ldlt_;
+  mutable VecX gv_, v_, force_, rhs_;
 };
 
 }  // namespace vilab
