@@ -4,6 +4,8 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdio>
+#include <limits>
+#include <string>
 #include <vector>
 
 #include "support.hpp"
@@ -334,4 +336,37 @@ TEST_CASE("mechanism baselines: adaptive DOPRI5 meets its tolerance, stays on th
     dopri.store(*out);
   }
   CHECK(stateDistance(a, b) == 0);
+}
+
+TEST_CASE("mechanism baselines: a bad step or tolerance is refused by name, a bad advance keeps the state",
+          "[mechanism]") {
+  const MechanismModel m = compoundDoublePendulum();
+  const auto field = [](auto&& make) -> std::string {
+    try {
+      make();
+    } catch (const InputError& e) {
+      return e.field();
+    }
+    return "";
+  };
+  const double nan = std::nan("");
+  CHECK(field([&] { MechanismProjectedRk4(m, 0.0); }) == "h");
+  CHECK(field([&] { MechanismProjectedRk4(m, -0.01); }) == "h");
+  CHECK(field([&] { MechanismProjectedRk4(m, nan); }) == "h");
+  CHECK(field([&] { MechanismProjectedRk4(m, 0.01); }).empty());
+  CHECK(field([&] { MechanismDopri5(m, 0.0, 1e-8); }) == "rtol");
+  CHECK(field([&] { MechanismDopri5(m, nan, 1e-8); }) == "rtol");
+  CHECK(field([&] { MechanismDopri5(m, 1e-8, -1.0); }) == "atol");
+  CHECK(field([&] { MechanismDop853(m, 1e-8, std::numeric_limits<double>::infinity()); }) == "atol");
+  CHECK(field([&] { MechanismDopri5(m, 1e-8, 0.0); }).empty());
+  MechanismDopri5 dopri(m, 1e-8, 1e-8);
+  dopri.load(m.initialState());
+  REQUIRE(dopri.advance(0.1));
+  MechanismState before, after;
+  dopri.store(before);
+  CHECK_FALSE(dopri.advance(nan));
+  CHECK_FALSE(dopri.advance(-0.1));
+  dopri.store(after);
+  CHECK(stateDistance(before, after) == 0);
+  CHECK(after.t == before.t);
 }

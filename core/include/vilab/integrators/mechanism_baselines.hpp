@@ -192,7 +192,10 @@ class MechanismOde {
 // Classical RK4 with a fixed step h, projected after each step.
 class MechanismProjectedRk4 {
  public:
-  MechanismProjectedRk4(const MechanismModel& model, double h) : ode_(model), h_(h) {}
+  MechanismProjectedRk4(const MechanismModel& model, double h) : ode_(model), h_(h) {
+    if (!(std::isfinite(h) && h > 0))
+      throw InputError(InputErrorCode::Range, "h", "must be a finite positive step: " + formatNumber(h));
+  }
 
   void load(const MechanismState& s) {
     y_ = MechanismVector::pack(s);
@@ -353,7 +356,13 @@ template <class Tableau>
 class MechanismAdaptiveRungeKutta {
  public:
   MechanismAdaptiveRungeKutta(const MechanismModel& model, double rtol, double atol, bool projects = true)
-      : ode_(model), rtol_(rtol), atol_(atol), projects_(projects) {}
+      : ode_(model), rtol_(rtol), atol_(atol), projects_(projects) {
+    // A zero tolerance can never be met; atol = 0 alone is pure relative control.
+    if (!(std::isfinite(rtol) && rtol > 0))
+      throw InputError(InputErrorCode::Range, "rtol", "must be a finite positive tolerance: " + formatNumber(rtol));
+    if (!(std::isfinite(atol) && atol >= 0))
+      throw InputError(InputErrorCode::Range, "atol", "must be finite and not negative: " + formatNumber(atol));
+  }
 
   void load(const MechanismState& s) {
     y_ = MechanismVector::pack(s);
@@ -371,6 +380,7 @@ class MechanismAdaptiveRungeKutta {
   // Advances by h; false (the state kept) when a stage is undefined or the substep
   // collapses.
   bool advance(double h) {
+    if (!(std::isfinite(h) && h > 0)) return false;
     VecX y = y_;
     double tau = 0, proposal = proposal_ > 0 ? proposal_ : h;
     bool afterRejection = false;
