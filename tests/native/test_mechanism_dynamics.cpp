@@ -257,8 +257,10 @@ std::vector<double> rk4Errors(const MechanismModel& m, const std::vector<int>& s
   return errors;
 }
 
-TEST_CASE("mechanism baselines: projected RK4 has order 4 (compound double pendulum; hinge, fixed and ball)",
-          "[mechanism]") {
+TEST_CASE(
+    "mechanism baselines: projected RK4 has order 4 on the compound double pendulum and on a hinge, fixed and ball "
+    "mechanism",
+    "[mechanism]") {
   const std::vector<int> stepCounts{80, 160, 320, 640};
   for (const MechanismModel& m : {compoundDoublePendulum(), everyJointKind()}) {
     const std::vector<double> errors = rk4Errors(m, stepCounts);
@@ -272,7 +274,7 @@ TEST_CASE("mechanism baselines: projected RK4 has order 4 (compound double pendu
   }
 }
 
-TEST_CASE("mechanism baselines: projection holds the joints at rounding; RK4's energy drifts", "[mechanism]") {
+TEST_CASE("mechanism baselines: projection holds the joints at rounding and RK4's energy drifts", "[mechanism]") {
   // h = 0.01 over 1e5 steps (1000 s): the drift grows linearly, so the last tenth's
   // deviation is several times the first's; a symplectic method stays bounded (ratio ≈ 1).
   const MechanismModel m = compoundDoublePendulum();
