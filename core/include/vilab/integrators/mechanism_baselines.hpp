@@ -3,9 +3,9 @@
 //
 // The orientation is carried as a unit quaternion q with q̇ = ½ q ⊗ (0, ω), and the
 // methods run on the vector (x, q, p, Π) per body, q normalized after each step. This is
-// the choice of most rigid-body codes (MuJoCo's RK4 among them), and for a reason that
-// matters here: it is classical Runge–Kutta on an ordinary ODE in ℝ^13 per body, so it
-// keeps its order (4 or 5) with no Lie-algebra corrections, whereas Runge–Kutta–Munthe-Kaas
+// the common choice for a general-purpose solver, and for a reason that matters here:
+// it is classical Runge–Kutta on an ordinary ODE in ℝ^13 per body, so it
+// keeps its order (4, 5 or 8) with no Lie-algebra corrections, whereas Runge–Kutta–Munthe-Kaas
 // with stage exponentials needs the dexp⁻¹ series to the method's order to keep it
 // (Hairer, Lubich & Wanner, Geometric Numerical Integration, §IV.8.2). The exact flow keeps
 // |q| = 1, so normalizing changes a step by no more than its error.
