@@ -211,14 +211,14 @@ bool chainRowSurelyRepresentable(const State& s, double energy) {
 // from the model.
 template <int N>
 bool chainStepSurelyAcceptedN(const ChainModel& m, const State& a, const State& b, double energyA, double invH,
-                              double energyScale, double& energy) {
+                              double energyScale, double& energy, double* linkNorms) {
   constexpr double kSafe = 1e100;
   const int n = N > 0 ? N : m.bobs();
   const double* qa = a.q.data();
   const double* qb = b.q.data();
   const double* pb = b.p.data();
   const double* masses = m.masses.data();
-  energy = m.energy(b);
+  energy = m.energy(b, linkNorms);
   double moved = 0;
   bool ok = true;
   for (int i = 0; i < n; ++i) {
@@ -327,12 +327,12 @@ bool refuseUndrawable(const M& m, const State& next, double t, Refusal& refusal)
 }  // namespace
 
 bool chainStepSurelyAccepted(const ChainModel& m, const State& a, const State& b, double energyA, double invH,
-                             double energyScale, double& energy) {
+                             double energyScale, double& energy, double* linkNorms) {
   switch (m.bobs()) {
-    case 1: return chainStepSurelyAcceptedN<1>(m, a, b, energyA, invH, energyScale, energy);
-    case 2: return chainStepSurelyAcceptedN<2>(m, a, b, energyA, invH, energyScale, energy);
-    case 3: return chainStepSurelyAcceptedN<3>(m, a, b, energyA, invH, energyScale, energy);
-    default: return chainStepSurelyAcceptedN<0>(m, a, b, energyA, invH, energyScale, energy);
+    case 1: return chainStepSurelyAcceptedN<1>(m, a, b, energyA, invH, energyScale, energy, linkNorms);
+    case 2: return chainStepSurelyAcceptedN<2>(m, a, b, energyA, invH, energyScale, energy, linkNorms);
+    case 3: return chainStepSurelyAcceptedN<3>(m, a, b, energyA, invH, energyScale, energy, linkNorms);
+    default: return chainStepSurelyAcceptedN<0>(m, a, b, energyA, invH, energyScale, energy, linkNorms);
   }
 }
 
@@ -347,7 +347,10 @@ Simulation::Simulation(const Scenario& scenario, SimulationOptions options) : sc
   next_ = state_;
   energy_ = energyOf(state_);
   invH_ = 1.0 / scenario_.h;
-  if (const auto* chain = std::get_if<ChainModel>(&scenario_.model)) energyScale_ = chain->energyScale();
+  if (const auto* chain = std::get_if<ChainModel>(&scenario_.model)) {
+    energyScale_ = chain->energyScale();
+    linkNorms_.assign(static_cast<std::size_t>(chain->bobs()), 0.0);
+  }
   std::vector<std::string> columns = {"t", "energy", "constraint", "iterations"};
   const Diagnostics d = diagnostics();
   static const char* axes[] = {"x", "y", "z"};
@@ -436,12 +439,12 @@ bool Simulation::stepOnce(Refusal& refusal) {
 
 void Simulation::recordChainSample(const ChainModel& m) {
   // ChainModel::diagnosticsInto's numbers in writeRow's columns (a fixed step: no dt),
-  // written in place: the energy is the one the step's checks computed.
+  // written in place: the energy and the link lengths are the ones the step's checks computed.
   double* cell = history_.cell();
   const std::size_t column = history_.columnStride();
   cell[0] = time_;
   cell[column] = energy_;
-  cell[2 * column] = m.linkLengthError(state_.q.data());
+  cell[2 * column] = m.linkLengthErrorOf(linkNorms_.data(), state_.q.data());
   cell[3 * column] = iterations_;
   if (!m.planar) cell[4 * column] = m.verticalMomentum(state_);
   history_.commit();
@@ -507,7 +510,8 @@ bool Simulation::checkStep(const M& m, int iterations, Refusal& refusal) {
   if constexpr (lazyRow) {
     // Recorded or not: a recorded step's row then is written in place from what this
     // step computed (recordChainSample), with the same bits as fillRow's.
-    if (!variable && chainStepSurelyAccepted(m, state_, next_, energy_, invH_, energyScale_, energy)) {
+    if (!variable && chainStepSurelyAccepted(m, state_, next_, energy_, invH_, energyScale_, energy,
+                                             recorded ? linkNorms_.data() : nullptr)) {
       energy_ = energy;
       rowFilled_ = false;
       return true;

@@ -90,9 +90,9 @@ class History {
 // The checks of a chain step that is not recorded, fused into one pass (a fixed step:
 // invH = 1/h): true only when the finite, plausible and representable checks would all
 // pass; `energy` is then ChainModel::energy(b), the same bits. Otherwise the general
-// checks decide.
+// checks decide. With linkNorms (bobs() of them), also the link lengths the energy formed.
 bool chainStepSurelyAccepted(const ChainModel& m, const State& a, const State& b, double energyA, double invH,
-                             double energyScale, double& energy);
+                             double energyScale, double& energy, double* linkNorms = nullptr);
 
 struct SimulationOptions {
   int historyStride = 1;
@@ -163,9 +163,10 @@ class Simulation {
   Scenario scenario_;
   std::unique_ptr<Integrator> integrator_;
   State state_, next_;
-  double energy_ = 0;       // of state_
-  double invH_ = 0;         // 1/h of a fixed step, formed once (the chains' step checks)
-  double energyScale_ = 0;  // a chain's energyScale(), formed once
+  double energy_ = 0;              // of state_
+  double invH_ = 0;                // 1/h of a fixed step, formed once (the chains' step checks)
+  double energyScale_ = 0;         // a chain's energyScale(), formed once
+  std::vector<double> linkNorms_;  // a chain's link lengths as a recorded step's energy formed them
   int iterations_ = 0;
   std::uint64_t step_ = 0;
   double time_ = 0;

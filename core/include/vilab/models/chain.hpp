@@ -93,14 +93,16 @@ struct ChainModel {
   // (rows ±e_i = ±d_i/|d_i| on bobs i, i−1) and v = M⁻¹p, the M-orthogonal split of v
   // into the tangent motion and M⁻¹Gᵀκ puts ½ bᵀA⁻¹b in the second part, A = G M⁻¹ Gᵀ
   // (tridiagonal), b = G v the links' length rates: Σ b̂_i²/D_i over the LDLᵀ factors.
-  // With kappa, also κ = A⁻¹b (Thomas' algorithm, O(N)).
-  double radialKinetic(const double* q, const double* p, double* kappa = nullptr) const {
+  // With kappa, also κ = A⁻¹b (Thomas' algorithm, O(N)). With linkNorms, each |d_i| it
+  // forms, up to the first that is not positive (the last one written).
+  double radialKinetic(const double* q, const double* p, double* kappa = nullptr, double* linkNorms = nullptr) const {
     const int n = bobs();
     double removed = 0, prevPivot = 0, prevRhs = 0, prevMass = 0, prevInverse = 0;
     Vec3 prevUnit = Vec3::Zero();
     for (int i = 0; i < n; ++i) {
       const Vec3 d = chainLink(q, i);
       const double len = d.norm();
+      if (linkNorms) linkNorms[i] = len;
       if (!(len > 0)) return 0;
       const Vec3 e = d / len;
       const double m = masses[i], inverse = exactInverse(m);
@@ -148,8 +150,10 @@ struct ChainModel {
 
   // The physical energy: H at the momentum projected onto the hidden constraint
   // Dg(q) M⁻¹ p = 0 (the energy of the tangent motion). For tangent momenta it is H.
-  double energy(const State& s) const {
-    const double T = kinetic(s.p.data()), radial = radialKinetic(s.q.data(), s.p.data());
+  // With linkNorms, the |d_i| it forms (radialKinetic): a recorded step's
+  // linkLengthErrorOf them needs no second sqrt per link.
+  double energy(const State& s, double* linkNorms = nullptr) const {
+    const double T = kinetic(s.p.data()), radial = radialKinetic(s.q.data(), s.p.data(), nullptr, linkNorms);
     return (radial > 0 ? T - radial : T) + potential(s.q.data());
   }
 
@@ -164,6 +168,16 @@ struct ChainModel {
   double linkLengthError(const double* x) const {
     double worst = 0;
     for (int i = 0; i < bobs(); ++i) worst = std::max(worst, std::abs(chainLink(x, i).norm() - lengths[i]));
+    return worst;
+  }
+  // The same from the |d_i| energy(s, linkNorms) formed for the positions x (the same
+  // bits); when a norm is not positive, energy stopped there: formed again from x.
+  double linkLengthErrorOf(const double* linkNorms, const double* x) const {
+    double worst = 0;
+    for (int i = 0; i < bobs(); ++i) {
+      if (!(linkNorms[i] > 0)) return linkLengthError(x);
+      worst = std::max(worst, std::abs(linkNorms[i] - lengths[i]));
+    }
     return worst;
   }
 
