@@ -21,6 +21,7 @@ struct Density {
   double kappa = 1;  // coefficient of ½u_x²
   std::function<double(double)> potential = [](double) { return 0.0; };
   std::function<double(double)> potentialSlope = [](double) { return 0.0; };
+  std::function<double(double)> potentialCurvature = [](double) { return 0.0; };  // V'' (implicit schemes)
 };
 
 struct Grid {
