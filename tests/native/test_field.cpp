@@ -6,6 +6,7 @@
 #include "vilab/detmath.hpp"
 #include "vilab/models/field.hpp"
 #include "vilab/models/field_box.hpp"
+#include "vilab/models/field_ode.hpp"
 
 using namespace vilab::field;
 
@@ -218,4 +219,178 @@ TEST_CASE("field: the local multisymplectic law holds per cell for the box and t
   CHECK(leapfrog <= 1e-12);
   CHECK(rk4Box >= 1e-8);
   CHECK(rk4Trapezoid >= 1e-8);
+}
+
+TEST_CASE("field: DOPRI5 at atol = rtol = 1e-10 drifts in energy where the box scheme stays in its window", "[field]") {
+  const Density d;
+  const Grid g{1.0, 256, Ends::Fixed};
+  const double dt = 0.5 * g.spacing();
+  const int steps = 20000;
+  State s = bump(g);
+  FieldDormandPrince dopri(d, g, dt, 1e-10);
+  dopri.load(s);
+  const double e0 = energy(d, g, s);
+  double lo = 0, hi = 0, early = 0;
+  int substeps = 0;
+  for (int k = 1; k <= steps; ++k) {
+    const auto out = dopri.step(dt, s);
+    REQUIRE(out.ok);
+    substeps += out.iterations;
+    const double e = energy(d, g, s) - e0;
+    lo = std::min(lo, e), hi = std::max(hi, e);
+    if (k == steps / 10) early = hi - lo;
+  }
+  const double ratio = (hi - lo) / early, drift = (energy(d, g, s) - e0) / e0;
+  const double box = energyWindowRatio<BoxScheme>(d, g, bump(g), dt, steps);
+  INFO("DOPRI5: window ratio " << ratio << ", relative drift " << drift << " at t = " << s.t << ", "
+                               << double(substeps) / steps << " substeps per step, " << dopri.rejectedSubsteps()
+                               << " rejected; box ratio " << box);
+  CHECK(ratio >= 5);
+  CHECK(box <= 1.5);
+}
+
+namespace {
+
+// The exact sine-Gordon kink 4 atan(exp(γ(x − x0 − ct))) and its u_t, at t = 0.
+void addKink(const Grid& g, double x0, double c, double sign, State& s) {
+  const double gamma = 1 / std::sqrt(1 - c * c);
+  s.u.resize(g.points, 0.0), s.v.resize(g.points, 0.0);
+  for (int i = 0; i < g.points; ++i) {
+    const double xi = gamma * (g.x(i) - x0);
+    s.u[i] += sign * 4 * vilab::dm::atan2(vilab::dm::exp(xi), 1.0);
+    s.v[i] += sign * -2 * c * gamma / (0.5 * (vilab::dm::exp(xi) + vilab::dm::exp(-xi)));
+  }
+}
+
+// Where u crosses `level`, interpolated linearly between the nodes around it (first crossing).
+double crossing(const Grid& g, const std::vector<double>& u, double level) {
+  for (int i = 0; i + 1 < g.points; ++i)
+    if ((u[i] - level) * (u[i + 1] - level) <= 0 && u[i] != u[i + 1])
+      return g.x(i) + g.spacing() * (level - u[i]) / (u[i + 1] - u[i]);
+  return NAN;
+}
+
+template <class Method>
+double kinkSpeed(const Density& d, const Grid& g, double c, double dt, int steps) {
+  State s;
+  addKink(g, 15, c, 1, s);
+  const double x0 = crossing(g, s.u, kPi);
+  Method m;
+  for (int k = 0; k < steps; ++k) m.step(d, g, s, dt);
+  return (crossing(g, s.u, kPi) - x0) / s.t;
+}
+
+}  // namespace
+
+TEST_CASE("field: a sine-Gordon kink moves at its exact speed, box and leapfrog", "[field]") {
+  const Density d = sineGordon();
+  const Grid g{40.0, 1024, Ends::Fixed};
+  const double dt = 0.02;
+  const double box = kinkSpeed<BoxScheme>(d, g, 0.5, dt, 1000), leapfrog = kinkSpeed<Leapfrog>(d, g, 0.5, dt, 1000);
+  INFO("speeds after t = 20: box " << box << ", leapfrog " << leapfrog << " (exact 0.5)");
+  CHECK(std::abs(box - 0.5) <= 1e-4);
+  CHECK(std::abs(leapfrog - 0.5) <= 1e-4);
+  // The negative control: a kink started at 0.45 is told apart.
+  CHECK(std::abs(kinkSpeed<BoxScheme>(d, g, 0.45, dt, 1000) - 0.5) >= 1e-2);
+}
+
+TEST_CASE("field: a sine-Gordon kink and antikink collide and pass, energy kept by box and leapfrog", "[field]") {
+  const Density d = sineGordon();
+  const Grid g{40.0, 1024, Ends::Fixed};
+  const double dt = 0.02;
+  State start;
+  addKink(g, 10, 0.5, 1, start);
+  addKink(g, 30, -0.5, -1, start);  // the antikink 2π − 4 atan(…), moving left
+  const double e0 = energy(d, g, start);
+  double worst[2] = {0, 0}, middle[2] = {0, 0};
+  for (int pass = 0; pass < 2; ++pass) {
+    State s = start;
+    BoxScheme box;
+    Leapfrog leapfrog;
+    for (int k = 0; k < 2000; ++k) {  // the centres meet at t = 20; run to t = 40
+      if (pass == 0)
+        REQUIRE(box.step(d, g, s, dt).ok);
+      else
+        leapfrog.step(d, g, s, dt);
+      worst[pass] = std::max(worst[pass], std::abs(energy(d, g, s) - e0) / e0);
+    }
+    middle[pass] = s.u[g.points / 2];
+  }
+  INFO("E0 " << e0 << "; largest relative energy error: box " << worst[0] << ", leapfrog " << worst[1]
+             << "; u between them at t = 40: box " << middle[0] << ", leapfrog " << middle[1]);
+  CHECK(worst[0] <= 1e-3);
+  CHECK(worst[1] <= 1e-3);
+  // They passed through each other: between them u went from 2π to −2π (a bounce keeps 2π).
+  CHECK(middle[0] < -6);
+  CHECK(middle[1] < -6);
+}
+
+namespace {
+
+// cos(ωΔt) of a Fourier mode of amplitude `amp` from three rows of a run: the scheme's
+// rows of a pure mode obey c_{n+1} + c_{n−1} = 2 cos(ωΔt) c_n.
+template <class Method>
+double measuredFrequency(const Density& d, const Grid& g, int mode, double amp, double dt) {
+  State s;
+  for (int i = 0; i < g.points; ++i) {
+    s.u.push_back(amp * vilab::dm::cos(2 * kPi * mode * g.x(i)));
+    s.v.push_back(0);
+  }
+  double c[3];
+  Method m;
+  for (int n = 0; n < 3; ++n) {
+    c[n] = 0;
+    for (int i = 0; i < g.points; ++i) c[n] += s.u[i] * vilab::dm::cos(2 * kPi * mode * g.x(i));
+    m.step(d, g, s, dt);
+  }
+  const double cosine = (c[2] + c[0]) / (2 * c[1]);
+  return vilab::dm::atan2(std::sqrt(1 - cosine * cosine), cosine) / dt;
+}
+
+}  // namespace
+
+TEST_CASE("field: the box scheme's small waves follow its discrete dispersion relation", "[field]") {
+  const Density d = sineGordon();
+  const Grid g{1.0, 64, Ends::Periodic};
+  double worst = 0, leapfrogOff = 0;
+  for (double ratio : {0.5, 4.0})  // the box has no CFL limit: Δt = 4Δx too
+    for (int mode : {1, 5, 16, 31}) {
+      const double dt = ratio * g.spacing(), k = 2 * kPi * mode;
+      const double exact = boxFrequency(d, g, dt, k, 1.0);
+      const double box = measuredFrequency<BoxScheme>(d, g, mode, 1e-7, dt);
+      worst = std::max(worst, std::abs(box - exact) / exact);
+      if (ratio < 1)
+        leapfrogOff =
+            std::max(leapfrogOff, std::abs(measuredFrequency<Leapfrog>(d, g, mode, 1e-7, dt) - exact) / exact);
+    }
+  INFO("box against its relation " << worst << ", the leapfrog against it " << leapfrogOff);
+  CHECK(worst <= 1e-10);
+  CHECK(leapfrogOff >= 1e-3);  // the negative control: another scheme, another relation
+}
+
+TEST_CASE("field: the leapfrog's largest stable step is where it blows up", "[field]") {
+  Density kg;  // Klein–Gordon, V = ½u²: the bound includes V''
+  kg.potential = [](double u) { return 0.5 * u * u; };
+  kg.potentialSlope = [](double u) { return u; };
+  kg.potentialCurvature = [](double) { return 1.0; };
+  for (const Ends ends : {Ends::Fixed, Ends::Free, Ends::Periodic})
+    for (const bool withMass : {false, true}) {
+      const Density d = withMass ? kg : Density{};
+      const Grid g{1.0, 65, ends};
+      const double hMax = leapfrogLargestStep(d, g, withMass ? 1.0 : 0.0);
+      double peak[2];
+      for (int side = 0; side < 2; ++side) {
+        State s = bump(g);
+        Leapfrog m;
+        peak[side] = 0;
+        for (int k = 0; k < 5000; ++k) {
+          m.step(d, g, s, hMax * (side == 0 ? 0.995 : 1.005));
+          for (double u : s.u) peak[side] = std::max(peak[side], std::abs(u));
+        }
+      }
+      INFO("ends " << int(ends) << ", mass " << withMass << ": h_max " << hMax << ", peaks " << peak[0] << " "
+                   << peak[1]);
+      CHECK(peak[0] <= 2);
+      CHECK(peak[1] >= 1e3);
+    }
 }

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "vilab/detmath.hpp"
+
 namespace vilab::field {
 
 constexpr int kMaxFieldPoints = 4096;
@@ -90,6 +92,37 @@ inline double momentum(const Density& d, const Grid& g, const State& s) {
   double p = 0;
   for (int i = 0; i < g.points; ++i) p += weight(g, i) * g.spacing() * d.rho * s.v[i];
   return p;
+}
+
+// The largest h at which the leapfrog is stable for the linearization with V'' ≤
+// curvatureBound: h < 2/ω_max with ω_max² = (κ/(ρΔx²))·λ_max + V''/ρ, λ_max the largest
+// eigenvalue of the grid's second difference (−δ²): 4 sin²(πm/(2(m+1))) for the m = N − 2
+// moving points of fixed ends, 4 sin²(π⌊N/2⌋/N) for periodic ends, 4 for free ends (their
+// alternating mode). Zero when the linearization itself is unstable (V'' so negative that
+// ω_max² ≤ 0 has no oscillating top mode: the fastest mode grows at any h).
+inline double leapfrogLargestStep(const Density& d, const Grid& g, double curvatureBound = 0) {
+  constexpr double pi = 3.14159265358979323846;
+  const int n = g.points;
+  double lambda = 4;
+  if (g.ends == Ends::Fixed) {
+    const double s = dm::sin(pi * (n - 2) / (2.0 * (n - 1)));
+    lambda = 4 * s * s;
+  } else if (g.ends == Ends::Periodic) {
+    const double s = dm::sin(pi * (n / 2) / n);
+    lambda = 4 * s * s;
+  }
+  const double h = g.spacing();
+  const double top = d.kappa / (d.rho * h * h) * lambda + curvatureBound / d.rho;
+  return top > 0 ? 2 / std::sqrt(top) : 0.0;
+}
+
+// The sine-Gordon density: V = 1 − cos u (ρ = κ = 1).
+inline Density sineGordon() {
+  Density d;
+  d.potential = [](double u) { return 1 - dm::cos(u); };
+  d.potentialSlope = [](double u) { return dm::sin(u); };
+  d.potentialCurvature = [](double u) { return dm::cos(u); };
+  return d;
 }
 
 // Störmer–Verlet: the variational integrator of L_h with the trapezoid discrete

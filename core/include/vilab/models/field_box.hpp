@@ -114,6 +114,17 @@ double multisymplecticResidual(const Density& d, const Grid& g, double dt, const
   return worst;
 }
 
+// The box scheme's dispersion relation for small waves e^{i(kx − ωt)} about u = 0, with
+// m² = V''(0): the Fourier symbols of A_x, A_t, δ_t², δ_x² in the nine-point equation
+// ρ A_x δ_t² u = κ A_t δ_x² u − m² A_x A_t u give
+//   tan(ωΔt/2) = (Δt/2) √( 4κ/(ρΔx²) tan²(kΔx/2) + m²/ρ ),
+// real for every Δt (no CFL limit; compare the leapfrog's sin(ωΔt/2) on the right).
+inline double boxFrequency(const Density& d, const Grid& g, double dt, double k, double curvature) {
+  const double h = g.spacing(), t = dm::sin(0.5 * k * h) / dm::cos(0.5 * k * h);
+  const double rhs = 0.5 * dt * std::sqrt(4 * d.kappa / (d.rho * h * h) * t * t + curvature / d.rho);
+  return 2 * dm::atan2(rhs, 1.0) / dt;
+}
+
 // The box scheme as a one-step map on (u, p): the discrete Legendre transforms
 // p^n = −∂S/∂u^n (the old row) and p^{n+1} = ∂S/∂u^{n+1} of the slab's action S = Σ_c L_c;
 // the new row solves −∂S/∂u^n (u^n, u^{n+1}) = p^n by Newton with a tridiagonal Jacobian
