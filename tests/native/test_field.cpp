@@ -7,6 +7,7 @@
 #include "vilab/detmath.hpp"
 #include "vilab/models/field.hpp"
 #include "vilab/models/field_box.hpp"
+#include "vilab/models/field_data.hpp"
 #include "vilab/models/field_ode.hpp"
 
 using namespace vilab::field;
@@ -403,4 +404,57 @@ TEST_CASE("field: the leapfrog's largest stable step is where it blows up", "[fi
       CHECK(peak[0] <= 2);
       CHECK(peak[1] >= 1e3);
     }
+}
+
+TEST_CASE("field: a density typed as text runs the box scheme as the built-in one does", "[field]") {
+  const Grid g{40.0, 512, Ends::Fixed};
+  const double dt = 0.04;
+  struct Case {
+    const char* text;
+    Density builtIn;
+  };
+  Density kleinGordon;  // ρ = 2, κ = 3, V = ½u²
+  kleinGordon.rho = 2, kleinGordon.kappa = 3;
+  kleinGordon.potential = [](double u) { return 0.5 * u * u; };
+  kleinGordon.potentialSlope = [](double u) { return u; };
+  kleinGordon.potentialCurvature = [](double) { return 1.0; };
+  const Case cases[] = {{"0.5*u_t^2 - 0.5*u_x^2 - (1 - cos(u))", sineGordon()},
+                        {"u_t^2 - 1.5*u_x^2 - 0.5*u^2", kleinGordon}};
+  for (const Case& c : cases) {
+    const DataDensity data(c.text);
+    State a;
+    addKink(g, 15, 0.5, 1, a);
+    State b = a;
+    BoxScheme builtIn;
+    BoxSchemeT<DataDensity> typed;
+    double gap = 0;
+    for (int k = 0; k < 250; ++k) {
+      REQUIRE(builtIn.step(c.builtIn, g, a, dt).ok);
+      REQUIRE(typed.step(data, g, b, dt).ok);
+      for (int i = 0; i < g.points; ++i) gap = std::max({gap, std::abs(a.u[i] - b.u[i]), std::abs(a.v[i] - b.v[i])});
+    }
+    INFO(c.text << ": largest difference " << gap);
+    CHECK(gap <= 1e-11);
+  }
+}
+
+TEST_CASE("field: a typed density that is not a field's is refused by field, the state kept", "[field]") {
+  try {
+    DataDensity("0.5*u_t^2 - u_y^2");
+    FAIL("accepted an unknown name");
+  } catch (const vilab::expr::ExpressionError& e) {
+    const std::string what = e.what();
+    INFO(what);
+    CHECK(what.rfind("density.lagrangian:", 0) == 0);
+    CHECK(e.column() == 13);
+  }
+  const DataDensity noKinetic("0.5*u_x^2");  // ∂²ℒ/∂u_t² = 0: no velocity from a momentum
+  const Grid g{1.0, 32, Ends::Periodic};
+  State s = bump(g);
+  const State before = s;
+  BoxSchemeT<DataDensity> box;
+  const auto out = box.step(noKinetic, g, s, 0.01);
+  CHECK_FALSE(out.ok);
+  CHECK(s.u == before.u);
+  CHECK(s.v == before.v);
 }

@@ -53,6 +53,22 @@ struct MidpointCell {
   }
 };
 
+// The hooks a box scheme asks of a density: the cell's gradient and Hessian (above), and
+// the lumped Legendre transform at a node, p = w Δx ∂ℒ/∂u_t, both ways.
+inline void cellGradient(const Density& d, double dx, double dt, double, double, const Corners& y, Corners& g) {
+  MidpointCell::gradient(d, dx, dt, y, g);
+}
+inline void cellHessian(const Density& d, double dx, double dt, double, double, const Corners& y, CellHessian& h) {
+  MidpointCell::hessian(d, dx, dt, y, h);
+}
+inline double nodeMomentum(const Density& d, double mass, double, double v, double, double, double) {
+  return d.rho * mass * v;
+}
+inline bool nodeVelocity(const Density& d, double mass, double, double p, double, double, double, double& v) {
+  v = p / (d.rho * mass);
+  return true;
+}
+
 // The trapezoid density of one cell (the leapfrog's): only its Hessian is needed.
 struct TrapezoidCell {
   static void hessian(const Density& d, double dx, double dt, const Corners& y, CellHessian& h) {
@@ -130,15 +146,17 @@ inline double boxFrequency(const Density& d, const Grid& g, double dt, double k,
 // the new row solves −∂S/∂u^n (u^n, u^{n+1}) = p^n by Newton with a tridiagonal Jacobian
 // (cyclic with periodic ends: Sherman–Morrison), O(N) per iteration. State.v holds
 // p_i/(ρ w_i Δx), the momentum over the lumped mass (equal to u_t to O(Δx²)).
-class BoxScheme {
+template <class DensityT>
+class BoxSchemeT {
  public:
   using Vector = Eigen::VectorXd;
 
-  StepOutcome step(const Density& d, const Grid& g, State& s, double dt) {
+  StepOutcome step(const DensityT& d, const Grid& g, State& s, double dt) {
     const int n = g.points;
-    d_ = &d, g_ = &g, dt_ = dt, a_ = &s.u;
     momentum_.resize(n);
-    for (int i = 0; i < n; ++i) momentum_[i] = d.rho * weight(g, i) * g.spacing() * s.v[i];
+    d_ = &d, g_ = &g, dt_ = dt, a_ = &s.u, t_ = s.t;
+    for (int i = 0; i < n; ++i)
+      momentum_[i] = nodeMomentum(d, weight(g, i) * g.spacing(), s.u[i], s.v[i], nodeSlope(g, s.u, i), g.x(i), s.t);
     Vector b(n);
     double largest = 0;
     for (int i = 0; i < n; ++i) {
@@ -153,8 +171,15 @@ class BoxScheme {
     std::vector<double> next(b.data(), b.data() + n);
     for (double u : next)
       if (!std::isfinite(u)) return newton_detail::residualNotFinite(settings.what, out.iterations);
-    newMomentum(d, g, dt, s.u, next, momentum_);
-    for (int i = 0; i < n; ++i) s.v[i] = nodeMoves(g, i) ? momentum_[i] / (d.rho * weight(g, i) * g.spacing()) : 0.0;
+    newMomentum(d, g, dt, s.t, s.u, next, momentum_);
+    std::vector<double> velocity(n, 0.0);
+    for (int i = 0; i < n; ++i)
+      if (nodeMoves(g, i) && !nodeVelocity(d, weight(g, i) * g.spacing(), next[i], momentum_[i], nodeSlope(g, next, i),
+                                           g.x(i), s.t + dt, velocity[i]))
+        return StepOutcome::refuse(RefusalCode::NonFinite,
+                                   "the density's momentum ∂ℒ/∂u_t cannot be inverted for u_t at the new row",
+                                   Suggestion::reduceH(), out.iterations);
+    s.v = std::move(velocity);
     s.u = std::move(next);
     s.t += dt;
     return out;
@@ -175,7 +200,7 @@ class BoxScheme {
       const int i = c, j = (c + 1) % n;
       const Corners y{(*a_)[i], (*a_)[j], b[i], b[j]};
       Corners grad;
-      MidpointCell::gradient(*d_, dx, dt_, y, grad);
+      cellGradient(*d_, dx, dt_, cellCentre(g, c), t_ + 0.5 * dt_, y, grad);
       r[i] += grad[0], r[j] += grad[1];
       if (linearize) addCellJacobian(y, i, j);
     }
@@ -199,14 +224,14 @@ class BoxScheme {
   double size(const Vector& dx) const { return dx.cwiseAbs().maxCoeff() / scale_; }
 
   // p^{n+1}_i = ∂S/∂b_i (a, b) (zero at fixed ends).
-  static void newMomentum(const Density& d, const Grid& g, double dt, const std::vector<double>& a,
+  static void newMomentum(const DensityT& d, const Grid& g, double dt, double t, const std::vector<double>& a,
                           const std::vector<double>& b, std::vector<double>& p) {
     const int n = g.points;
     p.assign(n, 0.0);
     for (int c = 0; c < cellCount(g); ++c) {
       const int i = c, j = (c + 1) % n;
       Corners grad;
-      MidpointCell::gradient(d, g.spacing(), dt, Corners{a[i], a[j], b[i], b[j]}, grad);
+      cellGradient(d, g.spacing(), dt, cellCentre(g, c), t + 0.5 * dt, Corners{a[i], a[j], b[i], b[j]}, grad);
       p[i] += grad[2], p[j] += grad[3];
     }
     for (int i = 0; i < n; ++i)
@@ -217,7 +242,7 @@ class BoxScheme {
   // ∂r_i/∂b_k = ∂²L_c/∂a_i∂b_k: the Hessian's old-row × new-row block.
   void addCellJacobian(const Corners& y, int i, int j) {
     CellHessian h;
-    MidpointCell::hessian(*d_, g_->spacing(), dt_, y, h);
+    cellHessian(*d_, g_->spacing(), dt_, cellCentre(*g_, i), t_ + 0.5 * dt_, y, h);
     jacobian_.diag[i] += h[0][2];
     jacobian_.diag[j] += h[1][3];
     if (j == i + 1) {
@@ -248,15 +273,27 @@ class BoxScheme {
     return std::abs(1 + vz_) > 0;
   }
 
-  const Density* d_ = nullptr;
+  // u_x at a node for the Legendre transform: centred, one-sided at an end.
+  static double nodeSlope(const Grid& g, const std::vector<double>& u, int i) {
+    const int n = g.points;
+    if (g.ends == Ends::Periodic) return (u[(i + 1) % n] - u[(i + n - 1) % n]) / (2 * g.spacing());
+    if (i == 0) return (u[1] - u[0]) / g.spacing();
+    if (i == n - 1) return (u[n - 1] - u[n - 2]) / g.spacing();
+    return (u[i + 1] - u[i - 1]) / (2 * g.spacing());
+  }
+  static double cellCentre(const Grid& g, int c) { return (c + 0.5) * g.spacing(); }
+
+  const DensityT* d_ = nullptr;
   const Grid* g_ = nullptr;
   const std::vector<double>* a_ = nullptr;
-  double dt_ = 0, scale_ = 1;
+  double dt_ = 0, scale_ = 1, t_ = 0;
   std::vector<double> momentum_;
   Tridiagonal jacobian_;
   double cornerLow_ = 0, cornerHigh_ = 0, gamma_ = 1, vz_ = 0;
   Vector z_;
   NewtonWorkspace<Vector> workspace_;
 };
+
+using BoxScheme = BoxSchemeT<Density>;
 
 }  // namespace vilab::field
