@@ -1,0 +1,175 @@
+// One-dimensional fields with density ℒ = ½ρ u_t² − ½κ u_x² − V(u) on [0, ℓ]
+// (the semilinear wave family: string, Klein–Gordon, sine-Gordon), discretized in
+// space by the trapezoid-weighted semi-discrete Lagrangian
+//   L_h = Σ_i w_i Δx (½ρ u̇_i² − V(u_i)) − Σ_cells Δx ½κ ((u_{i+1} − u_i)/Δx)²,
+// w_i = ½ at a free end, else 1. Its Euler–Lagrange equations are the method-of-lines
+// system every time integrator below advances, so they share one semi-discretization.
+#pragma once
+#include <cmath>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "vilab/detmath.hpp"
+
+namespace vilab::field {
+
+constexpr int kMaxFieldPoints = 4096;
+
+enum class Ends { Fixed, Free, Periodic };
+
+struct Density {
+  double rho = 1;    // coefficient of ½u_t² (constant: the leapfrog needs it)
+  double kappa = 1;  // coefficient of ½u_x²
+  std::function<double(double)> potential = [](double) { return 0.0; };
+  std::function<double(double)> potentialSlope = [](double) { return 0.0; };
+  std::function<double(double)> potentialCurvature = [](double) { return 0.0; };  // V'' (implicit schemes)
+};
+
+struct Grid {
+  double length = 1;
+  int points = 2;
+  Ends ends = Ends::Fixed;
+  double spacing() const { return ends == Ends::Periodic ? length / points : length / (points - 1); }
+  double x(int i) const { return i * spacing(); }
+};
+
+// Empty when valid, else "field: problem" with the field's path.
+inline std::string validate(const Density& d, const Grid& g) {
+  if (!(std::isfinite(g.length) && g.length > 0)) return "grid.length: must be a finite number > 0";
+  const int least = g.ends == Ends::Periodic ? 3 : 2;
+  if (g.points < least || g.points > kMaxFieldPoints)
+    return "grid.points: must be between " + std::to_string(least) + " and " + std::to_string(kMaxFieldPoints);
+  if (!(std::isfinite(d.rho) && d.rho > 0)) return "density.rho: must be a finite number > 0";
+  if (!(std::isfinite(d.kappa) && d.kappa > 0)) return "density.kappa: must be a finite number > 0";
+  return {};
+}
+
+struct State {
+  std::vector<double> u, v;  // displacement and velocity at the grid points
+  double t = 0;
+};
+
+// Node weights of the trapezoid rule (½ at a free end).
+inline double weight(const Grid& g, int i) { return g.ends == Ends::Free && (i == 0 || i == g.points - 1) ? 0.5 : 1.0; }
+
+// ü of the semi-discrete Euler–Lagrange equations; fixed ends do not move.
+inline void acceleration(const Density& d, const Grid& g, const std::vector<double>& u, std::vector<double>& a) {
+  const int n = g.points;
+  const double h = g.spacing(), c2 = d.kappa / (d.rho * h * h);
+  a.assign(n, 0.0);
+  for (int i = 0; i < n; ++i) {
+    const bool first = i == 0, last = i == n - 1;
+    if (g.ends == Ends::Fixed && (first || last)) continue;
+    double lap;
+    if (g.ends == Ends::Periodic)
+      lap = u[(i + 1) % n] - 2 * u[i] + u[(i + n - 1) % n];
+    else if (first)
+      lap = 2 * (u[1] - u[0]);  // free end: the half cell's weight ½ doubles the pull
+    else if (last)
+      lap = 2 * (u[n - 2] - u[n - 1]);
+    else
+      lap = u[i + 1] - 2 * u[i] + u[i - 1];
+    a[i] = c2 * lap - d.potentialSlope(u[i]) / d.rho;
+  }
+}
+
+// The discrete energy: kinetic and potential at the nodes plus the cells' strain.
+inline double energy(const Density& d, const Grid& g, const State& s) {
+  const int n = g.points, cells = g.ends == Ends::Periodic ? n : n - 1;
+  const double h = g.spacing();
+  double e = 0;
+  for (int i = 0; i < n; ++i) e += weight(g, i) * h * (0.5 * d.rho * s.v[i] * s.v[i] + d.potential(s.u[i]));
+  for (int c = 0; c < cells; ++c) {
+    const double ux = (s.u[(c + 1) % n] - s.u[c]) / h;
+    e += h * 0.5 * d.kappa * ux * ux;
+  }
+  return e;
+}
+
+// Total momentum Σ w_i Δx ρ u̇_i (conserved with periodic ends and V = 0).
+inline double momentum(const Density& d, const Grid& g, const State& s) {
+  double p = 0;
+  for (int i = 0; i < g.points; ++i) p += weight(g, i) * g.spacing() * d.rho * s.v[i];
+  return p;
+}
+
+// The largest h at which the leapfrog is stable for the linearization with V'' ≤
+// curvatureBound: h < 2/ω_max with ω_max² = (κ/(ρΔx²))·λ_max + V''/ρ, λ_max the largest
+// eigenvalue of the grid's second difference (−δ²): 4 sin²(πm/(2(m+1))) for the m = N − 2
+// moving points of fixed ends, 4 sin²(π⌊N/2⌋/N) for periodic ends, 4 for free ends (their
+// alternating mode). Zero when the linearization itself is unstable (V'' so negative that
+// ω_max² ≤ 0 has no oscillating top mode: the fastest mode grows at any h).
+inline double leapfrogLargestStep(const Density& d, const Grid& g, double curvatureBound = 0) {
+  constexpr double pi = 3.14159265358979323846;
+  const int n = g.points;
+  double lambda = 4;
+  if (g.ends == Ends::Fixed) {
+    const double s = dm::sin(pi * (n - 2) / (2.0 * (n - 1)));
+    lambda = 4 * s * s;
+  } else if (g.ends == Ends::Periodic) {
+    const double s = dm::sin(pi * (n / 2) / n);
+    lambda = 4 * s * s;
+  }
+  const double h = g.spacing();
+  const double top = d.kappa / (d.rho * h * h) * lambda + curvatureBound / d.rho;
+  return top > 0 ? 2 / std::sqrt(top) : 0.0;
+}
+
+// The sine-Gordon density: V = 1 − cos u (ρ = κ = 1).
+inline Density sineGordon() {
+  Density d;
+  d.potential = [](double u) { return 1 - dm::cos(u); };
+  d.potentialSlope = [](double u) { return dm::sin(u); };
+  d.potentialCurvature = [](double u) { return dm::cos(u); };
+  return d;
+}
+
+// Störmer–Verlet: the variational integrator of L_h with the trapezoid discrete
+// Lagrangian (Marsden & West 2001, §2.5 and §5.2 for the spacetime form). O(N).
+class Leapfrog {
+ public:
+  void step(const Density& d, const Grid& g, State& s, double dt) {
+    if (a_.size() != s.u.size()) acceleration(d, g, s.u, a_);
+    const int n = g.points;
+    for (int i = 0; i < n; ++i) s.v[i] += 0.5 * dt * a_[i];
+    for (int i = 0; i < n; ++i) s.u[i] += dt * s.v[i];
+    acceleration(d, g, s.u, a_);
+    for (int i = 0; i < n; ++i) s.v[i] += 0.5 * dt * a_[i];
+    s.t += dt;
+  }
+
+ private:
+  std::vector<double> a_;
+};
+
+// Classical RK4 on the same method-of-lines system (the non-symplectic baseline).
+class RungeKutta4 {
+ public:
+  void step(const Density& d, const Grid& g, State& s, double dt) {
+    const int n = g.points;
+    ku_.assign(4, std::vector<double>(n));
+    kv_.assign(4, std::vector<double>(n));
+    std::vector<double> u = s.u, v = s.v;
+    const double c[4] = {0, 0.5, 0.5, 1};
+    for (int k = 0; k < 4; ++k) {
+      if (k > 0)
+        for (int i = 0; i < n; ++i) {
+          u[i] = s.u[i] + c[k] * dt * ku_[k - 1][i];
+          v[i] = s.v[i] + c[k] * dt * kv_[k - 1][i];
+        }
+      ku_[k] = v;
+      acceleration(d, g, u, kv_[k]);
+    }
+    for (int i = 0; i < n; ++i) {
+      s.u[i] += dt / 6 * (ku_[0][i] + 2 * ku_[1][i] + 2 * ku_[2][i] + ku_[3][i]);
+      s.v[i] += dt / 6 * (kv_[0][i] + 2 * kv_[1][i] + 2 * kv_[2][i] + kv_[3][i]);
+    }
+    s.t += dt;
+  }
+
+ private:
+  std::vector<std::vector<double>> ku_, kv_;
+};
+
+}  // namespace vilab::field

@@ -1,0 +1,64 @@
+// The method-of-lines system of a field as the first-order ODE y = [u; p] the
+// project's adaptive baseline (DormandPrince, integrators/runge_kutta.hpp) steps, with
+// p_i = ρ w_i Δx u̇_i the canonical momenta of the semi-discrete Lagrangian L_h.
+#pragma once
+#include <cmath>
+#include <memory>
+
+#include "vilab/integrators/runge_kutta.hpp"
+#include "vilab/models/field.hpp"
+
+namespace vilab::field {
+
+struct FieldOde {
+  static constexpr bool kProjects = false;
+  Density density;
+  Grid grid;
+  std::vector<double> u, a;  // scratch
+
+  int positions() const { return grid.points; }
+  int size() const { return 2 * grid.points; }
+  double mass(int i) const { return density.rho * weight(grid, i) * grid.spacing(); }
+  bool rhs(const VecX& y, VecX& dy) {
+    const int n = grid.points;
+    u.assign(y.data(), y.data() + n);
+    acceleration(density, grid, u, a);
+    for (int i = 0; i < n; ++i) {
+      dy[i] = grid.ends == Ends::Fixed && (i == 0 || i == n - 1) ? 0.0 : y[n + i] / mass(i);
+      dy[n + i] = mass(i) * a[i];
+    }
+    return dy.allFinite();
+  }
+  const char* undefined() const { return "the field's equations of motion are not finite"; }
+  StepOutcome project(VecX&) { return {}; }
+};
+
+// DOPRI5 on the field with atol = rtol = tol, advancing by h per step.
+class FieldDormandPrince {
+ public:
+  FieldDormandPrince(const Density& d, const Grid& g, double h, double tol)
+      : ode_{d, g, {}, {}}, method_(FieldOde{d, g, {}, {}}, h, tol) {}
+  void load(const State& s) {
+    vilab::State y{VecX(ode_.grid.points), VecX(ode_.grid.points)};
+    for (int i = 0; i < ode_.grid.points; ++i) y.q[i] = s.u[i], y.p[i] = ode_.mass(i) * s.v[i];
+    method_.load(y);
+    t_ = s.t;
+  }
+  StepOutcome step(double h, State& s) {
+    const StepOutcome out = method_.step();
+    if (!out.ok) return out;
+    vilab::State y;
+    method_.store(y);
+    for (int i = 0; i < ode_.grid.points; ++i) s.u[i] = y.q[i], s.v[i] = y.p[i] / ode_.mass(i);
+    s.t = t_ += h;
+    return out;
+  }
+  std::uint64_t rejectedSubsteps() const { return method_.rejectedSubsteps(); }
+
+ private:
+  FieldOde ode_;
+  DormandPrince<FieldOde> method_;
+  double t_ = 0;
+};
+
+}  // namespace vilab::field
