@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "mechanisms.hpp"
 #include "support.hpp"
 #include "vilab/integrators/mechanism_baselines.hpp"
 #include "vilab/models/mechanism_dynamics.hpp"
@@ -16,38 +17,12 @@ namespace {
 
 using namespace vilab;
 using namespace vilab::test;
+using vilab::testing::rod;
+using vilab::testing::rotation;
 
-Mat3 rotation(const Vec3& axis, double angle) { return Eigen::AngleAxisd(angle, axis.normalized()).toRotationMatrix(); }
-
-// A rod of length ℓ and mass m along its body z axis, centre of mass at its middle.
-MechanismBody rod(double m, double length, const Mat3& R, const Vec3& x) {
-  MechanismBody b;
-  b.mass = m;
-  const double side = m * length * length / 12.0;
-  b.inertia = Vec3(side, side, 1e-3 * side).asDiagonal();
-  b.R = R;
-  b.x = x;
-  return b;
-}
-
-// The compound double pendulum: two rods hanging from the world by ball joints, tilted
-// (as in test_mechanism.cpp).
+// The compound double pendulum of the shared fixture (mechanisms.hpp), validated.
 MechanismModel compoundDoublePendulum() {
-  MechanismModel m;
-  const Mat3 R1 = rotation(Vec3(1, 0.3, 0), 0.4), R2 = rotation(Vec3(0.2, 1, 0), -0.7);
-  const Vec3 top(0, 0, 0.5), bottom(0, 0, -0.5);
-  m.bodies.push_back(rod(1, 1, R1, -R1 * top));
-  const Vec3 end1 = m.bodies[0].x + R1 * bottom;
-  m.bodies.push_back(rod(0.5, 1, R2, end1 - R2 * top));
-  MechanismJoint j0;
-  j0.child = 0;
-  j0.childPoint = top;
-  MechanismJoint j1;
-  j1.parent = 0;
-  j1.child = 1;
-  j1.parentPoint = bottom;
-  j1.childPoint = top;
-  m.joints = {j0, j1};
+  MechanismModel m = testing::compoundDoublePendulum();
   m.validate();
   return m;
 }
