@@ -16,6 +16,7 @@ SystemEntry chainEntry();
 SystemEntry rigidBodyEntry();
 SystemEntry heavyTopEntry();
 SystemEntry lagrangianEntry();
+SystemEntry mechanismEntry();
 
 const std::vector<SystemEntry>& systemRegistry() {
   static const std::vector<SystemEntry> entries = {withProse(oscillatorEntry()),
@@ -25,7 +26,8 @@ const std::vector<SystemEntry>& systemRegistry() {
                                                    withProse(chainEntry()),
                                                    withProse(rigidBodyEntry()),
                                                    withProse(heavyTopEntry()),
-                                                   withProse(lagrangianEntry())};
+                                                   withProse(lagrangianEntry()),
+                                                   withProse(mechanismEntry())};
   return entries;
 }
 

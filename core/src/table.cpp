@@ -39,10 +39,12 @@ namespace vilab {
   X(composition4,          Chain,      composition4OnModel,               Full)                \
   X(composition4,          RigidBody,  composition4OnModel,               Full)                \
   X(composition4,          Lagrangian, composition4OnModel,               Full)                \
+  X(composition4,          Mechanism,  composition4OnModel,               Full)                \
   X(composition6,          Oscillator, composition6OnModel,               Full)                \
   X(composition6,          Chain,      composition6OnModel,               Full)                \
   X(composition6,          RigidBody,  composition6OnModel,               Full)                \
   X(composition6,          Lagrangian, composition6OnModel,               Full)                \
+  X(composition6,          Mechanism,  composition6OnModel,               Full)                \
   X(lobatto,               Oscillator, lobattoOnOscillator,               Full)                \
   X(lobatto,               Chain,      lobattoOnChain,                    Full)                \
   X(lobatto,               Lagrangian, lobattoOnLagrangian,               Full)                \
@@ -62,6 +64,7 @@ namespace vilab {
   X(penaltyEnergyMomentum, Lagrangian, penaltyEnergyMomentumOnLagrangian, Full)                \
   X(quaternion,            RigidBody,  quaternionOnRigidBody,             Full)                \
   X(lieGroup,              RigidBody,  lieGroupOnRigidBody,               Lean)                \
+  X(lieGroup,              Mechanism,  lieGroupOnMechanism,               Full)                \
   X(energyMomentum,        Oscillator, energyMomentumOnOscillator,        Lean)                \
   X(energyMomentum,        Chain,      energyMomentumOnChain,             Lean)                \
   X(energyMomentum,        RigidBody,  energyMomentumOnRigidBody,         Lean)                \

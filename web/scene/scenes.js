@@ -18,6 +18,7 @@ import { LinkageBody } from './linkage.js';
 import { OscillatorBody } from './oscillator.js';
 import { RigidBody } from './rigid.js';
 import { BodiesScene } from './bodies.js';
+import { MechanismScene } from './mechanism.js';
 
 /** A chain hanging from its pivot: a small ball on a short post from above. */
 function hangingFromPivot({ env, body, theme }) {
@@ -77,4 +78,6 @@ export const SCENES = Object.freeze({
   top: { Body: RigidBody, environment: onPivot, camera: standOff(3.1), gravityArrow: () => 1.2, heavy: true, inset: true },
   // the frame is the reach around the anchors, which the bodies may approach from any side
   bodies: { Body: BodiesScene, environment: aroundBodies, camera: (extent) => extent * 4.2, lookAhead: true },
+  // framed on the reach of its bodies around the world's joints
+  mechanism: { Body: MechanismScene, environment: aroundBodies, camera: (extent) => extent * 3.4, gravityArrow: (extent) => -extent * 0.05 },
 });

@@ -49,7 +49,8 @@ namespace vilab {
   X(Oscillator, "oscillator") \
   X(Chain, "chain")           \
   X(RigidBody, "rigid-body")  \
-  X(Lagrangian, "lagrangian")
+  X(Lagrangian, "lagrangian") \
+  X(Mechanism, "mechanism")
 
 // Which scene draws a system.
 #define VILAB_VIEW_KINDS(X)                                                        \
@@ -57,12 +58,14 @@ namespace vilab {
   X(Oscillator, "oscillator") /* a mass on a spring */                             \
   X(Rigid, "rigid")           /* a free rigid body */                              \
   X(Top, "top")               /* a rigid body about a fixed point under gravity */ \
-  X(Bodies, "bodies")         /* the bodies a system defined by data lists */
+  X(Bodies, "bodies")         /* the bodies a system defined by data lists */      \
+  X(Mechanism, "mechanism")   /* rigid bodies joined by joints */
 
 // What the canonical state (q, p) of a system is.
 #define VILAB_STATE_KINDS(X)                                                                                 \
   X(Cotangent, "cotangent")   /* positions and their conjugate momenta: (q, p) ∈ T*Q, ∮ p·dq defined */ \
-  X(Quaternion, "quaternion") /* a unit quaternion [w, x, y, z] and the body angular momentum Π */
+  X(Quaternion, "quaternion") /* a unit quaternion [w, x, y, z] and the body angular momentum Π */ \
+  X(Bodies, "bodies")         /* per body x and a unit quaternion; per body p = m ẋ and Π */
 
 // Exact solutions the library knows (core/include/vilab/exact/).
 #define VILAB_EXACT_SOLUTIONS(X) \

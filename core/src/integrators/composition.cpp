@@ -11,6 +11,7 @@ std::unique_ptr<Integrator> midpointOnOscillator(const Model&, const Options&, d
 std::unique_ptr<Integrator> midpointOnChain(const Model&, const Options&, double);
 std::unique_ptr<Integrator> midpointOnLagrangian(const Model&, const Options&, double);
 std::unique_ptr<Integrator> lieGroupOnRigidBody(const Model&, const Options&, double);
+std::unique_ptr<Integrator> lieGroupOnMechanism(const Model&, const Options&, double);
 
 namespace {
 VILAB_COLD IntegratorEntry compositionEntry(int order) {
@@ -31,6 +32,7 @@ IntegratorFactory baseOf(const Model& model) {
     case ModelKind::Chain: return &midpointOnChain;
     case ModelKind::Lagrangian: return &midpointOnLagrangian;
     case ModelKind::RigidBody: return &lieGroupOnRigidBody;
+    case ModelKind::Mechanism: return &lieGroupOnMechanism;
   }
   return &midpointOnOscillator;
 }

@@ -4,6 +4,7 @@
 #include "vilab/integrators/lie_group.hpp"
 
 #include "common.hpp"
+#include "vilab/integrators/mechanism_lgvi.hpp"
 
 namespace vilab {
 
@@ -27,6 +28,10 @@ const IntegratorEntry& lieGroupEntry() {
 
 std::unique_ptr<Integrator> lieGroupOnRigidBody(const Model& model, const Options&, double h) {
   return std::make_unique<RotationIntegrator<LieGroupStepper>>(LieGroupStepper(std::get<RigidBodyModel>(model), h));
+}
+
+std::unique_ptr<Integrator> lieGroupOnMechanism(const Model& model, const Options&, double h) {
+  return std::make_unique<MechanismIntegrator>(std::get<MechanismModel>(model), h);
 }
 
 }  // namespace vilab

@@ -42,6 +42,7 @@
 #include <limits>
 #include <vector>
 
+#include "vilab/integrators/integrator.hpp"
 #include "vilab/models/mechanism.hpp"
 #include "vilab/outcome.hpp"
 #include "vilab/solver/newton.hpp"
@@ -257,6 +258,20 @@ class MechanismLGVI {
   std::vector<double> rotationScale_;
   StepProblem problem_;
   NewtonWorkspace<Eigen::VectorXd> workspace_;
+};
+
+// The registry's integrator on a mechanism: the canonical state (x, quaternion; p, Π per
+// body) in, (x, R; p, Π) stepped, the canonical state out.
+class MechanismIntegrator final : public Integrator {
+ public:
+  MechanismIntegrator(const MechanismModel& model, double h) : lgvi_(model, h) {}
+  void load(const State& s) override { s_ = lgvi_.model().toMechanism(s); }
+  StepOutcome step() override { return lgvi_.step(s_); }
+  void store(State& s) const override { lgvi_.model().store(s_, s); }
+
+ private:
+  MechanismLGVI lgvi_;
+  MechanismState s_;
 };
 
 }  // namespace vilab

@@ -222,6 +222,126 @@ struct MechanismModel {
     return (G * v).cwiseAbs().maxCoeff();
   }
 
+  // ---- the canonical state (State): per body q = (x, quaternion of R), p = (p, Π) ----
+  int bodyCount() const { return static_cast<int>(bodies.size()); }
+
+  MechanismState toMechanism(const State& s) const {
+    MechanismState m;
+    for (int i = 0; i < bodyCount(); ++i) {
+      m.x.push_back(s.q.segment<3>(7 * i));
+      m.R.push_back(quat::matrix(Vec4(s.q.segment<4>(7 * i + 3))));
+      m.p.push_back(s.p.segment<3>(6 * i));
+      m.Pi.push_back(s.p.segment<3>(6 * i + 3));
+    }
+    return m;
+  }
+
+  // The canonical state of m; each quaternion takes the sign that continues the one
+  // `s` held (q and −q are the same rotation), so that plotted components do not jump.
+  void store(const MechanismState& m, State& s) const {
+    const bool continuous = s.q.size() == 7 * bodyCount();
+    if (!continuous) s.q.resize(7 * bodyCount());
+    s.p.resize(6 * bodyCount());
+    for (int i = 0; i < bodyCount(); ++i) {
+      Vec4 q = quat::fromMatrix(m.R[i]);
+      if (continuous && q.dot(Vec4(s.q.segment<4>(7 * i + 3))) < 0) q = -q;
+      s.q.segment<3>(7 * i) = m.x[i];
+      s.q.segment<4>(7 * i + 3) = q;
+      s.p.segment<3>(6 * i) = m.p[i];
+      s.p.segment<3>(6 * i + 3) = m.Pi[i];
+    }
+  }
+
+  State initialCanonical() const {
+    State s;
+    store(initialState(), s);
+    return s;
+  }
+
+  bool forced() const { return false; }
+
+  double energy(const State& s) const { return energy(toMechanism(s)); }
+
+  // Energy, the angular momentum about the origin (momentum.x/y/z: its component along
+  // g is conserved when the world holds the mechanism only on the vertical through the
+  // origin), and the constraint: the largest joint gap or | |q| − 1 |.
+  Diagnostics diagnostics(const State& s) const {
+    const MechanismState m = toMechanism(s);
+    Diagnostics d;
+    d.energy = energy(m);
+    const Vec3 L = angularMomentum(m);
+    d.momentumSize = 3;
+    for (int i = 0; i < 3; ++i) d.momentum[i] = L[i];
+    double unit = 0;
+    for (int i = 0; i < bodyCount(); ++i) unit = std::max(unit, quaternionNormError(Vec4(s.q.segment<4>(7 * i + 3))));
+    d.constraint = std::max(constraintError(m), unit);
+    return d;
+  }
+
+  // What the renderer draws: per body x and the orientation quaternion.
+  void visual(const State& s, std::vector<double>& out) const { out.assign(s.q.data(), s.q.data() + s.q.size()); }
+
+  // Kinetic energy of the step's mean velocities (each body's centre's displacement over
+  // h, its rotation q_a* ⊗ q_b taken the short way as ω̄ = θ n / h): for the physical
+  // solution at most the energy up to O(h²); a spurious root moves much farther.
+  double meanKineticEnergy(const State& a, const State& b, double h) const {
+    double T = 0;
+    for (int i = 0; i < bodyCount(); ++i) {
+      const Vec3 v = (b.q.segment<3>(7 * i) - a.q.segment<3>(7 * i)) / h;
+      T += 0.5 * bodies[i].mass * v.squaredNorm();
+      Vec4 r = quat::mul(quat::conj(Vec4(a.q.segment<4>(7 * i + 3))), Vec4(b.q.segment<4>(7 * i + 3)));
+      if (r[0] < 0) r = -r;
+      const Vec3 axis = r.tail<3>();
+      const double sine = dm::sqrt(axis.squaredNorm());
+      if (!(sine > 0)) continue;
+      const Vec3 omega = (2.0 * dm::atan2(sine, r[0]) / (sine * h)) * axis;
+      T += 0.5 * omega.dot(bodies[i].inertia * omega);
+    }
+    return T;
+  }
+
+  // A typical energy: each body turning at 1 rad/s about its largest axis, plus its
+  // weight lifted by the mechanism's length. Sets absolute slack only.
+  double energyScale() const {
+    const double g = dm::sqrt(gravity.squaredNorm()), L = lengthScale();
+    double e = 0;
+    for (const MechanismBody& b : bodies) e += b.inertia.diagonal().maxCoeff() + b.mass * g * L;
+    return e;
+  }
+
+  // Each quaternion must be unit within kManifoldTolerance (then normalized exactly), the
+  // joints closed within kManifoldTolerance and, for tangent momenta, the velocities
+  // keeping them closed.
+  void project(State& s, const StateRules& rules, const std::string& qField, const std::string& pField) const {
+    if (s.q.size() != 7 * bodyCount())
+      throw InputError(InputErrorCode::Length, qField, "must hold 7 numbers per body (x and a quaternion)");
+    if (s.p.size() != 6 * bodyCount())
+      throw InputError(InputErrorCode::Length, pField, "must hold 6 numbers per body (p and Π)");
+    for (int i = 0; i < bodyCount(); ++i) {
+      Vec4 q = s.q.segment<4>(7 * i + 3);
+      const double err = quaternionNormError(q);
+      if (!(err <= limits::kManifoldTolerance))
+        throw InputError(InputErrorCode::OffManifold, qField + "[" + std::to_string(7 * i + 3) + "]",
+                         "must start a unit quaternion [w, x, y, z]: | |q| − 1 | = " + formatNumber(err) + " > 1e-9");
+      s.q.segment<4>(7 * i + 3) = q / dm::sqrt(q.squaredNorm());
+    }
+    if (!rules.positionsOnManifold) return;
+    const MechanismState m = toMechanism(s);
+    const double gap = constraintError(m);
+    if (!(gap <= limits::kManifoldTolerance * lengthScale()))
+      throw InputError(InputErrorCode::OffManifold, qField,
+                       "does not keep the joints closed: the gap is " + formatNumber(gap));
+    if (!rules.tangentMomentum) return;
+    const double rate = velocityConstraintError(m);
+    double speed = 1;
+    for (int i = 0; i < bodyCount(); ++i)
+      speed = std::max({speed, (m.p[i] / bodies[i].mass).cwiseAbs().maxCoeff(),
+                        (bodies[i].inertia.inverse() * m.Pi[i]).cwiseAbs().maxCoeff() * lengthScale()});
+    if (!(rate <= limits::kManifoldTolerance * speed))
+      throw InputError(InputErrorCode::OffManifold, pField,
+                       "pulls the joints apart: the joints' rate is " + formatNumber(rate));
+  }
+
   // A length that sets the closure tolerance: the largest joint offset, at least 1 m.
   double lengthScale() const {
     double s = 1;

@@ -7,12 +7,13 @@
 
 #include "vilab/models/chain.hpp"
 #include "vilab/models/lagrangian.hpp"
+#include "vilab/models/mechanism.hpp"
 #include "vilab/models/oscillator.hpp"
 #include "vilab/models/rigid_body.hpp"
 
 namespace vilab {
 
-using Model = std::variant<OscillatorModel, ChainModel, RigidBodyModel, LagrangianModel>;
+using Model = std::variant<OscillatorModel, ChainModel, RigidBodyModel, LagrangianModel, MechanismModel>;
 
 // ModelKind (vocabulary.hpp: VILAB_MODEL_KINDS) lists the model types in the order of
 // Model, so a model's index in the variant is its kind; the applicability table uses it.
@@ -23,6 +24,8 @@ static_assert(
     std::is_same_v<std::variant_alternative_t<static_cast<std::size_t>(ModelKind::RigidBody), Model>, RigidBodyModel> &&
     std::is_same_v<std::variant_alternative_t<static_cast<std::size_t>(ModelKind::Lagrangian), Model>,
                    LagrangianModel> &&
+    std::is_same_v<std::variant_alternative_t<static_cast<std::size_t>(ModelKind::Mechanism), Model>,
+                   MechanismModel> &&
     std::variant_size_v<Model> == Vocabulary<ModelKind>::size);
 
 inline ModelKind kindOf(const Model& m) { return static_cast<ModelKind>(m.index()); }
@@ -30,15 +33,19 @@ inline ModelKind kindOf(const Model& m) { return static_cast<ModelKind>(m.index(
 inline const char* modelKindName(ModelKind k) { return idOf(k); }
 
 // What the canonical state of a model is: the free and heavy rigid bodies carry a unit
-// quaternion and Π; every other model positions and their conjugate momenta.
+// quaternion and Π, a mechanism each body's position and quaternion and its p and Π;
+// every other model positions and their conjugate momenta.
 inline StateKind stateKindOf(ModelKind k) {
-  return k == ModelKind::RigidBody ? StateKind::Quaternion : StateKind::Cotangent;
+  if (k == ModelKind::RigidBody) return StateKind::Quaternion;
+  if (k == ModelKind::Mechanism) return StateKind::Bodies;
+  return StateKind::Cotangent;
 }
 
 // Bodies of a model: links of a chain, 1 otherwise.
 inline int bodyCount(const Model& m) {
   if (const auto* c = std::get_if<ChainModel>(&m)) return c->bobs();
   if (const auto* l = std::get_if<LagrangianModel>(&m)) return static_cast<int>(l->problem->bodies.size());
+  if (const auto* k = std::get_if<MechanismModel>(&m)) return static_cast<int>(k->bodies.size());
   return 1;
 }
 

@@ -1,0 +1,240 @@
+// Registry entry of `mechanism`: rigid bodies joined by ball, hinge and fixed joints,
+// given as data (models/mechanism.hpp).
+//
+// Scenario data: params = {gravity: [gx, gy, gz], bodies: [...], joints: [...]}, each body
+//   {name, mass, inertia: [I1, I2, I3] (principal, body frame) or a symmetric 3×3 about the
+//    centre of mass, position, orientation: [w, x, y, z], velocity (space frame),
+//    omega (body frame), shape: {type: box | capsule | cylinder | sphere, size: [...]}},
+// each joint
+//   {type: ball | hinge | fixed, parent: "world" | a body's name or index, child,
+//    parentPoint, childPoint (each in its body's frame), parentAxis, childAxis (hinge)}.
+// The bodies' poses and velocities are the initial state (initial = {}).
+// Canonical state: per body q = (x, quaternion of R), p = (m ẋ, Π = J ω).
+#include "vilab/detmath.hpp"
+#include "vilab/json.hpp"
+#include "vilab/limits.hpp"
+#include "vilab/registry.hpp"
+
+namespace vilab {
+
+namespace {
+
+// The compound double pendulum: two rods (1 kg, 1 m) on ball joints, the upper tilted by
+// 2 atan(0.28/0.96) about x (an exact unit quaternion), the lower hanging straight and
+// swinging out of the plane at 2 rad/s.
+const char* const kDefaultDefinition = R"json({
+  "gravity": [0, 0, -9.81],
+  "bodies": [
+    { "name": "upper", "mass": 1, "inertia": [0.0833, 0.0833, 0.00125], "position": [0, 0.2688, -0.4216],
+      "orientation": [0.96, 0.28, 0, 0], "shape": { "type": "capsule", "size": [0.05, 1] } },
+    { "name": "lower", "mass": 1, "inertia": [0.0833, 0.0833, 0.00125], "position": [0, 0.5376, -1.3432],
+      "orientation": [1, 0, 0, 0], "omega": [0, 2, 0], "velocity": [-1, 0, 0],
+      "shape": { "type": "capsule", "size": [0.05, 1] } }
+  ],
+  "joints": [
+    { "type": "ball", "parent": "world", "child": "upper", "childPoint": [0, 0, 0.5] },
+    { "type": "ball", "parent": "upper", "child": "lower", "parentPoint": [0, 0, -0.5], "childPoint": [0, 0, 0.5] }
+  ]
+})json";
+
+Json parseBuiltIn(const std::string& text, const char* field) {
+  return parseJsonText(text, field, limits::kMaxScenarioDepth);
+}
+
+Vec3 readVector(const Json& obj, const char* key, const std::string& at, const Vec3& fallback) {
+  if (!obj.contains(key)) return fallback;
+  const std::vector<double> v = readNumbers(obj[key], joinField(at, key), 3, 3);
+  return Vec3(v[0], v[1], v[2]);
+}
+
+// Principal moments [I1, I2, I3] or a 3×3 symmetric tensor.
+Mat3 readInertia(const Json& v, const std::string& field) {
+  if (v.is_array() && !v.empty() && v[0].is_array()) {
+    const auto rows = readRows(v, field, 3, 3);
+    Mat3 J;
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) J(i, j) = rows[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)];
+    return J;
+  }
+  const std::vector<double> d = readNumbers(v, field, 3, 3);
+  return Vec3(d[0], d[1], d[2]).asDiagonal();
+}
+
+// A body's index from its name or index; "world" (parents only) is −1.
+int readBodyRef(const Json& v, const std::string& field, const std::vector<std::string>& names, bool worldAllowed) {
+  if (v.is_string()) {
+    const std::string name = v.get<std::string>();
+    if (worldAllowed && name == "world") return MechanismJoint::kWorld;
+    for (std::size_t i = 0; i < names.size(); ++i)
+      if (names[i] == name) return static_cast<int>(i);
+    throw InputError(InputErrorCode::Invalid, field, "names no body: \"" + cutForMessage(name) + "\"");
+  }
+  const double x = readNumber(v, field);
+  if (!(x == std::floor(x) && x >= 0 && x < static_cast<double>(names.size())))
+    throw InputError(InputErrorCode::Range, field, "is not a body's index or name: " + formatNumber(x));
+  return static_cast<int>(x);
+}
+
+MechanismBody readBody(const Json& b, const std::string& at, std::string& name, std::size_t index) {
+  requireObject(b, at);
+  rejectUnknownKeys(b, at, {"name", "mass", "inertia", "position", "orientation", "velocity", "omega", "shape"});
+  MechanismBody body;
+  name =
+      b.contains("name") ? (b["name"].is_string() ? b["name"].get<std::string>() : "") : "body" + std::to_string(index);
+  if (b.contains("name") && !b["name"].is_string())
+    throw InputError(InputErrorCode::Type, joinField(at, "name"), "must be a string, got " + describeJson(b["name"]));
+  if (name == "world") throw InputError(InputErrorCode::Invalid, joinField(at, "name"), "\"world\" names the world");
+  if (!b.contains("mass")) throw InputError(InputErrorCode::Missing, joinField(at, "mass"), "is required");
+  body.mass = readNumber(b["mass"], joinField(at, "mass"));
+  if (!b.contains("inertia")) throw InputError(InputErrorCode::Missing, joinField(at, "inertia"), "is required");
+  body.inertia = readInertia(b["inertia"], joinField(at, "inertia"));
+  body.x = readVector(b, "position", at, Vec3::Zero());
+  if (b.contains("orientation")) {
+    const std::vector<double> q = readNumbers(b["orientation"], joinField(at, "orientation"), 4, 4);
+    const Vec4 quaternion(q[0], q[1], q[2], q[3]);
+    const double err = quaternionNormError(quaternion);
+    if (!(err <= 1e-3))
+      throw InputError(InputErrorCode::OffManifold, joinField(at, "orientation"),
+                       "must be a unit quaternion [w, x, y, z]: | |q| − 1 | = " + formatNumber(err));
+    body.R = quat::matrix(Vec4(quaternion / dm::sqrt(quaternion.squaredNorm())));
+  }
+  body.velocity = readVector(b, "velocity", at, Vec3::Zero());
+  body.angularVelocity = readVector(b, "omega", at, Vec3::Zero());
+  if (b.contains("shape")) {
+    const Json& s = b["shape"];
+    const std::string field = joinField(at, "shape");
+    requireObject(s, field);
+    rejectUnknownKeys(s, field, {"type", "size"});
+    if (!s.contains("type") || !s["type"].is_string())
+      throw InputError(InputErrorCode::Missing, joinField(field, "type"), "must be box, capsule, cylinder or sphere");
+    const std::string type = s["type"].get<std::string>();
+    if (type != "box" && type != "capsule" && type != "cylinder" && type != "sphere")
+      throw InputError(InputErrorCode::Invalid, joinField(field, "type"),
+                       "must be box, capsule, cylinder or sphere, got \"" + cutForMessage(type) + "\"");
+    if (s.contains("size")) {
+      for (double x : readNumbers(s["size"], joinField(field, "size"), 1, 3))
+        if (!(x > 0 && x <= 1e3))
+          throw InputError(InputErrorCode::Range, joinField(field, "size"),
+                           "must be in (0, 1000] m: " + formatNumber(x));
+    }
+  }
+  return body;
+}
+
+MechanismJoint readJoint(const Json& j, const std::string& at, const std::vector<std::string>& names,
+                         const std::vector<MechanismBody>& bodies) {
+  requireObject(j, at);
+  rejectUnknownKeys(j, at, {"type", "parent", "child", "parentPoint", "childPoint", "parentAxis", "childAxis"});
+  MechanismJoint joint;
+  const std::string type = j.contains("type") && j["type"].is_string() ? j["type"].get<std::string>() : "";
+  if (type == "ball")
+    joint.kind = JointKind::Ball;
+  else if (type == "hinge")
+    joint.kind = JointKind::Hinge;
+  else if (type == "fixed")
+    joint.kind = JointKind::Fixed;
+  else
+    throw InputError(InputErrorCode::Invalid, joinField(at, "type"),
+                     "must be ball, hinge or fixed, got " + (j.contains("type") ? describeJson(j["type"]) : "nothing"));
+  if (!j.contains("child")) throw InputError(InputErrorCode::Missing, joinField(at, "child"), "is required");
+  joint.parent =
+      j.contains("parent") ? readBodyRef(j["parent"], joinField(at, "parent"), names, true) : MechanismJoint::kWorld;
+  joint.child = readBodyRef(j["child"], joinField(at, "child"), names, false);
+  joint.parentPoint = readVector(j, "parentPoint", at, Vec3::Zero());
+  joint.childPoint = readVector(j, "childPoint", at, Vec3::Zero());
+  if (joint.kind == JointKind::Hinge) {
+    joint.parentAxis = readVector(j, "parentAxis", at, Vec3::UnitZ());
+    // The child's axis defaults to the parent's, seen from the child at t = 0.
+    const Mat3 Rp = joint.parent < 0 ? Mat3::Identity() : bodies[static_cast<std::size_t>(joint.parent)].R;
+    const Mat3& Rc = bodies[static_cast<std::size_t>(joint.child)].R;
+    joint.childAxis = readVector(j, "childAxis", at, Rc.transpose() * Rp * joint.parentAxis);
+  } else {
+    for (const char* key : {"parentAxis", "childAxis"})
+      if (j.contains(key))
+        throw InputError(InputErrorCode::Invalid, joinField(at, key),
+                         "belongs to a hinge only (this is a " + type + ")");
+  }
+  return joint;
+}
+
+// The model from `params`, validated; each field named from "params.".
+MechanismModel parseMechanism(const Json& params) {
+#ifdef VILAB_LEAN
+  (void)params;
+  throw NotInLeanBuild("params", "a mechanism given as data");
+#endif
+  requireObject(params, "params");
+  rejectUnknownKeys(params, "params", {"gravity", "bodies", "joints"});
+  MechanismModel m;
+  m.gravity = readVector(params, "gravity", "params", Vec3(0, 0, -9.81));
+  if (!params.contains("bodies") || !params["bodies"].is_array())
+    throw InputError(InputErrorCode::Missing, "params.bodies", "must be an array of bodies");
+  const Json& bodies = params["bodies"];
+  if (bodies.size() > static_cast<std::size_t>(limits::kMaxMechanismBodies))
+    throw InputError(
+        InputErrorCode::TooLarge, "params.bodies",
+        "has " + std::to_string(bodies.size()) + " bodies; at most " + std::to_string(limits::kMaxMechanismBodies));
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < bodies.size(); ++i) {
+    std::string name;
+    m.bodies.push_back(readBody(bodies[i], "params.bodies[" + std::to_string(i) + "]", name, i));
+    for (const std::string& other : names)
+      if (other == name)
+        throw InputError(InputErrorCode::Conflict, "params.bodies[" + std::to_string(i) + "].name",
+                         "repeats \"" + cutForMessage(name) + "\"");
+    names.push_back(name);
+  }
+  const Json joints = params.contains("joints") ? params["joints"] : Json::array();
+  if (!joints.is_array()) throw InputError(InputErrorCode::Type, "params.joints", "must be an array of joints");
+  if (joints.size() > static_cast<std::size_t>(limits::kMaxMechanismJoints))
+    throw InputError(
+        InputErrorCode::TooLarge, "params.joints",
+        "has " + std::to_string(joints.size()) + " joints; at most " + std::to_string(limits::kMaxMechanismJoints));
+  for (std::size_t k = 0; k < joints.size(); ++k)
+    m.joints.push_back(readJoint(joints[k], "params.joints[" + std::to_string(k) + "]", names, m.bodies));
+  try {
+    m.validate();
+  } catch (const InputError& e) {
+    const std::string problem = e.message().substr(std::min(e.message().size(), e.field().size() + 2));
+    throw InputError(e.code(), "params." + e.field(), problem);
+  }
+  return m;
+}
+
+VILAB_COLD Json definitionDocs() {
+  Json fields = Json::array();
+  for (const char* name : {"gravity", "bodies", "joints"}) fields.push_back({{"name", name}});
+  Json j;
+  j["fields"] = fields;
+  j["limits"] = {{"maxBodies", limits::kMaxMechanismBodies}, {"maxJoints", limits::kMaxMechanismJoints}};
+  return j;
+}
+
+}  // namespace
+
+VILAB_COLD SystemEntry mechanismEntry() {
+  SystemEntry e;
+  e.id = "mechanism";
+  e.model = ModelKind::Mechanism;
+  e.view = ViewKind::Mechanism;
+  e.defaultIntegrator = "lie-group";
+  e.defaultH = 0.005;
+  e.maxBodies = limits::kMaxMechanismBodies;
+  e.defaultParams = parseBuiltIn(kDefaultDefinition, "params");
+  e.definition = definitionDocs();
+  e.parseParams = [](const Json& params, Json& normalized) {
+    normalized = params;
+    return Model(parseMechanism(params));
+  };
+  e.build = [](const ParamValues&) { return Model(parseMechanism(parseBuiltIn(kDefaultDefinition, "params"))); };
+  e.defaultInitial = [](const ParamValues&) { return Json::object(); };
+  e.initialState = [](const Model& model, Json& initial) {
+    if (initial.is_null()) initial = Json::object();
+    requireObject(initial, "initial");
+    rejectUnknownKeys(initial, "initial", {});
+    return std::get<MechanismModel>(model).initialCanonical();
+  };
+  return e;
+}
+
+}  // namespace vilab
