@@ -17,6 +17,7 @@ SystemEntry rigidBodyEntry();
 SystemEntry heavyTopEntry();
 SystemEntry lagrangianEntry();
 SystemEntry mechanismEntry();
+Json mechanismParamsSchema();  // systems/mechanism_system.cpp: the JSON Schema of its params
 
 const std::vector<SystemEntry>& systemRegistry() {
   static const std::vector<SystemEntry> entries = {withProse(oscillatorEntry()),
@@ -262,8 +263,12 @@ Json SystemEntry::toJson() const {
     values.set(p.name, p.defaultValue);
   }
   if (parseParams) {
+    // Params given as data travel whole (share links: def=); a definition's documentation
+    // is what the page's editor of typed Lagrangians reads.
     defaults = defaultParams;
-    j["definition"] = definition;
+    j["dataParams"] = true;
+    if (definition.is_object()) j["definition"] = definition;
+    if (model == ModelKind::Mechanism) j["paramsSchema"] = mechanismParamsSchema();
   }
   j["defaultIntegrator"] = defaultIntegrator;
   Json byIntegrator = Json::object();

@@ -109,7 +109,7 @@ bool surelyWithin(const M& m, const State& a, const State& b, double h, double a
 template <class M>
 bool plausibleStep(const M& m, const State& a, const State& b, double energyA, double energyB, double h,
                    std::string& why) {
-  if constexpr (std::is_same<M, LagrangianModel>::value) {
+  if constexpr (std::is_same<M, LagrangianModel>::value || std::is_same<M, MechanismModel>::value) {
     why = m.implausibleStep(a, b, energyA, energyB, h);
     return why.empty();
   } else {
@@ -187,6 +187,25 @@ void checkMagnitudes(const LagrangianModel& m, const State& s) {
     if (!(std::abs(v[i]) <= limits::kMaxCoordinate))
       throw InputError(InputErrorCode::Range, "p[" + std::to_string(i) + "]",
                        "the velocity must be at most 1e6 in magnitude (as initial.qdot), got " + formatNumber(v[i]));
+}
+
+void checkMagnitudes(const MechanismModel& m, const State& s) {
+  for (int i = 0; i < m.bodyCount(); ++i) {
+    for (int c = 0; c < 3; ++c) {
+      const int k = 7 * i + c;
+      if (!(std::abs(s.q[k]) <= limits::kMaxCoordinate))
+        throw InputError(InputErrorCode::Range, "q[" + std::to_string(k) + "]",
+                         "must be at most 1e6 m in magnitude (as a body's position), got " + formatNumber(s.q[k]));
+    }
+    const Vec3 v = s.p.segment<3>(6 * i) / m.bodies[static_cast<std::size_t>(i)].mass;
+    const Vec3 w = m.bodies[static_cast<std::size_t>(i)].inertia.inverse() * Vec3(s.p.segment<3>(6 * i + 3));
+    if (!(v.cwiseAbs().maxCoeff() <= limits::kMaxSpeed))
+      throw InputError(InputErrorCode::Range, "p[" + std::to_string(6 * i) + "]",
+                       "the velocity p/m must be at most 1e4 m/s in magnitude (as a body's velocity)");
+    if (!(w.cwiseAbs().maxCoeff() <= limits::kMaxRate))
+      throw InputError(InputErrorCode::Range, "p[" + std::to_string(6 * i + 3) + "]",
+                       "the angular velocity J⁻¹Π must be at most 1e4 rad/s in magnitude (as a body's omega)");
+  }
 }
 
 // A chain's diagnostics row (t, energy, constraint, iterations, J_z) is finite and

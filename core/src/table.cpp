@@ -73,6 +73,7 @@ namespace vilab {
   X(rk4,                   Chain,      rk4OnChain,                        Lean)                \
   X(rk4,                   RigidBody,  rk4OnRigidBody,                    Lean)                \
   X(rk4,                   Lagrangian, rk4OnLagrangian,                   Full)                \
+  X(rk4,                   Mechanism,  rk4OnMechanism,                    Full)                \
   X(euler,                 Oscillator, eulerOnOscillator,                 Lean)                \
   X(euler,                 Chain,      eulerOnChain,                      Lean)                \
   X(euler,                 RigidBody,  eulerOnRigidBody,                  Lean)                \
@@ -81,6 +82,7 @@ namespace vilab {
   X(dopri5,                Chain,      dopri5OnChain,                     Lean)                \
   X(dopri5,                RigidBody,  dopri5OnRigidBody,                 Lean)                \
   X(dopri5,                Lagrangian, dopri5OnLagrangian,                Full)                \
+  X(dopri5,                Mechanism,  dopri5OnMechanism,                 Full)                \
   /* sem: not on chains, whose default motions have no energy-conserving step after ~0.2 s. */ \
   X(sem,                   Oscillator, semOnOscillator,                   Lean)                \
   X(sem,                   Lagrangian, semOnLagrangian,                   Full)

@@ -44,10 +44,11 @@ function shippedScenarios() {
     const list = JSON.parse(readFileSync(join(root, f), 'utf8'));
     for (const p of Array.isArray(list) ? list : list.presets) out.set(p.id, p.scenario);
   }
-  for (const f of readdirSync(join(root, 'lagrangian')).filter((x) => x.endsWith('.json'))) {
-    const { about, ...scenario } = JSON.parse(readFileSync(join(root, 'lagrangian', f), 'utf8'));
-    out.set(f.slice(0, -'.json'.length), scenario);
-  }
+  for (const dir of ['lagrangian', 'mechanisms'])
+    for (const f of readdirSync(join(root, dir)).filter((x) => x.endsWith('.json'))) {
+      const { about, ...scenario } = JSON.parse(readFileSync(join(root, dir, f), 'utf8'));
+      out.set(f.slice(0, -'.json'.length), scenario);
+    }
   return out;
 }
 const SCENARIOS = shippedScenarios();

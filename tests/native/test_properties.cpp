@@ -60,6 +60,9 @@ struct CanonicalMap {
 TEST_CASE("every pair: symplectic entries preserve the canonical form, the others do not", "[properties][symplectic]") {
   const double h = 0.01;
   for (const auto& system : systemRegistry()) {
+    // A mechanism's canonical state (x and a quaternion per body, on the joints'
+    // manifold in SE(3)ᴮ) has no chart here yet: its symplecticity is not measured.
+    if (system.model == ModelKind::Mechanism) continue;
     for (const auto& id : integratorsOf(system)) {
       const IntegratorEntry& integrator = *findIntegrator(id);
       CanonicalMap map(scenarioFor(system, integrator, h), 50);

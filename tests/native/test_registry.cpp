@@ -106,7 +106,7 @@ TEST_CASE("the scenario parser enforces each pair's largest step and names it", 
     }
     INFO(s["id"]);
     // A system defined by data has no default motion to measure its limit on: 1 s.
-    CHECK(s["h"]["max"].get<double>() == (s.contains("definition") ? 1.0 : largest));
+    CHECK(s["h"]["max"].get<double>() == (s.value("dataParams", false) ? 1.0 : largest));
     CHECK(s["h"]["default"].get<double>() <= largest);
   }
 }

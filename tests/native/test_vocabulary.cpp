@@ -133,6 +133,7 @@ TEST_CASE("each system names its view, and its exact solution with the condition
     const std::string expected = model == "chain"        ? "linkage"
                                  : model == "oscillator" ? "oscillator"
                                  : model == "lagrangian" ? "bodies"
+                                 : model == "mechanism"  ? "mechanism"
                                  : gravity               ? "top"
                                                          : "rigid";
     CHECK(s["view"] == expected);

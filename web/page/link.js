@@ -243,7 +243,7 @@ export class Links {
     notices.status(t(copied ? 'main.share.copiedStatus' : 'main.share.shownStatus'));
     // a definition beyond what links carry: say so now, not when the link is opened
     const st = this.store.get();
-    const defBytes = this.lab.system(st.scenario.system)?.definition
+    const defBytes = this.lab.system(st.scenario.system)?.dataParams
       ? new TextEncoder().encode(JSON.stringify(st.scenario.params)).length
       : 0;
     if (defBytes > MAX_DEFINITION_BYTES) {

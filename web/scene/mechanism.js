@@ -46,9 +46,7 @@ export function bodyGeometry(body) {
     const r = size[0] ?? 0.05;
     const length = size[1] ?? 1;
     const g =
-      shape.type === 'capsule'
-        ? new CapsuleGeometry(r, Math.max(length - 2 * r, 1e-3), 6, 16)
-        : new CylinderGeometry(r, r, length, 20);
+      shape.type === 'capsule' ? new CapsuleGeometry(r, Math.max(length - 2 * r, 1e-3), 6, 16) : new CylinderGeometry(r, r, length, 20);
     g.rotateX(Math.PI / 2); // three.js builds them along y; the body's axis is z
     return { geometry: g, half: length / 2 + r };
   }
@@ -67,7 +65,8 @@ function worldPoints(joints) {
 export function mechanismFrame(visual0, halves, anchors) {
   const n = halves.length;
   const pts = [];
-  for (let i = 0; i < n; i++) if (visual0 && finitePose(visual0, i)) pts.push([new Vector3(visual0[7 * i], visual0[7 * i + 1], visual0[7 * i + 2]), halves[i]]);
+  for (let i = 0; i < n; i++)
+    if (visual0 && finitePose(visual0, i)) pts.push([new Vector3(visual0[7 * i], visual0[7 * i + 1], visual0[7 * i + 2]), halves[i]]);
   if (!pts.length) return { center: new Vector3(), extent: 1, low: -1 };
   const pivot = anchors[0] ?? null;
   let reach = 0;
@@ -104,7 +103,11 @@ export class MechanismScene {
       return group;
     });
     this.anchors = worldPoints(scenario.params?.joints);
-    const frame = mechanismFrame(visual0, shapes.map((s) => s.half), this.anchors);
+    const frame = mechanismFrame(
+      visual0,
+      shapes.map((s) => s.half),
+      this.anchors,
+    );
     Object.assign(this, { center: frame.center, extent: frame.extent, low: frame.low });
     this.sphere = new SphereGeometry(1, 16, 12);
     if (role === 'A')

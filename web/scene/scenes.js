@@ -79,5 +79,10 @@ export const SCENES = Object.freeze({
   // the frame is the reach around the anchors, which the bodies may approach from any side
   bodies: { Body: BodiesScene, environment: aroundBodies, camera: (extent) => extent * 4.2, lookAhead: true },
   // framed on the reach of its bodies around the world's joints
-  mechanism: { Body: MechanismScene, environment: aroundBodies, camera: (extent) => extent * 3.4, gravityArrow: (extent) => -extent * 0.05 },
+  mechanism: {
+    Body: MechanismScene,
+    environment: aroundBodies,
+    camera: (extent) => extent * 3.4,
+    gravityArrow: (extent) => -extent * 0.05,
+  },
 });

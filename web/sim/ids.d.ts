@@ -9,7 +9,8 @@ export type SystemId =
   | 'chain'
   | 'rigid-body'
   | 'heavy-top'
-  | 'lagrangian';
+  | 'lagrangian'
+  | 'mechanism';
 
 /** The id of an integrator (lab.integrators). */
 export type IntegratorId =
@@ -43,7 +44,8 @@ export type ModelKind =
   | 'oscillator'
   | 'chain'
   | 'rigid-body'
-  | 'lagrangian';
+  | 'lagrangian'
+  | 'mechanism';
 
 /** Which scene draws a system (SystemInfo.view). At run time: lab.vocabulary.views. */
 export type ViewKind =
@@ -51,12 +53,14 @@ export type ViewKind =
   | 'oscillator'
   | 'rigid'
   | 'top'
-  | 'bodies';
+  | 'bodies'
+  | 'mechanism';
 
 /** What a system's canonical state (q, p) is (SystemInfo.state). At run time: lab.vocabulary.states. */
 export type StateKind =
   | 'cotangent'
-  | 'quaternion';
+  | 'quaternion'
+  | 'bodies';
 
 /** An exact solution the core knows (SystemInfo.exact.solution, lab.exact). At run time: lab.vocabulary.exactSolutions. */
 export type ExactSolutionKind =

@@ -87,6 +87,8 @@ function systemSchema(lab, system) {
   for (const f of system.initialFields) initial.properties[f.name] = initialSchema(f, system.defaults.initial?.[f.name], perBody);
   let params = { type: 'object', additionalProperties: false, properties: {} };
   for (const p of system.params) params.properties[p.name] = paramSchema(p);
+  // params given as data with their own schema (a mechanism's bodies and joints), from the registry
+  if (system.paramsSchema) params = system.paramsSchema;
   if (system.definition) {
     params = { $ref: '#/definitions/definition' };
     const n = system.definition.limits.maxCoordinates;

@@ -242,6 +242,8 @@ export interface SystemInfo {
   readonly integrators: readonly IntegratorId[];
   /** Systems defined by data: what their params may hold. */
   readonly definition?: DefinitionInfo;
+  /** Its params are data (a definition, a mechanism) and travel whole: share links carry them as def=. */
+  readonly dataParams?: boolean;
   /** What the lean build (the page's first load) runs of this system: the system itself and which integrators. */
   readonly lean: { readonly system: boolean; readonly integrators: readonly IntegratorId[] };
 }

@@ -9,8 +9,8 @@
 // Keys are the API's own field paths, so an error the API throws about a field
 // ('vilab: params.g: must be …') names the same key the reader sees in the link.
 // Arrays are comma-separated; rows of a 2-D array are separated by ';'.
-// A system defined by data (its registry entry has `definition`: the "lagrangian"
-// system) carries its whole definition in one key instead of params.*:
+// A system defined by data (its registry entry has `dataParams`: the "lagrangian" and
+// "mechanism" systems) carries its whole definition in one key instead of params.*:
 //
 //   #system=lagrangian&def=%7B%22coordinates%22%3A%5B%22r%22%2C%22th%22%5D%2C…%7D&initial.q=1.2,0.8
 //
@@ -32,7 +32,7 @@ export const MAX_DEFINITION_BYTES = 16 * 1024;
 export const MAX_AT_STEP = 10_000_000;
 
 /** True when the system is defined by data (its params travel as one JSON definition). */
-export const definedByData = (system) => !!system?.definition;
+export const definedByData = (system) => !!system?.dataParams;
 
 /** A link problem: field as the reader sees it in the link, problem in words (control characters shown as \u00XX). */
 export class LinkError extends Error {

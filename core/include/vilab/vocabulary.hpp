@@ -64,7 +64,7 @@ namespace vilab {
 // What the canonical state (q, p) of a system is.
 #define VILAB_STATE_KINDS(X)                                                                                 \
   X(Cotangent, "cotangent")   /* positions and their conjugate momenta: (q, p) ∈ T*Q, ∮ p·dq defined */ \
-  X(Quaternion, "quaternion") /* a unit quaternion [w, x, y, z] and the body angular momentum Π */ \
+  X(Quaternion, "quaternion") /* a unit quaternion [w, x, y, z] and the body angular momentum Π */          \
   X(Bodies, "bodies")         /* per body x and a unit quaternion; per body p = m ẋ and Π */
 
 // Exact solutions the library knows (core/include/vilab/exact/).

@@ -3,6 +3,7 @@
 // vilab/integrators/runge_kutta.hpp, the equations and projections in
 // vilab/integrators/odes.hpp; this file is its registry entry.
 #include "common.hpp"
+#include "vilab/integrators/mechanism_baselines.hpp"
 #include "vilab/integrators/runge_kutta.hpp"
 
 namespace vilab {
@@ -36,6 +37,10 @@ std::unique_ptr<Integrator> rk4OnLagrangian(const Model& m, const Options&, doub
 }
 std::unique_ptr<Integrator> rk4OnRigidBody(const Model& m, const Options&, double h) {
   return makeExplicitRungeKutta<RigidBodyOde, RigidBodyModel>(m, RungeKuttaMethod::RK4, h);
+}
+
+std::unique_ptr<Integrator> rk4OnMechanism(const Model& m, const Options&, double h) {
+  return makeExplicitRungeKutta<MechanismCanonicalOde, MechanismModel>(m, RungeKuttaMethod::RK4, h);
 }
 
 }  // namespace vilab

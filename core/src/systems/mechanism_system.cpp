@@ -37,6 +37,10 @@ const char* const kDefaultDefinition = R"json({
   ]
 })json";
 
+// The JSON Schema of params (draft-07), the structure parseMechanism reads.
+const char* const kParamsSchema =
+    R"json({"type": "object", "additionalProperties": false, "required": ["bodies"], "properties": {"gravity": {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}, "bodies": {"type": "array", "minItems": 1, "maxItems": 32, "items": {"type": "object", "additionalProperties": false, "required": ["mass", "inertia"], "properties": {"name": {"type": "string"}, "mass": {"type": "number", "exclusiveMinimum": 0, "maximum": 1000000000.0}, "inertia": {"anyOf": [{"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}, {"type": "array", "items": {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}, "minItems": 3, "maxItems": 3}]}, "position": {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}, "orientation": {"type": "array", "items": {"type": "number"}, "minItems": 4, "maxItems": 4}, "velocity": {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}, "omega": {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}, "shape": {"type": "object", "additionalProperties": false, "required": ["type"], "properties": {"type": {"enum": ["box", "capsule", "cylinder", "sphere"]}, "size": {"type": "array", "items": {"type": "number", "exclusiveMinimum": 0, "maximum": 1000}, "minItems": 1, "maxItems": 3}}}}}}, "joints": {"type": "array", "maxItems": 64, "items": {"type": "object", "additionalProperties": false, "required": ["type", "child"], "properties": {"type": {"enum": ["ball", "hinge", "fixed"]}, "parent": {"anyOf": [{"type": "string"}, {"type": "integer", "minimum": 0}]}, "child": {"anyOf": [{"type": "string"}, {"type": "integer", "minimum": 0}]}, "parentPoint": {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}, "childPoint": {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}, "parentAxis": {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}, "childAxis": {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}}}}}})json";
+
 Json parseBuiltIn(const std::string& text, const char* field) {
   return parseJsonText(text, field, limits::kMaxScenarioDepth);
 }
@@ -100,6 +104,14 @@ MechanismBody readBody(const Json& b, const std::string& at, std::string& name, 
   }
   body.velocity = readVector(b, "velocity", at, Vec3::Zero());
   body.angularVelocity = readVector(b, "omega", at, Vec3::Zero());
+  // The magnitudes every system's initial data keeps to.
+  if (!(body.x.cwiseAbs().maxCoeff() <= limits::kMaxCoordinate))
+    throw InputError(InputErrorCode::Range, joinField(at, "position"), "must be at most 1e6 m in magnitude");
+  if (!(body.velocity.cwiseAbs().maxCoeff() <= limits::kMaxSpeed))
+    throw InputError(InputErrorCode::Range, joinField(at, "velocity"), "must be at most 1e4 m/s in magnitude");
+  if (!(body.angularVelocity.cwiseAbs().maxCoeff() <= limits::kMaxRate))
+    throw InputError(InputErrorCode::Range, joinField(at, "omega"), "must be at most 1e4 rad/s in magnitude");
+  if (!(body.mass <= 1e9)) throw InputError(InputErrorCode::Range, joinField(at, "mass"), "must be at most 1e9 kg");
   if (b.contains("shape")) {
     const Json& s = b["shape"];
     const std::string field = joinField(at, "shape");
@@ -170,6 +182,7 @@ MechanismModel parseMechanism(const Json& params) {
   if (!params.contains("bodies") || !params["bodies"].is_array())
     throw InputError(InputErrorCode::Missing, "params.bodies", "must be an array of bodies");
   const Json& bodies = params["bodies"];
+  if (bodies.empty()) throw InputError(InputErrorCode::Length, "params.bodies", "needs at least one body");
   if (bodies.size() > static_cast<std::size_t>(limits::kMaxMechanismBodies))
     throw InputError(
         InputErrorCode::TooLarge, "params.bodies",
@@ -201,16 +214,9 @@ MechanismModel parseMechanism(const Json& params) {
   return m;
 }
 
-VILAB_COLD Json definitionDocs() {
-  Json fields = Json::array();
-  for (const char* name : {"gravity", "bodies", "joints"}) fields.push_back({{"name", name}});
-  Json j;
-  j["fields"] = fields;
-  j["limits"] = {{"maxBodies", limits::kMaxMechanismBodies}, {"maxJoints", limits::kMaxMechanismJoints}};
-  return j;
-}
-
 }  // namespace
+
+VILAB_COLD Json mechanismParamsSchema() { return parseBuiltIn(kParamsSchema, "paramsSchema"); }
 
 VILAB_COLD SystemEntry mechanismEntry() {
   SystemEntry e;
@@ -221,7 +227,6 @@ VILAB_COLD SystemEntry mechanismEntry() {
   e.defaultH = 0.005;
   e.maxBodies = limits::kMaxMechanismBodies;
   e.defaultParams = parseBuiltIn(kDefaultDefinition, "params");
-  e.definition = definitionDocs();
   e.parseParams = [](const Json& params, Json& normalized) {
     normalized = params;
     return Model(parseMechanism(params));

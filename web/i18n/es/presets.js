@@ -83,4 +83,19 @@ export default {
   'preset.swinging-atwood.title': 'Máquina de Atwood oscilante',
   'preset.swinging-atwood.explanation':
     'Una masa ligera que oscila sostiene un contrapeso 3,3 veces más pesado: observe cómo el tirón centrífugo de la oscilación lo levanta mientras la masa ligera da vueltas alrededor de la polea y regresa. El error de energía de RK4 todavía no es el mayor: {rk20} a los 20 s frente a {bandA} de la banda del punto medio; pero el de RK4 sigue creciendo ({rkLater} en t = 200 s, y entonces la banda del punto medio {bandLater}).',
+  'preset.compound-double-pendulum.title': 'Péndulo doble compuesto (varillas con inercia)',
+  'preset.compound-double-pendulum.explanation':
+    'El péndulo doble esférico con varillas reales en lugar de bolas puntuales: cada varilla tiene su inercia y gira en SO(3), y las dos rótulas son seis ligaduras impuestas con multiplicadores. Las uniones se mantienen cerradas hasta el redondeo, el momento angular vertical se conserva hasta el redondeo y el error de energía se queda en una banda sin deriva.',
+  'preset.physical-pendulum.title': 'Péndulo físico sobre una rótula',
+  'preset.physical-pendulum.explanation':
+    'Una placa cuelga de una rótula cerca de su esquina y gira sobre su eje largo mientras oscila: la oscilación y el giro intercambian energía. El integrador variacional en grupos de Lie avanza la propia rotación de la placa (sigue siendo una rotación), mantiene la rótula cerrada hasta el redondeo y su error de energía se queda en una banda; el momento angular respecto a la vertical por la rótula se conserva.',
+  'preset.lagrange-top.title': 'Peonza de Lagrange construida con sólidos y uniones',
+  'preset.lagrange-top.explanation':
+    'Una peonza simétrica sobre una rótula, construida como un sólido y una unión en lugar de la peonza pesada incorporada. Es el mismo integrador variacional: las pruebas comprueban que esta simulación coincide con la de la peonza pesada incorporada hasta 1e-12 tras 10 000 pasos. El eje nuta mientras precesa; la energía se queda en una banda y el momento angular vertical se conserva hasta el redondeo.',
+  'preset.gyroscope.title': 'Giróscopo en dos cardanes',
+  'preset.gyroscope.explanation':
+    'Un rotor rápido en dos anillos de cardán, cada uno sobre una bisagra, todos centrados en el origen: la gravedad no ejerce par, así que el eje de giro del rotor mantiene su dirección en el espacio mientras los anillos giran a su alrededor. Tres bisagras son quince ligaduras sobre tres sólidos; las uniones se mantienen cerradas hasta el redondeo y la energía en una banda.',
+  'preset.middle-axis.title': 'Giro alrededor del eje intermedio (Dzhanibekov)',
+  'preset.middle-axis.explanation':
+    'Un sólido libre que gira alrededor de su eje principal intermedio se voltea una y otra vez. Aquí el integrador variacional en grupos de Lie es el sólido rígido discreto de Moser–Veselov: conserva el momento angular en el espacio y su módulo hasta el redondeo, así que los volteos se repiten sin deriva.',
 };

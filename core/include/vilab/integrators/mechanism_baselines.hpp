@@ -455,4 +455,47 @@ inline bool integrateFinely(const MechanismModel& model, MechanismState& state, 
   return true;
 }
 
+// The registry's baselines on a mechanism (`rk4`, `dopri5`): the ODE above in the form
+// the generic explicit Runge–Kutta integrators take (integrators/runge_kutta.hpp), on the
+// canonical state (per body x and the quaternion, p and Π), projected after every
+// (sub)step as above.
+class MechanismCanonicalOde {
+ public:
+  static constexpr bool kProjects = true;
+  explicit MechanismCanonicalOde(const MechanismModel& model) : ode_(model), bodies_(model.bodyCount()) {}
+  int positions() const { return 7 * bodies_; }
+  int size() const { return MechanismVector::kPerBody * bodies_; }
+  bool rhs(const VecX& y, VecX& dy) const { return ode_.rhs(y, dy); }
+  const char* undefined() const { return "the joints' reactions are undefined (their constraints are singular)"; }
+  StepOutcome project(VecX& y) const {
+    ode_.project(y);
+    if (!y.allFinite())
+      return StepOutcome::refuse(RefusalCode::NonFinite, "the projection onto the joints is not finite",
+                                 Suggestion::reduceH());
+    return {};
+  }
+  bool fromState(const State& s, VecX& y) const {
+    y.resize(size());
+    for (int i = 0; i < bodies_; ++i) {
+      const int k = MechanismVector::kPerBody * i;
+      y.segment<7>(k) = s.q.segment<7>(7 * i);
+      y.segment<6>(k + 7) = s.p.segment<6>(6 * i);
+    }
+    return y.allFinite();
+  }
+  void toState(const VecX& y, State& s) const {
+    s.q.resize(7 * bodies_);
+    s.p.resize(6 * bodies_);
+    for (int i = 0; i < bodies_; ++i) {
+      const int k = MechanismVector::kPerBody * i;
+      s.q.segment<7>(7 * i) = y.segment<7>(k);
+      s.p.segment<6>(6 * i) = y.segment<6>(k + 7);
+    }
+  }
+
+ private:
+  MechanismOde ode_;
+  int bodies_;
+};
+
 }  // namespace vilab

@@ -85,11 +85,14 @@ class MechanismLGVI {
       speed2 = std::max(speed2, (s.p[i] / model_.bodies[i].mass).squaredNorm() +
                                     (inertiaInverse_[i] * s.Pi[i]).squaredNorm() * lengthScale_ * lengthScale_);
     }
-    P.fScale = fScale;
-    // w is an impulse times a step: (h²/2)·(mass × acceleration); the acceleration that
-    // holds the joints is of the order of |g| plus the centripetal v²/L.
-    P.wScale = 0.5 * h_ * h_ * massScale_ * (dm::sqrt(model_.gravity.squaredNorm()) + speed2 / lengthScale_) +
-               std::numeric_limits<double>::min();
+    // With joints, a rotation is resolved only to what the joints' rounding (ε of the
+    // positions) allows, about ε in f: below 1e-3 its own size would ask for more.
+    P.fScale = c > 0 ? std::max(fScale, 1e-3) : fScale;
+    // w moves the bodies by Gᵀw/m: its update is measured by that displacement against the
+    // mechanism's length (rounding of the positions is what it can be resolved to), or
+    // against the joints' impulse per step, (h²/2)·m·(|g| + v²/L), where that is larger.
+    P.wScale = std::max(0.5 * h_ * h_ * massScale_ * (dm::sqrt(model_.gravity.squaredNorm()) + speed2 / lengthScale_),
+                        massScale_ * lengthScale_);
     NewtonSettings settings;
     settings.what = "the mechanism's discrete equations";
     settings.globalize = true;

@@ -300,6 +300,30 @@ struct MechanismModel {
     return T;
   }
 
+  // Whether a step Newton accepted is plausible ("" when it is; else why not). The
+  // potential −m g·x has no floor, so the step is judged by its kinetic energy: the mean
+  // velocities' ½ v̄ᵀM v̄ is, for the physical motion, the kinetic energy at its ends up to
+  // O(h²); four times the larger of the two means a spurious root of the implicit
+  // equations (a Cayley root turns a body by nearly π per step) or an h too large to
+  // resolve the motion.
+  std::string implausibleStep(const State& a, const State& b, double, double, double h) const {
+    const double Ta = kinetic(toMechanism(a)), Tb = kinetic(toMechanism(b));
+    const double moved = meanKineticEnergy(a, b, h), allowed = 4.0 * std::max(Ta, Tb) + 1e-9 * energyScale();
+    if (moved <= allowed) return "";
+    return "the step moved the bodies farther than their kinetic energy allows (mean kinetic energy " +
+           formatNumber(moved) + " J against " + formatNumber(std::max(Ta, Tb)) +
+           " J at its ends): the implicit equations converged to a spurious solution, or h is too large to resolve "
+           "the motion";
+  }
+
+  // Σ ½|p|²/m + ½ΠᵀJ⁻¹Π.
+  double kinetic(const MechanismState& s) const {
+    double T = 0;
+    for (std::size_t i = 0; i < bodies.size(); ++i)
+      T += 0.5 * s.p[i].squaredNorm() / bodies[i].mass + 0.5 * s.Pi[i].dot(bodies[i].inertia.llt().solve(s.Pi[i]));
+    return T;
+  }
+
   // A typical energy: each body turning at 1 rad/s about its largest axis, plus its
   // weight lifted by the mechanism's length. Sets absolute slack only.
   double energyScale() const {

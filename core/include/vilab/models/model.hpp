@@ -24,8 +24,7 @@ static_assert(
     std::is_same_v<std::variant_alternative_t<static_cast<std::size_t>(ModelKind::RigidBody), Model>, RigidBodyModel> &&
     std::is_same_v<std::variant_alternative_t<static_cast<std::size_t>(ModelKind::Lagrangian), Model>,
                    LagrangianModel> &&
-    std::is_same_v<std::variant_alternative_t<static_cast<std::size_t>(ModelKind::Mechanism), Model>,
-                   MechanismModel> &&
+    std::is_same_v<std::variant_alternative_t<static_cast<std::size_t>(ModelKind::Mechanism), Model>, MechanismModel> &&
     std::variant_size_v<Model> == Vocabulary<ModelKind>::size);
 
 inline ModelKind kindOf(const Model& m) { return static_cast<ModelKind>(m.index()); }

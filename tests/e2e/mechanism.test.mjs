@@ -1,0 +1,71 @@
+// Mechanisms in the page: every scenes/mechanisms preset loads (the full module on
+// demand), is drawn by the mechanism view (A's blue pixels), runs with its joints closed
+// and its energy finite, and its share link reopens the same run, bit for bit.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { useBrowser, openPage, decodePNG, sleep } from './helpers.mjs';
+
+const browser = useBrowser();
+const hook = (page, fn, arg) => page.evaluate(fn, arg);
+const SCENES = fileURLToPath(new URL('../../scenes/mechanisms/', import.meta.url));
+const IDS = readdirSync(SCENES)
+  .filter((f) => f.endsWith('.json'))
+  .map((f) => f.slice(0, -'.json'.length));
+
+/** A's pixels: blue-dominant (A is Okabe–Ito blue). */
+function bluePixels(png) {
+  const { width, height, channels, pixels } = decodePNG(png);
+  let n = 0;
+  for (let i = 0; i < width * height; i++) {
+    const r = pixels[i * channels];
+    const g = pixels[i * channels + 1];
+    const b = pixels[i * channels + 2];
+    if (b - r >= 60 && b >= g) n++;
+  }
+  return n;
+}
+
+test('every mechanism preset loads, is drawn, runs with its joints closed, and its link reopens the same run', async () => {
+  const { page, errors } = await openPage(browser.context, '?nosw=1', { reducedMotion: 'reduce' });
+  const presets = await hook(page, () => window.vilabPage.presets());
+  for (const id of IDS) {
+    assert.ok(presets.includes(id), `${id} is a preset of the page`);
+    await page.selectOption('#preset', id);
+    await hook(page, () => window.vilabPage.loadFull());
+    await hook(page, () => window.vilabPage.pause());
+    await sleep(100);
+    const state = await hook(page, () => window.vilabPage.state());
+    assert.equal(state.scenario.system, 'mechanism', `${id} runs the mechanism system`);
+    const start = await hook(page, () => window.vilabPage.sim().step);
+    await hook(page, (k) => window.vilabPage.runTo(k), start + 400);
+    await sleep(80);
+    const facts = await hook(page, () => {
+      const sim = window.vilabPage.sim();
+      const d = sim.diagnostics();
+      return { step: sim.step, energy: d.energy, constraint: d.constraint, fingerprint: sim.hash() };
+    });
+    assert.ok(facts.step >= start + 400, `${id} advanced to ${facts.step}`);
+    assert.ok(Number.isFinite(facts.energy), `${id}: energy finite`);
+    assert.ok(facts.constraint <= 1e-12, `${id}: joints closed (${facts.constraint})`);
+    const blue = bluePixels(await page.locator('#view canvas').screenshot());
+    assert.ok(blue >= 200, `${id}: the bodies are drawn (${blue} blue pixels)`);
+    // the share link reopens the same scenario; run to the same step, the same bits
+    const url = await hook(page, () => window.vilabPage.shareURL());
+    const other = await openPage(browser.context, url.slice(url.indexOf('?')) || url.slice(url.indexOf('#')), {
+      reducedMotion: 'reduce',
+    });
+    await hook(other.page, () => window.vilabPage.loadFull());
+    await hook(other.page, () => window.vilabPage.pause());
+    const reopened = await hook(other.page, () => window.vilabPage.state().scenario);
+    assert.deepEqual(reopened, state.scenario, `${id}: the link carries the scenario`);
+    await hook(other.page, (k) => window.vilabPage.runTo(k), facts.step);
+    const again = await hook(other.page, () => window.vilabPage.sim().hash());
+    assert.equal(again, facts.fingerprint, `${id}: the link's run has the same bits at step ${facts.step}`);
+    assert.deepEqual(other.errors, [], `${id}: no errors on the reopened page`);
+    await other.page.close();
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});
