@@ -51,6 +51,10 @@ test('systems describe id, title, parameters (defaults, units, ranges) and initi
     if (s.definition) {
       assert.ok(s.params.length === 0 && s.definition.fields.length > 0 && s.definition.limits.maxCoordinates === 16, s.id);
       assert.deepEqual(s.defaults.params.coordinates, ['r', 'th']);
+    } else if (s.dataParams) {
+      // A mechanism's params are data too: described by a JSON Schema, not parameter specs.
+      assert.ok(s.params.length === 0 && s.paramsSchema?.properties?.bodies, s.id);
+      assert.ok(s.defaults.params.bodies.length > 0, `${s.id}: no bodies in the defaults`);
     } else {
       assert.ok(s.params.length > 0, `${s.id}: no parameters`);
     }
@@ -65,7 +69,7 @@ test('systems describe id, title, parameters (defaults, units, ranges) and initi
     assert.ok(s.initialFields.length > 0, `${s.id}: no initial-data fields`);
     for (const f of s.initialFields) assert.ok(f.name && f.title && typeof f.unit === 'string' && f.description);
     assert.ok(s.h.min > 0 && s.h.default >= s.h.min && s.h.default <= s.h.max && s.h.minExclusive === false && s.h.unit === 's');
-    assert.ok(['oscillator', 'chain', 'rigid-body', 'lagrangian'].includes(s.model), `${s.id}: model ${s.model}`);
+    assert.ok(['oscillator', 'chain', 'rigid-body', 'lagrangian', 'mechanism'].includes(s.model), `${s.id}: model ${s.model}`);
     assert.ok(s.integrators.includes(s.defaultIntegrator));
     assert.deepEqual(lab.normalize(s.defaults), s.defaults, `${s.id}: defaults are not normalized`);
   }
@@ -313,6 +317,17 @@ test('q and p are the canonical state of the model, whatever the integrator', ()
         // What the page draws: the body at (r sin θ, 0, −r cos θ).
         const body = sim.visualState();
         [r * Math.sin(th), 0, -r * Math.cos(th)].forEach((x, i) => close(body[i], x, 1e-15, `${label}: body[${i}]`));
+      } else if (system.model === 'mechanism') {
+        // Per body q = (x, unit quaternion), p = (m ẋ, Π in the body frame); H = Σ |p|²/2m + ΣΠ_k²/2I_k − m g·x.
+        const { bodies, gravity } = sim.scenario().params;
+        let E = 0;
+        bodies.forEach((b, i) => {
+          const [x, quat, mom, Pi] = [q.slice(7 * i, 7 * i + 3), q.slice(7 * i + 3, 7 * i + 7), p.slice(6 * i, 6 * i + 3), p.slice(6 * i + 3, 6 * i + 6)];
+          close(Math.hypot(...quat), 1, 1e-12, `${label}: |quaternion ${i}|`);
+          E += mom.reduce((a, v) => a + v * v, 0) / (2 * b.mass) + Pi.reduce((a, v, k) => a + (v * v) / (2 * b.inertia[k]), 0);
+          E -= b.mass * gravity.reduce((a, g, k) => a + g * x[k], 0);
+        });
+        close(E, d.energy, 1e-13, `${label}: energy from q, p`);
       } else {
         const { mass, stiffness } = sim.scenario().params;
         close((p[0] * p[0]) / (2 * mass) + (stiffness * q[0] * q[0]) / 2, d.energy, 1e-14, `${label}: energy from [x], [m ẋ]`);

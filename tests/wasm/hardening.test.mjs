@@ -275,6 +275,12 @@ function hostileScenarios(system) {
         { ...hMax, initial: { orientation: [1, 0, 0, 0], omega: [1e4, -1e4, 1e4] } },
         { ...hMax, params: { inertia: [1, 1, 2] }, initial: { orientation: [1, 0, 0, 0], omega: [1e4, 1e-3, 0] } },
       ];
+    case 'mechanism': {
+      // every body's velocity and spin ×1e3 (the joints' velocity constraints are linear, so they still hold)
+      const fast = (v) => (v ?? [0, 0, 0]).map((x) => 1e3 * x);
+      const bodies = defaults.params.bodies.map((b) => ({ ...b, velocity: fast(b.velocity), omega: fast(b.omega) }));
+      return [hMax, { ...hMax, params: { ...defaults.params, bodies } }];
+    }
     default:
       return [
         hMax,

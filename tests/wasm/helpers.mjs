@@ -181,6 +181,8 @@ export function canonicalSizes(scenario) {
   if (model === 'oscillator') return { q: 1, p: 1 };
   if (model === 'rigid-body') return { q: 4, p: 3 };
   if (model === 'lagrangian') return { q: scenario.params.coordinates.length, p: scenario.params.coordinates.length };
+  // A mechanism: position and unit quaternion (7), momentum and body angular momentum (6) per body.
+  if (model === 'mechanism') return { q: 7 * scenario.params.bodies.length, p: 6 * scenario.params.bodies.length };
   assert.equal(model, 'chain');
   const perBody = lab.system(scenario.system).params.find((p) => p.kind === 'per-body');
   const bobs = scenario.params[perBody.name].length;

@@ -51,8 +51,8 @@ export interface Scenario {
   integrator?: IntegratorId;
   /** Time step (s), in [system.h.min, system.h.max]; default: system.h.default. */
   h?: number;
-  /** Model parameters by name (see SystemInfo.params); missing ones take their defaults. For system 'lagrangian', the definition (LagrangianDefinition). */
-  params?: Record<string, number | NumberList> | LagrangianDefinition;
+  /** Model parameters by name (see SystemInfo.params); missing ones take their defaults. For system 'lagrangian', the definition (LagrangianDefinition); for 'mechanism', its bodies and joints (MechanismDefinition). */
+  params?: Record<string, number | NumberList> | LagrangianDefinition | MechanismDefinition;
   /** Initial data (see SystemInfo.initialFields); default: system.defaults.initial. */
   initial?: Record<string, number | NumberList | readonly NumberList[]>;
   /** Integrator options by name (see IntegratorInfo.options). */
@@ -140,6 +140,45 @@ export interface LagrangianDefinition {
   bodies?: readonly (LagrangianBody | LagrangianFurniture)[];
 }
 
+/** A rigid body of a mechanism: its centre of mass, principal frame, motion and drawn shape (SI units). */
+export interface MechanismBody {
+  name?: string;
+  mass: number;
+  /** Principal moments about the centre of mass [I1, I2, I3] (triangle inequality), or a full symmetric 3×3 tensor. */
+  inertia: NumberList | readonly NumberList[];
+  /** Centre of mass, space frame. */
+  position?: NumberList;
+  /** Unit quaternion [w, x, y, z] of the body frame. */
+  orientation?: NumberList;
+  /** Centre-of-mass velocity, space frame. */
+  velocity?: NumberList;
+  /** Angular velocity, body frame. */
+  omega?: NumberList;
+  shape?: { type: 'box' | 'capsule' | 'cylinder' | 'sphere'; size?: NumberList };
+}
+
+/** A joint between two bodies (or a body and the world): a ball, a hinge (adds an axis) or fixed. */
+export interface MechanismJoint {
+  type: 'ball' | 'hinge' | 'fixed';
+  /** A body's name or index, or 'world' (the default). */
+  parent?: string | number;
+  child: string | number;
+  /** The joint's point in the parent's frame (the world's for 'world') and in the child's. */
+  parentPoint?: NumberList;
+  childPoint?: NumberList;
+  /** A hinge's axis in the parent's and the child's frames. */
+  parentAxis?: NumberList;
+  childAxis?: NumberList;
+}
+
+/** The params of system 'mechanism' (SystemInfo.paramsSchema is their JSON Schema). */
+export interface MechanismDefinition {
+  /** m/s², space frame; default [0, 0, -9.81]. */
+  gravity?: NumberList;
+  bodies: readonly MechanismBody[];
+  joints?: readonly MechanismJoint[];
+}
+
 /** lab.inspectLagrangian(params): the editor's view of a definition. */
 export interface LagrangianInspection {
   coordinates: string[];
@@ -154,7 +193,7 @@ export interface NormalizedScenario {
   system: SystemId;
   integrator: IntegratorId;
   h: number;
-  params: Record<string, number | number[]> | LagrangianDefinition;
+  params: Record<string, number | number[]> | LagrangianDefinition | MechanismDefinition;
   initial: Record<string, number | number[] | number[][]>;
   options: Record<string, number | number[]>;
 }
@@ -244,6 +283,8 @@ export interface SystemInfo {
   readonly definition?: DefinitionInfo;
   /** Its params are data (a definition, a mechanism) and travel whole: share links carry them as def=. */
   readonly dataParams?: boolean;
+  /** Systems whose params are data without a definition's documentation (a mechanism): their JSON Schema (draft-07). */
+  readonly paramsSchema?: Readonly<Record<string, unknown>>;
   /** What the lean build (the page's first load) runs of this system: the system itself and which integrators. */
   readonly lean: { readonly system: boolean; readonly integrators: readonly IntegratorId[] };
 }

@@ -231,40 +231,6 @@ class MechanismProjectedRk4 {
   VecX y_, stage_, k1_, k2_, k3_, k4_;
 };
 
-// One substep of Dormand–Prince 5(4) (Dormand & Prince 1980; Hairer, Nørsett & Wanner
-// Table II.5.2): y1 and the local error ê = y1 − ŷ1 of the embedded fourth-order solution.
-struct DormandPrince5Tableau {
-  static constexpr int kStages = 7;
-  static constexpr double kErrorOrder = 5;  // ê = O(h⁵)
-
-  static bool substep(const MechanismOde& ode, const VecX& y0, double hs, VecX (&k)[kStages], VecX& y1, VecX& e) {
-    constexpr double a21 = 1.0 / 5;
-    constexpr double a31 = 3.0 / 40, a32 = 9.0 / 40;
-    constexpr double a41 = 44.0 / 45, a42 = -56.0 / 15, a43 = 32.0 / 9;
-    constexpr double a51 = 19372.0 / 6561, a52 = -25360.0 / 2187, a53 = 64448.0 / 6561, a54 = -212.0 / 729;
-    constexpr double a61 = 9017.0 / 3168, a62 = -355.0 / 33, a63 = 46732.0 / 5247, a64 = 49.0 / 176,
-                     a65 = -5103.0 / 18656;
-    constexpr double b1 = 35.0 / 384, b3 = 500.0 / 1113, b4 = 125.0 / 192, b5 = -2187.0 / 6784, b6 = 11.0 / 84;
-    constexpr double e1 = 71.0 / 57600, e3 = -71.0 / 16695, e4 = 71.0 / 1920, e5 = -17253.0 / 339200, e6 = 22.0 / 525,
-                     e7 = -1.0 / 40;
-    if (!ode.rhs(y0, k[0])) return false;
-    if (!ode.rhs(y0 + hs * (a21 * k[0]), k[1])) return false;
-    if (!ode.rhs(y0 + hs * (a31 * k[0] + a32 * k[1]), k[2])) return false;
-    if (!ode.rhs(y0 + hs * (a41 * k[0] + a42 * k[1] + a43 * k[2]), k[3])) return false;
-    if (!ode.rhs(y0 + hs * (a51 * k[0] + a52 * k[1] + a53 * k[2] + a54 * k[3]), k[4])) return false;
-    if (!ode.rhs(y0 + hs * (a61 * k[0] + a62 * k[1] + a63 * k[2] + a64 * k[3] + a65 * k[4]), k[5])) return false;
-    y1 = y0 + hs * (b1 * k[0] + b3 * k[2] + b4 * k[3] + b5 * k[4] + b6 * k[5]);
-    if (!ode.rhs(y1, k[6])) return false;
-    e = hs * (e1 * k[0] + e3 * k[2] + e4 * k[3] + e5 * k[4] + e6 * k[5] + e7 * k[6]);
-    return true;
-  }
-
-  // RMS of ê_i / sc_i.
-  static double errorNorm(const VecX& e, const VecX& scale) {
-    return dm::sqrt(e.cwiseQuotient(scale).squaredNorm() / static_cast<double>(e.size()));
-  }
-};
-
 // One substep of DOP853, the explicit Runge–Kutta method of order 8 of Dormand & Prince
 // (Hairer, Nørsett & Wanner §II.10; the coefficients of Hairer's dop853): twelve stages,
 // and Hairer's error estimate combining the embedded orders 5 and 3,
@@ -441,12 +407,11 @@ class MechanismAdaptiveRungeKutta {
   VecX k_[Tableau::kStages];
 };
 
-using MechanismDopri5 = MechanismAdaptiveRungeKutta<DormandPrince5Tableau>;
 using MechanismDop853 = MechanismAdaptiveRungeKutta<Dop853Tableau>;
 
 // The fine reference for order tests: `state` advanced by `duration` with the projected
 // DOP853 at rtol = atol = 1e-13 (the tests check it against the run at 1e-12 and against
-// DOPRI5 at 1e-13). False, `state` kept, when it fails.
+// the registry's DOPRI5 at 1e-13). False, `state` kept, when it fails.
 inline bool integrateFinely(const MechanismModel& model, MechanismState& state, double duration) {
   MechanismDop853 fine(model, 1e-13, 1e-13);
   fine.load(state);
@@ -462,13 +427,15 @@ inline bool integrateFinely(const MechanismModel& model, MechanismState& state, 
 class MechanismCanonicalOde {
  public:
   static constexpr bool kProjects = true;
-  explicit MechanismCanonicalOde(const MechanismModel& model) : ode_(model), bodies_(model.bodyCount()) {}
+  // projects = false leaves the bare equations (tests measure their drift).
+  explicit MechanismCanonicalOde(const MechanismModel& model, bool projects = true)
+      : ode_(model), bodies_(model.bodyCount()), projects_(projects) {}
   int positions() const { return 7 * bodies_; }
   int size() const { return MechanismVector::kPerBody * bodies_; }
   bool rhs(const VecX& y, VecX& dy) const { return ode_.rhs(y, dy); }
   const char* undefined() const { return "the joints' reactions are undefined (their constraints are singular)"; }
   StepOutcome project(VecX& y) const {
-    ode_.project(y);
+    if (projects_) ode_.project(y);
     if (!y.allFinite())
       return StepOutcome::refuse(RefusalCode::NonFinite, "the projection onto the joints is not finite",
                                  Suggestion::reduceH());
@@ -496,6 +463,7 @@ class MechanismCanonicalOde {
  private:
   MechanismOde ode_;
   int bodies_;
+  bool projects_;
 };
 
 }  // namespace vilab
