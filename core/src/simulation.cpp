@@ -52,10 +52,30 @@ std::uint64_t History::read(std::uint64_t from, std::vector<double>& out, std::u
   return start;
 }
 
+// Whether this build runs mechanisms (defined in table.cpp: false in the lean module,
+// whose parser refuses them). Under whole-program optimization the constant leaves the
+// mechanism model's code out of the lean module.
+extern const bool kMechanismsInThisBuild;
+
 namespace {
+// f(the model), one case per kind of the Model variant (model.hpp checks the order).
 template <class F>
-auto onModel(const Model& m, F&& f) {
-  return std::visit(std::forward<F>(f), m);
+decltype(auto) onModel(const Model& m, F&& f) {
+  switch (kindOf(m)) {
+    case ModelKind::Oscillator:
+      return f(*std::get_if<OscillatorModel>(&m));
+    case ModelKind::Chain:
+      return f(*std::get_if<ChainModel>(&m));
+    case ModelKind::RigidBody:
+      return f(*std::get_if<RigidBodyModel>(&m));
+    case ModelKind::Lagrangian:
+      return f(*std::get_if<LagrangianModel>(&m));
+    case ModelKind::Mechanism:
+      break;
+  }
+  // In the lean module the constant is false: what follows is left out.
+  if (!kMechanismsInThisBuild) throw NotInLeanBuild("system", "a mechanism");
+  return f(*std::get_if<MechanismModel>(&m));
 }
 
 // Models with time-dependent output (bodies and conserved quantities of a system defined

@@ -106,10 +106,12 @@ VILAB_PAIRS(VILAB_DECLARE)
 #define VILAB_FACTORY_Lean(factory) &factory
 #define VILAB_FACTORY_Full(factory) &inFullModule
 bool inThisBuild(const Pairing& pairing) { return pairing.lean; }
+extern const bool kMechanismsInThisBuild = false;  // read by simulation.cpp
 #else
 #define VILAB_FACTORY_Lean(factory) &factory
 #define VILAB_FACTORY_Full(factory) &factory
 bool inThisBuild(const Pairing&) { return true; }
+extern const bool kMechanismsInThisBuild = true;
 #endif
 
 const std::vector<Pairing>& applicabilityTable() {

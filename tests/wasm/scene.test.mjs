@@ -11,7 +11,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MeshBasicMaterial, Vector3 } from 'three';
 import { assertInputError, lab, root } from './helpers.mjs';
-import { boxMoments, isFlatAsymmetric, rigidShape, shapeMoments } from '../../web/scene/rigid-shape.js';
+import { boxMoments, isFlatAsymmetric, rigidShape, shapeMoments, tHandleMoments } from '../../web/scene/rigid-shape.js';
+import { bodyGeometry } from '../../web/scene/mechanism.js';
 import { FurniturePiece, furnitureLayout } from '../../web/scene/furniture.js';
 import { RigidBody } from '../../web/scene/rigid.js';
 import { sceneTheme } from '../../web/scene/palette.js';
@@ -274,4 +275,33 @@ test('furniture through the API: bad entries are refused naming the field', () =
     [{ kind: 'curve', curve: ['R', '0', '0'], range: [0, 1], parameter: 'R' }, 'params.bodies[1].parameter', /constant/],
   ];
   for (const [entry, field, pattern] of cases) assertInputError(() => lab.normalize(hoopWith(entry)), field, pattern);
+});
+
+test('mechanism T-handle: the scene stating a 0.4 m crossbar and 0.3 m shaft of 1 kg has their moments, and is drawn as that T', () => {
+  const file = JSON.parse(readFileSync(join(root, 'scenes', 'mechanisms', 'middle-axis.json'), 'utf8'));
+  const [body] = file.params.bodies;
+  assert.equal(body.shape.type, 'tee');
+  const [bar, shaft] = body.shape.size;
+  assert.match(file.about.lesson, new RegExp(`${bar} m crossbar and a ${shaft} m shaft, ${body.mass} kg`));
+  // thin uniform rods, mass per length m/(a + b): e1 normal to the T, e2 along the crossbar, e3 along the shaft
+  const m = tHandleMoments(bar, shaft);
+  const mu = body.mass / (bar + shaft);
+  [m.normal, m.cross, m.shaft].forEach((I, i) => assert.ok(Math.abs(mu * I - body.inertia[i]) <= 1e-15, `I${i + 1}`));
+  // spun about the crossbar, the intermediate axis
+  const order = [0, 1, 2].sort((i, j) => body.inertia[i] - body.inertia[j]);
+  assert.equal(order[1], 1);
+  assert.ok(Math.abs(body.omega[1]) > 100 * Math.hypot(body.omega[0], body.omega[2]));
+  // drawn as three pieces (the shaft, the crossbar's halves, its + half marked), reaching as far as the T
+  const { pieces, half } = bodyGeometry(body);
+  assert.equal(pieces.length, 3);
+  assert.equal(pieces.filter((p) => p.marked).length, 1);
+  for (const p of pieces) p.geometry.computeBoundingBox();
+  // three.js keeps positions in float32: compare to its rounding
+  const zs = pieces.flatMap((p) => [p.geometry.boundingBox.min.z, p.geometry.boundingBox.max.z]);
+  const ys = pieces.flatMap((p) => [p.geometry.boundingBox.min.y, p.geometry.boundingBox.max.y]);
+  assert.ok(Math.abs(Math.max(...ys) - Math.min(...ys) - bar) < 1e-6, 'the crossbar spans its length');
+  assert.ok(Math.abs(Math.max(...zs) - Math.min(...zs) - (shaft + body.shape.size[2] / 2)) < 1e-6, 'the shaft and the crossbar\'s thickness');
+  assert.ok(Math.abs(Math.min(...zs) + m.y + body.shape.size[2] / 2) < 1e-6, 'the crossbar sits y below the centre of mass');
+  assert.ok(half >= bar / 2 && half >= shaft - m.y);
+  for (const p of pieces) p.geometry.dispose();
 });

@@ -1,11 +1,13 @@
 // Mechanisms (model "mechanism"): each body of params.bodies drawn with its shape (box,
-// capsule, cylinder or sphere; without one, the box of its principal moments), its +x
-// face marked, at the pose of sim.visualState() (per body [x, y, z, w, qx, qy, qz], body →
+// capsule, cylinder, sphere or tee; without one, the box of its principal moments), its +x
+// face marked (a tee: the + half of its crossbar), at the pose of sim.visualState() (per body [x, y, z, w, qx, qy, qz], body →
 // space, z up); a small ball at every joint to the world; the last body's centre traced.
 // A body whose pose is not finite is left where it was last drawn.
 import { BoxGeometry, CapsuleGeometry, CylinderGeometry, Group, Mesh, SphereGeometry, Vector3 } from 'three';
 import { GHOST_SCALE, solidMaterial } from './common.js';
 import { OKABE_ITO } from './palette.js';
+import { shapePieces } from './rigid.js';
+import { tHandleMoments } from './rigid-shape.js';
 import { Trail } from './trail.js';
 
 const finitePose = (v, i) => {
@@ -34,13 +36,18 @@ export function inertiaBox(inertia, mass) {
   return s.map((x) => Math.max(x, largest * 0.1));
 }
 
-/** A body's geometry along its body axes (capsules and cylinders along z), and its half-extent. */
+/**
+ * A body's pieces along its body axes (capsules and cylinders along z; a tee's crossbar
+ * along y, its shaft along z, both thin uniform rods about the centre of mass) and its
+ * half-extent: { pieces: [{ geometry, marked }], half, markedShape }.
+ */
 export function bodyGeometry(body) {
   const shape = body?.shape;
   const size = Array.isArray(shape?.size) ? shape.size.filter((x) => Number.isFinite(x) && x > 0) : [];
+  const one = (geometry, half) => ({ pieces: [{ geometry, marked: false }], half, markedShape: false });
   if (shape?.type === 'sphere') {
     const r = size[0] ?? 0.1;
-    return { geometry: new SphereGeometry(r, 24, 16), half: r };
+    return one(new SphereGeometry(r, 24, 16), r);
   }
   if (shape?.type === 'capsule' || shape?.type === 'cylinder') {
     const r = size[0] ?? 0.05;
@@ -48,10 +55,18 @@ export function bodyGeometry(body) {
     const g =
       shape.type === 'capsule' ? new CapsuleGeometry(r, Math.max(length - 2 * r, 1e-3), 6, 16) : new CylinderGeometry(r, r, length, 20);
     g.rotateX(Math.PI / 2); // three.js builds them along y; the body's axis is z
-    return { geometry: g, half: length / 2 + r };
+    return one(g, length / 2 + r);
+  }
+  if (shape?.type === 'tee' && size.length >= 2) {
+    const [bar, shaft] = size;
+    const thickness = size[2] ?? 0.1 * Math.max(bar, shaft);
+    const { y } = tHandleMoments(bar, shaft);
+    const pieces = shapePieces({ kind: 't-handle', shaftAxis: 2, barAxis: 1, bar, shaft, thickness, offset: -y });
+    const half = Math.max(bar / 2, y + thickness / 2, shaft - y);
+    return { pieces: pieces.map(({ geometry, marked }) => ({ geometry, marked: !!marked })), half, markedShape: true };
   }
   const sides = shape?.type === 'box' && size.length === 3 ? size : inertiaBox(body?.inertia, body?.mass);
-  return { geometry: new BoxGeometry(...sides), half: Math.max(...sides) / 2 };
+  return one(new BoxGeometry(...sides), Math.max(...sides) / 2);
 }
 
 /** The joints' points fixed in the world: [Vector3]. */
@@ -88,15 +103,17 @@ export class MechanismScene {
     this.pivotMaterial = solidMaterial(theme.pivot, role);
     const grow = role === 'A' ? 1 : GHOST_SCALE;
     const shapes = bodies.map(bodyGeometry);
-    this.geometries = shapes.map((s) => s.geometry);
-    this.meshes = shapes.map(({ geometry, half }) => {
+    this.geometries = shapes.flatMap((s) => s.pieces.map((p) => p.geometry));
+    this.meshes = shapes.map(({ pieces, half, markedShape }) => {
       const group = new Group();
-      group.add(new Mesh(geometry, this.bodyMaterial));
-      // the marked face: a thin yellow plate on the body's +x side
-      const mark = new Mesh(new BoxGeometry(0.02 * half, 0.6 * half, 0.6 * half), this.markMaterial);
-      mark.position.x = half * 0.35;
-      this.geometries.push(mark.geometry);
-      group.add(mark);
+      for (const { geometry, marked } of pieces) group.add(new Mesh(geometry, marked ? this.markMaterial : this.bodyMaterial));
+      if (!markedShape) {
+        // the marked face: a thin yellow plate on the body's +x side
+        const mark = new Mesh(new BoxGeometry(0.02 * half, 0.6 * half, 0.6 * half), this.markMaterial);
+        mark.position.x = half * 0.35;
+        this.geometries.push(mark.geometry);
+        group.add(mark);
+      }
       group.scale.setScalar(grow);
       group.visible = false; // until a finite pose arrives
       this.object.add(group);

@@ -58,7 +58,7 @@ function boxPiece(size, c = [0, 0, 0], marked = -1) {
  * The pieces of a body's shape (rigid-shape.js) as box geometries: a box with its marked
  * face, or a T-handle's shaft and crossbar, the crossbar's + half marked.
  */
-function shapePieces(shape) {
+export function shapePieces(shape) {
   if (shape.kind === 'box') return [boxPiece(shape.sides, [0, 0, 0], shape.marked)];
   const { shaftAxis, barAxis, bar, shaft, thickness, offset } = shape;
   const along = (axis, length, centre) => {

@@ -154,7 +154,8 @@ export interface MechanismBody {
   velocity?: NumberList;
   /** Angular velocity, body frame. */
   omega?: NumberList;
-  shape?: { type: 'box' | 'capsule' | 'cylinder' | 'sphere'; size?: NumberList };
+  /** Sizes (m): box sides; capsule or cylinder radius and length (along z); sphere radius; tee crossbar (along y) and shaft (along z) lengths, thickness. */
+  shape?: { type: 'box' | 'capsule' | 'cylinder' | 'sphere' | 'tee'; size?: NumberList };
 }
 
 /** A joint between two bodies (or a body and the world): a ball, a hinge (adds an axis) or fixed. */

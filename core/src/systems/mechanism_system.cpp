@@ -4,7 +4,7 @@
 // Scenario data: params = {gravity: [gx, gy, gz], bodies: [...], joints: [...]}, each body
 //   {name, mass, inertia: [I1, I2, I3] (principal, body frame) or a symmetric 3×3 about the
 //    centre of mass, position, orientation: [w, x, y, z], velocity (space frame),
-//    omega (body frame), shape: {type: box | capsule | cylinder | sphere, size: [...]}},
+//    omega (body frame), shape: {type: box | capsule | cylinder | sphere | tee, size: [...]}},
 // each joint
 //   {type: ball | hinge | fixed, parent: "world" | a body's name or index, child,
 //    parentPoint, childPoint (each in its body's frame), parentAxis, childAxis (hinge)}.
@@ -39,7 +39,7 @@ const char* const kDefaultDefinition = R"json({
 
 // The JSON Schema of params (draft-07), the structure parseMechanism reads.
 const char* const kParamsSchema =
-    R"json({"type": "object", "additionalProperties": false, "required": ["bodies"], "properties": {"gravity": {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}, "bodies": {"type": "array", "minItems": 1, "maxItems": 32, "items": {"type": "object", "additionalProperties": false, "required": ["mass", "inertia"], "properties": {"name": {"type": "string"}, "mass": {"type": "number", "exclusiveMinimum": 0, "maximum": 1000000000.0}, "inertia": {"anyOf": [{"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}, {"type": "array", "items": {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}, "minItems": 3, "maxItems": 3}]}, "position": {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}, "orientation": {"type": "array", "items": {"type": "number"}, "minItems": 4, "maxItems": 4}, "velocity": {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}, "omega": {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}, "shape": {"type": "object", "additionalProperties": false, "required": ["type"], "properties": {"type": {"enum": ["box", "capsule", "cylinder", "sphere"]}, "size": {"type": "array", "items": {"type": "number", "exclusiveMinimum": 0, "maximum": 1000}, "minItems": 1, "maxItems": 3}}}}}}, "joints": {"type": "array", "maxItems": 64, "items": {"type": "object", "additionalProperties": false, "required": ["type", "child"], "properties": {"type": {"enum": ["ball", "hinge", "fixed"]}, "parent": {"anyOf": [{"type": "string"}, {"type": "integer", "minimum": 0}]}, "child": {"anyOf": [{"type": "string"}, {"type": "integer", "minimum": 0}]}, "parentPoint": {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}, "childPoint": {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}, "parentAxis": {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}, "childAxis": {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}}}}}})json";
+    R"json({"type": "object", "additionalProperties": false, "required": ["bodies"], "properties": {"gravity": {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}, "bodies": {"type": "array", "minItems": 1, "maxItems": 32, "items": {"type": "object", "additionalProperties": false, "required": ["mass", "inertia"], "properties": {"name": {"type": "string"}, "mass": {"type": "number", "exclusiveMinimum": 0, "maximum": 1000000000.0}, "inertia": {"anyOf": [{"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}, {"type": "array", "items": {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}, "minItems": 3, "maxItems": 3}]}, "position": {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}, "orientation": {"type": "array", "items": {"type": "number"}, "minItems": 4, "maxItems": 4}, "velocity": {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}, "omega": {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}, "shape": {"type": "object", "additionalProperties": false, "required": ["type"], "properties": {"type": {"enum": ["box", "capsule", "cylinder", "sphere", "tee"]}, "size": {"type": "array", "items": {"type": "number", "exclusiveMinimum": 0, "maximum": 1000}, "minItems": 1, "maxItems": 3}}}}}}, "joints": {"type": "array", "maxItems": 64, "items": {"type": "object", "additionalProperties": false, "required": ["type", "child"], "properties": {"type": {"enum": ["ball", "hinge", "fixed"]}, "parent": {"anyOf": [{"type": "string"}, {"type": "integer", "minimum": 0}]}, "child": {"anyOf": [{"type": "string"}, {"type": "integer", "minimum": 0}]}, "parentPoint": {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}, "childPoint": {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}, "parentAxis": {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}, "childAxis": {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}}}}}})json";
 
 Json parseBuiltIn(const std::string& text, const char* field) {
   return parseJsonText(text, field, limits::kMaxScenarioDepth);
@@ -117,14 +117,26 @@ MechanismBody readBody(const Json& b, const std::string& at, std::string& name, 
     const std::string field = joinField(at, "shape");
     requireObject(s, field);
     rejectUnknownKeys(s, field, {"type", "size"});
+    // The sizes each shape takes (m): a box's sides; a capsule's or cylinder's radius and
+    // length (along z); a sphere's radius; a tee's crossbar (along y) and shaft (along z)
+    // lengths, and optionally its thickness.
+    struct ShapeSizes {
+      const char* type;
+      int least, most;
+    };
+    static const ShapeSizes kShapes[] = {{"box", 3, 3}, {"capsule", 2, 2}, {"cylinder", 2, 2}, {"sphere", 1, 1}, {"tee", 2, 3}};
+    const char* const kShapeNames = "box, capsule, cylinder, sphere or tee";
     if (!s.contains("type") || !s["type"].is_string())
-      throw InputError(InputErrorCode::Missing, joinField(field, "type"), "must be box, capsule, cylinder or sphere");
+      throw InputError(InputErrorCode::Missing, joinField(field, "type"), std::string("must be ") + kShapeNames);
     const std::string type = s["type"].get<std::string>();
-    if (type != "box" && type != "capsule" && type != "cylinder" && type != "sphere")
+    const ShapeSizes* shape = nullptr;
+    for (const ShapeSizes& k : kShapes)
+      if (type == k.type) shape = &k;
+    if (!shape)
       throw InputError(InputErrorCode::Invalid, joinField(field, "type"),
-                       "must be box, capsule, cylinder or sphere, got \"" + cutForMessage(type) + "\"");
+                       std::string("must be ") + kShapeNames + ", got \"" + cutForMessage(type) + "\"");
     if (s.contains("size")) {
-      for (double x : readNumbers(s["size"], joinField(field, "size"), 1, 3))
+      for (double x : readNumbers(s["size"], joinField(field, "size"), shape->least, shape->most))
         if (!(x > 0 && x <= 1e3))
           throw InputError(InputErrorCode::Range, joinField(field, "size"),
                            "must be in (0, 1000] m: " + formatNumber(x));

@@ -95,7 +95,7 @@ export default {
   'preset.gyroscope.title': 'Giróscopo en dos cardanes',
   'preset.gyroscope.explanation':
     'Un rotor rápido en dos anillos de cardán, cada uno sobre una bisagra, todos centrados en el origen: la gravedad no ejerce par, así que el eje de giro del rotor mantiene su dirección en el espacio mientras los anillos giran a su alrededor. Tres bisagras son quince ligaduras sobre tres sólidos; las uniones se mantienen cerradas hasta el redondeo y la energía en una banda.',
-  'preset.middle-axis.title': 'Giro alrededor del eje intermedio (Dzhanibekov)',
+  'preset.middle-axis.title': 'La manivela en T girando alrededor de su eje intermedio (Dzhanibekov)',
   'preset.middle-axis.explanation':
-    'Un sólido libre que gira alrededor de su eje principal intermedio se voltea una y otra vez. Aquí el integrador variacional en grupos de Lie es el sólido rígido discreto de Moser–Veselov: conserva el momento angular en el espacio y su módulo hasta el redondeo, así que los volteos se repiten sin deriva.',
+    'Una manivela en T (un travesaño de 0,4 m y un vástago de 0,3 m, 1 kg de varillas delgadas) que gira alrededor de su travesaño, el eje principal intermedio, se voltea una y otra vez. Aquí el integrador variacional en grupos de Lie es el sólido rígido discreto de Moser–Veselov: conserva el momento angular en el espacio y su módulo hasta el redondeo, así que los volteos se repiten sin deriva.',
 };
