@@ -305,6 +305,8 @@ TEST_CASE("field: the AVI refuses bad steps, sizes and times by field, the state
   refuse(badVelocity, twoSteps(g, dt, 0.37), "state.v[3]: must be a finite number");
   const Grid tiny{1.0, 1, Ends::Fixed};
   CHECK(avi.load(d, tiny, bump(g), twoSteps(g, dt, 0.37)).rfind("grid.points:", 0) == 0);
+  Avi fresh;
+  CHECK(fresh.advanceTo(dt) == "avi: nothing loaded");
   CHECK(avi.advanceTo(5 * dt).rfind("avi.time:", 0) == 0);
   CHECK(avi.advanceTo(NAN).rfind("avi.time:", 0) == 0);
 

@@ -62,6 +62,7 @@
 // of each clock's next cell, so ties go to the lower index and the order of events is the
 // one of a queue of all cells, deterministic; with all steps different it is that queue.
 #pragma once
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -125,17 +126,22 @@ class Avi {
       p_[i] = moves(i) ? mass_[i] * s.v[i] : 0.0;  // a fixed end does not move, whatever its v
       at_[i] = s.t;
     }
-    // One clock per distinct step (bitwise), numbered by its first cell; its cells in index order.
-    clocks_.clear();
-    clockOf_.assign(cells, -1);
-    for (int c = 0; c < cells; ++c) {
-      if (clockOf_[c] >= 0) continue;
-      Clock k;
-      k.step = steps[c], k.time = s.t;
-      for (int e = c; e < cells; ++e)
-        if (steps[e] == steps[c]) clockOf_[e] = static_cast<int>(clocks_.size()), k.cells.push_back(e);
-      clocks_.push_back(std::move(k));
+    // One clock per distinct step (bitwise), numbered by its first cell; its cells in index
+    // order. Sorting by (step, cell) groups them in O(N log N).
+    std::vector<int> order(cells);
+    for (int c = 0; c < cells; ++c) order[c] = c;
+    std::sort(order.begin(), order.end(),
+              [&](int a, int b) { return steps[a] < steps[b] || (steps[a] == steps[b] && a < b); });
+    std::vector<Clock> groups;
+    for (int k = 0; k < cells; ++k) {
+      if (k == 0 || steps[order[k]] != steps[order[k - 1]]) groups.push_back(Clock{steps[order[k]], s.t, 0, {}, 0});
+      groups.back().cells.push_back(order[k]);
     }
+    std::sort(groups.begin(), groups.end(), [](const Clock& a, const Clock& b) { return a.cells[0] < b.cells[0]; });
+    clocks_ = std::move(groups);
+    clockOf_.assign(cells, -1);
+    for (int k = 0; k < static_cast<int>(clocks_.size()); ++k)
+      for (const int c : clocks_[k].cells) clockOf_[c] = k;
     heap_.clear();  // all clocks at t₀, by first cell: already a heap
     for (int k = 0; k < static_cast<int>(clocks_.size()); ++k) heap_.push_back({s.t, clocks_[k].cells[0], k});
     impulse_.assign(cells, 0.0);
@@ -147,6 +153,7 @@ class Avi {
   // Takes every event before t (those at t, within 1e-9 of their step, wait: synchronize
   // shows their closing half). Refuses a t before the present or not finite, state kept.
   std::string advanceTo(double t) {
+    if (mass_.empty()) return "avi: nothing loaded";
     if (!(std::isfinite(t) && t >= now_)) return "avi.time: must be a finite number ≥ the present time";
     while (!heap_.empty()) {
       const int id = heap_[0].clock;
@@ -167,6 +174,10 @@ class Avi {
   // The state at the present time (see the header's comment): s.u drifted, s.v the momenta
   // with the closing half-impulse of the cells whose event is now, over the masses.
   void synchronize(State& s) const {
+    if (mass_.empty()) {  // nothing loaded: no state
+      s = State{};
+      return;
+    }
     const int n = g_.points, cells = static_cast<int>(clockOf_.size());
     s.u.resize(n), s.v.resize(n);
     s.t = now_;
