@@ -27,6 +27,17 @@ inline State bump(const Grid& g) {
   return s;
 }
 
+// u = sin(2πx), at rest (d'Alembert's standing wave sin(2πx) cos(2πt) on a periodic grid)
+// or moving with u_t = 0.25 + cos(4πx) (total momentum 0.25 with periodic ends).
+inline State sineWave(const Grid& g, bool moving = false) {
+  State s;
+  for (int i = 0; i < g.points; ++i) {
+    s.u.push_back(vilab::dm::sin(2 * kPi * g.x(i)));
+    s.v.push_back(moving ? 0.25 + vilab::dm::cos(4 * kPi * g.x(i)) : 0.0);
+  }
+  return s;
+}
+
 // One step; a method that can refuse (the box scheme) must not.
 template <class Method>
 void advance(Method& m, const Density& d, const Grid& g, State& s, double dt) {
@@ -58,11 +69,7 @@ template <class Method = Leapfrog>
 double standingWaveError(int points) {
   const Density d;
   const Grid g{1.0, points, Ends::Periodic};
-  State s;
-  for (int i = 0; i < points; ++i) {
-    s.u.push_back(vilab::dm::sin(2 * kPi * g.x(i)));
-    s.v.push_back(0);
-  }
+  State s = sineWave(g);
   const double dt = 0.5 * g.spacing();
   const int steps = static_cast<int>(std::lround(0.375 / dt));
   Method m;

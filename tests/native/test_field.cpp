@@ -35,11 +35,7 @@ TEST_CASE("field: the leapfrog is of order 2 in space-time against d'Alembert's 
 TEST_CASE("field: periodic ends keep the momentum of translation", "[field]") {
   const Density d;
   const Grid g{1.0, 128, Ends::Periodic};
-  State s;
-  for (int i = 0; i < g.points; ++i) {
-    s.u.push_back(vilab::dm::sin(2 * kPi * g.x(i)));
-    s.v.push_back(0.25 + vilab::dm::cos(4 * kPi * g.x(i)));
-  }
+  State s = sineWave(g, true);
   const double p0 = momentum(d, g, s);
   Leapfrog m;
   for (int k = 0; k < 10000; ++k) m.step(d, g, s, 0.5 * g.spacing());
@@ -84,11 +80,7 @@ TEST_CASE("field: the box scheme keeps the periodic momentum, free ends move, a 
           "[field]") {
   const Density d;
   const Grid g{1.0, 128, Ends::Periodic};
-  State s;
-  for (int i = 0; i < g.points; ++i) {
-    s.u.push_back(vilab::dm::sin(2 * kPi * g.x(i)));
-    s.v.push_back(0.25 + vilab::dm::cos(4 * kPi * g.x(i)));
-  }
+  State s = sineWave(g, true);
   const double p0 = momentum(d, g, s);
   BoxScheme m;
   for (int k = 0; k < 2000; ++k) REQUIRE(m.step(d, g, s, 0.5 * g.spacing()).ok);
