@@ -172,7 +172,8 @@ class Avi {
   }
 
   // The state at the present time (see the header's comment): s.u drifted, s.v the momenta
-  // with the closing half-impulse of the cells whose event is now, over the masses.
+  // plus (θ_c − ½)h_c times each cell's force (θ_c = 1: the closing half impulse of a cell
+  // whose event is now), over the masses. Reads the run, changes nothing.
   void synchronize(State& s) const {
     if (mass_.empty()) {  // nothing loaded: no state
       s = State{};
@@ -192,7 +193,7 @@ class Avi {
         for (const int a : {c, (c + 1) % n}) s.u[a] = u_[a] + drift(a, clockOf_[c], now_) * p_[a] / mass_[a];
     for (int c = 0; c < cells; ++c) {
       const Clock& k = clocks_[clockOf_[c]];
-      if (k.count == 0) continue;  // nothing taken yet: now = t₀, the loaded state
+      if (k.count == 0) continue;  // nothing taken yet: now is t₀ (within 1e-9 of the step)
       const double theta = closing(c) ? 1.0 : (now_ - (t0_ + static_cast<double>(k.count - 1) * k.step)) / k.step;
       double gi, gj;
       force(c, s.u, gi, gj);
