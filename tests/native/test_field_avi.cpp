@@ -26,7 +26,7 @@ std::vector<double> twoSteps(const Grid& g, double h, double ratio) {
 struct Common {
   static constexpr double ratio = 1;
 };
-struct Incommensurate {  // not a ratio of small integers: the two clocks never meet again
+struct NonInteger {  // 0.37 = 37/100: the two clocks meet only every 37 coarse steps
   static constexpr double ratio = 0.37;
 };
 struct Third {
@@ -66,7 +66,7 @@ double largestDifference(const State& a, const State& b, bool velocities) {
 TEST_CASE("field: the AVI with one common step is the leapfrog, to the leapfrog's own rounding", "[field]") {
   // 1000 steps, N = 256, every kind of end, the string and sine-Gordon. The floor: the
   // leapfrog against itself started one ulp away at one node (its Laplacian loses the
-  // low bits of u times c²Δt/Δx² = 128, so no other coding of it can come closer).
+  // low bits of u times κΔt/(ρΔx²) ≈ 128, so no other coding of it can come closer).
   for (const Ends ends : {Ends::Fixed, Ends::Free, Ends::Periodic})
     for (const bool sine : {false, true}) {
       const Density d = sine ? sineGordon() : Density{};
@@ -100,7 +100,7 @@ TEST_CASE("field: the AVI with two steps (h, 0.37h) keeps its energy in the wind
   const Density d;
   const Grid g{1.0, 256, Ends::Fixed};
   const double dt = 0.5 * g.spacing();
-  const double avi = energyWindowRatio<AviTwoSteps<Incommensurate>>(d, g, bump(g), dt, 100000);
+  const double avi = energyWindowRatio<AviTwoSteps<NonInteger>>(d, g, bump(g), dt, 100000);
   const double rk4 = energyWindowRatio<RungeKutta4>(d, g, bump(g), dt, 100000);
   INFO("AVI " << avi << ", RK4 " << rk4);
   CHECK(avi <= 1.5);
@@ -199,9 +199,9 @@ TEST_CASE("field: the AVI with two steps is of order 2 in time, of order 1 in sp
   // clocks samples them at different times: it emits an O(Δx) error that the waves carry
   // over the whole string (the largest errors are at x = ¼ and ¾, not at the interfaces).
   // One common step is the leapfrog, of order 2 (test_field.cpp).
-  const double e64 = standingWaveError<AviTwoSteps<Incommensurate>>(64),
-               e128 = standingWaveError<AviTwoSteps<Incommensurate>>(128),
-               e256 = standingWaveError<AviTwoSteps<Incommensurate>>(256);
+  const double e64 = standingWaveError<AviTwoSteps<NonInteger>>(64),
+               e128 = standingWaveError<AviTwoSteps<NonInteger>>(128),
+               e256 = standingWaveError<AviTwoSteps<NonInteger>>(256);
   const double t64 = standingWaveError<AviTwoSteps<Third>>(64), t256 = standingWaveError<AviTwoSteps<Third>>(256);
   const double c64 = standingWaveError<AviTwoSteps<Common>>(64), c256 = standingWaveError<AviTwoSteps<Common>>(256);
   const double p1 = std::log2(e64 / e128), p2 = std::log2(e128 / e256), third = 0.5 * std::log2(t64 / t256),
