@@ -47,8 +47,9 @@
 // Stability. Each element's step must be within its own CFL limit (LMOW; the element
 // eigenvalue bound λ_max(M⁻¹K) ≤ max_c λ_max(M_c⁻¹K_c) for M = ΣM_c, K = ΣK_c, with M_c the
 // cell's share of the lumped masses). With one common step that bound is the leapfrog's
-// (up to O(1/N²)); with steps of irrational ratio AVIs have weak resonances (Fong, Darve &
-// Lew 2008), which this bound does not exclude.
+// (up to O(1/N²)); with two steps AVIs have weak resonances at a dense set of step
+// ratios (Fong, Darve & Lew 2008, conjectured from their measurements), which this bound
+// does not exclude.
 //
 // Accuracy. With one common step it is the leapfrog (order 2). With two steps it is the
 // multiple-time-step impulse method at the interface node (r-RESPA's form when the steps'
