@@ -2,8 +2,8 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
-#include <type_traits>
 
+#include "fields.hpp"
 #include "vilab/detmath.hpp"
 #include "vilab/models/field.hpp"
 #include "vilab/models/field_box.hpp"
@@ -11,70 +11,7 @@
 #include "vilab/models/field_ode.hpp"
 
 using namespace vilab::field;
-
-namespace {
-
-constexpr double kPi = 3.14159265358979323846;
-
-// A Gaussian bump of width 0.05 at rest: its waves are resolved by ~10 points, so
-// RK4's damping of them stays steady over the run instead of dying out early.
-State bump(const Grid& g) {
-  State s;
-  for (int i = 0; i < g.points; ++i) {
-    const double z = (g.x(i) - 0.5) / 0.05;
-    s.u.push_back(vilab::dm::exp(-z * z));
-    s.v.push_back(0);
-  }
-  return s;
-}
-
-// One step; a method that can refuse (the box scheme) must not.
-template <class Method>
-void advance(Method& m, const Density& d, const Grid& g, State& s, double dt) {
-  if constexpr (std::is_void_v<decltype(m.step(d, g, s, dt))>)
-    m.step(d, g, s, dt);
-  else
-    REQUIRE(m.step(d, g, s, dt).ok);
-}
-
-// Energy window (max − min of E − E₀) over the whole run divided by the window
-// over its first tenth: about 1 for a bounded oscillation, large for a drift.
-template <class Method>
-double energyWindowRatio(const Density& d, const Grid& g, State s, double dt, int steps) {
-  Method m;
-  const double e0 = energy(d, g, s);
-  double lo = 0, hi = 0, early = 0;
-  for (int k = 1; k <= steps; ++k) {
-    advance(m, d, g, s, dt);
-    const double e = energy(d, g, s) - e0;
-    lo = std::min(lo, e);
-    hi = std::max(hi, e);
-    if (k == steps / 10) early = hi - lo;
-  }
-  return (hi - lo) / early;
-}
-
-// Largest nodal error at t = 3/8 (where a phase error shows: cos(2πt) ≠ ±1) against d'Alembert's u = sin(2πx) cos(2πt).
-template <class Method = Leapfrog>
-double standingWaveError(int points) {
-  const Density d;
-  const Grid g{1.0, points, Ends::Periodic};
-  State s;
-  for (int i = 0; i < points; ++i) {
-    s.u.push_back(vilab::dm::sin(2 * kPi * g.x(i)));
-    s.v.push_back(0);
-  }
-  const double dt = 0.5 * g.spacing();
-  const int steps = static_cast<int>(std::lround(0.375 / dt));
-  Method m;
-  for (int k = 0; k < steps; ++k) advance(m, d, g, s, dt);
-  double err = 0;
-  for (int i = 0; i < points; ++i)
-    err = std::max(err, std::abs(s.u[i] - vilab::dm::sin(2 * kPi * g.x(i)) * vilab::dm::cos(2 * kPi * s.t)));
-  return err;
-}
-
-}  // namespace
+using namespace vilab::testing::fields;
 
 TEST_CASE("field: the leapfrog's energy stays in its window over 1e5 steps, RK4's drifts out", "[field]") {
   const Density d;
@@ -98,11 +35,7 @@ TEST_CASE("field: the leapfrog is of order 2 in space-time against d'Alembert's 
 TEST_CASE("field: periodic ends keep the momentum of translation", "[field]") {
   const Density d;
   const Grid g{1.0, 128, Ends::Periodic};
-  State s;
-  for (int i = 0; i < g.points; ++i) {
-    s.u.push_back(vilab::dm::sin(2 * kPi * g.x(i)));
-    s.v.push_back(0.25 + vilab::dm::cos(4 * kPi * g.x(i)));
-  }
+  State s = sineWave(g, true);
   const double p0 = momentum(d, g, s);
   Leapfrog m;
   for (int k = 0; k < 10000; ++k) m.step(d, g, s, 0.5 * g.spacing());
@@ -147,11 +80,7 @@ TEST_CASE("field: the box scheme keeps the periodic momentum, free ends move, a 
           "[field]") {
   const Density d;
   const Grid g{1.0, 128, Ends::Periodic};
-  State s;
-  for (int i = 0; i < g.points; ++i) {
-    s.u.push_back(vilab::dm::sin(2 * kPi * g.x(i)));
-    s.v.push_back(0.25 + vilab::dm::cos(4 * kPi * g.x(i)));
-  }
+  State s = sineWave(g, true);
   const double p0 = momentum(d, g, s);
   BoxScheme m;
   for (int k = 0; k < 2000; ++k) REQUIRE(m.step(d, g, s, 0.5 * g.spacing()).ok);
