@@ -163,7 +163,8 @@ class XmlReader {
         fail(line_, InputErrorCode::Syntax, "the value of " + cutForMessage(a.name) + " must be quoted");
       a.value = value();
       for (const XmlAttribute& other : e.attributes)
-        if (other.name == a.name) fail(a.line, InputErrorCode::Syntax, "attribute " + cutForMessage(a.name) + " repeated");
+        if (other.name == a.name)
+          fail(a.line, InputErrorCode::Syntax, "attribute " + cutForMessage(a.name) + " repeated");
       e.attributes.push_back(std::move(a));
     }
     // Content: child elements, comments and whitespace.
@@ -418,8 +419,8 @@ GeomMass readGeom(const XmlElement& g, const Compiler& c) {
   if (type != "sphere" && type != "box" && type != "capsule" && type != "cylinder" && type != "ellipsoid")
     fail(g.line, InputErrorCode::Invalid,
          "<geom type=\"" + cutForMessage(type) + "\"> is not supported (sphere, box, capsule, cylinder, ellipsoid)");
-  allowAttributes(g, {"type", "size", "fromto", "pos", "quat", "axisangle", "euler", "xyaxes", "zaxis", "mass",
-                      "density"},
+  allowAttributes(g,
+                  {"type", "size", "fromto", "pos", "quat", "axisangle", "euler", "xyaxes", "zaxis", "mass", "density"},
                   {"name", "rgba", "group", "contype", "conaffinity", "condim", "friction", "solref", "solimp",
                    "solmix", "margin", "gap", "priority"});
   const XmlAttribute* fromto = attribute(g, "fromto");
@@ -588,24 +589,23 @@ void readBody(const XmlElement& e, int parent, MjModel& m) {
       inertial = true;
       if (m.compiler.inertiaFromGeom != "true") readInertial(c, m.compiler, me);
     } else if (c.name == "joint" || c.name == "freejoint") {
-      if (me.kind != Kind::Welded)
-        fail(c.line, InputErrorCode::Invalid, "a body with several joints is not supported");
+      if (me.kind != Kind::Welded) fail(c.line, InputErrorCode::Invalid, "a body with several joints is not supported");
       me.jointLine = c.line;
       std::string type = "free";
       if (c.name == "freejoint") {
         allowAttributes(c, {}, {"name", "group", "align"});
       } else {
-        allowAttributes(c, {"type", "pos", "axis", "damping", "armature", "stiffness", "springref", "frictionloss",
-                            "ref", "limited"},
-                        {"name", "group"});
+        allowAttributes(
+            c,
+            {"type", "pos", "axis", "damping", "armature", "stiffness", "springref", "frictionloss", "ref", "limited"},
+            {"name", "group"});
         type = text(c, "type", "hinge");
         for (const char* n : {"damping", "armature", "stiffness", "springref", "frictionloss", "ref"})
           requireNeutral(c, n);
         requireWord(c, "limited", {"false", "auto"});
       }
       if (type == "free") {
-        if (parent >= 0)
-          fail(c.line, InputErrorCode::Invalid, "a free joint belongs to a body of the worldbody only");
+        if (parent >= 0) fail(c.line, InputErrorCode::Invalid, "a free joint belongs to a body of the worldbody only");
         me.kind = Kind::Free;
       } else if (type == "ball" || type == "hinge") {
         me.kind = type == "ball" ? Kind::Ball : Kind::Hinge;
@@ -644,10 +644,10 @@ void readBody(const XmlElement& e, int parent, MjModel& m) {
 }
 
 void readCompiler(const XmlElement& e, Compiler& c) {
-  allowAttributes(e, {"angle", "eulerseq", "inertiafromgeom", "boundmass", "boundinertia", "balanceinertia",
-                      "settotalmass"},
-                  {"autolimits", "meshdir", "texturedir", "assetdir", "discardvisual", "strippath", "fusestatic",
-                   "alignfree", "usethread", "saveinertial", "inertiagrouprange"});
+  allowAttributes(
+      e, {"angle", "eulerseq", "inertiafromgeom", "boundmass", "boundinertia", "balanceinertia", "settotalmass"},
+      {"autolimits", "meshdir", "texturedir", "assetdir", "discardvisual", "strippath", "fusestatic", "alignfree",
+       "usethread", "saveinertial", "inertiagrouprange"});
   requireWord(e, "angle", {"degree", "radian"});
   requireWord(e, "inertiafromgeom", {"auto", "true", "false"});
   requireWord(e, "balanceinertia", {"false"});
@@ -668,8 +668,7 @@ void readOption(const XmlElement& e, MjModel& m) {
   allowAttributes(e, {"timestep", "gravity", "wind", "density", "viscosity", "integrator"},
                   {"magnetic", "impratio", "tolerance", "ls_tolerance", "noslip_tolerance", "ccd_tolerance",
                    "iterations", "ls_iterations", "noslip_iterations", "ccd_iterations", "sdf_iterations",
-                   "sdf_initpoints", "cone", "jacobian", "solver", "o_margin", "o_solref", "o_solimp",
-                   "o_friction"});
+                   "sdf_initpoints", "cone", "jacobian", "solver", "o_margin", "o_solref", "o_solimp", "o_friction"});
   requireNeutral(e, "wind");
   requireNeutral(e, "density");
   requireNeutral(e, "viscosity");
@@ -761,8 +760,7 @@ void kinematics(MjModel& m) {
       b.w = pw;
       b.v = pv + pw.cross(b.com - pc);
     } else {
-      const Vec3 relative =
-          b.kind == Kind::Ball ? vel3(iv) : Vec3(b.axis * (keyVel ? m.qvel[iv] : 0.0));
+      const Vec3 relative = b.kind == Kind::Ball ? vel3(iv) : Vec3(b.axis * (keyVel ? m.qvel[iv] : 0.0));
       b.w = pw + b.R * relative;
       b.v = pv + pw.cross(anchor - pc) + b.w.cross(b.com - anchor);
       iv += b.kind == Kind::Ball ? 3 : 1;
@@ -777,7 +775,8 @@ Json array(const Vec3& v) { return Json::array({v[0], v[1], v[2]}); }
 Json scenario(const MjModel& m, std::vector<int>& bodyLines, std::vector<int>& jointLines) {
   Json bodies = Json::array(), joints = Json::array();
   std::vector<std::string> names;
-  for (const Body& b : m.bodies) names.push_back(b.name.empty() ? "body" + std::to_string(&b - &m.bodies[0] + 1) : b.name);
+  for (const Body& b : m.bodies)
+    names.push_back(b.name.empty() ? "body" + std::to_string(&b - &m.bodies[0] + 1) : b.name);
   for (const Body& b : m.bodies) {
     if (b.isStatic) continue;
     const std::size_t i = static_cast<std::size_t>(&b - &m.bodies[0]);
@@ -786,7 +785,8 @@ Json scenario(const MjModel& m, std::vector<int>& bodyLines, std::vector<int>& j
                  {"mass", b.mass},
                  {"inertia", array(b.moments)},
                  {"position", array(b.com)},
-                 {"orientation", [&] {
+                 {"orientation",
+                  [&] {
                     const Vec4 q = quat::fromMatrix(Rc);
                     return Json::array({q[0], q[1], q[2], q[3]});
                   }()},
@@ -800,7 +800,9 @@ Json scenario(const MjModel& m, std::vector<int>& bodyLines, std::vector<int>& j
     const bool world = !p || p->isStatic;
     const Vec3 pc = world ? Vec3::Zero() : p->com;
     const Mat3 pR = world ? Mat3::Identity() : Mat3(p->R * p->iR);
-    Json j = {{"type", b.kind == Kind::Welded ? "fixed" : b.kind == Kind::Ball ? "ball" : "hinge"},
+    Json j = {{"type", b.kind == Kind::Welded ? "fixed"
+                       : b.kind == Kind::Ball ? "ball"
+                                              : "hinge"},
               {"parent", world ? std::string("world") : names[static_cast<std::size_t>(b.parent)]},
               {"child", names[i]}};
     // The joint's anchor (a welded body's: its centre of mass) in both bodies' frames.
