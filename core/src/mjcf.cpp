@@ -895,7 +895,18 @@ VILAB_COLD Json importMjcf(const std::string& xml) {
     (void)parseScenario(out);
   } catch (const InputError& e) {
     if (e.code() == InputErrorCode::FullModule) throw;
-    const std::string problem = e.message().substr(std::min(e.message().size(), e.field().size() + 2));
+    std::string problem = e.message().substr(std::min(e.message().size(), e.field().size() + 2));
+    // The mechanism's "bodies[k]" is the MJCF's body by its name.
+    const Json& named = out["params"]["bodies"];
+    for (std::size_t at = problem.find("bodies["); at != std::string::npos; at = problem.find("bodies[", at + 1)) {
+      std::size_t end = at + 7, k = 0;
+      while (end < problem.size() && end < at + 13 && std::isdigit(static_cast<unsigned char>(problem[end])))
+        k = 10 * k + static_cast<std::size_t>(problem[end++] - '0');
+      if (end == at + 7 || end >= problem.size() || problem[end] != ']' || k >= named.size()) continue;
+      const std::string name = "body \"" + cutForMessage(named[k]["name"].get<std::string>()) + "\"";
+      problem.replace(at, end + 1 - at, name);
+      at += name.size() - 1;
+    }
     std::size_t k = 0;
     std::string rest;
     int line = root.line;

@@ -176,7 +176,7 @@ TEST_CASE("mjcf: malformed and unsupported files are refused at their line", "[m
       {"default.xml", 2, "<default> is not supported"},
       {"wind.xml", 3, "attribute wind of <option> is not supported"},
       {"two-orientations.xml", 3, "has both quat and euler"},
-      {"disconnected.xml", 4, "not connected"},
+      {"disconnected.xml", 4, "body \"b\": is not connected to body \"a\""},
       {"timestep.xml", 2, "timestep"},
       {"too-many-bodies.xml", 35, "more than 32 moving bodies"},
   };
