@@ -101,15 +101,26 @@ export function measure(mj, m, d) {
 
 const relVec = (a, b) => norm(sub(a, b)) / norm(b);
 
+/** MuJoCo's steps per CPU-second over n steps of mj_step from d's state. */
+export function mujocoStepsPerSecond(mj, m, d, n) {
+  return (
+    n /
+    (cpuMs(() => {
+      for (let i = 0; i < n; i++) mj.mj_step(m, d);
+    }) /
+      1000)
+  );
+}
+
 // Runs 1000 s of MuJoCo, sampling every 1000 steps; blow-ups (non-finite state, the
 // automatic reset on a bad acceleration, or an energy error beyond 100 %) stop it.
 // `offset` moves MuJoCo's energy to vilab's zero (the lowest configuration), so that
 // relative errors have the same denominator.
-function mujocoAccuracy(mj, make, momentumOf, offset) {
+export function mujocoAccuracy(mj, make, momentumOf, offset, horizon = T) {
   const { m, d } = make();
   const start = measure(mj, m, d);
   start.e += offset;
-  const steps = Math.round(T / m.opt.timestep);
+  const steps = Math.round(horizon / m.opt.timestep);
   let worstE = 0,
     worstL = 0,
     blowUp = null,
@@ -134,10 +145,12 @@ function mujocoAccuracy(mj, make, momentumOf, offset) {
   return { energy: worstE, momentum: worstL, drift, blowUp };
 }
 
-function vilabAccuracy(lab, scenario) {
+// `momentumOf` picks the conserved part of the diagnostics' momentum.
+export function vilabAccuracy(lab, scenario, momentumOf = (L) => L, horizon = T) {
   const sim = lab.simulate(scenario, { historyStride: 1000000 });
   const d0 = sim.diagnostics();
-  const steps = Math.round(T / scenario.h);
+  const L0 = momentumOf(Array.from(d0.momentum));
+  const steps = Math.round(horizon / scenario.h);
   let worstE = 0,
     worstL = 0,
     worstG = 0;
@@ -145,7 +158,7 @@ function vilabAccuracy(lab, scenario) {
     sim.advance(1000);
     const d = sim.diagnostics();
     worstE = Math.max(worstE, Math.abs(d.energy - d0.energy) / Math.abs(d0.energy));
-    worstL = Math.max(worstL, relVec(Array.from(d.momentum), Array.from(d0.momentum)));
+    worstL = Math.max(worstL, relVec(momentumOf(Array.from(d.momentum)), L0));
     worstG = Math.max(worstG, Math.abs(d.constraint));
   }
   sim.dispose();
@@ -224,12 +237,7 @@ export async function mujocoSection(lab, table) {
         d.qvel.set(fresh.d.qvel);
         fresh.m.delete();
         fresh.d.delete();
-        const msps =
-          mjSteps /
-          (cpuMs(() => {
-            for (let i = 0; i < mjSteps; i++) mj.mj_step(m, d);
-          }) /
-            1000);
+        const msps = mujocoStepsPerSecond(mj, m, d, mjSteps);
         if (r >= 0) perRound[integ].push(msps);
       }
     }

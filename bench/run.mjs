@@ -5,7 +5,8 @@
 // or those listed in VILAB_BENCH_SECTIONS, comma-separated):
 //
 //   wasm     wasm/native per step for each system and method
-//   mujoco   against MuJoCo's official wasm build (bench/mujoco.mjs)
+//   mujoco   against MuJoCo's official wasm build (bench/mujoco.mjs), and the MJCF files
+//            of tests/native/mjcf/ imported and run side by side (bench/mjcf.mjs)
 //   odeint   work–precision against Boost.Odeint to T = 1e4 s (bench/odeint.mjs)
 //   scaling  chains N = 2…64 (log–log slope) and data-defined systems against compiled twins
 //   limit    the DSP midpoint step against a fixed-size kernel of the same bits, native and
@@ -428,6 +429,8 @@ for (const s of SECTIONS) {
     heading("against MuJoCo's official wasm build, same process");
     const { mujocoSection } = await import('./mujoco.mjs');
     await mujocoSection(lab, table);
+    const { mjcfSection } = await import('./mjcf.mjs');
+    await mjcfSection(lab, table);
   } else if (s === 'flags') {
     heading('compiler flags: wasm variants against the shipped build');
     const { wasmFlagsSection } = await import('./wasm_flags.mjs');

@@ -21,6 +21,7 @@
 #include "vilab/exact/oscillator.hpp"
 #include "vilab/exact/pendulum.hpp"
 #include "vilab/expr/parse.hpp"
+#include "vilab/mjcf.hpp"
 #include "vilab/simulation.hpp"
 #include "vilab/trajectory.hpp"
 
@@ -535,6 +536,21 @@ val motionEquations(const std::string& paramsJson, const std::string& rule, doub
   return out;
 }
 
+// lab.importMjcf: a MuJoCo model (MJCF text) as a `mechanism` scenario, {ok: true,
+// scenario (2-space JSON text, the bytes `vilab import` prints)} or {ok: false, error}.
+// Full module only.
+val importMjcf(const std::string& xml) {
+  val out = val::object();
+  try {
+    out.set("scenario", vilab::importMjcf(xml).dump(2));
+    out.set("ok", true);
+  } catch (...) {
+    out.set("ok", false);
+    out.set("error", currentErrorRecord("importMjcf"));
+  }
+  return out;
+}
+
 val equationRules() {
   val out = val::array();
   for (const auto& r : vilab::equationRules()) out.call<void>("push", r);
@@ -575,6 +591,7 @@ EMSCRIPTEN_BINDINGS(vilab) {
 #ifndef VILAB_LEAN
   emscripten::function("motionEquations", &motionEquations);
   emscripten::function("equationRules", &equationRules);
+  emscripten::function("importMjcf", &importMjcf);
 #endif
   emscripten::class_<WasmExactOscillator>("ExactOscillator")
       .constructor<double, double, double, double>()

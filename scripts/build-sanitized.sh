@@ -8,4 +8,4 @@ cd "$(dirname "$0")/.."
 jobs=$(nproc 2>/dev/null || echo 2)
 [ -f build/sanitize/CMakeCache.txt ] ||
   CC=clang-14 CXX=clang++-14 cmake -S . -B build/sanitize -DCMAKE_BUILD_TYPE=Debug -DVILAB_TESTS=OFF -DVILAB_FUZZ=ON >/dev/null
-cmake --build build/sanitize -j"$jobs" --target fuzz_scenario fuzz_expression fuzz_simulation vilab_asan_tests
+cmake --build build/sanitize -j"$jobs" --target fuzz_scenario fuzz_expression fuzz_simulation fuzz_mjcf vilab_asan_tests

@@ -16,6 +16,7 @@ export const TARGETS = {
   scenario: { dict: 'tests/fuzz/scenario.dict', maxLen: 8192 },
   expression: { dict: 'tests/fuzz/expression.dict', maxLen: 4200 },
   simulation: { dict: 'tests/fuzz/scenario.dict', maxLen: 8192 },
+  mjcf: { dict: 'tests/fuzz/mjcf.dict', maxLen: 8192 },
 };
 
 // One target for `seconds`; resolves to its figures. `nice` lowers its priority; `smoke`

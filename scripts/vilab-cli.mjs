@@ -5,6 +5,7 @@
 //   npx vilab run  scenario.json --steps N [--every K]   CSV trajectory on stdout
 //   npx vilab hash scenario.json --steps N               FNV-1a 64 state hash
 //   npx vilab integrate scenario.json --steps N [--every K] [--include a,b]   lab.integrate as CSV
+//   npx vilab import model.xml                           a MuJoCo model (MJCF) as a scenario
 //   npx vilab registry                                   systems and integrators as JSON
 //   npx vilab schema                                     the scenarios' JSON Schema (this CLI only;
 //                                                        the usage text stays the native one's)
@@ -21,6 +22,7 @@ const USAGE =
   '  vilab hash <scenario.json|-> --steps N               print the FNV-1a 64 state hash\n' +
   '  vilab integrate <scenario.json|-> --steps N [--every K] [--include a,b]\n' +
   '                                                      write the trajectory as CSV\n' +
+  '  vilab import <model.xml|->                          print a MuJoCo model (MJCF) as a scenario\n' +
   '  vilab registry                                      print the registries as JSON\n' +
   '  vilab --version                                     print the version\n';
 
@@ -255,6 +257,12 @@ async function main(argv) {
   }
   if (cmd === 'schema' && argv.length === 1) {
     await out.push(scenarioSchemaText(await createLab()));
+    return 0;
+  }
+  if (cmd === 'import') {
+    if (argv.length !== 2) throw new UsageExit(2);
+    const text = await readScenario(argv[1]);
+    await out.push((await createLab()).importMjcfText(text) + '\n');
     return 0;
   }
   if (cmd !== 'run' && cmd !== 'hash' && cmd !== 'integrate') throw new UsageExit(2);

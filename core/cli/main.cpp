@@ -3,6 +3,7 @@
 //   vilab hash scenario.json --steps N                               run fingerprint
 //   vilab integrate scenario.json --steps N [--every K] [--include energy,momentum]
 //                                                                    the trajectory (integrate()) as CSV
+//   vilab import model.xml                                           a MuJoCo model (MJCF) as a scenario
 //   vilab registry                                                   systems and integrators as JSON
 //   vilab --version
 #include <fcntl.h>
@@ -18,6 +19,7 @@
 #include <vector>
 
 #include "vilab/csv.hpp"
+#include "vilab/mjcf.hpp"
 #include "vilab/simulation.hpp"
 #include "vilab/trajectory.hpp"
 
@@ -30,6 +32,7 @@ int usage(int code) {
                "  vilab hash <scenario.json|-> --steps N               print the FNV-1a 64 state hash\n"
                "  vilab integrate <scenario.json|-> --steps N [--every K] [--include a,b]\n"
                "                                                      write the trajectory as CSV\n"
+               "  vilab import <model.xml|->                          print a MuJoCo model (MJCF) as a scenario\n"
                "  vilab registry                                      print the registries as JSON\n"
                "  vilab --version                                     print the version\n");
   return code;
@@ -192,6 +195,11 @@ int command(int argc, char** argv) {
     }
     if (cmd == "registry") {
       write(vilab::registryJson().dump(2) + "\n");
+      return 0;
+    }
+    if (cmd == "import") {
+      if (argc != 3) return usage(2);
+      write(vilab::importMjcf(readScenario(argv[2])).dump(2) + "\n");
       return 0;
     }
     if (cmd != "run" && cmd != "hash" && cmd != "integrate") return usage(2);

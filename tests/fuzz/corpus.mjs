@@ -143,6 +143,16 @@ const edgeExpressions = [
 ].map((t, i) => Buffer.concat([Buffer.from([i % 32]), Buffer.from(t)]));
 writeAll('expression', [...expressions, ...edgeExpressions]);
 
+// MJCF: the importer's test files, imported and refused (tests/native/mjcf/); its
+// dictionary (tests/fuzz/mjcf.dict) is written by hand.
+const mjcfDir = new URL('tests/native/mjcf/', root);
+writeAll('mjcf', [
+  ...readdirSync(mjcfDir)
+    .filter((f) => f.endsWith('.xml'))
+    .map((f) => readFileSync(new URL(f, mjcfDir))),
+  ...readdirSync(new URL('bad/', mjcfDir)).map((f) => readFileSync(new URL(`bad/${f}`, mjcfDir))),
+]);
+
 // Dictionaries: the registry's ids and field names, JSON and expression tokens.
 const quote = (t) => `"${t.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
 const words = new Set([

@@ -690,6 +690,14 @@ export interface Lab {
    * the lean build.
    */
   equations(params: LagrangianDefinition, options?: { rule?: string; alpha?: number }): MotionEquations;
+  /**
+   * A MuJoCo model (MJCF, XML text) as a `mechanism` scenario (system, integrator
+   * 'lie-group', h, params, about.title). Full build only (code 'full-module' in the lean
+   * one); a refusal is a VilabError whose field is "mjcf line N".
+   */
+  importMjcf(xml: string): Scenario;
+  /** The same scenario as the 2-space JSON text `vilab import` prints. */
+  importMjcfText(xml: string): string;
   /** A new simulation (an object or JSON text); throws VilabError on bad input. */
   simulate(scenario: Scenario | string, options?: SimulateOptions): Simulation;
   /** The registry exactly as the native `vilab registry` prints it. */

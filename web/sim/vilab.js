@@ -999,6 +999,23 @@ function equations(module, params, options = {}) {
 }
 
 /**
+ * lab.importMjcfText: a MuJoCo model (MJCF, XML text) as a `mechanism` scenario, the
+ * 2-space JSON text `vilab import` prints (lab.importMjcf parses it). Refusals are
+ * VilabErrors whose field is "mjcf line N"; the lean build throws code 'full-module'.
+ */
+function importMjcfText(module, xml) {
+  if (typeof module.importMjcf !== 'function') {
+    throw inputError('full-module', 'mjcf', 'the MJCF importer is in the full module (createLab({ build: "full" }))');
+  }
+  if (typeof xml !== 'string') throw inputError('type', 'mjcf', `must be MJCF (XML) text, got ${describe(xml)}`);
+  const bytes = utf8Length(xml);
+  if (bytes > MAX_SCENARIO_BYTES) throw inputError('too-large', 'mjcf', `too large (${bytes} bytes; the limit is 4 MiB)`);
+  const result = guard('importMjcf', () => module.importMjcf(xml));
+  if (!result.ok) throw coreError(result.error);
+  return result.scenario;
+}
+
+/**
  * lab.exactPendulum and lab.exactRigidBody: the exact solution of one kind, or a VilabError
  * (code 'no-exact-solution', field 'system') naming the system it is known for.
  */
@@ -1066,6 +1083,10 @@ function makeLab(module) {
     /** The rules lab.equations() can show: 'midpoint', 'trapezoid', 'alpha' ([] in the lean build). */
     equationRules: typeof module.equationRules === 'function' ? Object.freeze(Array.from(module.equationRules())) : Object.freeze([]),
     equations: (params, options) => equations(module, params, options),
+    /** A MuJoCo model (MJCF, XML text) as a `mechanism` scenario object (full build). */
+    importMjcf: (xml) => JSON.parse(importMjcfText(module, xml)),
+    /** The same scenario as the 2-space JSON text `vilab import` prints. */
+    importMjcfText: (xml) => importMjcfText(module, xml),
     /**
      * The trajectory of a scenario from one wasm call: { samples, t, q[i], p[i] (Float64Arrays,
      * sample k at step k·every), the diagnostics in `include`, columns, refusal }; the same bits
