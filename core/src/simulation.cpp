@@ -62,16 +62,11 @@ namespace {
 template <class F>
 decltype(auto) onModel(const Model& m, F&& f) {
   switch (kindOf(m)) {
-    case ModelKind::Oscillator:
-      return f(*std::get_if<OscillatorModel>(&m));
-    case ModelKind::Chain:
-      return f(*std::get_if<ChainModel>(&m));
-    case ModelKind::RigidBody:
-      return f(*std::get_if<RigidBodyModel>(&m));
-    case ModelKind::Lagrangian:
-      return f(*std::get_if<LagrangianModel>(&m));
-    case ModelKind::Mechanism:
-      break;
+    case ModelKind::Oscillator: return f(*std::get_if<OscillatorModel>(&m));
+    case ModelKind::Chain: return f(*std::get_if<ChainModel>(&m));
+    case ModelKind::RigidBody: return f(*std::get_if<RigidBodyModel>(&m));
+    case ModelKind::Lagrangian: return f(*std::get_if<LagrangianModel>(&m));
+    case ModelKind::Mechanism: break;
   }
   // In the lean module the constant is false: what follows is left out.
   if (!kMechanismsInThisBuild) throw NotInLeanBuild("system", "a mechanism");

@@ -215,7 +215,8 @@ TEST_CASE("mechanism LGVI: order 2, and 4 for its triple jump", "[mechanism]") {
   }
   const double order2 = fittedOrder(hs, second), order4 = fittedOrder(hs, fourth);
   std::printf(
-      "[mechanism] compound double pendulum at T = 1 against DOP853 (rtol 1e-13): LGVI errors %.2e %.2e %.2e (order %.3f), triple jump "
+      "[mechanism] compound double pendulum at T = 1 against DOP853 (rtol 1e-13): LGVI errors %.2e %.2e %.2e (order "
+      "%.3f), triple jump "
       "%.2e %.2e %.2e (order %.3f)\n",
       second[0], second[1], second[2], order2, fourth[0], fourth[1], fourth[2], order4);
   CHECK(std::abs(order2 - 2) <= 0.05);

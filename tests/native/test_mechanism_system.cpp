@@ -67,10 +67,12 @@ TEST_CASE("mechanism system: every refusal names its field", "[mechanism]") {
         }) == "params.bodies[0].inertia");
   CHECK(with([](Json& p) { p["bodies"][0]["orientation"] = {1, 1, 0, 0}; }) == "params.bodies[0].orientation");
   CHECK(with([](Json& p) { p["bodies"][0]["shape"] = {{"type", "torus"}}; }) == "params.bodies[0].shape.type");
-  CHECK(with([](Json& p) { p["bodies"][0]["shape"] = {{"type", "box"}, {"size", {0.1, 0.2}}}; }) ==
-        "params.bodies[0].shape.size");
-  CHECK(with([](Json& p) { p["bodies"][0]["shape"] = {{"type", "tee"}, {"size", {0.4}}}; }) ==
-        "params.bodies[0].shape.size");
+  CHECK(with([](Json& p) {
+          p["bodies"][0]["shape"] = {{"type", "box"}, {"size", {0.1, 0.2}}};
+        }) == "params.bodies[0].shape.size");
+  CHECK(with([](Json& p) {
+          p["bodies"][0]["shape"] = {{"type", "tee"}, {"size", {0.4}}};
+        }) == "params.bodies[0].shape.size");
   CHECK(with([](Json& p) { p["bodies"][0]["shape"] = {{"type", "tee"}, {"size", {0.4, 0.3, 0.04}}}; }).empty());
   CHECK(with([](Json& p) { p["bodies"][1]["name"] = "upper"; }) == "params.bodies[1].name");
   CHECK(with([](Json& p) { p["joints"][1]["type"] = "slider"; }) == "params.joints[1].type");

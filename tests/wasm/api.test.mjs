@@ -323,7 +323,12 @@ test('q and p are the canonical state of the model, whatever the integrator', ()
         const { bodies, gravity } = sim.scenario().params;
         let E = 0;
         bodies.forEach((b, i) => {
-          const [x, quat, mom, Pi] = [q.slice(7 * i, 7 * i + 3), q.slice(7 * i + 3, 7 * i + 7), p.slice(6 * i, 6 * i + 3), p.slice(6 * i + 3, 6 * i + 6)];
+          const [x, quat, mom, Pi] = [
+            q.slice(7 * i, 7 * i + 3),
+            q.slice(7 * i + 3, 7 * i + 7),
+            p.slice(6 * i, 6 * i + 3),
+            p.slice(6 * i + 3, 6 * i + 6),
+          ];
           close(Math.hypot(...quat), 1, 1e-12, `${label}: |quaternion ${i}|`);
           E += mom.reduce((a, v) => a + v * v, 0) / (2 * b.mass) + Pi.reduce((a, v, k) => a + (v * v) / (2 * b.inertia[k]), 0);
           E -= b.mass * gravity.reduce((a, g, k) => a + g * x[k], 0);

@@ -300,7 +300,10 @@ test('mechanism T-handle: the scene stating a 0.4 m crossbar and 0.3 m shaft of 
   const zs = pieces.flatMap((p) => [p.geometry.boundingBox.min.z, p.geometry.boundingBox.max.z]);
   const ys = pieces.flatMap((p) => [p.geometry.boundingBox.min.y, p.geometry.boundingBox.max.y]);
   assert.ok(Math.abs(Math.max(...ys) - Math.min(...ys) - bar) < 1e-6, 'the crossbar spans its length');
-  assert.ok(Math.abs(Math.max(...zs) - Math.min(...zs) - (shaft + body.shape.size[2] / 2)) < 1e-6, 'the shaft and the crossbar\'s thickness');
+  assert.ok(
+    Math.abs(Math.max(...zs) - Math.min(...zs) - (shaft + body.shape.size[2] / 2)) < 1e-6,
+    "the shaft and the crossbar's thickness",
+  );
   assert.ok(Math.abs(Math.min(...zs) + m.y + body.shape.size[2] / 2) < 1e-6, 'the crossbar sits y below the centre of mass');
   assert.ok(half >= bar / 2 && half >= shaft - m.y);
   for (const p of pieces) p.geometry.dispose();

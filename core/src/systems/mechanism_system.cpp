@@ -124,7 +124,8 @@ MechanismBody readBody(const Json& b, const std::string& at, std::string& name, 
       const char* type;
       int least, most;
     };
-    static const ShapeSizes kShapes[] = {{"box", 3, 3}, {"capsule", 2, 2}, {"cylinder", 2, 2}, {"sphere", 1, 1}, {"tee", 2, 3}};
+    static const ShapeSizes kShapes[] = {
+        {"box", 3, 3}, {"capsule", 2, 2}, {"cylinder", 2, 2}, {"sphere", 1, 1}, {"tee", 2, 3}};
     const char* const kShapeNames = "box, capsule, cylinder, sphere or tee";
     if (!s.contains("type") || !s["type"].is_string())
       throw InputError(InputErrorCode::Missing, joinField(field, "type"), std::string("must be ") + kShapeNames);
