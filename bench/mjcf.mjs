@@ -1,6 +1,6 @@
 // MuJoCo models side by side: an MJCF file imported into vilab (lab.importMjcf: a
-// `mechanism` stepped by the Lie-group integrator, order 2, and its composition
-// `composition4`, order 4 as RK4) and run by MuJoCo's official wasm build
+// `mechanism` stepped by the Lie-group integrator, order 2, and its compositions
+// `composition4`, order 4 as RK4, and `composition6`) and run by MuJoCo's official wasm build
 // (RK4 and implicit), both at the file's time step over 1000 s: the largest relative
 // energy error, the error of the angular momentum the model conserves (L about the origin
 // with no gravity and no joint to the world off it; else its component along gravity when
@@ -16,8 +16,8 @@ import { fileURLToPath } from 'node:url';
 import { cpuMs, fmt, ROUNDS, root, stats } from './common.mjs';
 import { measure, mujocoAccuracy, mujocoStepsPerSecond, vilabAccuracy } from './mujoco.mjs';
 
-// vilab's integrators: the Lie-group step (order 2) and its composition (order 4, as RK4).
-const VILAB = ['lie-group', 'composition4'];
+// vilab's integrators: the Lie-group step (order 2) and its compositions (orders 4, as RK4, and 6).
+const VILAB = ['lie-group', 'composition4', 'composition6'];
 
 export const MJCF_MODELS = ['free-body', 'hinge-pendulum', 'physical-pendulum', 'dsp'].map((n) => `tests/native/mjcf/${n}.xml`);
 
