@@ -35,7 +35,8 @@ export function literalsOf(problem) {
 export function apiError(e) {
   const split = splitApiError(e?.message ?? e);
   const field = typeof e?.field === 'string' && e.field ? e.field : split.field;
-  const problem = split.problem;
+  // a field the message's form does not split off ('mjcf line 12: …') is taken off by name
+  const problem = field && split.problem.startsWith(`${field}: `) ? split.problem.slice(field.length + 2) : split.problem;
   const code = typeof e?.code === 'string' ? e.code : null;
   if (language() === 'en' || !code || !has(`words.error.${code}`)) return { field, problem };
   const column = String(problem).match(/at column (\d+)/);
