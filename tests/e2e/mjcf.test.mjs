@@ -42,6 +42,7 @@ test('a pasted model runs as a mechanism; a refused one names its line and keeps
   await page.click('#model-open');
   await page.waitForFunction(() => window.vilabPage.state().scenario.system === 'mechanism', null, { timeout: 15000 });
   assert.equal(await page.locator('#model-dialog').isVisible(), false, 'the dialog closes on success');
+  assert.deepEqual(await page.locator('.banner.error').allTextContents(), [], 'built without a refusal');
   await hook(page, () => window.vilabPage.pause());
   const start = (await position(page)).step;
   await hook(page, (k) => window.vilabPage.runTo(k), start + 400);
