@@ -17,9 +17,9 @@ function measureInto(root, name, node, when = () => true) {
 
 // the top bar's buttons that small screens have no room for: they move into the sheet
 const SMALL = '(max-width: 699px), (orientation: landscape) and (max-height: 520px)';
-const DOCKED = ['#studies-button', '#embed-code', '#open-model', '#projector'];
+const DOCKED = ['#studies-button', '#embed-code', '#projector'];
 
-/** On small screens Studies, Embed, Open model and Projector live at the top of the settings sheet (the same buttons, moved). */
+/** On small screens Studies, Embed and Projector live at the top of the settings sheet (the same buttons, moved). */
 function dockTools(tools, topbar) {
   const small = matchMedia(SMALL);
   const buttons = DOCKED.map((s) => topbar.querySelector(s)).filter(Boolean);
