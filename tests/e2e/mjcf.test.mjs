@@ -83,13 +83,17 @@ test('a pasted model runs as a mechanism; a refused one names its line and keeps
   assert.equal(await page.locator('#model-dialog').isVisible(), false, 'Escape closes the dialog');
 
   // dropped on the page: the ball-joint plate opens without the dialog
-  const taken = await hook(page, (text) => {
-    const data = new DataTransfer();
-    data.items.add(new File([text], 'physical-pendulum.xml', { type: 'text/xml' }));
-    const view = document.querySelector('#view');
-    view.dispatchEvent(new DragEvent('dragover', { dataTransfer: data, bubbles: true, cancelable: true }));
-    return !view.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
-  }, mjcf('physical-pendulum.xml'));
+  const taken = await hook(
+    page,
+    (text) => {
+      const data = new DataTransfer();
+      data.items.add(new File([text], 'physical-pendulum.xml', { type: 'text/xml' }));
+      const view = document.querySelector('#view');
+      view.dispatchEvent(new DragEvent('dragover', { dataTransfer: data, bubbles: true, cancelable: true }));
+      return !view.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+    },
+    mjcf('physical-pendulum.xml'),
+  );
   assert.ok(taken, 'the page takes the drop (the browser does not open the file)');
   await page.waitForFunction(() => window.vilabPage.state().scenario.params.joints?.[0]?.type === 'ball', null, { timeout: 10000 });
   assert.equal(await page.locator('#model-dialog').isVisible(), false);

@@ -30,7 +30,15 @@ import { setNumberLocale } from '../sim/format.js';
 // layer's card, the Definition panel and its Mechanics, the Open model dialog): those arrive right after the first
 // frame or with the code that shows them, whichever comes first (loadLaterWords).
 const english = import.meta.glob(
-  ['./en/*.js', '!./en/activities.js', '!./en/editor.js', '!./en/editor-room.js', '!./en/furniture.js', '!./en/mechanics.js', '!./en/model.js'],
+  [
+    './en/*.js',
+    '!./en/activities.js',
+    '!./en/editor.js',
+    '!./en/editor-room.js',
+    '!./en/furniture.js',
+    '!./en/mechanics.js',
+    '!./en/model.js',
+  ],
   { eager: true, import: 'default' },
 );
 const laterEnglish = import.meta.glob(

@@ -12,5 +12,6 @@ export default {
   'model.empty': 'Pegue primero un modelo: el cuadro está vacío.',
   'model.opened': 'Se abrió el modelo de MuJoCo {name}: {bodies} cuerpos móviles, {joints} articulaciones.',
   'model.notXml': '«{name}» no es un modelo de MuJoCo: la página abre archivos MJCF (.xml).',
-  'model.tooLarge': 'Este modelo ocupa {kb} KB; la página abre modelos de hasta {max} KB (un modelo que puede simular ocupa unos pocos kilobytes).',
+  'model.tooLarge':
+    'Este modelo ocupa {kb} KB; la página abre modelos de hasta {max} KB (un modelo que puede simular ocupa unos pocos kilobytes).',
 };
