@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { useBrowser, openPage, decodePNG, sleep } from './helpers.mjs';
+import { useBrowser, openPage, decodePNG, sleep, injectAxe } from './helpers.mjs';
 
 const browser = useBrowser();
 const hook = (page, fn, arg) => page.evaluate(fn, arg);
@@ -70,7 +70,12 @@ test('a pasted model runs as a mechanism; a refused one names its line and keeps
     return box.value.slice(box.selectionStart, box.selectionEnd);
   });
   assert.equal(selected.trim(), '<tendon>', 'line 5 is selected in the text');
-  await sleep(100);
+  await injectAxe(page);
+  const violations = await hook(page, async () => {
+    const r = await window.axe.run('#model-dialog', { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21aa'] } });
+    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
+  });
+  assert.deepEqual(violations, [], 'the dialog, with its error, has no serious accessibility violation');
   assert.deepEqual(await position(page), before, 'the run shown is the same: step, fingerprint, document');
 
   // the file picker: a refused file names its line too; one too large is refused before reading

@@ -1,6 +1,6 @@
-// Opening a MuJoCo model (MJCF) in the page: "Open model" shows the dialog (web/ui/model-dialog.js,
-// fetched when first needed) where the XML is pasted or a file chosen; an .xml file dropped
-// anywhere on the page opens the same way. The full module is loaded first (the importer
+// Opening a MuJoCo model (MJCF) in the page: "Open a MuJoCo model…" (the settings panel) shows
+// the dialog (web/ui/model-dialog.js, fetched when first needed) where the XML is pasted or a
+// file chosen; an .xml file dropped anywhere on the page opens the same way. The full module is loaded first (the importer
 // is in it), lab.importMjcf turns the XML into a `mechanism` scenario, and the run takes it
 // as it takes any other scenario (run.setScenario: validated, then the document, so the
 // link carries it). A refusal (the importer's, naming its line; a joint that does not
@@ -18,15 +18,17 @@ const kilobytes = (bytes) => Math.max(1, Math.round(bytes / 1024));
 const tooLarge = (bytes) => refusal('too-large', t('model.tooLarge', { kb: kilobytes(bytes), max: kilobytes(MAX_MODEL_BYTES) }));
 const isXmlFile = (file) => /\.(xml|mjcf)$/i.test(file.name) || /xml/.test(file.type);
 const carriesFiles = (e) => Array.from(e.dataTransfer?.types ?? []).includes('Files');
+/** The words of what follows (English's later area; unreachable, t() falls back to the key). */
+const words = () => loadLaterWords().catch(() => {});
 
 /**
- * "Open model", its dialog and the page as a drop target. Returns { open(xml), readFile(file),
+ * The button, its dialog and the page as a drop target. Returns { open(xml), readFile(file),
  * show(what) }: open → Promise<Error|null> (null: the run is the model now); readFile → the
  * file's text, or a rejection naming why not (not XML, too large: refused before reading).
  */
 export function createModelOpening({ lab, run, notices }) {
   async function open(xml) {
-    await loadLaterWords(); // the words of what follows
+    await words();
     const bytes = new Blob([xml]).size;
     if (bytes > MAX_MODEL_BYTES) return tooLarge(bytes);
     if (lab.build !== 'full') notices.status(t('main.loadingFull'));
@@ -47,7 +49,7 @@ export function createModelOpening({ lab, run, notices }) {
   }
 
   async function readFile(file) {
-    await loadLaterWords();
+    await words();
     if (!isXmlFile(file)) throw refusal('type', t('model.notXml', { name: file.name }));
     if (file.size > MAX_MODEL_BYTES) throw tooLarge(file.size);
     return file.text();
@@ -71,7 +73,7 @@ export function createModelOpening({ lab, run, notices }) {
 
   /** A dropped file: opened at once; refused, it is shown in the dialog with the reason. */
   async function dropped(file) {
-    const shown = dialog && (await dialog);
+    const shown = await dialog?.catch(() => null);
     if (shown?.isOpen) return shown.openFile(file);
     let xml = '';
     try {
