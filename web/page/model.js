@@ -12,10 +12,10 @@ import { loadLaterWords, t } from '../i18n/index.js';
 /** The largest model the page reads (bytes): a model the importer can map is a few kilobytes. */
 export const MAX_MODEL_BYTES = 1 << 20;
 
-/** A refusal of the page's own, shaped as the API's errors are (field, code, message). */
-const refusal = (code, message) => Object.assign(new Error(message), { field: 'mjcf', code });
+/** A refusal of the page's own, named as the importer's are (field mjcf), already in the reader's words (no code). */
+const refusal = (message) => Object.assign(new Error(message), { field: 'mjcf' });
 const kilobytes = (bytes) => Math.max(1, Math.round(bytes / 1024));
-const tooLarge = (bytes) => refusal('too-large', t('model.tooLarge', { kb: kilobytes(bytes), max: kilobytes(MAX_MODEL_BYTES) }));
+const tooLarge = (bytes) => refusal(t('model.tooLarge', { kb: kilobytes(bytes), max: kilobytes(MAX_MODEL_BYTES) }));
 const isXmlFile = (file) => /\.(xml|mjcf)$/i.test(file.name) || /xml/.test(file.type);
 const carriesFiles = (e) => Array.from(e.dataTransfer?.types ?? []).includes('Files');
 /** The words of what follows (English's later area; unreachable, t() falls back to the key). */
@@ -50,7 +50,7 @@ export function createModelOpening({ lab, run, notices }) {
 
   async function readFile(file) {
     await words();
-    if (!isXmlFile(file)) throw refusal('type', t('model.notXml', { name: file.name }));
+    if (!isXmlFile(file)) throw refusal(t('model.notXml', { name: file.name }));
     if (file.size > MAX_MODEL_BYTES) throw tooLarge(file.size);
     return file.text();
   }
