@@ -20,6 +20,7 @@ const localInterval = (s) => {
 // What of an English message a translation carries over, and how it is written there.
 const LITERALS = [
   { re: /"[^"]{1,60}"/g, text: (m) => m[0] }, // a quoted name or value
+  { re: /<\/?[A-Za-z][\w-]{0,30}(?:\s[^<>"]{1,40}(?:"[^"<>]{0,30}")?)?>/g, text: (m) => m[0] }, // an XML element named (an MJCF model's)
   { re: /[[(]\s*[-−+]?[\d.e+−-]+\s*,\s*[-−+]?[\d.e+−-]+\s*[\])]/g, text: (m) => localInterval(m[0]) }, // an interval
   { re: /\bgot\s+([^\s,;)]{1,40})/g, text: (m) => localNumber(m[1]) }, // what was given
 ];
