@@ -25,6 +25,7 @@ import { createDrawers } from './page/drawers.js';
 import { createDownloads } from './page/downloads.js';
 import { createBobDrag } from './page/drag.js';
 import { createEmbed } from './page/embed.js';
+import { createModelOpening } from './page/model.js';
 import { createFailureReport } from './page/failure.js';
 import { createLessonLayout } from './page/lesson-layout.js';
 import { openTestHook, fillTestHook } from './page/test-hook.js';
@@ -97,6 +98,7 @@ async function main() {
   new Toolbar({ lab, store, view, run, notices, presets });
   const controls = createPanel({ lab, store, run, notices, presets });
   createDrawers({ lab, store, runner, presets, run });
+  createModelOpening({ lab, run, notices }); // Open model: a MuJoCo model (MJCF) pasted, chosen or dropped
   setupOfflineCopy({ single: SINGLE_FILE }); // Help: the offline copy and the licences
   createActivities({ lab, store, run, embedKeys, siteURL: SITE_URL }); // a prediction before a preset or lesson plays
   const legend = createLegend({ lab, store, runner, view, controls });

@@ -38,6 +38,7 @@ test('every mechanism preset loads, is drawn, runs with its joints closed, and i
     await sleep(100);
     const state = await hook(page, () => window.vilabPage.state());
     assert.equal(state.scenario.system, 'mechanism', `${id} runs the mechanism system`);
+    assert.deepEqual(await page.locator('.banner.error').allTextContents(), [], `${id}: built without an error banner`);
     const start = await hook(page, () => window.vilabPage.sim().step);
     await hook(page, (k) => window.vilabPage.runTo(k), start + 400);
     await sleep(80);

@@ -27,14 +27,22 @@
 import { setNumberLocale } from '../sim/format.js';
 
 // English is in the page, but for the areas its first frame never shows (the teacher
-// layer's card, the Definition panel and its Mechanics): those arrive right after the first
+// layer's card, the Definition panel and its Mechanics, the Open model dialog): those arrive right after the first
 // frame or with the code that shows them, whichever comes first (loadLaterWords).
 const english = import.meta.glob(
-  ['./en/*.js', '!./en/activities.js', '!./en/editor.js', '!./en/editor-room.js', '!./en/furniture.js', '!./en/mechanics.js'],
+  [
+    './en/*.js',
+    '!./en/activities.js',
+    '!./en/editor.js',
+    '!./en/editor-room.js',
+    '!./en/furniture.js',
+    '!./en/mechanics.js',
+    '!./en/model.js',
+  ],
   { eager: true, import: 'default' },
 );
 const laterEnglish = import.meta.glob(
-  ['./en/activities.js', './en/editor.js', './en/editor-room.js', './en/furniture.js', './en/mechanics.js'],
+  ['./en/activities.js', './en/editor.js', './en/editor-room.js', './en/furniture.js', './en/mechanics.js', './en/model.js'],
   {
     import: 'default',
   },

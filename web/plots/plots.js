@@ -522,7 +522,8 @@ export class Plots {
       });
     }
     this.#buildStepPlots();
-    this.#buildGraph();
+    // a system without natural variables (a mechanism's bodies) has no Graph card
+    if (this.variables.length) this.#buildGraph();
     this.#arrange();
   }
 
@@ -790,7 +791,7 @@ export class Plots {
 
   /** Samples the graph from the natural variables of A and B (and the time). */
   samplePhase(varsA, varsB, t) {
-    if (!this.run || !varsA) return;
+    if (!this.run || !varsA || !this.variables.length) return;
     const [ix, iy] = this.graphAxes;
     const dx = ix < 0 ? 1 : displayOf(this.variables[ix]).factor;
     const dy = displayOf(this.variables[iy]).factor;

@@ -20,6 +20,7 @@ const localInterval = (s) => {
 // What of an English message a translation carries over, and how it is written there.
 const LITERALS = [
   { re: /"[^"]{1,60}"/g, text: (m) => m[0] }, // a quoted name or value
+  { re: /<\/?[A-Za-z][\w-]{0,30}(?:\s[^<>"]{1,40}(?:"[^"<>]{0,30}")?)?>/g, text: (m) => m[0] }, // an XML element named (an MJCF model's)
   { re: /[[(]\s*[-−+]?[\d.e+−-]+\s*,\s*[-−+]?[\d.e+−-]+\s*[\])]/g, text: (m) => localInterval(m[0]) }, // an interval
   { re: /\bgot\s+([^\s,;)]{1,40})/g, text: (m) => localNumber(m[1]) }, // what was given
 ];
@@ -35,7 +36,8 @@ export function literalsOf(problem) {
 export function apiError(e) {
   const split = splitApiError(e?.message ?? e);
   const field = typeof e?.field === 'string' && e.field ? e.field : split.field;
-  const problem = split.problem;
+  // a field the message's form does not split off ('mjcf line 12: …') is taken off by name
+  const problem = field && split.problem.startsWith(`${field}: `) ? split.problem.slice(field.length + 2) : split.problem;
   const code = typeof e?.code === 'string' ? e.code : null;
   if (language() === 'en' || !code || !has(`words.error.${code}`)) return { field, problem };
   const column = String(problem).match(/at column (\d+)/);

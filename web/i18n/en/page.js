@@ -12,6 +12,8 @@ export default {
   'page.help.button': 'Help and keyboard shortcuts',
   'page.projector.title': 'Larger type and thicker lines for a projector',
   'page.projector': 'Projector',
+  'page.openModel': 'Open a MuJoCo model…',
+  'page.openModel.title': 'Open a MuJoCo model (MJCF): paste its XML, choose the file, or drop it on the page',
   'page.language': 'Language',
   'page.openFull': 'Open in vilab ↗',
   'page.stage': 'Simulation',

@@ -11,6 +11,8 @@ export default {
   'page.help.button': 'Ayuda y atajos de teclado',
   'page.projector.title': 'Letra más grande y líneas más gruesas para proyectar',
   'page.projector': 'Proyector',
+  'page.openModel': 'Abrir un modelo de MuJoCo…',
+  'page.openModel.title': 'Abrir un modelo de MuJoCo (MJCF): pegue su XML, elija el archivo o suéltelo sobre la página',
   'page.language': 'Idioma',
   'page.openFull': 'Abrir en vilab ↗',
   'page.stage': 'Simulación',
