@@ -153,6 +153,19 @@ export function pixelStats(png) {
   return { mean, variance: sum2 / n - mean * mean, colors: colors.size, width, height };
 }
 
+/** A's pixels: blue-dominant (A is Okabe–Ito blue, B orange, the furniture and rods grey). */
+export function bluePixels(png) {
+  const { width, height, channels, pixels } = decodePNG(png);
+  let n = 0;
+  for (let i = 0; i < width * height; i++) {
+    const r = pixels[i * channels];
+    const g = pixels[i * channels + 1];
+    const b = pixels[i * channels + 2];
+    if (b - r >= 60 && b >= g) n++;
+  }
+  return n;
+}
+
 /** Count of pixels near an RGB colour (tolerance per channel). */
 export function countColor(png, [r0, g0, b0], tol = 40) {
   const { width, height, channels, pixels } = decodePNG(png);

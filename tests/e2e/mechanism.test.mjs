@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { useBrowser, openPage, decodePNG, sleep } from './helpers.mjs';
+import { useBrowser, openPage, sleep, bluePixels } from './helpers.mjs';
 
 const browser = useBrowser();
 const hook = (page, fn, arg) => page.evaluate(fn, arg);
@@ -13,19 +13,6 @@ const SCENES = fileURLToPath(new URL('../../scenes/mechanisms/', import.meta.url
 const IDS = readdirSync(SCENES)
   .filter((f) => f.endsWith('.json'))
   .map((f) => f.slice(0, -'.json'.length));
-
-/** A's pixels: blue-dominant (A is Okabe–Ito blue). */
-function bluePixels(png) {
-  const { width, height, channels, pixels } = decodePNG(png);
-  let n = 0;
-  for (let i = 0; i < width * height; i++) {
-    const r = pixels[i * channels];
-    const g = pixels[i * channels + 1];
-    const b = pixels[i * channels + 2];
-    if (b - r >= 60 && b >= g) n++;
-  }
-  return n;
-}
 
 test('every mechanism preset loads, is drawn, runs with its joints closed, and its link reopens the same run', async () => {
   const { page, errors } = await openPage(browser.context, '?nosw=1', { reducedMotion: 'reduce' });

@@ -6,22 +6,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { useBrowser, openPage, decodePNG, sleep, injectAxe } from './helpers.mjs';
+import { useBrowser, openPage, sleep, injectAxe, bluePixels } from './helpers.mjs';
 
 const browser = useBrowser();
 const hook = (page, fn, arg) => page.evaluate(fn, arg);
 const mjcf = (name) => readFileSync(new URL(`../native/mjcf/${name}`, import.meta.url), 'utf8');
-
-/** A's pixels: blue-dominant (A is Okabe–Ito blue), as mechanism.test.mjs counts them. */
-function bluePixels(png) {
-  const { width, height, channels, pixels } = decodePNG(png);
-  let n = 0;
-  for (let i = 0; i < width * height; i++) {
-    const [r, g, b] = [pixels[i * channels], pixels[i * channels + 1], pixels[i * channels + 2]];
-    if (b - r >= 60 && b >= g) n++;
-  }
-  return n;
-}
 
 /** Where the run is: A's step and fingerprint, and the document. */
 const position = (page) =>

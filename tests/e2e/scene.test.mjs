@@ -8,24 +8,11 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { useBrowser, openPage, decodePNG, sleep } from './helpers.mjs';
+import { useBrowser, openPage, decodePNG, sleep, bluePixels } from './helpers.mjs';
 
 const browser = useBrowser();
 const hook = (page, fn, arg) => page.evaluate(fn, arg);
 const viewShot = (page) => page.locator('#view canvas').screenshot();
-
-/** A's pixels: blue-dominant (A is Okabe–Ito blue, B orange, the furniture and rods grey). */
-function bluePixels(png) {
-  const { width, height, channels, pixels } = decodePNG(png);
-  let n = 0;
-  for (let i = 0; i < width * height; i++) {
-    const r = pixels[i * channels];
-    const g = pixels[i * channels + 1];
-    const b = pixels[i * channels + 2];
-    if (b - r >= 60 && b >= g) n++;
-  }
-  return n;
-}
 
 /** A's pixels with B hidden and shown, drawn at once on the same step. */
 async function visibility(page) {
