@@ -75,208 +75,59 @@ struct MechanismModel {
   }
 
   // The configuration held by the bodies (the initial one).
-  std::vector<Vec3> positions() const {
-    std::vector<Vec3> x;
-    for (const MechanismBody& b : bodies) x.push_back(b.x);
-    return x;
-  }
-  std::vector<Mat3> orientations() const {
-    std::vector<Mat3> R;
-    for (const MechanismBody& b : bodies) R.push_back(b.R);
-    return R;
-  }
+  std::vector<Vec3> positions() const;
+  std::vector<Mat3> orientations() const;
 
   // Two unit vectors b, d with a, b, d orthogonal (a unit).
-  static void perpendiculars(const Vec3& a, Vec3& b, Vec3& d) {
-    const Vec3 seed = std::abs(a[0]) < 0.6 ? Vec3::UnitX() : Vec3::UnitY();
-    b = a.cross(seed);
-    b /= dm::sqrt(b.squaredNorm());
-    d = a.cross(b);
-  }
+  static void perpendiculars(const Vec3& a, Vec3& b, Vec3& d);
 
   // The constraint values g(x, R), joint after joint in the order of the header, at the
   // configuration (x, R) (one entry per body).
-  void constraints(const std::vector<Vec3>& x, const std::vector<Mat3>& R, Eigen::Ref<Eigen::VectorXd> g) const {
-    int row = 0;
-    for (const MechanismJoint& j : joints) {
-      const Mat3& Rc = R[j.child];
-      const Mat3 Rp = j.parent < 0 ? Mat3::Identity() : R[j.parent];
-      const Vec3 xp = j.parent < 0 ? Vec3::Zero() : x[j.parent];
-      g.segment<3>(row) = xp + Rp * j.parentPoint - x[j.child] - Rc * j.childPoint;
-      row += 3;
-      if (j.kind == JointKind::Hinge) {
-        Vec3 b, d;
-        perpendiculars(j.childAxis, b, d);
-        const Vec3 u = Rp * j.parentAxis;
-        g[row++] = u.dot(Rc * b);
-        g[row++] = u.dot(Rc * d);
-      } else if (j.kind == JointKind::Fixed) {
-        // vee of the skew part of relativeᵀ R_pᵀ R_c: zero where the relative rotation holds.
-        const Mat3 E = j.relative.transpose() * Rp.transpose() * Rc;
-        g[row++] = 0.5 * (E(2, 1) - E(1, 2));
-        g[row++] = 0.5 * (E(0, 2) - E(2, 0));
-        g[row++] = 0.5 * (E(1, 0) - E(0, 1));
-      }
-    }
-  }
-  Eigen::VectorXd constraints() const {
-    Eigen::VectorXd g(constraintCount());
-    constraints(positions(), orientations(), g);
-    return g;
-  }
+  void constraints(const std::vector<Vec3>& x, const std::vector<Mat3>& R, Eigen::Ref<Eigen::VectorXd> g) const;
+  Eigen::VectorXd constraints() const;
 
   // The constraint Jacobian with respect to (δx_i, η_i) per body, 6 columns per body, at
   // (x, R); G is constraintCount() × 6·bodies.
-  void constraintJacobian(const std::vector<Mat3>& R, Eigen::Ref<Eigen::MatrixXd> G) const {
-    G.setZero();
-    int row = 0;
-    for (const MechanismJoint& j : joints) {
-      const Mat3& Rc = R[j.child];
-      const int cc = 6 * j.child, pc = 6 * j.parent;
-      const Mat3 Rp = j.parent < 0 ? Mat3::Identity() : R[j.parent];
-      G.block<3, 3>(row, cc) = -Mat3::Identity();
-      G.block<3, 3>(row, cc + 3) = Rc * hat(j.childPoint);
-      if (j.parent >= 0) {
-        G.block<3, 3>(row, pc) = Mat3::Identity();
-        G.block<3, 3>(row, pc + 3) = -Rp * hat(j.parentPoint);
-      }
-      row += 3;
-      if (j.kind == JointKind::Hinge) {
-        Vec3 b, d;
-        perpendiculars(j.childAxis, b, d);
-        const Vec3 u = Rp * j.parentAxis;
-        for (const Vec3& w : {b, d}) {
-          // δ(u·R_c w) = η_p·(a_p × R_pᵀ R_c w) + η_c·(w × R_cᵀ u)
-          G.block<1, 3>(row, cc + 3) = w.cross(Rc.transpose() * u).transpose();
-          if (j.parent >= 0) G.block<1, 3>(row, pc + 3) = j.parentAxis.cross(Rp.transpose() * (Rc * w)).transpose();
-          ++row;
-        }
-      } else if (j.kind == JointKind::Fixed) {
-        // At closure the relative rotation varies by η_c − R_cᵀ R_p η_p (child frame).
-        G.block<3, 3>(row, cc + 3) = Mat3::Identity();
-        if (j.parent >= 0) G.block<3, 3>(row, pc + 3) = -Rc.transpose() * Rp;
-        row += 3;
-      }
-    }
-  }
-  Eigen::MatrixXd constraintJacobian() const {
-    Eigen::MatrixXd G(constraintCount(), 6 * static_cast<int>(bodies.size()));
-    constraintJacobian(orientations(), G);
-    return G;
-  }
+  void constraintJacobian(const std::vector<Mat3>& R, Eigen::Ref<Eigen::MatrixXd> G) const;
+  Eigen::MatrixXd constraintJacobian() const;
 
   // The state the bodies hold at t = 0 (momenta from their velocities).
-  MechanismState initialState() const {
-    MechanismState s;
-    for (const MechanismBody& b : bodies) {
-      s.x.push_back(b.x);
-      s.R.push_back(b.R);
-      s.p.push_back(b.mass * b.velocity);
-      s.Pi.push_back(b.inertia * b.angularVelocity);
-    }
-    return s;
-  }
+  MechanismState initialState() const;
 
   // Energy Σ ½|p|²/m + ½ΠᵀJ⁻¹Π − m g·x.
-  double energy(const MechanismState& s) const {
-    double e = 0;
-    for (std::size_t i = 0; i < bodies.size(); ++i) {
-      const MechanismBody& b = bodies[i];
-      e += 0.5 * s.p[i].squaredNorm() / b.mass + 0.5 * s.Pi[i].dot(b.inertia.llt().solve(s.Pi[i])) -
-           b.mass * gravity.dot(s.x[i]);
-    }
-    return e;
-  }
+  double energy(const MechanismState& s) const;
 
   // Angular momentum about the origin, space frame: Σ x × p + RΠ.
-  Vec3 angularMomentum(const MechanismState& s) const {
-    Vec3 L = Vec3::Zero();
-    for (std::size_t i = 0; i < bodies.size(); ++i) L += s.x[i].cross(s.p[i]) + s.R[i] * s.Pi[i];
-    return L;
-  }
+  Vec3 angularMomentum(const MechanismState& s) const;
 
   // Linear momentum Σ p.
-  Vec3 linearMomentum(const MechanismState& s) const {
-    Vec3 P = Vec3::Zero();
-    for (const Vec3& p : s.p) P += p;
-    return P;
-  }
+  Vec3 linearMomentum(const MechanismState& s) const;
 
   // The largest constraint violation |g(x, R)|∞.
-  double constraintError(const MechanismState& s) const {
-    Eigen::VectorXd g(constraintCount());
-    constraints(s.x, s.R, g);
-    return g.size() ? g.cwiseAbs().maxCoeff() : 0.0;
-  }
+  double constraintError(const MechanismState& s) const;
 
   // The largest velocity-constraint violation |G v|∞, v = (p/m, J⁻¹Π) per body.
-  double velocityConstraintError(const MechanismState& s) const {
-    if (constraintCount() == 0) return 0;
-    Eigen::MatrixXd G(constraintCount(), 6 * static_cast<int>(bodies.size()));
-    constraintJacobian(s.R, G);
-    Eigen::VectorXd v(6 * bodies.size());
-    for (std::size_t i = 0; i < bodies.size(); ++i) {
-      v.segment<3>(6 * i) = s.p[i] / bodies[i].mass;
-      v.segment<3>(6 * i + 3) = bodies[i].inertia.llt().solve(s.Pi[i]);
-    }
-    return (G * v).cwiseAbs().maxCoeff();
-  }
+  double velocityConstraintError(const MechanismState& s) const;
 
   // ---- the canonical state (State): per body q = (x, quaternion of R), p = (p, Π) ----
   int bodyCount() const { return static_cast<int>(bodies.size()); }
 
-  MechanismState toMechanism(const State& s) const {
-    MechanismState m;
-    for (int i = 0; i < bodyCount(); ++i) {
-      m.x.push_back(s.q.segment<3>(7 * i));
-      m.R.push_back(quat::matrix(Vec4(s.q.segment<4>(7 * i + 3))));
-      m.p.push_back(s.p.segment<3>(6 * i));
-      m.Pi.push_back(s.p.segment<3>(6 * i + 3));
-    }
-    return m;
-  }
+  MechanismState toMechanism(const State& s) const;
 
   // The canonical state of m; each quaternion takes the sign that continues the one
   // `s` held (q and −q are the same rotation), so that plotted components do not jump.
-  void store(const MechanismState& m, State& s) const {
-    const bool continuous = s.q.size() == 7 * bodyCount();
-    if (!continuous) s.q.resize(7 * bodyCount());
-    s.p.resize(6 * bodyCount());
-    for (int i = 0; i < bodyCount(); ++i) {
-      Vec4 q = quat::fromMatrix(m.R[i]);
-      if (continuous && q.dot(Vec4(s.q.segment<4>(7 * i + 3))) < 0) q = -q;
-      s.q.segment<3>(7 * i) = m.x[i];
-      s.q.segment<4>(7 * i + 3) = q;
-      s.p.segment<3>(6 * i) = m.p[i];
-      s.p.segment<3>(6 * i + 3) = m.Pi[i];
-    }
-  }
+  void store(const MechanismState& m, State& s) const;
 
-  State initialCanonical() const {
-    State s;
-    store(initialState(), s);
-    return s;
-  }
+  State initialCanonical() const;
 
   bool forced() const { return false; }
 
-  double energy(const State& s) const { return energy(toMechanism(s)); }
+  double energy(const State& s) const;
 
   // Energy, the angular momentum about the origin (momentum.x/y/z: its component along
   // g is conserved when the world holds the mechanism only on the vertical through the
   // origin), and the constraint: the largest joint gap or | |q| − 1 |.
-  Diagnostics diagnostics(const State& s) const {
-    const MechanismState m = toMechanism(s);
-    Diagnostics d;
-    d.energy = energy(m);
-    const Vec3 L = angularMomentum(m);
-    d.momentumSize = 3;
-    for (int i = 0; i < 3; ++i) d.momentum[i] = L[i];
-    double unit = 0;
-    for (int i = 0; i < bodyCount(); ++i) unit = std::max(unit, quaternionNormError(Vec4(s.q.segment<4>(7 * i + 3))));
-    d.constraint = std::max(constraintError(m), unit);
-    return d;
-  }
+  Diagnostics diagnostics(const State& s) const;
 
   // What the renderer draws: per body x and the orientation quaternion.
   void visual(const State& s, std::vector<double>& out) const { out.assign(s.q.data(), s.q.data() + s.q.size()); }
@@ -284,21 +135,7 @@ struct MechanismModel {
   // Kinetic energy of the step's mean velocities (each body's centre's displacement over
   // h, its rotation q_a* ⊗ q_b taken the short way as ω̄ = θ n / h): for the physical
   // solution at most the energy up to O(h²); a spurious root moves much farther.
-  double meanKineticEnergy(const State& a, const State& b, double h) const {
-    double T = 0;
-    for (int i = 0; i < bodyCount(); ++i) {
-      const Vec3 v = (b.q.segment<3>(7 * i) - a.q.segment<3>(7 * i)) / h;
-      T += 0.5 * bodies[i].mass * v.squaredNorm();
-      Vec4 r = quat::mul(quat::conj(Vec4(a.q.segment<4>(7 * i + 3))), Vec4(b.q.segment<4>(7 * i + 3)));
-      if (r[0] < 0) r = -r;
-      const Vec3 axis = r.tail<3>();
-      const double sine = dm::sqrt(axis.squaredNorm());
-      if (!(sine > 0)) continue;
-      const Vec3 omega = (2.0 * dm::atan2(sine, r[0]) / (sine * h)) * axis;
-      T += 0.5 * omega.dot(bodies[i].inertia * omega);
-    }
-    return T;
-  }
+  double meanKineticEnergy(const State& a, const State& b, double h) const;
 
   // Whether a step Newton accepted is plausible ("" when it is; else why not). The
   // potential −m g·x has no floor, so the step is judged by its kinetic energy: the mean
@@ -306,230 +143,46 @@ struct MechanismModel {
   // O(h²); four times the larger of the two means a spurious root of the implicit
   // equations (a Cayley root turns a body by nearly π per step) or an h too large to
   // resolve the motion.
-  std::string implausibleStep(const State& a, const State& b, double, double, double h) const {
-    const double Ta = kinetic(toMechanism(a)), Tb = kinetic(toMechanism(b));
-    const double moved = meanKineticEnergy(a, b, h), allowed = 4.0 * std::max(Ta, Tb) + 1e-9 * energyScale();
-    if (moved <= allowed) return "";
-    return "the step moved the bodies farther than their kinetic energy allows (mean kinetic energy " +
-           formatNumber(moved) + " J against " + formatNumber(std::max(Ta, Tb)) +
-           " J at its ends): the implicit equations converged to a spurious solution, or h is too large to resolve "
-           "the motion";
-  }
+  std::string implausibleStep(const State& a, const State& b, double, double, double h) const;
 
   // Σ ½|p|²/m + ½ΠᵀJ⁻¹Π.
-  double kinetic(const MechanismState& s) const {
-    double T = 0;
-    for (std::size_t i = 0; i < bodies.size(); ++i)
-      T += 0.5 * s.p[i].squaredNorm() / bodies[i].mass + 0.5 * s.Pi[i].dot(bodies[i].inertia.llt().solve(s.Pi[i]));
-    return T;
-  }
+  double kinetic(const MechanismState& s) const;
 
   // A typical energy: each body turning at 1 rad/s about its largest axis, plus its
   // weight lifted by the mechanism's length. Sets absolute slack only.
-  double energyScale() const {
-    const double g = dm::sqrt(gravity.squaredNorm()), L = lengthScale();
-    double e = 0;
-    for (const MechanismBody& b : bodies) e += b.inertia.diagonal().maxCoeff() + b.mass * g * L;
-    return e;
-  }
+  double energyScale() const;
 
   // Each quaternion must be unit within kManifoldTolerance (then normalized exactly), the
   // joints closed within kManifoldTolerance and, for tangent momenta, the velocities
   // keeping them closed.
-  void project(State& s, const StateRules& rules, const std::string& qField, const std::string& pField) const {
-    if (s.q.size() != 7 * bodyCount())
-      throw InputError(InputErrorCode::Length, qField, "must hold 7 numbers per body (x and a quaternion)");
-    if (s.p.size() != 6 * bodyCount())
-      throw InputError(InputErrorCode::Length, pField, "must hold 6 numbers per body (p and Π)");
-    for (int i = 0; i < bodyCount(); ++i) {
-      Vec4 q = s.q.segment<4>(7 * i + 3);
-      const double err = quaternionNormError(q);
-      if (!(err <= limits::kManifoldTolerance))
-        throw InputError(InputErrorCode::OffManifold, qField + "[" + std::to_string(7 * i + 3) + "]",
-                         "must start a unit quaternion [w, x, y, z]: | |q| − 1 | = " + formatNumber(err) + " > 1e-9");
-      s.q.segment<4>(7 * i + 3) = q / dm::sqrt(q.squaredNorm());
-    }
-    if (!rules.positionsOnManifold) return;
-    const MechanismState m = toMechanism(s);
-    const double gap = constraintError(m);
-    if (!(gap <= limits::kManifoldTolerance * lengthScale()))
-      throw InputError(InputErrorCode::OffManifold, qField,
-                       "does not keep the joints closed: the gap is " + formatNumber(gap));
-    if (!rules.tangentMomentum) return;
-    const double rate = velocityConstraintError(m);
-    double speed = 1;
-    for (int i = 0; i < bodyCount(); ++i)
-      speed = std::max({speed, (m.p[i] / bodies[i].mass).cwiseAbs().maxCoeff(),
-                        (bodies[i].inertia.inverse() * m.Pi[i]).cwiseAbs().maxCoeff() * lengthScale()});
-    if (!(rate <= limits::kManifoldTolerance * speed))
-      throw InputError(InputErrorCode::OffManifold, pField,
-                       "pulls the joints apart: the joints' rate is " + formatNumber(rate));
-  }
+  void project(State& s, const StateRules& rules, const std::string& qField, const std::string& pField) const;
 
   // A length that sets the closure tolerance: the largest joint offset, at least 1 m.
-  double lengthScale() const {
-    double s = 1;
-    for (const MechanismJoint& j : joints)
-      s = std::max({s, j.parentPoint.cwiseAbs().maxCoeff(), j.childPoint.cwiseAbs().maxCoeff()});
-    for (const MechanismBody& b : bodies) s = std::max(s, b.x.cwiseAbs().maxCoeff());
-    return s;
-  }
+  double lengthScale() const;
 
   // Refuses, naming the field, what cannot be simulated; sets each fixed joint's
   // relative rotation from t = 0. Bodies' fields are "bodies[i].…", joints' "joints[j].…".
-  void validate() {
-    validateCounts();
-    for (std::size_t i = 0; i < bodies.size(); ++i) validateBody(bodies[i], "bodies[" + std::to_string(i) + "]");
-    for (std::size_t k = 0; k < joints.size(); ++k) validateJoint(joints[k], "joints[" + std::to_string(k) + "]");
-    validateConnected();
-    validateClosure();
-    validateIndependent();
-    validateVelocities();
-  }
+  void validate();
 
  private:
-  void validateCounts() const {
-    if (bodies.empty()) throw InputError(InputErrorCode::Length, "bodies", "needs at least one body");
-    if (static_cast<int>(bodies.size()) > limits::kMaxMechanismBodies)
-      throw InputError(
-          InputErrorCode::TooLarge, "bodies",
-          "has " + std::to_string(bodies.size()) + " bodies; at most " + std::to_string(limits::kMaxMechanismBodies));
-    if (static_cast<int>(joints.size()) > limits::kMaxMechanismJoints)
-      throw InputError(
-          InputErrorCode::TooLarge, "joints",
-          "has " + std::to_string(joints.size()) + " joints; at most " + std::to_string(limits::kMaxMechanismJoints));
-    if (!gravity.allFinite()) throw InputError(InputErrorCode::Range, "gravity", "must be finite");
-  }
+  void validateCounts() const;
 
-  static void validateBody(const MechanismBody& b, const std::string& at) {
-    if (!(std::isfinite(b.mass) && b.mass > 0))
-      throw InputError(InputErrorCode::Range, at + ".mass",
-                       "must be a finite positive number: " + formatNumber(b.mass));
-    const Mat3& J = b.inertia;
-    if (!J.allFinite()) throw InputError(InputErrorCode::Range, at + ".inertia", "must be finite");
-    const double scale = J.cwiseAbs().maxCoeff();
-    if (!((J - J.transpose()).cwiseAbs().maxCoeff() <= 1e-12 * scale))
-      throw InputError(InputErrorCode::Invalid, at + ".inertia", "must be symmetric");
-    const Eigen::SelfAdjointEigenSolver<Mat3> eig(J, Eigen::EigenvaluesOnly);
-    const Vec3 moments = eig.eigenvalues();  // ascending
-    if (!(moments[0] > 1e-12 * scale))
-      throw InputError(InputErrorCode::Invalid, at + ".inertia",
-                       "must be positive definite: smallest principal moment " + formatNumber(moments[0]));
-    // A mass distribution has I₁ + I₂ ≥ I₃ for its principal moments (the second moment
-    // ½ tr(J) I − J is positive semi-definite).
-    if (moments[0] + moments[1] < moments[2] * (1 - 1e-12))
-      throw InputError(InputErrorCode::Invalid, at + ".inertia",
-                       "violates the triangle inequality of principal moments: " + formatNumber(moments[0]) + " + " +
-                           formatNumber(moments[1]) + " < " + formatNumber(moments[2]));
-    if (!b.x.allFinite()) throw InputError(InputErrorCode::Range, at + ".position", "must be finite");
-    if (!b.velocity.allFinite()) throw InputError(InputErrorCode::Range, at + ".velocity", "must be finite");
-    if (!b.angularVelocity.allFinite())
-      throw InputError(InputErrorCode::Range, at + ".angularVelocity", "must be finite");
-    const double orthogonality = (b.R.transpose() * b.R - Mat3::Identity()).cwiseAbs().maxCoeff();
-    if (!(orthogonality <= limits::kManifoldTolerance) || !(b.R.determinant() > 0))
-      throw InputError(InputErrorCode::OffManifold, at + ".orientation",
-                       "must be a rotation: |RᵀR − I| = " + formatNumber(orthogonality) +
-                           ", det R = " + formatNumber(b.R.determinant()));
-  }
+  static void validateBody(const MechanismBody& b, const std::string& at);
 
-  void validateJoint(MechanismJoint& j, const std::string& at) const {
-    const int n = static_cast<int>(bodies.size());
-    if (!(j.child >= 0 && j.child < n))
-      throw InputError(InputErrorCode::Range, at + ".child", "is not a body index: " + std::to_string(j.child));
-    if (!(j.parent >= MechanismJoint::kWorld && j.parent < n))
-      throw InputError(InputErrorCode::Range, at + ".parent",
-                       "is not a body index or the world: " + std::to_string(j.parent));
-    if (j.parent == j.child) throw InputError(InputErrorCode::Conflict, at + ".parent", "joins a body to itself");
-    if (!j.parentPoint.allFinite()) throw InputError(InputErrorCode::Range, at + ".parentPoint", "must be finite");
-    if (!j.childPoint.allFinite()) throw InputError(InputErrorCode::Range, at + ".childPoint", "must be finite");
-    if (j.kind == JointKind::Hinge) {
-      for (Vec3* a : {&j.parentAxis, &j.childAxis}) {
-        const std::string field = at + (a == &j.parentAxis ? ".parentAxis" : ".childAxis");
-        const double len = dm::sqrt(a->squaredNorm());
-        if (!(std::isfinite(len) && len > 0))
-          throw InputError(InputErrorCode::Invalid, field, "must be a nonzero finite vector");
-        *a /= len;
-      }
-    }
-    if (j.kind == JointKind::Fixed)
-      j.relative = (j.parent < 0 ? Mat3::Identity() : bodies[j.parent].R).transpose() * bodies[j.child].R;
-  }
+  void validateJoint(MechanismJoint& j, const std::string& at) const;
 
   // The bodies and, where a joint uses it, the world form one connected mechanism.
-  void validateConnected() const {
-    const int n = static_cast<int>(bodies.size());
-    std::vector<int> component(n + 1);  // node n is the world
-    for (int i = 0; i <= n; ++i) component[i] = i;
-    auto root = [&](int i) {
-      while (component[i] != i) i = component[i];
-      return i;
-    };
-    for (const MechanismJoint& j : joints) component[root(j.parent < 0 ? n : j.parent)] = root(j.child);
-    // A joint to the world joins the world to a body's piece, so the bodies' being one
-    // piece is all there is to check.
-    const int first = root(0);
-    for (int i = 1; i < n; ++i)
-      if (root(i) != first)
-        throw InputError(InputErrorCode::Invalid, "bodies[" + std::to_string(i) + "]",
-                         "is not connected to bodies[0] by joints (a mechanism is one connected piece)");
-  }
+  void validateConnected() const;
 
-  void validateClosure() const {
-    const Eigen::VectorXd g = constraints();
-    const double tol = limits::kManifoldTolerance * lengthScale();
-    int row = 0;
-    for (std::size_t k = 0; k < joints.size(); ++k) {
-      const int rows = constraintRows(joints[k].kind);
-      const double gap = g.segment(row, rows).cwiseAbs().maxCoeff();
-      if (!(gap <= tol))
-        throw InputError(InputErrorCode::OffManifold, "joints[" + std::to_string(k) + "]",
-                         "does not close at t = 0: the gap is " + formatNumber(gap));
-      row += rows;
-    }
-  }
+  void validateClosure() const;
 
   // The initial velocities keep every joint closed (G v = 0), relative to the largest
   // point speed |ẋ| + |ω| L.
-  void validateVelocities() const {
-    if (constraintCount() == 0) return;
-    Eigen::MatrixXd G(constraintCount(), 6 * static_cast<int>(bodies.size()));
-    constraintJacobian(orientations(), G);
-    Eigen::VectorXd v(6 * bodies.size());
-    double speed = 0;
-    const double L = lengthScale();
-    for (std::size_t i = 0; i < bodies.size(); ++i) {
-      v.segment<3>(6 * i) = bodies[i].velocity;
-      v.segment<3>(6 * i + 3) = bodies[i].angularVelocity;
-      speed = std::max(
-          {speed, bodies[i].velocity.cwiseAbs().maxCoeff(), bodies[i].angularVelocity.cwiseAbs().maxCoeff() * L});
-    }
-    const Eigen::VectorXd rate = G * v;
-    int row = 0;
-    for (std::size_t k = 0; k < joints.size(); ++k) {
-      const int rows = constraintRows(joints[k].kind);
-      const double gap = rate.segment(row, rows).cwiseAbs().maxCoeff();
-      if (!(gap <= limits::kManifoldTolerance * std::max(speed, 1.0)))
-        throw InputError(InputErrorCode::OffManifold, "joints[" + std::to_string(k) + "]",
-                         "is pulled apart by the initial velocities: the joint's rate is " + formatNumber(gap));
-      row += rows;
-    }
-  }
+  void validateVelocities() const;
 
   // The constraints must be independent (full row rank of the Jacobian): the first joint
   // whose rows add no rank over the ones before it over-constrains the mechanism.
-  void validateIndependent() const {
-    const Eigen::MatrixXd G = constraintJacobian();
-    int row = 0;
-    for (std::size_t k = 0; k < joints.size(); ++k) {
-      row += constraintRows(joints[k].kind);
-      Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(G.topRows(row));
-      qr.setThreshold(1e-10);
-      if (qr.rank() < row)
-        throw InputError(InputErrorCode::Invalid, "joints[" + std::to_string(k) + "]",
-                         "over-constrains the mechanism: its constraints repeat others (" +
-                             std::to_string(row - qr.rank()) + " dependent)");
-    }
-  }
+  void validateIndependent() const;
 };
 
 }  // namespace vilab

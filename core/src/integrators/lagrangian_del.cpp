@@ -1,0 +1,286 @@
+// LagrangianDel's steps (integrators/lagrangian_del.hpp), compiled once: the header is
+// included by every integrator's file, and these bodies' Newton solver and Eigen code cost
+// each of them seconds of template instantiation.
+#include "vilab/integrators/lagrangian_del.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <memory>
+#include <string>
+
+namespace vilab {
+
+StepOutcome LagrangianDel::step(VecX& q, VecX& p) {
+  const int n = eval_.n(), c = eval_.c();
+  q0_ = &q;
+  p0_ = &p;
+  eval_.constraints(q.data(), g_, &G0_);
+  qScale_ = 1.0 + q.cwiseAbs().maxCoeff();
+  pScale_ = 1.0 + p.cwiseAbs().maxCoeff();
+
+  // Stage 1: Newton on F(δ, λ) = [p_k + D1 L_d + Dg(q_k)ᵀλ ; g(q_k + δ)] = 0, simplified:
+  // the Jacobian is rebuilt only when the iteration contracts slowly, and globalized
+  // (solver/newton.hpp: where plain Newton is refused, damped steps that stay where L
+  // is defined). It starts from the previous step's (δ, λ), which is within O(h²) of
+  // the solution; after a load from the explicit predictor δ = h q̇_k, λ = 0 (q̇_k
+  // recovered from p_k; δ = 0 if it cannot be), within O(h²) too. From δ = 0 the first
+  // update of a non-quadratic L can leave its domain (|q̇| ≥ 1 for a relativistic one).
+  if (previous_.size() == n + c) {
+    x_ = previous_;
+  } else {
+    x_ = SmallVec::Zero(n + c);
+    if (explicitPredictor(eval_, q, p, t_, v_)) x_.head(n) = h_ * v_;
+  }
+  const LagrangianProblem& P = eval_.problem();
+  const bool affine = P.constantHessian && (!forced_ || P.constantForceJacobian);
+  const StepOutcome out = affine ? solveReduced() : solveFull();
+  if (!out.ok) return out;
+
+  // Stage 2: p_{k+1} = D2 L_d + f_d^+ = p_k + Dg(q_k)ᵀλ + (D1 + D2) L_d + f_d^− + f_d^+
+  // (at the solution D1 L_d = −p_k − f_d^− − Dg(q_k)ᵀλ); then the tangent part, as the
+  // built-in chains store it.
+  const SmallVec delta = x_.head(n);
+  shift(q, delta, shift_);
+  q1_ = q + delta;
+  p1_ = p + shift_;
+  if (c > 0) p1_.noalias() += G0_.transpose().lazyProduct(x_.tail(c));
+  if (forced_) {
+    discreteForces(q, delta, fMinus_, fPlus_);
+    p1_ += fMinus_ + fPlus_;
+  }
+  v_ = delta / h_;  // the step's mean velocity: the recovery's starting guess
+  if (c > 0 && !eval_.projectMomentum(q1_.data(), p1_.data(), t_ + h_, &v_))
+    return StepOutcome::refuse(RefusalCode::SingularMatrix,
+                               "the constraints' gradients became linearly dependent at the new configuration",
+                               Suggestion::reduceH(), out.iterations);
+  if (!q1_.allFinite() || !p1_.allFinite())
+    return StepOutcome::refuse(RefusalCode::NonFinite, "the new state is not finite", Suggestion::reduceH(),
+                               out.iterations);
+  q.swap(q1_);
+  p.swap(p1_);
+  previous_ = x_;
+  return out;
+}
+
+bool LagrangianDel::linearize(const State& s, Eigen::MatrixXd& jacobian, std::string& why) const {
+  if (rule_.kind == Quadrature::Trapezoid) {
+    why = "the trapezoid rule's step is not differentiated (the α-family's is)";
+    return false;
+  }
+  if (eval_.c() > 0) {
+    why = "the step with constraints is not differentiated (only systems without constraints)";
+    return false;
+  }
+  LagrangianDel work = *this;
+  VecX q = s.q, p = s.p;
+  const StepOutcome out = work.step(q, p);
+  if (!out.ok) {
+    why = "the step from this state is refused: " + out.refusal.reason;
+    return false;
+  }
+  const int n = eval_.n();
+  const double h = h_, a = weight(), sF = split_ == ForceSplit::OneSided ? 1.0 : 0.5;
+  const SmallVec delta = work.x_.head(n);
+  SmallVec d1(n);
+  SmallMat rDelta(n, n);
+  work.discreteDerivative(s.q, delta, d1, &rDelta);  // also leaves L's and F's second derivatives at x̄
+  Eigen::MatrixXd lqq = work.Lqq_, lqv = work.Lqv_;
+  Eigen::MatrixXd rq = (h * (1 - a)) * lqq - lqv.transpose();
+  if (forced_) {
+    rq += (sF * h) * Eigen::MatrixXd(work.Fq_);
+    lqq += Eigen::MatrixXd(work.Fq_);
+    lqv += Eigen::MatrixXd(work.Fv_);
+  }
+  const Eigen::PartialPivLU<Eigen::MatrixXd> lu{Eigen::MatrixXd(rDelta)};
+  const Eigen::MatrixXd dDeltaDq = -lu.solve(rq);
+  const Eigen::MatrixXd dDeltaDp = -lu.solve(Eigen::MatrixXd::Identity(n, n));
+  const Eigen::MatrixXd momentumGain = (h * a) * lqq + lqv;
+  jacobian.resize(2 * n, 2 * n);
+  jacobian.topLeftCorner(n, n) = Eigen::MatrixXd::Identity(n, n) + dDeltaDq;
+  jacobian.topRightCorner(n, n) = dDeltaDp;
+  jacobian.bottomLeftCorner(n, n) = h * lqq + momentumGain * dDeltaDq;
+  jacobian.bottomRightCorner(n, n) = Eigen::MatrixXd::Identity(n, n) + momentumGain * dDeltaDp;
+  if (!jacobian.allFinite()) {
+    why = "the Newton matrix of the step is singular here";
+    return false;
+  }
+  return true;
+}
+
+void LagrangianDel::setGlobalized(bool on) {
+  globalized_ = on;
+  eval_.setGlobalized(on);
+}
+
+StepOutcome LagrangianDel::solveFull() {
+  NewtonSettings settings;
+  settings.fullNewton = false;
+  settings.globalize = globalized_;
+  settings.what = "the discrete Euler–Lagrange equations";
+  return solveNewton(*this, x_, settings, workspace_);
+}
+
+StepOutcome LagrangianDel::solveReduced() {
+  const int n = eval_.n(), c = eval_.c();
+  const VecX& q = *q0_;
+  if (!reducedReady_) {
+    SmallVec d1(n);
+    discreteDerivative(q, SmallVec::Zero(n), d1, &J11_);
+    if (!j11Lu_.compute(J11_) || !j11Lu_.regular(limits::kSingularPivotRatio))
+      return StepOutcome::refuse(RefusalCode::SingularMatrix,
+                                 "the Newton matrix of the discrete Euler–Lagrange equations is singular",
+                                 Suggestion::reduceH(), 1);
+    j11Inverse_ = j11Lu_.inverse();
+    reducedReady_ = true;
+  }
+  SmallVec d1(n);
+  discreteDerivative(q, SmallVec::Zero(n), d1, nullptr);
+  // Small matrices: coefficient-wise products (lazyProduct), not the blocked GEMM path.
+  delta0_ = -j11Inverse_.lazyProduct(SmallVec(Eigen::Map<const Eigen::VectorXd>(p0_->data(), n) + d1));
+  if (c == 0) {
+    x_.head(n) = delta0_;
+    return delta0_.allFinite()
+               ? StepOutcome{true, 1, {}}
+               : StepOutcome::refuse(RefusalCode::NonFinite, "the step is not finite", Suggestion::reduceH(), 1);
+  }
+  B_ = j11Inverse_.lazyProduct(G0_.transpose());
+  lambda_ = x_.tail(c);
+  Reduced reduced{*this};
+  NewtonSettings settings;
+  settings.globalize = globalized_;
+  settings.what = "the constraints of the discrete Euler–Lagrange equations";
+  const StepOutcome out = solveNewton(reduced, lambda_, settings, reducedWorkspace_);
+  if (!out.ok) return out;
+  x_.head(n) = delta0_ - B_.lazyProduct(lambda_);
+  x_.tail(c) = lambda_;
+  return out;
+}
+
+NewtonEval LagrangianDel::evaluate(const SmallVec& x, SmallVec& r, bool linearize) {
+  const int n = eval_.n(), c = eval_.c();
+  const VecX& q = *q0_;
+  const SmallVec delta = x.head(n);
+  r.resize(n + c);
+  SmallVec d1(n);
+  discreteDerivative(q, delta, d1, linearize ? &J11_ : nullptr);
+  r.head(n) = Eigen::Map<const Eigen::VectorXd>(p0_->data(), n) + d1;
+  if (c > 0) {
+    r.head(n) += G0_.transpose().lazyProduct(x.tail(c));
+    q1_ = q + delta;
+    eval_.constraints(q1_.data(), g_, linearize ? &G1_ : nullptr);
+    r.tail(c) = g_;
+  }
+  if (!r.allFinite()) return NewtonEval::NonFinite;
+  if (linearize) {
+    J_ = SmallMat::Zero(n + c, n + c);
+    J_.topLeftCorner(n, n) = J11_;
+    if (c > 0) {
+      J_.topRightCorner(n, c) = G0_.transpose();
+      J_.bottomLeftCorner(c, n) = G1_;
+    }
+    if (!J_.allFinite()) return NewtonEval::NonFinite;
+    const bool regular = lu_.compute(J_);
+    ratio_ = lu_.pivotRatio();
+    if (!regular) return NewtonEval::Singular;
+  }
+  return NewtonEval::Ok;
+}
+
+double LagrangianDel::size(const SmallVec& dx) const {
+  const int n = eval_.n(), c = eval_.c();
+  double s = dx.head(n).cwiseAbs().maxCoeff() / qScale_;
+  if (c > 0) s = std::max(s, SmallVec(G0_.transpose().lazyProduct(dx.tail(c))).cwiseAbs().maxCoeff() / pScale_);
+  return s;
+}
+
+void LagrangianDel::discreteDerivative(const VecX& q, const SmallVec& delta, SmallVec& d1, SmallMat* jac) {
+  const double h = h_;
+  gradientsAt(q, delta);
+  if (rule_.kind == Quadrature::Trapezoid) {
+    d1 = (0.5 * h) * Lq_ - 0.5 * (Lv_ + Lv1_);
+    if (jac) {
+      eval_.hessian(xa_.data(), v_.data(), Lqq_, Lqv_, Lvv_, t_);
+      eval_.hessian(xb_.data(), v_.data(), Lqq1_, Lqv1_, Lvv1_, t_ + h);
+      *jac = 0.5 * Lqv_ - 0.5 * Lqv1_.transpose() - (Lvv_ + Lvv1_) / (2 * h);
+    }
+  } else {
+    const double a = weight();
+    d1 = (h * (1 - a)) * Lq_ - Lv_;
+    if (jac) {
+      eval_.hessian(xa_.data(), v_.data(), Lqq_, Lqv_, Lvv_, sampleTime());
+      *jac = (h * a * (1 - a)) * Lqq_ + (1 - a) * Lqv_ - a * Lqv_.transpose() - Lvv_ / h;
+    }
+  }
+  if (forced_) addForcing(q, delta, d1, jac);
+}
+
+void LagrangianDel::shift(const VecX& q, const SmallVec& delta, SmallVec& out) {
+  gradientsAt(q, delta);
+  out = rule_.kind == Quadrature::Trapezoid ? SmallVec((0.5 * h_) * (Lq_ + Lq1_)) : SmallVec(h_ * Lq_);
+}
+
+void LagrangianDel::discreteForces(const VecX& q, const SmallVec& delta, SmallVec& fMinus, SmallVec& fPlus) {
+  const int n = eval_.n();
+  const SmallVec v = delta / h_;
+  if (rule_.kind == Quadrature::Trapezoid) {
+    const VecX q1 = q + delta;
+    eval_.forces(q.data(), v.data(), t_, F_);
+    eval_.forces(q1.data(), v.data(), t_ + h_, F1_);
+    fMinus = (0.5 * h_) * F_;
+    fPlus = (0.5 * h_) * F1_;
+    if (split_ == ForceSplit::OneSided) {
+      fMinus += fPlus;
+      fPlus.setZero();
+    }
+    return;
+  }
+  const VecX x = q + weight() * delta;
+  eval_.forces(x.data(), v.data(), sampleTime(), F_);
+  if (split_ == ForceSplit::OneSided) {
+    fMinus = h_ * F_;
+    fPlus = SmallVec::Zero(n);
+  } else {
+    fMinus = (0.5 * h_) * F_;
+    fPlus = fMinus;
+  }
+}
+
+void LagrangianDel::gradientsAt(const VecX& q, const SmallVec& delta) {
+  v_ = delta / h_;
+  double t = sampleTime();
+  if (rule_.kind == Quadrature::Trapezoid) {
+    xa_ = q;
+    xb_ = q + delta;
+    eval_.gradient(xb_.data(), v_.data(), Lq1_, Lv1_, t_ + h_);
+    t = t_;
+  } else {
+    xa_ = q + weight() * delta;
+  }
+  eval_.gradient(xa_.data(), v_.data(), Lq_, Lv_, t);
+}
+
+void LagrangianDel::addForcing(const VecX& q, const SmallVec& delta, SmallVec& d1, SmallMat* jac) {
+  const double h = h_;
+  const bool oneSided = split_ == ForceSplit::OneSided;
+  if (!jac) {
+    discreteForces(q, delta, fMinus_, fPlus_);
+    d1 += fMinus_;
+    return;
+  }
+  if (rule_.kind == Quadrature::Trapezoid) {
+    eval_.forceJacobian(xa_.data(), v_.data(), t_, F_, Fq_, Fv_);
+    d1 += (0.5 * h) * F_;
+    *jac += 0.5 * Fv_;
+    if (oneSided) {
+      eval_.forceJacobian(xb_.data(), v_.data(), t_ + h, F1_, Fq1_, Fv1_);
+      d1 += (0.5 * h) * F1_;
+      *jac += 0.5 * (h * Fq1_ + Fv1_);
+    }
+    return;
+  }
+  const double a = weight(), s = oneSided ? 1.0 : 0.5;
+  eval_.forceJacobian(xa_.data(), v_.data(), sampleTime(), F_, Fq_, Fv_);
+  d1 += (s * h) * F_;
+  *jac += s * ((h * a) * Fq_ + Fv_);
+}
+}  // namespace vilab
