@@ -7,6 +7,8 @@
 //   asan    the native tests' sanitized subset under ASan + UBSan, through CTest (build/sanitize)
 //   fuzz    a smoke of every libFuzzer target (tests/fuzz), VILAB_FUZZ_SMOKE_SECONDS each (default 15)
 // VILAB_TEST_LAYERS=native,wasm limits the layers; VILAB_SKIP_FUZZ=1 (no clang) drops asan and fuzz.
+// The browser leaves about a third of the machine idle, so the other layers run beside e2e
+// (niced, their output printed when each ends); VILAB_TEST_SERIAL=1 runs one layer at a time.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import os from 'node:os';
@@ -16,20 +18,26 @@ import { TARGETS, fuzzTarget, describeRun } from './fuzz.mjs';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const sanitized = process.env.VILAB_SKIP_FUZZ === '1' ? '' : ',asan,fuzz';
 const layers = (process.env.VILAB_TEST_LAYERS ?? `lint,native,wasm,types,e2e${sanitized}`).split(',');
-const results = [];
 
-function run(cmd, args, env = {}) {
+// A layer beside the browser's (`beside`) writes its output when it ends (TAP streams never
+// interleave) and runs at a lower priority, so the e2e tests keep their pace.
+function run(cmd, args, env = {}, beside = false) {
   return new Promise((resolve) => {
     let output = '';
-    const child = spawn(cmd, args, { cwd: root, env: { ...process.env, ...env } });
+    const [file, ...rest] = beside ? ['nice', '-n', '10', cmd, ...args] : [cmd, ...args];
+    const child = spawn(file, rest, { cwd: root, env: { ...process.env, ...env } });
+    const quiet = beside;
     const forward = (stream, sink) =>
       stream.on('data', (chunk) => {
         output += chunk;
-        sink.write(chunk);
+        if (!quiet) sink.write(chunk);
       });
     forward(child.stdout, process.stdout);
     forward(child.stderr, process.stderr);
-    child.on('close', (code) => resolve({ code, output }));
+    child.on('close', (code) => {
+      if (quiet) process.stdout.write(output);
+      resolve({ code, output });
+    });
   });
 }
 
@@ -38,33 +46,30 @@ function count(output, re) {
   return m ? Number(m[1]) : 0;
 }
 
-async function nodeTests(name, dir, env = {}) {
-  const { code, output } = await run(process.execPath, ['--test', '--test-reporter=tap', '--test-concurrency=1', `${dir}/`], env);
+const results = {};
+
+async function nodeTests(name, dir, env = {}, beside = false) {
+  const args = ['--test', '--test-reporter=tap', '--test-concurrency=1', `${dir}/`];
+  const { code, output } = await run(process.execPath, args, env, beside);
   const passed = count(output, /^# pass (\d+)/m);
   const failed = count(output, /^# fail (\d+)/m) + count(output, /^# cancelled (\d+)/m);
-  results.push({ name, passed, failed: failed || (code !== 0 && passed === 0 ? 1 : failed) });
+  results[name] = { passed, failed: failed || (code !== 0 && passed === 0 ? 1 : failed) };
 }
 
-async function ctest(name, dir, env = {}) {
-  const { code, output } = await run(
-    'ctest',
-    ['--test-dir', dir, '--output-on-failure', '-j', String(os.availableParallelism?.() ?? 2)],
-    env,
-  );
+async function ctest(name, dir, env = {}, beside = false) {
+  const jobs = String(os.availableParallelism?.() ?? 2);
+  const { code, output } = await run('ctest', ['--test-dir', dir, '--output-on-failure', '-j', jobs], env, beside);
   const total = count(output, /tests passed, \d+ tests failed out of (\d+)/);
   const failed = count(output, /tests passed, (\d+) tests failed/);
-  results.push({ name, passed: total - failed, failed: failed || (code !== 0 && total === 0 ? 1 : failed) });
+  results[name] = { passed: total - failed, failed: failed || (code !== 0 && total === 0 ? 1 : failed) };
 }
 
-const started = Date.now();
-if (layers.includes('lint')) await nodeTests('lint', 'tests/lint');
-if (layers.includes('native')) await ctest('native', 'build/native');
-if (layers.includes('wasm')) await nodeTests('wasm', 'tests/wasm');
-if (layers.includes('types')) {
-  const { code } = await run(process.execPath, ['node_modules/typescript/bin/tsc', '--noEmit', '-p', 'tests/types']);
-  results.push({ name: 'types', passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1 });
+async function types(beside) {
+  const { code } = await run(process.execPath, ['node_modules/typescript/bin/tsc', '--noEmit', '-p', 'tests/types'], {}, beside);
+  results.types = { passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1 };
 }
-if (layers.includes('e2e')) {
+
+async function e2e() {
   const server = await preview({
     configFile: fileURLToPath(new URL('../web/vite.config.js', import.meta.url)),
     preview: { port: 0, host: '127.0.0.1' },
@@ -75,32 +80,54 @@ if (layers.includes('e2e')) {
   await server.close();
 }
 
-if (layers.includes('asan')) {
-  await ctest('asan', 'build/sanitize', {
-    ASAN_OPTIONS: 'detect_leaks=1:abort_on_error=1',
-    UBSAN_OPTIONS: 'print_stacktrace=1:halt_on_error=1',
-  });
-}
-if (layers.includes('fuzz')) {
-  // One pass per target, each failing on any finding (crash, UB, leak, timeout, OOM).
+const asan = (beside) =>
+  ctest(
+    'asan',
+    'build/sanitize',
+    { ASAN_OPTIONS: 'detect_leaks=1:abort_on_error=1', UBSAN_OPTIONS: 'print_stacktrace=1:halt_on_error=1' },
+    beside,
+  );
+
+// One pass per target, each failing on any finding (crash, UB, leak, timeout, OOM); two
+// targets at a time (each is one process on one core).
+async function fuzz(beside) {
   const seconds = Number(process.env.VILAB_FUZZ_SMOKE_SECONDS ?? 15);
-  let passed = 0;
-  let failed = 0;
-  for (const target of Object.keys(TARGETS)) {
-    const r = await fuzzTarget(target, seconds, { quiet: true, smoke: true });
+  const runs = [];
+  const targets = Object.keys(TARGETS);
+  for (let k = 0; k < targets.length; k += 2)
+    runs.push(
+      ...(await Promise.all(
+        targets.slice(k, k + 2).map((t) => fuzzTarget(t, seconds, { quiet: true, smoke: true, nice: beside ? 10 : 0 })),
+      )),
+    );
+  for (const r of runs) {
     console.log(`fuzz smoke: ${describeRun(r)}`);
-    if (r.ok) passed++;
-    else {
-      failed++;
-      process.stderr.write(r.log.split('\n').slice(-60).join('\n'));
-    }
+    if (!r.ok) process.stderr.write(r.log.split('\n').slice(-60).join('\n'));
   }
-  results.push({ name: 'fuzz', passed, failed });
+  results.fuzz = { passed: runs.filter((r) => r.ok).length, failed: runs.filter((r) => !r.ok).length };
 }
 
-const passed = results.reduce((a, r) => a + r.passed, 0);
-const failed = results.reduce((a, r) => a + r.failed, 0);
-const detail = results.map((r) => `${r.name} ${r.passed}/${r.passed + r.failed}`).join(', ');
+// The layers other than the browser's, in order (one at a time, each using both cores).
+async function others(beside) {
+  if (layers.includes('native')) await ctest('native', 'build/native', {}, beside);
+  if (layers.includes('wasm')) await nodeTests('wasm', 'tests/wasm', {}, beside);
+  if (layers.includes('types')) await types(beside);
+  if (layers.includes('asan')) await asan(beside);
+  if (layers.includes('fuzz')) await fuzz(beside);
+}
+
+const started = Date.now();
+if (layers.includes('lint')) await nodeTests('lint', 'tests/lint');
+if (!layers.includes('e2e')) await others(false);
+else if (process.env.VILAB_TEST_SERIAL === '1') {
+  await others(false);
+  await e2e();
+} else await Promise.all([e2e(), others(true)]);
+
+const order = ['lint', 'native', 'wasm', 'types', 'e2e', 'asan', 'fuzz'].filter((name) => results[name]);
+const passed = order.reduce((a, name) => a + results[name].passed, 0);
+const failed = order.reduce((a, name) => a + results[name].failed, 0);
+const detail = order.map((name) => `${name} ${results[name].passed}/${results[name].passed + results[name].failed}`).join(', ');
 const minutes = ((Date.now() - started) / 60000).toFixed(1);
 console.log(`\nvilab tests: ${passed} passed, ${failed} failed (${detail}) in ${minutes} min`);
-process.exit(failed === 0 && results.length > 0 ? 0 : 1);
+process.exit(failed === 0 && order.length > 0 ? 0 : 1);
