@@ -4,7 +4,9 @@
 // A failed deploy (a file missing on the server) between two good ones leaves no cache,
 // and the cache an open tab runs on is kept until that tab closes.
 // The site is served under a sub-path, as on any static host (relative base).
-import { test, before, after } from 'node:test';
+// Each test has its own server and profile and the three run at once: headless Chromium
+// starts a registration's update() about a minute after it is called, so they mostly wait.
+import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, existsSync } from 'node:fs';
@@ -19,9 +21,7 @@ const dist = process.env.VILAB_DIST ?? fileURLToPath(new URL('../../dist', impor
 const work = mkdtempSync(join(tmpdir(), 'vilab-redeploy-'));
 const v1 = join(work, 'v1');
 const v2 = join(work, 'v2');
-let site = v1;
-let server;
-let origin;
+const servers = [];
 const SUB = '/courses/physics-101/vilab/';
 const TYPES = {
   '.html': 'text/html',
@@ -55,201 +55,212 @@ before(async () => {
   writeFileSync(sw, readFileSync(sw, 'utf8').replace(/const VERSION = '([0-9a-f]+)'/, "const VERSION = '$1v2'"));
   const index = join(v2, 'index.html');
   writeFileSync(index, readFileSync(index, 'utf8').replace('<head>', '<head><meta name="deploy" content="v2">'));
-  server = createServer((req, res) => {
+});
+
+after(() => {
+  for (const server of servers) server.close();
+  rmSync(work, { recursive: true, force: true });
+});
+
+/** A static host of `site` (a deploy's directory, changed by setting host.site) under SUB. */
+async function serve(site) {
+  const host = { site, origin: '' };
+  const server = createServer((req, res) => {
     const full = decodeURIComponent(new URL(req.url, 'http://x').pathname);
     const path = full.startsWith(SUB) ? full.slice(SUB.length - 1) : null;
-    const file = path && join(site, path.endsWith('/') ? path + 'index.html' : path);
-    if (!file || !file.startsWith(site) || !existsSync(file)) {
+    const file = path && join(host.site, path.endsWith('/') ? path + 'index.html' : path);
+    if (!file || !file.startsWith(host.site) || !existsSync(file)) {
       res.writeHead(404).end('not found');
       return;
     }
     res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-cache' });
     res.end(readFileSync(file));
   });
+  servers.push(server);
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  origin = `http://127.0.0.1:${server.address().port}`;
-});
-after(() => {
-  server?.close();
-  rmSync(work, { recursive: true, force: true });
-});
+  host.origin = `http://127.0.0.1:${server.address().port}`;
+  return host;
+}
 
-async function openTab(path = '', context = browser.context) {
+async function openTab(host, path = '', context = browser.context) {
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   page.on('response', (r) => r.status() >= 400 && errors.push(`${r.status()} ${r.url()}`));
-  await page.goto(origin + SUB + path);
+  await page.goto(host.origin + SUB + path);
   await page.waitForFunction(() => window.vilabPage?.ready, null, { timeout: 20000 });
   await page.evaluate(() => window.vilabPage.ready);
   return { page, errors };
 }
 
-test('after a redeploy, open tabs keep their version until the reader reloads', async () => {
-  const tab1 = await openTab('');
-  // the first visit installs the worker, which takes the page
-  await tab1.page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 20000 });
-  const tab2 = await openTab('?lang=en');
-  await tab2.page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 20000 });
+describe('redeploys', { concurrency: true }, () => {
+  test('after a redeploy, open tabs keep their version until the reader reloads', async () => {
+    const host = await serve(v1);
+    const tab1 = await openTab(host, '');
+    // the first visit installs the worker, which takes the page
+    await tab1.page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 20000 });
+    const tab2 = await openTab(host, '?lang=en');
+    await tab2.page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 20000 });
 
-  site = v2; // redeploy: the old lazy chunk is gone from the server
-  assert.equal((await fetch(`${origin}${SUB}assets/${lazyChunk()}`)).status, 404);
-  await tab1.page.evaluate(() => navigator.serviceWorker.getRegistration().then((r) => r.update()));
-  await tab1.page.waitForSelector('.banner[data-key="update"]', { timeout: 20000 });
-  assert.match(await tab1.page.locator('.banner[data-key="update"]').textContent(), /new version/);
+    host.site = v2; // redeploy: the old lazy chunk is gone from the server
+    assert.equal((await fetch(`${host.origin}${SUB}assets/${lazyChunk()}`)).status, 404);
+    await tab1.page.evaluate(() => navigator.serviceWorker.getRegistration().then((r) => r.update()));
+    await tab1.page.waitForSelector('.banner[data-key="update"]', { timeout: 20000 });
+    assert.match(await tab1.page.locator('.banner[data-key="update"]').textContent(), /new version/);
 
-  // the old tab still opens its lazy chunk (from its cache), although the server has a new deploy
-  await tab1.page.click('#explain-button');
-  await tab1.page.waitForSelector('#explain .katex', { timeout: 15000 });
-  assert.equal(await tab1.page.locator('meta[name="deploy"]').count(), 0, 'still the first deploy');
+    // the old tab still opens its lazy chunk (from its cache), although the server has a new deploy
+    await tab1.page.click('#explain-button');
+    await tab1.page.waitForSelector('#explain .katex', { timeout: 15000 });
+    assert.equal(await tab1.page.locator('meta[name="deploy"]').count(), 0, 'still the first deploy');
 
-  await tab1.page.keyboard.press('Escape'); // the drawer closes; the banner is reachable
-  // the reader accepts: the tab reloads into the new deploy
-  await Promise.all([
-    tab1.page.waitForEvent('load', { timeout: 20000 }),
-    tab1.page.locator('.banner[data-key="update"] button', { hasText: 'Reload' }).click(),
-  ]);
-  await tab1.page.waitForFunction(() => window.vilabPage?.ready, null, { timeout: 20000 });
-  assert.equal(await tab1.page.locator('meta[name="deploy"]').count(), 1, 'the new deploy');
-  await tab1.page.click('#explain-button');
-  await tab1.page.waitForSelector('#explain .katex', { timeout: 15000 });
+    await tab1.page.keyboard.press('Escape'); // the drawer closes; the banner is reachable
+    // the reader accepts: the tab reloads into the new deploy
+    await Promise.all([
+      tab1.page.waitForEvent('load', { timeout: 20000 }),
+      tab1.page.locator('.banner[data-key="update"] button', { hasText: 'Reload' }).click(),
+    ]);
+    await tab1.page.waitForFunction(() => window.vilabPage?.ready, null, { timeout: 20000 });
+    assert.equal(await tab1.page.locator('meta[name="deploy"]').count(), 1, 'the new deploy');
+    await tab1.page.click('#explain-button');
+    await tab1.page.waitForSelector('#explain .katex', { timeout: 15000 });
 
-  // the other old tab, now under the new worker, still finds its old chunk
-  await tab2.page.click('#explain-button');
-  await tab2.page.waitForSelector('#explain .katex', { timeout: 15000 });
-  assert.deepEqual([...tab1.errors, ...tab2.errors], []);
-  await tab1.page.close();
-  await tab2.page.close();
-});
-
-/**
- * A deploy made from the build: every file under assets/ renamed with `tag` (as a build
- * with changed sources would name them), the worker given a new version, the page a
- * marker; `missing`: a pattern of files left off the server (an upload cut short).
- */
-function deploy(tag, { missing } = {}) {
-  const dir = join(work, tag);
-  cpSync(dist, dir, { recursive: true });
-  const names = readdirSync(join(dir, 'assets')).sort((a, b) => b.length - a.length);
-  const renamed = new Map(names.map((f) => [f, f.replace(/(\.[^.]+)$/, `-${tag}$1`)]));
-  for (const [from, to] of renamed) renameSync(join(dir, 'assets', from), join(dir, 'assets', to));
-  const texts = [dir, join(dir, 'assets')].flatMap((d) =>
-    readdirSync(d)
-      .filter((f) => /\.(js|html|css|webmanifest)$/.test(f))
-      .map((f) => join(d, f)),
-  );
-  for (const p of texts) {
-    let text = readFileSync(p, 'utf8');
-    for (const [from, to] of renamed) text = text.replaceAll(from, to);
-    if (p.endsWith('sw.js')) text = text.replace(/const VERSION = '([0-9a-f]+)'/, `const VERSION = '$1${tag}'`);
-    if (p.endsWith('index.html')) text = text.replace('<head>', `<head><meta name="deploy" content="${tag}">`);
-    writeFileSync(p, text);
-  }
-  if (missing) for (const f of readdirSync(join(dir, 'assets')).filter((f) => missing.test(f))) rmSync(join(dir, 'assets', f));
-  return dir;
-}
-
-const cacheNames = (page) => page.evaluate(() => caches.keys().then((keys) => keys.filter((k) => k.startsWith('vilab-')).sort()));
-
-/** Asks the server for a new worker; resolves to its final state ('installed' or 'redundant'). */
-const updateTo = (page) =>
-  page.evaluate(
-    () =>
-      new Promise((resolve) => {
-        navigator.serviceWorker.getRegistration().then((r) => {
-          r.addEventListener('updatefound', () => {
-            const worker = r.installing;
-            worker.addEventListener('statechange', () => ['installed', 'redundant'].includes(worker.state) && resolve(worker.state));
-          });
-          r.update().catch((e) => resolve(String(e)));
-        });
-      }),
-  );
-
-/**
- * Three deploys under an old tab: the first (both tabs open on it), `middle` (its state
- * after the install: 'redundant' when it fails, 'installed' when it waits unaccepted) and
- * `last`, accepted in one tab. The old tab then opens what it had not loaded yet, Explain
- * (KaTeX) and the editor of a system defined by data (its preview, the full engine), whose
- * files the server no longer has. Returns the cache names after `middle`, after `last`
- * with the old tab open, and the first deploy's.
- */
-async function threeDeploys(own, middle, state, last) {
-  site = v1;
-  const tab = await openTab('', own.context);
-  await tab.page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 20000 });
-  const old = await openTab('?lang=en', own.context);
-  await old.page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 20000 });
-  const [first] = await cacheNames(tab.page);
-
-  site = middle;
-  assert.equal(await updateTo(tab.page), state, 'the middle deploy');
-  const afterMiddle = await cacheNames(tab.page);
-
-  site = last;
-  assert.equal(await updateTo(tab.page), 'installed');
-  await tab.page.waitForSelector('.banner[data-key="update"]', { timeout: 20000 });
-  await Promise.all([
-    tab.page.waitForEvent('load', { timeout: 20000 }),
-    tab.page.locator('.banner[data-key="update"] button', { hasText: 'Reload' }).click(),
-  ]);
-  await tab.page.waitForFunction(() => window.vilabPage?.ready, null, { timeout: 20000 });
-  assert.equal(await tab.page.locator('meta[name="deploy"]').getAttribute('content'), last.split(/[\\/]/).pop());
-
-  const missing = () => assert.fail(`the old tab lost its files: ${old.errors.join('; ') || 'no response'}`);
-  await old.page.click('#explain-button');
-  await old.page.waitForSelector('#explain .katex', { timeout: 15000 }).catch(missing);
-  await old.page.keyboard.press('Escape');
-  const defined = await old.page.evaluate(() => window.vilabPage.lab.systems.find((s) => s.definition)?.id);
-  assert.ok(defined, 'a system defined by data');
-  await old.page.selectOption('#system', defined);
-  await old.page.locator('#definition .def-preview-math .katex').first().waitFor({ timeout: 20000 }).catch(missing);
-  assert.equal(await old.page.locator('meta[name="deploy"]').count(), 0, 'still the first deploy');
-  assert.deepEqual(old.errors, [], 'no 404 and no error in the old tab');
-  const afterLast = await cacheNames(tab.page);
-
-  // once no tab runs the first deploy, the next tab that starts lets the older caches go
-  await old.page.close();
-  const later = await openTab('', own.context);
-  await later.page.waitForFunction(() => caches.keys().then((keys) => keys.filter((k) => k.startsWith('vilab-')).length === 1), null, {
-    timeout: 15000,
-    polling: 250,
+    // the other old tab, now under the new worker, still finds its old chunk
+    await tab2.page.click('#explain-button');
+    await tab2.page.waitForSelector('#explain .katex', { timeout: 15000 });
+    assert.deepEqual([...tab1.errors, ...tab2.errors], []);
+    await tab1.page.close();
+    await tab2.page.close();
   });
-  const final = await cacheNames(later.page);
-  assert.deepEqual([...tab.errors, ...later.errors], []);
-  return { first, afterMiddle, afterLast, final };
-}
 
-// With a worker that keeps the failed install's empty cache and rotates by count, the
-// second good deploy deletes the first one's cache and the old tab's Explain never loads
-// (checked by serving this build with such a sw.js through VILAB_DIST).
-test('good deploy, failed deploy, good deploy with an old tab open: its lazy chunks still load, the failed cache is gone', async () => {
-  const failed = deploy('failed', { missing: /^katex.*\.js$/i });
-  const good = deploy('good');
-  const own = await launch(); // a fresh profile: no worker or cache from the test above
-  try {
-    const { first, afterMiddle, afterLast, final } = await threeDeploys(own, failed, 'redundant', good);
-    assert.deepEqual(afterMiddle, [first], 'the failed install left no cache');
-    assert.equal(afterLast.length, 2, afterLast.join(', '));
-    assert.equal(afterLast[0], first, "the old tab's cache is kept while it is open");
-    assert.match(afterLast[1], /good$/);
-    assert.match(final[0], /good$/);
-  } finally {
-    await own.close();
+  /**
+   * A deploy made from the build: every file under assets/ renamed with `tag` (as a build
+   * with changed sources would name them), the worker given a new version, the page a
+   * marker; `missing`: a pattern of files left off the server (an upload cut short).
+   */
+  function deploy(tag, { missing } = {}) {
+    const dir = join(work, tag);
+    cpSync(dist, dir, { recursive: true });
+    const names = readdirSync(join(dir, 'assets')).sort((a, b) => b.length - a.length);
+    const renamed = new Map(names.map((f) => [f, f.replace(/(\.[^.]+)$/, `-${tag}$1`)]));
+    for (const [from, to] of renamed) renameSync(join(dir, 'assets', from), join(dir, 'assets', to));
+    const texts = [dir, join(dir, 'assets')].flatMap((d) =>
+      readdirSync(d)
+        .filter((f) => /\.(js|html|css|webmanifest)$/.test(f))
+        .map((f) => join(d, f)),
+    );
+    for (const p of texts) {
+      let text = readFileSync(p, 'utf8');
+      for (const [from, to] of renamed) text = text.replaceAll(from, to);
+      if (p.endsWith('sw.js')) text = text.replace(/const VERSION = '([0-9a-f]+)'/, `const VERSION = '$1${tag}'`);
+      if (p.endsWith('index.html')) text = text.replace('<head>', `<head><meta name="deploy" content="${tag}">`);
+      writeFileSync(p, text);
+    }
+    if (missing) for (const f of readdirSync(join(dir, 'assets')).filter((f) => missing.test(f))) rmSync(join(dir, 'assets', f));
+    return dir;
   }
-});
 
-test('two good deploys under an old tab: its cache is kept while it is open, then let go', async () => {
-  const second = deploy('second');
-  const third = deploy('third');
-  const own = await launch();
-  try {
-    const { first, afterMiddle, afterLast, final } = await threeDeploys(own, second, 'installed', third);
-    assert.equal(afterMiddle.length, 2, 'the waiting deploy has its cache beside the first');
-    assert.equal(afterLast[0], first, "the old tab's cache is kept while it is open");
-    assert.match(afterLast.at(-1), /third$/);
-    assert.match(final[0], /third$/);
-  } finally {
-    await own.close();
+  const cacheNames = (page) => page.evaluate(() => caches.keys().then((keys) => keys.filter((k) => k.startsWith('vilab-')).sort()));
+
+  /** Asks the server for a new worker; resolves to its final state ('installed' or 'redundant'). */
+  const updateTo = (page) =>
+    page.evaluate(
+      () =>
+        new Promise((resolve) => {
+          navigator.serviceWorker.getRegistration().then((r) => {
+            r.addEventListener('updatefound', () => {
+              const worker = r.installing;
+              worker.addEventListener('statechange', () => ['installed', 'redundant'].includes(worker.state) && resolve(worker.state));
+            });
+            r.update().catch((e) => resolve(String(e)));
+          });
+        }),
+    );
+
+  /**
+   * Three deploys under an old tab: the first (both tabs open on it), `middle` (its state
+   * after the install: 'redundant' when it fails, 'installed' when it waits unaccepted) and
+   * `last`, accepted in one tab. The old tab then opens what it had not loaded yet, Explain
+   * (KaTeX) and the editor of a system defined by data (its preview, the full engine), whose
+   * files the server no longer has. Returns the cache names after `middle`, after `last`
+   * with the old tab open, and the first deploy's.
+   */
+  async function threeDeploys(own, middle, state, last) {
+    const host = await serve(v1);
+    const tab = await openTab(host, '', own.context);
+    await tab.page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 20000 });
+    const old = await openTab(host, '?lang=en', own.context);
+    await old.page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 20000 });
+    const [first] = await cacheNames(tab.page);
+
+    host.site = middle;
+    assert.equal(await updateTo(tab.page), state, 'the middle deploy');
+    const afterMiddle = await cacheNames(tab.page);
+
+    host.site = last;
+    assert.equal(await updateTo(tab.page), 'installed');
+    await tab.page.waitForSelector('.banner[data-key="update"]', { timeout: 20000 });
+    await Promise.all([
+      tab.page.waitForEvent('load', { timeout: 20000 }),
+      tab.page.locator('.banner[data-key="update"] button', { hasText: 'Reload' }).click(),
+    ]);
+    await tab.page.waitForFunction(() => window.vilabPage?.ready, null, { timeout: 20000 });
+    assert.equal(await tab.page.locator('meta[name="deploy"]').getAttribute('content'), last.split(/[\\/]/).pop());
+
+    const missing = () => assert.fail(`the old tab lost its files: ${old.errors.join('; ') || 'no response'}`);
+    await old.page.click('#explain-button');
+    await old.page.waitForSelector('#explain .katex', { timeout: 15000 }).catch(missing);
+    await old.page.keyboard.press('Escape');
+    const defined = await old.page.evaluate(() => window.vilabPage.lab.systems.find((s) => s.definition)?.id);
+    assert.ok(defined, 'a system defined by data');
+    await old.page.selectOption('#system', defined);
+    await old.page.locator('#definition .def-preview-math .katex').first().waitFor({ timeout: 20000 }).catch(missing);
+    assert.equal(await old.page.locator('meta[name="deploy"]').count(), 0, 'still the first deploy');
+    assert.deepEqual(old.errors, [], 'no 404 and no error in the old tab');
+    const afterLast = await cacheNames(tab.page);
+
+    // once no tab runs the first deploy, the next tab that starts lets the older caches go
+    await old.page.close();
+    const later = await openTab(host, '', own.context);
+    await later.page.waitForFunction(() => caches.keys().then((keys) => keys.filter((k) => k.startsWith('vilab-')).length === 1), null, {
+      timeout: 15000,
+      polling: 250,
+    });
+    const final = await cacheNames(later.page);
+    assert.deepEqual([...tab.errors, ...later.errors], []);
+    return { first, afterMiddle, afterLast, final };
   }
+
+  // With a worker that keeps the failed install's empty cache and rotates by count, the
+  // second good deploy deletes the first one's cache and the old tab's Explain never loads
+  // (checked by serving this build with such a sw.js through VILAB_DIST).
+  test('good deploy, failed deploy, good deploy with an old tab open: its lazy chunks still load, the failed cache is gone', async () => {
+    const failed = deploy('failed', { missing: /^katex.*\.js$/i });
+    const good = deploy('good');
+    const own = await launch(); // a fresh profile: no worker or cache from the test above
+    try {
+      const { first, afterMiddle, afterLast, final } = await threeDeploys(own, failed, 'redundant', good);
+      assert.deepEqual(afterMiddle, [first], 'the failed install left no cache');
+      assert.equal(afterLast.length, 2, afterLast.join(', '));
+      assert.equal(afterLast[0], first, "the old tab's cache is kept while it is open");
+      assert.match(afterLast[1], /good$/);
+      assert.match(final[0], /good$/);
+    } finally {
+      await own.close();
+    }
+  });
+
+  test('two good deploys under an old tab: its cache is kept while it is open, then let go', async () => {
+    const second = deploy('second');
+    const third = deploy('third');
+    const own = await launch();
+    try {
+      const { first, afterMiddle, afterLast, final } = await threeDeploys(own, second, 'installed', third);
+      assert.equal(afterMiddle.length, 2, 'the waiting deploy has its cache beside the first');
+      assert.equal(afterLast[0], first, "the old tab's cache is kept while it is open");
+      assert.match(afterLast.at(-1), /third$/);
+      assert.match(final[0], /third$/);
+    } finally {
+      await own.close();
+    }
+  });
 });
