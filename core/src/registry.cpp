@@ -18,6 +18,8 @@ SystemEntry heavyTopEntry();
 SystemEntry lagrangianEntry();
 SystemEntry mechanismEntry();
 Json mechanismParamsSchema();  // systems/mechanism_system.cpp: the JSON Schema of its params
+SystemEntry fieldEntry();
+Json fieldParamsSchema();  // systems/field_system.cpp
 
 const std::vector<SystemEntry>& systemRegistry() {
   static const std::vector<SystemEntry> entries = {withProse(oscillatorEntry()),
@@ -28,7 +30,8 @@ const std::vector<SystemEntry>& systemRegistry() {
                                                    withProse(rigidBodyEntry()),
                                                    withProse(heavyTopEntry()),
                                                    withProse(lagrangianEntry()),
-                                                   withProse(mechanismEntry())};
+                                                   withProse(mechanismEntry()),
+                                                   withProse(fieldEntry())};
   return entries;
 }
 
@@ -269,6 +272,7 @@ Json SystemEntry::toJson() const {
     j["dataParams"] = true;
     if (definition.is_object()) j["definition"] = definition;
     if (model == ModelKind::Mechanism) j["paramsSchema"] = mechanismParamsSchema();
+    if (model == ModelKind::Field) j["paramsSchema"] = fieldParamsSchema();
   }
   j["defaultIntegrator"] = defaultIntegrator;
   Json byIntegrator = Json::object();

@@ -115,6 +115,7 @@ Scenario parseScenario(const Json& j) {
     params.set(spec.name, std::move(value));
   }
   if (!system.parseParams) s.model = system.build(params);
+  if (system.checkIntegrator) system.checkIntegrator(s.model, *s.integrator);
 
   // forcing (damping, torque, a driving force): only integrators that model it
   if (!s.integrator->forces && std::visit([](const auto& m) { return m.forced(); }, s.model)) {

@@ -52,10 +52,11 @@ std::uint64_t History::read(std::uint64_t from, std::vector<double>& out, std::u
   return start;
 }
 
-// Whether this build runs mechanisms (defined in table.cpp: false in the lean module,
-// whose parser refuses them). Under whole-program optimization the constant leaves the
-// mechanism model's code out of the lean module.
+// Whether this build runs mechanisms and fields (defined in table.cpp: false in the lean
+// module, whose parser refuses them). Under whole-program optimization the constants
+// leave those models' code out of the lean module.
 extern const bool kMechanismsInThisBuild;
+extern const bool kFieldsInThisBuild;
 
 namespace {
 // f(the model), one case per kind of the Model variant (model.hpp checks the order).
@@ -66,11 +67,14 @@ decltype(auto) onModel(const Model& m, F&& f) {
     case ModelKind::Chain: return f(*std::get_if<ChainModel>(&m));
     case ModelKind::RigidBody: return f(*std::get_if<RigidBodyModel>(&m));
     case ModelKind::Lagrangian: return f(*std::get_if<LagrangianModel>(&m));
-    case ModelKind::Mechanism: break;
+    case ModelKind::Mechanism:
+      // In the lean module the constant is false: what follows is left out.
+      if (!kMechanismsInThisBuild) throw NotInLeanBuild("system", "a mechanism");
+      return f(*std::get_if<MechanismModel>(&m));
+    case ModelKind::Field: break;
   }
-  // In the lean module the constant is false: what follows is left out.
-  if (!kMechanismsInThisBuild) throw NotInLeanBuild("system", "a mechanism");
-  return f(*std::get_if<MechanismModel>(&m));
+  if (!kFieldsInThisBuild) throw NotInLeanBuild("system", "a field");
+  return f(*std::get_if<FieldModel>(&m));
 }
 
 // Models with time-dependent output (bodies and conserved quantities of a system defined
@@ -124,7 +128,8 @@ bool surelyWithin(const M& m, const State& a, const State& b, double h, double a
 template <class M>
 bool plausibleStep(const M& m, const State& a, const State& b, double energyA, double energyB, double h,
                    std::string& why) {
-  if constexpr (std::is_same<M, LagrangianModel>::value || std::is_same<M, MechanismModel>::value) {
+  if constexpr (std::is_same<M, LagrangianModel>::value || std::is_same<M, MechanismModel>::value ||
+                std::is_same<M, FieldModel>::value) {
     why = m.implausibleStep(a, b, energyA, energyB, h);
     return why.empty();
   } else {
@@ -220,6 +225,21 @@ void checkMagnitudes(const MechanismModel& m, const State& s) {
     if (!(w.cwiseAbs().maxCoeff() <= limits::kMaxRate))
       throw InputError(InputErrorCode::Range, "p[" + std::to_string(6 * i + 3) + "]",
                        "the angular velocity J⁻¹Π must be at most 1e4 rad/s in magnitude (as a body's omega)");
+  }
+}
+
+void checkMagnitudes(const FieldModel& m, const State& s) {
+  for (int i = 0; i < m.points(); ++i) {
+    if (!(std::abs(s.q[i]) <= limits::kMaxCoordinate))
+      throw InputError(InputErrorCode::Range, "q[" + std::to_string(i) + "]",
+                       "must be at most 1e6 in magnitude (as initial.u), got " + formatNumber(s.q[i]));
+    double v = 0;
+    if (!m.velocity(s.q, s.p[i], i, v))
+      throw InputError(InputErrorCode::Invalid, "p[" + std::to_string(i) + "]",
+                       "no velocity u_t has this momentum (∂ℒ/∂u_t cannot be inverted here)");
+    if (!(std::abs(v) <= limits::kMaxCoordinate))
+      throw InputError(InputErrorCode::Range, "p[" + std::to_string(i) + "]",
+                       "the velocity must be at most 1e6 in magnitude (as initial.ut), got " + formatNumber(v));
   }
 }
 

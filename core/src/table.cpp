@@ -21,9 +21,11 @@ namespace vilab {
   X(midpoint,              Oscillator, midpointOnOscillator,              Lean)                \
   X(midpoint,              Chain,      midpointOnChain,                   Lean)                \
   X(midpoint,              Lagrangian, midpointOnLagrangian,              Full)                \
+  X(midpoint,              Field,      midpointOnField,                   Full)                \
   X(trapezoid,             Oscillator, trapezoidOnOscillator,             Lean)                \
   X(trapezoid,             Chain,      trapezoidOnChain,                  Lean)                \
   X(trapezoid,             Lagrangian, trapezoidOnLagrangian,             Full)                \
+  X(trapezoid,             Field,      trapezoidOnField,                  Full)                \
   X(alpha,                 Oscillator, alphaOnOscillator,                 Lean)                \
   X(alpha,                 Chain,      alphaOnChain,                      Lean)                \
   X(alpha,                 Lagrangian, alphaOnLagrangian,                 Full)                \
@@ -74,6 +76,7 @@ namespace vilab {
   X(rk4,                   RigidBody,  rk4OnRigidBody,                    Lean)                \
   X(rk4,                   Lagrangian, rk4OnLagrangian,                   Full)                \
   X(rk4,                   Mechanism,  rk4OnMechanism,                    Full)                \
+  X(rk4,                   Field,      rk4OnField,                        Full)                \
   X(euler,                 Oscillator, eulerOnOscillator,                 Lean)                \
   X(euler,                 Chain,      eulerOnChain,                      Lean)                \
   X(euler,                 RigidBody,  eulerOnRigidBody,                  Lean)                \
@@ -83,9 +86,11 @@ namespace vilab {
   X(dopri5,                RigidBody,  dopri5OnRigidBody,                 Lean)                \
   X(dopri5,                Lagrangian, dopri5OnLagrangian,                Full)                \
   X(dopri5,                Mechanism,  dopri5OnMechanism,                 Full)                \
+  X(dopri5,                Field,      dopri5OnField,                     Full)                \
   /* sem: not on chains, whose default motions have no energy-conserving step after ~0.2 s. */ \
   X(sem,                   Oscillator, semOnOscillator,                   Lean)                \
-  X(sem,                   Lagrangian, semOnLagrangian,                   Full)
+  X(sem,                   Lagrangian, semOnLagrangian,                   Full)                \
+  X(avi,                   Field,      aviOnField,                        Full)
 // clang-format on
 
 // Each integrator's entry and factories live in core/src/integrators/<id>.cpp
@@ -107,11 +112,13 @@ VILAB_PAIRS(VILAB_DECLARE)
 #define VILAB_FACTORY_Full(factory) &inFullModule
 bool inThisBuild(const Pairing& pairing) { return pairing.lean; }
 extern const bool kMechanismsInThisBuild = false;  // read by simulation.cpp
+extern const bool kFieldsInThisBuild = false;
 #else
 #define VILAB_FACTORY_Lean(factory) &factory
 #define VILAB_FACTORY_Full(factory) &factory
 bool inThisBuild(const Pairing&) { return true; }
 extern const bool kMechanismsInThisBuild = true;
+extern const bool kFieldsInThisBuild = true;
 #endif
 
 const std::vector<Pairing>& applicabilityTable() {

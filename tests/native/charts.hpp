@@ -65,7 +65,8 @@ class CotangentChart {
     if (!onManifold_ || identity()) {
       const Eigen::Index n = z.size() / 2;
       const auto* c = std::get_if<ChainModel>(&model_);
-      const Eigen::Index size = c ? 3 * c->bobs() : n;
+      const auto* f = std::get_if<FieldModel>(&model_);
+      const Eigen::Index size = c ? 3 * c->bobs() : f ? f->points() : n;
       const std::vector<int> k = freeComponents(size);
       s.q = VecX::Zero(size);
       s.p = VecX::Zero(size);
@@ -95,21 +96,22 @@ class CotangentChart {
   }
 
  private:
-  // (q, p) are canonical coordinates already: the oscillator, and systems defined by
-  // data without constraints.
+  // (q, p) are canonical coordinates already: the oscillator, fields, and systems
+  // defined by data without constraints.
   bool identity() const {
-    if (std::get_if<OscillatorModel>(&model_)) return true;
+    if (std::get_if<OscillatorModel>(&model_) || std::get_if<FieldModel>(&model_)) return true;
     const auto* l = std::get_if<LagrangianModel>(&model_);
     return l && l->problem->c == 0;
   }
 
   // Coordinates of an unconstrained Cartesian phase space: all of them, but y for the
-  // planar pendulum.
+  // planar pendulum and a field's fixed ends (held at u = 0, p = 0).
   std::vector<int> freeComponents(Eigen::Index size) const {
     const auto* c = std::get_if<ChainModel>(&model_);
+    const auto* f = std::get_if<FieldModel>(&model_);
     std::vector<int> k;
     for (int i = 0; i < static_cast<int>(size); ++i)
-      if (!(c && c->planar && i % 3 == 1)) k.push_back(i);
+      if (!(c && c->planar && i % 3 == 1) && !(f && !f->moves(i))) k.push_back(i);
     return k;
   }
 

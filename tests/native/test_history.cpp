@@ -171,17 +171,17 @@ TEST_CASE("the history arrays of every pair are pinned (fingerprint over all sam
   // 200 steps of every pair's default run at stride 1, then runs that wrap the ring,
   // use a stride, and are refused. The fingerprint folds the columns, the counters and
   // every number read; it changes only when a recorded number changes.
-  // The mechanism system's pairs are pinned apart (below), so that this fingerprint still
-  // vouches for every older pair's bits.
-  Fingerprint f, mechanisms;
+  // The mechanism and field systems' pairs are pinned apart (below), so that this
+  // fingerprint still vouches for every older pair's bits.
+  Fingerprint f, mechanisms, fields;
   for (const Json& j : everyPair()) {
-    if (j["system"] == "mechanism") {
+    if (j["system"] == "mechanism" || j["system"] == "field") {
       Simulation sim(parseScenario(j));
       try {
         sim.advance(200);
       } catch (const StepFailure&) {
       }
-      fold(mechanisms, sim);
+      fold(j["system"] == "field" ? fields : mechanisms, sim);
       continue;
     }
     Simulation sim(parseScenario(j));
@@ -213,4 +213,6 @@ TEST_CASE("the history arrays of every pair are pinned (fingerprint over all sam
   CHECK(std::string(hex) == expected);
   std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(mechanisms.h));
   CHECK(std::string(hex) == "90875d33ae198b04");
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(fields.h));
+  CHECK(std::string(hex) == "ca6e6fd88e74f711");
 }

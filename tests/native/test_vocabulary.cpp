@@ -134,6 +134,7 @@ TEST_CASE("each system names its view, and its exact solution with the condition
                                  : model == "oscillator" ? "oscillator"
                                  : model == "lagrangian" ? "bodies"
                                  : model == "mechanism"  ? "mechanism"
+                                 : model == "field"      ? "field"
                                  : gravity               ? "top"
                                                          : "rigid";
     CHECK(s["view"] == expected);

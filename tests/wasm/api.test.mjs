@@ -51,6 +51,10 @@ test('systems describe id, title, parameters (defaults, units, ranges) and initi
     if (s.definition) {
       assert.ok(s.params.length === 0 && s.definition.fields.length > 0 && s.definition.limits.maxCoordinates === 16, s.id);
       assert.deepEqual(s.defaults.params.coordinates, ['r', 'th']);
+    } else if (s.dataParams && s.model === 'field') {
+      // A field's params are data too: its density and grid, described by a JSON Schema.
+      assert.ok(s.params.length === 0 && s.paramsSchema?.properties?.grid, s.id);
+      assert.ok(s.defaults.params.grid.points >= 2, `${s.id}: no grid in the defaults`);
     } else if (s.dataParams) {
       // A mechanism's params are data too: described by a JSON Schema, not parameter specs.
       assert.ok(s.params.length === 0 && s.paramsSchema?.properties?.bodies, s.id);
@@ -70,7 +74,7 @@ test('systems describe id, title, parameters (defaults, units, ranges) and initi
     assert.ok(s.initialFields.length > 0 || s.model === 'mechanism', `${s.id}: no initial-data fields`);
     for (const f of s.initialFields) assert.ok(f.name && f.title && typeof f.unit === 'string' && f.description);
     assert.ok(s.h.min > 0 && s.h.default >= s.h.min && s.h.default <= s.h.max && s.h.minExclusive === false && s.h.unit === 's');
-    assert.ok(['oscillator', 'chain', 'rigid-body', 'lagrangian', 'mechanism'].includes(s.model), `${s.id}: model ${s.model}`);
+    assert.ok(['oscillator', 'chain', 'rigid-body', 'lagrangian', 'mechanism', 'field'].includes(s.model), `${s.id}: model ${s.model}`);
     assert.ok(s.integrators.includes(s.defaultIntegrator));
     assert.deepEqual(lab.normalize(s.defaults), s.defaults, `${s.id}: defaults are not normalized`);
   }
@@ -334,6 +338,15 @@ test('q and p are the canonical state of the model, whatever the integrator', ()
           E -= b.mass * gravity.reduce((a, g, k) => a + g * x[k], 0);
         });
         close(E, d.energy, 1e-13, `${label}: energy from q, p`);
+      } else if (system.model === 'field') {
+        // The default string (ρ = κ = 1, fixed ends): p = Δx u̇ per node, H = Σ p²/2Δx + Σ (Δu)²/2Δx.
+        const { length, points } = sim.scenario().params.grid;
+        const dx = length / (points - 1);
+        let E = 0;
+        for (let i = 0; i < points; i++) E += (p[i] * p[i]) / (2 * dx);
+        for (let i = 0; i + 1 < points; i++) E += (q[i + 1] - q[i]) ** 2 / (2 * dx);
+        close(E, d.energy, 1e-12, `${label}: energy from q, p`);
+        assert.deepEqual(Array.from(sim.visualState()), Array.from(q), `${label}: the view draws u`);
       } else {
         const { mass, stiffness } = sim.scenario().params;
         close((p[0] * p[0]) / (2 * mass) + (stiffness * q[0] * q[0]) / 2, d.energy, 1e-14, `${label}: energy from [x], [m ẋ]`);

@@ -275,6 +275,9 @@ function hostileScenarios(system) {
         { ...hMax, initial: { orientation: [1, 0, 0, 0], omega: [1e4, -1e4, 1e4] } },
         { ...hMax, params: { inertia: [1, 1, 2] }, initial: { orientation: [1, 0, 0, 0], omega: [1e4, 1e-3, 0] } },
       ];
+    case 'field':
+      // a pluck of 1e5 and a velocity of 1e5 everywhere (the explicit methods blow up: refused, never NaN)
+      return [hMax, { ...hMax, initial: { u: '1e5*sin(pi*x)', ut: '1e5' } }];
     case 'mechanism': {
       // every body's velocity and spin ×1e3 (the joints' velocity constraints are linear, so they still hold)
       const fast = (v) => (v ?? [0, 0, 0]).map((x) => 1e3 * x);

@@ -174,7 +174,7 @@ export function registryPairs() {
 /**
  * The canonical state's sizes for a normalized scenario, from the system's model alone
  * (state.hpp): chains q = p = 3 per bob; oscillator [x], [m ẋ]; rigid bodies the unit
- * quaternion and Π.
+ * quaternion and Π; a mechanism x and a quaternion, p and Π per body; a field u and p per node.
  */
 export function canonicalSizes(scenario) {
   const { model } = lab.system(scenario.system);
@@ -183,6 +183,8 @@ export function canonicalSizes(scenario) {
   if (model === 'lagrangian') return { q: scenario.params.coordinates.length, p: scenario.params.coordinates.length };
   // A mechanism: position and unit quaternion (7), momentum and body angular momentum (6) per body.
   if (model === 'mechanism') return { q: 7 * scenario.params.bodies.length, p: 6 * scenario.params.bodies.length };
+  // A field: u and its momentum per grid point.
+  if (model === 'field') return { q: scenario.params.grid.points, p: scenario.params.grid.points };
   assert.equal(model, 'chain');
   const perBody = lab.system(scenario.system).params.find((p) => p.kind === 'per-body');
   const bobs = scenario.params[perBody.name].length;

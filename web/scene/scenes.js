@@ -19,6 +19,7 @@ import { OscillatorBody } from './oscillator.js';
 import { RigidBody } from './rigid.js';
 import { BodiesScene } from './bodies.js';
 import { MechanismScene } from './mechanism.js';
+import { FieldBody } from './field.js';
 
 /** A chain hanging from its pivot: a small ball on a short post from above. */
 function hangingFromPivot({ env, body, theme }) {
@@ -85,4 +86,6 @@ export const SCENES = Object.freeze({
     camera: (extent) => extent * 3.4,
     gravityArrow: (extent) => -extent * 0.05,
   },
+  // a string along x, framed on its drawn length
+  field: { Body: FieldBody, environment: aroundBodies, camera: standOff(2.4) },
 });

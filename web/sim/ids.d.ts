@@ -10,7 +10,8 @@ export type SystemId =
   | 'rigid-body'
   | 'heavy-top'
   | 'lagrangian'
-  | 'mechanism';
+  | 'mechanism'
+  | 'field';
 
 /** The id of an integrator (lab.integrators). */
 export type IntegratorId =
@@ -37,7 +38,8 @@ export type IntegratorId =
   | 'rk4'
   | 'euler'
   | 'dopri5'
-  | 'sem';
+  | 'sem'
+  | 'avi';
 
 /** The model behind a system (SystemInfo.model), which fixes its canonical state. At run time: lab.vocabulary.models. */
 export type ModelKind =
@@ -45,7 +47,8 @@ export type ModelKind =
   | 'chain'
   | 'rigid-body'
   | 'lagrangian'
-  | 'mechanism';
+  | 'mechanism'
+  | 'field';
 
 /** Which scene draws a system (SystemInfo.view). At run time: lab.vocabulary.views. */
 export type ViewKind =
@@ -54,7 +57,8 @@ export type ViewKind =
   | 'rigid'
   | 'top'
   | 'bodies'
-  | 'mechanism';
+  | 'mechanism'
+  | 'field';
 
 /** What a system's canonical state (q, p) is (SystemInfo.state). At run time: lab.vocabulary.states. */
 export type StateKind =

@@ -5,7 +5,7 @@
 // energy: 'signed'|'envelope', cards?, camera?, jumpTo?, notConserved? } — applied with the
 // preset, so it reads right from the first second; claims: how the caption's numbers are
 // measured from the run (web/sim/claims.js).
-// Then scenes/lagrangian/<id>.json and scenes/mechanisms/<id>.json: each a complete scenario of a
+// Then scenes/lagrangian/<id>.json, scenes/mechanisms/<id>.json and scenes/fields/<id>.json: each a complete scenario of a
 // system defined by data plus an `about` block, made a preset by presetFromScene (web/sim/preset-data.js).
 // Presets whose system or integrators the registry lacks are left out (both builds have
 // the same registry: those the lean build leaves to the full one stay, and choosing one
@@ -16,7 +16,10 @@ import { presetFromScene } from './preset-data.js';
 export { presetFromScene };
 
 const files = import.meta.glob(['../../scenes/presets.json', '../../scenes/rigid_body_presets.json'], { eager: true, import: 'default' });
-const scenes = import.meta.glob(['../../scenes/lagrangian/*.json', '../../scenes/mechanisms/*.json'], { eager: true, import: 'default' });
+const scenes = import.meta.glob(['../../scenes/lagrangian/*.json', '../../scenes/mechanisms/*.json', '../../scenes/fields/*.json'], {
+  eager: true,
+  import: 'default',
+});
 
 /**
  * The presets, in file order, with only the cheap checks above: this runs before the

@@ -45,6 +45,8 @@ function initialSchema(field, example, perBody) {
   const num = { type: 'number' };
   const count = perBody ? { minItems: 1, maxItems: perBody } : { minItems: example?.length, maxItems: example?.length };
   if (typeof example === 'number') return { ...num, description };
+  // an expression (a field's initial u and u_t in x), or a number
+  if (typeof example === 'string') return { anyOf: [{ type: 'string', minLength: 1 }, num], description };
   if (Array.isArray(example) && example.every((x) => typeof x === 'number')) return { type: 'array', items: num, ...count, description };
   if (Array.isArray(example) && Array.isArray(example[0])) {
     const width = example[0].length;

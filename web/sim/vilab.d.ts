@@ -52,9 +52,9 @@ export interface Scenario {
   /** Time step (s), in [system.h.min, system.h.max]; default: system.h.default. */
   h?: number;
   /** Model parameters by name (see SystemInfo.params); missing ones take their defaults. For system 'lagrangian', the definition (LagrangianDefinition); for 'mechanism', its bodies and joints (MechanismDefinition). */
-  params?: Record<string, number | NumberList> | LagrangianDefinition | MechanismDefinition;
-  /** Initial data (see SystemInfo.initialFields); default: system.defaults.initial. */
-  initial?: Record<string, number | NumberList | readonly NumberList[]>;
+  params?: Record<string, number | NumberList> | LagrangianDefinition | MechanismDefinition | FieldDefinition;
+  /** Initial data (see SystemInfo.initialFields); default: system.defaults.initial. A field's u and ut are expressions in x. */
+  initial?: Record<string, number | NumberList | readonly NumberList[] | Expression>;
   /** Integrator options by name (see IntegratorInfo.options). */
   options?: Record<string, number | NumberList>;
   /** Documentation of a scene (title, lesson, …); ignored by the engine. */
@@ -180,6 +180,23 @@ export interface MechanismDefinition {
   joints?: readonly MechanismJoint[];
 }
 
+/** The params of system 'field' (SystemInfo.paramsSchema is their JSON Schema). */
+export interface FieldDefinition {
+  /** A built-in family and its coefficients, or ℒ(u, u_t, u_x, x) typed as text. */
+  density: {
+    family?: 'wave' | 'klein-gordon' | 'sine-gordon' | 'phi4';
+    lagrangian?: string;
+    rho?: number;
+    kappa?: number;
+    mass?: number;
+    lambda?: number;
+  };
+  /** The grid: length, points (at most 4096), ends. */
+  grid: { length?: number; points: number; ends?: 'fixed' | 'free' | 'periodic' };
+  /** Named numbers the texts may use. */
+  constants?: Record<string, number>;
+}
+
 /** lab.inspectLagrangian(params): the editor's view of a definition. */
 export interface LagrangianInspection {
   coordinates: string[];
@@ -194,8 +211,8 @@ export interface NormalizedScenario {
   system: SystemId;
   integrator: IntegratorId;
   h: number;
-  params: Record<string, number | number[]> | LagrangianDefinition | MechanismDefinition;
-  initial: Record<string, number | number[] | number[][]>;
+  params: Record<string, number | number[]> | LagrangianDefinition | MechanismDefinition | FieldDefinition;
+  initial: Record<string, number | number[] | number[][] | Expression>;
   options: Record<string, number | number[]>;
 }
 

@@ -104,6 +104,8 @@ struct ExactCapability {
   std::vector<ExactCondition> conditions;
 };
 
+struct IntegratorEntry;
+
 // An entry's words (title, description, those of its params and initial fields, the
 // definition's) come from its prose, core/prose/systems/<id>.en.json (vilab/prose.hpp).
 struct SystemEntry {
@@ -128,6 +130,9 @@ struct SystemEntry {
   // of the definition (registry "definition": fields, functions, notes, limits; the words
   // of its fields and its notes from the prose, which the lean build leaves out).
   std::function<Model(const Json& params, Json& normalized)> parseParams;
+  // Refuses (InputError) an integrator the table pairs with the system's model but that
+  // cannot run this model (a field's typed density runs the box scheme only); empty: none.
+  std::function<void(const Model&, const IntegratorEntry&)> checkIntegrator;
   Json defaultParams;
   Json definition;
   Json toJson() const;

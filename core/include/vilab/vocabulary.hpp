@@ -50,7 +50,8 @@ namespace vilab {
   X(Chain, "chain")           \
   X(RigidBody, "rigid-body")  \
   X(Lagrangian, "lagrangian") \
-  X(Mechanism, "mechanism")
+  X(Mechanism, "mechanism")   \
+  X(Field, "field")
 
 // Which scene draws a system.
 #define VILAB_VIEW_KINDS(X)                                                        \
@@ -59,7 +60,8 @@ namespace vilab {
   X(Rigid, "rigid")           /* a free rigid body */                              \
   X(Top, "top")               /* a rigid body about a fixed point under gravity */ \
   X(Bodies, "bodies")         /* the bodies a system defined by data lists */      \
-  X(Mechanism, "mechanism")   /* rigid bodies joined by joints */
+  X(Mechanism, "mechanism")   /* rigid bodies joined by joints */                  \
+  X(Field, "field")           /* a string u(x, t) over its grid */
 
 // What the canonical state (q, p) of a system is.
 #define VILAB_STATE_KINDS(X)                                                                                 \

@@ -12,6 +12,7 @@ std::unique_ptr<Integrator> midpointOnChain(const Model&, const Options&, double
 std::unique_ptr<Integrator> midpointOnLagrangian(const Model&, const Options&, double);
 std::unique_ptr<Integrator> lieGroupOnRigidBody(const Model&, const Options&, double);
 std::unique_ptr<Integrator> lieGroupOnMechanism(const Model&, const Options&, double);
+std::unique_ptr<Integrator> midpointOnField(const Model&, const Options&, double);
 
 namespace {
 VILAB_COLD IntegratorEntry compositionEntry(int order) {
@@ -33,6 +34,7 @@ IntegratorFactory baseOf(const Model& model) {
     case ModelKind::Lagrangian: return &midpointOnLagrangian;
     case ModelKind::RigidBody: return &lieGroupOnRigidBody;
     case ModelKind::Mechanism: return &lieGroupOnMechanism;
+    case ModelKind::Field: return &midpointOnField;  // not in the table: the box scheme would be the base
   }
   return &midpointOnOscillator;
 }

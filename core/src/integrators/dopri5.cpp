@@ -3,6 +3,7 @@
 // accepted substep. The method is in vilab/integrators/runge_kutta.hpp, the equations
 // and projections in vilab/integrators/odes.hpp; this file is its registry entry.
 #include "common.hpp"
+#include "vilab/integrators/field_steppers.hpp"
 #include "vilab/integrators/mechanism_baselines.hpp"
 #include "vilab/integrators/runge_kutta.hpp"
 
@@ -42,6 +43,10 @@ std::unique_ptr<Integrator> dopri5OnRigidBody(const Model& m, const Options& o, 
 std::unique_ptr<Integrator> dopri5OnMechanism(const Model& m, const Options& o, double h) {
   return std::make_unique<DormandPrince<MechanismCanonicalOde>>(MechanismCanonicalOde(std::get<MechanismModel>(m)), h,
                                                                 o.get("tol"));
+}
+
+std::unique_ptr<Integrator> dopri5OnField(const Model& m, const Options& o, double h) {
+  return std::make_unique<FieldDopri5>(std::get<FieldModel>(m), h, o.get("tol"));
 }
 
 }  // namespace vilab

@@ -1,4 +1,5 @@
 #include "common.hpp"
+#include "vilab/integrators/field_steppers.hpp"
 
 namespace vilab {
 
@@ -27,6 +28,10 @@ std::unique_ptr<Integrator> midpointOnChain(const Model& m, const Options&, doub
 }
 std::unique_ptr<Integrator> midpointOnLagrangian(const Model& m, const Options&, double h) {
   return discreteRuleOnLagrangian(m, DiscreteRule::midpoint(), h);
+}
+// On a field: the midpoint discrete density is the box scheme (models/field_box.hpp).
+std::unique_ptr<Integrator> midpointOnField(const Model& m, const Options&, double h) {
+  return std::make_unique<FieldBox>(std::get<FieldModel>(m), h);
 }
 
 }  // namespace vilab

@@ -3,6 +3,7 @@
 // vilab/integrators/runge_kutta.hpp, the equations and projections in
 // vilab/integrators/odes.hpp; this file is its registry entry.
 #include "common.hpp"
+#include "vilab/integrators/field_steppers.hpp"
 #include "vilab/integrators/mechanism_baselines.hpp"
 #include "vilab/integrators/runge_kutta.hpp"
 
@@ -41,6 +42,10 @@ std::unique_ptr<Integrator> rk4OnRigidBody(const Model& m, const Options&, doubl
 
 std::unique_ptr<Integrator> rk4OnMechanism(const Model& m, const Options&, double h) {
   return makeExplicitRungeKutta<MechanismCanonicalOde, MechanismModel>(m, RungeKuttaMethod::RK4, h);
+}
+
+std::unique_ptr<Integrator> rk4OnField(const Model& m, const Options&, double h) {
+  return std::make_unique<FieldRungeKutta4>(std::get<FieldModel>(m), h);
 }
 
 }  // namespace vilab

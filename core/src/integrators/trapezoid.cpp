@@ -1,4 +1,5 @@
 #include "common.hpp"
+#include "vilab/integrators/field_steppers.hpp"
 
 namespace vilab {
 
@@ -27,6 +28,10 @@ std::unique_ptr<Integrator> trapezoidOnChain(const Model& m, const Options&, dou
 }
 std::unique_ptr<Integrator> trapezoidOnLagrangian(const Model& m, const Options&, double h) {
   return discreteRuleOnLagrangian(m, DiscreteRule::trapezoid(), h);
+}
+// On a field: the trapezoid discrete density is the leapfrog (Störmer–Verlet, models/field.hpp).
+std::unique_ptr<Integrator> trapezoidOnField(const Model& m, const Options&, double h) {
+  return std::make_unique<FieldLeapfrog>(std::get<FieldModel>(m), h);
 }
 
 }  // namespace vilab

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "vilab/expr/graph.hpp"
@@ -19,11 +20,15 @@ namespace vilab::field {
 class DataDensity {
  public:
   // Throws expr::ExpressionError (naming `field` and the column) for bad text.
-  explicit DataDensity(const std::string& text, const std::string& field = "density.lagrangian") {
+  // constants: named numbers the text may use; time: whether ℒ may depend on t.
+  explicit DataDensity(const std::string& text, const std::string& field = "density.lagrangian",
+                       std::vector<std::pair<std::string, double>> constants = {}, bool time = true) {
     expr::Scope scope;
     scope.coordinates = {"u", "u_t", "u_x", "x"};
+    scope.constants = std::move(constants);
     scope.velocities = false;
-    scope.time = true;
+    scope.time = time;
+    scope.timeUse = "the field's energy is read at any time, so ℒ may not depend on t";
     expr::Graph graph;
     const int node = expr::parseExpression(text, field, scope, graph).node;
     program_ = std::make_shared<expr::Program>(graph, graph.valueGradientHessian(node, 3));

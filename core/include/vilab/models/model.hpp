@@ -6,6 +6,7 @@
 #include <variant>
 
 #include "vilab/models/chain.hpp"
+#include "vilab/models/field_model.hpp"
 #include "vilab/models/lagrangian.hpp"
 #include "vilab/models/mechanism.hpp"
 #include "vilab/models/oscillator.hpp"
@@ -13,7 +14,7 @@
 
 namespace vilab {
 
-using Model = std::variant<OscillatorModel, ChainModel, RigidBodyModel, LagrangianModel, MechanismModel>;
+using Model = std::variant<OscillatorModel, ChainModel, RigidBodyModel, LagrangianModel, MechanismModel, FieldModel>;
 
 // ModelKind (vocabulary.hpp: VILAB_MODEL_KINDS) lists the model types in the order of
 // Model, so a model's index in the variant is its kind; the applicability table uses it.
@@ -25,6 +26,7 @@ static_assert(
     std::is_same_v<std::variant_alternative_t<static_cast<std::size_t>(ModelKind::Lagrangian), Model>,
                    LagrangianModel> &&
     std::is_same_v<std::variant_alternative_t<static_cast<std::size_t>(ModelKind::Mechanism), Model>, MechanismModel> &&
+    std::is_same_v<std::variant_alternative_t<static_cast<std::size_t>(ModelKind::Field), Model>, FieldModel> &&
     std::variant_size_v<Model> == Vocabulary<ModelKind>::size);
 
 inline ModelKind kindOf(const Model& m) { return static_cast<ModelKind>(m.index()); }

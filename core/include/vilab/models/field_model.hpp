@@ -1,0 +1,131 @@
+// A one-dimensional field u(x, t) on a grid as a model: a built-in density (the
+// semilinear family of field.hpp: the string, Klein–Gordon, sine-Gordon, φ⁴) or one typed
+// as text (field_data.hpp). The canonical state is q = u at the nodes and p the nodes'
+// momenta p_i = w_i Δx ∂ℒ/∂u_t (ρ w_i Δx u̇_i for the built-in family), the lumped
+// Legendre transform every field integrator loads from and stores to; a fixed end has
+// p = 0 and keeps its u.
+#pragma once
+
+#include <limits>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "vilab/models/field.hpp"
+#include "vilab/models/field_box.hpp"
+#include "vilab/models/field_data.hpp"
+#include "vilab/state.hpp"
+#include "vilab/types.hpp"
+
+namespace vilab {
+
+struct FieldModel {
+  std::string family = "wave";  // wave, klein-gordon, sine-gordon, phi4, or lagrangian (typed)
+  field::Density density;
+  std::shared_ptr<const field::DataDensity> typed;  // set for a typed ℒ only
+  field::Grid grid;
+  std::vector<std::pair<std::string, double>> constants;  // named numbers of the texts (ℒ, initial u and u_t)
+
+  bool isTyped() const { return typed != nullptr; }
+  int points() const { return grid.points; }
+  // The node's share of the length, w_i Δx.
+  double length(int i) const { return field::weight(grid, i) * grid.spacing(); }
+  bool moves(int i) const { return field::nodeMoves(grid, i); }
+
+  // u_x at a node: centred, one-sided at an end (as the box scheme's Legendre transform).
+  double slope(const VecX& u, int i) const {
+    const int n = grid.points;
+    const double h = grid.spacing();
+    if (grid.ends == field::Ends::Periodic) return (u[(i + 1) % n] - u[(i + n - 1) % n]) / (2 * h);
+    if (i == 0) return (u[1] - u[0]) / h;
+    if (i == n - 1) return (u[n - 1] - u[n - 2]) / h;
+    return (u[i + 1] - u[i - 1]) / (2 * h);
+  }
+
+  // The velocity of node i from its momentum; false where ∂ℒ/∂u_t cannot be inverted.
+  bool velocity(const VecX& u, double p, int i, double& v) const {
+    if (!moves(i)) {
+      v = 0;
+      return true;
+    }
+    if (!typed) {
+      v = p / (density.rho * length(i));
+      return true;
+    }
+    return field::nodeVelocity(*typed, length(i), u[i], p, slope(u, i), grid.x(i), 0.0, v);
+  }
+  double momentum(const VecX& u, double v, int i) const {
+    if (!moves(i)) return 0;
+    if (!typed) return density.rho * length(i) * v;
+    return field::nodeMomentum(*typed, length(i), u[i], v, slope(u, i), grid.x(i), 0.0);
+  }
+
+  // The canonical state as the integrators' (u, u̇); false where a velocity is undefined.
+  bool toField(const State& s, field::State& f) const {
+    const int n = grid.points;
+    f.u.assign(s.q.data(), s.q.data() + n);
+    f.v.assign(n, 0.0);
+    bool ok = true;
+    for (int i = 0; i < n; ++i) ok = velocity(s.q, s.p[i], i, f.v[i]) && ok;
+    return ok;
+  }
+  void toCanonical(const field::State& f, State& s) const {
+    const int n = grid.points;
+    s.q.resize(n);
+    s.p.resize(n);
+    for (int i = 0; i < n; ++i) s.q[i] = f.u[i];
+    for (int i = 0; i < n; ++i) s.p[i] = momentum(s.q, f.v[i], i);
+  }
+
+  bool forced() const { return false; }
+
+  // The built-in family: field.hpp's discrete energy (kinetic and potential at the nodes,
+  // the strain of the cells). A typed ℒ: Σ w_i Δx (u_t ∂ℒ/∂u_t − ℒ) at the nodes, with
+  // the nodal slope; not finite where a velocity cannot be recovered.
+  double energy(const State& s) const {
+    field::State f;
+    if (!toField(s, f)) return std::numeric_limits<double>::quiet_NaN();
+    if (!typed) return field::energy(density, grid, f);
+    double e = 0, out[10];
+    for (int i = 0; i < grid.points; ++i) {
+      typed->evaluate(f.u[i], f.v[i], slope(s.q, i), grid.x(i), 0.0, out);
+      e += length(i) * (f.v[i] * out[2] - out[0]);
+    }
+    return e;
+  }
+
+  // Energy and, with periodic ends, the momentum of the translation u ↦ u + c, Σ p_i
+  // (field.hpp's momentum): the variational methods keep it to rounding when V = 0.
+  Diagnostics diagnostics(const State& s) const {
+    Diagnostics d;
+    d.energy = energy(s);
+    if (grid.ends == field::Ends::Periodic) {
+      double p = 0;
+      for (int i = 0; i < grid.points; ++i) p += s.p[i];
+      d.momentumSize = 1;
+      d.momentum[0] = p;
+    }
+    return d;
+  }
+
+  // What the renderer draws: u at the nodes (x from the grid).
+  void visual(const State& s, std::vector<double>& out) const { out.assign(s.q.data(), s.q.data() + s.q.size()); }
+
+  // The explicit methods blow up (caught as not finite) rather than converge to a
+  // spurious root; the box scheme's Newton starts from the drifted row.
+  std::string implausibleStep(const State&, const State&, double, double, double) const { return ""; }
+
+  // A state has one u and one p per node; a fixed end does not move (p = 0).
+  void project(State& s, const StateRules&, const std::string& qField, const std::string& pField) const {
+    const int n = grid.points;
+    if (s.q.size() != n) throw InputError(InputErrorCode::Length, qField, "must hold one u per node");
+    if (s.p.size() != n) throw InputError(InputErrorCode::Length, pField, "must hold one momentum per node");
+    for (int i = 0; i < n; ++i)
+      if (!moves(i) && s.p[i] != 0)
+        throw InputError(InputErrorCode::OffManifold, pField + "[" + std::to_string(i) + "]",
+                         "is a fixed end's momentum: it must be 0");
+  }
+};
+
+}  // namespace vilab

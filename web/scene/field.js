@@ -1,0 +1,81 @@
+// Fields (model "field"): the string u(x, t) drawn as a tube through its grid points, x
+// along the scene's x axis (the length drawn as 2, centred), u upwards. The scale comes
+// from the scenario alone: params.grid (length, points, ends) and the largest |u| of the
+// initial state (visual0 = u at the nodes, sim.visualState()); fixed ends get a post.
+// A non-finite u leaves the string where it was last drawn.
+import { BufferAttribute, BufferGeometry, CylinderGeometry, Group, Line, LineBasicMaterial, Mesh } from 'three';
+import { solidMaterial } from './common.js';
+
+const WIDTH = 2; // the drawn length
+
+/**
+ * Where node i of n is drawn, and the height scale: x in [−1, 1] (periodic ends leave
+ * the closing cell's gap), u scaled so that the initial largest |u| (or the span of u
+ * when it is far from 0: a kink from 0 to 2π) is drawn 0.4 high.
+ */
+export function fieldLayout(grid, visual0) {
+  const n = Math.max(2, Math.floor(grid?.points ?? visual0?.length ?? 2));
+  const periodic = grid?.ends === 'periodic';
+  const xs = Array.from({ length: n }, (_, i) => -WIDTH / 2 + (WIDTH * i) / (periodic ? n : n - 1));
+  let lo = 0;
+  let hi = 0;
+  for (const u of visual0 ?? []) {
+    if (!Number.isFinite(u)) continue;
+    lo = Math.min(lo, u);
+    hi = Math.max(hi, u);
+  }
+  const span = Math.max(hi - lo, 1e-9);
+  return { n, xs, scale: 0.4 / span, offset: -(lo + hi) / 2 };
+}
+
+export class FieldBody {
+  constructor({ scenario, color, role, theme, visual0 }) {
+    const grid = scenario.params?.grid;
+    const layout = fieldLayout(grid, visual0);
+    Object.assign(this, layout);
+    this.role = role;
+    this.object = new Group();
+    this.positions = new Float32Array(3 * layout.n);
+    for (let i = 0; i < layout.n; i++) this.positions[3 * i] = layout.xs[i];
+    this.geometry = new BufferGeometry();
+    this.geometry.setAttribute('position', new BufferAttribute(this.positions, 3));
+    this.material = new LineBasicMaterial({ color, transparent: role !== 'A', opacity: role === 'A' ? 1 : 0.6 });
+    this.line = new Line(this.geometry, this.material);
+    // B runs just behind A so both strings stay visible
+    if (role !== 'A') this.object.position.y = 0.15;
+    this.object.add(this.line);
+    this.postMaterial = solidMaterial(theme.pivot, role);
+    this.post = new CylinderGeometry(0.012, 0.012, 0.5, 10);
+    if (grid?.ends === 'fixed' && role === 'A')
+      for (const x of [layout.xs[0], layout.xs[layout.n - 1]]) {
+        const p = new Mesh(this.post, this.postMaterial);
+        p.rotation.x = Math.PI / 2;
+        p.position.set(x, 0, 0);
+        this.object.add(p);
+      }
+    this.center = this.object.position.clone();
+    this.extent = 1.2;
+    this.low = -0.4;
+    this.focusPoint = this.center.clone();
+    if (visual0) this.update(visual0);
+  }
+
+  /** Puts node i at (x_i, 0, (u_i + offset)·scale); a non-finite u keeps its last place. */
+  update(visual) {
+    const n = Math.min(this.n, visual?.length ?? 0);
+    for (let i = 0; i < n; i++) if (Number.isFinite(visual[i])) this.positions[3 * i + 2] = (visual[i] + this.offset) * this.scale;
+    this.geometry.attributes.position.needsUpdate = true;
+    this.geometry.computeBoundingSphere();
+  }
+
+  clearTrails() {}
+  focus() {
+    return this.focusPoint;
+  }
+  dispose() {
+    this.geometry.dispose();
+    this.material.dispose();
+    this.post.dispose();
+    this.postMaterial.dispose();
+  }
+}
