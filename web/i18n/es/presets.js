@@ -98,4 +98,25 @@ export default {
   'preset.middle-axis.title': 'La manivela en T girando alrededor de su eje intermedio (Dzhanibekov)',
   'preset.middle-axis.explanation':
     'Una manivela en T (un travesaño de 0,4 m y un vástago de 0,3 m, 1 kg de varillas delgadas) que gira alrededor de su travesaño, el eje principal intermedio, se voltea una y otra vez. Aquí el integrador variacional en grupos de Lie es el sólido rígido discreto de Moser–Veselov: conserva el momento angular en el espacio y su módulo hasta el redondeo, así que los volteos se repiten sin deriva.',
+  'preset.breather.title': 'Respirón de seno-Gordon',
+  'preset.breather.explanation':
+    'Un respirón u = 4 atan(k sen(ωt)/(ω cosh kx)), ω = 0,8, k = 0,6, que parte de u = 0 con su velocidad: un kink y un antikink ligados que oscilan en su sitio con periodo 2π/ω ≈ 7,85. El salto de rana mantiene su energía en una banda.',
+  'preset.kink-antikink.title': 'Un kink y un antikink de seno-Gordon se atraviesan',
+  'preset.kink-antikink.explanation':
+    'Un kink desde la izquierda y un antikink desde la derecha, cada uno a la mitad de la velocidad de la luz, se encuentran en t = 20: se atraviesan (entre ellos u pasa de 2π a −2π) y salen con sus formas y velocidades, solo desplazados en el tiempo: los solitones de una ecuación integrable. El esquema de caja multisimpléctico mantiene la energía durante la colisión.',
+  'preset.klein-gordon.title': 'Klein–Gordon: un bulto se dispersa',
+  'preset.klein-gordon.explanation':
+    'Con un término de masa ½m²u², las ondas de distinta longitud viajan a distinta velocidad (ω² = k² + m²): un bulto soltado en reposo se divide y se extiende en un tren de ondulaciones en lugar de dos copias de sí mismo que viajan. El salto de rana mantiene la energía en una banda; con extremos periódicos y V ≠ 0 el momento Σp no se conserva (el término de masa devuelve u hacia 0).',
+  'preset.nonlinear-string.title': 'Cuerda no lineal a gran amplitud (esquema de caja)',
+  'preset.nonlinear-string.explanation':
+    'La energía de estiramiento verdadera de la cuerda, √(1 + u_x²), escrita como la densidad ℒ = ½u_t² − √(1 + u_x²) y pulsada hasta 0,09 (pendientes de hasta 0,3): a esta amplitud la ecuación de ondas lineal ya no vale, y las ondas cortas del pulso viajan a velocidades que dependen de la pendiente. El esquema de caja multisimpléctico (la densidad discreta del punto medio) avanza la densidad escrita con sus derivadas compiladas; su energía se queda en una banda.',
+  'preset.phi4-kink.title': 'Kink de φ⁴',
+  'preset.phi4-kink.explanation':
+    'El kink de φ⁴ u = tanh(γ(x − 15 − vt)/√2), v = 0,3, une los dos vacíos u = −1 y u = 1 de V = ¼(u² − 1)² y se mueve a velocidad constante. El salto de rana lo lleva a través de la malla con su energía en una banda.',
+  'preset.plucked-string.title': 'Cuerda pulsada: salto de rana frente a RK4',
+  'preset.plucked-string.explanation':
+    'Una cuerda fija por ambos extremos, pulsada a 0,3 de su longitud por un dedo de punta redondeada y soltada. El salto de rana (la densidad discreta del trapecio, Störmer–Verlet) mantiene la energía discreta en una banda estrecha mientras dure la simulación; RK4 con la misma malla y el mismo paso, la comparación, amortigua las ondas cortas del pulso y su energía deriva hacia abajo.',
+  'preset.sine-gordon-kink.title': 'Kink de seno-Gordon a la mitad de la velocidad de la luz',
+  'preset.sine-gordon-kink.explanation':
+    'Un kink u = 4 atan(exp(γ(x − 10 − vt))), v = 0,5, es una solución viajera exacta de seno-Gordon: gira u en 2π y se mueve sin cambiar de forma, contraído por γ = 1/√(1 − v²) como pide Lorentz. El esquema de caja lo lleva a través de la malla; su energía se queda en una banda.',
 };
