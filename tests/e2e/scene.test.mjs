@@ -31,7 +31,7 @@ function shippedScenarios() {
     const list = JSON.parse(readFileSync(join(root, f), 'utf8'));
     for (const p of Array.isArray(list) ? list : list.presets) out.set(p.id, p.scenario);
   }
-  for (const dir of ['lagrangian', 'mechanisms'])
+  for (const dir of ['lagrangian', 'mechanisms', 'fields'])
     for (const f of readdirSync(join(root, dir)).filter((x) => x.endsWith('.json'))) {
       const { about, ...scenario } = JSON.parse(readFileSync(join(root, dir, f), 'utf8'));
       out.set(f.slice(0, -'.json'.length), scenario);
