@@ -21,6 +21,16 @@ inline Simulation simulate(const std::string& json, int stride = 1, int capacity
   return Simulation(parseScenario(json), o);
 }
 
+// The field a scenario is refused at, or "" when it is accepted.
+inline std::string refusedAt(const Json& scenario) {
+  try {
+    parseScenario(scenario);
+  } catch (const InputError& e) {
+    return e.field();
+  }
+  return "";
+}
+
 inline void run(Simulation& sim, long n) { sim.advance(static_cast<std::uint64_t>(n)); }
 
 // Does the integrator accept the system's default scenario? Some integrators on systems

@@ -30,16 +30,6 @@ Json fieldScene(const std::string& name) {
   return j;
 }
 
-// The field a scenario is refused at, or "" when it is accepted.
-std::string refusedAt(const Json& scenario) {
-  try {
-    parseScenario(scenario);
-  } catch (const InputError& e) {
-    return e.field();
-  }
-  return "";
-}
-
 // fields.hpp's energy window ratio, through the registry: max − min of E − E₀ over the
 // whole run over the same over its first tenth.
 double windowRatio(Json scenario, const std::string& integrator, int steps) {

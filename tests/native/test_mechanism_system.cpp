@@ -14,16 +14,6 @@ using namespace vilab::test;
 
 namespace {
 
-// The field a scenario is refused at, or "" when it is accepted.
-std::string refusedAt(const Json& scenario) {
-  try {
-    parseScenario(scenario);
-  } catch (const InputError& e) {
-    return e.field();
-  }
-  return "";
-}
-
 Json defaultParams() { return findSystem("mechanism")->defaultParams; }
 
 }  // namespace
