@@ -201,6 +201,27 @@ class WasmSimulation {
     return val(typed_memory_view(scratch_.size(), scratch_.data()));
   }
 
+  // Fields: the multisymplectic law's residual per node, { law, nodes } with nodes a view
+  // of scratch_ (empty with error() set).
+  val multisymplecticResiduals() {
+    error_ = val::null();
+    val out = val::object();
+    try {
+#ifdef VILAB_LEAN
+      throw vilab::NotInLeanBuild("lawResidual", "a field");
+#else
+      std::string law;
+      scratch_ = sim_->multisymplecticResiduals(law);
+      out.set("law", law);
+#endif
+    } catch (...) {
+      scratch_.clear();
+      error_ = currentErrorRecord("lawResidual");
+    }
+    out.set("nodes", val(typed_memory_view(scratch_.size(), scratch_.data())));
+    return out;
+  }
+
   val historyColumns() const {
     val out = val::array();
     for (const auto& c : sim_->history().columns()) out.call<void>("push", c);
@@ -628,6 +649,7 @@ EMSCRIPTEN_BINDINGS(vilab) {
       .function("visualState", &WasmSimulation::visualState)
       .function("setState", &WasmSimulation::setState)
       .function("linearize", &WasmSimulation::linearize)
+      .function("multisymplecticResiduals", &WasmSimulation::multisymplecticResiduals)
       .function("historyColumns", &WasmSimulation::historyColumns)
       .function("historyStride", &WasmSimulation::historyStride)
       .function("historyCapacity", &WasmSimulation::historyCapacity)

@@ -704,6 +704,17 @@ Eigen::MatrixXd Simulation::linearize() {
   return jacobian;
 }
 
+std::vector<double> Simulation::multisymplecticResiduals(std::string& law) {
+  std::vector<double> perNode;
+  std::string why;
+  integrator_->setTime(time_);
+  if (!integrator_->multisymplecticResiduals(perNode, law, why))
+    throw InputError(InputErrorCode::NotApplicable, "integrator",
+                     "'" + scenario_.integrator->id + "' gives no multisymplectic residual on '" +
+                         scenario_.system->id + "': " + why);
+  return perNode;
+}
+
 void Simulation::setState(const State& s) {
   State checked = s;
   const auto size = [](const VecX& a, Eigen::Index n, const char* field) {

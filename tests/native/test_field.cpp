@@ -387,3 +387,85 @@ TEST_CASE("field: a typed density that is not a field's is refused by field, the
   CHECK(s.u == before.u);
   CHECK(s.v == before.v);
 }
+
+namespace {
+
+// The largest relative gap between a method's tangent step along ds and the central
+// difference of its step at ±ε ds (Pinocchio-style derivative check).
+template <class StepBoth, class StepPlain>
+double tangentGap(const Grid& g, const State& s, const State& ds, StepBoth both, StepPlain plain) {
+  State base = s, tangent = ds;
+  both(base, tangent);
+  const double eps = 1e-6;
+  State plus = s, minus = s;
+  for (int i = 0; i < g.points; ++i) plus.u[i] += eps * ds.u[i], minus.u[i] -= eps * ds.u[i];
+  for (int i = 0; i < g.points; ++i) plus.v[i] += eps * ds.v[i], minus.v[i] -= eps * ds.v[i];
+  plain(plus);
+  plain(minus);
+  double gap = 0, size = 0;
+  for (int i = 0; i < g.points; ++i) {
+    gap = std::max({gap, std::abs((plus.u[i] - minus.u[i]) / (2 * eps) - tangent.u[i]),
+                    std::abs((plus.v[i] - minus.v[i]) / (2 * eps) - tangent.v[i])});
+    size = std::max({size, std::abs(tangent.u[i]), std::abs(tangent.v[i])});
+  }
+  return gap / size;
+}
+
+State smoothVariation(const Grid& g) {
+  State ds;
+  for (int i = 0; i < g.points; ++i) {
+    const bool moves = nodeMoves(g, i);
+    ds.u.push_back(moves ? vilab::dm::sin(3 * kPi * g.x(i)) : 0.0);
+    ds.v.push_back(moves ? vilab::dm::cos(kPi * g.x(i)) : 0.0);
+  }
+  return ds;
+}
+
+}  // namespace
+
+TEST_CASE("field: the steps' linearizations equal their central differences on sine-Gordon", "[field]") {
+  const Density d = sineGordon();
+  const Grid g{1.0, 64, Ends::Fixed};
+  const double dt = 0.5 * g.spacing();
+  State s = bump(g);
+  for (double& u : s.u) u *= 2;  // well into the nonlinear range of V = 1 − cos u
+  const State ds = smoothVariation(g);
+  const double leapfrog = tangentGap(
+      g, s, ds, [&](State& a, State& b) { Leapfrog::stepWithTangent(d, g, a, b, dt); },
+      [&](State& a) { Leapfrog().step(d, g, a, dt); });
+  const double rk4 = tangentGap(
+      g, s, ds, [&](State& a, State& b) { RungeKutta4::stepWithTangent(d, g, a, b, dt); },
+      [&](State& a) { RungeKutta4().step(d, g, a, dt); });
+  // The box scheme carries (δu, δp): its plain step's v is p/(ρΔx) here (ρ = 1, interior).
+  const double box = tangentGap(
+      g, s, ds,
+      [&](State& a, State& b) {
+        const std::vector<double> old = a.u;
+        BoxScheme m;
+        REQUIRE(m.step(d, g, a, dt).ok);
+        for (double& v : b.v) v *= g.spacing();  // δp = ρΔx δv
+        REQUIRE(m.tangent(d, g, dt, 0.0, old, a.u, b.u, b.v));
+        for (double& v : b.v) v /= g.spacing();
+      },
+      [&](State& a) { REQUIRE(BoxScheme().step(d, g, a, dt).ok); });
+  INFO("relative gaps: leapfrog " << leapfrog << ", RK4 " << rk4 << ", box " << box);
+  CHECK(leapfrog <= 1e-8);
+  CHECK(rk4 <= 1e-8);
+  CHECK(box <= 1e-7);
+}
+
+TEST_CASE("field: the leapfrog's and RK4's steps with a tangent take the plain steps' bits", "[field]") {
+  const Density d = sineGordon();
+  const Grid g{1.0, 64, Ends::Periodic};
+  const double dt = 0.5 * g.spacing();
+  State a = bump(g), b = bump(g), ds = smoothVariation(g);
+  Leapfrog plain;
+  for (int k = 0; k < 20; ++k) plain.step(d, g, a, dt), Leapfrog::stepWithTangent(d, g, b, ds, dt);
+  CHECK(a.u == b.u);
+  CHECK(a.v == b.v);
+  State c = bump(g), e = bump(g);
+  RungeKutta4 rk4;
+  for (int k = 0; k < 20; ++k) rk4.step(d, g, c, dt), RungeKutta4::stepWithTangent(d, g, e, ds, dt);
+  CHECK(c.u == e.u);
+  CHECK(c.v == e.v);
+}

@@ -253,3 +253,60 @@ TEST_CASE("field system: golden fingerprints of every scene after 300 steps", "[
     CHECK(b.hash() == hash);  // batched or not
   }
 }
+
+namespace {
+
+// The largest law residual over the next two steps after `steps` steps of a scene.
+double lawResidual(Json scenario, const std::string& integrator, int steps, std::string* law = nullptr) {
+  scenario["integrator"] = integrator;
+  Simulation sim = simulate(scenario.dump(), 1000);
+  run(sim, steps);
+  std::string density;
+  const std::vector<double> nodes = sim.multisymplecticResiduals(density);
+  if (law) *law = density;
+  REQUIRE(nodes.size() == static_cast<std::size_t>(std::get<FieldModel>(sim.scenario().model).points()));
+  return *std::max_element(nodes.begin(), nodes.end());
+}
+
+}  // namespace
+
+TEST_CASE("field system: the multisymplectic law per node: box and leapfrog to rounding on every scene, not RK4",
+          "[field][field-system]") {
+  for (const char* name : kScenes) {
+    const Json scene = fieldScene(name);
+    const bool typed = scene["params"]["density"].contains("lagrangian");
+    std::string law;
+    const double box = lawResidual(scene, "midpoint", 200, &law);
+    CHECK(law == "midpoint");
+    INFO(name << ": box " << box);
+    CHECK(box <= 1e-12);
+    if (typed) continue;
+    const double leapfrog = lawResidual(scene, "trapezoid", 200, &law);
+    CHECK(law == "trapezoid");
+    const double rk4 = lawResidual(scene, "rk4", 200);
+    INFO(name << ": leapfrog " << leapfrog << ", RK4 " << rk4);
+    CHECK(leapfrog <= 1e-12);
+    CHECK(rk4 >= 1e-8);
+  }
+}
+
+TEST_CASE("field system: the law's probe leaves the run unchanged; DOPRI5, the AVI and particles refuse it",
+          "[field][field-system]") {
+  Json scene = fieldScene("sine-gordon-kink");
+  scene["integrator"] = "midpoint";
+  Simulation probed = simulate(scene.dump()), plain = simulate(scene.dump());
+  std::string law;
+  for (int k = 0; k < 20; ++k) {
+    probed.multisymplecticResiduals(law);
+    probed.advance(1);
+    plain.advance(1);
+  }
+  CHECK(probed.hash() == plain.hash());
+  for (const char* id : {"dopri5", "avi"}) {
+    scene["integrator"] = id;
+    Simulation sim = simulate(scene.dump());
+    CHECK_THROWS_WITH(sim.multisymplecticResiduals(law), Catch::Contains("integrator: '" + std::string(id)));
+  }
+  Simulation pendulum = simulate(Json{{"system", "pendulum"}}.dump());
+  CHECK_THROWS_WITH(pendulum.multisymplecticResiduals(law), Catch::Contains("steps no field"));
+}

@@ -72,3 +72,37 @@ test('the field system: model, view and its integrators in the registry', () => 
   assert.equal(avi.family, 'variational');
   assert.equal(avi.order, 2);
 });
+
+test('sim.lawResidual(): the multisymplectic law per node, kept by the box and the leapfrog, broken by RK4', () => {
+  const { scenario } = scenes.find((s) => s.id === 'plucked-string');
+  const residual = (integrator) => {
+    const sim = lab.simulate({ ...scenario, integrator }, { historyStride: 100 });
+    sim.advance(200);
+    const before = sim.hash();
+    const out = sim.lawResidual();
+    assert.equal(sim.hash(), before, 'the run is unchanged');
+    assert.ok(out.nodes instanceof Float64Array);
+    assert.equal(out.nodes.length, scenario.params.grid.points);
+    assert.equal(out.nodes[0], 0, 'a fixed end has no dual cell');
+    assert.equal(out.max, Math.max(...out.nodes));
+    sim.dispose();
+    return out;
+  };
+  const box = residual('midpoint');
+  const leapfrog = residual('trapezoid');
+  const rk4 = residual('rk4');
+  assert.equal(box.law, 'midpoint');
+  assert.equal(leapfrog.law, 'trapezoid');
+  assert.equal(rk4.law, 'trapezoid');
+  assert.ok(box.max <= 1e-12, `box ${box.max}`);
+  assert.ok(leapfrog.max <= 1e-12, `leapfrog ${leapfrog.max}`);
+  assert.ok(rk4.max >= 1e-8, `RK4 ${rk4.max}`);
+  for (const integrator of ['dopri5', 'avi']) {
+    const sim = lab.simulate({ ...scenario, integrator });
+    assert.throws(() => sim.lawResidual(), (e) => e instanceof VilabError && e.field === 'integrator', integrator);
+    sim.dispose();
+  }
+  const pendulum = lab.simulate({ system: 'pendulum' });
+  assert.throws(() => pendulum.lawResidual(), (e) => e instanceof VilabError && e.field === 'integrator');
+  pendulum.dispose();
+});

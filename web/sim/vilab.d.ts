@@ -586,6 +586,12 @@ export interface Simulation {
    * Throws where the integrator's `linearizes` lacks the system.
    */
   linearize(): Float64Array;
+  /**
+   * Fields: the local multisymplectic law's residual on the dual cell of every node over the
+   * next two steps (relative to its terms), for the discrete density `law`; the run is unchanged.
+   * Throws (field 'integrator') for DOPRI5, the AVI and systems that are not fields.
+   */
+  lawResidual(): { law: 'midpoint' | 'trapezoid'; max: number; nodes: Float64Array };
   /** FNV-1a 64 of q, p (float64 LE) and step (uint64 LE), 16 hex digits; equals the native `vilab hash`. */
   hash(): string;
   readonly history: History;

@@ -138,6 +138,10 @@ class Simulation {
   // derivatives; the run is unchanged. Throws InputError for an integrator that does not
   // declare it on this model (its registry entry's `linearizes`) or a state where it fails.
   Eigen::MatrixXd linearize();
+  // Fields: the multisymplectic law's residual at each node over the next two steps (the
+  // integrator's multisymplecticResiduals), and in `law` the discrete density it is stated
+  // for. Throws InputError (field `integrator`) where the integrator has none.
+  std::vector<double> multisymplecticResiduals(std::string& law);
 
  private:
   // One step; returns false with the refusal when it is refused (state unchanged).

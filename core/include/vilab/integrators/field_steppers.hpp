@@ -8,6 +8,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -30,9 +31,67 @@ class FieldIntegrator : public Integrator {
   bool storeOverwrites() const override { return true; }
   void setTime(double t) override { s_.t = t; }
 
+  // Rows k, k + 1, k + 2 of the run from the loaded state and of two variations carried
+  // by the method's own linearization (a smooth mode in u, one in the rate), and the law
+  // on the dual cell of every node of row k + 1 (field_box.hpp).
+  bool multisymplecticResiduals(std::vector<double>& perNode, std::string& law, std::string& why) override {
+    const char* density = lawDensity();
+    if (density == nullptr) {
+      why = whyNoLaw();
+      return false;
+    }
+    std::vector<double> base[3], xi[3], eta[3];
+    std::vector<double>* variations[2] = {xi, eta};
+    for (int which = 0; which < 2; ++which) {
+      field::State s = s_, ds = seed(which);
+      for (int k = 0; k < 3; ++k) {
+        if (k > 0 && !stepWithTangent(s, ds)) {
+          why = "the step from this state is refused";
+          return false;
+        }
+        base[k] = s.u;
+        variations[which][k] = ds.u;
+      }
+    }
+    const double t = s_.t;
+    field::multisymplecticResiduals(
+        model_.grid, base, xi, eta,
+        [&](int c, int slab, const field::Corners& y, field::CellHessian& h) {
+          cellHessian(c, t + (slab + 0.5) * h_, y, h);
+        },
+        perNode);
+    law = density;
+    return true;
+  }
+
  protected:
   // A new start: methods that carry anything from step to step forget it.
   virtual void restart() {}
+  // The discrete density whose law the method's rows keep or break: nullptr (with
+  // whyNoLaw) for a method whose rows are not one uniform space-time mesh.
+  virtual const char* lawDensity() const { return nullptr; }
+  virtual const char* whyNoLaw() const { return ""; }
+  // One step of s, as the run takes it (the same bits), and of a variation ds about it.
+  virtual bool stepWithTangent(field::State&, field::State&) { return false; }
+  // The Hessian of the law's density on cell c whose centre is at time t.
+  virtual void cellHessian(int, double, const field::Corners&, field::CellHessian&) const {}
+
+  // The variations the law is checked on: 0 at a fixed end, else cos(πkx/ℓ + φ) (k = 3 in
+  // u for the first, k = 1 in the rate for the second; even k with periodic ends).
+  field::State seed(int which) const {
+    constexpr double pi = 3.14159265358979323846;
+    const field::Grid& g = model_.grid;
+    const bool periodic = g.ends == field::Ends::Periodic;
+    const double k = (which == 0 ? 3 : 1) * (periodic ? 2 : 1);
+    const double phase = g.ends == field::Ends::Fixed ? -pi / 2 : periodic ? 0.3 : 0.0;
+    field::State ds;
+    ds.u.assign(g.points, 0.0);
+    ds.v.assign(g.points, 0.0);
+    for (int i = 0; i < g.points; ++i)
+      if (model_.moves(i)) (which == 0 ? ds.u : ds.v)[i] = dm::cos(pi * k * g.x(i) / g.length + phase);
+    return ds;
+  }
+
   FieldModel model_;
   field::State s_;
   double h_;
@@ -51,6 +110,15 @@ class FieldExplicit final : public FieldIntegrator {
 
  private:
   void restart() override { method_ = Method(); }
+  // Both run the semi-discrete system of the trapezoid density (the leapfrog's).
+  const char* lawDensity() const override { return "trapezoid"; }
+  bool stepWithTangent(field::State& s, field::State& ds) override {
+    Method::stepWithTangent(model_.density, model_.grid, s, ds, h_);
+    return true;
+  }
+  void cellHessian(int, double, const field::Corners& y, field::CellHessian& h) const override {
+    field::TrapezoidCell::hessian(model_.density, model_.grid.spacing(), h_, y, h);
+  }
   Method method_;
 };
 using FieldLeapfrog = FieldExplicit<field::Leapfrog>;
@@ -65,6 +133,28 @@ class FieldBox final : public FieldIntegrator {
   }
 
  private:
+  const char* lawDensity() const override { return "midpoint"; }
+  // A fresh scheme's step (the run's bits) and the linearization of its slab; the
+  // variation is carried in (δu, δp).
+  bool stepWithTangent(field::State& s, field::State& ds) override {
+    const std::vector<double> old = s.u;
+    const double t = s.t;
+    if (model_.typed) {
+      field::BoxSchemeT<field::DataDensity> box;
+      return box.step(*model_.typed, model_.grid, s, h_).ok &&
+             box.tangent(*model_.typed, model_.grid, h_, t, old, s.u, ds.u, ds.v);
+    }
+    field::BoxScheme box;
+    return box.step(model_.density, model_.grid, s, h_).ok &&
+           box.tangent(model_.density, model_.grid, h_, t, old, s.u, ds.u, ds.v);
+  }
+  void cellHessian(int c, double t, const field::Corners& y, field::CellHessian& h) const override {
+    const double dx = model_.grid.spacing(), centre = (c + 0.5) * dx;
+    if (model_.typed)
+      field::cellHessian(*model_.typed, dx, h_, centre, t, y, h);
+    else
+      field::cellHessian(model_.density, dx, h_, centre, t, y, h);
+  }
   field::BoxScheme builtIn_;
   field::BoxSchemeT<field::DataDensity> typed_;
 };
@@ -77,6 +167,9 @@ class FieldDopri5 final : public FieldIntegrator {
 
  private:
   void restart() override { method_.load(s_); }
+  const char* whyNoLaw() const override {
+    return "its substeps adapt to the error, so its rows are not one uniform space-time mesh";
+  }
   field::FieldDormandPrince method_;
 };
 
@@ -98,6 +191,9 @@ class FieldAvi final : public FieldIntegrator {
   std::uint64_t events() const { return avi_.events(); }
 
  private:
+  const char* whyNoLaw() const override {
+    return "its elements step asynchronously, so the law holds on its own event mesh, not on rows of h";
+  }
   // The run restarts at t = 0 from the loaded state (its clock counts steps of h).
   void restart() override {
     field::State start = s_;

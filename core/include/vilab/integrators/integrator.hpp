@@ -44,6 +44,15 @@ class Integrator {
     why = "this integrator does not give the Jacobian of its step";
     return false;
   }
+  // Fields: the residual of the local multisymplectic law (the discrete ∂_t ω + ∂_x κ = 0 of
+  // Marsden, Patrick & Shkoller 1998, Thm 4.1) at each node, over the next two steps from
+  // the loaded state, and the discrete density it is stated for; the run is unchanged.
+  // False with `why` for integrators without it.
+  virtual bool multisymplecticResiduals(std::vector<double>& perNode, std::string& law, std::string& why) {
+    (void)perNode, (void)law;
+    why = "this integrator steps no field's space-time mesh";
+    return false;
+  }
   // Called once a scenario is loaded: throws InputError when the method cannot run this
   // start at all (a state set later is stepped, and refused step by step).
   virtual void checkStart(const State&) {}

@@ -50,8 +50,23 @@ struct State {
   double t = 0;
 };
 
+// Whether node i moves (a fixed end does not).
+inline bool nodeMoves(const Grid& g, int i) { return !(g.ends == Ends::Fixed && (i == 0 || i == g.points - 1)); }
+
 // Node weights of the trapezoid rule (½ at a free end).
 inline double weight(const Grid& g, int i) { return g.ends == Ends::Free && (i == 0 || i == g.points - 1) ? 0.5 : 1.0; }
+
+// The grid's second difference of u at node i (a free end's half cell doubles the pull);
+// 0 at a fixed end, which does not move.
+inline double secondDifference(const Grid& g, const std::vector<double>& u, int i) {
+  const int n = g.points;
+  const bool first = i == 0, last = i == n - 1;
+  if (g.ends == Ends::Periodic) return u[(i + 1) % n] - 2 * u[i] + u[(i + n - 1) % n];
+  if (g.ends == Ends::Fixed && (first || last)) return 0;
+  if (first) return 2 * (u[1] - u[0]);
+  if (last) return 2 * (u[n - 2] - u[n - 1]);
+  return u[i + 1] - 2 * u[i] + u[i - 1];
+}
 
 // ü of the semi-discrete Euler–Lagrange equations; fixed ends do not move.
 inline void acceleration(const Density& d, const Grid& g, const std::vector<double>& u, std::vector<double>& a) {
@@ -59,18 +74,20 @@ inline void acceleration(const Density& d, const Grid& g, const std::vector<doub
   const double h = g.spacing(), c2 = d.kappa / (d.rho * h * h);
   a.assign(n, 0.0);
   for (int i = 0; i < n; ++i) {
-    const bool first = i == 0, last = i == n - 1;
-    if (g.ends == Ends::Fixed && (first || last)) continue;
-    double lap;
-    if (g.ends == Ends::Periodic)
-      lap = u[(i + 1) % n] - 2 * u[i] + u[(i + n - 1) % n];
-    else if (first)
-      lap = 2 * (u[1] - u[0]);  // free end: the half cell's weight ½ doubles the pull
-    else if (last)
-      lap = 2 * (u[n - 2] - u[n - 1]);
-    else
-      lap = u[i + 1] - 2 * u[i] + u[i - 1];
-    a[i] = c2 * lap - d.potentialSlope(u[i]) / d.rho;
+    if (!nodeMoves(g, i)) continue;
+    a[i] = c2 * secondDifference(g, u, i) - d.potentialSlope(u[i]) / d.rho;
+  }
+}
+
+// The acceleration's derivative along du at u: the semi-discrete variational equation.
+inline void accelerationTangent(const Density& d, const Grid& g, const std::vector<double>& u,
+                                const std::vector<double>& du, std::vector<double>& da) {
+  const int n = g.points;
+  const double h = g.spacing(), c2 = d.kappa / (d.rho * h * h);
+  da.assign(n, 0.0);
+  for (int i = 0; i < n; ++i) {
+    if (!nodeMoves(g, i)) continue;
+    da[i] = c2 * secondDifference(g, du, i) - d.potentialCurvature(u[i]) * du[i] / d.rho;
   }
 }
 
@@ -139,6 +156,21 @@ class Leapfrog {
     s.t += dt;
   }
 
+  // The same step of s (the same bits) and of a solution ds = (δu, δu̇) of its
+  // linearization about s: the variations the multisymplectic law is stated for.
+  static void stepWithTangent(const Density& d, const Grid& g, State& s, State& ds, double dt) {
+    const int n = g.points;
+    std::vector<double> a, da;
+    for (int half = 0; half < 2; ++half) {
+      acceleration(d, g, s.u, a);
+      accelerationTangent(d, g, s.u, ds.u, da);
+      for (int i = 0; i < n; ++i) s.v[i] += 0.5 * dt * a[i], ds.v[i] += 0.5 * dt * da[i];
+      if (half == 1) break;
+      for (int i = 0; i < n; ++i) s.u[i] += dt * s.v[i], ds.u[i] += dt * ds.v[i];
+    }
+    s.t += dt;
+  }
+
  private:
   std::vector<double> a_;
 };
@@ -166,6 +198,31 @@ class RungeKutta4 {
       s.v[i] += dt / 6 * (kv_[0][i] + 2 * kv_[1][i] + 2 * kv_[2][i] + kv_[3][i]);
     }
     s.t += dt;
+  }
+
+  // The same step of s and of a solution ds = (δu, δu̇) of its linearization about s:
+  // the stages' derivatives along ds.
+  static void stepWithTangent(const Density& d, const Grid& g, State& s, State& ds, double dt) {
+    RungeKutta4 base;
+    const State start = s;
+    base.step(d, g, s, dt);
+    const int n = g.points;
+    std::vector<double> u = start.u, du = ds.u, dv = ds.v, dku[4], dkv[4];
+    const double c[4] = {0, 0.5, 0.5, 1};
+    for (int k = 0; k < 4; ++k) {
+      if (k > 0)
+        for (int i = 0; i < n; ++i) {
+          u[i] = start.u[i] + c[k] * dt * base.ku_[k - 1][i];
+          du[i] = ds.u[i] + c[k] * dt * dku[k - 1][i];
+          dv[i] = ds.v[i] + c[k] * dt * dkv[k - 1][i];
+        }
+      dku[k] = dv;
+      accelerationTangent(d, g, u, du, dkv[k]);
+    }
+    for (int i = 0; i < n; ++i) {
+      ds.u[i] += dt / 6 * (dku[0][i] + 2 * dku[1][i] + 2 * dku[2][i] + dku[3][i]);
+      ds.v[i] += dt / 6 * (dkv[0][i] + 2 * dkv[1][i] + 2 * dkv[2][i] + dkv[3][i]);
+    }
   }
 
  private:

@@ -89,18 +89,17 @@ struct TrapezoidCell {
 
 // Cells of a grid: n − 1 between neighbours, and the wrapping one with periodic ends.
 inline int cellCount(const Grid& g) { return g.ends == Ends::Periodic ? g.points : g.points - 1; }
-inline bool nodeMoves(const Grid& g, int i) { return !(g.ends == Ends::Fixed && (i == 0 || i == g.points - 1)); }
 
-// The residual of the multisymplectic form formula on the dual cell of every moving node
-// of the middle row of three rows, relative to the sum of its terms' magnitudes (the terms
-// are of size ρΔx/Δt; their sum cancels to rounding when the law holds). base: the
-// solution the equations are linearized about; xi, eta: two solutions of the linearized
-// equations. Returns the largest over the row.
-template <class Cell>
-double multisymplecticResidual(const Density& d, const Grid& g, double dt, const std::vector<double>* base,
-                               const std::vector<double>* xi, const std::vector<double>* eta) {
+// The residual of the multisymplectic form formula on the dual cell of every node of the
+// middle row of three rows, relative to the sum of its terms' magnitudes (the terms are of
+// size ρΔx/Δt; their sum cancels to rounding when the law holds); 0 at a fixed end.
+// base: the solution the equations are linearized about; xi, eta: two solutions of the
+// linearized equations; hessian(c, slab, corners, h): the Hessian of cell c of slab 0
+// (rows 0–1) or 1 (rows 1–2) at those corners.
+template <class CellHessianAt>
+void multisymplecticResiduals(const Grid& g, const std::vector<double>* base, const std::vector<double>* xi,
+                              const std::vector<double>* eta, CellHessianAt hessian, std::vector<double>& out) {
   const int n = g.points;
-  const double dx = g.spacing();
   std::vector<double> sum(n, 0.0), scale(n, 0.0);
   for (int slab = 0; slab < 2; ++slab) {
     for (int c = 0; c < cellCount(g); ++c) {
@@ -113,7 +112,7 @@ double multisymplecticResidual(const Density& d, const Grid& g, double dt, const
         q[k] = eta[row[k]][node[k]];
       }
       CellHessian h;
-      Cell::hessian(d, dx, dt, y, h);
+      hessian(c, slab, y, h);
       for (int k = 0; k < 4; ++k) {
         if (row[k] != 1) continue;  // only the middle row's nodes have their whole dual cell
         for (int l = 0; l < 4; ++l) {
@@ -124,10 +123,20 @@ double multisymplecticResidual(const Density& d, const Grid& g, double dt, const
       }
     }
   }
-  double worst = 0;
+  out.assign(n, 0.0);
   for (int i = 0; i < n; ++i)
-    if (nodeMoves(g, i) && scale[i] > 0) worst = std::max(worst, std::abs(sum[i]) / scale[i]);
-  return worst;
+    if (nodeMoves(g, i) && scale[i] > 0) out[i] = std::abs(sum[i]) / scale[i];
+}
+
+// The largest of those residuals for a built-in density's cell (MidpointCell, TrapezoidCell).
+template <class Cell>
+double multisymplecticResidual(const Density& d, const Grid& g, double dt, const std::vector<double>* base,
+                               const std::vector<double>* xi, const std::vector<double>* eta) {
+  std::vector<double> out;
+  multisymplecticResiduals(
+      g, base, xi, eta, [&](int, int, const Corners& y, CellHessian& h) { Cell::hessian(d, g.spacing(), dt, y, h); },
+      out);
+  return *std::max_element(out.begin(), out.end());
 }
 
 // The box scheme's dispersion relation for small waves e^{i(kx − ωt)} about u = 0, with
@@ -222,6 +231,43 @@ class BoxSchemeT {
     x -= (vy / (1 + vz_)) * z_;
   }
   double size(const Vector& dx) const { return dx.cwiseAbs().maxCoeff() / scale_; }
+
+  // The step's linearization from row a to its new row b (Marsden–West §5.2): a variation
+  // (δa, δp) of the old row and its momenta goes to (δb, δp'), where
+  //   ∂²S/∂a∂b δb = −(∂²S/∂a² δa + δp)   (the Newton matrix; δb = δa at a fixed end),
+  //   δp' = ∂²S/∂b∂a δa + ∂²S/∂b² δb      (0 at a fixed end).
+  // False where the matrix is singular or not finite.
+  bool tangent(const DensityT& d, const Grid& g, double dt, double t, const std::vector<double>& a,
+               const std::vector<double>& b, std::vector<double>& du, std::vector<double>& dp) {
+    const int n = g.points;
+    d_ = &d, g_ = &g, dt_ = dt, a_ = &a, t_ = t;
+    momentum_.assign(n, 0.0);
+    const Vector row = Eigen::Map<const Vector>(b.data(), n);
+    Vector r, x = Vector::Zero(n);
+    if (evaluate(row, r, true) != NewtonEval::Ok) return false;
+    std::vector<CellHessian> hessians(static_cast<std::size_t>(cellCount(g)));
+    for (int c = 0; c < cellCount(g); ++c) {
+      const int i = c, j = (c + 1) % n;
+      CellHessian& h = hessians[static_cast<std::size_t>(c)];
+      cellHessian(d, g.spacing(), dt, cellCentre(g, c), t + 0.5 * dt, Corners{a[i], a[j], b[i], b[j]}, h);
+      x[i] -= h[0][0] * du[i] + h[0][1] * du[j];
+      x[j] -= h[1][0] * du[i] + h[1][1] * du[j];
+    }
+    for (int i = 0; i < n; ++i) x[i] = nodeMoves(g, i) ? x[i] - dp[i] : du[i];
+    solve(x);
+    std::vector<double> next(n, 0.0);
+    for (int c = 0; c < cellCount(g); ++c) {
+      const int i = c, j = (c + 1) % n;
+      const CellHessian& h = hessians[static_cast<std::size_t>(c)];
+      for (int k = 2; k < 4; ++k)
+        next[k == 2 ? i : j] += h[k][0] * du[i] + h[k][1] * du[j] + h[k][2] * x[i] + h[k][3] * x[j];
+    }
+    for (int i = 0; i < n; ++i) {
+      du[i] = x[i];
+      dp[i] = nodeMoves(g, i) ? next[i] : 0.0;
+    }
+    return x.allFinite();
+  }
 
   // p^{n+1}_i = ∂S/∂b_i (a, b) (zero at fixed ends).
   static void newMomentum(const DensityT& d, const Grid& g, double dt, double t, const std::vector<double>& a,

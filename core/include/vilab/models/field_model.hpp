@@ -81,16 +81,25 @@ struct FieldModel {
   bool forced() const { return false; }
 
   // The built-in family: field.hpp's discrete energy (kinetic and potential at the nodes,
-  // the strain of the cells). A typed ℒ: Σ w_i Δx (u_t ∂ℒ/∂u_t − ℒ) at the nodes, with
-  // the nodal slope; not finite where a velocity cannot be recovered.
+  // the strain of the cells). A typed ℒ: over each cell, Δx times the mean of the energy
+  // density u_t ∂ℒ/∂u_t − ℒ at its two nodes with the cell's own slope — for
+  // ℒ = ½ρu_t² − W(u_x) − V(u) the built-in sum (with periodic ends exactly), and a
+  // sawtooth's strain is seen (a node's centred slope is blind to it). Not finite where
+  // a velocity cannot be recovered.
   double energy(const State& s) const {
     field::State f;
     if (!toField(s, f)) return std::numeric_limits<double>::quiet_NaN();
     if (!typed) return field::energy(density, grid, f);
+    const int n = grid.points;
+    const double dx = grid.spacing();
     double e = 0, out[10];
-    for (int i = 0; i < grid.points; ++i) {
-      typed->evaluate(f.u[i], f.v[i], slope(s.q, i), grid.x(i), 0.0, out);
-      e += length(i) * (f.v[i] * out[2] - out[0]);
+    for (int c = 0; c < field::cellCount(grid); ++c) {
+      const int ends[2] = {c, (c + 1) % n};
+      const double cellSlope = (f.u[ends[1]] - f.u[ends[0]]) / dx;
+      for (int i : ends) {
+        typed->evaluate(f.u[i], f.v[i], cellSlope, grid.x(i), 0.0, out);
+        e += 0.5 * dx * (f.v[i] * out[2] - out[0]);
+      }
     }
     return e;
   }
