@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useBrowser, openPage } from './helpers.mjs';
 import { createLab } from '../../web/sim/vilab.js';
-import { courant, stabilityLimit, waveSetup } from '../../web/sim/dispersion.js';
+import { courant, formulaLimits, stabilityLimit, waveSetup } from '../../web/sim/dispersion.js';
 
 const browser = useBrowser();
 
@@ -90,7 +90,7 @@ test('dispersion: offered for field runs only; on Klein–Gordon every method is
   const { page, errors } = await openPage(browser.context, '#system=pendulum', { reducedMotion: 'reduce' });
   await page.click('#studies-button');
   assert.equal(await page.locator('#study-dispersion').count(), 0, 'not offered on a pendulum');
-  await page.click('#studies-button'); // closed again
+  await page.click('#studies .drawer-close');
   await page.selectOption('#preset', 'klein-gordon');
   await page.evaluate(() => window.vilabPage.loadFull());
   await page.waitForFunction(() => window.vilabPage.state().scenario.system === 'field');
@@ -119,6 +119,13 @@ test('dispersion: offered for field runs only; on Klein–Gordon every method is
     assert.equal(got, want, `${integrator}: the page's ${got}, the API's ${want}`);
   }
   assert.equal(await page.locator('#study-dispersion tr[data-integrator="midpoint"] .dispersion-limit').getAttribute('data-value'), 'none');
+  // which relation each follows, and the formula's limit beside the measured one
+  const relation = (id) => page.locator(`#study-dispersion tr[data-integrator="${id}"] .dispersion-follows`).getAttribute('data-relation');
+  assert.deepEqual([await relation('trapezoid'), await relation('midpoint'), await relation('rk4')], ['leapfrog', 'box', 'rk4']);
+  const formula = (id) => page.locator(`#study-dispersion tr[data-integrator="${id}"] .dispersion-formula`).getAttribute('data-value');
+  assert.equal(Number(await formula('trapezoid')), formulaLimits(setup).leapfrog);
+  assert.equal(Number(await formula('rk4')), formulaLimits(setup).rk4);
+  assert.match(await page.locator('#study-dispersion tr[data-integrator="dopri5"]').textContent(), /left out/);
   const text = await caption.textContent();
   assert.match(text, /N = 256/);
   assert.match(text, /V″\(u₀\) = 100/);

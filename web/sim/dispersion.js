@@ -293,7 +293,12 @@ export const RELATIONS = {
   continuous: (s, kdx, dt) => dt * Math.sqrt((s.kappa / s.rho) * (kdx / s.dx) ** 2 + s.curvature / s.rho),
   leapfrog: (s, kdx, dt) => 2 * Math.asin((dt / 2) * Math.sqrt(semiDiscrete(s, kdx, Math.sin))),
   box: (s, kdx, dt) => 2 * Math.atan((dt / 2) * Math.sqrt(semiDiscrete(s, kdx, Math.tan))),
-  /** |R(iy)| of classical RK4, y = ΩΔt: |1 − y²/2 + y⁴/24 + i(y − y³/6)|. */
+  /** arg R(iy) of classical RK4, y = ΩΔt: R(iy) = 1 − y²/2 + y⁴/24 + i(y − y³/6). */
+  rk4: (s, kdx, dt) => {
+    const y = dt * Math.sqrt(semiDiscrete(s, kdx, Math.sin));
+    return Math.abs(Math.atan2(y - y ** 3 / 6, 1 - (y * y) / 2 + y ** 4 / 24));
+  },
+  /** |R(iy)| of classical RK4. */
   rk4Growth: (s, kdx, dt) => {
     const y = dt * Math.sqrt(semiDiscrete(s, kdx, Math.sin));
     return Math.hypot(1 - (y * y) / 2 + y ** 4 / 24, y - y ** 3 / 6);
@@ -304,6 +309,31 @@ export const RELATIONS = {
 export function formulaLimits(setup) {
   const top = Math.sqrt(semiDiscrete(setup, (2 * Math.PI * Math.floor(setup.points / 2)) / setup.points, Math.sin));
   return { leapfrog: 2 / top, rk4: (2 * Math.SQRT2) / top };
+}
+
+/** The discrete relations a measured method is matched against, and the largest stable Δt each implies (null: none). */
+const KNOWN = [
+  { relation: 'leapfrog', limit: (s) => formulaLimits(s).leapfrog },
+  { relation: 'box', limit: () => null },
+  { relation: 'rk4', limit: (s) => formulaLimits(s).rk4 },
+];
+
+/**
+ * The known relation a measured dispersion follows at step h (every measured k within
+ * `within` relative), or null: { relation, difference (the largest), limit (its formula) }.
+ * Which scheme a method is comes from its measurement, not from its id.
+ */
+export function followedRelation(result, setup, h, within = 1e-8) {
+  for (const { relation, limit } of KNOWN) {
+    let difference = 0;
+    result.kdx.forEach((kdx, j) => {
+      if (result.omegaDt[j] === null) return;
+      const want = RELATIONS[relation](setup, kdx, h);
+      difference = Math.max(difference, Math.abs(result.omegaDt[j] - want) / want);
+    });
+    if (difference <= within) return { relation, difference, limit: limit(setup) };
+  }
+  return null;
 }
 
 /** The Courant number ν = cΔt/Δx, c = √(κ/ρ). */

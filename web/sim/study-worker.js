@@ -4,7 +4,7 @@
 import { createLab } from './vilab.js';
 import { loopStudy, loopShape, convergenceReference, convergenceError, poincareSection, seedOnEnergy } from './studies.js';
 import { LESSON_TASKS } from './lessons.js';
-import { dispersionOf, notModal, stabilityLimit, waveSetup } from './dispersion.js';
+import { dispersionOf, followedRelation, notModal, stabilityLimit, waveSetup } from './dispersion.js';
 
 let labPromise = null;
 
@@ -54,7 +54,9 @@ const tasks = {
     const measured = dispersionOf(lab, scenario, { integrator, options, modes, onProgress: (f) => progress(0.5 * f) });
     const left = notModal(measured);
     const limit = left ? null : stabilityLimit(lab, scenario, { integrator, options });
-    return { ...measured, left, limit, setup: waveSetup(lab, scenario) };
+    const setup = waveSetup(lab, scenario);
+    const follows = left ? null : followedRelation(measured, setup, lab.normalize(scenario).h);
+    return { ...measured, left, limit, follows, setup };
   },
   // the lessons' measurements (web/sim/lessons.js)
   ...LESSON_TASKS,

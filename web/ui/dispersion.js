@@ -55,51 +55,60 @@ function curvePlot(host, x, curves, { yLabel, width }) {
   );
 }
 
-/** The table: each method's largest stable Δt on the grid, its Courant number there, and the run's Δt against it. */
-function limitTable(results, setup, h) {
-  const row = (r) => {
-    const limit = r.limit?.limit;
-    const cell =
-      r.left || !r.limit
-        ? el('td', { class: 'dispersion-limit', colspan: 3 }, t(`dispersion.left.${r.left.reason}`, { value: sci(r.left.value, 1) }))
-        : limit === null
-          ? el(
-              'td',
-              { class: 'dispersion-limit', colspan: 3, dataset: { value: 'none' } },
-              t('dispersion.nolimit', { max: shown(r.limit.searched) }),
-            )
-          : [
-              el('td', { class: 'dispersion-limit', dataset: { value: String(limit) } }, shown(limit)),
-              el('td', {}, shown(courant(setup, limit))),
-              el('td', {}, t(h <= limit ? 'dispersion.stable' : 'dispersion.unstable')),
-            ];
-    return el('tr', { dataset: { integrator: r.integrator } }, el('th', {}, r.label), cell);
-  };
+/** Which known relation a method's measured ω(k) follows, and how closely. */
+function followsCell(r) {
+  const f = r.follows;
   return el(
-    'table',
-    { class: 'study-table' },
+    'td',
+    { class: 'dispersion-follows', dataset: { relation: f?.relation ?? 'none', difference: String(f?.difference ?? '') } },
+    f
+      ? t(`dispersion.relation.${f.relation}`, { difference: sci(Math.max(f.difference, Number.MIN_VALUE), 1) })
+      : t('dispersion.relation.none'),
+  );
+}
+
+/** A method's measured limit, the limit its relation's formula gives, ν there and the run's Δt against it. */
+function limitCells(r, setup, h) {
+  const limit = r.limit.limit;
+  if (limit === null)
+    return el(
+      'td',
+      { class: 'dispersion-limit', colspan: 4, dataset: { value: 'none' } },
+      t('dispersion.nolimit', { max: shown(r.limit.searched) }),
+    );
+  const formula = r.follows?.limit;
+  return [
+    el('td', { class: 'dispersion-limit', dataset: { value: String(limit) } }, shown(limit)),
+    el('td', { class: 'dispersion-formula', dataset: { value: String(formula ?? '') } }, formula ? shown(formula) : '—'),
+    el('td', {}, shown(courant(setup, limit))),
+    el('td', {}, t(h <= limit ? 'dispersion.stable' : 'dispersion.unstable')),
+  ];
+}
+
+/** The table: each method's relation, its largest stable Δt on the grid (measured and by formula), ν there, the run's Δt against it. */
+function limitTable(results, setup, h) {
+  const row = (r) =>
     el(
       'tr',
-      {},
-      el('th', {}, ''),
-      el('th', {}, t('dispersion.col.limit')),
-      el('th', {}, t('dispersion.col.courant')),
-      el('th', {}, t('dispersion.col.run')),
-    ),
-    results.map(row),
-  );
+      { dataset: { integrator: r.integrator } },
+      el('th', {}, r.label),
+      r.left
+        ? el('td', { class: 'dispersion-limit', colspan: 5 }, t(`dispersion.left.${r.left.reason}`, { value: sci(r.left.value, 1) }))
+        : [followsCell(r), limitCells(r, setup, h)],
+    );
+  const heads = ['follows', 'limit', 'formula', 'courant', 'run'].map((k) => el('th', {}, t(`dispersion.col.${k}`)));
+  return el('table', { class: 'study-table' }, el('tr', {}, el('th', {}, ''), heads), results.map(row));
 }
 
 /** The caption: the linearization, the grid, the amplitude and the run's Δt and ν, all read from the measurement. */
 function caption(results, setup, h) {
   const a = results[0];
-  const limits = results
-    .filter((r) => r.limit && !r.left)
-    .map((r) =>
-      r.limit.limit === null
-        ? t('dispersion.caption.none', { method: r.label })
-        : t('dispersion.caption.limit', { method: r.label, dt: shown(r.limit.limit) }),
-    );
+  const kept = results.filter((r) => !r.left);
+  const limits = kept.map((r) =>
+    r.limit.limit === null
+      ? t('dispersion.caption.none', { method: r.label })
+      : t('dispersion.caption.limit', { method: r.label, dt: shown(r.limit.limit) }),
+  );
   return el(
     'figcaption',
     { class: 'dispersion-caption', dataset: { h: String(h), courant: String(courant(setup, h)), dx: String(setup.dx) } },
@@ -111,10 +120,23 @@ function caption(results, setup, h) {
         curvature: shown(setup.curvature),
         n: setup.points,
         dx: shown(setup.dx),
-        amplitude: sci(a.amplitude, 0),
         modes: a.modes.length,
       }),
+      ' ',
+      t(setup.linear ? 'dispersion.caption.amplitude.linear' : 'dispersion.caption.amplitude.small', {
+        amplitude: sci(a.amplitude, 1),
+        change: sci(Math.max(Number.MIN_VALUE, ...kept.map((r) => r.amplitudeChange)), 1),
+      }),
     ),
+    kept
+      .filter((r) => unresolved(r) > 0)
+      .map((r) =>
+        el(
+          'p',
+          { class: 'dispersion-unresolved' },
+          t('dispersion.caption.unresolved', { method: r.label, n: unresolved(r), total: r.modes.length }),
+        ),
+      ),
     el(
       'p',
       { class: 'dispersion-limits' },

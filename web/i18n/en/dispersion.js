@@ -21,10 +21,20 @@ export default {
   'dispersion.left.leakage':
     'left out: one step moved {value} of a wave onto other waves (its step is not the same at every node), so a wave is not a mode of it',
   'dispersion.caption.base':
-    'Linearized about u₀ = {u0}, where V″(u₀) = {curvature} (φ⁴ about its vacuum u₀ = 1, where V″ = 2λ); a periodic grid of N = {n} points at this run’s Δx = {dx}; waves of amplitude {amplitude}; {modes} wavenumbers.',
+    'Linearized about u₀ = {u0}, where V″(u₀) = {curvature} (φ⁴ about its vacuum u₀ = 1, where V″ = 2λ); a periodic grid of N = {n} points at this run’s Δx = {dx}; {modes} wavenumbers.',
   'dispersion.caption.limit': '{method} is stable up to Δt = {dt} s',
   'dispersion.caption.none': '{method} is stable at every Δt (no CFL limit)',
   'dispersion.caption.run': 'This run’s Δt = {h} s (Courant number ν = cΔt/Δx = {nu}).',
   'dispersion.caption.unresolved':
     '{method}: {n} of the {total} waves left their own mode in one step (a gap in its curves: no single ω there).',
+  'dispersion.col.follows': 'its ω(k) follows',
+  'dispersion.col.formula': 'by the formula (s)',
+  'dispersion.relation.leapfrog': 'the leapfrog’s sin(ωΔt/2) = (Δt/2)Ω, to {difference}',
+  'dispersion.relation.box': 'the box scheme’s tan(ωΔt/2) = (Δt/2)Ω̃, to {difference}',
+  'dispersion.relation.rk4': 'RK4’s e^{iωΔt}|λ| = R(iΩΔt), to {difference}',
+  'dispersion.relation.none': 'none of the leapfrog’s, the box scheme’s or RK4’s',
+  'dispersion.caption.amplitude.linear':
+    'V is quadratic, so one step is linear in the wave: waves of amplitude 1 (quartering it changed M(k) by at most {change}).',
+  'dispersion.caption.amplitude.small':
+    'V is not quadratic: waves of amplitude {amplitude}, small enough that quartering it changed M(k) by at most {change}.',
 };

@@ -21,10 +21,20 @@ export default {
   'dispersion.left.leakage':
     'excluido: un paso llevó {value} de una onda a otras ondas (su paso no es igual en todos los nodos), así que una onda no es un modo suyo',
   'dispersion.caption.base':
-    'Linealizado alrededor de u₀ = {u0}, donde V″(u₀) = {curvature} (φ⁴ alrededor de su vacío u₀ = 1, donde V″ = 2λ); una malla periódica de N = {n} puntos con el Δx de esta simulación, Δx = {dx}; ondas de amplitud {amplitude}; {modes} números de onda.',
+    'Linealizado alrededor de u₀ = {u0}, donde V″(u₀) = {curvature} (φ⁴ alrededor de su vacío u₀ = 1, donde V″ = 2λ); una malla periódica de N = {n} puntos con el Δx de esta simulación, Δx = {dx}; {modes} números de onda.',
   'dispersion.caption.limit': '{method} es estable hasta Δt = {dt} s',
   'dispersion.caption.none': '{method} es estable con cualquier Δt (sin límite CFL)',
   'dispersion.caption.run': 'El Δt de esta simulación es {h} s (número de Courant ν = cΔt/Δx = {nu}).',
   'dispersion.caption.unresolved':
     '{method}: {n} de las {total} ondas dejaron su propio modo en un paso (un hueco en sus curvas: no hay una única ω allí).',
+  'dispersion.col.follows': 'su ω(k) sigue',
+  'dispersion.col.formula': 'según la fórmula (s)',
+  'dispersion.relation.leapfrog': 'la del leapfrog, sin(ωΔt/2) = (Δt/2)Ω, a {difference}',
+  'dispersion.relation.box': 'la del esquema de caja, tan(ωΔt/2) = (Δt/2)Ω̃, a {difference}',
+  'dispersion.relation.rk4': 'la de RK4, e^{iωΔt}|λ| = R(iΩΔt), a {difference}',
+  'dispersion.relation.none': 'ninguna: ni la del leapfrog, ni la del esquema de caja, ni la de RK4',
+  'dispersion.caption.amplitude.linear':
+    'V es cuadrático, así que un paso es lineal en la onda: ondas de amplitud 1 (dividirla por cuatro cambió M(k) como mucho en {change}).',
+  'dispersion.caption.amplitude.small':
+    'V no es cuadrático: ondas de amplitud {amplitude}, tan pequeña que dividirla por cuatro cambió M(k) como mucho en {change}.',
 };
