@@ -62,8 +62,9 @@ const WAVES = {
   },
 };
 
-function fieldError(field, problem) {
-  return Object.assign(new Error(`vilab: ${field}: ${problem}`), { field });
+/** An error named by field, with a code of lab.vocabulary.inputErrorCodes (the page words it in its language). */
+function fieldError(field, problem, code = 'not-applicable') {
+  return Object.assign(new Error(`vilab: ${field}: ${problem}`), { field, code });
 }
 
 /** Whether a system's runs have a dispersion study (its model's waves are known). */
