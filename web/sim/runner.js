@@ -100,7 +100,8 @@ export class Runner {
   /**
    * @param lab        the vilab lab
    * @param callbacks  { onSamples(readA, readB), onFailure(track, info), onTarget(step),
-   *                    onVisualProblem(track, { step }) (a finite state whose picture is not finite) }
+   *                    onVisualProblem(track, { step }) (a finite state whose picture is not finite),
+   *                    onRow() (A is on a multiple of rowEvery steps) }
    */
   constructor(lab, callbacks = {}) {
     this.lab = lab;
@@ -115,6 +116,9 @@ export class Runner {
     this.target = null; // a step to land on exactly (link fingerprint check)
     this.historyCapacity = 32768;
     this.replays = new Map(); // track → { sim, to }: a stopped run replayed to its last good step
+    // a field run's space–time rows: A's chunks end on every rowEvery-th step, and onRow()
+    // is called there (0: no rows), so rows fall on the same steps however frames batch them
+    this.rowEvery = 0;
   }
 
   /** (Re)creates A and B (B only when compareScenario is given). Throws the API's error. */
@@ -248,6 +252,7 @@ export class Runner {
   /** One chunk of A's steps (budgetMs: bounded, else all n), B as many, then the per-step scan. */
   #chunk(n, budgetMs) {
     const a = this.a;
+    if (this.rowEvery > 0) n = Math.min(n, this.rowEvery - (a.sim.step % this.rowEvery));
     let steps = 0;
     let done = true;
     let refusedA = null;
@@ -272,6 +277,7 @@ export class Runner {
     this.#scan(refusedA, refusedB);
     this.#refreshVisual(a);
     if (this.b) this.#refreshVisual(this.b);
+    if (this.rowEvery > 0 && steps > 0 && a.sim.step % this.rowEvery === 0) this.cb.onRow?.();
     return { steps, done: done && !refusedA };
   }
 
