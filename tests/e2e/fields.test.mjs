@@ -72,6 +72,14 @@ test('the plucked string: a space–time image of A and B, rows at the run’s s
   assert.equal(await page.locator('#plot-kinks').count(), 0);
   assert.ok((await colouredPixels(page, 0)) > 1000, 'A’s image is drawn');
   assert.ok((await colouredPixels(page, 1)) > 1000, 'B’s image is drawn');
+  // projector mode: larger images (240 → 300 px high), the rows kept
+  const height = () => hook(page, () => document.querySelector('#plot-spacetime canvas').getBoundingClientRect().height);
+  assert.equal(await height(), 240);
+  await page.click('#projector');
+  await sleep(200);
+  assert.equal(await height(), 300);
+  assert.equal((await hook(page, () => window.vilabPage.fieldPlots())).A.rows, st.A.rows);
+  await page.click('#projector');
   // reset: the image starts again at t = 0
   await page.click('#reset');
   await sleep(200);
@@ -124,6 +132,19 @@ test('the sine-Gordon kink: the readout’s position and speed are the JS API ru
   assert.ok(text.includes(`x = ${num(mine.x, 4)} m`), text);
   assert.ok(text.includes(num(exact.v, 6)), text);
   assert.equal(await page.locator('#plot-kinks .uplot').count(), 1, 'the position plot is drawn');
+  // in Spanish the cards speak Spanish, the numbers unchanged
+  await page.selectOption('#language', 'es');
+  await sleep(300);
+  const es = await hook(page, () => ({
+    text: document.querySelector('#field-plots').textContent,
+    label: document.querySelector('#plot-spacetime canvas').getAttribute('aria-label'),
+    state: window.vilabPage.fieldPlots(),
+  }));
+  assert.match(es.text, /Imagen espacio-tiempo/);
+  assert.match(es.label, /^Imagen espacio-tiempo de u para A/);
+  assert.ok(!/Space–time image|no kink now|Exact speed/.test(es.text), es.text);
+  assert.deepEqual(es.state.kinks, st.kinks);
+  await page.selectOption('#language', 'en');
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -156,5 +177,26 @@ test('a field run that blows up stops adding rows and draws no NaN; a bad scenar
     errors.filter((e) => !/non-finite|breakdown/.test(e)),
     [],
   );
+  await page.close();
+});
+
+test('4096 nodes: drawn as 512 columns, each the mean of 8 nodes, and the kink still tracked', async () => {
+  const { page, errors } = await openPage(browser.context, '?nosw=1', { viewport: { width: 1440, height: 900 } });
+  await choose(page, 'sine-gordon-kink');
+  const base = scene('sine-gordon-kink');
+  const sc = { ...base, params: { ...base.params, grid: { ...base.params.grid, points: 4096 } } };
+  assert.equal(await hook(page, (sc) => window.vilabPage.setState({ scenario: sc }), sc), null);
+  await hook(page, () => window.vilabPage.step(80));
+  await sleep(300);
+  const st = await hook(page, () => window.vilabPage.fieldPlots());
+  assert.equal(st.A.columns, 512);
+  assert.equal(st.A.rows, 11); // t = 0 and every 8 steps to 80
+  assert.ok(st.A.finite);
+  const note = await page.locator('#plot-spacetime .plot-note').textContent();
+  assert.match(note, /4096 nodes drawn as 512 columns, each the mean of its nodes/);
+  assert.equal(st.kinks.A.length, 1);
+  assert.ok(Math.abs(st.kinks.A[0].x - (10 + 0.5 * 1.6)) < 2e-3, `${st.kinks.A[0].x}`);
+  assert.ok(Math.abs(st.exact.v - 0.5) < 1e-6);
+  assert.deepEqual(errors, []);
   await page.close();
 });
