@@ -97,7 +97,10 @@ test('the sine-Gordon kink: the readout’s position and speed are the JS API ru
   const st = await hook(page, () => window.vilabPage.fieldPlots());
   assert.equal(st.rowEvery, 8, 'L = 40: 80 s over 480 rows, 8 steps of 0.02 s');
   assert.ok(st.A.rows >= 30, `${st.A.rows} rows`);
-  assert.ok(st.A.times.every((t, k) => Math.abs(t - 0.16 * k) < 1e-9), 'rows every 0.16 s');
+  assert.ok(
+    st.A.times.every((t, k) => Math.abs(t - 0.16 * k) < 1e-9),
+    'rows every 0.16 s',
+  );
   assert.equal(st.kinks.A.length, 1);
   // the same scenario through the API, stopped at the page's row times; tracked here with the same code
   const sc = scene('sine-gordon-kink');

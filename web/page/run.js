@@ -200,7 +200,7 @@ export class Run {
     // a field run's space–time image and kinks start afresh here (from A's step now), a row
     // every rowEvery steps (the runner calls onRow there)
     if (this.fieldPlots) {
-      const start = system.model === 'field' ? startOf(lab, state.scenario, a) : { u: null, p: null };
+      const start = scene.spaceTime ? startOf(lab, state.scenario, a) : { u: null, p: null };
       runner.rowEvery = this.fieldPlots.configure({
         scenarioA: a.sim.scenario(),
         hasB: !!runner.b,

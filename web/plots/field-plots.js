@@ -67,13 +67,13 @@ export class FieldPlots {
 
   /**
    * Sets up for a run: { scenarioA (normalized), hasB, labelA, labelB, u0, p0 } (A's state at
-   * t = 0); a run of another system empties the host. Returns the steps between two rows
+   * t = 0; null u0 for a run whose scene has no space–time image: the host empties). Returns the steps between two rows
    * (0 for no rows): the runner calls sample() on those steps.
    */
   configure(run) {
     this.kinkPlot?.destroy();
     this.kinkPlot = null;
-    if (run?.scenarioA?.system !== 'field' || !run.u0?.length) {
+    if (!run?.u0?.length || !run.scenarioA?.params?.grid) {
       this.run = null;
       setChildren(this.host);
       this.host.hidden = true;

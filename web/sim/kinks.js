@@ -50,13 +50,13 @@ export function nodePositions(grid) {
 }
 
 /**
- * What tracking kinks needs of a field scenario (normalized), or null when it has none:
+ * What tracking kinks needs of a field scenario (normalized: params.density, params.grid),
+ * or null when it has none:
  * { family, density: { rho, kappa, lambda }, grid, xs, dx, levels (those the initial u
  * spans) }. u0: the initial u at the nodes.
  */
 export function kinkSetup(scenario, u0) {
-  if (scenario?.system !== 'field') return null;
-  const density = scenario.params?.density ?? {};
+  const density = scenario?.params?.density ?? {};
   const family = FAMILIES[density.family];
   const grid = scenario.params?.grid;
   if (!family || !grid || !u0?.length) return null;
