@@ -198,10 +198,10 @@ export class Run {
     });
     plots.setWindow(state.window);
     // a field run's space–time image and kinks start afresh here (from A's step now), a row
-    // every rowEvery steps (the runner calls onRow there)
+    // every rows.every steps (the runner calls onRow there)
     if (this.fieldPlots) {
       const start = scene.spaceTime ? startOf(lab, state.scenario, a) : { u: null, p: null };
-      runner.rowEvery = this.fieldPlots.configure({
+      runner.rows = this.fieldPlots.configure({
         scenarioA: a.sim.scenario(),
         hasB: !!runner.b,
         labelA: shortTitle(a.integrator),

@@ -3,7 +3,7 @@
 // the scenario has kinks (web/sim/kinks.js decides from its density and initial u), the
 // kink tracker: their positions and speeds, and the exact speed where the initial data
 // are the family's travelling kink. A row every rowInterval(scenario) of the run's time:
-// the runner calls sample(runner) on those steps (Runner.rowEvery, web/sim/runner.js), so
+// the runner calls sample(runner) on those steps (Runner.rows, web/sim/runner.js), so
 // rows are the same steps however frames batch them; a run that stopped adds nothing after
 // its last good step, and a NaN is never drawn (rows with one are refused).
 import { uPlot } from './uplot.js';
@@ -67,8 +67,9 @@ export class FieldPlots {
 
   /**
    * Sets up for a run: { scenarioA (normalized), hasB, labelA, labelB, u0, p0 } (A's state at
-   * t = 0; null u0 for a run whose scene has no space–time image: the host empties). Returns the steps between two rows
-   * (0 for no rows): the runner calls sample() on those steps.
+   * t = 0; null u0 for a run whose scene has no space–time image: the host empties).
+   * Returns the runner's rows { every, keep }: sample() is called every `every` steps
+   * among the last `keep` of each advance (0: no rows).
    */
   configure(run) {
     this.kinkPlot?.destroy();
@@ -77,7 +78,7 @@ export class FieldPlots {
       this.run = null;
       setChildren(this.host);
       this.host.hidden = true;
-      return 0;
+      return { every: 0, keep: 0 };
     }
     this.host.hidden = false;
     const sc = run.scenarioA;
@@ -93,7 +94,7 @@ export class FieldPlots {
     this.exact = this.setup ? exactSpeedOf(this.setup, run.u0, nodeVelocities(this.setup, run.p0)) : null;
     this.lastT = -Infinity;
     this.#build();
-    return this.rowEvery;
+    return { every: this.rowEvery, keep: ROWS * this.rowEvery };
   }
 
   /** Takes a row (and the kinks) of A and B at the run's time now, once per time. */
