@@ -51,19 +51,19 @@ function addRows(table, id, rounds) {
   const rate = (key) => stats(rounds.map((x) => 1e9 / x[key][AT_1024]));
   const goal = (s) => (id === 'trapezoid' ? { goal: '≥ 20000', met: s.median >= 20000 } : {});
   const page = rate('wasmPage');
-  table.add('field', `wave N=1024 ${id}: wasm steps/s, history every step (the page)`, page, goal(page));
+  table.add('fields', `wave N=1024 ${id}: wasm steps/s, history every step (the page)`, page, goal(page));
   if (id === 'trapezoid') {
     const quiet = rate('wasm');
-    table.add('field', `wave N=1024 ${id}: wasm steps/s, nothing recorded`, quiet, goal(quiet));
+    table.add('fields', `wave N=1024 ${id}: wasm steps/s, nothing recorded`, quiet, goal(quiet));
   }
   const ratio = stats(rounds.map((x) => x.wasm[AT_1024] / x.native[AT_1024]));
-  table.add('field', `wave N=1024 ${id}: wasm/native`, ratio, { goal: '≤ 1.25', met: ratio.median <= 1.25 });
+  table.add('fields', `wave N=1024 ${id}: wasm/native`, ratio, { goal: '≤ 1.25', met: ratio.median <= 1.25 });
   for (const [where, key] of [
     ['wasm', 'wasm'],
     ['native', 'native'],
   ]) {
     const s = slopes(rounds, key);
-    table.add('field', `wave ${id}: log–log slope of step cost in N (128…4096), ${where}`, s, slopeGoal(s));
+    table.add('fields', `wave ${id}: log–log slope of step cost in N (128…4096), ${where}`, s, slopeGoal(s));
   }
 }
 

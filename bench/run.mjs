@@ -14,7 +14,7 @@
 //   family   every integrator's step cost relative to midpoint (DSP, 64-link chain)
 //   page     the page figures in headless Chromium (bench/page.mjs; needs dist/)
 //   integrate lab.integrate against advance(1) + sim.q, sim.p and against advance(n) (bench/integrate.mjs)
-//   field    the field integrators on the linear wave, N = 128…4096: steps/s, wasm/native,
+//   fields   the field integrators on the linear wave, N = 128…4096: steps/s, wasm/native,
 //            the log–log slope in N, with and without a history row per step (bench/field.mjs)
 //   baseline (not by default) before/after against an earlier commit built from git
 //   accuracy (not by default) the largest h keeping the DSP's energy error below 1e-6 to 1000 s
@@ -48,7 +48,7 @@ import {
 } from './common.mjs';
 import { programRows } from './programs.mjs';
 
-const ALL = ['wasm', 'mujoco', 'odeint', 'scaling', 'limit', 'family', 'page', 'integrate', 'field'];
+const ALL = ['wasm', 'mujoco', 'odeint', 'scaling', 'limit', 'family', 'page', 'integrate', 'fields'];
 const SECTIONS = (process.env.VILAB_BENCH_SECTIONS ?? ALL.join(','))
   .split(',')
   .map((s) => s.trim())
@@ -403,6 +403,14 @@ async function pageSection() {
   table.detail('Page figures (bench/page.mjs)', '```\n' + lines.join('\n').trim() + '\n```');
 }
 
+async function fieldsSection() {
+  heading('fields: the linear wave, N = 128…4096 (ns per step, CPU time)');
+  const { fieldSection } = await import('./field.mjs');
+  const md = await fieldSection(lab, table);
+  table.detail('Fields: ns per step of the linear wave (h = Δx/2, fixed ends), medians over rounds, and the fitted slope in N', md);
+  console.log(md);
+}
+
 const SECTION = {
   wasm: wasmSection,
   mujoco: null,
@@ -415,7 +423,7 @@ const SECTION = {
   accuracy: accuracySection,
   flags: null,
   integrate: null,
-  field: null,
+  fields: fieldsSection,
 };
 for (const s of SECTIONS) {
   if (!(s in SECTION)) throw new Error(`VILAB_BENCH_SECTIONS: unknown section "${s}" (known: ${Object.keys(SECTION).join(', ')})`);
@@ -433,12 +441,6 @@ for (const s of SECTIONS) {
     heading('the trajectory API: lab.integrate against stepping one by one');
     const { integrateSection } = await import('./integrate.mjs');
     await integrateSection(lab, table);
-  } else if (s === 'field') {
-    heading('fields: the linear wave, N = 128…4096 (ns per step, CPU time)');
-    const { fieldSection } = await import('./field.mjs');
-    const md = await fieldSection(lab, table);
-    table.detail('Fields: ns per step of the linear wave (h = Δx/2, fixed ends), medians over rounds, and the fitted slope in N', md);
-    console.log(md);
   } else if (s === 'odeint') {
     heading('work–precision against Boost.Odeint (native)');
     const { odeintSection } = await import('./odeint.mjs');
