@@ -1,7 +1,8 @@
 // Native timing of the step loop, in thread CPU time (clock_gettime(CLOCK_THREAD_CPUTIME_ID):
 // time the thread ran, so a loaded machine stretches wall clock but not this):
-//   vilab_bench '<scenario json>' <steps> [repeats]
-//       prints {"nsPerStep": best, "median": ...};
+//   vilab_bench '<scenario json>' <steps> [repeats] [historyStride]
+//       prints {"nsPerStep": best, "median": ...}; the history records every
+//       historyStride-th step (default 1000000: nothing in the timed steps; 1 as the page);
 //   vilab_bench --accuracy '<scenario json>' <T> <tolerance>
 //       the cost of keeping the relative energy error below `tolerance` up to time T:
 //       the largest h (searched from the scenario's h, using the error's power law in h)
@@ -222,7 +223,7 @@ int kernel(long steps) {
 int main(int argc, char** argv) {
   if (argc < 3) {
     std::fprintf(stderr,
-                 "usage: vilab_bench '<scenario json>' <steps> [repeats]\n"
+                 "usage: vilab_bench '<scenario json>' <steps> [repeats] [historyStride]\n"
                  "       vilab_bench --accuracy '<scenario json>' <T> <tolerance>\n"
                  "       vilab_bench --run '<scenario json>' <T> [chunk]\n"
                  "       vilab_bench --profile '<scenario json>' <steps>\n"
@@ -245,9 +246,10 @@ int main(int argc, char** argv) {
     if (std::strcmp(argv[1], "--kernel") == 0) return kernel(std::atol(argv[2]));
     const long steps = std::atol(argv[2]);
     const int repeats = argc > 3 ? std::atoi(argv[3]) : 5;
+    const int stride = argc > 4 ? std::atoi(argv[4]) : 1000000;
     const vilab::Scenario scenario = vilab::parseScenario(std::string(argv[1]));
     std::vector<double> times;
-    for (int r = 0; r < repeats; ++r) times.push_back(timeSteps(scenario, steps, 1000000, 1));
+    for (int r = 0; r < repeats; ++r) times.push_back(timeSteps(scenario, steps, stride, 1));
     std::sort(times.begin(), times.end());
     std::printf("{\"nsPerStep\": %.3f, \"median\": %.3f}\n", times.front(), times[times.size() / 2]);
     return 0;

@@ -103,6 +103,18 @@ export function wasmRun(lab, scenario, steps, repeats = 1, options = { historySt
   return { ns: best, hash };
 }
 
+/** The least-squares slope of log y in log x. */
+export function logSlope(xs, ys) {
+  const lx = xs.map(Math.log),
+    ly = ys.map(Math.log);
+  const mx = lx.reduce((a, b) => a + b) / lx.length,
+    my = ly.reduce((a, b) => a + b) / ly.length;
+  let num = 0,
+    den = 0;
+  for (let i = 0; i < lx.length; i++) (num += (lx[i] - mx) * (ly[i] - my)), (den += (lx[i] - mx) ** 2);
+  return num / den;
+}
+
 export const median = (a) => {
   const s = a.filter(Number.isFinite).sort((x, y) => x - y);
   if (!s.length) return NaN;

@@ -14,6 +14,8 @@
 //   family   every integrator's step cost relative to midpoint (DSP, 64-link chain)
 //   page     the page figures in headless Chromium (bench/page.mjs; needs dist/)
 //   integrate lab.integrate against advance(1) + sim.q, sim.p and against advance(n) (bench/integrate.mjs)
+//   fields   the field integrators on the linear wave, N = 128…4096: steps/s, wasm/native,
+//            the log–log slope in N, with and without a history row per step (bench/field.mjs)
 //   baseline (not by default) before/after against an earlier commit built from git
 //   accuracy (not by default) the largest h keeping the DSP's energy error below 1e-6 to 1000 s
 //   flags    (not by default) wasm speed and size under -msimd128 and -Oz (bench/wasm_flags.mjs)
@@ -30,6 +32,7 @@ import {
   dsp,
   dspAsData,
   fmt,
+  logSlope,
   median,
   native,
   nativeBin,
@@ -45,7 +48,7 @@ import {
 } from './common.mjs';
 import { programRows } from './programs.mjs';
 
-const ALL = ['wasm', 'mujoco', 'odeint', 'scaling', 'limit', 'family', 'page', 'integrate'];
+const ALL = ['wasm', 'mujoco', 'odeint', 'scaling', 'limit', 'family', 'page', 'integrate', 'fields'];
 const SECTIONS = (process.env.VILAB_BENCH_SECTIONS ?? ALL.join(','))
   .split(',')
   .map((s) => s.trim())
@@ -93,16 +96,6 @@ async function wasmSection() {
 }
 
 // ---- scaling ------------------------------------------------------------------------
-function slope(xs, ys) {
-  const lx = xs.map(Math.log),
-    ly = ys.map(Math.log);
-  const mx = lx.reduce((a, b) => a + b) / lx.length,
-    my = ly.reduce((a, b) => a + b) / ly.length;
-  let num = 0,
-    den = 0;
-  for (let i = 0; i < lx.length; i++) (num += (lx[i] - mx) * (ly[i] - my)), (den += (lx[i] - mx) ** 2);
-  return num / den;
-}
 async function scalingSection() {
   heading('how cost grows: chains N = 2…64 (native, thread CPU time)');
   const Ns = [2, 4, 8, 16, 32, 64];
@@ -126,7 +119,7 @@ async function scalingSection() {
     const slopes = [];
     for (let r = 0; r < ROUNDS; r++)
       slopes.push(
-        slope(
+        logSlope(
           Ns,
           perN.map((a) => a[r]),
         ),
@@ -410,6 +403,14 @@ async function pageSection() {
   table.detail('Page figures (bench/page.mjs)', '```\n' + lines.join('\n').trim() + '\n```');
 }
 
+async function fieldsSection() {
+  heading('fields: the linear wave, N = 128…4096 (ns per step, CPU time)');
+  const { fieldSection } = await import('./field.mjs');
+  const md = await fieldSection(lab, table);
+  table.detail('Fields: ns per step of the linear wave (h = Δx/2, fixed ends), medians over rounds, and the fitted slope in N', md);
+  console.log(md);
+}
+
 const SECTION = {
   wasm: wasmSection,
   mujoco: null,
@@ -422,6 +423,7 @@ const SECTION = {
   accuracy: accuracySection,
   flags: null,
   integrate: null,
+  fields: fieldsSection,
 };
 for (const s of SECTIONS) {
   if (!(s in SECTION)) throw new Error(`VILAB_BENCH_SECTIONS: unknown section "${s}" (known: ${Object.keys(SECTION).join(', ')})`);

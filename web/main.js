@@ -10,6 +10,7 @@ import { createStore } from './state/store.js';
 import { View } from './scene/view.js';
 import { isDark } from './scene/palette.js';
 import { Plots } from './plots/plots.js';
+import { FieldPlots } from './plots/field-plots.js';
 import { Notices } from './ui/banner.js';
 import { $ } from './ui/dom.js';
 import { setupLayout } from './ui/layout.js';
@@ -81,19 +82,21 @@ async function main() {
     // a run whose numbers left the physics (energy, constraint, overflow) stops there
     onBreakdown: (label, info) => runner.halt(label, info),
   });
+  const fieldPlots = new FieldPlots($('#field-plots')); // a field run's space–time image and kinks (it follows theme and size)
   const runner = new Runner(lab, {
     onSamples: (ra, rb) => {
       plots.ingest(ra, rb, runner.a, runner.b);
       legend.ingest(ra, rb); // the caption's claims, after the plots' breakdown check
     },
     onFailure: (track, info) => reportFailure(track, info),
+    onRow: () => fieldPlots.sample(runner),
     onTarget: (step) => link.check(step),
     onVisualProblem: (track, { step }) =>
       notices.banner('visual', [t('main.visualProblem', { track: track.label, step })], { kind: 'warn' }),
   });
   // the store's subscribers run in the order these are made: the run first, the address bar last
   const readout = new Readout({ store, runner });
-  const run = new Run({ lab, store, runner, view, plots, readout, notices, presets });
+  const run = new Run({ lab, store, runner, view, plots, fieldPlots, readout, notices, presets });
   const drag = createBobDrag({ store, runner, view, run, notices });
   new Toolbar({ lab, store, view, run, notices, presets });
   const controls = createPanel({ lab, store, run, notices, presets });
@@ -109,7 +112,8 @@ async function main() {
   const bridge = createEmbed({ lab, store, runner, run, link, notices, embedKeys });
   const reportFailure = createFailureReport({ lab, plots, notices, run, legend, bridge });
   layout.usePlots(plots); // projector mode reaches the plots (the phone sheet is wired in setupLayout)
-  const loop = new FrameLoop({ store, runner, view, plots, readout, notices, ready });
+  fieldPlots.useProjector(layout.projector);
+  const loop = new FrameLoop({ store, runner, view, plots, fieldPlots, readout, notices, ready });
 
   // the first run: built, its link's camera and fingerprint check, then landing or playing
   run.build(store.get());
@@ -132,7 +136,7 @@ async function main() {
   new ResizeObserver(() => plots.resize()).observe($('#plots'));
 
   loop.start();
-  fillTestHook({ lab, store, runner, view, plots, presets, run, link, downloads, drag, lessonLayout });
+  fillTestHook({ lab, store, runner, view, plots, fieldPlots, presets, run, link, downloads, drag, lessonLayout });
   registerServiceWorker(notices);
 }
 

@@ -1,7 +1,8 @@
 // The run fingerprint in Chromium equals the native one: for every system ×
 // integrator pair of the registry, the same scenario and step count give the same
 // hash() in the browser's wasm as `vilab hash` natively, in the full build and, for
-// the pairs it runs, in the lean build the page starts on.
+// the pairs it runs, in the lean build the page starts on; and every field scene on every
+// integrator it accepts (tests/wasm/field-runs.mjs), a few hundred steps each.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -9,10 +10,27 @@ import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launch, openPage } from './helpers.mjs';
+import { fieldSceneRuns } from '../wasm/field-runs.mjs';
 
 const nativeCli = new URL('../../build/native/vilab', import.meta.url).pathname;
+const FIELD_STEPS = 300;
 
-test('Chromium wasm hashes equal native hashes for every system × integrator pair', async () => {
+// The field scenes (in the full build) hash as `vilab hash` does after the same steps.
+async function checkFieldScenes(page, runAll) {
+  const runs = fieldSceneRuns(await page.evaluate(() => window.vilabPage.lab.system('field').integrators));
+  assert.ok(runs.length >= 30, `only ${runs.length} field runs`);
+  const got = await runAll(runs.map(({ scenario }) => ({ scenario, steps: FIELD_STEPS })));
+  runs.forEach(({ name, scenario }, i) => {
+    assert.equal(got[i].failure, null, `${name}: ${got[i].failure?.message}`);
+    const native = execFileSync(nativeCli, ['hash', '-', '--steps', String(FIELD_STEPS)], {
+      input: JSON.stringify(scenario),
+      encoding: 'utf8',
+    });
+    assert.equal(got[i].hash, native.trim(), name);
+  });
+}
+
+test('Chromium wasm hashes equal native hashes for every system × integrator pair and every field scene', async () => {
   const browser = await launch();
   const dir = mkdtempSync(join(tmpdir(), 'vilab-hash-'));
   try {
@@ -104,6 +122,7 @@ test('Chromium wasm hashes equal native hashes for every system × integrator pa
         assert.equal(got.hash, native.trim(), `${p.system}/${p.integrator}`);
       }
     });
+    await checkFieldScenes(page, runAll);
     assert.deepEqual(errors, []);
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -1,8 +1,10 @@
-// The Studies drawer: loops, convergence and Poincaré sections run in workers and
-// produce their curves; the page keeps its frame budget while a sweep runs.
+// The Studies drawer: loops, convergence, Poincaré sections and a field's dispersion run
+// in workers and produce their curves; the page keeps its frame budget while a sweep runs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useBrowser, openPage } from './helpers.mjs';
+import { createLab } from '../../web/sim/vilab.js';
+import { courant, formulaLimits, stabilityLimit, waveSetup } from '../../web/sim/dispersion.js';
 
 const browser = useBrowser();
 
@@ -80,6 +82,54 @@ test('Poincaré: Hénon–Heiles orbits fill the section; a click adds one; canc
     timeout: 10000,
   });
   assert.ok(await page.locator('#studies button[data-study="loop"]').isEnabled(), 'ready for another run');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('dispersion: offered for field runs only; on Klein–Gordon every method is measured and the stated limits and ν are the JS API’s', async () => {
+  const { page, errors } = await openPage(browser.context, '#system=pendulum', { reducedMotion: 'reduce' });
+  await page.click('#studies-button');
+  assert.equal(await page.locator('#study-dispersion').count(), 0, 'not offered on a pendulum');
+  await page.click('#studies .drawer-close');
+  await page.selectOption('#preset', 'klein-gordon');
+  await page.evaluate(() => window.vilabPage.loadFull());
+  await page.waitForFunction(() => window.vilabPage.state().scenario.system === 'field');
+  await page.click('#studies-button');
+  // bad input is refused by field, the drawer usable
+  await page.fill('#dispersion-modes', '1000');
+  assert.match(await runStudy(page, 'dispersion'), /dispersion\.modes: .*512.*1000/);
+  await page.fill('#dispersion-modes', '64');
+  assert.equal(await runStudy(page, 'dispersion', 180000), 'Done.');
+  assert.ok((await page.locator('#dispersion-plot canvas').count()) >= 1, 'ω(k) is drawn');
+  assert.ok((await page.locator('#dispersion-growth canvas').count()) >= 1, '|λ| − 1 is drawn');
+  const scenario = await page.evaluate(() => window.vilabPage.state().scenario);
+  const integrators = await page.evaluate(() => window.vilabPage.lab.system('field').integrators);
+  assert.equal(await page.locator('#study-dispersion tr[data-integrator]').count(), integrators.length, 'a row per method');
+  // the numbers it states, against the same measurement through the JS API in Node
+  const lab = await createLab();
+  const setup = waveSetup(lab, scenario);
+  const caption = page.locator('#study-dispersion .dispersion-caption');
+  assert.equal(Number(await caption.getAttribute('data-h')), scenario.h);
+  assert.equal(Number(await caption.getAttribute('data-courant')), courant(setup, scenario.h));
+  for (const integrator of ['trapezoid', 'rk4']) {
+    const want = stabilityLimit(lab, scenario, { integrator }).limit;
+    const got = Number(
+      await page.locator(`#study-dispersion tr[data-integrator="${integrator}"] .dispersion-limit`).getAttribute('data-value'),
+    );
+    assert.equal(got, want, `${integrator}: the page's ${got}, the API's ${want}`);
+  }
+  assert.equal(await page.locator('#study-dispersion tr[data-integrator="midpoint"] .dispersion-limit').getAttribute('data-value'), 'none');
+  // which relation each follows, and the formula's limit beside the measured one
+  const relation = (id) => page.locator(`#study-dispersion tr[data-integrator="${id}"] .dispersion-follows`).getAttribute('data-relation');
+  assert.deepEqual([await relation('trapezoid'), await relation('midpoint'), await relation('rk4')], ['leapfrog', 'box', 'rk4']);
+  const formula = (id) => page.locator(`#study-dispersion tr[data-integrator="${id}"] .dispersion-formula`).getAttribute('data-value');
+  assert.equal(Number(await formula('trapezoid')), formulaLimits(setup).leapfrog);
+  assert.equal(Number(await formula('rk4')), formulaLimits(setup).rk4);
+  assert.match(await page.locator('#study-dispersion tr[data-integrator="dopri5"]').textContent(), /left out/);
+  const text = await caption.textContent();
+  assert.match(text, /N = 256/);
+  assert.match(text, /V″\(u₀\) = 100/);
+  assert.match(text, /ν = cΔt\/Δx = 0\.512/);
   assert.deepEqual(errors, []);
   await page.close();
 });

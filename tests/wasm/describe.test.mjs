@@ -3,6 +3,7 @@
 // natural variables against finite differences along a trajectory.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { lab } from './helpers.mjs';
 
 function withSim(scenario, fn) {
@@ -137,4 +138,74 @@ test('claims are classified so badges apply only where the system has the struct
   );
   assert.ok(lab.integrator('lie-group').claims.some((c) => c.kind === 'casimir'));
   for (const i of lab.integrators) assert.equal(i.claims.length, i.conserves.length);
+});
+
+/** A shipped field scene (scenes/fields/<id>.json) as a scenario, with changes. */
+function fieldScene(id, patch = {}) {
+  const { about, ...scenario } = JSON.parse(readFileSync(new URL(`../../scenes/fields/${id}.json`, import.meta.url), 'utf8'));
+  return { ...scenario, ...patch };
+}
+const periodic = (sc, density) => ({ ...sc, params: { ...sc.params, density, grid: { ...sc.params.grid, ends: 'periodic' } } });
+
+test('a field run: the energy is conserved, Σp only with periodic ends and V = 0, and no phase portrait', () => {
+  withSim(fieldScene('plucked-string'), (sim) => {
+    const d = sim.describe();
+    assert.deepEqual(
+      d.quantities.map((q) => [q.key, q.conserved]),
+      [['energy', true]],
+    );
+    assert.deepEqual(d.variables, []);
+    assert.ok(!d.structures.includes('momentum') && d.structures.includes('energy-bounded'));
+    assert.equal(sim.history.columns.includes('momentum'), false, 'fixed ends: the core records no Σp');
+    // kinetic + potential = the energy; released at rest, the kinetic part starts at 0
+    const diag = sim.diagnostics();
+    assert.equal(diag.kinetic, 0);
+    sim.advance(50);
+    const later = sim.diagnostics();
+    assert.ok(later.kinetic > 0.1 * later.energy);
+    assert.ok(Math.abs(later.kinetic + later.potential - later.energy) <= 1e-15 * later.energy);
+  });
+  // the wave with periodic ends: Σp conserved (the leapfrog keeps it to rounding), claimed as momentum
+  const kg = fieldScene('klein-gordon');
+  withSim(periodic(kg, { family: 'wave' }), (sim) => {
+    const d = sim.describe();
+    const P = d.quantities.find((q) => q.key === 'momentum');
+    assert.equal(P.conserved, true);
+    assert.ok(d.structures.includes('momentum'));
+  });
+  // Klein–Gordon with periodic ends (the shipped scene): Σp is a value, not conserved, and it really moves
+  withSim({ ...kg, initial: { u: kg.initial.u, ut: '1' } }, (sim) => {
+    const d = sim.describe();
+    const P = d.quantities.find((q) => q.key === 'momentum');
+    assert.equal(P.conserved, false);
+    assert.match(P.why, /not conserved/);
+    assert.ok(!d.structures.includes('momentum'));
+    const p0 = sim.diagnostics().momentum[0];
+    sim.advance(100); // 0.2 s, a third of the mass term's period 2π/m
+    assert.ok(Math.abs(sim.diagnostics().momentum[0] - p0) > 0.5 * Math.abs(p0), 'V pulls Σp away from its start');
+  });
+  // sine-Gordon with periodic ends: not conserved either
+  withSim(periodic(kg, { family: 'sine-gordon' }), (sim) => {
+    assert.equal(sim.describe().quantities.find((q) => q.key === 'momentum').conserved, false);
+  });
+  // a typed density: no kinetic part; a density with t in it is refused by the core (so the energy is always conserved)
+  withSim(fieldScene('nonlinear-string'), (sim) => {
+    const d = sim.describe();
+    assert.equal(d.energyParts, false);
+    assert.equal(d.quantities[0].conserved, true);
+    assert.equal(sim.diagnostics().kinetic, undefined);
+  });
+  const typed = fieldScene('nonlinear-string');
+  const timed = { ...typed, params: { ...typed.params, density: { lagrangian: '0.5*u_t^2 - (1 + 0.1*t)*sqrt(1 + u_x^2)' } } };
+  assert.throws(
+    () => lab.simulate(timed),
+    (e) => e.field === 'params.density.lagrangian',
+  );
+  // a typed density without u, periodic: Σp conserved; with u: not
+  withSim(periodic(typed, { lagrangian: '0.5*u_t^2 - sqrt(1 + u_x^2)' }), (sim) =>
+    assert.equal(sim.describe().quantities.find((q) => q.key === 'momentum').conserved, true),
+  );
+  withSim(periodic(typed, { lagrangian: '0.5*u_t^2 - 0.5*u_x^2 - 0.5*u^2' }), (sim) =>
+    assert.equal(sim.describe().quantities.find((q) => q.key === 'momentum').conserved, false),
+  );
 });

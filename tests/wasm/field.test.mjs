@@ -4,16 +4,10 @@
 // fields to the full one.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
 import { lab, runNative, VilabError } from './helpers.mjs';
+import { fieldSceneRuns, fieldScenes } from './field-runs.mjs';
 
-const dir = new URL('../../scenes/fields/', import.meta.url);
-const scenes = readdirSync(dir)
-  .filter((f) => f.endsWith('.json'))
-  .map((f) => {
-    const { about, ...scenario } = JSON.parse(readFileSync(new URL(f, dir), 'utf8'));
-    return { id: f.replace(/\.json$/, ''), about, scenario };
-  });
+const scenes = fieldScenes();
 const STEPS = 300;
 
 test('scenes/fields ships the seven field scenes, each with its lesson', () => {
@@ -30,25 +24,16 @@ test('scenes/fields ships the seven field scenes, each with its lesson', () => {
   for (const { id, about } of scenes) assert.ok(about.title && about.lesson, id);
 });
 
-const typed = (scenario) => typeof scenario.params.density.lagrangian === 'string';
-
-for (const { id, scenario } of scenes) {
-  for (const integrator of lab.system('field').integrators) {
-    if (typed(scenario) && integrator !== 'midpoint') continue;
-    const variants = integrator === 'avi' ? [{}, { options: { fine: 3, from: 0.5 } }] : [{}];
-    for (const extra of variants) {
-      const run = { ...scenario, integrator, ...extra };
-      test(`native = wasm hash: ${id}/${integrator}${extra.options ? ' (two steps)' : ''}`, () => {
-        const sim = lab.simulate(run, { historyStride: 100 });
-        sim.advance(STEPS);
-        const native = runNative(['hash', '-', '--steps', String(STEPS)], JSON.stringify(run));
-        assert.equal(native.status, 0, native.stderr);
-        assert.equal(native.stdout, `${sim.hash()}\n`);
-        assert.ok(Number.isFinite(sim.diagnostics().energy));
-        sim.dispose();
-      });
-    }
-  }
+for (const { name, scenario: run } of fieldSceneRuns(lab.system('field').integrators)) {
+  test(`native = wasm hash: ${name}`, () => {
+    const sim = lab.simulate(run, { historyStride: 100 });
+    sim.advance(STEPS);
+    const native = runNative(['hash', '-', '--steps', String(STEPS)], JSON.stringify(run));
+    assert.equal(native.status, 0, native.stderr);
+    assert.equal(native.stdout, `${sim.hash()}\n`);
+    assert.ok(Number.isFinite(sim.diagnostics().energy));
+    sim.dispose();
+  });
 }
 
 test('a typed density runs the box scheme only: the others are refused by field', () => {

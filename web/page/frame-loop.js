@@ -58,8 +58,8 @@ export class FrameStats {
 
 export class FrameLoop {
   /** ready: { resolve } of the page's `ready` promise. */
-  constructor({ store, runner, view, plots, readout, notices, ready }) {
-    Object.assign(this, { store, runner, view, plots, readout, notices, ready });
+  constructor({ store, runner, view, plots, fieldPlots = null, readout, notices, ready }) {
+    Object.assign(this, { store, runner, view, plots, fieldPlots, readout, notices, ready });
     this.stats = new FrameStats();
     store.session.set({ frames: this.stats });
     this.summaryEl = $('#diag-summary');
@@ -100,6 +100,7 @@ export class FrameLoop {
     view.render();
     const t3 = performance.now();
     plots.tick(now, runner.time);
+    this.fieldPlots?.tick(now);
     if (now - this.lastBars > 100 && runner.a) {
       this.lastBars = now;
       plots.energyBars($('#energy-bars'), runner.a.diag, runner.b && !runner.b.failure ? runner.b.diag : null);

@@ -68,6 +68,17 @@ export function samplePhase(runner, plots) {
   plots.samplePhase(a.failure ? null : a.sim.variables(), b?.sim.variables(), a.sim.time);
 }
 
+/** u and p at t = 0: A's own when it has not moved, else a fresh run's (A kept while only B changed). */
+function startOf(lab, scenario, a) {
+  if (a.sim.step === 0) return { u: a.visual, p: a.sim.p };
+  const sim = lab.simulate(scenario, { historyCapacity: 2 });
+  try {
+    return { u: sim.visualState(), p: sim.p };
+  } finally {
+    sim.dispose();
+  }
+}
+
 /** An integrator whose energy error stays in a band (the energy plot's scale). */
 const energyBounded = (integ) => !!integ && (integ.symplectic || integ.claims.some((c) => c.kind === 'energy' && /exactly/.test(c.text)));
 
@@ -85,8 +96,8 @@ function startable(lab, scenario) {
  * `exact`).
  */
 export class Run {
-  constructor({ lab, store, runner, view, plots, readout, notices, presets = [] }) {
-    Object.assign(this, { lab, store, runner, view, plots, readout, notices, presets });
+  constructor({ lab, store, runner, view, plots, fieldPlots = null, readout, notices, presets = [] }) {
+    Object.assign(this, { lab, store, runner, view, plots, fieldPlots, readout, notices, presets });
     this.land = null; // (step) => promise: the landing of a link's at= (page/link.js), set once links exist
     this.session = store.session;
     this.landing = new Landing({ lab, runner, show: () => this.#show({ jump: true, plots: true }) });
@@ -186,6 +197,20 @@ export class Run {
       energyBoundedB: energyBounded(runner.b?.integrator),
     });
     plots.setWindow(state.window);
+    // a field run's space–time image and kinks start afresh here (from A's step now), a row
+    // every rows.every steps (the runner calls onRow there)
+    if (this.fieldPlots) {
+      const start = scene.spaceTime ? startOf(lab, state.scenario, a) : { u: null, p: null };
+      runner.rows = this.fieldPlots.configure({
+        scenarioA: a.sim.scenario(),
+        hasB: !!runner.b,
+        labelA: shortTitle(a.integrator),
+        labelB: runner.b ? shortTitle(runner.b.integrator) : '',
+        u0: start.u,
+        p0: start.p,
+      });
+      this.fieldPlots.sample(runner);
+    }
     if (keepA) runner.rewindReads(); // the plots start afresh from the oldest samples kept
     runner.flush();
     view.update(runner.a, runner.b, runner.time);

@@ -12,7 +12,7 @@ export function openTestHook() {
   return settle;
 }
 
-export function fillTestHook({ lab, store, runner, view, plots, presets, run, link, downloads, drag, lessonLayout }) {
+export function fillTestHook({ lab, store, runner, view, plots, fieldPlots, presets, run, link, downloads, drag, lessonLayout }) {
   const session = () => store.session.get();
   Object.assign(window.vilabPage, {
     lab,
@@ -71,6 +71,8 @@ export function fillTestHook({ lab, store, runner, view, plots, presets, run, li
     csv: () => downloads.csvText(),
     png: () => downloads.pngURL(),
     plotRange: (id) => plots.yRange(id),
+    /** a field run's space–time image and kinks (web/plots/field-plots.js state()), or null for other systems */
+    fieldPlots: () => fieldPlots?.state() ?? null,
     setPlotView: (v) => plots.setView(v),
     summary: () => plots.summary(),
     /** the exact ghost's drawn orientation [w, x, y, z] and the time it shows, or null */

@@ -11,6 +11,8 @@
 //   inset        the momentum-sphere inset
 //   exactGhost   an exact solution may stand beside A as a grey ghost (page/run.js exactOf)
 //   lookAhead    the camera frames the run's first seconds (a short separate run: page/run.js)
+//   spaceTime    the visual state is u at a grid's nodes: the page adds the space–time image
+//                and the kink tracker (plots/field-plots.js)
 //   drag         its bobs can be dragged (paused) to set the start (page/drag.js)
 import { BoxGeometry, CylinderGeometry, Mesh, SphereGeometry, Vector3 } from 'three';
 import { solidMaterial } from './common.js';
@@ -87,5 +89,5 @@ export const SCENES = Object.freeze({
     gravityArrow: (extent) => -extent * 0.05,
   },
   // a string along x, framed on its drawn length
-  field: { Body: FieldBody, environment: aroundBodies, camera: standOff(2.4) },
+  field: { Body: FieldBody, environment: aroundBodies, camera: standOff(2.4), spaceTime: true },
 });

@@ -456,7 +456,73 @@ function describeData(system, sc, columns) {
   };
 }
 
-const BY_MODEL = { oscillator: describeOscillator, chain: describeChain, 'rigid-body': describeRigidBody, lagrangian: describeData };
+/** A typed density ℒ(u, u_t, u_x, x, t) that contains u itself (not only u_t, u_x): the shift u ↦ u + c changes it. */
+function usesU(text) {
+  return /(^|[^\w'.])u(?![\w'(])/.test(String(text ?? ''));
+}
+
+/**
+ * A field u(x, t) on a grid (system "field"). The energy: no forcing, and the density
+ * does not depend on t (the core refuses a typed ℒ with t in it). With periodic ends the
+ * core records Σp, the momentum of the shift u ↦ u + c (Noether): kept by the exact flow
+ * only when ℒ does not depend on u (the family "wave", V' = 0; a typed ℒ without u);
+ * Klein–Gordon, sine-Gordon and φ⁴ pull u back to their vacua, so for them it is a value.
+ * No phase portrait: the state is hundreds of nodes (the page draws u over x and t).
+ */
+function describeField(system, sc, columns) {
+  const density = sc.params.density ?? {};
+  const typed = typeof density.lagrangian === 'string';
+  const periodic = sc.params.grid?.ends === 'periodic';
+  const quantities = [energyQuantity(true, 'No forcing, and the density does not depend on time: the energy stays constant.')];
+  let shiftConserved = false;
+  if (periodic && columns.includes('momentum')) {
+    shiftConserved = typed ? !usesU(density.lagrangian) : (density.family ?? 'wave') === 'wave';
+    quantities.push({
+      key: 'momentum',
+      symbol: 'Σp',
+      title: 'momentum of the shift u ↦ u + c',
+      unit: 'kg·m/s',
+      columns: ['momentum'],
+      conserved: shiftConserved,
+      why: shiftConserved
+        ? 'With periodic ends, shifting u by a constant changes nothing (Noether).'
+        : 'The potential V(u) pulls u back to its vacuum: shifting u changes the energy, so Σp is not conserved.',
+    });
+  }
+  const rho = density.rho ?? 1;
+  const n = sc.params.grid?.points ?? 0;
+  const dx = periodic ? sc.params.grid.length / n : sc.params.grid.length / (n - 1);
+  // a node's share of the length w_iΔx: half a cell at a free end (a fixed end has p = 0)
+  const free = sc.params.grid?.ends === 'free';
+  const share = (i) => (free && (i === 0 || i === n - 1) ? 0.5 : 1) * dx;
+  return {
+    quantities,
+    constrained: false,
+    constraintScale: 1,
+    constraintWhat: 'none',
+    variables: [],
+    phase: [0, 0],
+    energyParts: !typed,
+    structures: ['symplectic', ...ENERGY, ...(shiftConserved ? ['momentum'] : [])],
+    values() {},
+    // the built-in densities' kinetic energy Σ p_i²/(2ρ w_iΔx) (a typed ℒ's is not separate)
+    kinetic: typed
+      ? null
+      : (q, p) => {
+          let T = 0;
+          for (let i = 0; i < n; i++) T += (p[i] * p[i]) / (2 * rho * share(i));
+          return T;
+        },
+  };
+}
+
+const BY_MODEL = {
+  oscillator: describeOscillator,
+  chain: describeChain,
+  'rigid-body': describeRigidBody,
+  lagrangian: describeData,
+  field: describeField,
+};
 
 /**
  * The description of a run: { quantities, constrained, constraintScale, variables, phase,

@@ -100,7 +100,8 @@ export class Runner {
   /**
    * @param lab        the vilab lab
    * @param callbacks  { onSamples(readA, readB), onFailure(track, info), onTarget(step),
-   *                    onVisualProblem(track, { step }) (a finite state whose picture is not finite) }
+   *                    onVisualProblem(track, { step }) (a finite state whose picture is not finite),
+   *                    onRow() (A is on a multiple of rows.every steps) }
    */
   constructor(lab, callbacks = {}) {
     this.lab = lab;
@@ -115,6 +116,11 @@ export class Runner {
     this.target = null; // a step to land on exactly (link fingerprint check)
     this.historyCapacity = 32768;
     this.replays = new Map(); // track → { sim, to }: a stopped run replayed to its last good step
+    // a field run's space–time rows: A's chunks end on every rows.every-th step among the
+    // last rows.keep steps of an advance (the earlier ones would leave the image's ring
+    // unseen: a far landing is not slowed), and onRow() is called there (every 0: no
+    // rows), so rows fall on the same steps however frames batch them
+    this.rows = { every: 0, keep: 0 };
   }
 
   /** (Re)creates A and B (B only when compareScenario is given). Throws the API's error. */
@@ -225,7 +231,7 @@ export class Runner {
         done = false;
         break;
       }
-      const chunk = this.#chunk(Math.min(n - taken, chunkMax), budgeted ? left : null);
+      const chunk = this.#chunk(this.#rowBound(Math.min(n - taken, chunkMax), n - taken), budgeted ? left : null);
       taken += chunk.steps;
       if (!chunk.done) {
         done = false;
@@ -243,6 +249,16 @@ export class Runner {
       this.cb.onTarget?.(target);
     }
     return taken;
+  }
+
+  /** A chunk of n steps cut at the next row's step when that step is among the last rows.keep of the `left` to go. */
+  #rowBound(n, left) {
+    const { every, keep } = this.rows;
+    if (!(every > 0)) return n;
+    const next = every - (this.a.sim.step % every);
+    if (left - next < keep) return Math.min(n, next);
+    // run up to where the kept rows begin, then row by row
+    return Math.min(n, Math.max(next, left - keep - ((left - keep - next) % every)));
   }
 
   /** One chunk of A's steps (budgetMs: bounded, else all n), B as many, then the per-step scan. */
@@ -272,6 +288,7 @@ export class Runner {
     this.#scan(refusedA, refusedB);
     this.#refreshVisual(a);
     if (this.b) this.#refreshVisual(this.b);
+    if (this.rows.every > 0 && steps > 0 && a.sim.step % this.rows.every === 0) this.cb.onRow?.();
     return { steps, done: done && !refusedA };
   }
 

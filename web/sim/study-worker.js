@@ -4,6 +4,7 @@
 import { createLab } from './vilab.js';
 import { loopStudy, loopShape, convergenceReference, convergenceError, poincareSection, seedOnEnergy } from './studies.js';
 import { LESSON_TASKS } from './lessons.js';
+import { dispersionOf, followedRelation, notModal, stabilityLimit, waveSetup } from './dispersion.js';
 
 let labPromise = null;
 
@@ -47,6 +48,15 @@ const tasks = {
   seed: (lab, { scenario, E, at }) => seedOnEnergy(lab, scenario, E, at),
   async section(lab, { scenario, crossings }, progress) {
     return poincareSection(lab, scenario, { crossings, onCrossing: (n) => progress(n / crossings) });
+  },
+  /** One integrator's measured ω(k) and growth, and (where it is one map per mode) its largest stable Δt. */
+  dispersion(lab, { scenario, integrator, options, modes }, progress) {
+    const measured = dispersionOf(lab, scenario, { integrator, options, modes, onProgress: (f) => progress(0.5 * f) });
+    const left = notModal(measured);
+    const limit = left ? null : stabilityLimit(lab, scenario, { integrator, options });
+    const setup = waveSetup(lab, scenario);
+    const follows = left ? null : followedRelation(measured, setup, lab.normalize(scenario).h);
+    return { ...measured, left, limit, follows, setup };
   },
   // the lessons' measurements (web/sim/lessons.js)
   ...LESSON_TASKS,

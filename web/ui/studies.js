@@ -4,6 +4,9 @@
 //   Convergence   the error at T for h, h/2, …, h/32: the fitted order on log–log axes
 //   Poincaré      a 2-coordinate system defined by data: where orbits at one energy cross
 //                 q₁ = 0 upwards; click the section to add an orbit there
+//   Dispersion    a field's small waves: each integrator's ω(k) and growth per step,
+//                 measured from one step of each Fourier mode, and its largest stable Δt
+//                 (web/ui/dispersion.js)
 //   Lessons       the seeds' figures, one click each: the lesson sets up the page and
 //                 computes its curve; captions, sources and docs from web/sim/lessons.js
 import { uPlot, loadUPlot } from '../plots/uplot.js';
@@ -17,6 +20,7 @@ import { needsFull } from '../sim/page-lab.js';
 import { t, registryText } from '../i18n/index.js';
 import { Drawer } from './drawer.js';
 import { apiErrorText } from './api-error.js';
+import { dispersionSection } from './dispersion.js';
 
 const CONVERGENCE_STEPS = 6;
 const ORBIT_COLORS = ['#0072b2', '#d55e00', '#009e73', '#cc79a7', '#e69f00', '#56b4e9', '#000000', '#f0e442'];
@@ -221,6 +225,17 @@ export class StudiesDrawer extends Drawer {
     sections.push(this.#convergenceSection(st));
     const poincare = this.#poincareSection(system, st);
     if (poincare) sections.push(poincare);
+    const dispersion = dispersionSection({
+      lab: this.lab,
+      system,
+      st,
+      runner: (key, start) => this.#runner(key, start),
+      pool: () => this.#pool(),
+      results: this.results,
+      plots: this.plots,
+      width: () => Math.max(260, this.body.clientWidth - 40 || 360),
+    });
+    if (dispersion) sections.push(dispersion);
     setChildren(this.body, sections);
   }
 

@@ -31,4 +31,10 @@ export default {
   'The forces and damping change the energy.': 'The forces and damping change the energy.',
   'The forces break the symmetry.': 'The forces break the symmetry.',
   "Gravity's torque about horizontal axes changes this component.": "Gravity's torque about horizontal axes changes this component.",
+  'No forcing, and the density does not depend on time: the energy stays constant.':
+    'No forcing, and the density does not depend on time: the energy stays constant.',
+  'With periodic ends, shifting u by a constant changes nothing (Noether).':
+    'With periodic ends, shifting u by a constant changes nothing (Noether).',
+  'The potential V(u) pulls u back to its vacuum: shifting u changes the energy, so Σp is not conserved.':
+    'The potential V(u) pulls u back to its vacuum: shifting u changes the energy, so Σp is not conserved.',
 };

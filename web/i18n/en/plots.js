@@ -45,4 +45,20 @@ export default {
   'plots.bars.kinetic': 'kinetic',
   'plots.bars.potential': 'potential',
   'plots.bars.total': 'total',
+  'plots.spacetime.title': 'Space–time image of u(x, t)',
+  'plots.spacetime.note':
+    'x across, t going down; a row every {steps} steps ({dt} s), the last {rows} kept; {columns}; colour: u, blue below 0, red above',
+  'plots.spacetime.columnsMean': '{nodes} nodes drawn as {columns} columns, each the mean of its nodes',
+  'plots.spacetime.columnsAll': 'one column per node ({nodes})',
+  'plots.spacetime.values': 't from {t0} to {t1} s, {rows} rows',
+  'plots.spacetime.alt':
+    'Space–time image of u for {label}: x from 0 to {length} m across, t from {t0} s at the top to {t1} s at the bottom in {rows} rows; colour from −{range} (blue) through 0 to {range} (red)',
+  'plots.spacetime.empty': 'Space–time image of u for {label}: no rows yet',
+  'plots.kinks.title': 'Kinks',
+  'plots.kinks.note':
+    'where u crosses {levels}, halfway between two vacua (linear interpolation between nodes); speed: least-squares fit over the last {samples} samples',
+  'plots.kinks.none': '{label}: no kink now',
+  'plots.kinks.kink': '{label}, kink {id}: x = {x} m, v = {v} m/s',
+  'plots.kinks.antikink': '{label}, antikink {id}: x = {x} m, v = {v} m/s',
+  'plots.kinks.exact': 'Exact speed of this kink: {v} m/s (its initial data are the travelling kink, u_t = −v u_x)',
 };

@@ -32,4 +32,10 @@ export default {
   'The forces break the symmetry.': 'Las fuerzas rompen la simetría.',
   "Gravity's torque about horizontal axes changes this component.":
     'El par de la gravedad alrededor de ejes horizontales cambia esta componente.',
+  'No forcing, and the density does not depend on time: the energy stays constant.':
+    'Sin forzamiento, y la densidad no depende del tiempo: la energía se mantiene constante.',
+  'With periodic ends, shifting u by a constant changes nothing (Noether).':
+    'Con extremos periódicos, desplazar u en una constante no cambia nada (Noether).',
+  'The potential V(u) pulls u back to its vacuum: shifting u changes the energy, so Σp is not conserved.':
+    'El potencial V(u) devuelve u a su vacío: desplazar u cambia la energía, así que Σp no se conserva.',
 };

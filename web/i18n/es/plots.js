@@ -43,4 +43,20 @@ export default {
   'plots.bars.kinetic': 'cinética',
   'plots.bars.potential': 'potencial',
   'plots.bars.total': 'total',
+  'plots.spacetime.title': 'Imagen espacio-tiempo de u(x, t)',
+  'plots.spacetime.note':
+    'x en horizontal, t hacia abajo; una fila cada {steps} pasos ({dt} s), se guardan las últimas {rows}; {columns}; color: u, azul bajo 0, rojo sobre 0',
+  'plots.spacetime.columnsMean': '{nodes} nodos dibujados en {columns} columnas, cada una la media de sus nodos',
+  'plots.spacetime.columnsAll': 'una columna por nodo ({nodes})',
+  'plots.spacetime.values': 't de {t0} a {t1} s, {rows} filas',
+  'plots.spacetime.alt':
+    'Imagen espacio-tiempo de u para {label}: x de 0 a {length} m en horizontal, t de {t0} s arriba a {t1} s abajo en {rows} filas; color de −{range} (azul) pasando por 0 a {range} (rojo)',
+  'plots.spacetime.empty': 'Imagen espacio-tiempo de u para {label}: aún no hay filas',
+  'plots.kinks.title': 'Kinks',
+  'plots.kinks.note':
+    'donde u cruza {levels}, a medio camino entre dos vacíos (interpolación lineal entre nodos); velocidad: ajuste por mínimos cuadrados sobre las últimas {samples} muestras',
+  'plots.kinks.none': '{label}: ningún kink ahora',
+  'plots.kinks.kink': '{label}, kink {id}: x = {x} m, v = {v} m/s',
+  'plots.kinks.antikink': '{label}, antikink {id}: x = {x} m, v = {v} m/s',
+  'plots.kinks.exact': 'Velocidad exacta de este kink: {v} m/s (sus datos iniciales son el kink viajero, u_t = −v u_x)',
 };

@@ -1,0 +1,33 @@
+// The field scenes of scenes/fields/ and the runs their hashes are checked on: every scene
+// on every field integrator it accepts (a typed density runs the box scheme, `midpoint`,
+// only), the AVI also with two step sizes. Not a test file: tests/wasm/field.test.mjs
+// (native = Node) and tests/e2e/determinism.test.mjs (native = Chromium) read it.
+import { readdirSync, readFileSync } from 'node:fs';
+
+const dir = new URL('../../scenes/fields/', import.meta.url);
+
+/** The shipped field scenes: { id, about, scenario } with the `about` block apart. */
+export const fieldScenes = () =>
+  readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => {
+      const { about, ...scenario } = JSON.parse(readFileSync(new URL(f, dir), 'utf8'));
+      return { id: f.replace(/\.json$/, ''), about, scenario };
+    });
+
+export const isTypedDensity = (scenario) => typeof scenario.params.density.lagrangian === 'string';
+
+/** [{ name, scenario }] of every scene × integrator it accepts; integrators: the field system's. */
+export function fieldSceneRuns(integrators) {
+  const runs = [];
+  for (const { id, scenario } of fieldScenes()) {
+    for (const integrator of integrators) {
+      if (isTypedDensity(scenario) && integrator !== 'midpoint') continue;
+      const variants = integrator === 'avi' ? [{}, { options: { fine: 3, from: 0.5 } }] : [{}];
+      for (const extra of variants)
+        runs.push({ name: `${id}/${integrator}${extra.options ? ' (two steps)' : ''}`, scenario: { ...scenario, integrator, ...extra } });
+    }
+  }
+  return runs;
+}
