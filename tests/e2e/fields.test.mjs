@@ -203,3 +203,36 @@ test('4096 nodes: drawn as 512 columns, each the mean of 8 nodes, and the kink s
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('the multisymplectic law card: the leapfrog keeps it to rounding, RK4 breaks it, DOPRI5 says why it has none', async () => {
+  const { page, errors } = await openPage(browser.context, '?nosw=1', { viewport: { width: 1440, height: 900 } });
+  await choose(page, 'plucked-string');
+  await playTo(page, 1);
+  const { law } = await hook(page, () => window.vilabPage.fieldPlots());
+  assert.ok(law.A.probes >= 2 && law.B.probes >= 2, `${law.A.probes}, ${law.B.probes} probes`);
+  assert.equal(law.A.law, 'trapezoid');
+  assert.equal(law.B.law, 'trapezoid');
+  assert.ok(law.A.last <= 1e-12, `leapfrog ${law.A.last}`);
+  assert.ok(law.B.last >= 1e-8, `RK4 ${law.B.last}`);
+  assert.equal(law.A.nodes.length, scene('plucked-string').params.grid.points);
+  // the probe's numbers are the JS API's at the same step: a probe leaves the run as it was
+  const again = await hook(page, () => {
+    const s = window.vilabPage.sim();
+    const before = s.hash();
+    const r = s.lawResidual();
+    return { same: s.hash() === before, max: r.max };
+  });
+  assert.ok(again.same);
+  assert.ok(again.max <= 1e-12);
+  const values = await page.locator('#plot-law-values').textContent();
+  assert.match(values, /A: largest .* \(trapezoid density\)/);
+  assert.equal((await page.locator('#plot-law canvas').count()) >= 2, true, 'the time and profile plots');
+  assert.equal(await hook(page, () => window.vilabPage.setState({ compare: 'dopri5' })), null);
+  await playTo(page, 0.2);
+  const after = await hook(page, () => window.vilabPage.fieldPlots());
+  assert.equal(after.law.B.probes, 0);
+  assert.match(after.law.B.why, /substeps adapt/);
+  assert.match(await page.locator('#plot-law-values').textContent(), /B: none — /);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

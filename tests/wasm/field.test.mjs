@@ -84,10 +84,17 @@ test('sim.lawResidual(): the multisymplectic law per node, kept by the box and t
   assert.ok(rk4.max >= 1e-8, `RK4 ${rk4.max}`);
   for (const integrator of ['dopri5', 'avi']) {
     const sim = lab.simulate({ ...scenario, integrator });
-    assert.throws(() => sim.lawResidual(), (e) => e instanceof VilabError && e.field === 'integrator', integrator);
+    assert.throws(
+      () => sim.lawResidual(),
+      (e) => e instanceof VilabError && e.field === 'integrator',
+      integrator,
+    );
     sim.dispose();
   }
   const pendulum = lab.simulate({ system: 'pendulum' });
-  assert.throws(() => pendulum.lawResidual(), (e) => e instanceof VilabError && e.field === 'integrator');
+  assert.throws(
+    () => pendulum.lawResidual(),
+    (e) => e instanceof VilabError && e.field === 'integrator',
+  );
   pendulum.dispose();
 });

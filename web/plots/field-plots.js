@@ -2,16 +2,19 @@
 // like them: the space–time image of u (A and B side by side when comparing) and, where
 // the scenario has kinks (web/sim/kinks.js decides from its density and initial u), the
 // kink tracker: their positions and speeds, and the exact speed where the initial data
-// are the family's travelling kink. A row every rowInterval(scenario) of the run's time:
+// are the family's travelling kink; and the multisymplectic law's residual (law-card.js).
+// A row every rowInterval(scenario) of the run's time:
 // the runner calls sample(runner) on those steps (Runner.rows, web/sim/runner.js), so
 // rows are the same steps however frames batch them; a run that stopped adds nothing after
 // its last good step, and a NaN is never drawn (rows with one are refused).
 import { uPlot } from './uplot.js';
+import { alignByTime, axisStyle, cssVar } from './common.js';
 import { el, setChildren } from '../ui/dom.js';
 import { num } from '../sim/format.js';
 import { COLOR_A, isDark } from '../scene/palette.js';
 import { t, onLanguageChange } from '../i18n/index.js';
 import { ROWS, SpaceTimeRing, averageColumns, colourOf, colourRange, columnsFor, rowInterval } from '../sim/spacetime.js';
+import { LawCard } from './law-card.js';
 import { KinkTracker, SPEED_SAMPLES, exactSpeedOf, kinkSetup, nodeVelocities } from '../sim/kinks.js';
 
 const REDRAW_MS = 120;
@@ -21,11 +24,6 @@ const KINK_COLOURS = [COLOR_A, '#2a9d8f', '#8e44ad', '#c0392b', '#7f8c8d', '#d4a
 const MINUS = '\u2212';
 const BAR_PX = 10; // the colour bar's width
 const MIN_ROWS = 60; // the fewest rows the image's height is shared among
-
-function cssVar(name, fallback) {
-  const v = getComputedStyle(document.documentElement).getPropertyValue(name).trim();
-  return v || fallback;
-}
 
 const signed = (x, digits) => num(x, digits).replace(/^-/, MINUS);
 
@@ -74,6 +72,7 @@ export class FieldPlots {
   configure(run) {
     this.kinkPlot?.destroy();
     this.kinkPlot = null;
+    this.law?.destroyPlots();
     if (!run?.u0?.length || !run.scenarioA?.params?.grid) {
       this.run = null;
       setChildren(this.host);
@@ -93,6 +92,7 @@ export class FieldPlots {
     this.trackers = this.setup ? { A: new KinkTracker(this.setup), B: run.hasB ? new KinkTracker(this.setup) : null } : null;
     this.exact = this.setup ? exactSpeedOf(this.setup, run.u0, nodeVelocities(this.setup, run.p0)) : null;
     this.lastT = -Infinity;
+    this.law = new LawCard({ length: this.length, projector: this.projector, fontPx: FONT_PX });
     this.#build();
     return { every: this.rowEvery, keep: ROWS * this.rowEvery };
   }
@@ -120,6 +120,7 @@ export class FieldPlots {
       this.#paintRow(image, image.ring.count - 1);
       this.trackers?.[image.label]?.push(time, u);
     }
+    this.law.sample(runner, time);
   }
 
   /** Writes the k-th oldest row's colours into the image's pixels (all of them when the colour range grew). */
@@ -166,6 +167,7 @@ export class FieldPlots {
       this.kinks.plotEl.before(this.kinks.list);
       cards.push(this.kinks.fig);
     } else this.kinks = null;
+    cards.push(this.law.attach((id, title, note) => this.#card(id, title, note)));
     setChildren(this.host, ...cards);
     this.kinkTracks = 0;
     this.drawAll();
@@ -193,6 +195,7 @@ export class FieldPlots {
   /** Larger type for a projector. */
   setProjector(on) {
     this.projector = !!on;
+    this.law?.setProjector(this.projector);
     if (this.run) this.drawAll();
   }
 
@@ -214,6 +217,7 @@ export class FieldPlots {
     this.drawn = version;
     this.#drawImages();
     this.#drawKinks();
+    this.law.draw(this.#plotWidth());
   }
 
   drawAll() {
@@ -221,6 +225,11 @@ export class FieldPlots {
     this.at = performance.now();
     this.#drawImages();
     this.#drawKinks();
+    this.law.draw(this.#plotWidth());
+  }
+
+  #plotWidth() {
+    return Math.max(160, this.host.clientWidth - 16);
   }
 
   #drawImages() {
@@ -280,20 +289,11 @@ export class FieldPlots {
       this.kinkPlot?.destroy();
       this.kinkTracks = tracks.length;
       const size = this.projector ? 'projector' : 'card';
-      const fg = () => cssVar('--fg-muted', '#4a515b');
-      const grid = () => cssVar('--grid', 'rgba(0,0,0,0.08)');
       const font = `${FONT_PX[size]}px system-ui, sans-serif`;
-      const axis = (label) => ({
-        stroke: fg,
-        grid: { stroke: grid, width: 1 },
-        ticks: { stroke: grid, width: 1, size: 4 },
-        font,
-        labelFont: font,
-        label,
-      });
+      const axis = (label) => axisStyle(label, font);
       this.kinkPlot = new uPlot(
         {
-          width: Math.max(160, this.host.clientWidth - 16),
+          width: this.#plotWidth(),
           height: this.projector ? 190 : 150,
           legend: { show: false },
           cursor: { show: false },
@@ -315,7 +315,7 @@ export class FieldPlots {
         this.kinks.plotEl,
       );
     }
-    this.kinkPlot.setData(alignTracks(tracks));
+    this.kinkPlot.setData(alignByTime(tracks, (k) => k.x));
   }
 
   /** What the cards hold, for tests: { rows, t0, t1, columns, range, kinks: { A, B }, exact }. */
@@ -340,11 +340,13 @@ export class FieldPlots {
       kinks: this.trackers ? { A: this.trackers.A.current(), B: this.trackers.B?.current() ?? null } : null,
       exact: this.exact ? { ...this.exact } : null,
       readout: this.kinks ? [...this.kinks.list.children].map((li) => li.textContent) : [],
+      law: this.law.state(),
     };
   }
 
   destroy() {
     this.kinkPlot?.destroy();
+    this.law?.destroyPlots();
     this.offLanguage?.();
   }
 }
@@ -353,20 +355,6 @@ export class FieldPlots {
 function levelText(level) {
   const k = Math.round(level / Math.PI);
   return k === 1 ? 'π' : k === -1 ? `${MINUS}π` : `${k < 0 ? MINUS : ''}${Math.abs(k)}π`;
-}
-
-/** uPlot's aligned data: every sample time of the tracks, each track's x there or null. */
-function alignTracks(tracks) {
-  const times = [...new Set(tracks.flatMap((k) => k.t))].sort((a, b) => a - b);
-  const index = new Map(times.map((x, i) => [x, i]));
-  return [
-    times,
-    ...tracks.map((k) => {
-      const ys = new Array(times.length).fill(null);
-      k.t.forEach((x, i) => (ys[index.get(x)] = k.x[i]));
-      return ys;
-    }),
-  ];
 }
 
 /** The canvas at width × height CSS px (device pixels underneath), cleared; its 2-D context. */

@@ -22,6 +22,7 @@
 // from the first sample; the plots themselves are built once uPlot has arrived (start(),
 // called after the page's first frame).
 import { uPlot, loadUPlot } from './uplot.js';
+import { cssVar } from './common.js';
 import { breakdownCriterion, sampleBreakdown } from '../sim/breakdown.js';
 import { EnvelopeTable, PointRing } from './series.js';
 import { el, setChildren } from '../ui/dom.js';
@@ -75,11 +76,6 @@ function safeRange(u, min, max) {
   if (half < floor) half = floor;
   half *= 1.08;
   return [mid - half, mid + half];
-}
-
-function cssVar(name, fallback) {
-  const v = getComputedStyle(document.documentElement).getPropertyValue(name).trim();
-  return v || fallback;
 }
 
 /** A quantity's value from a history read at index i (its columns, or their norm). */

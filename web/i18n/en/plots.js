@@ -61,4 +61,11 @@ export default {
   'plots.kinks.kink': '{label}, kink {id}: x = {x} m, v = {v} m/s',
   'plots.kinks.antikink': '{label}, antikink {id}: x = {x} m, v = {v} m/s',
   'plots.kinks.exact': 'Exact speed of this kink: {v} m/s (its initial data are the travelling kink, u_t = −v u_x)',
+  'plots.law.title': 'Multisymplectic law',
+  'plots.law.note':
+    'the discrete ∂ₜω + ∂ₓκ = 0 on each node’s dual cell over the next two steps, for two variations carried by the integrator’s own linearization (sim.lawResidual()), relative to its terms (rounding: about 1e−16). Top: the largest over the nodes against t; bottom: along the string now',
+  'plots.law.value': '{label}: largest {max} ({law} density)',
+  'plots.law.none': '{label}: none — {why}',
+  'plots.law.axisMax': 'max',
+  'plots.law.axisNode': 'per node',
 };

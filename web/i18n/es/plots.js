@@ -59,4 +59,11 @@ export default {
   'plots.kinks.kink': '{label}, kink {id}: x = {x} m, v = {v} m/s',
   'plots.kinks.antikink': '{label}, antikink {id}: x = {x} m, v = {v} m/s',
   'plots.kinks.exact': 'Velocidad exacta de este kink: {v} m/s (sus datos iniciales son el kink viajero, u_t = −v u_x)',
+  'plots.law.title': 'Ley multisimpléctica',
+  'plots.law.note':
+    'la versión discreta de ∂ₜω + ∂ₓκ = 0 en la celda dual de cada nodo en los dos pasos siguientes, para dos variaciones llevadas por la linealización del propio integrador (sim.lawResidual()), relativa a sus términos (redondeo: cerca de 1e−16). Arriba: el máximo sobre los nodos frente a t; abajo: a lo largo de la cuerda ahora',
+  'plots.law.value': '{label}: máximo {max} (densidad {law})',
+  'plots.law.none': '{label}: no la hay — {why}',
+  'plots.law.axisMax': 'máx.',
+  'plots.law.axisNode': 'por nodo',
 };
