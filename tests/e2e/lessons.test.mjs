@@ -32,7 +32,17 @@ test('every lesson loads from one click and draws its curve, with caption and so
   // the drawer's code and uPlot load on the first open: wait for its list, not only the click
   await page.locator('#study-lessons button[data-lesson]').first().waitFor({ timeout: 20000 });
   const ids = await page.locator('#study-lessons button[data-lesson]').evaluateAll((bs) => bs.map((b) => b.dataset.lesson));
-  assert.deepEqual(ids, ['mw-newmark-rk4', 'dsp-fluctuation', 'dsp-jz', 'dsp-penalty', 'lu-clock', 'floquet', 'wm-amplitude']);
+  assert.deepEqual(ids, [
+    'mw-newmark-rk4',
+    'mw-string-energy',
+    'multisymplectic-law',
+    'dsp-fluctuation',
+    'dsp-jz',
+    'dsp-penalty',
+    'lu-clock',
+    'floquet',
+    'wm-amplitude',
+  ]);
   const measured = {};
   for (const id of ids) {
     const t0 = Date.now();
@@ -59,6 +69,14 @@ test('every lesson loads from one click and draws its curve, with caption and so
   }
   // the figures' numbers, as computed in the page's workers
   assert.ok(measured['mw-newmark-rk4'].finalB < -0.3 && Math.abs(measured['mw-newmark-rk4'].finalA) < 0.1);
+  // the plucked string over 1e5 steps: the leapfrog in its early window, RK4 drifting down out of it
+  const string = measured['mw-string-energy'];
+  assert.ok(string.steps === 100000 && string.ratioA <= 1.5 && string.ratioB >= 3, JSON.stringify(string));
+  assert.ok(string.finalB < 0 && -string.finalB >= 0.99 * string.farthestB && -string.finalB < string.bandA, JSON.stringify(string));
+  // the multisymplectic law on the breather: box scheme and leapfrog at rounding, RK4 not
+  const law = measured['multisymplectic-law'];
+  assert.ok(law.steps === 3000 && law.every === 30 && law.box <= 1e-15 && law.leapfrog <= 1e-15, JSON.stringify(law));
+  assert.ok(law.rk4Median >= 1e-8 && law.rk4Median <= 1e-6 && law.rk4Max >= 10 * law.rk4Min, JSON.stringify(law));
   for (const r of measured['dsp-fluctuation'].ratios) assert.ok(r >= 3.5 && r <= 4.5, `ratio ${r}`);
   assert.ok(measured['dsp-jz'].driftA < 1e-11 && measured['dsp-jz'].driftB > 1e-6);
   assert.ok(Math.abs(measured['dsp-penalty'].slope + 1) <= 0.1);

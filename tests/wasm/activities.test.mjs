@@ -21,18 +21,25 @@ function presets() {
   for (const file of ['scenes/presets.json', 'scenes/rigid_body_presets.json']) {
     for (const p of json(file)) out.push({ id: p.id, compare: p.compare ?? null });
   }
-  for (const f of readdirSync(`${root}scenes/lagrangian`).filter((f) => f.endsWith('.json'))) {
-    const { about } = json(`scenes/lagrangian/${f}`);
+  return [...out, ...scenePresets('lagrangian')];
+}
+
+/** The presets of scenes/<folder>/*.json: { id, compare }. */
+function scenePresets(folder) {
+  const out = [];
+  for (const f of readdirSync(`${root}scenes/${folder}`).filter((f) => f.endsWith('.json'))) {
+    const { about } = json(`scenes/${folder}/${f}`);
     if (about?.title) out.push({ id: f.replace(/\.json$/, ''), compare: about.compare ?? null });
   }
   return out;
 }
 
-/** Lessons with the B their set-up compares with (their own, or their preset's). */
+/** Lessons with the B their set-up compares with (their own, or their preset's: a field's lesson names a field preset). */
 function lessons(presetList) {
+  const all = [...presetList, ...scenePresets('fields')];
   return LESSONS.map((l) => ({
     id: l.id,
-    compare: l.preset ? (presetList.find((p) => p.id === l.preset)?.compare ?? null) : (l.compare ?? null),
+    compare: l.preset ? (all.find((p) => p.id === l.preset)?.compare ?? null) : (l.compare ?? null),
   }));
 }
 

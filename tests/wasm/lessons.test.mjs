@@ -4,16 +4,18 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import katex from 'katex';
 import { lab, root } from './helpers.mjs';
-import { LESSONS, lessonById, lessonSetup, runLesson, measureRun, clockRun } from '../../web/sim/lessons.js';
+import { LESSONS, STUDIES, lessonById, lessonSetup, runLesson, measureRun, clockRun, lawRun } from '../../web/sim/lessons.js';
 import { midpointClockStep } from '../../web/sim/exact.js';
 import { convergenceStudy, convergenceReference, initialFromState, loopStudy } from '../../web/sim/studies.js';
 
-const scene = (id) => {
-  const { about, ...scenario } = JSON.parse(readFileSync(`${root}/scenes/lagrangian/${id}.json`, 'utf8'));
+const scene = (id, folder = 'lagrangian') => {
+  const { about, ...scenario } = JSON.parse(readFileSync(`${root}/scenes/${folder}/${id}.json`, 'utf8'));
   return { id, title: about.title, scenario, compare: about.compare };
 };
-const PRESETS = [scene('newmark-vs-rk4'), scene('kapitza')];
+const PRESETS = [scene('newmark-vs-rk4'), scene('kapitza'), scene('plucked-string', 'fields'), scene('breather', 'fields')];
+const preset = (id) => PRESETS.find((p) => p.id === id);
 const lesson = (id) => {
   const l = lessonById(id);
   return runLesson(lab, l, lessonSetup(l, PRESETS).scenario);
@@ -27,6 +29,9 @@ test('registry: every lesson has its words, a source, a plot and jobs; ids are u
     assert.ok(lessonSetup(l, PRESETS), `${l.id}: set-up`);
     assert.ok(['time', 'h', 'mu', 'omega'].includes(l.plot.x));
   }
+  // the Explain drawer typesets each formula with KaTeX: every one parses
+  for (const x of [...LESSONS, ...STUDIES]) assert.doesNotThrow(() => katex.renderToString(x.tex, { throwOnError: true }), x.id);
+  assert.throws(() => katex.renderToString('u\b', { throwOnError: true }), 'negative control: a lost backslash');
 });
 
 test('Marsden–West Fig. 1: over 300 s at h = 0.3 RK4 loses more than 30 % of the energy; variational Newmark stays in a band of 10 %', async () => {
@@ -35,6 +40,81 @@ test('Marsden–West Fig. 1: over 300 s at h = 0.3 RK4 loses more than 30 % of t
   assert.ok(measured.finalB < -0.3, `RK4 ends at ${measured.finalB}`);
   assert.ok(measured.bandA < 0.1 && Math.abs(measured.finalA) <= measured.bandA, `Newmark band ${measured.bandA}, end ${measured.finalA}`);
   console.log(`M–W Fig. 1: Newmark band ${(100 * measured.bandA).toFixed(1)} %, RK4 at 300 s ${(100 * measured.finalB).toFixed(1)} %`);
+});
+
+test('M–W Fig. 1 for a field: over 1e5 steps of the plucked string the leapfrog keeps its energy window (ratio ≤ 1.5); RK4 at the same h drifts down out of it (ratio ≥ 3)', async () => {
+  // the caption's set-up is the preset's: 128 points, fixed ends, h = 0.004 s, leapfrog against RK4
+  const { scenario, compare } = preset('plucked-string');
+  assert.deepEqual(
+    [scenario.integrator, compare, scenario.h, scenario.params.grid.points, scenario.params.grid.ends],
+    ['trapezoid', 'rk4', 0.004, 128, 'fixed'],
+  );
+  const t0 = performance.now();
+  const { measured, curves } = await lesson('mw-string-energy');
+  const ms = performance.now() - t0;
+  assert.equal(measured.steps, 100000);
+  assert.equal(curves[0].y.length, 1001);
+  assert.ok(Math.abs(curves[1].x.at(-1) - 400) < 1e-9, `ends at t = ${curves[1].x.at(-1)}`);
+  assert.ok(measured.ratioA <= 1.5, `leapfrog window ratio ${measured.ratioA}`);
+  assert.ok(measured.ratioB >= 3, `RK4 window ratio ${measured.ratioB}`);
+  // RK4 drifts down: it ends below E₀, at the farthest it has been
+  assert.ok(
+    measured.finalB < 0 && -measured.finalB >= 0.99 * measured.farthestB,
+    `RK4 ends ${measured.finalB}, farthest ${measured.farthestB}`,
+  );
+  // what the lesson says to see: over 400 s RK4's loss is still inside the leapfrog's band; the ratios tell them apart
+  assert.ok(-measured.finalB < measured.bandA && measured.bandA < 1e-3, `leapfrog band ${measured.bandA}, RK4 ${measured.finalB}`);
+  console.log(
+    `plucked string over 1e5 steps: window ratio leapfrog ${measured.ratioA.toFixed(3)}, RK4 ${measured.ratioB.toFixed(3)}; ` +
+      `leapfrog band ${measured.bandA.toExponential(2)}, RK4 ends ${measured.finalB.toExponential(2)} (${ms.toFixed(0)} ms)`,
+  );
+});
+
+test('MPS 1998 Thm 4.1 along a run: on the sine-Gordon breather the box scheme and the leapfrog keep the multisymplectic law to rounding at every sample (≤ 1e-15); RK4 breaks it (median ≥ 1e-8)', async () => {
+  const { scenario, compare } = preset('breather');
+  assert.deepEqual(
+    [scenario.params.density.family, scenario.integrator, compare, scenario.h, scenario.params.grid.points],
+    ['sine-gordon', 'trapezoid', 'rk4', 0.02, 512],
+  );
+  const t0 = performance.now();
+  const { measured, curves } = await lesson('multisymplectic-law');
+  const ms = performance.now() - t0;
+  assert.equal(measured.steps, 3000);
+  assert.equal(measured.every, 30);
+  for (const c of curves) {
+    assert.equal(c.y.length, 101, c.label);
+    assert.ok(Math.abs(c.x.at(-1) - 60) < 1e-9, `${c.label} ends at t = ${c.x.at(-1)}`);
+  }
+  // the threshold api.md states (≤ 1e-12), and the caption's "near 1e-16"
+  assert.ok(measured.box <= 1e-15 && measured.leapfrog <= 1e-15, `box ${measured.box}, leapfrog ${measured.leapfrog}`);
+  assert.ok(measured.rk4Max >= 1e-8 && measured.rk4Median >= 1e-8 && measured.rk4Median <= 1e-6, `RK4 median ${measured.rk4Median}`);
+  // orders of magnitude above rounding at every sample, and swinging with the breather
+  assert.ok(measured.rk4Min >= 1e4 * Math.max(measured.box, measured.leapfrog), `RK4 smallest ${measured.rk4Min}`);
+  assert.ok(measured.rk4Max >= 10 * measured.rk4Min, `RK4 from ${measured.rk4Min} to ${measured.rk4Max}`);
+  console.log(
+    `multisymplectic law on the breather over 3000 steps: box ${measured.box.toExponential(2)}, leapfrog ${measured.leapfrog.toExponential(2)}, ` +
+      `RK4 ${measured.rk4Min.toExponential(2)} … ${measured.rk4Max.toExponential(2)} (median ${measured.rk4Median.toExponential(2)}) (${ms.toFixed(0)} ms)`,
+  );
+});
+
+test('the law task names the density each method is held to and leaves the run unchanged', () => {
+  const sc = { ...preset('breather').scenario };
+  const law = (integrator) => lawRun(lab, { scenario: { ...sc, integrator }, steps: 60, samples: 2 });
+  assert.deepEqual(
+    ['midpoint', 'trapezoid', 'rk4'].map((i) => law(i).law),
+    ['midpoint', 'trapezoid', 'trapezoid'],
+  );
+  // the probes step copies: 60 steps with them end where 60 steps without them do
+  const plain = lab.simulate({ ...sc, integrator: 'midpoint' });
+  plain.advance(60);
+  const probed = lab.simulate({ ...sc, integrator: 'midpoint' });
+  for (let k = 0; k < 3; k++) {
+    probed.lawResidual();
+    probed.advance(20);
+  }
+  assert.equal(probed.hash(), plain.hash());
+  plain.dispose();
+  probed.dispose();
 });
 
 test('seed 002 (DSP, multipliers): the largest energy fluctuation over 1000 s falls ×4 per halving of h (each ratio in [3.5, 4.5])', async () => {

@@ -50,6 +50,8 @@ export const ACTIVITIES = {
   },
   lesson: {
     'mw-newmark-rk4': { choices: AB, answer: 'B' },
+    'mw-string-energy': { choices: AB, answer: 'B' },
+    'multisymplectic-law': { choices: ['box', 'variational', 'all'], answer: 'variational' },
     'dsp-fluctuation': { choices: ['x2', 'x4', 'x16'], answer: 'x4' },
     'dsp-jz': { choices: AB, answer: 'A' },
     'dsp-penalty': { choices: ['same', 'x10', 'x100'], answer: 'x10' },

@@ -22,7 +22,9 @@ const CHUNK = 1 << 16;
  * One run of `scenario` to time T, every step read from the recorded history:
  * { t, energy, momentum, constraint } sampled at ≤ `samples` + 1 times, and over every
  * step maxEnergy = max |E − E₀|, energyAmplitude = (max E − min E)/2, maxMomentum =
- * max |J − J₀| (first momentum column), maxConstraint = max |g|.
+ * max |J − J₀| (first momentum column), maxConstraint = max |g|; earlyWindow = max E − min E
+ * over steps 0 … ⌊n/10⌋, the window a bounded energy error fills early (the energy window
+ * ratio is 2·energyAmplitude/earlyWindow).
  */
 export function measureRun(lab, { scenario, T, samples = 400 }, progress) {
   const sim = lab.simulate(scenario, { historyCapacity: CHUNK + 1 });
@@ -30,8 +32,10 @@ export function measureRun(lab, { scenario, T, samples = 400 }, progress) {
     const h = sim.scenario().h;
     const n = Math.round(T / h);
     const every = Math.max(1, Math.floor(n / samples));
+    const tenth = Math.floor(n / 10);
     const out = { t: [], energy: [], momentum: [], constraint: [] };
     let E0 = null;
+    let early = NaN;
     let J0 = null;
     let [lo, hi, maxE, maxJ, maxC] = [Infinity, -Infinity, 0, 0, 0];
     let read = 0;
@@ -43,6 +47,7 @@ export function measureRun(lab, { scenario, T, samples = 400 }, progress) {
         E0 ??= e;
         lo = Math.min(lo, e);
         hi = Math.max(hi, e);
+        if (r.start + i === tenth) early = hi - lo;
         maxE = Math.max(maxE, Math.abs(e - E0));
         maxC = Math.max(maxC, Math.abs(r.constraint[i]));
         if (J) {
@@ -64,7 +69,18 @@ export function measureRun(lab, { scenario, T, samples = 400 }, progress) {
       take();
       progress?.(sim.step / n);
     }
-    return { ...out, h, steps: n, E0, J0, maxEnergy: maxE, energyAmplitude: (hi - lo) / 2, maxMomentum: maxJ, maxConstraint: maxC };
+    return {
+      ...out,
+      h,
+      steps: n,
+      E0,
+      J0,
+      maxEnergy: maxE,
+      energyAmplitude: (hi - lo) / 2,
+      earlyWindow: early,
+      maxMomentum: maxJ,
+      maxConstraint: maxC,
+    };
   } finally {
     sim.dispose();
   }
@@ -104,6 +120,31 @@ export function clockRun(lab, { scenario, steps, samples = 400 }, progress) {
   } finally {
     sim?.dispose();
     exact.dispose();
+  }
+}
+
+/**
+ * The multisymplectic law along a run of a field: sim.lawResidual().max (the largest
+ * relative residual over the nodes, for the next two steps) at step 0 and every
+ * ⌊steps/samples⌋ steps to `steps`. Returns { t, max, law, h, steps }; the run itself is
+ * unchanged by the probes (they step copies).
+ */
+export function lawRun(lab, { scenario, steps, samples = 100 }, progress) {
+  const sim = lab.simulate(scenario, { historyCapacity: lab.limits.historyCapacity.min });
+  try {
+    const every = Math.max(1, Math.floor(steps / samples));
+    const out = { t: [], max: [], law: null, h: sim.scenario().h, steps };
+    for (;;) {
+      const r = sim.lawResidual();
+      out.law ??= r.law;
+      out.t.push(sim.time);
+      out.max.push(r.max);
+      if (sim.step >= steps) return out;
+      sim.advance(Math.min(every, steps - sim.step));
+      progress?.(sim.step / steps);
+    }
+  } finally {
+    sim.dispose();
   }
 }
 
@@ -161,6 +202,21 @@ function floquetMeasured(sweep, clock, constants) {
 }
 
 const PENALTY_MUS = [1e3, 1e4, 1e5, 1e6];
+/** The string lesson's run: 1e5 steps of the plucked-string preset (h = 0.004 s). */
+const STRING_T = 400;
+/** The string's energy is read at every step; the figure draws this many + 1 of them. */
+const STRING_SAMPLES = 1000;
+/** The law lesson's run: the residual at step 0 and every LAW_STEPS/LAW_SAMPLES steps. */
+const LAW_STEPS = 3000;
+const LAW_SAMPLES = 100;
+/** (E − E₀)/E₀ in parts per million: the string's energy moves by about 1e-5 of itself. */
+const PPM = 1e6;
+
+const sorted = (ys) => [...ys].sort((a, b) => a - b);
+const median = (ys) => sorted(ys)[Math.floor(ys.length / 2)];
+
+/** The energy window ratio: max − min of E over the whole run over the same over its first tenth. */
+const windowRatio = (r) => (2 * r.energyAmplitude) / r.earlyWindow;
 
 /**
  * Studies (the three sections of the drawer) and lessons (the seeds' figures). Text
@@ -216,6 +272,68 @@ export const LESSONS = [
       },
       percent: ['bandA', 'finalA', 'finalB'],
       summary: 'measured.mw',
+    }),
+  },
+  {
+    id: 'mw-string-energy',
+    title: 'The plucked string’s energy over 10⁵ steps: leapfrog vs RK4',
+    source:
+      'Marsden & West, Discrete mechanics and variational integrators (2001), Fig. 1 for a field: §5.2 (multisymplectic integrators for PDEs) and §2 (error analysis)',
+    caption:
+      'The plucked string (128 grid points, fixed ends) at h = 0.004 s for 10⁵ steps (400 s), by the leapfrog (A) and by RK4 (B) at the same step. The leapfrog’s energy stays in the window it fills in the first tenth of the run; RK4’s drifts down, out of its early window.',
+    see: 'The blue curve fills its band in the first tenth and stays in it; the orange one is a thin line that keeps sinking. Over these 400 s RK4’s loss is still smaller than the leapfrog’s band: what tells them apart is that the band stops widening and the drift does not, as the printed window ratios show (near 1 for A, several times 1 for B).',
+    docs: 'The leapfrog is the discrete Euler–Lagrange equation of the trapezoid discrete density L_c on the space-time grid (on each cell, ℒ averaged over the four corners, each with the differences along its own edges): a multisymplectic integrator (Marsden & West §5.2), and on the semi-discrete string a symplectic map, so by backward error analysis (§2) its energy is that of a nearby conserved one and oscillates in a band for exponentially long times. RK4 steps the same semi-discrete string but is not symplectic: at this step it damps the pluck’s short waves, and its energy error accumulates as a steady loss. The figure measures it by the energy window ratio R: the width max − min of E − E₀ over the whole run over the width over its first tenth. A bounded oscillation fills its window early (R near 1); a drift keeps widening it.',
+    tex: 'R = \\frac{\\max_{k\\le n} E_k - \\min_{k\\le n} E_k}{\\max_{k\\le n/10} E_k - \\min_{k\\le n/10} E_k},\\qquad L_c = \\tfrac{\\Delta x\\,\\Delta t}{4}\\sum_{i=1}^{4} \\mathcal{L}\\big(u_i,\\ \\delta_t u,\\ \\delta_x u\\big)',
+    preset: 'plucked-string',
+    plot: { x: 'time', y: 'relative-energy', logX: false, logY: false },
+    jobs: (sc) => [run(sc, STRING_T, STRING_SAMPLES), run({ ...sc, integrator: 'rk4', options: {} }, STRING_T, STRING_SAMPLES)],
+    figure: ([a, b]) => ({
+      curves: [a, b].map((r, k) => ({ label: 'AB'[k], x: r.t, y: r.energy.map((e) => (PPM * (e - r.E0)) / r.E0) })),
+      measured: {
+        steps: a.steps,
+        ratioA: windowRatio(a),
+        ratioB: windowRatio(b),
+        bandA: a.maxEnergy / Math.abs(a.E0),
+        finalB: (b.energy.at(-1) - b.E0) / Math.abs(b.E0),
+        farthestB: b.maxEnergy / Math.abs(b.E0),
+      },
+      percent: ['bandA', 'finalB', 'farthestB'],
+      summary: 'measured.string',
+    }),
+  },
+  {
+    id: 'multisymplectic-law',
+    title: 'The multisymplectic law along a run: box scheme, leapfrog and RK4',
+    source:
+      'Marsden, Patrick & Shkoller, Multisymplectic geometry, variational integrators and nonlinear PDEs (1998), Thm 4.1; Marsden & West (2001), §5.2',
+    caption:
+      'The sine-Gordon breather (512 grid points, h = 0.02 s) for 3000 steps (60 s) by the box scheme, the leapfrog (A) and RK4 (B). Every 30 steps, the largest residual over the nodes of the discrete multisymplectic conservation law, for two variations carried through the next two steps by each method’s own linearization. The box scheme and the leapfrog keep the law to rounding on this nonlinear density; RK4 misses it by orders of magnitude more, by an amount that swings with the breather’s beat.',
+    see: 'On the log axis the green (box scheme) and blue (leapfrog) curves lie at rounding, near 1e−16, all along; the orange one (RK4) sits around 1e−7 and dips and rises with the breather.',
+    docs: 'A field’s symplectic form is not one number for the whole string but a density: ω at each point, with a flux κ along the string, and the exact flow keeps the local law ∂ω/∂t + ∂κ/∂x = 0 (Bridges 1997; Marsden, Patrick & Shkoller 1998). A variational integrator of a discrete density L_c on the space-time cells keeps its discrete form (MPS 1998, Thm 4.1; Marsden & West §5.2): for two first variations ξ, η of a discrete solution, the terms η·(H^{c}ξ) − ξ·(H^{c}η) of the cells c around a node, H^{c} the Hessian of L_c in the cell’s corners, sum to zero. The box scheme is the variational integrator of the midpoint density, the leapfrog of the trapezoid density. The check (sim.lawResidual) takes the next two steps of the run and of two variations (a smooth mode in u, one in the rate), each carried by the method’s own linearization at the current state, so it holds on a nonlinear density (here sine-Gordon, V = 1 − cos u) and not only on a linear one; at each node the residual is the sum over the node’s cells divided by the sum of the terms’ magnitudes, so rounding is about 1e−16. RK4 steps the same semi-discrete string as the leapfrog and is held to the trapezoid density’s law; it is no discrete Euler–Lagrange equation and breaks it.',
+    tex: '\\sum_{c\\,\\ni\\,k}\\Big[\\eta_k\\,(H^c\\xi)_k - \\xi_k\\,(H^c\\eta)_k\\Big] = 0,\\quad H^c = D^2 L_c\\qquad\\leftrightsquigarrow\\qquad \\partial_t\\omega + \\partial_x\\kappa = 0',
+    preset: 'breather',
+    plot: { x: 'time', y: 'law-residual', logX: false, logY: true },
+    jobs: (sc) =>
+      ['midpoint', 'trapezoid', 'rk4'].map((integrator) => [
+        'law',
+        { scenario: { ...sc, integrator, options: {} }, steps: LAW_STEPS, samples: LAW_SAMPLES },
+      ]),
+    figure: ([box, leapfrog, rk4]) => ({
+      curves: [
+        { label: 'law-leapfrog', x: leapfrog.t, y: leapfrog.max, color: 'A' },
+        { label: 'law-rk4', x: rk4.t, y: rk4.max, color: 'B' },
+        { label: 'law-box', x: box.t, y: box.max },
+      ],
+      measured: {
+        steps: box.steps,
+        every: box.steps / (box.t.length - 1),
+        box: Math.max(...box.max),
+        leapfrog: Math.max(...leapfrog.max),
+        rk4Min: Math.min(...rk4.max),
+        rk4Median: median(rk4.max),
+        rk4Max: Math.max(...rk4.max),
+      },
+      summary: 'measured.law',
     }),
   },
   {
@@ -374,6 +492,7 @@ export const studyById = (id) => STUDIES.find((s) => s.id === id) ?? null;
 export const LESSON_TASKS = {
   measure: measureRun,
   clock: clockRun,
+  law: lawRun,
   floquet: (lab, args, progress) => ({
     ...floquetSweep(lab, args, progress),
     constants: args.scenario.params.constants,

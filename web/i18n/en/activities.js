@@ -224,6 +224,21 @@ export default {
   'activity.lesson.mw-newmark-rk4.measure': "Read each curve's energy at the end of the figure, relative to the start.",
   'activity.lesson.mw-newmark-rk4.answer':
     "B. RK4's energy falls and never returns, as if there were friction; variational Newmark (A) oscillates in a band and comes back.",
+  'activity.lesson.mw-string-energy.question':
+    'The plucked string runs 10⁵ steps at the same h. Whose energy drifts out of the window it filled in the first tenth of the run?',
+  'activity.lesson.mw-string-energy.measure':
+    'Read the two energy window ratios printed under the figure (the whole run’s max − min of E − E₀ over its first tenth’s), and where each curve ends.',
+  'activity.lesson.mw-string-energy.answer':
+    'B. RK4’s energy sinks steadily, so its window keeps widening and its ratio is several times 1; the leapfrog’s (A) oscillates in the band it fills early, ratio near 1.',
+  'activity.lesson.multisymplectic-law.question':
+    'On the nonlinear sine-Gordon breather, which methods keep the discrete multisymplectic conservation law to rounding?',
+  'activity.lesson.multisymplectic-law.choice.box': 'Only the box scheme',
+  'activity.lesson.multisymplectic-law.choice.variational': 'The box scheme and the leapfrog',
+  'activity.lesson.multisymplectic-law.choice.all': 'All three, RK4 too',
+  'activity.lesson.multisymplectic-law.measure':
+    'Read the three curves on the log axis and the largest residuals printed under the figure.',
+  'activity.lesson.multisymplectic-law.answer':
+    'The box scheme and the leapfrog: each is the discrete Euler–Lagrange equation of a discrete density (midpoint, trapezoid), so each keeps its own law at rounding, on a nonlinear density too. RK4 is no such equation: its residual stays orders of magnitude above rounding.',
   'activity.lesson.dsp-fluctuation.question': 'Halve the time step h: by how much does the largest energy fluctuation shrink?',
   'activity.lesson.dsp-fluctuation.choice.x2': 'By a factor of 2',
   'activity.lesson.dsp-fluctuation.choice.x4': 'By a factor of 4',

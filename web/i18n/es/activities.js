@@ -231,6 +231,21 @@ export default {
   'activity.lesson.mw-newmark-rk4.measure': 'Lea la energía de cada curva al final de la figura, relativa a la inicial.',
   'activity.lesson.mw-newmark-rk4.answer':
     'B. La energía de RK4 cae y no vuelve nunca, como si hubiera rozamiento; Newmark variacional (A) oscila en una banda y vuelve.',
+  'activity.lesson.mw-string-energy.question':
+    'La cuerda pulsada avanza 10⁵ pasos con el mismo h. ¿Qué energía sale de la ventana que llenó en la primera décima del cálculo?',
+  'activity.lesson.mw-string-energy.measure':
+    'Lea los dos cocientes de ventanas de energía impresos bajo la figura (máx − mín de E − E₀ en todo el cálculo dividido por el de su primera décima) y dónde termina cada curva.',
+  'activity.lesson.mw-string-energy.answer':
+    'B. La energía de RK4 baja sin parar, así que su ventana se sigue ensanchando y su cociente es varias veces 1; la del salto de rana (A) oscila en la banda que llena pronto, cociente cerca de 1.',
+  'activity.lesson.multisymplectic-law.question':
+    'En el respirón de seno-Gordon, no lineal, ¿qué métodos cumplen la ley de conservación multisimpléctica discreta hasta el redondeo?',
+  'activity.lesson.multisymplectic-law.choice.box': 'Solo el esquema de caja',
+  'activity.lesson.multisymplectic-law.choice.variational': 'El esquema de caja y el salto de rana',
+  'activity.lesson.multisymplectic-law.choice.all': 'Los tres, también RK4',
+  'activity.lesson.multisymplectic-law.measure':
+    'Lea las tres curvas en el eje logarítmico y los mayores residuos impresos bajo la figura.',
+  'activity.lesson.multisymplectic-law.answer':
+    'El esquema de caja y el salto de rana: cada uno es la ecuación de Euler–Lagrange discreta de una densidad discreta (punto medio, trapecio), así que cada uno cumple su propia ley hasta el redondeo, también con una densidad no lineal. RK4 no es una ecuación así: su residuo se queda órdenes de magnitud por encima del redondeo.',
   'activity.lesson.dsp-fluctuation.question':
     'Al reducir a la mitad el paso de tiempo h, ¿cuánto se reduce la mayor fluctuación de la energía?',
   'activity.lesson.dsp-fluctuation.choice.x2': 'A la mitad',

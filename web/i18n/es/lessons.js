@@ -15,14 +15,23 @@ export default {
   'lessons.axis.constraint': 'mayor error de longitud de las varillas (m)',
   'lessons.axis.clock-error': 'error de (q, p)',
   'lessons.axis.energy-amplitude': 'semianchura de la banda de energía (J)',
+  'lessons.axis.relative-energy': '(E − E₀)/E₀ (partes por millón)',
+  'lessons.axis.law-residual': 'mayor residuo de la ley multisimpléctica',
   'lessons.curve.A': 'A',
   'lessons.curve.B': 'B',
   'lessons.curve.ndt': 'frente al movimiento exacto en n·Δt',
   'lessons.curve.nh': 'frente al movimiento exacto en n·h',
   'lessons.curve.top': 'peonza pesada (DEL con cuaterniones)',
   'lessons.curve.dsp': 'péndulo esférico doble (punto medio)',
+  'lessons.curve.law-leapfrog': 'salto de rana (A)',
+  'lessons.curve.law-rk4': 'RK4 (B)',
+  'lessons.curve.law-box': 'esquema de caja (punto medio)',
   'lessons.measured.mw':
     'Medido: la energía de Newmark se mantiene a menos de {bandA} de E₀ y termina a {finalA} de ella; la de RK4, a {finalB}.',
+  'lessons.measured.string':
+    'Medido: cociente de ventanas de energía {ratioA} para el salto de rana (A), {ratioB} para RK4 (B); la energía del salto de rana se mantiene a menos de {bandA} de E₀, la de RK4 termina a {finalB} de ella.',
+  'lessons.measured.law':
+    'Medido: mayor residuo a lo largo del cálculo {box} para el esquema de caja y {leapfrog} para el salto de rana (A); el de RK4 (B), de {rk4Min} a {rk4Max}, mediana {rk4Median}.',
   'lessons.measured.ratios':
     'Medido: la fluctuación se divide por {ratios} cada vez que h se reduce a la mitad; pendiente ajustada {slope}.',
   'lessons.measured.jz': 'Medido: mayor |J_z − J_z(0)| {driftA} para A, {driftB} para B.',
@@ -52,6 +61,24 @@ export default {
   'lesson.mw-newmark-rk4.see': 'La curva naranja baja y no vuelve nunca; la azul se queda en su banda por largo que sea el cálculo.',
   'lesson.mw-newmark-rk4.docs':
     'Newmark con γ = ½, β = 0 es el método de Störmer–Verlet, las ecuaciones DEL del lagrangiano discreto del trapecio: es simpléctico, así que su error de energía está acotado durante tiempos exponencialmente largos (análisis del error regresivo). RK4 es más preciso en cada paso pero no es simpléctico: su error de energía se acumula, aquí como una pérdida constante.',
+  'lesson.mw-string-energy.title': 'La energía de la cuerda pulsada durante 10⁵ pasos: salto de rana frente a RK4',
+  'lesson.mw-string-energy.source':
+    'Marsden y West, Discrete mechanics and variational integrators (2001), fig. 1 para un campo: §5.2 (integradores multisimplécticos para EDP) y §2 (análisis del error)',
+  'lesson.mw-string-energy.caption':
+    'La cuerda pulsada (128 puntos de malla, extremos fijos) con h = 0.004 s durante 10⁵ pasos (400 s), con el salto de rana (A) y con RK4 (B) con el mismo paso. La energía del salto de rana se queda en la ventana que llena en la primera décima del cálculo; la de RK4 deriva hacia abajo y sale de su ventana inicial.',
+  'lesson.mw-string-energy.see':
+    'La curva azul llena su banda en la primera décima y se queda en ella; la naranja es una línea fina que no deja de bajar. En estos 400 s la pérdida de RK4 es aún menor que la banda del salto de rana: lo que los distingue es que la banda deja de ensancharse y la deriva no, como muestran los cocientes de ventanas impresos (cerca de 1 para A, varias veces 1 para B).',
+  'lesson.mw-string-energy.docs':
+    'El salto de rana es la ecuación de Euler–Lagrange discreta de la densidad discreta del trapecio L_c en la malla de espacio-tiempo (en cada celda, ℒ promediada en sus cuatro esquinas, cada una con las diferencias a lo largo de sus propias aristas): un integrador multisimpléctico (Marsden y West §5.2) y, sobre la cuerda semidiscreta, una aplicación simpléctica, así que por el análisis del error regresivo (§2) su energía es la de una cercana que se conserva y oscila en una banda durante tiempos exponencialmente largos. RK4 avanza la misma cuerda semidiscreta pero no es simpléctico: con este paso amortigua las ondas cortas del pulso y su error de energía se acumula como una pérdida constante. La figura lo mide con el cociente de ventanas de energía R: la anchura máx − mín de E − E₀ en todo el cálculo dividida por la anchura en su primera décima. Una oscilación acotada llena pronto su ventana (R cerca de 1); una deriva la sigue ensanchando.',
+  'lesson.multisymplectic-law.title': 'La ley multisimpléctica a lo largo de un cálculo: esquema de caja, salto de rana y RK4',
+  'lesson.multisymplectic-law.source':
+    'Marsden, Patrick y Shkoller, Multisymplectic geometry, variational integrators and nonlinear PDEs (1998), teorema 4.1; Marsden y West (2001), §5.2',
+  'lesson.multisymplectic-law.caption':
+    'El respirón de seno-Gordon (512 puntos de malla, h = 0.02 s) durante 3000 pasos (60 s) con el esquema de caja, el salto de rana (A) y RK4 (B). Cada 30 pasos, el mayor residuo en los nodos de la ley de conservación multisimpléctica discreta, para dos variaciones llevadas a través de los dos pasos siguientes por la linealización de cada método. El esquema de caja y el salto de rana cumplen la ley hasta el redondeo con esta densidad no lineal; RK4 falla por órdenes de magnitud más, en una cantidad que oscila con el latido del respirón.',
+  'lesson.multisymplectic-law.see':
+    'En el eje logarítmico las curvas verde (esquema de caja) y azul (salto de rana) están en el redondeo, cerca de 1e−16, todo el tiempo; la naranja (RK4) está en torno a 1e−7 y baja y sube con el respirón.',
+  'lesson.multisymplectic-law.docs':
+    'La forma simpléctica de un campo no es un número para toda la cuerda sino una densidad: ω en cada punto, con un flujo κ a lo largo de la cuerda, y el flujo exacto cumple la ley local ∂ω/∂t + ∂κ/∂x = 0 (Bridges 1997; Marsden, Patrick y Shkoller 1998). Un integrador variacional de una densidad discreta L_c en las celdas de espacio-tiempo cumple su forma discreta (MPS 1998, teorema 4.1; Marsden y West §5.2): para dos primeras variaciones ξ, η de una solución discreta, los términos η·(H^{c}ξ) − ξ·(H^{c}η) de las celdas c alrededor de un nodo, con H^{c} la hessiana de L_c en las esquinas de la celda, suman cero. El esquema de caja es el integrador variacional de la densidad del punto medio; el salto de rana, el de la densidad del trapecio. La comprobación (sim.lawResidual) da los dos pasos siguientes del cálculo y de dos variaciones (un modo suave en u y otro en la velocidad), cada una llevada por la linealización del propio método en el estado actual, así que vale con una densidad no lineal (aquí seno-Gordon, V = 1 − cos u) y no solo con una lineal; en cada nodo el residuo es la suma sobre las celdas del nodo dividida por la suma de los valores absolutos de los términos, así que el redondeo está en torno a 1e−16. RK4 avanza la misma cuerda semidiscreta que el salto de rana y se compara con la ley de la densidad del trapecio; no es ninguna ecuación de Euler–Lagrange discreta y la incumple.',
   'lesson.dsp-fluctuation.title': 'Péndulo esférico doble: la fluctuación de energía se divide por 4 al reducir h a la mitad',
   'lesson.dsp-fluctuation.source':
     'Semilla 002, «Two equations of motion in continuous and in discrete form», multiplicadores de Lagrange (esquema simpléctico-momento)',
