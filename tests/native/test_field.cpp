@@ -161,6 +161,27 @@ TEST_CASE("field: the local multisymplectic law holds per cell for the box and t
   CHECK(rk4Trapezoid >= 1e-8);
 }
 
+TEST_CASE("field: with κ varying along x the law holds with each cell's κ_c, and fails with one κ for all", "[field]") {
+  const Grid g{1.0, 256, Ends::Fixed};
+  const Density stiff = stiffSegment(g), uniform;
+  const double dt = 0.125 * g.spacing();  // half the stiff cells' limit Δx/4: the leapfrog is stable
+  std::vector<double> xi[3], eta[3];
+  lastRows<Leapfrog>(stiff, g, bump(g), dt, 300, xi);
+  lastRows<Leapfrog>(stiff, g, sineState(g), dt, 300, eta);
+  const double leapfrog = multisymplecticResidual<TrapezoidCell>(stiff, g, dt, xi, xi, eta);
+  const double leapfrogOneKappa = multisymplecticResidual<TrapezoidCell>(uniform, g, dt, xi, xi, eta);
+  lastRows<BoxScheme>(stiff, g, bump(g), dt, 300, xi);
+  lastRows<BoxScheme>(stiff, g, sineState(g), dt, 300, eta);
+  const double box = multisymplecticResidual<MidpointCell>(stiff, g, dt, xi, xi, eta);
+  const double boxOneKappa = multisymplecticResidual<MidpointCell>(uniform, g, dt, xi, xi, eta);
+  INFO("leapfrog " << leapfrog << " (κ = 1 for all: " << leapfrogOneKappa << "), box " << box
+                   << " (κ = 1 for all: " << boxOneKappa << ")");
+  CHECK(leapfrog <= 1e-12);
+  CHECK(box <= 1e-12);
+  CHECK(leapfrogOneKappa >= 1e-6);
+  CHECK(boxOneKappa >= 1e-6);
+}
+
 TEST_CASE("field: DOPRI5 at atol = rtol = 1e-10 drifts in energy where the box scheme stays in its window", "[field]") {
   const Density d;
   const Grid g{1.0, 256, Ends::Fixed};

@@ -85,7 +85,8 @@ TEST_CASE("field system: every refusal names its field", "[field][field-system]"
   CHECK(with([](Json& j) { j["params"].erase("grid"); }) == "params.grid");
   CHECK(with([](Json& j) { j["params"]["density"]["family"] = "korteweg"; }) == "params.density.family");
   CHECK(with([](Json& j) { j["params"]["density"]["rho"] = 0; }) == "params.density.rho");
-  CHECK(with([](Json& j) { j["params"]["density"]["kappa"] = "1"; }) == "params.density.kappa");
+  CHECK(with([](Json& j) { j["params"]["density"]["kappa"] = "0"; }) == "params.density.kappa");
+  CHECK(with([](Json& j) { j["params"]["density"]["kappa"] = true; }) == "params.density.kappa");
   CHECK(with([](Json& j) { j["params"]["density"]["lambda"] = 1; }) == "params.density.lambda");
   CHECK(with([](Json& j) { j["params"]["density"]["lagrangian"] = "u_t^2"; }) == "params.density.family");
   CHECK(with([](Json& j) {
