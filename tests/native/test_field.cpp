@@ -56,6 +56,33 @@ TEST_CASE("field: bad grids and densities are refused by field", "[field]") {
   bad = Density{};
   bad.kappa = INFINITY;
   CHECK(validate(bad, Grid{1.0, 16, Ends::Fixed}).rfind("density.kappa:", 0) == 0);
+  bad = Density{};
+  bad.kappas.assign(15, 1.0);
+  CHECK(validate(bad, Grid{1.0, 16, Ends::Fixed}).empty());
+  CHECK(validate(bad, Grid{1.0, 16, Ends::Periodic}).rfind("density.kappa:", 0) == 0);  // 16 cells
+  bad.kappas[7] = 0;
+  CHECK(validate(bad, Grid{1.0, 16, Ends::Fixed}).rfind("density.kappa[7]:", 0) == 0);
+}
+
+// The cells' form of the acceleration (κ_c per cell) with every κ_c equal is the constant
+// one's, at each kind of end (the free end's half cell, the periodic wrap), to rounding.
+TEST_CASE("field: the acceleration with one κ_c per cell, all equal, is the constant κ's", "[field]") {
+  for (const Ends ends : {Ends::Fixed, Ends::Free, Ends::Periodic}) {
+    const Grid g{1.0, 64, ends};
+    Density constant = sineGordon(), cells = sineGordon();
+    constant.kappa = cells.kappa = 3;
+    cells.kappas.assign(ends == Ends::Periodic ? 64 : 63, 3.0);
+    const State s = sineWave(g, true);
+    std::vector<double> a, b;
+    acceleration(constant, g, s.u, a);
+    acceleration(cells, g, s.u, b);
+    double gap = 0, size = 0;
+    for (int i = 0; i < g.points; ++i)
+      gap = std::max(gap, std::abs(a[i] - b[i])), size = std::max(size, std::abs(a[i]));
+    INFO("ends " << static_cast<int>(ends) << ": largest difference " << gap << " of " << size);
+    CHECK(gap <= 1e-13 * size);
+    CHECK(energy(constant, g, s) == energy(cells, g, s));
+  }
 }
 
 TEST_CASE("field: the box scheme's energy stays in its window over 1e5 steps", "[field]") {
