@@ -67,6 +67,31 @@ for (const { id, scenario } of scenes) {
   }
 }
 
+test('the stiff string: a κ(x) out of range and a fine too small for the stiff cells are refused by field', () => {
+  const { scenario } = scenes.find((s) => s.id === 'stiff-string');
+  const refusal = (change) => {
+    try {
+      lab.simulate(change(structuredClone(scenario))).dispose();
+    } catch (e) {
+      assert.ok(e instanceof VilabError, e.message);
+      return { field: e.field, message: e.message };
+    }
+    return null;
+  };
+  const negative = refusal((s) => {
+    s.params.density.kappa = '1 - 2*x'; // 0 at the centre x = 0.5
+    return s;
+  });
+  assert.equal(negative?.field, 'params.density.kappa');
+  assert.match(negative.message, /at x = 0\.5/);
+  const few = refusal((s) => {
+    s.options.fine = 2; // h/2 is the stiff cells' limit itself
+    return s;
+  });
+  assert.equal(few?.field, 'options.fine');
+  assert.match(few.message, /needs 3 steps per h/);
+});
+
 test('a typed density runs the box scheme only: the others are refused by field', () => {
   const { scenario } = scenes.find((s) => s.id === 'nonlinear-string');
   for (const integrator of ['trapezoid', 'rk4', 'dopri5', 'avi']) {
