@@ -27,6 +27,18 @@ inline State bump(const Grid& g) {
   return s;
 }
 
+// The stiff string's density: κ = 1 with a segment of κ = 16 on [0.6, 0.8], one κ_c per
+// cell of g (sampled at the cell centres, as params.density.kappa is).
+inline Density stiffSegment(const Grid& g) {
+  Density d;
+  const int cells = g.ends == Ends::Periodic ? g.points : g.points - 1;
+  for (int c = 0; c < cells; ++c) {
+    const double x = (c + 0.5) * g.spacing();
+    d.kappas.push_back(x > 0.6 && x < 0.8 ? 16.0 : 1.0);
+  }
+  return d;
+}
+
 // u = sin(2πx), at rest (d'Alembert's standing wave sin(2πx) cos(2πt) on a periodic grid)
 // or moving with u_t = 0.25 + cos(4πx) (total momentum 0.25 with periodic ends).
 inline State sineWave(const Grid& g, bool moving = false) {

@@ -56,6 +56,33 @@ TEST_CASE("field: bad grids and densities are refused by field", "[field]") {
   bad = Density{};
   bad.kappa = INFINITY;
   CHECK(validate(bad, Grid{1.0, 16, Ends::Fixed}).rfind("density.kappa:", 0) == 0);
+  bad = Density{};
+  bad.kappas.assign(15, 1.0);
+  CHECK(validate(bad, Grid{1.0, 16, Ends::Fixed}).empty());
+  CHECK(validate(bad, Grid{1.0, 16, Ends::Periodic}).rfind("density.kappa:", 0) == 0);  // 16 cells
+  bad.kappas[7] = 0;
+  CHECK(validate(bad, Grid{1.0, 16, Ends::Fixed}).rfind("density.kappa[7]:", 0) == 0);
+}
+
+// The cells' form of the acceleration (κ_c per cell) with every κ_c equal is the constant
+// one's, at each kind of end (the free end's half cell, the periodic wrap), to rounding.
+TEST_CASE("field: the acceleration with one κ_c per cell, all equal, is the constant κ's", "[field]") {
+  for (const Ends ends : {Ends::Fixed, Ends::Free, Ends::Periodic}) {
+    const Grid g{1.0, 64, ends};
+    Density constant = sineGordon(), cells = sineGordon();
+    constant.kappa = cells.kappa = 3;
+    cells.kappas.assign(ends == Ends::Periodic ? 64 : 63, 3.0);
+    const State s = sineWave(g, true);
+    std::vector<double> a, b;
+    acceleration(constant, g, s.u, a);
+    acceleration(cells, g, s.u, b);
+    double gap = 0, size = 0;
+    for (int i = 0; i < g.points; ++i)
+      gap = std::max(gap, std::abs(a[i] - b[i])), size = std::max(size, std::abs(a[i]));
+    INFO("ends " << static_cast<int>(ends) << ": largest difference " << gap << " of " << size);
+    CHECK(gap <= 1e-13 * size);
+    CHECK(energy(constant, g, s) == energy(cells, g, s));
+  }
 }
 
 TEST_CASE("field: the box scheme's energy stays in its window over 1e5 steps", "[field]") {
@@ -159,6 +186,27 @@ TEST_CASE("field: the local multisymplectic law holds per cell for the box and t
   CHECK(leapfrog <= 1e-12);
   CHECK(rk4Box >= 1e-8);
   CHECK(rk4Trapezoid >= 1e-8);
+}
+
+TEST_CASE("field: with κ varying along x the law holds with each cell's κ_c, and fails with one κ for all", "[field]") {
+  const Grid g{1.0, 256, Ends::Fixed};
+  const Density stiff = stiffSegment(g), uniform;
+  const double dt = 0.125 * g.spacing();  // half the stiff cells' limit Δx/4: the leapfrog is stable
+  std::vector<double> xi[3], eta[3];
+  lastRows<Leapfrog>(stiff, g, bump(g), dt, 300, xi);
+  lastRows<Leapfrog>(stiff, g, sineState(g), dt, 300, eta);
+  const double leapfrog = multisymplecticResidual<TrapezoidCell>(stiff, g, dt, xi, xi, eta);
+  const double leapfrogOneKappa = multisymplecticResidual<TrapezoidCell>(uniform, g, dt, xi, xi, eta);
+  lastRows<BoxScheme>(stiff, g, bump(g), dt, 300, xi);
+  lastRows<BoxScheme>(stiff, g, sineState(g), dt, 300, eta);
+  const double box = multisymplecticResidual<MidpointCell>(stiff, g, dt, xi, xi, eta);
+  const double boxOneKappa = multisymplecticResidual<MidpointCell>(uniform, g, dt, xi, xi, eta);
+  INFO("leapfrog " << leapfrog << " (κ = 1 for all: " << leapfrogOneKappa << "), box " << box
+                   << " (κ = 1 for all: " << boxOneKappa << ")");
+  CHECK(leapfrog <= 1e-12);
+  CHECK(box <= 1e-12);
+  CHECK(leapfrogOneKappa >= 1e-6);
+  CHECK(boxOneKappa >= 1e-6);
 }
 
 TEST_CASE("field: DOPRI5 at atol = rtol = 1e-10 drifts in energy where the box scheme stays in its window", "[field]") {

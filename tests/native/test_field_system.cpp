@@ -14,7 +14,20 @@ using namespace vilab::test;
 namespace {
 
 const char* const kScenes[] = {"plucked-string", "nonlinear-string", "klein-gordon", "sine-gordon-kink",
-                               "kink-antikink",  "breather",         "phi4-kink"};
+                               "kink-antikink",  "breather",         "phi4-kink",    "stiff-string"};
+
+// The explicit schemes a scene's h is beyond the CFL limit of: the stiff string's leapfrog
+// and RK4 blow up, its lesson's point (test_field_stiff.cpp).
+bool beyondLimit(const std::string& scene, const std::string& integrator) {
+  return scene == "stiff-string" && (integrator == "trapezoid" || integrator == "rk4");
+}
+
+// The scene with another integrator: the scene's options are its own integrator's.
+Json withIntegrator(Json scene, const std::string& integrator) {
+  if (scene["integrator"] != integrator) scene.erase("options");
+  scene["integrator"] = integrator;
+  return scene;
+}
 
 // A scene's file: the scenario and its `about` block.
 Json sceneFile(const std::string& name) {
@@ -32,9 +45,8 @@ Json fieldScene(const std::string& name) {
 
 // fields.hpp's energy window ratio, through the registry: max − min of E − E₀ over the
 // whole run over the same over its first tenth.
-double windowRatio(Json scenario, const std::string& integrator, int steps) {
-  scenario["integrator"] = integrator;
-  Simulation sim = simulate(scenario.dump(), 1000);
+double windowRatio(const Json& scenario, const std::string& integrator, int steps) {
+  Simulation sim = simulate(withIntegrator(scenario, integrator).dump(), 1000);
   const double e0 = sim.diagnostics().energy;
   double lo = 0, hi = 0, early = 0;
   for (int k = 1; k <= steps; ++k) {
@@ -85,7 +97,8 @@ TEST_CASE("field system: every refusal names its field", "[field][field-system]"
   CHECK(with([](Json& j) { j["params"].erase("grid"); }) == "params.grid");
   CHECK(with([](Json& j) { j["params"]["density"]["family"] = "korteweg"; }) == "params.density.family");
   CHECK(with([](Json& j) { j["params"]["density"]["rho"] = 0; }) == "params.density.rho");
-  CHECK(with([](Json& j) { j["params"]["density"]["kappa"] = "1"; }) == "params.density.kappa");
+  CHECK(with([](Json& j) { j["params"]["density"]["kappa"] = "0"; }) == "params.density.kappa");
+  CHECK(with([](Json& j) { j["params"]["density"]["kappa"] = true; }) == "params.density.kappa");
   CHECK(with([](Json& j) { j["params"]["density"]["lambda"] = 1; }) == "params.density.lambda");
   CHECK(with([](Json& j) { j["params"]["density"]["lagrangian"] = "u_t^2"; }) == "params.density.family");
   CHECK(with([](Json& j) {
@@ -131,7 +144,7 @@ TEST_CASE("field system: every scene × variational integrator keeps its energy 
     const int steps = sceneFile(name)["about"]["steps"].get<int>();
     const bool typed = scene["params"]["density"].contains("lagrangian");
     for (const char* id : {"trapezoid", "midpoint", "avi"}) {
-      if (typed && std::string(id) != "midpoint") continue;
+      if ((typed && std::string(id) != "midpoint") || beyondLimit(name, id)) continue;
       if (std::string(name) == "kink-antikink") {
         Json j = scene;
         j["integrator"] = id;
@@ -183,13 +196,13 @@ TEST_CASE("field system: on the plucked string RK4's energy drifts out of its wi
   CHECK(rk4 >= 3);
 }
 
-TEST_CASE("field system: RK4 and DOPRI5 run every built-in scene", "[field][field-system]") {
+TEST_CASE("field system: RK4 and DOPRI5 run every built-in scene (RK4: where h is within its limit)",
+          "[field][field-system]") {
   for (const char* name : kScenes) {
     for (const char* id : {"rk4", "dopri5"}) {
-      Json scene = fieldScene(name);
-      if (scene["params"]["density"].contains("lagrangian")) continue;
-      scene["integrator"] = id;
-      Simulation sim = simulate(scene.dump(), 100);
+      const Json scene = fieldScene(name);
+      if (scene["params"]["density"].contains("lagrangian") || beyondLimit(name, id)) continue;
+      Simulation sim = simulate(withIntegrator(scene, id).dump(), 100);
       INFO(name << " / " << id);
       CHECK_NOTHROW(run(sim, 500));
       CHECK(std::isfinite(sim.diagnostics().energy));
@@ -242,7 +255,7 @@ TEST_CASE("field system: golden fingerprints of every scene after 300 steps", "[
       {"breather", "1099c0d4cba88e1e"},         {"kink-antikink", "0e49afca2973a035"},
       {"klein-gordon", "daa220bbb616fd80"},     {"nonlinear-string", "c1519124b4be96e5"},
       {"phi4-kink", "fec7881a6687ae68"},        {"plucked-string", "b8c69b8c3605fa64"},
-      {"sine-gordon-kink", "7a3c57d8c027e2ef"},
+      {"sine-gordon-kink", "7a3c57d8c027e2ef"}, {"stiff-string", "af12fdeec91aa115"},
   };
   for (const auto& [name, hash] : golden) {
     Simulation a = simulate(fieldScene(name).dump()), b = simulate(fieldScene(name).dump());
@@ -256,8 +269,10 @@ TEST_CASE("field system: golden fingerprints of every scene after 300 steps", "[
 
 namespace {
 
-// The largest law residual over the next two steps after `steps` steps of a scene.
+// The largest law residual over the next two steps after `steps` steps of a scene (100:
+// before the stiff string's leapfrog and RK4 at its h blow up, at steps 135 and 175).
 double lawResidual(Json scenario, const std::string& integrator, int steps, std::string* law = nullptr) {
+  if (scenario["integrator"] != integrator) scenario.erase("options");  // the scene's own integrator's
   scenario["integrator"] = integrator;
   Simulation sim = simulate(scenario.dump(), 1000);
   run(sim, steps);
@@ -276,14 +291,14 @@ TEST_CASE("field system: the multisymplectic law per node: box and leapfrog to r
     const Json scene = fieldScene(name);
     const bool typed = scene["params"]["density"].contains("lagrangian");
     std::string law;
-    const double box = lawResidual(scene, "midpoint", 200, &law);
+    const double box = lawResidual(scene, "midpoint", 100, &law);
     CHECK(law == "midpoint");
     INFO(name << ": box " << box);
     CHECK(box <= 1e-12);
     if (typed) continue;
-    const double leapfrog = lawResidual(scene, "trapezoid", 200, &law);
+    const double leapfrog = lawResidual(scene, "trapezoid", 100, &law);
     CHECK(law == "trapezoid");
-    const double rk4 = lawResidual(scene, "rk4", 200);
+    const double rk4 = lawResidual(scene, "rk4", 100);
     INFO(name << ": leapfrog " << leapfrog << ", RK4 " << rk4);
     CHECK(leapfrog <= 1e-12);
     CHECK(rk4 >= 1e-8);

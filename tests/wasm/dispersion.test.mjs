@@ -178,6 +178,11 @@ test('bad input is refused by field', () => {
     () => waveSetup(lab, scene('nonlinear-string')),
     (e) => e.field === 'params.density.lagrangian',
   );
+  // κ(x) varying along the string: no Fourier mode is a wave of it
+  assert.throws(
+    () => waveSetup(lab, scene('stiff-string')),
+    (e) => e.field === 'params.density.kappa' && e.code === 'not-applicable',
+  );
   assert.throws(
     () => waveSetup(lab, { system: 'pendulum' }),
     (e) => e.field === 'system',

@@ -1,5 +1,7 @@
 // Fields in wasm: every shipped scene of scenes/fields/ on every integrator it accepts
 // gives the native `vilab hash` after the same steps (the AVI also with two step sizes),
+// or, where the scene's h is beyond the method's limit (the stiff string's leapfrog and
+// RK4), the native refusal at the same step,
 // a typed density refuses the other integrators by field, and the lean module leaves
 // fields to the full one.
 import { test } from 'node:test';
@@ -10,7 +12,7 @@ import { fieldSceneRuns, fieldScenes } from './field-runs.mjs';
 const scenes = fieldScenes();
 const STEPS = 300;
 
-test('scenes/fields ships the seven field scenes, each with its lesson', () => {
+test('scenes/fields ships the eight field scenes, each with its lesson', () => {
   const ids = scenes.map((s) => s.id).sort();
   assert.deepEqual(ids, [
     'breather',
@@ -20,6 +22,7 @@ test('scenes/fields ships the seven field scenes, each with its lesson', () => {
     'phi4-kink',
     'plucked-string',
     'sine-gordon-kink',
+    'stiff-string',
   ]);
   for (const { id, about } of scenes) assert.ok(about.title && about.lesson, id);
 });
@@ -27,14 +30,49 @@ test('scenes/fields ships the seven field scenes, each with its lesson', () => {
 for (const { name, scenario: run } of fieldSceneRuns(lab.system('field').integrators)) {
   test(`native = wasm hash: ${name}`, () => {
     const sim = lab.simulate(run, { historyStride: 100 });
-    sim.advance(STEPS);
     const native = runNative(['hash', '-', '--steps', String(STEPS)], JSON.stringify(run));
+    try {
+      sim.advance(STEPS);
+    } catch (e) {
+      // beyond the method's limit: refused as natively, at the same step
+      const at = e.message.match(/step \d+ refused/)?.[0];
+      assert.ok(e instanceof VilabError && at, e.message);
+      assert.equal(native.status, 1, `native ran on where wasm refused: ${e.message}`);
+      assert.ok(native.stderr.includes(at), `${native.stderr} | wasm: ${e.message}`);
+      sim.dispose();
+      return;
+    }
     assert.equal(native.status, 0, native.stderr);
     assert.equal(native.stdout, `${sim.hash()}\n`);
     assert.ok(Number.isFinite(sim.diagnostics().energy));
     sim.dispose();
   });
 }
+
+test('the stiff string: a κ(x) out of range and a fine too small for the stiff cells are refused by field', () => {
+  const { scenario } = scenes.find((s) => s.id === 'stiff-string');
+  const refusal = (change) => {
+    try {
+      lab.simulate(change(structuredClone(scenario))).dispose();
+    } catch (e) {
+      assert.ok(e instanceof VilabError, e.message);
+      return { field: e.field, message: e.message };
+    }
+    return null;
+  };
+  const negative = refusal((s) => {
+    s.params.density.kappa = '1 - 2*x'; // 0 at the centre x = 0.5
+    return s;
+  });
+  assert.equal(negative?.field, 'params.density.kappa');
+  assert.match(negative.message, /at x = 0\.5/);
+  const few = refusal((s) => {
+    s.options.fine = 2; // h/2 is the stiff cells' limit itself
+    return s;
+  });
+  assert.equal(few?.field, 'options.fine');
+  assert.match(few.message, /needs 3 steps per h/);
+});
 
 test('a typed density runs the box scheme only: the others are refused by field', () => {
   const { scenario } = scenes.find((s) => s.id === 'nonlinear-string');

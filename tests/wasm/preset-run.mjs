@@ -12,9 +12,8 @@ const root = new URL('../../scenes/', import.meta.url);
 export function shippedPresets() {
   const read = (name) => JSON.parse(readFileSync(new URL(name, root), 'utf8'));
   const out = [...read('presets.json'), ...read('rigid_body_presets.json')];
-  for (const f of readdirSync(new URL('lagrangian/', root)).sort()) {
-    out.push(presetFromScene(`scenes/lagrangian/${f}`, read(`lagrangian/${f}`)));
-  }
+  for (const dir of ['fields', 'lagrangian'])
+    for (const f of readdirSync(new URL(`${dir}/`, root)).sort()) out.push(presetFromScene(`scenes/${dir}/${f}`, read(`${dir}/${f}`)));
   return out;
 }
 

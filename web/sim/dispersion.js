@@ -51,6 +51,11 @@ const WAVES = {
         'params.density.lagrangian',
         'the dispersion study linearizes the built-in densities (wave, Klein–Gordon, sine-Gordon, φ⁴); a typed ℒ has no stated ρ, κ, V″',
       );
+    if (typeof density?.kappa === 'string')
+      throw fieldError(
+        'params.density.kappa',
+        'the dispersion study linearizes a constant κ (a number); with κ(x) varying along the string the Fourier modes are not its waves',
+      );
     const family = density?.family ?? 'wave';
     const base = VACUA[family]?.(density);
     if (!base) throw fieldError('params.density.family', `no vacuum is known for "${family}"`);

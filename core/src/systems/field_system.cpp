@@ -2,12 +2,15 @@
 // (models/field_model.hpp).
 //
 // Scenario data: params = {
-//   density: {family: wave | klein-gordon | sine-gordon | phi4, rho, kappa, mass (Klein–
-//             Gordon: V = ½m²u²), lambda (φ⁴: V = ¼λ(u² − 1)²)} or {lagrangian: ℒ(u, u_t, u_x, x)},
+//   density: {family: wave | klein-gordon | sine-gordon | phi4, rho, kappa (a number, or an
+//             expression in x sampled at the cell centres: a stiffness that varies along
+//             the string), mass (Klein–Gordon: V = ½m²u²), lambda (φ⁴: V = ¼λ(u² − 1)²)}
+//             or {lagrangian: ℒ(u, u_t, u_x, x)},
 //   grid: {length, points (≤ 4096), ends: fixed | free | periodic},
 //   constants: {name: number} (for the texts)},
 // initial = {u, ut}: expressions in x (or numbers) sampled at the nodes; a fixed end keeps
 // its u and does not move. Canonical state: q = u, p = w_i Δx ∂ℒ/∂u_t per node.
+#include <algorithm>
 #include <cmath>
 
 #include "vilab/expr/parse.hpp"
@@ -35,7 +38,7 @@ const char* const kDefaultInitial = R"json({
 
 // The JSON Schema of params (draft-07), the structure parseField reads.
 const char* const kParamsSchema =
-    R"json({"type": "object", "additionalProperties": false, "required": ["density", "grid"], "properties": {"density": {"type": "object", "additionalProperties": false, "properties": {"family": {"enum": ["wave", "klein-gordon", "sine-gordon", "phi4"]}, "lagrangian": {"type": "string"}, "rho": {"type": "number", "exclusiveMinimum": 0}, "kappa": {"type": "number", "exclusiveMinimum": 0}, "mass": {"type": "number", "minimum": 0}, "lambda": {"type": "number", "exclusiveMinimum": 0}}}, "grid": {"type": "object", "additionalProperties": false, "required": ["points"], "properties": {"length": {"type": "number", "exclusiveMinimum": 0}, "points": {"type": "integer", "minimum": 2, "maximum": 4096}, "ends": {"enum": ["fixed", "free", "periodic"]}}}, "constants": {"type": "object", "additionalProperties": {"type": "number"}}}})json";
+    R"json({"type": "object", "additionalProperties": false, "required": ["density", "grid"], "properties": {"density": {"type": "object", "additionalProperties": false, "properties": {"family": {"enum": ["wave", "klein-gordon", "sine-gordon", "phi4"]}, "lagrangian": {"type": "string"}, "rho": {"type": "number", "exclusiveMinimum": 0}, "kappa": {"anyOf": [{"type": "number", "exclusiveMinimum": 0}, {"type": "string"}]}, "mass": {"type": "number", "minimum": 0}, "lambda": {"type": "number", "exclusiveMinimum": 0}}}, "grid": {"type": "object", "additionalProperties": false, "required": ["points"], "properties": {"length": {"type": "number", "exclusiveMinimum": 0}, "points": {"type": "integer", "minimum": 2, "maximum": 4096}, "ends": {"enum": ["fixed", "free", "periodic"]}}}, "constants": {"type": "object", "additionalProperties": {"type": "number"}}}})json";
 
 Json parseBuiltIn(const std::string& text, const char* field) {
   return parseJsonText(text, field, limits::kMaxScenarioDepth);
@@ -55,6 +58,49 @@ double readCoefficient(const Json& obj, const char* key, const std::string& at, 
     throw InputError(InputErrorCode::Range, field,
                      std::string("must be in ") + (zeroAllowed ? "[0" : "(0") + ", 1e6], got " + formatNumber(x));
   return x;
+}
+
+// An expression in x (text or a number) evaluated at the points xs; timeUse: why it may
+// not depend on t.
+std::vector<double> evaluateAt(const FieldModel& m, const Json& e, const std::string& field,
+                               const std::vector<double>& xs, const char* timeUse) {
+  const std::string text = e.is_number() ? formatNumber(e.get<double>()) : readString(e, field);
+  expr::Scope scope;
+  scope.coordinates = {"x"};
+  scope.constants = m.constants;
+  scope.velocities = false;
+  scope.timeUse = timeUse;
+  expr::Graph graph;
+  const int node = expr::parseExpression(text, field, scope, graph).node;
+  const expr::Program program(graph, {node});
+  std::vector<double> registers, out(xs.size());
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    const double vars[3] = {xs[i], 0, 0};
+    program.run(vars, &out[i], registers);
+  }
+  return out;
+}
+
+// κ: a number, or an expression in x sampled at the cell centres, each κ_c in (0, 1e6].
+// An expression with the same value in every cell is that number (the constant density,
+// its bits included).
+void readKappa(const Json& d, const std::string& at, FieldModel& m) {
+  field::Density& k = m.density;
+  if (!d.contains("kappa") || !d["kappa"].is_string()) {
+    k.kappa = readCoefficient(d, "kappa", at, 1, false);
+    return;
+  }
+  const std::string field = at + ".kappa";
+  std::vector<double> centres(static_cast<std::size_t>(field::cellCount(m.grid)));
+  for (std::size_t c = 0; c < centres.size(); ++c) centres[c] = (static_cast<double>(c) + 0.5) * m.grid.spacing();
+  std::vector<double> kappas = evaluateAt(m, d["kappa"], field, centres, "the stiffness κ(x) is fixed in time");
+  for (std::size_t c = 0; c < kappas.size(); ++c)
+    if (!(kappas[c] > 0 && kappas[c] <= 1e6))
+      throw InputError(InputErrorCode::Range, field,
+                       "must be in (0, 1e6] at every cell centre, got " + formatNumber(kappas[c]) +
+                           " at x = " + formatNumber(centres[c]));
+  k.kappa = kappas[0];
+  if (std::any_of(kappas.begin(), kappas.end(), [&](double v) { return v != k.kappa; })) k.kappas = std::move(kappas);
 }
 
 void readDensity(const Json& d, FieldModel& m) {
@@ -81,7 +127,7 @@ void readDensity(const Json& d, FieldModel& m) {
   m.family = d.contains("family") ? readString(d["family"], at + ".family") : "wave";
   field::Density& k = m.density;
   k.rho = readCoefficient(d, "rho", at, 1, false);
-  k.kappa = readCoefficient(d, "kappa", at, 1, false);
+  readKappa(d, at, m);
   const auto only = [&](const char* key, const char* family) {
     if (d.contains(key) && m.family != family)
       throw InputError(InputErrorCode::Invalid, joinField(at, key),
@@ -172,19 +218,10 @@ FieldModel parseField(const Json& params) {
 
 // The samples of an expression in x (text or a number) at the nodes.
 std::vector<double> sample(const FieldModel& m, const Json& e, const std::string& field) {
-  const std::string text = e.is_number() ? formatNumber(e.get<double>()) : readString(e, field);
-  expr::Scope scope;
-  scope.coordinates = {"x"};
-  scope.constants = m.constants;
-  scope.velocities = false;
-  scope.timeUse = "initial data is at t = 0";
-  expr::Graph graph;
-  const int node = expr::parseExpression(text, field, scope, graph).node;
-  const expr::Program program(graph, {node});
-  std::vector<double> registers, out(static_cast<std::size_t>(m.points()));
+  std::vector<double> xs(static_cast<std::size_t>(m.points()));
+  for (int i = 0; i < m.points(); ++i) xs[static_cast<std::size_t>(i)] = m.grid.x(i);
+  const std::vector<double> out = evaluateAt(m, e, field, xs, "initial data is at t = 0");
   for (int i = 0; i < m.points(); ++i) {
-    const double vars[3] = {m.grid.x(i), 0, 0};
-    program.run(vars, &out[static_cast<std::size_t>(i)], registers);
     const double v = out[static_cast<std::size_t>(i)];
     if (!(std::abs(v) <= limits::kMaxCoordinate))
       throw InputError(InputErrorCode::Range, field,

@@ -119,4 +119,7 @@ export default {
   'preset.sine-gordon-kink.title': 'Kink de seno-Gordon a la mitad de la velocidad de la luz',
   'preset.sine-gordon-kink.explanation':
     'Un kink u = 4 atan(exp(γ(x − 10 − vt))), v = 0,5, es una solución viajera exacta de seno-Gordon: gira u en 2π y se mueve sin cambiar de forma, contraído por γ = 1/√(1 − v²) como pide Lorentz. El esquema de caja lo lleva a través de la malla; su energía se queda en una banda.',
+  'preset.stiff-string.title': 'AVI: pasos pequeños solo donde la cuerda es rígida',
+  'preset.stiff-string.explanation':
+    'Una cuerda fija por ambos extremos y pulsada a 0,3 de su longitud, con un tramo de x = 0,6 a 0,8 dieciséis veces más rígido (κ = 16: allí las ondas van cuatro veces más rápido). Con h = 0,004 s un paso es el doble del límite de estabilidad de las celdas rígidas: el salto de rana (B) explota en sus primeros pasos, y la página lo detiene en t = {stop}. El integrador variacional asíncrono (A) toma el paso de cada celda de su propio límite: 5 pasos por h en el tramo rígido y uno en el resto (0,4 y 0,5 de sus límites), y su energía se queda a menos de {band} de la inicial. El salto de rana con h/5 en toda la cuerda también es estable, pero hace 2,8 veces más actualizaciones de celdas; el esquema de caja es estable con h (no tiene límite).',
 };

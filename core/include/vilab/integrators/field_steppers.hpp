@@ -4,7 +4,8 @@
 //  - the box scheme (the midpoint discrete density), `midpoint`, on a built-in or typed ℒ;
 //  - RK4 and DOPRI5 on the same method-of-lines system, `rk4` and `dopri5`;
 //  - the asynchronous variational integrator, `avi`: the cells of the grid from
-//    `from` (a fraction of the length) on take `fine` steps per h, the others one.
+//    `from` (a fraction of the length) on take `fine` steps per h, the others one; or,
+//    with `cfl` > 0, the cells whose own CFL limit needs them (a stiff segment).
 #pragma once
 
 #include <memory>
@@ -116,8 +117,8 @@ class FieldExplicit final : public FieldIntegrator {
     Method::stepWithTangent(model_.density, model_.grid, s, ds, h_);
     return true;
   }
-  void cellHessian(int, double, const field::Corners& y, field::CellHessian& h) const override {
-    field::TrapezoidCell::hessian(model_.density, model_.grid.spacing(), h_, y, h);
+  void cellHessian(int c, double, const field::Corners& y, field::CellHessian& h) const override {
+    field::TrapezoidCell::hessian(model_.density, c, model_.grid.spacing(), h_, y, h);
   }
   Method method_;
 };
@@ -175,11 +176,11 @@ class FieldDopri5 final : public FieldIntegrator {
 
 class FieldAvi final : public FieldIntegrator {
  public:
-  FieldAvi(const FieldModel& model, double h, int fine, double from) : FieldIntegrator(model, h) {
-    const field::Grid& g = model.grid;
-    const int cells = field::cellCount(g);
-    for (int c = 0; c < cells; ++c) steps_.push_back((c + 0.5) * g.spacing() >= from * g.length ? h / fine : h);
-  }
+  // cfl = 0: the cells from `from` on take `fine` steps per h. cfl > 0: the cells whose h
+  // exceeds cfl times their own largest stable step take `fine` (`from` is not used).
+  FieldAvi(const FieldModel& model, double h, int fine, double from, double cfl)
+      : FieldIntegrator(model, h),
+        steps_(cfl > 0 ? stepsByLimit(model, h, fine, cfl) : stepsByPosition(model.grid, h, fine, from)) {}
   StepOutcome step() override {
     ++taken_;
     avi_.advanceTo(static_cast<double>(taken_) * h_);
@@ -189,6 +190,30 @@ class FieldAvi final : public FieldIntegrator {
     return {};
   }
   std::uint64_t events() const { return avi_.events(); }
+
+  static std::vector<double> stepsByPosition(const field::Grid& g, double h, int fine, double from) {
+    std::vector<double> steps;
+    for (int c = 0; c < field::cellCount(g); ++c)
+      steps.push_back((c + 0.5) * g.spacing() >= from * g.length ? h / fine : h);
+    return steps;
+  }
+  // Each cell's limit from aviLargestSteps, linearized about u = 0 (V''(0), none when
+  // negative); refused naming options.fine when h/fine is still beyond cfl times a limit.
+  static std::vector<double> stepsByLimit(const FieldModel& m, double h, int fine, double cfl) {
+    const std::vector<double> limits =
+        field::aviLargestSteps(m.density, m.grid, std::max(0.0, m.density.potentialCurvature(0.0)));
+    std::vector<double> steps;
+    for (std::size_t c = 0; c < limits.size(); ++c) {
+      const double allowed = cfl * limits[c];
+      steps.push_back(h <= allowed ? h : h / fine);
+      if (steps.back() > allowed)
+        throw InputError(InputErrorCode::Range, "options.fine",
+                         "is too few: the cell at x = " + formatNumber((c + 0.5) * m.grid.spacing()) + " needs " +
+                             formatNumber(std::ceil(h / allowed)) + " steps per h to stay within cfl = " +
+                             formatNumber(cfl) + " of its stability limit " + formatNumber(limits[c]));
+    }
+    return steps;
+  }
 
  private:
   const char* whyNoLaw() const override {

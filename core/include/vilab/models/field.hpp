@@ -4,7 +4,11 @@
 //   L_h = Σ_i w_i Δx (½ρ u̇_i² − V(u_i)) − Σ_cells Δx ½κ ((u_{i+1} − u_i)/Δx)²,
 // w_i = ½ at a free end, else 1. Its Euler–Lagrange equations are the method-of-lines
 // system every time integrator below advances, so they share one semi-discretization.
+// κ may vary along the string: one κ_c per cell (κ(x) sampled at the cell's centre), the
+// strain Σ_c Δx ½κ_c ((u_{i+1} − u_i)/Δx)². ρ stays one number: the explicit schemes'
+// lumped masses ρ w_i Δx and the dispersion formulas below take it so.
 #pragma once
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <string>
@@ -21,6 +25,11 @@ enum class Ends { Fixed, Free, Periodic };
 struct Density {
   double rho = 1;    // coefficient of ½u_t² (constant: the leapfrog needs it)
   double kappa = 1;  // coefficient of ½u_x²
+  // κ_c of each cell when κ varies along x (empty: `kappa` in every cell). A constant κ
+  // keeps it empty, so its arithmetic, and its bits, are those of the constant density.
+  std::vector<double> kappas;
+  double kappaOf(int cell) const { return kappas.empty() ? kappa : kappas[static_cast<std::size_t>(cell)]; }
+  double largestKappa() const { return kappas.empty() ? kappa : *std::max_element(kappas.begin(), kappas.end()); }
   std::function<double(double)> potential = [](double) { return 0.0; };
   std::function<double(double)> potentialSlope = [](double) { return 0.0; };
   std::function<double(double)> potentialCurvature = [](double) { return 0.0; };  // V'' (implicit schemes)
@@ -42,6 +51,12 @@ inline std::string validate(const Density& d, const Grid& g) {
     return "grid.points: must be between " + std::to_string(least) + " and " + std::to_string(kMaxFieldPoints);
   if (!(std::isfinite(d.rho) && d.rho > 0)) return "density.rho: must be a finite number > 0";
   if (!(std::isfinite(d.kappa) && d.kappa > 0)) return "density.kappa: must be a finite number > 0";
+  const int cells = g.ends == Ends::Periodic ? g.points : g.points - 1;
+  if (!d.kappas.empty() && static_cast<int>(d.kappas.size()) != cells)
+    return "density.kappa: must have one value per cell (" + std::to_string(cells) + ")";
+  for (std::size_t c = 0; c < d.kappas.size(); ++c)
+    if (!(std::isfinite(d.kappas[c]) && d.kappas[c] > 0))
+      return "density.kappa[" + std::to_string(c) + "]: must be a finite number > 0";
   return {};
 }
 
@@ -68,8 +83,32 @@ inline double secondDifference(const Grid& g, const std::vector<double>& u, int 
   return u[i + 1] - 2 * u[i] + u[i - 1];
 }
 
+// The strain's share of ü with one κ_c per cell: each cell pulls its two nodes by
+// ±κ_c (u_j − u_i)/Δx, over the node's mass ρ w_i Δx (a free end's half cell doubles the
+// pull); 0 at a fixed end. Linear in u, so it is its own derivative.
+inline void strainOfCells(const Density& d, const Grid& g, const std::vector<double>& u, std::vector<double>& a) {
+  const int n = g.points, cells = g.ends == Ends::Periodic ? n : n - 1;
+  const double h = g.spacing();
+  a.assign(n, 0.0);
+  for (int c = 0; c < cells; ++c) {
+    const int j = (c + 1) % n;
+    const double pull = d.kappaOf(c) * (u[j] - u[c]);
+    a[c] += pull;
+    a[j] -= pull;
+  }
+  for (int i = 0; i < n; ++i) a[i] = nodeMoves(g, i) ? a[i] / (d.rho * h * h * weight(g, i)) : 0.0;
+}
+
+// ü with one κ_c per cell.
+inline void accelerationOfCells(const Density& d, const Grid& g, const std::vector<double>& u, std::vector<double>& a) {
+  strainOfCells(d, g, u, a);
+  for (int i = 0; i < g.points; ++i)
+    if (nodeMoves(g, i)) a[i] = a[i] - d.potentialSlope(u[i]) / d.rho;
+}
+
 // ü of the semi-discrete Euler–Lagrange equations; fixed ends do not move.
 inline void acceleration(const Density& d, const Grid& g, const std::vector<double>& u, std::vector<double>& a) {
+  if (!d.kappas.empty()) return accelerationOfCells(d, g, u, a);
   const int n = g.points;
   const double h = g.spacing(), c2 = d.kappa / (d.rho * h * h);
   a.assign(n, 0.0);
@@ -82,6 +121,12 @@ inline void acceleration(const Density& d, const Grid& g, const std::vector<doub
 // The acceleration's derivative along du at u: the semi-discrete variational equation.
 inline void accelerationTangent(const Density& d, const Grid& g, const std::vector<double>& u,
                                 const std::vector<double>& du, std::vector<double>& da) {
+  if (!d.kappas.empty()) {
+    strainOfCells(d, g, du, da);
+    for (int i = 0; i < g.points; ++i)
+      if (nodeMoves(g, i)) da[i] = da[i] - d.potentialCurvature(u[i]) * du[i] / d.rho;
+    return;
+  }
   const int n = g.points;
   const double h = g.spacing(), c2 = d.kappa / (d.rho * h * h);
   da.assign(n, 0.0);
@@ -99,7 +144,7 @@ inline double energy(const Density& d, const Grid& g, const State& s) {
   for (int i = 0; i < n; ++i) e += weight(g, i) * h * (0.5 * d.rho * s.v[i] * s.v[i] + d.potential(s.u[i]));
   for (int c = 0; c < cells; ++c) {
     const double ux = (s.u[(c + 1) % n] - s.u[c]) / h;
-    e += h * 0.5 * d.kappa * ux * ux;
+    e += h * 0.5 * d.kappaOf(c) * ux * ux;
   }
   return e;
 }
@@ -116,7 +161,9 @@ inline double momentum(const Density& d, const Grid& g, const State& s) {
 // eigenvalue of the grid's second difference (−δ²): 4 sin²(πm/(2(m+1))) for the m = N − 2
 // moving points of fixed ends, 4 sin²(π⌊N/2⌋/N) for periodic ends, 4 for free ends (their
 // alternating mode). Zero when the linearization itself is unstable (V'' so negative that
-// ω_max² ≤ 0 has no oscillating top mode: the fastest mode grows at any h).
+// ω_max² ≤ 0 has no oscillating top mode: the fastest mode grows at any h). With κ varying
+// along x it takes the largest κ_c, a bound (the strain Σ κ_c (Δu)² ≤ max κ_c Σ (Δu)²), so
+// the step is stable but may be below the limit.
 inline double leapfrogLargestStep(const Density& d, const Grid& g, double curvatureBound = 0) {
   constexpr double pi = 3.14159265358979323846;
   const int n = g.points;
@@ -129,7 +176,7 @@ inline double leapfrogLargestStep(const Density& d, const Grid& g, double curvat
     lambda = 4 * s * s;
   }
   const double h = g.spacing();
-  const double top = d.kappa / (d.rho * h * h) * lambda + curvatureBound / d.rho;
+  const double top = d.largestKappa() / (d.rho * h * h) * lambda + curvatureBound / d.rho;
   return top > 0 ? 2 / std::sqrt(top) : 0.0;
 }
 

@@ -5,7 +5,7 @@
 //
 // Elements. Cell c joins the nodes i = c and j = c + 1 (mod N with periodic ends) and
 // carries the energy
-//   E_c = ½κ (u_j − u_i)²/Δx + ½Δx (V(u_i) + V(u_j)),
+//   E_c = ½κ_c (u_j − u_i)²/Δx + ½Δx (V(u_i) + V(u_j))   (κ_c: the cell's κ, field.hpp),
 // so that Σ_c E_c is the potential part of L_h in field.hpp: a node inside the grid or on
 // a periodic ring lies in two cells and gets ½ + ½ of its Δx V(u), a free end (weight ½)
 // lies in one and gets its ½. The node potential is shared into the cells rather than
@@ -38,7 +38,7 @@
 // the O(h) of LMOW's piecewise constant velocity. A run advanced in one call and one
 // stopped at every output time have the same bits.
 //
-// Conservation. Each cell's strain impulses on its two nodes are ±h_c κ(u_j − u_i)/Δx, equal
+// Conservation. Each cell's strain impulses on its two nodes are ±h_c κ_c(u_j − u_i)/Δx, equal
 // and opposite to the last bit, so with periodic ends and V = 0 the total momentum Σp_i is
 // kept to the rounding of its sum (LMOW's discrete Noether theorem for translations, per
 // element). The impulse each element gave the moving nodes is recorded: the change of Σp_i
@@ -77,8 +77,8 @@ namespace vilab::field {
 // The largest stable step of every cell: h_c < 2/ω_c with ω_c² the top eigenvalue of the
 // cell's stiffness over its share of the lumped masses (½ρΔx at each node: half of an
 // inner node's mass, all of a free end's), linearized with V'' ≤ curvatureBound:
-//   both nodes moving:       ω_c² = 4κ/(ρΔx²) + V''/ρ,
-//   one node fixed:          ω_c² = 2κ/(ρΔx²) + V''/ρ,
+//   both nodes moving:       ω_c² = 4κ_c/(ρΔx²) + V''/ρ,
+//   one node fixed:          ω_c² = 2κ_c/(ρΔx²) + V''/ρ,
 // infinite for a cell between two fixed ends, zero where ω_c² ≤ 0 (the linearization grows
 // at any step), as leapfrogLargestStep does for the whole grid.
 inline std::vector<double> aviLargestSteps(const Density& d, const Grid& g, double curvatureBound = 0) {
@@ -92,7 +92,7 @@ inline std::vector<double> aviLargestSteps(const Density& d, const Grid& g, doub
       out[c] = std::numeric_limits<double>::infinity();
       continue;
     }
-    const double top = (fixedI || fixedJ ? 2 : 4) * d.kappa / (d.rho * h * h) + curvatureBound / d.rho;
+    const double top = (fixedI || fixedJ ? 2 : 4) * d.kappaOf(c) / (d.rho * h * h) + curvatureBound / d.rho;
     out[c] = top > 0 ? 2 / std::sqrt(top) : 0.0;
   }
   return out;
@@ -250,7 +250,7 @@ class Avi {
   // The forces −∂E_c/∂u_i, −∂E_c/∂u_j of cell c at positions u.
   void force(int c, const std::vector<double>& u, double& gi, double& gj) const {
     const int i = c, j = (c + 1) % g_.points;
-    const double strain = d_.kappa * (u[j] - u[i]) / dx_;
+    const double strain = d_.kappaOf(c) * (u[j] - u[i]) / dx_;
     gi = strain - 0.5 * dx_ * d_.potentialSlope(u[i]);
     gj = -strain - 0.5 * dx_ * d_.potentialSlope(u[j]);
   }

@@ -37,29 +37,33 @@ using Corners = std::array<double, 4>;  // a_i, a_j, b_i, b_j
 using CellHessian = std::array<std::array<double, 4>, 4>;
 
 // The midpoint density of one cell: its gradient and Hessian in the corners.
+// `cell` is the cell's index (its κ_c).
 struct MidpointCell {
   static constexpr double dD[4] = {-0.5, -0.5, 0.5, 0.5};  // × 1/Δt
   static constexpr double dS[4] = {-0.5, 0.5, -0.5, 0.5};  // × 1/Δx
-  static void gradient(const Density& d, double dx, double dt, const Corners& y, Corners& g) {
+  static void gradient(const Density& d, int cell, double dx, double dt, const Corners& y, Corners& g) {
     const double D = (y[2] + y[3] - y[0] - y[1]) / (2 * dt), S = (y[1] + y[3] - y[0] - y[2]) / (2 * dx);
-    const double slope = d.potentialSlope(0.25 * (y[0] + y[1] + y[2] + y[3]));
-    for (int k = 0; k < 4; ++k) g[k] = dx * dt * (d.rho * D * dD[k] / dt - d.kappa * S * dS[k] / dx - 0.25 * slope);
+    const double slope = d.potentialSlope(0.25 * (y[0] + y[1] + y[2] + y[3])), kappa = d.kappaOf(cell);
+    for (int k = 0; k < 4; ++k) g[k] = dx * dt * (d.rho * D * dD[k] / dt - kappa * S * dS[k] / dx - 0.25 * slope);
   }
-  static void hessian(const Density& d, double dx, double dt, const Corners& y, CellHessian& h) {
-    const double curvature = d.potentialCurvature(0.25 * (y[0] + y[1] + y[2] + y[3]));
+  static void hessian(const Density& d, int cell, double dx, double dt, const Corners& y, CellHessian& h) {
+    const double curvature = d.potentialCurvature(0.25 * (y[0] + y[1] + y[2] + y[3])), kappa = d.kappaOf(cell);
     for (int k = 0; k < 4; ++k)
       for (int l = 0; l < 4; ++l)
-        h[k][l] = dx * dt * (d.rho * dD[k] * dD[l] / (dt * dt) - d.kappa * dS[k] * dS[l] / (dx * dx) - curvature / 16);
+        h[k][l] = dx * dt * (d.rho * dD[k] * dD[l] / (dt * dt) - kappa * dS[k] * dS[l] / (dx * dx) - curvature / 16);
   }
 };
 
+// The cell whose centre is x: the box scheme passes the hooks the centres (c + ½)Δx.
+inline int cellAt(double x, double dx) { return static_cast<int>(std::floor(x / dx)); }
+
 // The hooks a box scheme asks of a density: the cell's gradient and Hessian (above), and
 // the lumped Legendre transform at a node, p = w Δx ∂ℒ/∂u_t, both ways.
-inline void cellGradient(const Density& d, double dx, double dt, double, double, const Corners& y, Corners& g) {
-  MidpointCell::gradient(d, dx, dt, y, g);
+inline void cellGradient(const Density& d, double dx, double dt, double x, double, const Corners& y, Corners& g) {
+  MidpointCell::gradient(d, cellAt(x, dx), dx, dt, y, g);
 }
-inline void cellHessian(const Density& d, double dx, double dt, double, double, const Corners& y, CellHessian& h) {
-  MidpointCell::hessian(d, dx, dt, y, h);
+inline void cellHessian(const Density& d, double dx, double dt, double x, double, const Corners& y, CellHessian& h) {
+  MidpointCell::hessian(d, cellAt(x, dx), dx, dt, y, h);
 }
 inline double nodeMomentum(const Density& d, double mass, double, double v, double, double, double) {
   return d.rho * mass * v;
@@ -71,8 +75,8 @@ inline bool nodeVelocity(const Density& d, double mass, double, double p, double
 
 // The trapezoid density of one cell (the leapfrog's): only its Hessian is needed.
 struct TrapezoidCell {
-  static void hessian(const Density& d, double dx, double dt, const Corners& y, CellHessian& h) {
-    const double t = d.rho / (2 * dt * dt), s = d.kappa / (2 * dx * dx);
+  static void hessian(const Density& d, int cell, double dx, double dt, const Corners& y, CellHessian& h) {
+    const double t = d.rho / (2 * dt * dt), s = d.kappaOf(cell) / (2 * dx * dx);
     h = CellHessian{};
     const int timeEdge[2][2] = {{0, 2}, {1, 3}}, spaceEdge[2][2] = {{0, 1}, {2, 3}};
     for (const auto& e : timeEdge) {
@@ -134,7 +138,7 @@ double multisymplecticResidual(const Density& d, const Grid& g, double dt, const
                                const std::vector<double>* xi, const std::vector<double>* eta) {
   std::vector<double> out;
   multisymplecticResiduals(
-      g, base, xi, eta, [&](int, int, const Corners& y, CellHessian& h) { Cell::hessian(d, g.spacing(), dt, y, h); },
+      g, base, xi, eta, [&](int c, int, const Corners& y, CellHessian& h) { Cell::hessian(d, c, g.spacing(), dt, y, h); },
       out);
   return *std::max_element(out.begin(), out.end());
 }
@@ -143,7 +147,8 @@ double multisymplecticResidual(const Density& d, const Grid& g, double dt, const
 // m² = V''(0): the Fourier symbols of A_x, A_t, δ_t², δ_x² in the nine-point equation
 // ρ A_x δ_t² u = κ A_t δ_x² u − m² A_x A_t u give
 //   tan(ωΔt/2) = (Δt/2) √( 4κ/(ρΔx²) tan²(kΔx/2) + m²/ρ ),
-// real for every Δt (no CFL limit; compare the leapfrog's sin(ωΔt/2) on the right).
+// real for every Δt (no CFL limit; compare the leapfrog's sin(ωΔt/2) on the right). For a
+// constant κ only (a varying one has no single relation).
 inline double boxFrequency(const Density& d, const Grid& g, double dt, double k, double curvature) {
   const double h = g.spacing(), t = dm::sin(0.5 * k * h) / dm::cos(0.5 * k * h);
   const double rhs = 0.5 * dt * std::sqrt(4 * d.kappa / (d.rho * h * h) * t * t + curvature / d.rho);

@@ -26,6 +26,7 @@ struct FieldModel {
   std::shared_ptr<const field::DataDensity> typed;  // set for a typed ℒ only
   field::Grid grid;
   std::vector<std::pair<std::string, double>> constants;  // named numbers of the texts (ℒ, initial u and u_t)
+  mutable field::State scratch_;                            // energy()'s (u, u̇): no state, only storage
 
   bool isTyped() const { return typed != nullptr; }
   int points() const { return grid.points; }
@@ -87,7 +88,7 @@ struct FieldModel {
   // sawtooth's strain is seen (a node's centred slope is blind to it). Not finite where
   // a velocity cannot be recovered.
   double energy(const State& s) const {
-    field::State f;
+    field::State& f = scratch_;  // kept: a step computes the energy once, without allocating
     if (!toField(s, f)) return std::numeric_limits<double>::quiet_NaN();
     if (!typed) return field::energy(density, grid, f);
     const int n = grid.points;
