@@ -269,18 +269,25 @@ TEST_CASE("field system: golden fingerprints of every scene after 300 steps", "[
 
 namespace {
 
-// The largest law residual over the next two steps after `steps` steps of a scene (100:
-// before the stiff string's leapfrog and RK4 at its h blow up, at steps 135 and 175).
-double lawResidual(Json scenario, const std::string& integrator, int steps, std::string* law = nullptr) {
+// The largest law residual over the next two steps, probed at steps 80, 90, …, 120 of a
+// scene (before the stiff string's leapfrog and RK4 at its h blow up, at steps 135 and
+// 175; RK4's residual swings with the breather, 3.4e-9 to 3.1e-7, so one probe is not
+// enough for the negative control).
+double lawResidual(Json scenario, const std::string& integrator, std::string* law = nullptr) {
   if (scenario["integrator"] != integrator) scenario.erase("options");  // the scene's own integrator's
   scenario["integrator"] = integrator;
   Simulation sim = simulate(scenario.dump(), 1000);
-  run(sim, steps);
-  std::string density;
-  const std::vector<double> nodes = sim.multisymplecticResiduals(density);
-  if (law) *law = density;
-  REQUIRE(nodes.size() == static_cast<std::size_t>(std::get<FieldModel>(sim.scenario().model).points()));
-  return *std::max_element(nodes.begin(), nodes.end());
+  run(sim, 80);
+  double largest = 0;
+  for (int probe = 0; probe < 5; ++probe) {
+    if (probe > 0) run(sim, 10);
+    std::string density;
+    const std::vector<double> nodes = sim.multisymplecticResiduals(density);
+    if (law) *law = density;
+    REQUIRE(nodes.size() == static_cast<std::size_t>(std::get<FieldModel>(sim.scenario().model).points()));
+    largest = std::max(largest, *std::max_element(nodes.begin(), nodes.end()));
+  }
+  return largest;
 }
 
 }  // namespace
@@ -291,14 +298,14 @@ TEST_CASE("field system: the multisymplectic law per node: box and leapfrog to r
     const Json scene = fieldScene(name);
     const bool typed = scene["params"]["density"].contains("lagrangian");
     std::string law;
-    const double box = lawResidual(scene, "midpoint", 100, &law);
+    const double box = lawResidual(scene, "midpoint", &law);
     CHECK(law == "midpoint");
     INFO(name << ": box " << box);
     CHECK(box <= 1e-12);
     if (typed) continue;
-    const double leapfrog = lawResidual(scene, "trapezoid", 100, &law);
+    const double leapfrog = lawResidual(scene, "trapezoid", &law);
     CHECK(law == "trapezoid");
-    const double rk4 = lawResidual(scene, "rk4", 100);
+    const double rk4 = lawResidual(scene, "rk4");
     INFO(name << ": leapfrog " << leapfrog << ", RK4 " << rk4);
     CHECK(leapfrog <= 1e-12);
     CHECK(rk4 >= 1e-8);
