@@ -28,7 +28,11 @@ async function checkFieldScenes(page, runAll) {
       // beyond the method's limit (the stiff string's leapfrog at h): refused natively at
       // the same step, and the same state before it
       assert.equal(failure.step, step + 1, `${name}: ${failure.message}`);
-      assert.throws(() => nativeHash(scenario, FIELD_STEPS), (e) => String(e.stderr).includes(`step ${failure.step} refused`), name);
+      assert.throws(
+        () => nativeHash(scenario, FIELD_STEPS),
+        (e) => String(e.stderr).includes(`step ${failure.step} refused`),
+        name,
+      );
       assert.equal(hash, nativeHash(scenario, step), `${name} before the refused step`);
       return;
     }

@@ -102,7 +102,7 @@ TEST_CASE("stiff string: κ(x) is sampled at the cell centres, 16 on [0.6, 0.8] 
   CHECK(a.hash() == b.hash());
 }
 
-TEST_CASE("stiff string: a κ(x) out of (0, 1e6] at a cell centre is refused, naming the field and the x",
+TEST_CASE("stiff string: a κ(x) not above 0 or above 1e6 at a cell centre is refused, naming the field and the x",
           "[field][field-stiff]") {
   const auto refusal = [](const char* kappa) {
     Json j = stiffScene();

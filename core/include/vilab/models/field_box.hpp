@@ -138,8 +138,8 @@ double multisymplecticResidual(const Density& d, const Grid& g, double dt, const
                                const std::vector<double>* xi, const std::vector<double>* eta) {
   std::vector<double> out;
   multisymplecticResiduals(
-      g, base, xi, eta, [&](int c, int, const Corners& y, CellHessian& h) { Cell::hessian(d, c, g.spacing(), dt, y, h); },
-      out);
+      g, base, xi, eta,
+      [&](int c, int, const Corners& y, CellHessian& h) { Cell::hessian(d, c, g.spacing(), dt, y, h); }, out);
   return *std::max_element(out.begin(), out.end());
 }
 

@@ -26,7 +26,7 @@ struct FieldModel {
   std::shared_ptr<const field::DataDensity> typed;  // set for a typed ℒ only
   field::Grid grid;
   std::vector<std::pair<std::string, double>> constants;  // named numbers of the texts (ℒ, initial u and u_t)
-  mutable field::State scratch_;                            // energy()'s (u, u̇): no state, only storage
+  mutable field::State scratch_;                          // energy()'s (u, u̇): no state, only storage
 
   bool isTyped() const { return typed != nullptr; }
   int points() const { return grid.points; }
