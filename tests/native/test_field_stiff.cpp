@@ -129,7 +129,7 @@ TEST_CASE("stiff string: a κ(x) not above 0 or above 1e6 at a cell centre is re
   CHECK(refusedAt(typed) == "params.density.kappa");
 }
 
-TEST_CASE("stiff string: h is twice the stiff cells' limit; the AVI steps them at 0.4 of it, the others at 0.5",
+TEST_CASE("stiff string: h is twice the stiff cells' limit — the AVI steps them at 0.4 of it, the others at 0.5",
           "[field][field-stiff]") {
   Simulation sim = simulate(stiffScene().dump());
   const FieldModel& m = modelOf(sim);
@@ -178,7 +178,7 @@ TEST_CASE("stiff string: fine = 3, within every cell's limit, still grows (a res
   CHECK(growth >= 1e6);
 }
 
-TEST_CASE("stiff string: the leapfrog at h blows up within the scene's run; RK4 too", "[field][field-stiff]") {
+TEST_CASE("stiff string: the leapfrog at h blows up within the scene's run — RK4 too", "[field][field-stiff]") {
   const long steps = stiffFile()["about"]["steps"].get<long>();
   for (const char* id : {"trapezoid", "rk4"}) {
     Simulation sim = simulate(withIntegrator(id).dump());
@@ -193,7 +193,7 @@ TEST_CASE("stiff string: the leapfrog at h blows up within the scene's run; RK4 
   }
 }
 
-TEST_CASE("stiff string: the AVI keeps its energy (window ratio ≤ 1.5, within 1 %); the box scheme at h is stable",
+TEST_CASE("stiff string: the AVI keeps its energy (window ratio ≤ 1.5, within 1 %) — the box scheme at h is stable",
           "[field][field-stiff]") {
   const long steps = stiffFile()["about"]["steps"].get<long>();
   const double bound = stiffFile()["about"]["invariants"]["energy"]["relative"].get<double>();

@@ -312,7 +312,7 @@ TEST_CASE("field system: the multisymplectic law per node: box and leapfrog to r
   }
 }
 
-TEST_CASE("field system: the law's probe leaves the run unchanged; DOPRI5, the AVI and particles refuse it",
+TEST_CASE("field system: the law's probe leaves the run unchanged — DOPRI5, the AVI and particles refuse it",
           "[field][field-system]") {
   Json scene = fieldScene("sine-gordon-kink");
   scene["integrator"] = "midpoint";
