@@ -97,6 +97,15 @@ constexpr bool kDiagnosticsInPlace = std::is_same<M, ChainModel>::value || std::
 // and a sum over nodes and cells); computed once, a leapfrog step costs 0.6× as much.
 template <class M>
 constexpr bool kDiagnosticsCarryEnergy = std::is_same<M, FieldModel>::value;
+// The same at run time: a system defined by data whose L does not use t, where energy()
+// and diagnostics() both take physicalEnergy(s, 0) (else diagnostics() takes it at t).
+template <class M>
+bool diagnosticsCarryEnergy(const M& m) {
+  if constexpr (std::is_same<M, LagrangianModel>::value)
+    return !m.problem->timeDependent;
+  else
+    return kDiagnosticsCarryEnergy<M>;
+}
 
 // A chain's mean kinetic energy (ChainModel::meanKineticEnergy) with v̄ = δ·(1/h)
 // instead of δ/h: one division instead of one per coordinate. Every term is ≥ 0, so
@@ -579,7 +588,7 @@ bool Simulation::checkStep(const M& m, int iterations, Refusal& refusal) {
   if constexpr (kDiagnosticsInPlace<M> && !lazyRow) {
     m.diagnosticsInto(next_, d);
     energy = d.energy;
-  } else if constexpr (kDiagnosticsCarryEnergy<M>) {
+  } else if (diagnosticsCarryEnergy(m)) {
     d = diagnosticsOf(m, next_, tNext);
     energy = d.energy;
   } else {
@@ -603,8 +612,8 @@ bool Simulation::checkStep(const M& m, int iterations, Refusal& refusal) {
       return true;
     }
     m.diagnosticsInto(next_, d);
-  } else if constexpr (!kDiagnosticsInPlace<M> && !kDiagnosticsCarryEnergy<M>) {
-    d = diagnosticsOf(m, next_, tNext);
+  } else if constexpr (!kDiagnosticsInPlace<M>) {
+    if (!diagnosticsCarryEnergy(m)) d = diagnosticsOf(m, next_, tNext);
   }
   d.iterations = iterations;
   fillRow(d, tNext, dt);

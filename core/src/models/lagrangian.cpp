@@ -5,6 +5,7 @@
 #include <Eigen/Cholesky>
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <iterator>
 #include <limits>
@@ -25,6 +26,20 @@ namespace vilab {
 #define VILAB_DATA_DEFINED_ONLY() (void)0
 #endif
 
+namespace {
+// Whether two arrays of doubles hold the same bits (−0 ≠ +0, a NaN equals itself), a
+// word at a time: wasm's memcmp compares byte by byte.
+bool sameBits(const double* a, const double* b, std::size_t count) {
+  for (std::size_t i = 0; i < count; ++i) {
+    std::uint64_t x, y;
+    std::memcpy(&x, a + i, sizeof x);
+    std::memcpy(&y, b + i, sizeof y);
+    if (x != y) return false;
+  }
+  return true;
+}
+}  // namespace
+
 void LagrangianEval::setVariables(const double* q, const double* v, double t) {
   VILAB_DATA_DEFINED_ONLY();
   const int n = problem_->n;
@@ -38,7 +53,7 @@ void LagrangianEval::setVariables(const double* q, const double* v, double t) {
 const double* LagrangianEval::run(int which, const expr::Program& program, std::size_t outputs) {
   const std::size_t width = static_cast<std::size_t>(2 * problem_->n + 1);
   Memo& m = memo_[which];
-  if (m.valid && std::memcmp(w_.vars.data(), m.vars.data(), width * sizeof(double)) == 0) return m.out.data();
+  if (m.valid && sameBits(w_.vars.data(), m.vars.data(), width)) return m.out.data();
   m.out.resize(outputs);
   program.run(w_.vars.data(), m.out.data(), w_.registers[which]);
   m.vars.assign(w_.vars.begin(), w_.vars.begin() + static_cast<std::ptrdiff_t>(width));
