@@ -152,14 +152,11 @@ async function scalingSection() {
       nat.push(nativeNs(sc, 50000, 2) / nativeNs(tw, 50000, 2));
       wasm.push(wasmNs(lab, sc, 50000, 2) / wasmNs(lab, tw, 50000, 2));
     }
-    table.add('scaling', 'pendulum as data ÷ compiled pendulum, midpoint, native', stats(nat), {
-      goal: '≤ 10',
-      met: stats(nat).median <= 10,
-      unit: '×',
-    });
+    // The goal is the page's (wasm): a typed pendulum within 2× its compiled twin.
+    table.add('scaling', 'pendulum as data ÷ compiled pendulum, midpoint, native', stats(nat), { unit: '×' });
     table.add('scaling', 'pendulum as data ÷ compiled pendulum, midpoint, wasm', stats(wasm), {
-      goal: '≤ 10',
-      met: stats(wasm).median <= 10,
+      goal: '≤ 2',
+      met: stats(wasm).median <= 2,
       unit: '×',
     });
   }
@@ -170,9 +167,10 @@ async function scalingSection() {
       nat.push(nativeNs({ ...asData, integrator: id }, 20000, 2) / nativeNs({ ...dsp, integrator: id }, 20000, 2));
       wasm.push(wasmNs(lab, { ...asData, integrator: id }, 20000, 2) / wasmNs(lab, { ...dsp, integrator: id }, 20000, 2));
     }
-    // The goal is the midpoint rule's (the interpreted Lagrangian inside an implicit step).
-    const goal = id === 'midpoint' ? (x) => ({ goal: '≤ 10', met: stats(x).median <= 10 }) : () => ({});
-    table.add('scaling', `DSP as data ÷ compiled DSP, ${id}, native`, stats(nat), { ...goal(nat), unit: '×' });
+    // The goal is the midpoint rule's in wasm, where the page runs (the typed Lagrangian
+    // inside an implicit step): within 3× the compiled DSP.
+    const goal = id === 'midpoint' ? (x) => ({ goal: '≤ 3', met: stats(x).median <= 3 }) : () => ({});
+    table.add('scaling', `DSP as data ÷ compiled DSP, ${id}, native`, stats(nat), { unit: '×' });
     table.add('scaling', `DSP as data ÷ compiled DSP, ${id}, wasm`, stats(wasm), { ...goal(wasm), unit: '×' });
   }
   const programs = (await programRows(lab, table)).join('\n');
