@@ -80,6 +80,11 @@ function startOf(lab, scenario, a) {
 }
 
 /** An integrator whose energy error stays in a band (the energy plot's scale). */
+/** A's and B's titles for the plots, on a run with these structures (sim.describe().structures). */
+const labels = (runner, structures) => ({
+  labelA: runner.a ? shortTitle(runner.a.integrator, structures) : '',
+  labelB: runner.b ? shortTitle(runner.b.integrator, structures) : '',
+});
 const energyBounded = (integ) => !!integ && (integ.symplectic || integ.claims.some((c) => c.kind === 'energy' && /exactly/.test(c.text)));
 
 // A scenario that normalizes may still not start (a body of a system defined by data that
@@ -108,8 +113,7 @@ export class Run {
     runner.stepsPerFrame = store.get().stepsPerFrame;
     // a new language re-words the plots' labels; the run itself (step, fingerprint) is untouched
     onLanguageChange(() => {
-      if (plots.run && runner.a)
-        Object.assign(plots.run, { labelA: shortTitle(runner.a.integrator), labelB: runner.b ? shortTitle(runner.b.integrator) : '' });
+      if (plots.run && runner.a) Object.assign(plots.run, labels(runner, this.session.get().built?.structures ?? null));
     });
   }
 
@@ -191,8 +195,7 @@ export class Run {
       h: state.scenario.h,
       hasB: !!runner.b,
       stepSizes: a.columns.includes('dt') || !!runner.b?.columns?.includes('dt'),
-      labelA: shortTitle(a.integrator),
-      labelB: runner.b ? shortTitle(runner.b.integrator) : '',
+      ...labels(runner, structures),
       energyBoundedA: energyBounded(a.integrator),
       energyBoundedB: energyBounded(runner.b?.integrator),
     });
@@ -204,8 +207,7 @@ export class Run {
       runner.rows = this.fieldPlots.configure({
         scenarioA: a.sim.scenario(),
         hasB: !!runner.b,
-        labelA: shortTitle(a.integrator),
-        labelB: runner.b ? shortTitle(runner.b.integrator) : '',
+        ...labels(runner, structures),
         u0: start.u,
         p0: start.p,
       });

@@ -2,10 +2,20 @@
 // entries (symplectic, conserves, order): the "Why the curves differ" line and the
 // invitation's label. No integrator id is named here. Words: web/i18n/*/explain.js.
 import { t, registryText } from '../i18n/index.js';
+import { titleOnRun } from './run-title.js';
+
+/**
+ * The integrator's title on a run whose system has these structures (sim.describe().structures;
+ * null: any run): without the words naming a projection where nothing is projected.
+ */
+export function integratorTitle(integ, structures = null) {
+  if (!integ) return '';
+  return titleOnRun(registryText('integrator', integ, 'title'), integ, structures, t('explain.title.projection'));
+}
 
 /** A title without its final parenthetical (nested ones included), e.g. 'Runge–Kutta 4 with projection'. */
-export function shortTitle(integ) {
-  const title = String(integ ? registryText('integrator', integ, 'title') : '').trimEnd();
+export function shortTitle(integ, structures = null) {
+  const title = String(integratorTitle(integ, structures)).trimEnd();
   if (!title.endsWith(')')) return title;
   let depth = 0;
   for (let i = title.length - 1; i >= 0; i--) {
@@ -54,10 +64,10 @@ export function natureOf(integ, run = { momenta: true, constraints: true }) {
  */
 export function whyText(A, B, { suggested = null, run } = {}) {
   if (!B) {
-    const title = registryText('integrator', A, 'title');
+    const title = integratorTitle(A, run?.structures ?? null);
     return (
       t('explain.why.single', { title, nature: natureOf(A, run) }) +
-      (suggested ? t('explain.why.suggest', { other: shortTitle(suggested) }) : '')
+      (suggested ? t('explain.why.suggest', { other: shortTitle(suggested, run?.structures ?? null) }) : '')
     );
   }
   if (A.symplectic && B.symplectic) {

@@ -23,6 +23,7 @@ export default {
   'explain.why.momentaDrift': ', y también sus momentos',
   'explain.why.projected': '; sus ligaduras solo se mantienen porque las proyecta tras cada paso',
   'explain.why.single': '{title} es {nature}.',
+  'explain.title.projection': 'con proyección',
   'explain.why.suggest': ' Compárelo con {other} para ver la diferencia.',
   'explain.why.bothSymplectic':
     'Los dos son simplécticos: los dos errores de energía se mantienen acotados{momenta}. Difieren en precisión (orden {a} frente a {b}); en un sistema caótico las trayectorias acaban separándose aunque los dos conserven la estructura.',
