@@ -3,13 +3,13 @@
 // check (web/sim/breakdown.js: the energy error beyond 100 %, links stretched, numbers overflowing). Plain words, said
 // once: the cause, what it means, what to do.
 import { t, has, language } from '../i18n/index.js';
-import { fixed, num, percent as formatPercent } from '../sim/format.js';
+import { num, percent as formatPercent, stepTime } from '../sim/format.js';
 import { integratorTitle } from './why.js';
 
 /** The time a failure happened at (s), as printed. */
 export function failureTime(info, h) {
-  if (Number.isFinite(info.t)) return fixed(info.t, 2);
-  return info.step != null ? fixed(info.step * h, 2) : '?';
+  if (Number.isFinite(info.t)) return stepTime(info.t, h);
+  return info.step != null ? stepTime(info.step * h, h) : '?';
 }
 
 /**
