@@ -58,9 +58,13 @@ export function natureOf(integ, run = { momenta: true, constraints: true }) {
   });
 }
 
+/** A's and B's orders in words: 'order 2 vs 4', or 'both order 2' when they are the same. */
+const ordersOf = (A, B) =>
+  A.order === B.order ? t('explain.why.orders.same', { a: A.order }) : t('explain.why.orders.differ', { a: A.order, b: B.order });
+
 /**
  * The line under the view: why A's and B's curves differ, or what to compare A with
- * (suggested). run = { momenta, constraints } of the system.
+ * (suggested). run = { momenta, constraints, structures } of the system (structures: its describe().structures).
  */
 export function whyText(A, B, { suggested = null, run } = {}) {
   if (!B) {
@@ -73,11 +77,10 @@ export function whyText(A, B, { suggested = null, run } = {}) {
   if (A.symplectic && B.symplectic) {
     return t('explain.why.bothSymplectic', {
       momenta: run?.momenta === false ? '' : t('explain.why.momentaExact'),
-      a: A.order,
-      b: B.order,
+      orders: ordersOf(A, B),
     });
   }
   const drifts = (i) => !i.symplectic && !holds(i, /^energy \(exactly/);
-  if (drifts(A) && drifts(B)) return t('explain.why.neither', { a: A.order, b: B.order });
+  if (drifts(A) && drifts(B)) return t('explain.why.neither', { orders: ordersOf(A, B) });
   return t('explain.why.differ', { a: natureOf(A, run), b: natureOf(B, run) });
 }

@@ -27,8 +27,11 @@ export default {
   'explain.title.projection': 'with projection',
   'explain.why.suggest': ' Compare it with {other} to see the difference.',
   'explain.why.bothSymplectic':
-    'Both are symplectic: both energy errors stay bounded{momenta}. They differ in accuracy (order {a} vs {b}); in a chaotic system the trajectories then part even though both are structure-preserving.',
+    'Both are symplectic: both energy errors stay bounded{momenta}. They differ in accuracy ({orders}); in a chaotic system the trajectories then part even though both are structure-preserving.',
   'explain.why.momentaExact': ' and momenta are exact',
-  'explain.why.neither': 'Neither method is symplectic: both energy errors drift, at rates set by their orders ({a} vs {b}).',
+  'explain.why.neither': 'Neither method is symplectic: both energy errors drift, at rates set by their orders ({orders}).',
+  // two methods' orders in a sentence: different, or the same
+  'explain.why.orders.differ': 'order {a} vs {b}',
+  'explain.why.orders.same': 'both order {a}',
   'explain.why.differ': 'Why the curves differ: A (blue) is {a}. B (orange) is {b}.',
 };
