@@ -25,6 +25,9 @@ const MINUS = '\u2212';
 const BAR_PX = 10; // the colour bar's width
 const MIN_ROWS = 60; // the fewest rows the image's height is shared among
 
+/** 'one' or 'many': the singular's catalogue key for 1, the plural's else (English and Spanish). */
+const countWord = (n) => (n === 1 ? 'one' : 'many');
+const rowsText = (n) => t(`plots.spacetime.rows.${countWord(n)}`, { rows: n });
 const signed = (x, digits) => num(x, digits).replace(/^-/, MINUS);
 
 /** One track's image: its ring of rows, the pixels of those rows, and its canvas. */
@@ -152,7 +155,8 @@ export class FieldPlots {
       this.nodes > this.images[0].ring.columns
         ? t('plots.spacetime.columnsMean', { nodes: this.nodes, columns: this.images[0].ring.columns })
         : t('plots.spacetime.columnsAll', { nodes: this.nodes });
-    const note = t('plots.spacetime.note', { steps: this.rowEvery, dt: num(this.interval, 3), rows: ROWS, columns: columnsNote });
+    const every = t(`plots.spacetime.every.${countWord(this.rowEvery)}`, { steps: this.rowEvery, dt: num(this.interval, 3) });
+    const note = t('plots.spacetime.note', { every, rows: ROWS, columns: columnsNote });
     const card = this.#card('spacetime', t('plots.spacetime.title'), note);
     card.plotEl.classList.add('spacetime-pair');
     card.plotEl.append(...this.images.map((im) => im.node));
@@ -240,7 +244,7 @@ export class FieldPlots {
     for (const im of this.images) drawImage(im, { width: each, height: HEIGHT[size], font: FONT_PX[size], fg, length: this.length });
     const a = this.images[0].ring;
     this.spacetime.valuesEl.textContent = a.count
-      ? t('plots.spacetime.values', { t0: num(a.time(0), 4), t1: num(a.lastT, 4), rows: a.count })
+      ? t('plots.spacetime.values', { t0: num(a.time(0), 4), t1: num(a.lastT, 4), rows: rowsText(a.count) })
       : '';
   }
 
@@ -394,7 +398,7 @@ function drawImage(im, { width, height, font, fg, length }) {
           length: num(length, 4),
           t0: num(ring.time(0), 4),
           t1: num(ring.lastT, 4),
-          rows: ring.count,
+          rows: rowsText(ring.count),
           range: num(im.range, 3),
         })
       : t('plots.spacetime.empty', { label: im.label }),
