@@ -13,7 +13,7 @@ import { el, setChildren } from '../ui/dom.js';
 import { num } from '../sim/format.js';
 import { COLOR_A, isDark } from '../scene/palette.js';
 import { t, onLanguageChange } from '../i18n/index.js';
-import { ROWS, SpaceTimeRing, averageColumns, colourOf, colourRange, columnsFor, rowInterval } from '../sim/spacetime.js';
+import { ROWS, SpaceTimeRing, averageColumns, colourOf, columnsFor, followRange, rowInterval } from '../sim/spacetime.js';
 import { LawCard } from './law-card.js';
 import { KinkTracker, SPEED_SAMPLES, exactSpeedOf, kinkSetup, nodeVelocities } from '../sim/kinks.js';
 
@@ -40,7 +40,7 @@ class TrackImage {
     this.off = document.createElement('canvas');
     this.off.width = columns;
     this.off.height = ROWS;
-    this.range = 1;
+    this.range = 0; // none yet: the first row sets it (followRange)
     this.canvas = el('canvas', { class: 'spacetime-canvas', role: 'img' });
     this.caption = el('p', { class: 'spacetime-label', title: `${label} · ${title}` }, `${label} · ${title}`);
     this.node = el('div', { class: 'spacetime-image' }, this.caption, this.canvas);
@@ -126,9 +126,9 @@ export class FieldPlots {
     this.law.sample(runner, time);
   }
 
-  /** Writes the k-th oldest row's colours into the image's pixels (all of them when the colour range grew). */
+  /** Writes the k-th oldest row's colours into the image's pixels (all of them when the colour range changed). */
   #paintRow(image, k) {
-    const R = colourRange(image.ring.maxAbs);
+    const R = followRange(image.range, image.ring.maxAbs);
     if (R !== image.range) {
       image.range = R;
       for (let j = 0; j < image.ring.count; j++) this.#paintSlot(image, image.ring.slot(j));
@@ -383,13 +383,14 @@ function drawImage(im, { width, height, font, fg, length }) {
   ctx.fillStyle = fg;
   ctx.strokeStyle = fg;
   const ring = im.ring;
+  const range = im.range || 1; // no rows yet: the bar reads ±1
   const left = Math.ceil(Math.max(ctx.measureText(num(ring.lastT || 0, 4)).width, ctx.measureText('t (s) ↓').width)) + 10;
-  const right = Math.ceil(ctx.measureText(`${MINUS}${num(im.range, 3)}`).width) + BAR_PX + 12;
+  const right = Math.ceil(ctx.measureText(`${MINUS}${num(range, 3)}`).width) + BAR_PX + 12;
   const top = font + 4;
   const box = { left, top, w: Math.max(20, width - left - right), h: Math.max(20, height - top - 2 * font - 10) };
   drawRows(ctx, im, box);
   drawAxes(ctx, ring, box, { font, length });
-  drawColourBar(ctx, im.range, box, fg);
+  drawColourBar(ctx, range, box, fg);
   im.canvas.setAttribute(
     'aria-label',
     ring.count
@@ -399,7 +400,7 @@ function drawImage(im, { width, height, font, fg, length }) {
           t0: num(ring.time(0), 4),
           t1: num(ring.lastT, 4),
           rows: rowsText(ring.count),
-          range: num(im.range, 3),
+          range: num(range, 3),
         })
       : t('plots.spacetime.empty', { label: im.label }),
   );
