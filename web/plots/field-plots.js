@@ -11,7 +11,7 @@ import { uPlot } from './uplot.js';
 import { alignByTime, axisStyle, cssVar } from './common.js';
 import { el, setChildren } from '../ui/dom.js';
 import { num } from '../sim/format.js';
-import { COLOR_A, isDark } from '../scene/palette.js';
+import { COLOR_A, COLOR_B, isDark } from '../scene/palette.js';
 import { t, onLanguageChange } from '../i18n/index.js';
 import { ROWS, SpaceTimeRing, averageColumns, colourOf, columnsFor, followRange, rowInterval } from '../sim/spacetime.js';
 import { LawCard } from './law-card.js';
@@ -20,7 +20,12 @@ import { KinkTracker, SPEED_SAMPLES, exactSpeedOf, kinkSetup, nodeVelocities } f
 const REDRAW_MS = 120;
 const FONT_PX = { card: 11, projector: 15 };
 const HEIGHT = { card: 240, projector: 300 };
-const KINK_COLOURS = [COLOR_A, '#2a9d8f', '#8e44ad', '#c0392b', '#7f8c8d', '#d4a017'];
+// A's kinks and B's in the colours and dashes of the other A/B plots: A solid, B dashed (a kink;
+// an antikink: A dashed, B dotted)
+const KINK_STYLE = {
+  A: { color: COLOR_A, dash: { kink: [], antikink: [6, 4] } },
+  B: { color: COLOR_B, dash: { kink: [7, 4], antikink: [2, 3] } },
+};
 const MINUS = '\u2212';
 const BAR_PX = 10; // the colour bar's width
 const MIN_ROWS = 60; // the fewest rows the image's height is shared among
@@ -261,7 +266,7 @@ export class FieldPlots {
           el(
             'li',
             { 'data-track': label, 'data-id': String(k.id) },
-            label === 'A' ? this.#swatch(k) : null,
+            this.#swatch(label, k),
             t(k.sign > 0 ? 'plots.kinks.kink' : 'plots.kinks.antikink', {
               label,
               id: k.id,
@@ -278,20 +283,26 @@ export class FieldPlots {
   }
 
   /** The colour (and dash) of a kink's line in the plot, beside its readout. */
-  #swatch(k) {
-    const i = this.trackers.A.tracks.findIndex((x) => x.id === k.id);
-    const s = el('span', { class: `kink-swatch${k.sign > 0 ? '' : ' dashed'}`, 'aria-hidden': 'true' });
-    s.style.borderColor = KINK_COLOURS[i % KINK_COLOURS.length];
+  #swatch(label, k) {
+    const dash = k.sign > 0 ? (label === 'A' ? '' : ' dashed') : label === 'A' ? ' dashed' : ' dotted';
+    const s = el('span', { class: `kink-swatch${dash}`, 'aria-hidden': 'true', 'data-track': label });
+    s.style.borderColor = KINK_STYLE[label].color;
     return s;
   }
 
-  /** A's kink positions against time, one line per kink (rebuilt when a kink appears). */
+  /** The kinks of the tracks that run (A; B when comparing), each tagged with its track. */
+  #kinkLines() {
+    return ['A', 'B'].flatMap((label) => (this.trackers[label]?.tracks ?? []).map((k) => ({ label, k })));
+  }
+
+  /** A's (and B's) kink positions against time, one line per kink (rebuilt when a kink appears). */
   #kinkPlot() {
     if (!uPlot) return;
-    const tracks = this.trackers.A.tracks;
+    const tracks = this.#kinkLines();
     if (!this.kinkPlot || this.kinkTracks !== tracks.length) {
       this.kinkPlot?.destroy();
       this.kinkTracks = tracks.length;
+      this.kinkSeries = tracks.map(({ label, k }) => ({ track: label, id: k.id, sign: k.sign, color: KINK_STYLE[label].color }));
       const size = this.projector ? 'projector' : 'card';
       const font = `${FONT_PX[size]}px system-ui, sans-serif`;
       const axis = (label) => axisStyle(label, font);
@@ -305,11 +316,11 @@ export class FieldPlots {
           axes: [axis('t (s)'), axis('x (m)')],
           series: [
             {},
-            ...tracks.map((k, i) => ({
-              label: `${k.sign > 0 ? '+' : MINUS}${k.id}`,
-              stroke: KINK_COLOURS[i % KINK_COLOURS.length],
+            ...tracks.map(({ label, k }) => ({
+              label: `${label} ${k.sign > 0 ? '+' : MINUS}${k.id}`,
+              stroke: KINK_STYLE[label].color,
               width: this.projector ? 2.8 : 1.6,
-              dash: k.sign > 0 ? [] : [6, 4],
+              dash: KINK_STYLE[label].dash[k.sign > 0 ? 'kink' : 'antikink'],
               points: { show: false },
               spanGaps: false,
             })),
@@ -319,10 +330,15 @@ export class FieldPlots {
         this.kinks.plotEl,
       );
     }
-    this.kinkPlot.setData(alignByTime(tracks, (k) => k.x));
+    this.kinkPlot.setData(
+      alignByTime(
+        tracks.map(({ k }) => k),
+        (k) => k.x,
+      ),
+    );
   }
 
-  /** What the cards hold, for tests: { rows, t0, t1, columns, range, kinks: { A, B }, exact }. */
+  /** What the cards hold, for tests: { rows, t0, t1, columns, range, kinks: { A, B }, exact, kinkSeries: the plot's lines }. */
   state() {
     if (!this.run) return null;
     const image = (im) =>
@@ -344,6 +360,7 @@ export class FieldPlots {
       kinks: this.trackers ? { A: this.trackers.A.current(), B: this.trackers.B?.current() ?? null } : null,
       exact: this.exact ? { ...this.exact } : null,
       readout: this.kinks ? [...this.kinks.list.children].map((li) => li.textContent) : [],
+      kinkSeries: this.kinkPlot ? this.kinkSeries : [],
       law: this.law.state(),
     };
   }
