@@ -12,6 +12,7 @@ import { shortTitle } from '../ui/why.js';
 import { t, registryText, onLanguageChange } from '../i18n/index.js';
 import { Landing, landingEstimate } from './landing.js';
 import { apiErrorText } from '../ui/api-error.js';
+import { stiffnessAlong } from '../sim/stiffness.js';
 
 // the look-ahead that frames a system defined by data (lookAhead below)
 const LOOKAHEAD_STEPS = 3000;
@@ -175,6 +176,8 @@ export class Run {
     const exact = scene.exactGhost ? exactOf(lab, state.scenario) : null;
     session.set({ exact });
     const lookahead = scene.lookAhead ? lookAhead(lab, state.scenario) : [];
+    // a string's κ(x), cell by cell (null where κ is a number): the view marks its stiff cells
+    const stiffness = scene.spaceTime ? stiffnessAlong(lab, state.scenario) : null;
     view.build({
       kind,
       system,
@@ -185,6 +188,7 @@ export class Run {
       visualLength: a.visual.length,
       visual0: a.visual,
       lookahead,
+      stiffness,
     });
     const structures = a.sim.describe().structures; // badges only where they apply
     plots.configure({
@@ -210,6 +214,7 @@ export class Run {
         ...labels(runner, structures),
         u0: start.u,
         p0: start.p,
+        stiffness,
       });
       this.fieldPlots.sample(runner);
     }
