@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { lab, root } from './helpers.mjs';
+import { follow, lab, root } from './helpers.mjs';
 import { activityFor } from '../../web/sim/activities.js';
 import { KinkTracker, kinkSetup } from '../../web/sim/kinks.js';
 
@@ -17,20 +17,6 @@ const load = (folder, id) => {
 };
 const field = (id) => load('fields', id);
 const mechanism = (id) => load('mechanisms', id).scenario;
-
-/** Runs a scenario to time T, calling look(sim) every `every` steps; the simulation is disposed. */
-function follow(scenario, T, look, every = 1) {
-  const sim = lab.simulate(scenario);
-  try {
-    look(sim);
-    while (sim.time < T - 1e-9) {
-      sim.advance(every);
-      look(sim);
-    }
-  } finally {
-    sim.dispose();
-  }
-}
 
 /** The relative energy error of a run at every `every` steps to T: { t, e }[] (stops at a refused step). */
 function energyErrors(scenario, T, every) {
