@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { useBrowser, openPage, sleep } from './helpers.mjs';
 import { KinkTracker, exactSpeedOf, kinkSetup, nodeVelocities } from '../../web/sim/kinks.js';
 import { num } from '../../web/sim/format.js';
+import { COLOR_A, COLOR_B } from '../../web/scene/palette.js';
 
 const browser = useBrowser();
 const hook = (page, fn, arg) => page.evaluate(fn, arg);
@@ -233,6 +234,147 @@ test('the multisymplectic law card: the leapfrog keeps it to rounding, RK4 break
   assert.equal(after.law.B.probes, 0);
   assert.match(after.law.B.why, /substeps adapt/);
   assert.match(await page.locator('#plot-law-values').textContent(), /B: none — /);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+/** The words over the view: the legend, why the curves differ, and the integrator menus' option texts. */
+const words = (page) =>
+  hook(page, () => ({
+    legend: document.querySelector('#legend').textContent,
+    why: document.querySelector('#why').textContent,
+    menuB: [...document.querySelectorAll('#integrator-b option')].map((o) => o.textContent),
+    note: document.querySelector('#plot-spacetime .plot-note')?.textContent ?? '',
+  }));
+
+test('the stiff string: B’s stop at its step’s digits, both methods of order 2, its stiff stretch drawn, rows every step; in Spanish too', async () => {
+  const { page, errors } = await openPage(browser.context, '?nosw=1', { viewport: { width: 1440, height: 900 } });
+  await choose(page, 'stiff-string');
+  await hook(page, () => window.vilabPage.play());
+  await page.waitForFunction(() => window.vilabPage.failure().B, null, { timeout: 30000 });
+  await playTo(page, 0.2);
+  const w = await words(page);
+  // the leapfrog is stopped in its first steps (h = 0.004 s): the legend says when, never "0.00"
+  assert.match(w.legend, /stopped at t = 0\.0(0[4-9]|1[0-2]) s/, w.legend);
+  assert.ok(!/t = 0\.00 s/.test(w.legend), w.legend);
+  // the AVI and the trapezoid rule are both of order 2
+  assert.match(w.why, /both order 2/, w.why);
+  assert.ok(!/order 2 vs 2/.test(w.why), w.why);
+  // the stiff stretch, from κ(x) cell by cell: x from 0.6 to 0.8 m, κ = 16, a bar under it (the string drawn 2 long)
+  const { stiff } = await hook(page, () => window.vilabPage.sceneFacts());
+  assert.equal(stiff.segments.length, 1);
+  const [seg] = stiff.segments;
+  assert.ok(Math.abs(seg.from - 0.6) < 1e-9 && Math.abs(seg.to - 0.8) < 1e-9 && seg.kappa === 16, JSON.stringify(seg));
+  assert.equal(stiff.bars.length, 1);
+  assert.ok(Math.abs(stiff.bars[0].x - 0.4) < 1e-9 && Math.abs(stiff.bars[0].width - 0.4) < 1e-9, JSON.stringify(stiff.bars));
+  // space–time rows follow the stiff cells' waves (c = 4): one every step, a number (κ as text once gave NaN)
+  const st = await hook(page, () => window.vilabPage.fieldPlots());
+  assert.equal(st.rowEvery, 1);
+  assert.ok(st.A.rows > 10, `${st.A.rows} rows`);
+  assert.match(w.note, /a row every step \(0\.004 s\)/, w.note);
+  assert.ok(!/every 1 steps/.test(w.note), w.note);
+  await page.selectOption('#language', 'es');
+  await sleep(300);
+  const es = await words(page);
+  assert.match(es.legend, /t = 0,0(0[4-9]|1[0-2]) s/, es.legend);
+  assert.match(es.why, /los dos de orden 2/, es.why);
+  assert.match(es.note, /una fila en cada paso \(0,004 s\)/, es.note);
+  await page.selectOption('#language', 'en');
+  // a string whose κ is a number has no stiff stretch
+  await choose(page, 'plucked-string');
+  assert.deepEqual((await hook(page, () => window.vilabPage.sceneFacts())).stiff.segments, []);
+  assert.deepEqual(
+    errors.filter((e) => !/non-finite|breakdown/.test(e)),
+    [],
+  );
+  await page.close();
+});
+
+test('RK4 on a field is not said to project; on the double pendulum it is', async () => {
+  const { page, errors } = await openPage(browser.context, '?nosw=1', { viewport: { width: 1440, height: 900 } });
+  await choose(page, 'plucked-string');
+  await sleep(300);
+  const w = await words(page);
+  assert.match(w.legend, /B · Runge–Kutta 4 \(baseline\)/, w.legend);
+  assert.ok(!/projection/.test(w.legend + w.why + w.menuB.join('|')), `${w.legend} | ${w.why} | ${w.menuB.join('|')}`);
+  assert.ok(w.menuB.includes('Runge–Kutta 4 (baseline)'), w.menuB.join('|'));
+  const label = await hook(page, () => document.querySelectorAll('#plot-spacetime .spacetime-label')[1].textContent);
+  assert.equal(label, 'B · Runge–Kutta 4');
+  await page.selectOption('#language', 'es');
+  await sleep(300);
+  const es = await words(page);
+  assert.match(es.legend, /B · Runge–Kutta 4 \(referencia\)/, es.legend);
+  assert.ok(!/proyección/.test(es.legend + es.menuB.join('|')), es.legend);
+  await page.selectOption('#language', 'en');
+  // negative control: where constraints are projected the title names the projection
+  await page.selectOption('#preset', 'long-run-energy');
+  await sleep(500);
+  const dsp = await words(page);
+  assert.match(dsp.legend, /Runge–Kutta 4 with projection \(baseline\)/, dsp.legend);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the kink plot draws B’s kinks beside A’s when comparing, in the A/B colours', async () => {
+  const { page, errors } = await openPage(browser.context, '?nosw=1', { viewport: { width: 1440, height: 900 } });
+  await choose(page, 'sine-gordon-kink');
+  assert.equal(await hook(page, () => window.vilabPage.setState({ compare: 'trapezoid' })), null);
+  await page.waitForFunction(() => window.vilabPage.fieldPlots()?.B, null, { timeout: 10000 });
+  await playTo(page, 2);
+  const st = await hook(page, () => window.vilabPage.fieldPlots());
+  assert.equal(st.kinks.B.length, 1, 'B’s kink tracked');
+  assert.deepEqual(
+    st.kinkSeries.map((s) => [s.track, s.color]),
+    [
+      ['A', COLOR_A],
+      ['B', COLOR_B],
+    ],
+  );
+  const swatches = await hook(page, () =>
+    [...document.querySelectorAll('#plot-kinks .kink-swatch')].map((s) => [s.dataset.track, getComputedStyle(s).borderTopStyle]),
+  );
+  assert.deepEqual(swatches, [
+    ['A', 'solid'],
+    ['B', 'dashed'],
+  ]);
+  // without B: A's line only
+  assert.equal(await hook(page, () => window.vilabPage.setState({ compare: null })), null);
+  await page.waitForFunction(() => !window.vilabPage.fieldPlots()?.B, null, { timeout: 10000 });
+  await playTo(page, 0.5);
+  assert.deepEqual(
+    (await hook(page, () => window.vilabPage.fieldPlots())).kinkSeries.map((s) => s.track),
+    ['A'],
+  );
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the space–time colour range shrinks as a Klein–Gordon bump disperses, and a reset starts it afresh', async () => {
+  const { page, errors } = await openPage(browser.context, '?nosw=1', { viewport: { width: 1440, height: 900 } });
+  await choose(page, 'klein-gordon');
+  // the preset's bump on a string four times longer: room to disperse (the ring spans 2L/c = 8 s, 480 rows of 8 steps)
+  const base = scene('klein-gordon');
+  const sc = {
+    ...base,
+    params: { ...base.params, grid: { ...base.params.grid, length: 4, points: 1024 } },
+    initial: { ...base.initial, u: '0.1*exp(-((x - 2)/0.05)^2)' },
+  };
+  assert.equal(await hook(page, (sc) => window.vilabPage.setState({ scenario: sc }), sc), null);
+  await page.waitForFunction(() => window.vilabPage.fieldPlots()?.A?.rows === 1, null, { timeout: 10000 });
+  const first = await hook(page, () => window.vilabPage.fieldPlots());
+  assert.equal(first.rowEvery, 8);
+  assert.equal(first.A.range, 0.1, 'the bump’s height, 0.1');
+  // to t = 9 s: the rows kept (from about 1.3 s) are below half the first height, and the range follows them down
+  await hook(page, () => window.vilabPage.step(4500));
+  await sleep(300);
+  const later = await hook(page, () => window.vilabPage.fieldPlots());
+  assert.ok(later.A.t0 > 1, `the first rows have left the ring (oldest at ${later.A.t0} s)`);
+  assert.ok(later.A.range < 0.05, `the range followed the amplitude down: ${later.A.range}`);
+  await page.click('#reset');
+  await sleep(300);
+  const reset = await hook(page, () => window.vilabPage.fieldPlots());
+  assert.equal(reset.A.rows, 1);
+  assert.equal(reset.A.range, 0.1, 'a reset starts the range afresh');
   assert.deepEqual(errors, []);
   await page.close();
 });

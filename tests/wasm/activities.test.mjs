@@ -21,7 +21,7 @@ function presets() {
   for (const file of ['scenes/presets.json', 'scenes/rigid_body_presets.json']) {
     for (const p of json(file)) out.push({ id: p.id, compare: p.compare ?? null });
   }
-  return [...out, ...scenePresets('lagrangian')];
+  return [...out, ...scenePresets('lagrangian'), ...scenePresets('fields'), ...scenePresets('mechanisms')];
 }
 
 /** The presets of scenes/<folder>/*.json: { id, compare }. */
@@ -77,7 +77,7 @@ function problems(registry, catalogues, list) {
 
 test('every preset and every lesson has an activity, with its words in English and Spanish', () => {
   const list = { preset: presets(), lesson: lessons(presets()) };
-  assert.ok(list.preset.length >= 25, `${list.preset.length} presets read`);
+  assert.ok(list.preset.length >= 40, `${list.preset.length} presets read (fields and mechanisms among them)`);
   assert.ok(list.lesson.length >= 6, `${list.lesson.length} lessons read`);
   assert.deepEqual(problems(ACTIVITIES, LANGS, list), []);
   // the page's helpers agree with the check

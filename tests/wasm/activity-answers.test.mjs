@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { lab, root } from './helpers.mjs';
+import { follow, lab, root } from './helpers.mjs';
 import { activityFor } from '../../web/sim/activities.js';
 
 const json = (path) => JSON.parse(readFileSync(`${root}/${path}`, 'utf8'));
@@ -17,20 +17,6 @@ const scene = (id) => {
 };
 /** A scenes/lagrangian preset as the page makes it: its scenario and the B it compares with. */
 const scenePreset = (id) => ({ scenario: scene(id), compare: json(`scenes/lagrangian/${id}.json`).about.compare });
-
-/** Runs a scenario to time T, calling look(sim) every `every` steps; the simulation is disposed. */
-function follow(scenario, T, look, every = 1) {
-  const sim = lab.simulate(scenario);
-  try {
-    look(sim);
-    while (sim.time < T - 1e-9) {
-      sim.advance(every);
-      look(sim);
-    }
-  } finally {
-    sim.dispose();
-  }
-}
 
 /** Sign changes of component k of the body momentum Π over T, and the smallest |Π_k|/|Π|. */
 function spin(id, k, T) {

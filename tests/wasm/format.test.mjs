@@ -3,7 +3,18 @@
 // captions read). Runs without the module.
 import { test, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { fixed, listSeparator, num, numberLocale, percent, sci, seconds, setNumberLocale, signedSci } from '../../web/sim/format.js';
+import {
+  fixed,
+  listSeparator,
+  num,
+  numberLocale,
+  percent,
+  sci,
+  seconds,
+  setNumberLocale,
+  signedSci,
+  stepTime,
+} from '../../web/sim/format.js';
 
 afterEach(() => setNumberLocale('en'));
 
@@ -54,4 +65,21 @@ test('negative control: a formatter that ignores the language fails the Spanish 
   const ignoring = (v, sig) => Number(v.toPrecision(sig)).toString();
   assert.notEqual(ignoring(1 / 12, 3), num(1 / 12, 3));
   assert.notEqual((0.0391 * 100).toFixed(1) + '%', percent(0.0391));
+});
+
+test('a stop’s time has the digits of its step: 0.004 s at h = 0.004 s, never 0.00', () => {
+  // the stiff string's leapfrog is refused in its first steps (h = 0.004 s)
+  assert.equal(stepTime(0.004, 0.004), '0.004');
+  assert.equal(stepTime(0.012, 0.004), '0.012');
+  assert.equal(stepTime(12.52, 0.004), '12.52', 'trailing zeros past the second decimal dropped');
+  assert.equal(stepTime(3, 0.01), '3.00');
+  assert.equal(stepTime(0.0025, 0.0025), '0.0025');
+  assert.equal(stepTime(1 / 30, 1 / 30), '0.0333', 'a step with no finite decimals: two past its first digit');
+  assert.equal(stepTime(0.004, NaN), '0.004', 'without h: enough for the first digit');
+  assert.equal(stepTime(0, 0.004), '0.00');
+  assert.equal(stepTime(NaN, 0.01), '—');
+  // the format it replaces read the refused step as t = 0
+  assert.equal(fixed(0.004, 2), '0.00');
+  setNumberLocale('es');
+  assert.equal(stepTime(0.004, 0.004), '0,004');
 });

@@ -198,3 +198,17 @@ export function pairLabel(scenario) {
 }
 
 export { createLab, VilabError };
+
+/** Runs a scenario to time T, calling look(sim) every `every` steps; the simulation is disposed. */
+export function follow(scenario, T, look, every = 1) {
+  const sim = lab.simulate(scenario);
+  try {
+    look(sim);
+    while (sim.time < T - 1e-9) {
+      sim.advance(every);
+      look(sim);
+    }
+  } finally {
+    sim.dispose();
+  }
+}

@@ -11,6 +11,8 @@ import {
   averageColumns,
   colourOf,
   colourRange,
+  followRange,
+  SHRINK_BELOW,
   columnsFor,
   rowInterval,
 } from '../../web/sim/spacetime.js';
@@ -95,4 +97,43 @@ test('colours: a diverging map centred on u = 0, its range the largest |u| to tw
     const dist = (c) => Math.hypot(c[0] - r0, c[1] - g0, c[2] - b0);
     assert.ok(dist(at(1)) > 0.4 * dist(at(2)) && dist(at(1)) < 0.6 * dist(at(2)));
   }
+});
+
+test('the largest |u| is that of the rows kept: it falls as the rows of a larger amplitude leave the ring', () => {
+  const ring = new SpaceTimeRing(2, 4);
+  ring.push(0, [1, -3]);
+  for (let k = 1; k <= 3; k++) ring.push(k, [0.1, -0.2]);
+  assert.equal(ring.maxAbs, 3, 'the large row is still kept');
+  ring.push(4, [0.1, -0.2]);
+  assert.equal(ring.maxAbs, 0.2, 'gone from the ring, gone from the range');
+  ring.clear();
+  assert.equal(ring.maxAbs, 0);
+});
+
+test('the colour range grows at once, shrinks once the rows need less than half of it, and does not flicker', () => {
+  assert.equal(SHRINK_BELOW, 0.5);
+  assert.equal(followRange(0, 0.05), 0.05, 'the first row sets it');
+  assert.equal(followRange(0.05, 0.08), 0.08, 'grows at once');
+  assert.equal(followRange(0.08, 0.05), 0.08, 'kept while the rows need more than half of it');
+  assert.equal(followRange(0.08, 0.03), 0.03, 'shrinks to the rows once they need less than half');
+  // a field whose amplitude decays by 1 % a row, then swings between 0.9 and 1: the range
+  // follows it down in a few jumps (never more than one per halving) and holds still on the swing
+  const ring = new SpaceTimeRing(1, 10);
+  let R = 0;
+  const ranges = [];
+  for (let k = 0; k < 400; k++) {
+    ring.push(k, [k < 300 ? 0.99 ** k : 0.95 + 0.05 * Math.sin(k)]);
+    R = followRange(R, ring.maxAbs);
+    ranges.push(R);
+  }
+  const changes = ranges.filter((r, k) => k > 0 && r !== ranges[k - 1]).length;
+  // the rows kept after the decay reach 0.99^290 = 0.054: the range is within twice that (and a rounding up)
+  assert.ok(ranges[299] <= 0.11, `after the decay the range is ${ranges[299]}, not the first row's 1`);
+  assert.ok(changes <= 8, `${changes} changes`);
+  assert.ok(
+    ranges.slice(310).every((r) => r === 1),
+    'on the swing: 1, unchanged',
+  );
+  // the old rule, the largest |u| ever seen, would still read 1 after the decay
+  assert.equal(colourRange(Math.max(...Array.from({ length: 300 }, (_, k) => 0.99 ** k))), 1);
 });

@@ -45,12 +45,13 @@ export function createActivities({ lab, store, run, embedKeys, siteURL }) {
     url.hash = encodeState(lab, doc);
     const link = url.toString();
     const jump = preset.lesson?.jumpTo;
+    const structures = store.session.get().built?.structures ?? null;
     return {
       kind: lesson ? 'lesson' : 'preset',
       title,
       system: registryText('system', lab.system(sc.system), 'title'),
-      a: shortTitle(lab.integrator(sc.integrator)),
-      b: doc.compare ? shortTitle(lab.integrator(doc.compare)) : null,
+      a: shortTitle(lab.integrator(sc.integrator), structures),
+      b: doc.compare ? shortTitle(lab.integrator(doc.compare), structures) : null,
       h: `${sc.h} s`,
       speed: `${doc.speed}×${Number.isFinite(jump) ? t('activity.sheet.jump', { t: jump }) : ''}`,
       source: lesson ? registryText('lesson', lesson, 'source') : null,

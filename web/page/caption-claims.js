@@ -68,7 +68,7 @@ export function createCaptionClaims({ lab, runner, onChange }) {
       const filled = fillCaption(text, tracker.results(), lang);
       const who = (label) => {
         const track = label === 'B' ? runner.b : runner.a;
-        return track ? shortTitle(track.integrator) : label;
+        return track ? shortTitle(track.integrator, track.sim.describe().structures) : label;
       };
       const stopped = filled.stopped.length ? t('claims.stopped') : '';
       return { text: filled.text, note: [pendingNote(filled.pending, who, lang), stopped].filter(Boolean).join(' ') };

@@ -21,7 +21,7 @@ export function createDrawers({ lab, store, runner, presets, run }) {
     return new StudiesDrawer(root, button, {
       lab,
       getState: () => store.get(),
-      getRun: () => ({ A: where(runner.a), B: where(runner.b) }),
+      getRun: () => ({ A: where(runner.a), B: where(runner.b), structures: runner.a?.sim.describe().structures ?? null }),
       presets,
       // a lesson comes as its preset, or as a preset made of its own set-up; fromLesson names
       // the lesson (its activity, web/page/activity.js)

@@ -5,7 +5,7 @@
 import { compareSuggestion } from '../state/store.js';
 import { SCENES } from '../scene/scenes.js';
 import { failureTime } from '../ui/failure.js';
-import { shortTitle, whyText } from '../ui/why.js';
+import { integratorTitle as titleOn, shortTitle, whyText } from '../ui/why.js';
 import { el, setChildren, $ } from '../ui/dom.js';
 import { createCaptionClaims } from './caption-claims.js';
 import { t, registryText, onLanguageChange } from '../i18n/index.js';
@@ -15,7 +15,9 @@ import { t, registryText, onLanguageChange } from '../i18n/index.js';
  * ingest(readA, readB) takes the samples the runner read (the caption's claims).
  */
 export function createLegend({ lab, store, runner, view, controls }) {
-  const integratorTitle = (id) => registryText('integrator', lab.integrator(id), 'title');
+  // the titles on the run built (its structures: no projection named where nothing is projected)
+  const structures = () => store.session.get().built?.structures ?? null;
+  const integratorTitle = (id) => titleOn(lab.integrator(id), structures());
   const insetCaption = $('#inset-caption');
   const claims = createCaptionClaims({ lab, runner, onChange: () => renderCaption(store.get()) });
 
@@ -38,7 +40,7 @@ export function createLegend({ lab, store, runner, view, controls }) {
     const suggested = lab.integrator(compareSuggestion(lab, state.scenario));
     const invite = $('#invite');
     invite.hidden = !!state.compare || !suggested;
-    if (suggested) invite.textContent = t('main.invite', { title: shortTitle(suggested) });
+    if (suggested) invite.textContent = t('main.invite', { title: shortTitle(suggested, structures()) });
     view.canvas.setAttribute(
       'aria-label',
       t('main.canvas.label', {
@@ -59,7 +61,12 @@ export function createLegend({ lab, store, runner, view, controls }) {
     const A = lab.integrator(state.scenario.integrator);
     const B = state.compare ? lab.integrator(state.compare) : null;
     // what the run holds, from its description (a definition's constraints, a chain's links, a unit quaternion)
-    const run = { momenta: (runner.a?.J0.length ?? 0) > 0, constraints: runner.a ? runner.a.sim.describe().constrained : false };
+    const description = runner.a?.sim.describe();
+    const run = {
+      momenta: (runner.a?.J0.length ?? 0) > 0,
+      constraints: description?.constrained ?? false,
+      structures: description?.structures ?? null,
+    };
     $('#why').textContent = whyText(A, B, { suggested: lab.integrator(compareSuggestion(lab, state.scenario)), run });
   }
 

@@ -2,8 +2,9 @@
 // ladder, parameters, options, initial data, the definition editor) wired to the run.
 import { Controls } from '../ui/controls.js';
 import { $ } from '../ui/dom.js';
-import { t, registryText, onLanguageChange } from '../i18n/index.js';
+import { t, onLanguageChange } from '../i18n/index.js';
 import { apiErrorText } from '../ui/api-error.js';
+import { integratorTitle } from '../ui/why.js';
 
 const ELEMENTS = {
   system: '#system',
@@ -45,7 +46,9 @@ export function createPanel({ lab, store, run, notices, presets }) {
         if (err) report(err);
         else
           notices.status(
-            id ? t('main.comparing', { title: registryText('integrator', lab.integrator(id), 'title') }) : t('main.compareOff'),
+            id
+              ? t('main.comparing', { title: integratorTitle(lab.integrator(id), store.session.get().built?.structures ?? null) })
+              : t('main.compareOff'),
           );
       },
       applyPreset: (p) => run.applyPreset(p),
@@ -56,7 +59,12 @@ export function createPanel({ lab, store, run, notices, presets }) {
   );
   store.subscribe((state) => controls.render(state));
   // badges only where they apply: the claim kinds of the run's system
-  store.session.subscribe((s, prev) => s.built !== prev.built && (controls.structures = s.built.structures));
+  // the run's structures word the badges and the titles (no projection named where nothing is projected)
+  store.session.subscribe((s, prev) => {
+    if (s.built === prev.built) return;
+    if (String(s.built.structures) === String(controls.structures)) return;
+    controls.setStructures(s.built.structures);
+  });
   onLanguageChange(() => controls.render(store.get()));
   return controls;
 }

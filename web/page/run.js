@@ -12,6 +12,7 @@ import { shortTitle } from '../ui/why.js';
 import { t, registryText, onLanguageChange } from '../i18n/index.js';
 import { Landing, landingEstimate } from './landing.js';
 import { apiErrorText } from '../ui/api-error.js';
+import { stiffnessAlong } from '../sim/stiffness.js';
 
 // the look-ahead that frames a system defined by data (lookAhead below)
 const LOOKAHEAD_STEPS = 3000;
@@ -80,6 +81,11 @@ function startOf(lab, scenario, a) {
 }
 
 /** An integrator whose energy error stays in a band (the energy plot's scale). */
+/** A's and B's titles for the plots, on a run with these structures (sim.describe().structures). */
+const labels = (runner, structures) => ({
+  labelA: runner.a ? shortTitle(runner.a.integrator, structures) : '',
+  labelB: runner.b ? shortTitle(runner.b.integrator, structures) : '',
+});
 const energyBounded = (integ) => !!integ && (integ.symplectic || integ.claims.some((c) => c.kind === 'energy' && /exactly/.test(c.text)));
 
 // A scenario that normalizes may still not start (a body of a system defined by data that
@@ -108,8 +114,7 @@ export class Run {
     runner.stepsPerFrame = store.get().stepsPerFrame;
     // a new language re-words the plots' labels; the run itself (step, fingerprint) is untouched
     onLanguageChange(() => {
-      if (plots.run && runner.a)
-        Object.assign(plots.run, { labelA: shortTitle(runner.a.integrator), labelB: runner.b ? shortTitle(runner.b.integrator) : '' });
+      if (plots.run && runner.a) Object.assign(plots.run, labels(runner, this.session.get().built?.structures ?? null));
     });
   }
 
@@ -171,6 +176,8 @@ export class Run {
     const exact = scene.exactGhost ? exactOf(lab, state.scenario) : null;
     session.set({ exact });
     const lookahead = scene.lookAhead ? lookAhead(lab, state.scenario) : [];
+    // a string's κ(x), cell by cell (null where κ is a number): the view marks its stiff cells
+    const stiffness = scene.spaceTime ? stiffnessAlong(lab, state.scenario) : null;
     view.build({
       kind,
       system,
@@ -181,6 +188,7 @@ export class Run {
       visualLength: a.visual.length,
       visual0: a.visual,
       lookahead,
+      stiffness,
     });
     const structures = a.sim.describe().structures; // badges only where they apply
     plots.configure({
@@ -191,8 +199,7 @@ export class Run {
       h: state.scenario.h,
       hasB: !!runner.b,
       stepSizes: a.columns.includes('dt') || !!runner.b?.columns?.includes('dt'),
-      labelA: shortTitle(a.integrator),
-      labelB: runner.b ? shortTitle(runner.b.integrator) : '',
+      ...labels(runner, structures),
       energyBoundedA: energyBounded(a.integrator),
       energyBoundedB: energyBounded(runner.b?.integrator),
     });
@@ -204,10 +211,10 @@ export class Run {
       runner.rows = this.fieldPlots.configure({
         scenarioA: a.sim.scenario(),
         hasB: !!runner.b,
-        labelA: shortTitle(a.integrator),
-        labelB: runner.b ? shortTitle(runner.b.integrator) : '',
+        ...labels(runner, structures),
         u0: start.u,
         p0: start.p,
+        stiffness,
       });
       this.fieldPlots.sample(runner);
     }

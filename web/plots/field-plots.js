@@ -11,20 +11,28 @@ import { uPlot } from './uplot.js';
 import { alignByTime, axisStyle, cssVar } from './common.js';
 import { el, setChildren } from '../ui/dom.js';
 import { num } from '../sim/format.js';
-import { COLOR_A, isDark } from '../scene/palette.js';
+import { COLOR_A, COLOR_B, isDark } from '../scene/palette.js';
 import { t, onLanguageChange } from '../i18n/index.js';
-import { ROWS, SpaceTimeRing, averageColumns, colourOf, colourRange, columnsFor, rowInterval } from '../sim/spacetime.js';
+import { ROWS, SpaceTimeRing, averageColumns, colourOf, columnsFor, followRange, rowInterval } from '../sim/spacetime.js';
 import { LawCard } from './law-card.js';
 import { KinkTracker, SPEED_SAMPLES, exactSpeedOf, kinkSetup, nodeVelocities } from '../sim/kinks.js';
 
 const REDRAW_MS = 120;
 const FONT_PX = { card: 11, projector: 15 };
 const HEIGHT = { card: 240, projector: 300 };
-const KINK_COLOURS = [COLOR_A, '#2a9d8f', '#8e44ad', '#c0392b', '#7f8c8d', '#d4a017'];
+// A's kinks and B's in the colours and dashes of the other A/B plots: A solid, B dashed (a kink;
+// an antikink: A dashed, B dotted)
+const KINK_STYLE = {
+  A: { color: COLOR_A, dash: { kink: [], antikink: [6, 4] } },
+  B: { color: COLOR_B, dash: { kink: [7, 4], antikink: [2, 3] } },
+};
 const MINUS = '\u2212';
 const BAR_PX = 10; // the colour bar's width
 const MIN_ROWS = 60; // the fewest rows the image's height is shared among
 
+/** 'one' or 'many': the singular's catalogue key for 1, the plural's else (English and Spanish). */
+const countWord = (n) => (n === 1 ? 'one' : 'many');
+const rowsText = (n) => t(`plots.spacetime.rows.${countWord(n)}`, { rows: n });
 const signed = (x, digits) => num(x, digits).replace(/^-/, MINUS);
 
 /** One track's image: its ring of rows, the pixels of those rows, and its canvas. */
@@ -37,7 +45,7 @@ class TrackImage {
     this.off = document.createElement('canvas');
     this.off.width = columns;
     this.off.height = ROWS;
-    this.range = 1;
+    this.range = 0; // none yet: the first row sets it (followRange)
     this.canvas = el('canvas', { class: 'spacetime-canvas', role: 'img' });
     this.caption = el('p', { class: 'spacetime-label', title: `${label} · ${title}` }, `${label} · ${title}`);
     this.node = el('div', { class: 'spacetime-image' }, this.caption, this.canvas);
@@ -64,7 +72,7 @@ export class FieldPlots {
   }
 
   /**
-   * Sets up for a run: { scenarioA (normalized), hasB, labelA, labelB, u0, p0 } (A's state at
+   * Sets up for a run: { scenarioA (normalized), hasB, labelA, labelB, u0, p0, stiffness (κ per cell or null) } (A's state at
    * t = 0; null u0 for a run whose scene has no space–time image: the host empties).
    * Returns the runner's rows { every, keep }: sample() is called every `every` steps
    * among the last `keep` of each advance (0: no rows).
@@ -83,7 +91,7 @@ export class FieldPlots {
     const sc = run.scenarioA;
     const columns = columnsFor(run.u0.length);
     this.run = run;
-    this.interval = rowInterval(sc);
+    this.interval = rowInterval(sc, run.stiffness);
     this.rowEvery = Math.round(this.interval / sc.h);
     this.length = sc.params.grid.length;
     this.nodes = run.u0.length;
@@ -123,9 +131,9 @@ export class FieldPlots {
     this.law.sample(runner, time);
   }
 
-  /** Writes the k-th oldest row's colours into the image's pixels (all of them when the colour range grew). */
+  /** Writes the k-th oldest row's colours into the image's pixels (all of them when the colour range changed). */
   #paintRow(image, k) {
-    const R = colourRange(image.ring.maxAbs);
+    const R = followRange(image.range, image.ring.maxAbs);
     if (R !== image.range) {
       image.range = R;
       for (let j = 0; j < image.ring.count; j++) this.#paintSlot(image, image.ring.slot(j));
@@ -152,7 +160,8 @@ export class FieldPlots {
       this.nodes > this.images[0].ring.columns
         ? t('plots.spacetime.columnsMean', { nodes: this.nodes, columns: this.images[0].ring.columns })
         : t('plots.spacetime.columnsAll', { nodes: this.nodes });
-    const note = t('plots.spacetime.note', { steps: this.rowEvery, dt: num(this.interval, 3), rows: ROWS, columns: columnsNote });
+    const every = t(`plots.spacetime.every.${countWord(this.rowEvery)}`, { steps: this.rowEvery, dt: num(this.interval, 3) });
+    const note = t('plots.spacetime.note', { every, rows: ROWS, columns: columnsNote });
     const card = this.#card('spacetime', t('plots.spacetime.title'), note);
     card.plotEl.classList.add('spacetime-pair');
     card.plotEl.append(...this.images.map((im) => im.node));
@@ -240,7 +249,7 @@ export class FieldPlots {
     for (const im of this.images) drawImage(im, { width: each, height: HEIGHT[size], font: FONT_PX[size], fg, length: this.length });
     const a = this.images[0].ring;
     this.spacetime.valuesEl.textContent = a.count
-      ? t('plots.spacetime.values', { t0: num(a.time(0), 4), t1: num(a.lastT, 4), rows: a.count })
+      ? t('plots.spacetime.values', { t0: num(a.time(0), 4), t1: num(a.lastT, 4), rows: rowsText(a.count) })
       : '';
   }
 
@@ -257,7 +266,7 @@ export class FieldPlots {
           el(
             'li',
             { 'data-track': label, 'data-id': String(k.id) },
-            label === 'A' ? this.#swatch(k) : null,
+            this.#swatch(label, k),
             t(k.sign > 0 ? 'plots.kinks.kink' : 'plots.kinks.antikink', {
               label,
               id: k.id,
@@ -274,20 +283,26 @@ export class FieldPlots {
   }
 
   /** The colour (and dash) of a kink's line in the plot, beside its readout. */
-  #swatch(k) {
-    const i = this.trackers.A.tracks.findIndex((x) => x.id === k.id);
-    const s = el('span', { class: `kink-swatch${k.sign > 0 ? '' : ' dashed'}`, 'aria-hidden': 'true' });
-    s.style.borderColor = KINK_COLOURS[i % KINK_COLOURS.length];
+  #swatch(label, k) {
+    const dash = k.sign > 0 ? (label === 'A' ? '' : ' dashed') : label === 'A' ? ' dashed' : ' dotted';
+    const s = el('span', { class: `kink-swatch${dash}`, 'aria-hidden': 'true', 'data-track': label });
+    s.style.borderColor = KINK_STYLE[label].color;
     return s;
   }
 
-  /** A's kink positions against time, one line per kink (rebuilt when a kink appears). */
+  /** The kinks of the tracks that run (A; B when comparing), each tagged with its track. */
+  #kinkLines() {
+    return ['A', 'B'].flatMap((label) => (this.trackers[label]?.tracks ?? []).map((k) => ({ label, k })));
+  }
+
+  /** A's (and B's) kink positions against time, one line per kink (rebuilt when a kink appears). */
   #kinkPlot() {
     if (!uPlot) return;
-    const tracks = this.trackers.A.tracks;
+    const tracks = this.#kinkLines();
     if (!this.kinkPlot || this.kinkTracks !== tracks.length) {
       this.kinkPlot?.destroy();
       this.kinkTracks = tracks.length;
+      this.kinkSeries = tracks.map(({ label, k }) => ({ track: label, id: k.id, sign: k.sign, color: KINK_STYLE[label].color }));
       const size = this.projector ? 'projector' : 'card';
       const font = `${FONT_PX[size]}px system-ui, sans-serif`;
       const axis = (label) => axisStyle(label, font);
@@ -301,11 +316,11 @@ export class FieldPlots {
           axes: [axis('t (s)'), axis('x (m)')],
           series: [
             {},
-            ...tracks.map((k, i) => ({
-              label: `${k.sign > 0 ? '+' : MINUS}${k.id}`,
-              stroke: KINK_COLOURS[i % KINK_COLOURS.length],
+            ...tracks.map(({ label, k }) => ({
+              label: `${label} ${k.sign > 0 ? '+' : MINUS}${k.id}`,
+              stroke: KINK_STYLE[label].color,
               width: this.projector ? 2.8 : 1.6,
-              dash: k.sign > 0 ? [] : [6, 4],
+              dash: KINK_STYLE[label].dash[k.sign > 0 ? 'kink' : 'antikink'],
               points: { show: false },
               spanGaps: false,
             })),
@@ -315,10 +330,15 @@ export class FieldPlots {
         this.kinks.plotEl,
       );
     }
-    this.kinkPlot.setData(alignByTime(tracks, (k) => k.x));
+    this.kinkPlot.setData(
+      alignByTime(
+        tracks.map(({ k }) => k),
+        (k) => k.x,
+      ),
+    );
   }
 
-  /** What the cards hold, for tests: { rows, t0, t1, columns, range, kinks: { A, B }, exact }. */
+  /** What the cards hold, for tests: { rows, t0, t1, columns, range, kinks: { A, B }, exact, kinkSeries: the plot's lines }. */
   state() {
     if (!this.run) return null;
     const image = (im) =>
@@ -340,6 +360,7 @@ export class FieldPlots {
       kinks: this.trackers ? { A: this.trackers.A.current(), B: this.trackers.B?.current() ?? null } : null,
       exact: this.exact ? { ...this.exact } : null,
       readout: this.kinks ? [...this.kinks.list.children].map((li) => li.textContent) : [],
+      kinkSeries: this.kinkPlot ? this.kinkSeries : [],
       law: this.law.state(),
     };
   }
@@ -379,13 +400,14 @@ function drawImage(im, { width, height, font, fg, length }) {
   ctx.fillStyle = fg;
   ctx.strokeStyle = fg;
   const ring = im.ring;
+  const range = im.range || 1; // no rows yet: the bar reads ±1
   const left = Math.ceil(Math.max(ctx.measureText(num(ring.lastT || 0, 4)).width, ctx.measureText('t (s) ↓').width)) + 10;
-  const right = Math.ceil(ctx.measureText(`${MINUS}${num(im.range, 3)}`).width) + BAR_PX + 12;
+  const right = Math.ceil(ctx.measureText(`${MINUS}${num(range, 3)}`).width) + BAR_PX + 12;
   const top = font + 4;
   const box = { left, top, w: Math.max(20, width - left - right), h: Math.max(20, height - top - 2 * font - 10) };
   drawRows(ctx, im, box);
   drawAxes(ctx, ring, box, { font, length });
-  drawColourBar(ctx, im.range, box, fg);
+  drawColourBar(ctx, range, box, fg);
   im.canvas.setAttribute(
     'aria-label',
     ring.count
@@ -394,8 +416,8 @@ function drawImage(im, { width, height, font, fg, length }) {
           length: num(length, 4),
           t0: num(ring.time(0), 4),
           t1: num(ring.lastT, 4),
-          rows: ring.count,
-          range: num(im.range, 3),
+          rows: rowsText(ring.count),
+          range: num(range, 3),
         })
       : t('plots.spacetime.empty', { label: im.label }),
   );

@@ -26,7 +26,7 @@ import { cssVar } from './common.js';
 import { breakdownCriterion, sampleBreakdown } from '../sim/breakdown.js';
 import { EnvelopeTable, PointRing } from './series.js';
 import { el, setChildren } from '../ui/dom.js';
-import { num, sci, signedSci } from '../sim/format.js';
+import { num, sci, signedSci, stepTime } from '../sim/format.js';
 import { COLOR_A, COLOR_B } from '../scene/palette.js';
 import { t, onLanguageChange } from '../i18n/index.js';
 import { PLOT_CARDS } from '../sim/lesson-view.js';
@@ -976,7 +976,7 @@ export class Plots {
     const parts = [];
     for (const label of ['A', 'B']) {
       const b = this.broken[label];
-      if (b && (label === 'A' || this.run.hasB)) parts.push(t('plots.stopped', { label, t: num(b.t, 4) }));
+      if (b && (label === 'A' || this.run.hasB)) parts.push(t('plots.stopped', { label, t: stepTime(b.t, this.run.h) }));
     }
     p.card.markEl.hidden = parts.length === 0;
     p.card.markEl.textContent = parts.join('; ');

@@ -2,9 +2,12 @@
 // along the scene's x axis (the length drawn as 2, centred), u upwards. The scale comes
 // from the scenario alone: params.grid (length, points, ends) and the largest |u| of the
 // initial state (visual0 = u at the nodes, sim.visualState()); fixed ends get a post.
-// A non-finite u leaves the string where it was last drawn.
-import { BufferAttribute, BufferGeometry, CylinderGeometry, Group, Line, LineBasicMaterial, Mesh } from 'three';
+// A non-finite u leaves the string where it was last drawn. Where κ(x) varies (stiffness:
+// κ per cell, web/sim/stiffness.js) the stiffer stretches are drawn in the theme's foreground
+// colour, with a bar under each as thick as its wave speed √(κ/κ_min) is times the softest's.
+import { BoxGeometry, BufferAttribute, BufferGeometry, Color, CylinderGeometry, Group, Line, LineBasicMaterial, Mesh } from 'three';
 import { solidMaterial } from './common.js';
+import { stiffSegments } from '../sim/stiffness.js';
 
 const WIDTH = 2; // the drawn length
 
@@ -28,8 +31,14 @@ export function fieldLayout(grid, visual0) {
   return { n, xs, scale: 0.4 / span, offset: -(lo + hi) / 2 };
 }
 
+/** Whether node i (at i·dx) touches a cell of a stiff stretch (from, to in m; cells dx long). */
+function stiffNode(i, segments, dx) {
+  const x = i * dx;
+  return segments.some((s) => x >= s.from - dx / 2 && x <= s.to + dx / 2);
+}
+
 export class FieldBody {
-  constructor({ scenario, color, role, theme, visual0 }) {
+  constructor({ scenario, color, role, theme, visual0, stiffness = null }) {
     const grid = scenario.params?.grid;
     const layout = fieldLayout(grid, visual0);
     Object.assign(this, layout);
@@ -39,7 +48,16 @@ export class FieldBody {
     for (let i = 0; i < layout.n; i++) this.positions[3 * i] = layout.xs[i];
     this.geometry = new BufferGeometry();
     this.geometry.setAttribute('position', new BufferAttribute(this.positions, 3));
-    this.material = new LineBasicMaterial({ color, transparent: role !== 'A', opacity: role === 'A' ? 1 : 0.6 });
+    // the stiff stretches: [{ from, to (m), kappa }], none where κ is a number
+    this.stiff = stiffSegments(stiffness, grid);
+    const length = grid?.length ?? 1;
+    this.colors = new Float32Array(3 * layout.n);
+    const own = new Color(color);
+    const stiffColour = new Color(theme.fg);
+    const dx = length / (grid?.ends === 'periodic' ? layout.n : layout.n - 1);
+    for (let i = 0; i < layout.n; i++) (stiffNode(i, this.stiff, dx) ? stiffColour : own).toArray(this.colors, 3 * i);
+    this.geometry.setAttribute('color', new BufferAttribute(this.colors, 3));
+    this.material = new LineBasicMaterial({ vertexColors: true, transparent: role !== 'A', opacity: role === 'A' ? 1 : 0.6 });
     this.line = new Line(this.geometry, this.material);
     // B runs just behind A so both strings stay visible
     if (role !== 'A') this.object.position.y = 0.15;
@@ -53,6 +71,7 @@ export class FieldBody {
         p.position.set(x, 0, 0);
         this.object.add(p);
       }
+    this.bars = role === 'A' ? this.stiff.map((s) => this.#bar(s, length, Math.min(...stiffness), theme)) : [];
     this.center = this.object.position.clone();
     this.extent = 1.2;
     this.low = -0.4;
@@ -68,6 +87,23 @@ export class FieldBody {
     this.geometry.computeBoundingSphere();
   }
 
+  /** A bar under a stiff stretch, from its start to its end, as thick as √(κ/κ_min) times a soft one's. */
+  #bar({ from, to, kappa }, length, soft, theme) {
+    const thick = 0.012 * Math.sqrt(kappa / soft);
+    const bar = new Mesh(new BoxGeometry((WIDTH * (to - from)) / length, thick, thick), solidMaterial(theme.fg, 'A'));
+    bar.position.set(-WIDTH / 2 + (WIDTH * (from + to)) / 2 / length, 0, -0.3);
+    this.object.add(bar);
+    return bar;
+  }
+
+  /** Where the view marks the string stiff: [{ from, to, kappa }] and the bars' x extents as drawn. */
+  stiffFacts() {
+    return {
+      segments: this.stiff.map((s) => ({ ...s })),
+      bars: this.bars.map((b) => ({ x: b.position.x, width: b.geometry.parameters.width, thick: b.geometry.parameters.height })),
+    };
+  }
+
   clearTrails() {}
   focus() {
     return this.focusPoint;
@@ -77,5 +113,9 @@ export class FieldBody {
     this.material.dispose();
     this.post.dispose();
     this.postMaterial.dispose();
+    for (const b of this.bars) {
+      b.geometry.dispose();
+      b.material.dispose();
+    }
   }
 }

@@ -179,7 +179,8 @@ export class View {
   /**
    * Builds the scene for a run.
    * spec = { kind (the view id: SCENES), system (the registry entry: which params are gravity, inertia, …), scenarioA, scenarioB|null, exact|null (object with orientation(t)), visualLength,
-   *          visual0 (A's initial visualState), lookahead (later visual states of A to frame, SCENES[kind].lookAhead only) }
+   *          visual0 (A's initial visualState), lookahead (later visual states of A to frame, SCENES[kind].lookAhead only),
+   *          stiffness (a field's κ per cell, web/sim/stiffness.js; null where κ is a number) }
    */
   build(spec) {
     this.lastBuild = spec;
@@ -204,6 +205,7 @@ export class View {
         heavy: !!scene.heavy,
         visual0: spec.visual0,
         samples: spec.lookahead ?? [],
+        stiffness: spec.stiffness ?? null,
       });
     // B first so the translucent ghost blends over the solid A correctly
     this.A = make(scenarioA, 'A', COLOR_A);
@@ -413,7 +415,8 @@ export class View {
       visible: piece.object.visible,
     }));
     const shape = this.A?.shape ? { kind: this.A.shape.kind, sides: this.A.sides, reach: this.A.reach } : null;
-    return { furniture, trails: { A: trailPoints(this.A), B: trailPoints(this.B) }, shape, labels: this.#labelPoints() };
+    const stiff = this.A?.stiffFacts?.() ?? null; // a field's stiff stretches (web/scene/field.js)
+    return { furniture, trails: { A: trailPoints(this.A), B: trailPoints(this.B) }, shape, labels: this.#labelPoints(), stiff };
   }
 
   /** Where A's vector labels (ω, L) are on the page, in client pixels: [{ text, x, y }] of the visible ones. */

@@ -47,6 +47,21 @@ export const ACTIVITIES = {
     'relativistic-particle': { choices: ['reaches', 'below'], answer: 'below' },
     'rotating-hoop': { choices: ['bottom', 'tilted', 'top'], answer: 'tilted' },
     'swinging-atwood': { choices: ['falls', 'held'], answer: 'held' },
+    // fields (scenes/fields)
+    'plucked-string': { choices: AB, answer: 'B' },
+    'stiff-string': { choices: AB, answer: 'A' },
+    'klein-gordon': { choices: ['copies', 'ripples'], answer: 'ripples' },
+    'sine-gordon-kink': { choices: ['keeps', 'spreads', 'slows'], answer: 'keeps' },
+    'kink-antikink': { choices: ['annihilate', 'bounce', 'pass'], answer: 'pass' },
+    breather: { choices: ['apart', 'oscillates', 'decays'], answer: 'oscillates' },
+    'phi4-kink': { choices: ['constant', 'slows', 'turns'], answer: 'constant' },
+    'nonlinear-string': { choices: ['drifts', 'band'], answer: 'band' },
+    // mechanisms (scenes/mechanisms)
+    'compound-double-pendulum': { choices: ['drifts', 'exact'], answer: 'exact' },
+    gyroscope: { choices: ['turns', 'holds'], answer: 'holds' },
+    'lagrange-top': { choices: ['fixed', 'nods', 'falls'], answer: 'nods' },
+    'middle-axis': { choices: ['steady', 'flips'], answer: 'flips' },
+    'physical-pendulum': { choices: ['same', 'exchange'], answer: 'exchange' },
   },
   lesson: {
     'mw-newmark-rk4': { choices: AB, answer: 'B' },

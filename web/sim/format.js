@@ -75,6 +75,30 @@ export function seconds(t) {
   return minus(formatter({ minimumFractionDigits: digits, maximumFractionDigits: digits }).format(t));
 }
 
+/** The decimals that write h exactly (h·10^d whole), from 2 up to two more than its first significant digit's. */
+function stepDecimals(h) {
+  if (!(h > 0) || !Number.isFinite(h)) return 2;
+  const most = Math.max(2, Math.ceil(-Math.log10(h)) + 2);
+  for (let d = 2; d < most; d++) {
+    const x = h * 10 ** d;
+    if (Math.abs(x - Math.round(x)) <= 1e-9 * x) return d;
+  }
+  return most;
+}
+
+/**
+ * The time of a step of a run of step h (a stop, a refusal): as many decimals as h needs,
+ * at least 2 (trailing zeros past the second dropped), so no step's time reads as another's
+ * (0.004 s at h = 0.004 s, never 0.00); without h, enough for the time's first digit.
+ */
+export function stepTime(t, h) {
+  const s = special(t);
+  if (s) return s;
+  const own = t === 0 ? 2 : Math.max(2, Math.ceil(-Math.log10(Math.abs(t))) + 1);
+  const digits = Math.min(12, h > 0 ? Math.max(stepDecimals(h), own) : own);
+  return minus(formatter({ minimumFractionDigits: 2, maximumFractionDigits: digits }).format(t));
+}
+
 /** A number with exactly `digits` decimals (a fitted order, a time in a sentence). */
 export function fixed(x, digits = 2) {
   const s = special(x);

@@ -9,14 +9,16 @@ export const MAX_COLUMNS = 512;
 
 /**
  * The least time between two rows: the ring's ROWS rows span about two crossings of the
- * grid by the fastest waves (2L/c, c = √(κ/ρ); 1 for a typed density), a whole number of
+ * grid by the fastest waves (2L/c, c = √(κ/ρ), κ the largest of the cells' `kappas` where
+ * κ is an expression in x (web/sim/stiffness.js); 1 for a typed density), a whole number of
  * steps h, at least one. The page takes a row at the first drawn step this far past the
  * last row, so rows are at the run's own step times.
  */
-export function rowInterval(scenario) {
+export function rowInterval(scenario, kappas = null) {
   const h = scenario.h;
   const d = scenario.params?.density ?? {};
-  const c = typeof d.lagrangian === 'string' ? 1 : Math.sqrt((d.kappa ?? 1) / (d.rho ?? 1));
+  const kappa = kappas?.length ? Math.max(...kappas) : typeof d.kappa === 'number' ? d.kappa : 1;
+  const c = typeof d.lagrangian === 'string' ? 1 : Math.sqrt(kappa / (d.rho ?? 1));
   const span = (2 * (scenario.params?.grid?.length ?? 1)) / c;
   return h * Math.max(1, Math.floor(span / ROWS / h));
 }
@@ -41,8 +43,8 @@ export function averageColumns(u, out) {
 }
 
 /**
- * The last ROWS rows: { t, values } each, oldest first (row(k)), plus the largest |u|
- * seen (the colour range). A row with a non-finite value is refused (push returns false)
+ * The last ROWS rows: { t, values } each, oldest first (row(k)), plus the largest |u| of
+ * the rows kept (maxAbs: the colour range follows it, up and down, as rows leave the ring). A row with a non-finite value is refused (push returns false)
  * and the ring takes no more rows until cleared: a broken run's image ends at its last
  * good row.
  */
@@ -52,13 +54,13 @@ export class SpaceTimeRing {
     this.capacity = rows;
     this.data = new Float32Array(columns * rows);
     this.times = new Float64Array(rows);
+    this.rowMax = new Float64Array(rows); // each slot's largest |u|
     this.clear();
   }
 
   clear() {
     this.count = 0;
     this.next = 0; // the slot the next row goes to
-    this.maxAbs = 0;
     this.broken = false;
     this.version = (this.version ?? 0) + 1;
   }
@@ -74,10 +76,12 @@ export class SpaceTimeRing {
     }
     if (!Number.isFinite(t)) return false;
     const base = this.next * this.columns;
+    let most = 0;
     for (let j = 0; j < this.columns; j++) {
       this.data[base + j] = row[j];
-      this.maxAbs = Math.max(this.maxAbs, Math.abs(row[j]));
+      most = Math.max(most, Math.abs(row[j]));
     }
+    this.rowMax[this.next] = most;
     this.times[this.next] = t;
     this.next = (this.next + 1) % this.capacity;
     this.count = Math.min(this.count + 1, this.capacity);
@@ -95,6 +99,13 @@ export class SpaceTimeRing {
     return this.times[this.slot(k)];
   }
 
+  /** The largest |u| of the rows kept (0 when empty). */
+  get maxAbs() {
+    let most = 0;
+    for (let k = 0; k < this.count; k++) most = Math.max(most, this.rowMax[this.slot(k)]);
+    return most;
+  }
+
   /** The last row's time (NaN when empty). */
   get lastT() {
     return this.count ? this.time(this.count - 1) : NaN;
@@ -107,6 +118,20 @@ export function colourRange(maxAbs) {
   const k = 1 - Math.floor(Math.log10(maxAbs)); // 10^k maxAbs has two digits before the point
   const x = maxAbs * (1 - 1e-12);
   return k >= 0 ? Math.ceil(x * 10 ** k) / 10 ** k : Math.ceil(x / 10 ** -k) * 10 ** -k;
+}
+
+/** The colour range shrinks only once the rows kept need less than this fraction of it (no flicker as |u| swings). */
+export const SHRINK_BELOW = 0.5;
+
+/**
+ * The colour range after a row: R grown at once to colourRange(maxAbs) when the rows kept
+ * exceed it, shrunk to it once they need less than SHRINK_BELOW of R (an amplitude that
+ * fell, the rows of a larger one gone from the ring), else kept. R ≤ 0: none yet.
+ */
+export function followRange(R, maxAbs) {
+  const fit = colourRange(maxAbs);
+  if (!(R > 0) || fit > R) return fit;
+  return fit < SHRINK_BELOW * R ? fit : R;
 }
 
 // Diverging maps centred on u = 0 (the vacuum of the string, Klein–Gordon, sine-Gordon;

@@ -7,6 +7,7 @@
 // and is shown next to the field.
 import { el, setChildren, uniqueId } from './dom.js';
 import { t, registryText, onLanguageChange, claimText, paramText, loadLaterWords } from '../i18n/index.js';
+import { integratorTitle } from './why.js';
 import { numberField, columnNames, rowNoun } from './fields.js';
 import { clone } from '../state/store.js';
 import { presetMatching } from '../sim/preset-data.js';
@@ -36,7 +37,7 @@ export function badges(integ, structures = null) {
 export function badgeList(integ, id, structures = null) {
   return el(
     'ul',
-    { class: 'badges', id, 'aria-label': t('controls.badges.label', { title: integ ? registryText('integrator', integ, 'title') : '' }) },
+    { class: 'badges', id, 'aria-label': t('controls.badges.label', { title: integratorTitle(integ, structures) }) },
     badges(integ, structures).map((b) => el('li', { class: `badge ${b.kind}` }, b.text)),
   );
 }
@@ -199,13 +200,13 @@ export class Controls {
     const supported = lab.integrators.filter((i) => i.systems.includes(sc.system));
     setChildren(
       els.integratorA,
-      supported.map((i) => el('option', { value: i.id }, registryText('integrator', i, 'title'))),
+      supported.map((i) => el('option', { value: i.id }, integratorTitle(i, this.structures))),
     );
     els.integratorA.value = sc.integrator;
     setChildren(
       els.integratorB,
       el('option', { value: '' }, t('controls.compare.off')),
-      supported.map((i) => el('option', { value: i.id }, registryText('integrator', i, 'title'))),
+      supported.map((i) => el('option', { value: i.id }, integratorTitle(i, this.structures))),
     );
     els.integratorB.value = state.compare ?? '';
     els.badgesA.replaceWith((els.badgesA = badgeList(lab.integrator(sc.integrator), 'badges-a', this.structures)));

@@ -7,7 +7,8 @@ import { el, setChildren } from './dom.js';
 import { num, sci } from '../sim/format.js';
 import { COLOR_A, COLOR_B, COLOR_EXACT, OKABE_ITO } from '../scene/palette.js';
 import { MAX_MODES, RELATIONS, courant, hasDispersion, unresolved, waveSetup } from '../sim/dispersion.js';
-import { t, registryText } from '../i18n/index.js';
+import { t } from '../i18n/index.js';
+import { integratorTitle } from './why.js';
 import { apiErrorText } from './api-error.js';
 
 const OTHER_COLORS = [OKABE_ITO.green, OKABE_ITO.purple, OKABE_ITO.vermillion, OKABE_ITO.sky];
@@ -16,13 +17,13 @@ const OTHER_COLORS = [OKABE_ITO.green, OKABE_ITO.purple, OKABE_ITO.vermillion, O
 const shown = (v) => (Number.isFinite(v) ? (Math.abs(v) >= 1e-3 && Math.abs(v) < 1e4 ? num(v, 4) : sci(v, 3)) : '—');
 
 /** The methods measured: every integrator of the system; A's with its options, A and B in their colours. */
-function methods(lab, system, st) {
+function methods(lab, system, st, structures) {
   let other = 0;
   return system.integrators.map((id) => {
     const entry = lab.integrator(id);
     const track = id === st.scenario.integrator ? 'A' : id === st.compare ? 'B' : '';
     const color = track === 'A' ? COLOR_A : track === 'B' ? COLOR_B : OTHER_COLORS[other++ % OTHER_COLORS.length];
-    const title = registryText('integrator', entry, 'title');
+    const title = integratorTitle(entry, structures);
     return {
       integrator: id,
       options: track === 'A' ? (st.scenario.options ?? {}) : {},
@@ -170,11 +171,11 @@ function showResults(host, results, { setup, h, width, plots }) {
 }
 
 /**
- * The section, or null where the system has no waves to measure. ctx: { lab, system, st,
+ * The section, or null where the system has no waves to measure. ctx: { lab, system, st, structures (the run's),
  * runner(key, start) (the drawer's Run/Cancel/progress), pool() (the StudyPool), results
  * (the drawer's, kept until a new run), plots (to destroy on the next render), width }.
  */
-export function dispersionSection({ lab, system, st, runner, pool, results, plots, width }) {
+export function dispersionSection({ lab, system, st, structures = null, runner, pool, results, plots, width }) {
   if (!hasDispersion(system)) return null;
   const head = el('h3', {}, t('dispersion.title'));
   const text = el('p', {}, t('dispersion.text'));
@@ -194,7 +195,7 @@ export function dispersionSection({ lab, system, st, runner, pool, results, plot
   const modes = el('input', { id: 'dispersion-modes', type: 'number', min: 2, max: MAX_MODES, step: 1, value: Math.min(128, top) });
   const figure = el('div', { class: 'dispersion-figure' });
   const h = st.scenario.h;
-  const list = methods(lab, system, st);
+  const list = methods(lab, system, st, structures);
   const show = () => results.dispersion && showResults(figure, results.dispersion, { setup, h, width: width(), plots });
   const { controls, status } = runner('dispersion', async (progress) => {
     const n = Number(modes.value);

@@ -15,6 +15,7 @@ import { t, registryText, claimText } from '../i18n/index.js';
 import { Drawer } from './drawer.js';
 import { STUDIES, lessonById } from '../sim/lessons.js';
 import { keptHere, lostHere, proseParts, withoutConstraints } from './explain-structures.js';
+import { integratorTitle } from './why.js';
 
 // Each integrator's English prose, as text: its own copy, not shared with the Spanish chunk
 // (which reads the same files' claims).
@@ -200,7 +201,7 @@ export class ExplainDrawer extends Drawer {
   #section(entry, role, description) {
     if (!entry) return { node: el('p', {}, t('explain.unknown')) };
     const integ = explained(entry);
-    const title = registryText('integrator', integ, 'title');
+    const title = integratorTitle(integ, description?.structures ?? null);
     const math = el('div', { class: 'math', role: 'math', 'aria-label': t('explain.equationsOf', { title }) });
     const update =
       { 'energy-momentum': 'explain.update.gradient', variational: 'explain.update.lagrangian' }[integ.family] ?? 'explain.update';

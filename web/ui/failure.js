@@ -2,13 +2,14 @@
 // runner.failureOf: step, code, action, reason, suggestion) or a breakdown found by the per-step
 // check (web/sim/breakdown.js: the energy error beyond 100 %, links stretched, numbers overflowing). Plain words, said
 // once: the cause, what it means, what to do.
-import { t, has, language, registryText } from '../i18n/index.js';
-import { fixed, num, percent as formatPercent } from '../sim/format.js';
+import { t, has, language } from '../i18n/index.js';
+import { num, percent as formatPercent, stepTime } from '../sim/format.js';
+import { integratorTitle } from './why.js';
 
 /** The time a failure happened at (s), as printed. */
 export function failureTime(info, h) {
-  if (Number.isFinite(info.t)) return fixed(info.t, 2);
-  return info.step != null ? fixed(info.step * h, 2) : '?';
+  if (Number.isFinite(info.t)) return stepTime(info.t, h);
+  return info.step != null ? stepTime(info.step * h, h) : '?';
 }
 
 /**
@@ -57,7 +58,7 @@ function adviceOf(info) {
  */
 export function failureMessage(label, info, integ, h, description = null) {
   const time = failureTime(info, h);
-  const name = integ ? registryText('integrator', integ, 'title') : label;
+  const name = integ ? integratorTitle(integ, description?.structures ?? null) : label;
   const cause = info.code === 'breakdown' ? breakdownCause(info, description) : causeOf(info);
   const halve = suggestsSmallerH(info);
   const advice = halve ? ` ${t('failure.advice.halve', { h: num(h, 6) })}` : adviceOf(info);

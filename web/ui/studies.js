@@ -18,6 +18,7 @@ import { LESSONS, lessonById, lessonSetup } from '../sim/lessons.js';
 import { StudyPool } from '../sim/study-pool.js';
 import { needsFull } from '../sim/page-lab.js';
 import { t, registryText } from '../i18n/index.js';
+import { integratorTitle } from './why.js';
 import { Drawer } from './drawer.js';
 import { apiErrorText } from './api-error.js';
 import { dispersionSection } from './dispersion.js';
@@ -140,7 +141,7 @@ function paddedRange(arrays) {
 
 export class StudiesDrawer extends Drawer {
   /**
-   * getState() the store's state; getRun() { A: { q, p, step, time }, B? } where the run is
+   * getState() the store's state; getRun() { A: { q, p, step, time }, B?, structures (A's sim.describe().structures) } where the run is
    * now; presets the page's presets; applyLesson({ scenario, compare, preset }) sets the
    * page up for a lesson; onLesson(id) tells the Explain drawer which lesson is shown;
    * onExplain() opens it.
@@ -198,9 +199,8 @@ export class StudiesDrawer extends Drawer {
   #tracks() {
     const st = this.getState();
     const sc = st.scenario;
-    const out = [
-      { label: 'A', color: COLOR_A, scenario: sc, title: registryText('integrator', this.lab.integrator(sc.integrator), 'title') },
-    ];
+    const structures = this.getRun?.()?.structures ?? null;
+    const out = [{ label: 'A', color: COLOR_A, scenario: sc, title: integratorTitle(this.lab.integrator(sc.integrator), structures) }];
     if (st.compare) {
       const sysOk = this.lab.integrator(st.compare)?.systems.includes(sc.system);
       if (sysOk)
@@ -208,7 +208,7 @@ export class StudiesDrawer extends Drawer {
           label: 'B',
           color: COLOR_B,
           scenario: { ...sc, integrator: st.compare, options: {} },
-          title: registryText('integrator', this.lab.integrator(st.compare), 'title'),
+          title: integratorTitle(this.lab.integrator(st.compare), structures),
         });
     }
     return out;
@@ -229,6 +229,7 @@ export class StudiesDrawer extends Drawer {
       lab: this.lab,
       system,
       st,
+      structures: this.getRun?.()?.structures ?? null,
       runner: (key, start) => this.#runner(key, start),
       pool: () => this.#pool(),
       results: this.results,

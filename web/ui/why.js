@@ -2,10 +2,20 @@
 // entries (symplectic, conserves, order): the "Why the curves differ" line and the
 // invitation's label. No integrator id is named here. Words: web/i18n/*/explain.js.
 import { t, registryText } from '../i18n/index.js';
+import { titleOnRun } from './run-title.js';
+
+/**
+ * The integrator's title on a run whose system has these structures (sim.describe().structures;
+ * null: any run): without the words naming a projection where nothing is projected.
+ */
+export function integratorTitle(integ, structures = null) {
+  if (!integ) return '';
+  return titleOnRun(registryText('integrator', integ, 'title'), integ, structures, t('explain.title.projection'));
+}
 
 /** A title without its final parenthetical (nested ones included), e.g. 'Runge–Kutta 4 with projection'. */
-export function shortTitle(integ) {
-  const title = String(integ ? registryText('integrator', integ, 'title') : '').trimEnd();
+export function shortTitle(integ, structures = null) {
+  const title = String(integratorTitle(integ, structures)).trimEnd();
   if (!title.endsWith(')')) return title;
   let depth = 0;
   for (let i = title.length - 1; i >= 0; i--) {
@@ -48,26 +58,29 @@ export function natureOf(integ, run = { momenta: true, constraints: true }) {
   });
 }
 
+/** A's and B's orders in words: 'order 2 vs 4', or 'both order 2' when they are the same. */
+const ordersOf = (A, B) =>
+  A.order === B.order ? t('explain.why.orders.same', { a: A.order }) : t('explain.why.orders.differ', { a: A.order, b: B.order });
+
 /**
  * The line under the view: why A's and B's curves differ, or what to compare A with
- * (suggested). run = { momenta, constraints } of the system.
+ * (suggested). run = { momenta, constraints, structures } of the system (structures: its describe().structures).
  */
 export function whyText(A, B, { suggested = null, run } = {}) {
   if (!B) {
-    const title = registryText('integrator', A, 'title');
+    const title = integratorTitle(A, run?.structures ?? null);
     return (
       t('explain.why.single', { title, nature: natureOf(A, run) }) +
-      (suggested ? t('explain.why.suggest', { other: shortTitle(suggested) }) : '')
+      (suggested ? t('explain.why.suggest', { other: shortTitle(suggested, run?.structures ?? null) }) : '')
     );
   }
   if (A.symplectic && B.symplectic) {
     return t('explain.why.bothSymplectic', {
       momenta: run?.momenta === false ? '' : t('explain.why.momentaExact'),
-      a: A.order,
-      b: B.order,
+      orders: ordersOf(A, B),
     });
   }
   const drifts = (i) => !i.symplectic && !holds(i, /^energy \(exactly/);
-  if (drifts(A) && drifts(B)) return t('explain.why.neither', { a: A.order, b: B.order });
+  if (drifts(A) && drifts(B)) return t('explain.why.neither', { orders: ordersOf(A, B) });
   return t('explain.why.differ', { a: natureOf(A, run), b: natureOf(B, run) });
 }

@@ -276,4 +276,95 @@ export default {
   'activity.lesson.wm-amplitude.measure':
     'Read the slope of the amplitudes against h on log–log axes, for the heavy top and the double spherical pendulum.',
   'activity.lesson.wm-amplitude.answer': 'By about 4: the amplitude is proportional to h², a line of slope 2.',
+
+  // fields (scenes/fields)
+  'activity.preset.plucked-string.question': 'Whose energy error will keep growing in one direction, never coming back?',
+  'activity.preset.plucked-string.measure':
+    'On the energy card, follow the relative energy error of A and B as the run goes on. Note whether each one comes back towards zero.',
+  'activity.preset.plucked-string.answer':
+    "B. RK4's energy falls steadily: its error is small but only ever grows, because RK4 damps the short waves of the pluck. The leapfrog's (A) error is larger at first but stays in a band and keeps coming back.",
+  'activity.preset.stiff-string.question':
+    'At this step, twice the stiff segment’s stability limit for the leapfrog, which run keeps going?',
+  'activity.preset.stiff-string.measure':
+    'Read the time at which the page stops B (the legend and the energy card mark it). Read the energy error band of A after a few seconds.',
+  'activity.preset.stiff-string.answer':
+    'A. The leapfrog (B) takes one step everywhere, too long for the stiff cells, and blows up in its first steps. The asynchronous variational integrator (A) takes smaller steps only in the stiff segment, and its energy stays in a band.',
+  'activity.preset.klein-gordon.question': 'A bump is released at rest. With the mass term, what does it become?',
+  'activity.preset.klein-gordon.choice.copies': 'Two copies of itself travelling apart, unchanged',
+  'activity.preset.klein-gordon.choice.ripples': 'A train of ripples that spreads out',
+  'activity.preset.klein-gordon.measure':
+    'Watch the space–time image: count the stripes of alternating colour. Then set the mass to 0 and run again.',
+  'activity.preset.klein-gordon.answer':
+    'Ripples: with a mass term waves of different lengths travel at different speeds (ω² = k² + m²), so the bump disperses and u changes sign along the string. With m = 0 it splits into two copies that keep their shape.',
+  'activity.preset.sine-gordon-kink.question': 'As the kink travels across the grid, what happens to it?',
+  'activity.preset.sine-gordon-kink.choice.keeps': 'It keeps its shape and its speed',
+  'activity.preset.sine-gordon-kink.choice.spreads': 'It spreads out',
+  'activity.preset.sine-gordon-kink.choice.slows': 'It slows down',
+  'activity.preset.sine-gordon-kink.measure':
+    'Read the kink’s speed on the kink card twice, early and late in the run, and compare it with the exact speed.',
+  'activity.preset.sine-gordon-kink.answer':
+    'It keeps its shape and its speed: the kink is an exact travelling solution, and the box scheme carries it with the speed of the exact one to better than a part in a thousand.',
+  'activity.preset.kink-antikink.question': 'A kink and an antikink run into each other. What happens when they meet?',
+  'activity.preset.kink-antikink.choice.annihilate': 'They destroy each other and the string is left ringing',
+  'activity.preset.kink-antikink.choice.bounce': 'They bounce back',
+  'activity.preset.kink-antikink.choice.pass': 'They pass through each other and come out unchanged',
+  'activity.preset.kink-antikink.measure':
+    'On the kink card, follow the positions of the kink (+) and the antikink (−) before and after they meet, and their speeds afterwards.',
+  'activity.preset.kink-antikink.answer':
+    'They pass through each other: each comes out on the other side with its shape and its speed, only shifted in time. Sine-Gordon is integrable; its kinks are solitons.',
+  'activity.preset.breather.question': 'A kink and an antikink bound together: what does the breather do?',
+  'activity.preset.breather.choice.apart': 'It flies apart into a kink and an antikink',
+  'activity.preset.breather.choice.oscillates': 'It oscillates in place',
+  'activity.preset.breather.choice.decays': 'It dies out',
+  'activity.preset.breather.measure':
+    'Watch the space–time image and the string: note where the motion is, and whether its amplitude falls.',
+  'activity.preset.breather.answer':
+    'It oscillates in place: the bound pair breathes in and out at the centre without travelling or dying out, and the ends of the string stay at rest.',
+  'activity.preset.phi4-kink.question': 'The φ⁴ kink joins the two vacua u = −1 and u = 1. How does it move?',
+  'activity.preset.phi4-kink.choice.constant': 'At a constant speed',
+  'activity.preset.phi4-kink.choice.slows': 'Slower and slower',
+  'activity.preset.phi4-kink.choice.turns': 'It turns back',
+  'activity.preset.phi4-kink.measure': 'Read the kink’s speed on the kink card early and late in the run.',
+  'activity.preset.phi4-kink.answer':
+    'At a constant speed, the speed it started with: with no forcing and a uniform string nothing pushes the kink, and the leapfrog keeps its speed.',
+  'activity.preset.nonlinear-string.question': 'At this large amplitude, what does the box scheme’s energy error do?',
+  'activity.preset.nonlinear-string.choice.drifts': 'It drifts further and further',
+  'activity.preset.nonlinear-string.choice.band': 'It stays in a band',
+  'activity.preset.nonlinear-string.measure':
+    'On the energy card, compare the largest energy error in the first and in the second half of the run.',
+  'activity.preset.nonlinear-string.answer':
+    'It stays in a band: the box scheme is multisymplectic, so even for this nonlinear density the energy error oscillates and does not drift.',
+  // mechanisms (scenes/mechanisms)
+  'activity.preset.compound-double-pendulum.question': 'Over the run, what happens to the vertical angular momentum J_z?',
+  'activity.preset.compound-double-pendulum.choice.drifts': 'It drifts slowly',
+  'activity.preset.compound-double-pendulum.choice.exact': 'It stays the same, to rounding',
+  'activity.preset.compound-double-pendulum.measure': 'On the momentum card, read the change of J_z from its start as the run goes on.',
+  'activity.preset.compound-double-pendulum.answer':
+    'It stays the same to rounding: the method is variational and the system symmetric about the vertical, so the discrete Noether theorem keeps J_z exactly.',
+  'activity.preset.gyroscope.question': 'The gimbal rings are set turning. Does the fast rotor’s spin axis turn with them?',
+  'activity.preset.gyroscope.choice.turns': 'Yes, it turns with the rings',
+  'activity.preset.gyroscope.choice.holds': 'No, it holds its direction in space',
+  'activity.preset.gyroscope.measure': 'Watch the rotor’s axis against the rings. Then set the rotor’s spin to 0 and run again.',
+  'activity.preset.gyroscope.answer':
+    'It holds its direction: the spinning rotor resists turning (gyroscopic stiffness), so its axis hardly moves while the rings turn. Without the spin it turns with the rings.',
+  'activity.preset.lagrange-top.question': 'The top spins fast and precesses. What does the tilt of its axis do?',
+  'activity.preset.lagrange-top.choice.fixed': 'It stays fixed',
+  'activity.preset.lagrange-top.choice.nods': 'It nods up and down (nutation)',
+  'activity.preset.lagrange-top.choice.falls': 'It falls over',
+  'activity.preset.lagrange-top.measure': 'Watch the axis from the side. Note the largest and the smallest tilt, and how often it nods.',
+  'activity.preset.lagrange-top.answer':
+    'It nods up and down between two tilts while it goes round: nutation on top of the precession. The top does not fall.',
+  'activity.preset.middle-axis.question': 'The T-handle is spun about its crossbar, its middle axis. What happens?',
+  'activity.preset.middle-axis.choice.steady': 'It keeps spinning steadily',
+  'activity.preset.middle-axis.choice.flips': 'It flips over again and again',
+  'activity.preset.middle-axis.measure': 'Count the flips in the first half minute. Then spin it about another axis and compare.',
+  'activity.preset.middle-axis.answer':
+    'It flips over again and again (the Dzhanibekov effect): a spin about the middle principal axis is unstable. About the largest or smallest axis it spins steadily.',
+  'activity.preset.physical-pendulum.question': 'The plate swings and spins about its long axis. Does its spin stay the same?',
+  'activity.preset.physical-pendulum.choice.same': 'Yes, the spin stays the same',
+  'activity.preset.physical-pendulum.choice.exchange': 'No, swing and spin trade energy',
+  'activity.preset.physical-pendulum.measure':
+    'Watch the plate spin as it swings: note when it spins fast and when it slows or turns back.',
+  'activity.preset.physical-pendulum.answer':
+    'Swing and spin trade energy: the spin speeds up, slows down and even reverses as the plate swings, while the total energy stays in a band.',
 };

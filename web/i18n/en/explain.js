@@ -23,10 +23,15 @@ export default {
   'explain.why.momentaDrift': ', and so do its momenta',
   'explain.why.projected': '; its constraints hold only because it projects onto them after every step',
   'explain.why.single': '{title} is {nature}.',
+  // the words of a baseline's title that name its projection, left out where nothing is projected (web/ui/run-title.js)
+  'explain.title.projection': 'with projection',
   'explain.why.suggest': ' Compare it with {other} to see the difference.',
   'explain.why.bothSymplectic':
-    'Both are symplectic: both energy errors stay bounded{momenta}. They differ in accuracy (order {a} vs {b}); in a chaotic system the trajectories then part even though both are structure-preserving.',
+    'Both are symplectic: both energy errors stay bounded{momenta}. They differ in accuracy ({orders}); in a chaotic system the trajectories then part even though both are structure-preserving.',
   'explain.why.momentaExact': ' and momenta are exact',
-  'explain.why.neither': 'Neither method is symplectic: both energy errors drift, at rates set by their orders ({a} vs {b}).',
+  'explain.why.neither': 'Neither method is symplectic: both energy errors drift, at rates set by their orders ({orders}).',
+  // two methods' orders in a sentence: different, or the same
+  'explain.why.orders.differ': 'order {a} vs {b}',
+  'explain.why.orders.same': 'both order {a}',
   'explain.why.differ': 'Why the curves differ: A (blue) is {a}. B (orange) is {b}.',
 };

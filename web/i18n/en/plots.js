@@ -46,13 +46,17 @@ export default {
   'plots.bars.potential': 'potential',
   'plots.bars.total': 'total',
   'plots.spacetime.title': 'Space–time image of u(x, t)',
-  'plots.spacetime.note':
-    'x across, t going down; a row every {steps} steps ({dt} s), the last {rows} kept; {columns}; colour: u, blue below 0, red above',
+  'plots.spacetime.note': 'x across, t going down; {every}, the last {rows} kept; {columns}; colour: u, blue below 0, red above',
+  // one step or several (the singular and the plural: the caller picks by the count)
+  'plots.spacetime.every.one': 'a row every step ({dt} s)',
+  'plots.spacetime.every.many': 'a row every {steps} steps ({dt} s)',
+  'plots.spacetime.rows.one': '1 row',
+  'plots.spacetime.rows.many': '{rows} rows',
   'plots.spacetime.columnsMean': '{nodes} nodes drawn as {columns} columns, each the mean of its nodes',
   'plots.spacetime.columnsAll': 'one column per node ({nodes})',
-  'plots.spacetime.values': 't from {t0} to {t1} s, {rows} rows',
+  'plots.spacetime.values': 't from {t0} to {t1} s, {rows}',
   'plots.spacetime.alt':
-    'Space–time image of u for {label}: x from 0 to {length} m across, t from {t0} s at the top to {t1} s at the bottom in {rows} rows; colour from −{range} (blue) through 0 to {range} (red)',
+    'Space–time image of u for {label}: x from 0 to {length} m across, t from {t0} s at the top to {t1} s at the bottom in {rows}; colour from −{range} (blue) through 0 to {range} (red)',
   'plots.spacetime.empty': 'Space–time image of u for {label}: no rows yet',
   'plots.kinks.title': 'Kinks',
   'plots.kinks.note':

@@ -286,4 +286,96 @@ export default {
   'activity.lesson.wm-amplitude.measure':
     'Lea la pendiente de las amplitudes frente a h en ejes log–log, para la peonza pesada y el péndulo esférico doble.',
   'activity.lesson.wm-amplitude.answer': 'A la cuarta parte, más o menos: la amplitud es proporcional a h², una recta de pendiente 2.',
+
+  'activity.preset.plucked-string.question': '¿El error de energía de cuál seguirá creciendo en un solo sentido, sin volver nunca?',
+  'activity.preset.plucked-string.measure':
+    'En la tarjeta de energía, siga el error relativo de energía de A y de B a lo largo de la ejecución. Anote si cada uno vuelve hacia cero.',
+  'activity.preset.plucked-string.answer':
+    'B. La energía de RK4 baja sin parar: su error es pequeño pero solo crece, porque RK4 amortigua las ondas cortas del pellizco. El error del salto de rana (A) es mayor al principio, pero se queda en una banda y vuelve una y otra vez.',
+  'activity.preset.stiff-string.question':
+    'Con este paso, el doble del límite de estabilidad del salto de rana en el tramo rígido, ¿qué ejecución sigue adelante?',
+  'activity.preset.stiff-string.measure':
+    'Lea el instante en que la página detiene B (lo marcan la leyenda y la tarjeta de energía). Lea la banda del error de energía de A al cabo de unos segundos.',
+  'activity.preset.stiff-string.answer':
+    'A. El salto de rana (B) da un mismo paso en todas partes, demasiado largo para las celdas rígidas, y explota en sus primeros pasos. El integrador variacional asíncrono (A) da pasos más cortos solo en el tramo rígido, y su energía se queda en una banda.',
+  'activity.preset.klein-gordon.question': 'Se suelta un bulto en reposo. Con el término de masa, ¿en qué se convierte?',
+  'activity.preset.klein-gordon.choice.copies': 'En dos copias de sí mismo que se alejan sin cambiar',
+  'activity.preset.klein-gordon.choice.ripples': 'En un tren de ondulaciones que se dispersa',
+  'activity.preset.klein-gordon.measure':
+    'Observe la imagen espacio-tiempo: cuente las franjas de colores alternos. Después ponga la masa a 0 y vuelva a ejecutar.',
+  'activity.preset.klein-gordon.answer':
+    'Ondulaciones: con un término de masa, las ondas de distinta longitud viajan a distinta velocidad (ω² = k² + m²), así que el bulto se dispersa y u cambia de signo a lo largo de la cuerda. Con m = 0 se parte en dos copias que conservan su forma.',
+  'activity.preset.sine-gordon-kink.question': 'Mientras el kink recorre la malla, ¿qué le ocurre?',
+  'activity.preset.sine-gordon-kink.choice.keeps': 'Conserva su forma y su velocidad',
+  'activity.preset.sine-gordon-kink.choice.spreads': 'Se ensancha',
+  'activity.preset.sine-gordon-kink.choice.slows': 'Se frena',
+  'activity.preset.sine-gordon-kink.measure':
+    'Lea dos veces la velocidad del kink en la tarjeta de kinks, al principio y al final, y compárela con la velocidad exacta.',
+  'activity.preset.sine-gordon-kink.answer':
+    'Conserva su forma y su velocidad: el kink es una solución viajera exacta, y el esquema de caja lo lleva con la velocidad de la exacta con un error menor que una milésima.',
+  'activity.preset.kink-antikink.question': 'Un kink y un antikink van el uno hacia el otro. ¿Qué pasa cuando se encuentran?',
+  'activity.preset.kink-antikink.choice.annihilate': 'Se destruyen y la cuerda queda vibrando',
+  'activity.preset.kink-antikink.choice.bounce': 'Rebotan',
+  'activity.preset.kink-antikink.choice.pass': 'Se atraviesan y salen sin cambios',
+  'activity.preset.kink-antikink.measure':
+    'En la tarjeta de kinks, siga las posiciones del kink (+) y del antikink (−) antes y después del encuentro, y sus velocidades después.',
+  'activity.preset.kink-antikink.answer':
+    'Se atraviesan: cada uno sale por el otro lado con su forma y su velocidad, solo desplazado en el tiempo. Sine-Gordon es integrable; sus kinks son solitones.',
+  'activity.preset.breather.question': 'Un kink y un antikink ligados: ¿qué hace el breather?',
+  'activity.preset.breather.choice.apart': 'Se separa en un kink y un antikink',
+  'activity.preset.breather.choice.oscillates': 'Oscila sin moverse de sitio',
+  'activity.preset.breather.choice.decays': 'Se apaga',
+  'activity.preset.breather.measure':
+    'Observe la imagen espacio-tiempo y la cuerda: anote dónde está el movimiento y si su amplitud disminuye.',
+  'activity.preset.breather.answer':
+    'Oscila sin moverse de sitio: el par ligado se hincha y se encoge en el centro sin viajar ni apagarse, y los extremos de la cuerda siguen en reposo.',
+  'activity.preset.phi4-kink.question': 'El kink de φ⁴ une los dos vacíos u = −1 y u = 1. ¿Cómo se mueve?',
+  'activity.preset.phi4-kink.choice.constant': 'A velocidad constante',
+  'activity.preset.phi4-kink.choice.slows': 'Cada vez más despacio',
+  'activity.preset.phi4-kink.choice.turns': 'Da la vuelta',
+  'activity.preset.phi4-kink.measure': 'Lea la velocidad del kink en la tarjeta de kinks al principio y al final de la ejecución.',
+  'activity.preset.phi4-kink.answer':
+    'A velocidad constante, la de partida: sin fuerzas y en una cuerda uniforme nada empuja al kink, y el salto de rana conserva su velocidad.',
+  'activity.preset.nonlinear-string.question': 'Con esta amplitud grande, ¿qué hace el error de energía del esquema de caja?',
+  'activity.preset.nonlinear-string.choice.drifts': 'Deriva cada vez más',
+  'activity.preset.nonlinear-string.choice.band': 'Se queda en una banda',
+  'activity.preset.nonlinear-string.measure':
+    'En la tarjeta de energía, compare el mayor error de energía de la primera mitad de la ejecución con el de la segunda.',
+  'activity.preset.nonlinear-string.answer':
+    'Se queda en una banda: el esquema de caja es multisimpléctico, así que incluso con esta densidad no lineal el error de energía oscila y no deriva.',
+  'activity.preset.compound-double-pendulum.question': 'A lo largo de la ejecución, ¿qué le pasa al momento angular vertical J_z?',
+  'activity.preset.compound-double-pendulum.choice.drifts': 'Deriva poco a poco',
+  'activity.preset.compound-double-pendulum.choice.exact': 'No cambia, hasta el redondeo',
+  'activity.preset.compound-double-pendulum.measure':
+    'En la tarjeta de momentos, lea cuánto cambia J_z desde el inicio a lo largo de la ejecución.',
+  'activity.preset.compound-double-pendulum.answer':
+    'No cambia hasta el redondeo: el método es variacional y el sistema es simétrico respecto de la vertical, así que el teorema de Noether discreto conserva J_z exactamente.',
+  'activity.preset.gyroscope.question': 'Los anillos del cardán se ponen a girar. ¿Gira con ellos el eje del rotor rápido?',
+  'activity.preset.gyroscope.choice.turns': 'Sí, gira con los anillos',
+  'activity.preset.gyroscope.choice.holds': 'No, mantiene su dirección en el espacio',
+  'activity.preset.gyroscope.measure':
+    'Observe el eje del rotor frente a los anillos. Después ponga a 0 el giro del rotor y vuelva a ejecutar.',
+  'activity.preset.gyroscope.answer':
+    'Mantiene su dirección: el rotor que gira se resiste a girar de eje (rigidez giroscópica), así que su eje apenas se mueve mientras giran los anillos. Sin el giro, gira con los anillos.',
+  'activity.preset.lagrange-top.question': 'La peonza gira deprisa y precesa. ¿Qué hace la inclinación de su eje?',
+  'activity.preset.lagrange-top.choice.fixed': 'Se mantiene fija',
+  'activity.preset.lagrange-top.choice.nods': 'Cabecea arriba y abajo (nutación)',
+  'activity.preset.lagrange-top.choice.falls': 'Se cae',
+  'activity.preset.lagrange-top.measure': 'Observe el eje de lado. Anote la mayor y la menor inclinación, y cada cuánto cabecea.',
+  'activity.preset.lagrange-top.answer':
+    'Cabecea arriba y abajo entre dos inclinaciones mientras da vueltas: la nutación sobre la precesión. La peonza no se cae.',
+  'activity.preset.middle-axis.question': 'El mango en T gira en torno a su travesaño, su eje intermedio. ¿Qué ocurre?',
+  'activity.preset.middle-axis.choice.steady': 'Sigue girando de forma estable',
+  'activity.preset.middle-axis.choice.flips': 'Se da la vuelta una y otra vez',
+  'activity.preset.middle-axis.measure':
+    'Cuente las vueltas en el primer medio minuto. Después hágalo girar en torno a otro eje y compare.',
+  'activity.preset.middle-axis.answer':
+    'Se da la vuelta una y otra vez (el efecto Dzhanibekov): el giro en torno al eje principal intermedio es inestable. En torno al eje mayor o al menor gira de forma estable.',
+  'activity.preset.physical-pendulum.question': 'La placa oscila y gira en torno a su eje largo. ¿Su giro se mantiene igual?',
+  'activity.preset.physical-pendulum.choice.same': 'Sí, el giro se mantiene igual',
+  'activity.preset.physical-pendulum.choice.exchange': 'No, la oscilación y el giro intercambian energía',
+  'activity.preset.physical-pendulum.measure':
+    'Observe el giro de la placa mientras oscila: anote cuándo gira deprisa y cuándo se frena o se invierte.',
+  'activity.preset.physical-pendulum.answer':
+    'La oscilación y el giro intercambian energía: el giro se acelera, se frena e incluso se invierte mientras la placa oscila, y la energía total se queda en una banda.',
 };

@@ -23,11 +23,14 @@ export default {
   'explain.why.momentaDrift': ', y también sus momentos',
   'explain.why.projected': '; sus ligaduras solo se mantienen porque las proyecta tras cada paso',
   'explain.why.single': '{title} es {nature}.',
+  'explain.title.projection': 'con proyección',
   'explain.why.suggest': ' Compárelo con {other} para ver la diferencia.',
   'explain.why.bothSymplectic':
-    'Los dos son simplécticos: los dos errores de energía se mantienen acotados{momenta}. Difieren en precisión (orden {a} frente a {b}); en un sistema caótico las trayectorias acaban separándose aunque los dos conserven la estructura.',
+    'Los dos son simplécticos: los dos errores de energía se mantienen acotados{momenta}. Difieren en precisión ({orders}); en un sistema caótico las trayectorias acaban separándose aunque los dos conserven la estructura.',
   'explain.why.momentaExact': ' y los momentos son exactos',
   'explain.why.neither':
-    'Ninguno de los dos métodos es simpléctico: los dos errores de energía derivan, a un ritmo que fija su orden ({a} frente a {b}).',
+    'Ninguno de los dos métodos es simpléctico: los dos errores de energía derivan, a un ritmo que fija su orden ({orders}).',
+  'explain.why.orders.differ': 'orden {a} frente a {b}',
+  'explain.why.orders.same': 'los dos de orden {a}',
   'explain.why.differ': 'Por qué difieren las curvas: A (azul) es {a}. B (naranja) es {b}.',
 };

@@ -45,12 +45,16 @@ export default {
   'plots.bars.total': 'total',
   'plots.spacetime.title': 'Imagen espacio-tiempo de u(x, t)',
   'plots.spacetime.note':
-    'x en horizontal, t hacia abajo; una fila cada {steps} pasos ({dt} s), se guardan las últimas {rows}; {columns}; color: u, azul bajo 0, rojo sobre 0',
+    'x en horizontal, t hacia abajo; {every}, se guardan las últimas {rows}; {columns}; color: u, azul bajo 0, rojo sobre 0',
+  'plots.spacetime.every.one': 'una fila en cada paso ({dt} s)',
+  'plots.spacetime.every.many': 'una fila cada {steps} pasos ({dt} s)',
+  'plots.spacetime.rows.one': '1 fila',
+  'plots.spacetime.rows.many': '{rows} filas',
   'plots.spacetime.columnsMean': '{nodes} nodos dibujados en {columns} columnas, cada una la media de sus nodos',
   'plots.spacetime.columnsAll': 'una columna por nodo ({nodes})',
-  'plots.spacetime.values': 't de {t0} a {t1} s, {rows} filas',
+  'plots.spacetime.values': 't de {t0} a {t1} s, {rows}',
   'plots.spacetime.alt':
-    'Imagen espacio-tiempo de u para {label}: x de 0 a {length} m en horizontal, t de {t0} s arriba a {t1} s abajo en {rows} filas; color de −{range} (azul) pasando por 0 a {range} (rojo)',
+    'Imagen espacio-tiempo de u para {label}: x de 0 a {length} m en horizontal, t de {t0} s arriba a {t1} s abajo en {rows}; color de −{range} (azul) pasando por 0 a {range} (rojo)',
   'plots.spacetime.empty': 'Imagen espacio-tiempo de u para {label}: aún no hay filas',
   'plots.kinks.title': 'Kinks',
   'plots.kinks.note':
