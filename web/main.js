@@ -5,12 +5,12 @@
 // The test hook window.vilabPage: web/page/test-hook.js (its members in web/README.md).
 import { createPageLab } from './sim/page-lab.js';
 import { Runner } from './sim/runner.js';
-import { loadPresets } from './sim/presets.js';
 import { createStore } from './state/store.js';
 import { View } from './scene/view.js';
 import { isDark } from './scene/palette.js';
+import { loadFullBuildScenes } from './scene/scenes.js';
 import { Plots } from './plots/plots.js';
-import { FieldPlots } from './plots/field-plots.js';
+import { FieldPlotsSlot } from './plots/field-plots-slot.js';
 import { Notices } from './ui/banner.js';
 import { $ } from './ui/dom.js';
 import { setupLayout } from './ui/layout.js';
@@ -23,6 +23,7 @@ import { createPanel } from './page/panel.js';
 import { createLegend } from './page/legend.js';
 import { Readout } from './page/readout.js';
 import { createDrawers } from './page/drawers.js';
+import { createPresets, startNeedsPresets } from './page/presets.js';
 import { createDownloads } from './page/downloads.js';
 import { createBobDrag } from './page/drag.js';
 import { createEmbed } from './page/embed.js';
@@ -55,7 +56,10 @@ if (!embedKeys.chrome) document.documentElement.classList.add('bare');
 async function main() {
   // the lean build first, the full one when a scenario needs it (web/sim/page-lab.js); the
   // single-file build carries the full wasm in the page (web/pwa/inline-wasm-plugin.js)
-  const labLoaded = createPageLab(inlinedWasm ? { wasmBinary: inlinedWasm } : {});
+  // a field run's plots and the mechanism and field scenes come with the full build (they run there only)
+  const fieldPlots = new FieldPlotsSlot($('#field-plots'));
+  const withFullBuild = () => Promise.all([fieldPlots.load(), loadFullBuildScenes()]);
+  const labLoaded = createPageLab(inlinedWasm ? { wasmBinary: inlinedWasm, withFullBuild } : { withFullBuild });
   labLoaded.catch(() => {}); // reported below
   await languageReady; // the reader's language, fetched alongside the engine
   const notices = new Notices($('#banners'), $('#status'));
@@ -70,8 +74,11 @@ async function main() {
     $('#loading').textContent = t('main.engineFailed');
     throw e;
   });
-  const presets = loadPresets(lab);
+  // the presets' chunk: before the first run only when that run may be a preset
+  const presetList = createPresets(lab);
+  const presets = presetList.list;
   const start = await readStartLink(lab, notices);
+  if (startNeedsPresets(launch)) await presetList.load();
   const store = createStore(start.state);
 
   let lessonLayout = null;
@@ -82,7 +89,6 @@ async function main() {
     // a run whose numbers left the physics (energy, constraint, overflow) stops there
     onBreakdown: (label, info) => runner.halt(label, info),
   });
-  const fieldPlots = new FieldPlots($('#field-plots')); // a field run's space–time image and kinks (it follows theme and size)
   const runner = new Runner(lab, {
     onSamples: (ra, rb) => {
       plots.ingest(ra, rb, runner.a, runner.b);
@@ -100,7 +106,7 @@ async function main() {
   const drag = createBobDrag({ store, runner, view, run, notices });
   new Toolbar({ lab, store, view, run, notices, presets });
   const controls = createPanel({ lab, store, run, notices, presets });
-  createDrawers({ lab, store, runner, presets, run });
+  createDrawers({ lab, store, runner, presets, loadPresets: presetList.load, run });
   createModelOpening({ lab, run, notices }); // Open model: a MuJoCo model (MJCF) pasted, chosen or dropped
   setupOfflineCopy({ single: SINGLE_FILE }); // Help: the offline copy and the licences
   createActivities({ lab, store, run, embedKeys, siteURL: SITE_URL }); // a prediction before a preset or lesson plays
@@ -113,7 +119,11 @@ async function main() {
   const reportFailure = createFailureReport({ lab, plots, notices, run, legend, bridge });
   layout.usePlots(plots); // projector mode reaches the plots (the phone sheet is wired in setupLayout)
   fieldPlots.useProjector(layout.projector);
-  const loop = new FrameLoop({ store, runner, view, plots, fieldPlots, readout, notices, ready });
+  presetList.onLoad(() => {
+    controls.presetsChanged();
+    if (controls.presetFor(store.get())) run.build(store.get()); // a preset's caption and plots from its lesson
+  });
+  const loop = new FrameLoop({ store, runner, view, plots, fieldPlots, readout, notices, ready, later: [presetList.load] });
 
   // the first run: built, its link's camera and fingerprint check, then landing or playing
   run.build(store.get());

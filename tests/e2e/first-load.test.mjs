@@ -40,9 +40,14 @@ async function coldLoad() {
     firstFrame: window.vilabPage.firstFrameAt(),
     started: Object.fromEntries(performance.getEntriesByType('resource').map((e) => [e.name, e.startTime])),
   }));
+  // after the first frame: the presets are in, and the default document is none of them
+  const after = await page.evaluate(async () => {
+    await window.vilabPage.ready;
+    return { presets: window.vilabPage.presets().length, menu: document.querySelector('#preset').value };
+  });
   const responses = await Promise.all(bodies);
   await page.close();
-  return { requests, responses, ...timing };
+  return { requests, responses, after, ...timing };
 }
 
 test('the first load is within budget: ≤ 400 KB Brotli, ≤ 500 KB gzip (HTML + JS + CSS + lean wasm before the first frame)', async () => {
@@ -68,8 +73,30 @@ test('the first load is within budget: ≤ 400 KB Brotli, ≤ 500 KB gzip (HTML 
     ['vilab-lean'],
     summary,
   );
-  for (const later of [/^uPlot/, /^katex/i, /^explain-/, /^studies-/, /^lessons-/, /^lagrangian-editor-/])
+  for (const later of [
+    /^uPlot/,
+    /^katex/i,
+    /^explain-/,
+    /^studies-/,
+    /^lessons-/,
+    /^lagrangian-editor-/,
+    /^preset-files-/,
+    /^field-plots-/,
+  ])
     assert.ok(!names.some((n) => later.test(n)), `${later} is not needed for the first frame\n${summary}`);
+  // one entry chunk and the lean module's loader: a common chunk split off the entry costs a
+  // request and compresses worse (the bundler splits one when two lazy chunks share modules)
+  assert.deepEqual(
+    names
+      .filter((n) => n.endsWith('.js'))
+      .map((n) => n.replace(/-[\w-]{8}\.js$/, ''))
+      .sort(),
+    ['index', 'vilab-lean'],
+    summary,
+  );
+  // the presets come after the first frame because the default first run is no preset (web/page/presets.js)
+  assert.ok(load.after.presets > 0, 'the presets are in once the page is ready');
+  assert.equal(load.after.menu, '', 'the default document is no preset: its first frame needs none');
   // each file once: the preloaded wasm is the one compiled, not fetched again
   const counts = new Map();
   for (const url of load.requests) counts.set(url, (counts.get(url) ?? 0) + 1);

@@ -1,0 +1,31 @@
+// The page's presets: one list that the run, the panel, the toolbar, the drawers and the
+// test hook all hold, filled once from its own chunk (web/sim/presets.js). The page's
+// default first run is no preset (tests/e2e/first-load.test.mjs checks it), so with no
+// link the list is fetched after the first frame; a link's document or an LMS launch's
+// preset may be one, and then it is fetched before the first run. The code that measures
+// their captions' claims comes with them.
+import { loadPresets } from '../sim/presets.js';
+import { loadClaimsCode } from './caption-claims.js';
+
+/** { list, load(): the promise of the filled list (fetched once), onLoad(fn) }. */
+export function createPresets(lab) {
+  const list = [];
+  const listeners = [];
+  let loading = null;
+  const load = () =>
+    (loading ??= Promise.all([loadPresets(lab), loadClaimsCode()]).then(
+      ([found]) => {
+        list.push(...found);
+        for (const fn of listeners) fn(list);
+        return list;
+      },
+      (e) => {
+        loading = null; // a later call tries again
+        throw e;
+      },
+    ));
+  return { list, load, onLoad: (fn) => listeners.push(fn) };
+}
+
+/** Whether the first run may be a preset: a link's document (the hash) or an LMS launch's preset. */
+export const startNeedsPresets = (launch) => location.hash.length > 1 || !!launch?.preset;
