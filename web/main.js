@@ -8,9 +8,8 @@ import { Runner } from './sim/runner.js';
 import { createStore } from './state/store.js';
 import { View } from './scene/view.js';
 import { isDark } from './scene/palette.js';
-import { loadFullBuildScenes } from './scene/scenes.js';
 import { Plots } from './plots/plots.js';
-import { FieldPlotsSlot } from './plots/field-plots-slot.js';
+import { fullBuildParts } from './page/full-build.js';
 import { Notices } from './ui/banner.js';
 import { $ } from './ui/dom.js';
 import { setupLayout } from './ui/layout.js';
@@ -54,12 +53,10 @@ if (embedKeys.embed) document.documentElement.classList.add('embed');
 if (!embedKeys.chrome) document.documentElement.classList.add('bare');
 
 async function main() {
-  // the lean build first, the full one when a scenario needs it (web/sim/page-lab.js); the
-  // single-file build carries the full wasm in the page (web/pwa/inline-wasm-plugin.js)
-  // a field run's plots and the mechanism and field scenes come with the full build (they run there only)
-  const fieldPlots = new FieldPlotsSlot($('#field-plots'));
-  const withFullBuild = () => Promise.all([fieldPlots.load(), loadFullBuildScenes()]);
-  const labLoaded = createPageLab(inlinedWasm ? { wasmBinary: inlinedWasm, withFullBuild } : { withFullBuild });
+  // the lean build first, the full one when a scenario needs it (web/sim/page-lab.js), with the field plots and scenes
+  // that run there only; the single-file build carries the full wasm in the page (web/pwa/inline-wasm-plugin.js)
+  const { fieldPlots, withFullBuild } = fullBuildParts();
+  const labLoaded = createPageLab({ ...(inlinedWasm && { wasmBinary: inlinedWasm }), withFullBuild });
   labLoaded.catch(() => {}); // reported below
   await languageReady; // the reader's language, fetched alongside the engine
   const notices = new Notices($('#banners'), $('#status'));
@@ -74,9 +71,8 @@ async function main() {
     $('#loading').textContent = t('main.engineFailed');
     throw e;
   });
-  // the presets' chunk: before the first run only when that run may be a preset
-  const presetList = createPresets(lab);
-  const presets = presetList.list;
+  const presetList = createPresets(lab); // their chunk: before the first run only when it may be a preset
+  const { list: presets } = presetList;
   const start = await readStartLink(lab, notices);
   if (startNeedsPresets(launch)) await presetList.load();
   const store = createStore(start.state);
@@ -105,7 +101,7 @@ async function main() {
   const run = new Run({ lab, store, runner, view, plots, fieldPlots, readout, notices, presets });
   const drag = createBobDrag({ store, runner, view, run, notices });
   new Toolbar({ lab, store, view, run, notices, presets });
-  const controls = createPanel({ lab, store, run, notices, presets });
+  const controls = createPanel({ lab, store, run, notices, presets, onPresets: presetList.onLoad });
   createDrawers({ lab, store, runner, presets, loadPresets: presetList.load, run });
   createModelOpening({ lab, run, notices }); // Open model: a MuJoCo model (MJCF) pasted, chosen or dropped
   setupOfflineCopy({ single: SINGLE_FILE }); // Help: the offline copy and the licences
@@ -119,10 +115,6 @@ async function main() {
   const reportFailure = createFailureReport({ lab, plots, notices, run, legend, bridge });
   layout.usePlots(plots); // projector mode reaches the plots (the phone sheet is wired in setupLayout)
   fieldPlots.useProjector(layout.projector);
-  presetList.onLoad(() => {
-    controls.presetsChanged();
-    if (controls.presetFor(store.get())) run.build(store.get()); // a preset's caption and plots from its lesson
-  });
   const loop = new FrameLoop({ store, runner, view, plots, fieldPlots, readout, notices, ready, later: [presetList.load] });
 
   // the first run: built, its link's camera and fingerprint check, then landing or playing
