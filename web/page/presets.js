@@ -3,9 +3,10 @@
 // default first run is no preset (tests/e2e/first-load.test.mjs checks it), so with no
 // link the list is fetched after the first frame; a link's document or an LMS launch's
 // preset may be one, and then it is fetched before the first run. The code that measures
-// their captions' claims comes with them.
+// their captions' claims and the activities' registry (keyed by preset and lesson) come with them.
 import { loadPresets } from '../sim/presets.js';
 import { loadClaimsCode } from './caption-claims.js';
+import { loadActivities } from './activity.js';
 
 /** { list, load(): the promise of the filled list (fetched once), onLoad(fn) }. */
 export function createPresets(lab) {
@@ -13,7 +14,7 @@ export function createPresets(lab) {
   const listeners = [];
   let loading = null;
   const load = () =>
-    (loading ??= Promise.all([loadPresets(lab), loadClaimsCode()]).then(
+    (loading ??= Promise.all([loadPresets(lab), loadClaimsCode(), loadActivities()]).then(
       ([found]) => {
         list.push(...found);
         for (const fn of listeners) fn(list);
