@@ -74,7 +74,7 @@ async function main() {
   const presetList = createPresets(lab); // their chunk: before the first run only when it may be a preset
   const { list: presets } = presetList;
   const start = await readStartLink(lab, notices);
-  if (startNeedsPresets(launch)) await presetList.load();
+  if (startNeedsPresets(launch, embedKeys)) await presetList.load();
   const store = createStore(start.state);
 
   let lessonLayout = null;
