@@ -5,12 +5,11 @@
 // The test hook window.vilabPage: web/page/test-hook.js (its members in web/README.md).
 import { createPageLab } from './sim/page-lab.js';
 import { Runner } from './sim/runner.js';
-import { loadPresets } from './sim/presets.js';
 import { createStore } from './state/store.js';
 import { View } from './scene/view.js';
 import { isDark } from './scene/palette.js';
 import { Plots } from './plots/plots.js';
-import { FieldPlots } from './plots/field-plots.js';
+import { fullBuildParts } from './page/full-build.js';
 import { Notices } from './ui/banner.js';
 import { $ } from './ui/dom.js';
 import { setupLayout } from './ui/layout.js';
@@ -23,6 +22,7 @@ import { createPanel } from './page/panel.js';
 import { createLegend } from './page/legend.js';
 import { Readout } from './page/readout.js';
 import { createDrawers } from './page/drawers.js';
+import { createPresets, startNeedsPresets } from './page/presets.js';
 import { createDownloads } from './page/downloads.js';
 import { createBobDrag } from './page/drag.js';
 import { createEmbed } from './page/embed.js';
@@ -53,9 +53,10 @@ if (embedKeys.embed) document.documentElement.classList.add('embed');
 if (!embedKeys.chrome) document.documentElement.classList.add('bare');
 
 async function main() {
-  // the lean build first, the full one when a scenario needs it (web/sim/page-lab.js); the
-  // single-file build carries the full wasm in the page (web/pwa/inline-wasm-plugin.js)
-  const labLoaded = createPageLab(inlinedWasm ? { wasmBinary: inlinedWasm } : {});
+  // the lean build first, the full one when a scenario needs it (web/sim/page-lab.js), with the field plots and scenes
+  // that run there only; the single-file build carries the full wasm in the page (web/pwa/inline-wasm-plugin.js)
+  const { fieldPlots, withFullBuild } = fullBuildParts();
+  const labLoaded = createPageLab({ ...(inlinedWasm && { wasmBinary: inlinedWasm }), withFullBuild });
   labLoaded.catch(() => {}); // reported below
   await languageReady; // the reader's language, fetched alongside the engine
   const notices = new Notices($('#banners'), $('#status'));
@@ -70,8 +71,10 @@ async function main() {
     $('#loading').textContent = t('main.engineFailed');
     throw e;
   });
-  const presets = loadPresets(lab);
+  const presetList = createPresets(lab); // their chunk: before the first run only when it may be a preset
+  const { list: presets } = presetList;
   const start = await readStartLink(lab, notices);
+  if (startNeedsPresets(launch, embedKeys)) await presetList.load();
   const store = createStore(start.state);
 
   let lessonLayout = null;
@@ -82,7 +85,6 @@ async function main() {
     // a run whose numbers left the physics (energy, constraint, overflow) stops there
     onBreakdown: (label, info) => runner.halt(label, info),
   });
-  const fieldPlots = new FieldPlots($('#field-plots')); // a field run's space–time image and kinks (it follows theme and size)
   const runner = new Runner(lab, {
     onSamples: (ra, rb) => {
       plots.ingest(ra, rb, runner.a, runner.b);
@@ -99,8 +101,8 @@ async function main() {
   const run = new Run({ lab, store, runner, view, plots, fieldPlots, readout, notices, presets });
   const drag = createBobDrag({ store, runner, view, run, notices });
   new Toolbar({ lab, store, view, run, notices, presets });
-  const controls = createPanel({ lab, store, run, notices, presets });
-  createDrawers({ lab, store, runner, presets, run });
+  const controls = createPanel({ lab, store, run, notices, presets, onPresets: presetList.onLoad });
+  createDrawers({ lab, store, runner, presets, loadPresets: presetList.load, run });
   createModelOpening({ lab, run, notices }); // Open model: a MuJoCo model (MJCF) pasted, chosen or dropped
   setupOfflineCopy({ single: SINGLE_FILE }); // Help: the offline copy and the licences
   createActivities({ lab, store, run, embedKeys, siteURL: SITE_URL }); // a prediction before a preset or lesson plays
@@ -113,7 +115,7 @@ async function main() {
   const reportFailure = createFailureReport({ lab, plots, notices, run, legend, bridge });
   layout.usePlots(plots); // projector mode reaches the plots (the phone sheet is wired in setupLayout)
   fieldPlots.useProjector(layout.projector);
-  const loop = new FrameLoop({ store, runner, view, plots, fieldPlots, readout, notices, ready });
+  const loop = new FrameLoop({ store, runner, view, plots, fieldPlots, readout, notices, ready, later: [presetList.load] });
 
   // the first run: built, its link's camera and fingerprint check, then landing or playing
   run.build(store.get());

@@ -41,6 +41,14 @@ const precompressed = {
   },
 };
 
+// A language's words are chunks of their own (web/i18n/index.js), named words-<lang>-<area>:
+// named for their area alone they would read like the code of a drawer that shares it
+// (studies, lessons), and the tests tell what a page fetched by these names.
+function chunkFileNames(chunk) {
+  const words = /\/i18n\/([a-z]{2})\/([\w-]+)\.js$/.exec(chunk.facadeModuleId ?? '');
+  return words ? `assets/words-${words[1]}-${words[2]}-[hash].js` : 'assets/[name]-[hash].js';
+}
+
 export default defineConfig(({ mode }) => {
   const single = mode === 'single';
   siteURL(mode);
@@ -54,6 +62,7 @@ export default defineConfig(({ mode }) => {
       chunkSizeWarningLimit: single ? 6000 : 1200,
       // the site's wasm is fetched by the emscripten loader: never inline it
       assetsInlineLimit: single ? () => true : (file) => (file.endsWith('.wasm') ? false : undefined),
+      rollupOptions: { output: { chunkFileNames } },
     },
     plugins: single
       ? [

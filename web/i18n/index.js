@@ -8,8 +8,8 @@
 //   setLanguage('es') / language() / onLanguageChange(fn) / LANGUAGES
 //   ready                                     resolves once the page's first language is in
 //
-// English is part of the page (but for the words of the teacher layer's card and the
-// Definition panel, fetched after the first frame or with their code: loadLaterWords); every other language is a chunk of its own, fetched when it is first
+// English is part of the page (but for the words of the teacher layer's card, the
+// Definition panel and the Studies drawer, fetched after the first frame or with their code: loadLaterWords); every other language is a chunk of its own, fetched when it is first
 // chosen (or is the reader's language at load), so a first visit carries one catalogue,
 // not all of them.
 //   translateDom(root)                        fills [data-i18n] (text), [data-i18n-label]
@@ -27,25 +27,43 @@
 import { setNumberLocale } from '../sim/format.js';
 
 // English is in the page, but for the areas its first frame never shows (the teacher
-// layer's card, the Definition panel and its Mechanics, the Open model dialog): those arrive right after the first
-// frame or with the code that shows them, whichever comes first (loadLaterWords).
+// layer's card, the Definition panel and its Mechanics, the Open model dialog, the Studies
+// drawer with its lessons and dispersion): those arrive right after the first frame or with
+// the code that shows them, whichever comes first (loadLaterWords). import.meta.glob takes
+// literal lists only, so the two lists below name the same files.
 const english = import.meta.glob(
   [
     './en/*.js',
     '!./en/activities.js',
+    '!./en/dispersion.js',
     '!./en/editor.js',
     '!./en/editor-room.js',
     '!./en/furniture.js',
+    '!./en/lessons.js',
+    '!./en/linearize.js',
     '!./en/mechanics.js',
     '!./en/model.js',
+    '!./en/studies.js',
   ],
-  { eager: true, import: 'default' },
-);
-const laterEnglish = import.meta.glob(
-  ['./en/activities.js', './en/editor.js', './en/editor-room.js', './en/furniture.js', './en/mechanics.js', './en/model.js'],
   {
+    eager: true,
     import: 'default',
   },
+);
+const laterEnglish = import.meta.glob(
+  [
+    './en/activities.js',
+    './en/dispersion.js',
+    './en/editor.js',
+    './en/editor-room.js',
+    './en/furniture.js',
+    './en/lessons.js',
+    './en/linearize.js',
+    './en/mechanics.js',
+    './en/model.js',
+    './en/studies.js',
+  ],
+  { import: 'default' },
 );
 const others = import.meta.glob(['./*/*.js', '!./en/*.js'], { import: 'default' });
 

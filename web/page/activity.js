@@ -4,7 +4,8 @@
 // set-up. Off in an embed unless its page asks (predict=1); a new scenario or comparison
 // closes the card (its question was about the run it set up). The card's code and its
 // English words are fetched when a first activity is asked (the first frame shows none).
-import { activityFor } from '../sim/activities.js';
+// Only presets and lessons have activities, so their registry (web/sim/activities.js)
+// comes with the presets (web/page/presets.js: loadActivities).
 import { encodeState } from '../state/url.js';
 import { deepEqual, clone } from '../state/store.js';
 import { shortTitle } from '../ui/why.js';
@@ -22,9 +23,14 @@ function pageAddress(siteURL) {
   return url;
 }
 
-/** The activity of an applied preset: its lesson's when the Studies drawer applied it. */
+let activities = null; // web/sim/activities.js, once fetched
+/** Fetches the activities' registry once; resolves when applied presets can ask theirs. */
+export const loadActivities = () => import('../sim/activities.js').then((m) => void (activities = m));
+
+/** The activity of an applied preset: its lesson's when the Studies drawer applied it (none before the registry is in). */
 function activityOf(p) {
-  return p.fromLesson ? activityFor('lesson', p.fromLesson.id) : activityFor('preset', p.id);
+  if (!activities) return null;
+  return p.fromLesson ? activities.activityFor('lesson', p.fromLesson.id) : activities.activityFor('preset', p.id);
 }
 
 /** The prediction card and the printable sheet; returns { card, context, print } (null when off). */

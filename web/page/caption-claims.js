@@ -1,10 +1,14 @@
 // The live measurements behind a preset's caption: its claims (web/sim/claims.js) fed with
 // the run's history as the plots get it, the stop of a broken run as the page reports it;
 // the caption's {slots} filled from them, and a "Not yet: …" note for what the run has
-// not reached. The same ClaimTracker checks the captions in Node.
-import { ClaimTracker, expectedOf, fillCaption, formatClaim } from '../sim/claims.js';
+// not reached. The same ClaimTracker checks the captions in Node. Only presets have claims,
+// so their code comes with the presets (web/page/presets.js: loadClaimsCode).
 import { shortTitle } from '../ui/why.js';
 import { t, language } from '../i18n/index.js';
+
+let claimsCode = null; // web/sim/claims.js, once fetched
+/** Fetches web/sim/claims.js once; resolves when captions can measure claims. */
+export const loadClaimsCode = () => import('../sim/claims.js').then((m) => void (claimsCode = m));
 
 /** The time a stopped track is reported at: a breakdown's last good time, or the refused step's. */
 const stopTime = (failure, h) => (Number.isFinite(failure.t) ? failure.t : failure.step != null ? failure.step * h : NaN);
@@ -37,8 +41,12 @@ export function createCaptionClaims({ lab, runner, onChange }) {
       key = '';
       tracker = null;
       if (!preset?.claims?.length || !runner.a) return;
+      if (!claimsCode) {
+        console.warn(`preset ${preset.id}: its claims' code is not in yet`); // not reached: it comes with the presets
+        return;
+      }
       try {
-        tracker = new ClaimTracker(preset.claims);
+        tracker = new claimsCode.ClaimTracker(preset.claims);
       } catch (e) {
         console.warn(`preset ${preset.id}: ${e.message}`); // a malformed claims block: the caption without its numbers
         return;
@@ -65,7 +73,7 @@ export function createCaptionClaims({ lab, runner, onChange }) {
     fill(text) {
       if (!tracker) return { text: text.replace(/\{\w+\}/g, '…'), note: '' };
       const lang = language();
-      const filled = fillCaption(text, tracker.results(), lang);
+      const filled = claimsCode.fillCaption(text, tracker.results(), lang);
       const who = (label) => {
         const track = label === 'B' ? runner.b : runner.a;
         return track ? shortTitle(track.integrator, track.sim.describe().structures) : label;
@@ -86,6 +94,7 @@ const WAITS_FOR = {
 
 function pendingNote(claims, who, lang) {
   if (!claims.length) return '';
+  const { expectedOf, formatClaim } = claimsCode;
   const time = (x) => formatClaim({ format: 'time' }, x, lang);
   const parts = [];
   const times = [...new Set(claims.filter((c) => c.at > 0 && !WAITS_FOR[c.kind]).map((c) => c.at))].sort((a, b) => a - b);

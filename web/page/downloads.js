@@ -1,7 +1,7 @@
 // The CSV and PNG downloads: the CSV simulates the run again from t = 0 (the same bits;
-// web/ui/export.js), the PNG is the whole view (bodies, plots, time, fingerprint).
+// web/ui/export.js), the PNG is the whole view (bodies, plots, time, fingerprint). The
+// exporters are a chunk of their own, fetched on the first download.
 import { seconds } from '../sim/format.js';
-import { exactCSV, wholeViewPNG } from '../ui/export.js';
 import { el, $ } from '../ui/dom.js';
 import { t, registryText } from '../i18n/index.js';
 
@@ -12,15 +12,19 @@ function download(name, href) {
   a.remove();
 }
 
-/** The buttons; csvText() and pngURL() for the test hook. */
+let exporters = null;
+const loadExporters = () => (exporters ??= import('../ui/export.js'));
+
+/** The buttons; csvText() and pngURL() (promises) for the test hook. */
 export function createDownloads({ lab, store, runner, view, plots, notices }) {
   const fileStem = () => {
     const st = store.get();
     return `vilab-${st.scenario.system}-${st.scenario.integrator}${st.compare ? '-vs-' + st.compare : ''}`;
   };
 
-  /** The exact CSV of the run so far. */
-  function csvText() {
+  /** The exact CSV of the run so far (when the exporters are in). */
+  async function csvText() {
+    const { exactCSV } = await loadExporters();
     const a = runner.a;
     if (!a) return '';
     const tracks = [{ label: 'A', scenario: a.scenario, step: a.sim.step }];
@@ -28,7 +32,9 @@ export function createDownloads({ lab, store, runner, view, plots, notices }) {
     return exactCSV(lab, tracks, { hash: a.sim.hash() });
   }
 
-  function pngURL() {
+  /** The PNG's data URL (when the exporters are in): drawn and read in one task. */
+  async function pngURL() {
+    const { wholeViewPNG } = await loadExporters();
     const a = runner.a;
     const st = store.get();
     const header = t('main.png.header', {
@@ -47,15 +53,20 @@ export function createDownloads({ lab, store, runner, view, plots, notices }) {
     return wholeViewPNG({ view, legend, header, plotCards });
   }
 
-  $('#csv').addEventListener('click', () => {
-    const blob = new Blob([csvText()], { type: 'text/csv' });
+  const failed = (e) => notices.banner('export', [t('main.exportFailed', { message: e?.message ?? String(e) })], { kind: 'warn' });
+  $('#csv').addEventListener('click', async () => {
+    const text = await csvText().catch(failed);
+    if (text == null) return;
+    const blob = new Blob([text], { type: 'text/csv' });
     const url = URL.createObjectURL(blob);
     download(`${fileStem()}.csv`, url);
     setTimeout(() => URL.revokeObjectURL(url), 10000);
     notices.status(t('main.csv.done'));
   });
-  $('#png').addEventListener('click', () => {
-    download(`${fileStem()}.png`, pngURL());
+  $('#png').addEventListener('click', async () => {
+    const url = await pngURL().catch(failed);
+    if (url == null) return;
+    download(`${fileStem()}.png`, url);
     notices.status(t('main.png.done'));
   });
   return { csvText, pngURL };

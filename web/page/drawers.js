@@ -2,13 +2,13 @@
 // Studies (lessons and studies in workers) — both fetched when first opened — and Help.
 import { LazyDrawer } from '../ui/drawer.js';
 import { $ } from '../ui/dom.js';
-import { registryText } from '../i18n/index.js';
+import { registryText, loadLaterWords } from '../i18n/index.js';
 
 /** Where a track is now, for a study started mid-run. */
 const where = (track) => track && { q: track.sim.q, p: track.sim.p, step: track.sim.step, time: track.sim.time };
 
 /** The Explain and Studies drawers (they follow the document) and the Help drawer. */
-export function createDrawers({ lab, store, runner, presets, run }) {
+export function createDrawers({ lab, store, runner, presets, loadPresets = async () => presets, run }) {
   // fetched when first opened (web/ui/explain.js, web/ui/studies.js and the lessons)
   const explain = new LazyDrawer($('#explain'), $('#explain-button'), async (root, button) => {
     const { ExplainDrawer } = await import('../ui/explain.js');
@@ -17,7 +17,8 @@ export function createDrawers({ lab, store, runner, presets, run }) {
     return new ExplainDrawer(root, button, lab, { describe });
   });
   const studies = new LazyDrawer($('#studies'), $('#studies-button'), async (root, button) => {
-    const { StudiesDrawer } = await import('../ui/studies.js');
+    // its words, and the presets its lessons start from
+    const [{ StudiesDrawer }] = await Promise.all([import('../ui/studies.js'), loadLaterWords(), loadPresets()]);
     return new StudiesDrawer(root, button, {
       lab,
       getState: () => store.get(),

@@ -3,7 +3,7 @@
 // (web/ui/embed.js, protocol in web/state/messages.js), what the reader changes told to
 // the host (vilab:change), and, embedded, the link to the full page.
 import { apiError } from '../ui/api-error.js';
-import { EmbedBridge, EmbedDialog } from '../ui/embed.js';
+import { EmbedBridge } from '../ui/embed.js';
 import { $ } from '../ui/dom.js';
 import { t, registryText } from '../i18n/index.js';
 import { changeOf } from '../state/messages.js';
@@ -71,10 +71,19 @@ function reportChanges({ store, run, bridge }) {
 
 /** Wires the dialog and the open-full link; returns the bridge (announce(), refusal()). */
 export function createEmbed({ lab, store, runner, run, link, notices, embedKeys }) {
-  new EmbedDialog($('#embed-code'), {
-    shareURL: () => link.shareURL(),
-    title: () => `vilab: ${registryText('system', lab.system(store.get().scenario.system), 'title')}`,
-    status: (text) => notices.status(text),
+  // the dialog's code comes with the first press of its button
+  const button = $('#embed-code');
+  let dialog = null;
+  button.addEventListener('click', async () => {
+    dialog ??= import('../ui/embed-dialog.js').then(
+      ({ EmbedDialog }) =>
+        new EmbedDialog(button, {
+          shareURL: () => link.shareURL(),
+          title: () => `vilab: ${registryText('system', lab.system(store.get().scenario.system), 'title')}`,
+          status: (text) => notices.status(text),
+        }),
+    );
+    (await dialog).open();
   });
   const bridge = new EmbedBridge({
     origins: embedKeys.origins,

@@ -57,9 +57,12 @@ export class FrameStats {
 }
 
 export class FrameLoop {
-  /** ready: { resolve } of the page's `ready` promise. */
-  constructor({ store, runner, view, plots, fieldPlots = null, readout, notices, ready }) {
-    Object.assign(this, { store, runner, view, plots, fieldPlots, readout, notices, ready });
+  /**
+   * ready: { resolve } of the page's `ready` promise; later: functions started after the
+   * first frame (each returns a promise that `ready` waits for: what the first frame did not need).
+   */
+  constructor({ store, runner, view, plots, fieldPlots = null, readout, notices, ready, later = [] }) {
+    Object.assign(this, { store, runner, view, plots, fieldPlots, readout, notices, ready, later });
     this.stats = new FrameStats();
     store.session.set({ frames: this.stats });
     this.summaryEl = $('#diag-summary');
@@ -120,13 +123,14 @@ export class FrameLoop {
 
   #firstFrame() {
     // the first simulated frame is on screen: now the plots (uPlot is fetched here), the
-    // camera's orbit controls and the English words the first frame did not show
+    // camera's orbit controls, the English words the first frame did not show and `later`
     this.stats.firstAt = performance.now();
     const plots = this.plots.start().catch((e) => {
       this.notices.banner('plots', [t('main.plotsFailed', { message: e?.message ?? String(e) })], { kind: 'warn' });
     });
     const controls = this.view.startControls().catch((e) => console.error(e)); // the view stays still without them
     const words = loadLaterWords().catch((e) => console.error(e)); // fetched again by the card that needs them
-    Promise.all([plots, controls, words]).then(this.ready.resolve);
+    const rest = this.later.map((start) => start().catch((e) => console.error(e)));
+    Promise.all([plots, controls, words, ...rest]).then(this.ready.resolve);
   }
 }

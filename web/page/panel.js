@@ -28,8 +28,11 @@ const ELEMENTS = {
   hError: '#h-error',
 };
 
-/** The panel's Controls; they render every document and take the badges of each run built. */
-export function createPanel({ lab, store, run, notices, presets }) {
+/**
+ * The panel's Controls; they render every document and take the badges of each run built.
+ * onPresets(fn): fn runs when the presets come in (web/page/presets.js, after the first frame).
+ */
+export function createPanel({ lab, store, run, notices, presets, onPresets = () => {} }) {
   const els = Object.fromEntries(Object.entries(ELEMENTS).map(([key, selector]) => [key, $(selector)]));
   const report = (err) => {
     if (err) notices.banner('control', [apiErrorText(err)]);
@@ -66,5 +69,10 @@ export function createPanel({ lab, store, run, notices, presets }) {
     controls.setStructures(s.built.structures);
   });
   onLanguageChange(() => controls.render(store.get()));
+  // the menu lists them; a document that is one now is rebuilt with its lesson (caption, plots)
+  onPresets(() => {
+    controls.presetsChanged();
+    if (controls.presetFor(store.get())) run.build(store.get());
+  });
   return controls;
 }

@@ -19,9 +19,29 @@ import { solidMaterial } from './common.js';
 import { LinkageBody } from './linkage.js';
 import { OscillatorBody } from './oscillator.js';
 import { RigidBody } from './rigid.js';
-import { BodiesScene } from './bodies.js';
-import { MechanismScene } from './mechanism.js';
-import { FieldBody } from './field.js';
+
+// The scenes of systems only the full build runs (defined by data, mechanisms, fields):
+// their code comes with that build (web/sim/page-lab.js withFullBuild: loadFullBuildScenes),
+// not in the page's first load. Their rows' Body reads it once in.
+const fullBuildBodies = { bodies: null, mechanism: null, field: null };
+let loadingScenes = null;
+/** Fetches the mechanism and field scenes once; resolves when their rows can draw. */
+export function loadFullBuildScenes() {
+  loadingScenes ??= import('./full-build-scenes.js').then(
+    ({ BodiesScene, MechanismScene, FieldBody }) =>
+      Object.assign(fullBuildBodies, { bodies: BodiesScene, mechanism: MechanismScene, field: FieldBody }),
+    (e) => {
+      loadingScenes = null; // a later call tries again
+      throw e;
+    },
+  );
+  return loadingScenes;
+}
+const fullBuildBody = (kind) => {
+  const Body = fullBuildBodies[kind];
+  if (!Body) throw new Error(`the ${kind} scene comes with the full build, which is not in yet`);
+  return Body;
+};
 
 /** A chain hanging from its pivot: a small ball on a short post from above. */
 function hangingFromPivot({ env, body, theme }) {
@@ -80,14 +100,30 @@ export const SCENES = Object.freeze({
   rigid: { Body: RigidBody, environment: inSpace, camera: standOff(3.1), inset: true, exactGhost: true },
   top: { Body: RigidBody, environment: onPivot, camera: standOff(3.1), gravityArrow: () => 1.2, heavy: true, inset: true },
   // the frame is the reach around the anchors, which the bodies may approach from any side
-  bodies: { Body: BodiesScene, environment: aroundBodies, camera: (extent) => extent * 4.2, lookAhead: true },
+  bodies: {
+    get Body() {
+      return fullBuildBody('bodies');
+    },
+    environment: aroundBodies,
+    camera: (extent) => extent * 4.2,
+    lookAhead: true,
+  },
   // framed on the reach of its bodies around the world's joints
   mechanism: {
-    Body: MechanismScene,
+    get Body() {
+      return fullBuildBody('mechanism');
+    },
     environment: aroundBodies,
     camera: (extent) => extent * 3.4,
     gravityArrow: (extent) => -extent * 0.05,
   },
   // a string along x, framed on its drawn length
-  field: { Body: FieldBody, environment: aroundBodies, camera: standOff(2.4), spaceTime: true },
+  field: {
+    get Body() {
+      return fullBuildBody('field');
+    },
+    environment: aroundBodies,
+    camera: standOff(2.4),
+    spaceTime: true,
+  },
 });

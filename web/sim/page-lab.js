@@ -8,6 +8,8 @@
 // what was refused. Probing, as the lessons list does, loads nothing.
 //
 //   const lab = await createPageLab();          // or createPageLab({ wasmBinary }): full at once
+//   createPageLab({ withFullBuild })            // withFullBuild() → Promise: what the full build's
+//                                               // runs need besides it, awaited with it (field plots)
 //   lab.simulate(…), lab.normalize(…), …        // whichever build is current
 //   lab.build                                   // 'lean' | 'full'
 //   lab.loadFull() → Promise                    // resolves once the full build is current
@@ -16,14 +18,16 @@ import { createLab } from './vilab.js';
 
 export const needsFull = (e) => e?.code === 'full-module';
 
-export async function createPageLab({ wasmBinary } = {}) {
+export async function createPageLab({ wasmBinary, withFullBuild = async () => {} } = {}) {
   // The single-file page carries one module, the full one, in its HTML.
-  let current = await (wasmBinary ? createLab({ wasmBinary }) : createLab({ build: 'lean' }));
+  let current = await (wasmBinary
+    ? Promise.all([createLab({ wasmBinary }), withFullBuild()]).then(([full]) => full)
+    : createLab({ build: 'lean' }));
   let loading = null;
 
   const loadFull = () =>
-    (loading ??= createLab({ build: 'full' }).then(
-      (full) => {
+    (loading ??= Promise.all([createLab({ build: 'full' }), withFullBuild()]).then(
+      ([full]) => {
         current = full;
         return full;
       },

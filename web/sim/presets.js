@@ -15,27 +15,19 @@ import { presetFromScene } from './preset-data.js';
 
 export { presetFromScene };
 
-const files = import.meta.glob(['../../scenes/presets.json', '../../scenes/rigid_body_presets.json'], { eager: true, import: 'default' });
-const scenes = import.meta.glob(['../../scenes/lagrangian/*.json', '../../scenes/mechanisms/*.json', '../../scenes/fields/*.json'], {
-  eager: true,
-  import: 'default',
-});
-
 /**
- * The presets, in file order, with only the cheap checks above: this runs before the
- * first frame, where normalizing every preset cost 26–89 ms. Each is validated in full
- * when chosen or matched (Controls); the shipped ones are tested to run
- * (tests/wasm/lean.test.mjs, tests/wasm/lagrangian-scenes.test.mjs).
+ * The presets, in file order, with only cheap checks (system and integrators known): before the
+ * page's first run when its document needs them, where normalizing every preset cost
+ * 26–89 ms. Each is validated in full when chosen or matched (Controls); the shipped ones
+ * are tested to run (tests/wasm/lean.test.mjs, tests/wasm/lagrangian-scenes.test.mjs).
+ * The files are a chunk of their own (web/sim/preset-files.js), fetched here.
  */
-export function loadPresets(lab) {
-  const order = ['../../scenes/presets.json', '../../scenes/rigid_body_presets.json'];
-  const candidates = [];
-  for (const path of order) if (Array.isArray(files[path])) candidates.push(...files[path]);
-  for (const path of Object.keys(scenes).sort()) candidates.push(presetFromScene(path, scenes[path]));
+export async function loadPresets(lab) {
+  const { presetCandidates } = await import('./preset-files.js');
   const runs = (integrator, system) => integrator === undefined || lab.integrator(integrator)?.systems.includes(system);
   const out = [];
   const seen = new Set();
-  for (const p of candidates) {
+  for (const p of presetCandidates(presetFromScene)) {
     if (!p || typeof p.id !== 'string' || seen.has(p.id) || !p.scenario || typeof p.scenario !== 'object') continue;
     const { system, integrator } = p.scenario;
     if (!lab.system(system) || !runs(integrator, system) || (p.compare !== undefined && !runs(p.compare, system))) continue;

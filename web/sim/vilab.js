@@ -21,7 +21,6 @@ const BUILDS = {
   lean: { load: () => import('../../build/wasm/vilab-lean.mjs'), wasm: () => new URL('../../build/wasm/vilab-lean.wasm', import.meta.url) },
 };
 import { describeRun } from './describe.js';
-import { compileProgram } from './program-compiler.js';
 
 const PREFIX = 'vilab: ';
 /** Scenario text larger than this is refused before it enters the wasm heap (the core's limit). */
@@ -861,13 +860,15 @@ async function loadModule(options) {
     options.wasmBinary = args.wasmBinary;
   }
   if (options.locateFile) args.locateFile = options.locateFile;
-  // The full module compiles each expression program to WebAssembly with it (program-compiler.js).
-  args.compileProgram = compileProgram;
+  // The full module compiles each expression program to WebAssembly with it
+  // (program-compiler.js, fetched beside the full module: the lean one has no programs).
+  const compiler = options.build === 'lean' ? null : import('./program-compiler.js');
   // In a browser the wasm compiles off the main thread from here on, while the loader
   // is fetched and evaluated and the page builds its view; the loader then only
   // instantiates it.
   const compiled = args.wasmBinary || args.locateFile ? null : compileInBackground(BUILDS[options.build].wasm());
   try {
+    if (compiler) args.compileProgram = (await compiler).compileProgram;
     const { default: createVilabModule } = await BUILDS[options.build].load();
     return await (compiled ? instantiateCompiled(createVilabModule, args, compiled) : createVilabModule(args));
   } catch (e) {

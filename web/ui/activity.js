@@ -4,6 +4,7 @@
 // (web/sim/activities.js) and the set-up the preset or lesson applied. The card waits
 // for play; the sheet is printed by the browser with the print stylesheet (styles.css,
 // `html.print-activity`: only the sheet is printed).
+import './activity.css'; // its styles come with it
 import { choiceKey } from '../sim/activities.js';
 import { el, setChildren } from './dom.js';
 import { t } from '../i18n/index.js';

@@ -150,6 +150,22 @@ export class Controls {
 
   #buildPresetSelect() {
     const s = this.els.preset;
+    this.#fillPresetSelect();
+    s.addEventListener('change', () => {
+      const p = this.presets.find((x) => x.id === s.value);
+      if (p) this.actions.applyPreset(p);
+    });
+  }
+
+  /** The presets came in (web/page/presets.js: after the first frame): the menu lists them, the document's selected. */
+  presetsChanged() {
+    this.#fillPresetSelect();
+    const preset = this.presetFor(this.store.get());
+    this.els.preset.value = preset ? preset.id : '';
+  }
+
+  #fillPresetSelect() {
+    const s = this.els.preset;
     const opts = [el('option', { value: '' }, t('controls.preset.choose'))];
     const groups = new Map();
     for (const p of this.presets) {
@@ -160,10 +176,6 @@ export class Controls {
       groups.get(key).append(el('option', { value: p.id }, registryText('preset', p, 'title')));
     }
     setChildren(s, opts, [...groups.values()]);
-    s.addEventListener('change', () => {
-      const p = this.presets.find((x) => x.id === s.value);
-      if (p) this.actions.applyPreset(p);
-    });
   }
 
   #setIntegrator(id) {

@@ -14,6 +14,7 @@
 // parser) gives the LaTeX of L and the constraints for a KaTeX preview (debounced);
 // on an error the last good preview stays, dimmed, with the caret message.
 // Every message goes in as text (textContent), never as HTML.
+import './editor.css'; // its styles (and its Mechanics') come with it
 import { el, setChildren, uniqueId } from './dom.js';
 import { loadKatex } from './katex.js';
 import { clone } from '../state/store.js';

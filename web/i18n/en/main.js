@@ -5,6 +5,7 @@ export default {
   'main.fullFailed': 'The rest of the library could not be loaded: {message}',
   'main.engineFailed': 'The simulation engine could not be loaded (WebAssembly is required).',
   'main.plotsFailed': 'The plots could not be loaded ({message}); the simulation runs without them.',
+  'main.exportFailed': 'The download could not be made ({message}).',
   'main.link.invalidField.before': "This link's ",
   'main.link.invalidField.after': ' is invalid: {problem}. Showing the default scenario instead.',
   'main.link.invalid': 'This link is invalid: {problem}. Showing the default scenario instead.',

@@ -79,4 +79,8 @@ export default {
   // web/ui/projector.js
   'page.projector.on': 'Projector mode on: larger type and thicker lines.',
   'page.projector.off': 'Projector mode off.',
+  'studies.button': 'Studies',
+  'studies.button.title': 'What many runs show: phase-space loops, the order of convergence, Poincaré sections',
+  'studies.title': 'Studies',
+  'studies.close': 'Close the Studies drawer',
 };

@@ -1,9 +1,6 @@
-// English text of the Studies drawer (web/ui/studies.js).
+// English text of the Studies drawer (web/ui/studies.js), fetched with it (i18n loadLaterWords);
+// its button and title, in the page's markup, are in page.js.
 export default {
-  'studies.button': 'Studies',
-  'studies.button.title': 'What many runs show: phase-space loops, the order of convergence, Poincaré sections',
-  'studies.title': 'Studies',
-  'studies.close': 'Close the Studies drawer',
   'studies.intro':
     'Each study runs many simulations at once, off the page, on {cores} cores. It uses the run as it is set up now (its start, its h, A and B).',
   'studies.run': 'Run',

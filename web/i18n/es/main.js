@@ -6,6 +6,7 @@ export default {
   'main.fullFailed': 'No se pudo cargar el resto de la biblioteca: {message}',
   'main.engineFailed': 'No se pudo cargar el motor de simulación (hace falta WebAssembly).',
   'main.plotsFailed': 'No se pudieron cargar las gráficas ({message}); la simulación sigue sin ellas.',
+  'main.exportFailed': 'No se pudo preparar la descarga ({message}).',
   'main.link.invalidField.before': 'El campo ',
   'main.link.invalidField.after': ' de este enlace no es válido: {problem}. Se muestra el escenario por defecto.',
   'main.link.invalid': 'Este enlace no es válido: {problem}. Se muestra el escenario por defecto.',

@@ -77,4 +77,9 @@ export default {
   'page.banner.dismissLabel': 'Cerrar este mensaje',
   'page.projector.on': 'Modo proyector activado: letra más grande y líneas más gruesas.',
   'page.projector.off': 'Modo proyector desactivado.',
+  'studies.button': 'Estudios',
+  'studies.button.title':
+    'Lo que muestran muchas simulaciones: lazos en el espacio de fases, el orden de convergencia, secciones de Poincaré',
+  'studies.title': 'Estudios',
+  'studies.close': 'Cerrar el cajón Estudios',
 };

@@ -1,10 +1,6 @@
-// Texto en español del cajón Estudios (web/ui/studies.js).
+// Texto en español del cajón Estudios (web/ui/studies.js); su botón y su título, en el
+// marcado de la página, están en page.js.
 export default {
-  'studies.button': 'Estudios',
-  'studies.button.title':
-    'Lo que muestran muchas simulaciones: lazos en el espacio de fases, el orden de convergencia, secciones de Poincaré',
-  'studies.title': 'Estudios',
-  'studies.close': 'Cerrar el cajón Estudios',
   'studies.intro':
     'Cada estudio hace muchas simulaciones a la vez, fuera de la página, en {cores} núcleos. Usa la simulación tal como está configurada (su inicio, su h, A y B).',
   'studies.run': 'Ejecutar',
