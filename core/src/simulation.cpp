@@ -278,35 +278,38 @@ bool chainRowSurelyRepresentable(const State& s, double energy) {
 //    w_i and both dot products: 15.4 ε U_i);
 //  - its pivots are at least (1 − δ_i)/m_i (ChainEnergyBound: the masses' condition);
 //    with every δ_i ≤ 1e-6 the elimination ratios are at most 1 + 3e-6 in size,
-//  - so the forward-substituted rates are at most R_i = (1 + 1e-5)(β_i + R_{i−1}), and
-//    r ≤ ½ (1 + 2e-6) Σ m_i R_i². The test takes 0.52 Σ m_i R_i², plus 2⁻¹⁰⁰⁰ for what
-//    underflow may lose.
+//  - so the forward-substituted rates are at most R_i = (1 + 1e-5)(β_i + R_{i−1}) ≤
+//    1.001 Σ_{j≤i} β_j (N ≤ 64), and r ≤ ½ (1 + 2e-6) Σ m_i R_i².
+// With (a + b)² ≤ 2a² + 2b² the two parts of β separate. The rounding part: by
+// Cauchy–Schwarz (Σ_j U_j)² ≤ 12N Σ_j |ṽ_j|² ≤ 24N T/m_min, so it adds at most
+// 6160 ε² N (M/m_min) T to r (M = Σ m_i), below 2⁻⁵⁶ T when N M/m_min ≤ 1e10
+// (ChainEnergyBound's second condition): nothing to compute per step. The rates' part
+// adds at most 1.0023 M (2.01 A)², A = Σ_i |d_i·w̃_i| fl(1/l_i); the test takes
+// 4.1 M A² ≤ 2⁻⁵⁶ T, with 2⁻¹⁰⁰⁰ added for what underflow may lose.
 // N > 0 fixes the bobs at compile time; N = 0 takes them from the model.
 template <int N>
 bool chainRadialNegligible(const ChainModel& m, const ChainEnergyBound& bound, const double* q, const double* p,
                            double kinetic) {
-  constexpr double eps = std::numeric_limits<double>::epsilon();
   const int n = N > 0 ? N : m.bobs();
   const double* inverseMass = bound.inverseMass.data();
   const double* inverseLength = bound.inverseLength.data();
-  double R = 0, sum = 0;
+  double A = 0, M = 0;
   double previous[3] = {0, 0, 0};  // ṽ_{i−1}
   bool ok = bound.usable;
   for (int i = 0; i < n; ++i) {
     const Vec3 d = chainLink(q, i);
-    double rate = 0, size = 0;  // d_i·w̃_i and U_i
+    double rate = 0;  // d_i·w̃_i
     for (int c = 0; c < 3; ++c) {
       const double v = p[3 * i + c] * inverseMass[i];
       rate += d[c] * (v - previous[c]);
-      size += std::abs(v) + std::abs(previous[c]);
       previous[c] = v;
     }
     const double length = m.lengths[static_cast<std::size_t>(i)];
     ok &= d.squaredNorm() >= 0.25 * (length * length);
-    R = (1 + 1e-5) * (2.01 * std::abs(rate) * inverseLength[i] + 16 * eps * size + R);
-    sum += m.masses[static_cast<std::size_t>(i)] * (R * R);
+    A += std::abs(rate) * inverseLength[i];
+    M += m.masses[static_cast<std::size_t>(i)];
   }
-  return ok && 0.52 * sum + 0x1p-1000 <= kinetic * 0x1p-55;
+  return ok && 4.1 * M * (A * A) + 0x1p-1000 <= kinetic * 0x1p-56;
 }
 
 // ChainModel::kinetic and ::potential with N fixed (unrolled, each mass's exact inverse
@@ -475,20 +478,24 @@ bool refuseUndrawable(const M& m, const State& next, double t, Refusal& refusal)
 // 1/m_i exactly (link i alone moves bob i), and rounding takes at most 23ε/m_{i−1} per
 // link, so the computed pivot_i ≥ (1 − δ_i)/m_i with δ_0 = 2ε, δ_i = 4ε + ρ_i (δ_{i−1} +
 // 32ε)(1 + 2δ_{i−1}), ρ_i = m_i/m_{i−1}. The bound is used when every δ_i ≤ 1e-6 (masses
-// that do not grow by large ratios down the chain; any equal masses up to 64 bobs).
+// that do not grow by large ratios down the chain; any equal masses up to 64 bobs), N ≤ 64
+// and N Σ m_i / min m_i ≤ 1e10 (chainRadialNegligible's rounding part).
 ChainEnergyBound::ChainEnergyBound(const ChainModel& m) {
   constexpr double eps = std::numeric_limits<double>::epsilon();
   const std::size_t n = static_cast<std::size_t>(m.bobs());
   inverseMass.resize(n);
   inverseLength.resize(n);
-  double delta = 2 * eps;
+  double delta = 2 * eps, total = 0, lightest = m.masses.empty() ? 0.0 : m.masses[0];
   usable = true;
   for (std::size_t i = 0; i < n; ++i) {
+    total += m.masses[i];
+    lightest = std::min(lightest, m.masses[i]);
     inverseMass[i] = 1.0 / m.masses[i];
     inverseLength[i] = 1.0 / m.lengths[i];
     if (i > 0) delta = 4 * eps + (m.masses[i] / m.masses[i - 1]) * (delta + 32 * eps) * (1 + 2 * delta);
     usable &= delta <= 1e-6 && std::isfinite(inverseMass[i]) && std::isfinite(inverseLength[i]);
   }
+  usable &= n <= 64 && static_cast<double>(n) * total <= 1e10 * lightest;
 }
 
 double chainEnergy(const ChainModel& m, const ChainEnergyBound& bound, const State& s, double* linkNorms,
