@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 
 #include "vilab/chain_linearization.hpp"
 #include "vilab/hash.hpp"
@@ -270,23 +271,111 @@ bool chainRowSurelyRepresentable(const State& s, double energy) {
   return ok;
 }
 
-// The checks of an unrecorded chain step, for a fixed h: the energy (ChainModel::energy
-// itself), then one pass over the bobs for the surely-representable bound (which implies
+// ---- a chain's energy without square roots or divisions -------------------------------
+// ChainModel::energy is (T − r) + V with r = radialKinetic: the kinetic energy of the
+// momenta's part along the links' length rates. A multiplier step's tangent projection
+// leaves that part at rounding level (r ~ ε² T), and when r is below half the gap under T
+// (r ≤ 2⁻⁵⁵ T suffices for T normal), T − r rounds to T: the energy is T + V, the same
+// bits, without radialKinetic's square roots and divisions. A bound on the r it would
+// compute decides; when the bound cannot (or a number is not finite), radialKinetic does.
+//
+// The bound, by standard rounding error analysis (Higham, Accuracy and Stability, §3.1):
+// with ṽ_j = p_j · fl(1/m_j), w̃_i = ṽ_i − ṽ_{i−1}, U_i = Σ_c |ṽ_{i,c}| + |ṽ_{i−1,c}|,
+// and the link vector d_i formed as radialKinetic forms it,
+//  - if |d_i|² ≥ l_i²/4, its rate fl(e_i·w_i) (e_i = d_i/|d_i|, w_i = M⁻¹p across link i)
+//    is at most β_i = 2.01 |d_i·w̃_i| fl(1/l_i) + 16 ε U_i (the rounding of |d_i|, e_i,
+//    w_i and both dot products: 15.4 ε U_i);
+//  - its pivots are at least (1 − δ_i)/m_i (ChainEnergyBound: the masses' condition);
+//    with every δ_i ≤ 1e-6 the elimination ratios are at most 1 + 3e-6 in size,
+//  - so the forward-substituted rates are at most R_i = (1 + 1e-5)(β_i + R_{i−1}) ≤
+//    1.001 Σ_{j≤i} β_j (N ≤ 64), and r ≤ ½ (1 + 2e-6) Σ m_i R_i².
+// With (a + b)² ≤ 2a² + 2b² the two parts of β separate. The rounding part: by
+// Cauchy–Schwarz (Σ_j U_j)² ≤ 12N Σ_j |ṽ_j|² ≤ 24N T/m_min, so it adds at most
+// 6160 ε² N (M/m_min) T to r (M = Σ m_i), below 2⁻⁵⁶ T when N M/m_min ≤ 1e10
+// (ChainEnergyBound's second condition): nothing to compute per step. The rates' part
+// adds at most 1.0023 M (2.01 A)², A = Σ_i |d_i·w̃_i| fl(1/l_i); the test takes
+// 4.1 M A² ≤ 2⁻⁵⁶ T, with 2⁻¹⁰⁰⁰ added for what underflow may lose.
+// N > 0 fixes the bobs at compile time; N = 0 takes them from the model.
+template <int N>
+bool chainRadialNegligible(const ChainModel& m, const ChainEnergyBound& bound, const double* q, const double* p,
+                           double kinetic) {
+  const int n = N > 0 ? N : m.bobs();
+  const double* inverseMass = bound.inverseMass.data();
+  const double* inverseLength = bound.inverseLength.data();
+  double A = 0, M = 0;
+  double previous[3] = {0, 0, 0};  // ṽ_{i−1}
+  bool ok = bound.usable;
+  for (int i = 0; i < n; ++i) {
+    const Vec3 d = chainLink(q, i);
+    double rate = 0;  // d_i·w̃_i
+    for (int c = 0; c < 3; ++c) {
+      const double v = p[3 * i + c] * inverseMass[i];
+      rate += d[c] * (v - previous[c]);
+      previous[c] = v;
+    }
+    const double length = m.lengths[static_cast<std::size_t>(i)];
+    ok &= d.squaredNorm() >= 0.25 * (length * length);
+    A += std::abs(rate) * inverseLength[i];
+    M += m.masses[static_cast<std::size_t>(i)];
+  }
+  return ok && 4.1 * M * (A * A) + 0x1p-1000 <= kinetic * 0x1p-56;
+}
+
+// ChainModel::kinetic and ::potential with N fixed (unrolled, each mass's exact inverse
+// folded per bob): the same arithmetic in the same order, so the same bits
+// (test_chain_energy.cpp); 2 % of the DSP step natively.
+template <int N>
+double kineticN(const ChainModel& m, const double* p) {
+  double T = 0;
+  for (int i = 0; i < (N > 0 ? N : m.bobs()); ++i) {
+    const double mass = m.masses[static_cast<std::size_t>(i)];
+    T += overMass(0.5 * (p[3 * i] * p[3 * i] + p[3 * i + 1] * p[3 * i + 1] + p[3 * i + 2] * p[3 * i + 2]), mass,
+                  exactInverse(mass));
+  }
+  return T;
+}
+template <int N>
+double potentialN(const ChainModel& m, const double* x) {
+  double V = 0, depth = 0;
+  for (int i = 0; i < (N > 0 ? N : m.bobs()); ++i) {
+    depth += m.lengths[static_cast<std::size_t>(i)];
+    V += m.masses[static_cast<std::size_t>(i)] * m.g * (x[3 * i + 2] + depth);
+  }
+  return V;
+}
+
+// ChainModel::energy(s, linkNorms), the same bits: T + V when chainRadialNegligible proves
+// that radialKinetic could not change them (with linkNorms, the link lengths as
+// radialKinetic forms them), else ChainModel::energy itself.
+template <int N>
+double chainEnergyN(const ChainModel& m, const ChainEnergyBound& bound, const State& s, double* linkNorms,
+                    bool* shortcut) {
+  const double kinetic = kineticN<N>(m, s.p.data());
+  const bool negligible = chainRadialNegligible<N>(m, bound, s.q.data(), s.p.data(), kinetic);
+  if (shortcut) *shortcut = negligible;
+  if (!negligible) return m.energy(s, linkNorms);
+  if (linkNorms)
+    for (int i = 0; i < (N > 0 ? N : m.bobs()); ++i) linkNorms[i] = chainLink(s.q.data(), i).norm();
+  return kinetic + potentialN<N>(m, s.q.data());
+}
+
+// The checks of an unrecorded chain step, for a fixed h: the energy (chainEnergy,
+// ChainModel::energy's bits), then one pass over the bobs for the surely-representable bound (which implies
 // finite) and the surely-plausible bound (surelyWithin, with 1/h and energyScale() formed
 // once per simulation). True only when each of those checks would pass; otherwise the
 // general checks decide, so a step is accepted or refused, with the same reason, exactly
 // as before. N > 0 fixes the bobs at compile time (loops unrolled); N = 0 takes them
 // from the model.
 template <int N>
-bool chainStepSurelyAcceptedN(const ChainModel& m, const State& a, const State& b, double energyA, double invH,
-                              double energyScale, double& energy, double* linkNorms) {
+bool chainStepSurelyAcceptedN(const ChainModel& m, const ChainEnergyBound& bound, const State& a, const State& b,
+                              double energyA, double invH, double energyScale, double& energy, double* linkNorms) {
   constexpr double kSafe = 1e100;
   const int n = N > 0 ? N : m.bobs();
   const double* qa = a.q.data();
   const double* qb = b.q.data();
   const double* pb = b.p.data();
   const double* masses = m.masses.data();
-  energy = m.energy(b, linkNorms);
+  energy = chainEnergyN<N>(m, bound, b, linkNorms, nullptr);
   double moved = 0;
   bool ok = true;
   for (int i = 0; i < n; ++i) {
@@ -394,13 +483,47 @@ bool refuseUndrawable(const M& m, const State& next, double t, Refusal& refusal)
 }
 }  // namespace
 
-bool chainStepSurelyAccepted(const ChainModel& m, const State& a, const State& b, double energyA, double invH,
-                             double energyScale, double& energy, double* linkNorms) {
+// The pivots of radialKinetic's elimination of A = G M⁻¹ Gᵀ: the Schur complement keeps
+// 1/m_i exactly (link i alone moves bob i), and rounding takes at most 23ε/m_{i−1} per
+// link, so the computed pivot_i ≥ (1 − δ_i)/m_i with δ_0 = 2ε, δ_i = 4ε + ρ_i (δ_{i−1} +
+// 32ε)(1 + 2δ_{i−1}), ρ_i = m_i/m_{i−1}. The bound is used when every δ_i ≤ 1e-6 (masses
+// that do not grow by large ratios down the chain; any equal masses up to 64 bobs), N ≤ 64
+// and N Σ m_i / min m_i ≤ 1e10 (chainRadialNegligible's rounding part).
+ChainEnergyBound::ChainEnergyBound(const ChainModel& m) {
+  constexpr double eps = std::numeric_limits<double>::epsilon();
+  const std::size_t n = static_cast<std::size_t>(m.bobs());
+  inverseMass.resize(n);
+  inverseLength.resize(n);
+  double delta = 2 * eps, total = 0, lightest = m.masses.empty() ? 0.0 : m.masses[0];
+  usable = true;
+  for (std::size_t i = 0; i < n; ++i) {
+    total += m.masses[i];
+    lightest = std::min(lightest, m.masses[i]);
+    inverseMass[i] = 1.0 / m.masses[i];
+    inverseLength[i] = 1.0 / m.lengths[i];
+    if (i > 0) delta = 4 * eps + (m.masses[i] / m.masses[i - 1]) * (delta + 32 * eps) * (1 + 2 * delta);
+    usable &= delta <= 1e-6 && std::isfinite(inverseMass[i]) && std::isfinite(inverseLength[i]);
+  }
+  usable &= n <= 64 && static_cast<double>(n) * total <= 1e10 * lightest;
+}
+
+double chainEnergy(const ChainModel& m, const ChainEnergyBound& bound, const State& s, double* linkNorms,
+                   bool* shortcut) {
   switch (m.bobs()) {
-    case 1: return chainStepSurelyAcceptedN<1>(m, a, b, energyA, invH, energyScale, energy, linkNorms);
-    case 2: return chainStepSurelyAcceptedN<2>(m, a, b, energyA, invH, energyScale, energy, linkNorms);
-    case 3: return chainStepSurelyAcceptedN<3>(m, a, b, energyA, invH, energyScale, energy, linkNorms);
-    default: return chainStepSurelyAcceptedN<0>(m, a, b, energyA, invH, energyScale, energy, linkNorms);
+    case 1: return chainEnergyN<1>(m, bound, s, linkNorms, shortcut);
+    case 2: return chainEnergyN<2>(m, bound, s, linkNorms, shortcut);
+    case 3: return chainEnergyN<3>(m, bound, s, linkNorms, shortcut);
+    default: return chainEnergyN<0>(m, bound, s, linkNorms, shortcut);
+  }
+}
+
+bool chainStepSurelyAccepted(const ChainModel& m, const ChainEnergyBound& bound, const State& a, const State& b,
+                             double energyA, double invH, double energyScale, double& energy, double* linkNorms) {
+  switch (m.bobs()) {
+    case 1: return chainStepSurelyAcceptedN<1>(m, bound, a, b, energyA, invH, energyScale, energy, linkNorms);
+    case 2: return chainStepSurelyAcceptedN<2>(m, bound, a, b, energyA, invH, energyScale, energy, linkNorms);
+    case 3: return chainStepSurelyAcceptedN<3>(m, bound, a, b, energyA, invH, energyScale, energy, linkNorms);
+    default: return chainStepSurelyAcceptedN<0>(m, bound, a, b, energyA, invH, energyScale, energy, linkNorms);
   }
 }
 
@@ -417,6 +540,7 @@ Simulation::Simulation(const Scenario& scenario, SimulationOptions options) : sc
   invH_ = 1.0 / scenario_.h;
   if (const auto* chain = std::get_if<ChainModel>(&scenario_.model)) {
     energyScale_ = chain->energyScale();
+    chainBound_ = ChainEnergyBound(*chain);
     linkNorms_.assign(static_cast<std::size_t>(chain->bobs()), 0.0);
   }
   std::vector<std::string> columns = {"t", "energy", "constraint", "iterations"};
@@ -578,7 +702,7 @@ bool Simulation::checkStep(const M& m, int iterations, Refusal& refusal) {
   if constexpr (lazyRow) {
     // Recorded or not: a recorded step's row then is written in place from what this
     // step computed (recordChainSample), with the same bits as fillRow's.
-    if (!variable && chainStepSurelyAccepted(m, state_, next_, energy_, invH_, energyScale_, energy,
+    if (!variable && chainStepSurelyAccepted(m, chainBound_, state_, next_, energy_, invH_, energyScale_, energy,
                                              recorded ? linkNorms_.data() : nullptr)) {
       energy_ = energy;
       rowFilled_ = false;

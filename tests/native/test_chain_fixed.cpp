@@ -98,6 +98,7 @@ TEST_CASE("the fused step checks give the energy's bits and accept only what the
     INFO("N = " << n);
     const ChainModel m = test::chainModel(n);
     const double h = 0.01, invH = 1.0 / h, scale = m.energyScale();
+    const ChainEnergyBound bound(m);
     ChainMultiplierIntegrator integrator(m, DiscreteRule::midpoint(), h);
     State a = test::chainState(m, 0.3), b = a;
     int accepted = 0;
@@ -105,7 +106,7 @@ TEST_CASE("the fused step checks give the energy's bits and accept only what the
       REQUIRE(integrator.step(b.q, b.p).ok);
       const double energyA = m.energy(a);
       double energy = 0;
-      const bool ok = chainStepSurelyAccepted(m, a, b, energyA, invH, scale, energy);
+      const bool ok = chainStepSurelyAccepted(m, bound, a, b, energyA, invH, scale, energy);
       const double general = m.energy(b);
       CHECK(std::memcmp(&energy, &general, sizeof energy) == 0);
       CHECK(ok == (m.meanKineticEnergy(a, b, h) <= 4.0 * energyA + 1e-9 * scale));  // far from the bound here
@@ -118,14 +119,14 @@ TEST_CASE("the fused step checks give the energy's bits and accept only what the
     const double energyA = m.energy(a);
     State jump = a;  // bob 1 to the far side of the anchor: far more motion than the energy allows
     jump.q.head<3>() = -a.q.head<3>();
-    CHECK_FALSE(chainStepSurelyAccepted(m, a, jump, energyA, invH, scale, energy));
+    CHECK_FALSE(chainStepSurelyAccepted(m, bound, a, jump, energyA, invH, scale, energy));
     CHECK(m.meanKineticEnergy(a, jump, h) > 4.0 * energyA + 1e-9 * scale);
     State nan = a;
     nan.p[3 * n - 1] = std::numeric_limits<double>::quiet_NaN();
-    CHECK_FALSE(chainStepSurelyAccepted(m, a, nan, energyA, invH, scale, energy));
+    CHECK_FALSE(chainStepSurelyAccepted(m, bound, a, nan, energyA, invH, scale, energy));
     State huge = a;  // representable, but beyond the row's sure bound
     huge.p[3 * n - 2] = 1e101;
-    CHECK_FALSE(chainStepSurelyAccepted(m, a, huge, 1e300, invH, scale, energy));
-    CHECK(chainStepSurelyAccepted(m, a, a, energyA, invH, scale, energy));  // positive control
+    CHECK_FALSE(chainStepSurelyAccepted(m, bound, a, huge, 1e300, invH, scale, energy));
+    CHECK(chainStepSurelyAccepted(m, bound, a, a, energyA, invH, scale, energy));  // positive control
   }
 }

@@ -87,12 +87,29 @@ class History {
   std::uint64_t total_ = 0;
 };
 
+// What chainEnergy's bound needs of a chain, formed once: 1/m_i and 1/l_i, and whether
+// its masses keep the elimination's pivots above their floors (simulation.cpp derives it).
+struct ChainEnergyBound {
+  ChainEnergyBound() = default;
+  explicit ChainEnergyBound(const ChainModel& m);
+  std::vector<double> inverseMass, inverseLength;
+  bool usable = false;
+};
+
+// ChainModel::energy(s, linkNorms), the same bits, without its square roots and divisions
+// when a bound proves that the momenta's part along the links' length rates cannot change
+// them (after a multiplier step's tangent projection: always, in practice); `shortcut`
+// (tests) says whether the bound decided.
+double chainEnergy(const ChainModel& m, const ChainEnergyBound& bound, const State& s, double* linkNorms = nullptr,
+                   bool* shortcut = nullptr);
+
 // The checks of a chain step that is not recorded, fused into one pass (a fixed step:
 // invH = 1/h): true only when the finite, plausible and representable checks would all
-// pass; `energy` is then ChainModel::energy(b), the same bits. Otherwise the general
-// checks decide. With linkNorms (bobs() of them), also the link lengths the energy formed.
-bool chainStepSurelyAccepted(const ChainModel& m, const State& a, const State& b, double energyA, double invH,
-                             double energyScale, double& energy, double* linkNorms = nullptr);
+// pass; `energy` is then ChainModel::energy(b), the same bits (chainEnergy). Otherwise the
+// general checks decide. With linkNorms (bobs() of them), also the link lengths.
+bool chainStepSurelyAccepted(const ChainModel& m, const ChainEnergyBound& bound, const State& a, const State& b,
+                             double energyA, double invH, double energyScale, double& energy,
+                             double* linkNorms = nullptr);
 
 struct SimulationOptions {
   int historyStride = 1;
@@ -171,6 +188,7 @@ class Simulation {
   double invH_ = 0;                // 1/h of a fixed step, formed once (the chains' step checks)
   double energyScale_ = 0;         // a chain's energyScale(), formed once
   std::vector<double> linkNorms_;  // a chain's link lengths as a recorded step's energy formed them
+  ChainEnergyBound chainBound_;    // a chain's, formed once (chainEnergy)
   int iterations_ = 0;
   std::uint64_t step_ = 0;
   double time_ = 0;
