@@ -321,42 +321,19 @@ bool chainRadialNegligible(const ChainModel& m, const ChainEnergyBound& bound, c
   return ok && 4.1 * M * (A * A) + 0x1p-1000 <= kinetic * 0x1p-56;
 }
 
-// ChainModel::kinetic and ::potential with N fixed (unrolled, each mass's exact inverse
-// folded per bob): the same arithmetic in the same order, so the same bits
-// (test_chain_energy.cpp); 2 % of the DSP step natively.
-template <int N>
-double kineticN(const ChainModel& m, const double* p) {
-  double T = 0;
-  for (int i = 0; i < (N > 0 ? N : m.bobs()); ++i) {
-    const double mass = m.masses[static_cast<std::size_t>(i)];
-    T += overMass(0.5 * (p[3 * i] * p[3 * i] + p[3 * i + 1] * p[3 * i + 1] + p[3 * i + 2] * p[3 * i + 2]), mass,
-                  exactInverse(mass));
-  }
-  return T;
-}
-template <int N>
-double potentialN(const ChainModel& m, const double* x) {
-  double V = 0, depth = 0;
-  for (int i = 0; i < (N > 0 ? N : m.bobs()); ++i) {
-    depth += m.lengths[static_cast<std::size_t>(i)];
-    V += m.masses[static_cast<std::size_t>(i)] * m.g * (x[3 * i + 2] + depth);
-  }
-  return V;
-}
-
 // ChainModel::energy(s, linkNorms), the same bits: T + V when chainRadialNegligible proves
 // that radialKinetic could not change them (with linkNorms, the link lengths as
 // radialKinetic forms them), else ChainModel::energy itself.
 template <int N>
 double chainEnergyN(const ChainModel& m, const ChainEnergyBound& bound, const State& s, double* linkNorms,
                     bool* shortcut) {
-  const double kinetic = kineticN<N>(m, s.p.data());
+  const double kinetic = m.kinetic<N>(s.p.data());
   const bool negligible = chainRadialNegligible<N>(m, bound, s.q.data(), s.p.data(), kinetic);
   if (shortcut) *shortcut = negligible;
   if (!negligible) return m.energy(s, linkNorms);
   if (linkNorms)
     for (int i = 0; i < (N > 0 ? N : m.bobs()); ++i) linkNorms[i] = chainLink(s.q.data(), i).norm();
-  return kinetic + potentialN<N>(m, s.q.data());
+  return kinetic + m.potential<N>(s.q.data());
 }
 
 // The checks of an unrecorded chain step, for a fixed h: the energy (chainEnergy,

@@ -69,18 +69,22 @@ struct ChainModel {
     return d;
   }
 
+  // N > 0 fixes the bob count at compile time (the fixed-size chain steps' energy): the
+  // same arithmetic in the same order, so the same bits as N = 0.
+  template <int N = 0>
   double potential(const double* x) const {
     double V = 0, depth = 0;
-    for (int i = 0; i < bobs(); ++i) {
+    for (int i = 0; i < (N > 0 ? N : bobs()); ++i) {
       depth += lengths[i];
       V += masses[i] * g * (x[3 * i + 2] + depth);
     }
     return V;
   }
 
+  template <int N = 0>
   double kinetic(const double* p) const {
     double T = 0;
-    for (int i = 0; i < bobs(); ++i)
+    for (int i = 0; i < (N > 0 ? N : bobs()); ++i)
       T += overMass(0.5 * (p[3 * i] * p[3 * i] + p[3 * i + 1] * p[3 * i + 1] + p[3 * i + 2] * p[3 * i + 2]), masses[i],
                     exactInverse(masses[i]));
     return T;
