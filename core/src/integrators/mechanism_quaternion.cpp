@@ -126,7 +126,8 @@ class MechanismQuaternionMidpoint {
     double rotation = std::numeric_limits<double>::min(), travel = std::numeric_limits<double>::min(), speed2 = 0;
     for (int i = 0; i < B; ++i) {
       const MechanismBody& body = model.bodies[i];
-      const Vec3 v = p.segment<3>(6 * i) / body.mass, omega = dynamics_.inverseInertia(i) * Vec3(p.segment<3>(6 * i + 3));
+      const Vec3 v = p.segment<3>(6 * i) / body.mass,
+                 omega = dynamics_.inverseInertia(i) * Vec3(p.segment<3>(6 * i + 3));
       const Vec4 q0 = q.segment<4>(7 * i + 3);
       Vec4 q1 = quat::mul(q0, Vec4(1.0, 0.5 * h_ * omega[0], 0.5 * h_ * omega[1], 0.5 * h_ * omega[2]));
       q1 /= dm::sqrt(q1.squaredNorm());
@@ -140,9 +141,8 @@ class MechanismQuaternionMidpoint {
     // rotations are resolved only to the joints' rounding (ε of the positions).
     P.rotationScale = c > 0 ? std::max(rotation, 1e-3) : rotation;
     P.travelScale = c > 0 ? std::max(travel, 1e-3 * lengthScale_) : travel;
-    P.wScale =
-        std::max(0.5 * h_ * h_ * massScale_ * (dm::sqrt(model.gravity.squaredNorm()) + speed2 / lengthScale_),
-                 massScale_ * lengthScale_);
+    P.wScale = std::max(0.5 * h_ * h_ * massScale_ * (dm::sqrt(model.gravity.squaredNorm()) + speed2 / lengthScale_),
+                        massScale_ * lengthScale_);
     NewtonSettings settings;
     settings.what = "the mechanism's midpoint equations in quaternions";
     settings.globalize = true;
@@ -154,9 +154,9 @@ class MechanismQuaternionMidpoint {
     for (int i = 0; i < B; ++i) {
       const MechanismBody& body = model.bodies[i];
       const Vec4 q0 = q.segment<4>(7 * i + 3), qe = P.q1[i], mid = 0.5 * (q0 + qe);
-      const Vec4 pq = rotationalSlot<double>(q0, Vec4(z.segment<4>(kPerBody * i + 3)), radialInertia_[i],
-                                             body.inertia, h_, +1.0) +
-                      (h_ / mid.squaredNorm()) * quat::mul(mid, quat::pure(P.torque[i]));
+      const Vec4 pq =
+          rotationalSlot<double>(q0, Vec4(z.segment<4>(kPerBody * i + 3)), radialInertia_[i], body.inertia, h_, +1.0) +
+          (h_ / mid.squaredNorm()) * quat::mul(mid, quat::pure(P.torque[i]));
       q1.segment<3>(7 * i) = P.x1[i];
       q1.segment<4>(7 * i + 3) = qe;
       p1.segment<3>(6 * i) = body.mass * z.segment<3>(kPerBody * i) / h_ + (0.5 * h_) * P.force[i];
@@ -250,8 +250,8 @@ class MechanismQuaternionMidpoint {
                            jointForce.segment<3>(6 * i) * (h / body.mass)) /
                           L;
         const Vec3 Q = p->segment<3>(6 * i + 3) + jointForce.segment<3>(6 * i + 3);
-        const Vec4 external =
-            2.0 * quat::mul(q0, quat::pure(Q)) + (h / qMid[i].squaredNorm()) * quat::mul(qMid[i], quat::pure(torque[i]));
+        const Vec4 external = 2.0 * quat::mul(q0, quat::pure(Q)) +
+                              (h / qMid[i].squaredNorm()) * quat::mul(qMid[i], quat::pure(torque[i]));
         Vec4 slot;
         if (linearize) {
           Mat<double, 4, 4> dSlot;
