@@ -8,9 +8,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <memory>
-#include <sstream>
 #include <vector>
 
 #include "mechanisms.hpp"
@@ -30,6 +28,7 @@ namespace {
 
 using namespace vilab;
 using namespace vilab::test;
+using testing::distance;
 
 // The compound double pendulum of the shared fixture, turning, validated.
 MechanismModel pendulum() {
@@ -64,14 +63,6 @@ struct Run {
 
 Run quaternionRun(const MechanismModel& m, double h) { return Run(m, quaternionOnMechanism(Model(m), Options(), h)); }
 
-// The configuration's distance between two states: the largest entry of x and R.
-double distance(const MechanismState& a, const MechanismState& b) {
-  double d = 0;
-  for (std::size_t i = 0; i < a.x.size(); ++i)
-    d = std::max({d, (a.x[i] - b.x[i]).cwiseAbs().maxCoeff(), (a.R[i] - b.R[i]).cwiseAbs().maxCoeff()});
-  return d;
-}
-
 }  // namespace
 
 TEST_CASE("mechanism quaternion midpoint: order 2, and 4 for its triple jump, against DOP853", "[mechanism]") {
@@ -94,11 +85,8 @@ TEST_CASE("mechanism quaternion midpoint: order 2, and 4 for its triple jump, ag
     second.push_back(distance(run.mechanism(), exactEnd));
     fourth.push_back(distance(composed.mechanism(), exactEnd));
   }
-  const double order2 = fittedOrder(hs, second), order4 = fittedOrder(hs, fourth);
-  std::printf(
-      "[mechanism] quaternion midpoint at T = 1 against DOP853 (rtol 1e-13): errors %.2e %.2e %.2e (order %.3f), "
-      "triple jump %.2e %.2e %.2e (order %.3f)\n",
-      second[0], second[1], second[2], order2, fourth[0], fourth[1], fourth[2], order4);
+  const auto [order2, order4] = testing::reportedOrders("quaternion midpoint at T = 1 against DOP853 (rtol 1e-13)", hs,
+                                                        second, fourth, fittedOrder);
   CHECK(std::abs(order2 - 2) <= 0.05);
   CHECK(std::abs(order4 - 4) <= 0.2);
 }
@@ -144,16 +132,8 @@ TEST_CASE("mechanism quaternion midpoint: the free body keeps RΠ and |Π|, seco
   const Vec3 I(1, 2.8, 2), omega(0.5, 0.3, 0.4);
   const Vec4 q0 = Vec4(0.9, 0.2, -0.3, 0.25).normalized();
   const exact::FreeRigidBodyExact exactBody(I, q0, omega);
-  MechanismModel free;
-  MechanismBody b;
-  b.inertia = I.asDiagonal();
-  b.R = quat::matrix(q0);
-  b.x = Vec3(0.1, 0.2, 0.3);
-  b.angularVelocity = omega;
-  b.velocity = Vec3(0.3, -0.1, 0.2);
-  free.bodies = {b};
-  free.gravity = Vec3::Zero();
-  free.validate();
+  const MechanismModel free = testing::freeBody(I, quat::matrix(q0), omega, Vec3(0.1, 0.2, 0.3), Vec3(0.3, -0.1, 0.2));
+  const MechanismBody& b = free.bodies[0];
   const std::vector<double> hs = {0.1, 0.05, 0.025, 0.0125};
   std::vector<double> errs;
   for (double h : hs) {
@@ -185,12 +165,8 @@ TEST_CASE("mechanism quaternion midpoint: the free body keeps RΠ and |Π|, seco
 TEST_CASE("mechanism quaternion midpoint: the Lie-group step's motion to rounding, on every scene's joints",
           "[mechanism]") {
   // Ball, hinge and fixed joints: the scenes of scenes/mechanisms, through the registry.
-  for (const char* name :
-       {"compound-double-pendulum", "physical-pendulum", "lagrange-top", "gyroscope", "middle-axis"}) {
-    std::ifstream in(std::string(VILAB_SCENES_DIR) + "/mechanisms/" + name + ".json");
-    std::stringstream text;
-    text << in.rdbuf();
-    Json scenario = Json::parse(text.str());
+  for (const char* name : testing::kMechanismScenes) {
+    Json scenario = testing::mechanismScene(name);
     scenario.erase("about");
     auto endState = [&](const char* integrator) {
       scenario["integrator"] = integrator;
