@@ -221,5 +221,7 @@ TEST_CASE("mechanism quaternion midpoint: the registry offers it on mechanisms, 
   run(sim, 1000);
   const Diagnostics d = sim.diagnostics();
   CHECK(d.constraint <= 1e-12);
-  CHECK(maxAbs(column(sim, "iterations")) <= 5);
+  // Newton converges quadratically from the free-flight start: 2 or 3 iterations here. A
+  // Newton matrix with one block 20 % off (the joint forces' columns) took 17 to 19.
+  CHECK(maxAbs(column(sim, "iterations")) <= 3);
 }
