@@ -26,9 +26,9 @@
 // the applied loads (appliedLoads below). The momenta at the step's end are the discrete
 // Legendre transform p_{k+1} = D₂L_d, Π_{k+1} = ½ vec(q_{k+1}* ⊗ p_{q,k+1}) (dropping the
 // part along q, which the next step's μ absorbs), then projected so the velocities keep
-// the joints closed, G(q_{k+1}) M⁻¹ (p, Π) = 0 (W–M 4.6–4.8; as the Lie-group step's end
-// impulse): a change of p_{k+1} within the span of Gᵀ changes only the next multipliers,
-// never the next configuration.
+// the joints closed, G(q_{k+1}) M⁻¹ (p, Π) = 0 (RATTLE's end projection, as the Lie-group
+// step's end impulse): a change of p_{k+1} within the span of Gᵀ changes only the next
+// multipliers, never the next configuration.
 //
 // Properties: variational, so symplectic on the constraint manifold and symmetric (order
 // 2); |q| = 1 and the joints hold to Newton's tolerance at every step; rotating the
