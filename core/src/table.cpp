@@ -65,6 +65,7 @@ namespace vilab {
   X(penaltyEnergyMomentum, Chain,      penaltyEnergyMomentumOnChain,      Full)                \
   X(penaltyEnergyMomentum, Lagrangian, penaltyEnergyMomentumOnLagrangian, Full)                \
   X(quaternion,            RigidBody,  quaternionOnRigidBody,             Full)                \
+  X(quaternion,            Mechanism,  quaternionOnMechanism,             Full)                \
   X(lieGroup,              RigidBody,  lieGroupOnRigidBody,               Lean)                \
   X(lieGroup,              Mechanism,  lieGroupOnMechanism,               Full)                \
   X(energyMomentum,        Oscillator, energyMomentumOnOscillator,        Lean)                \

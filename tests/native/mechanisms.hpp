@@ -1,7 +1,17 @@
-// Mechanisms shared by the mechanism tests: the compound double pendulum and the
-// Lagrange top, each with velocities that keep its joints closed.
+// Mechanisms shared by the mechanism tests: the compound double pendulum, the Lagrange
+// top and a free body, each with velocities that keep its joints closed; the scenes of
+// scenes/mechanisms; the distance between two configurations.
 #pragma once
 
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "vilab/json.hpp"
 #include "vilab/models/mechanism.hpp"
 
 namespace vilab::testing {
@@ -69,6 +79,53 @@ inline MechanismModel lagrangeTop(double mass, double A, double C, double ell, c
   m.joints = {pivot};
   m.gravity = Vec3(0, 0, -g);
   return m;
+}
+
+// One free body in zero gravity, turning at ω (body frame) and drifting at v, validated.
+inline MechanismModel freeBody(const Vec3& inertia, const Mat3& R, const Vec3& omega, const Vec3& x, const Vec3& v) {
+  MechanismModel m;
+  MechanismBody b;
+  b.inertia = inertia.asDiagonal();
+  b.R = R;
+  b.x = x;
+  b.angularVelocity = omega;
+  b.velocity = v;
+  m.bodies = {b};
+  m.gravity = Vec3::Zero();
+  m.validate();
+  return m;
+}
+
+// The configuration's distance between two states: the largest entry of x and R.
+inline double distance(const MechanismState& a, const MechanismState& b) {
+  double d = 0;
+  for (std::size_t i = 0; i < a.x.size(); ++i)
+    d = std::max({d, (a.x[i] - b.x[i]).cwiseAbs().maxCoeff(), (a.R[i] - b.R[i]).cwiseAbs().maxCoeff()});
+  return d;
+}
+
+// The fitted orders of a step's errors and its triple jump's at the steps hs, printed
+// with the errors under `label`: {second, fourth}.
+template <class Fit>
+std::pair<double, double> reportedOrders(const char* label, const std::vector<double>& hs,
+                                         const std::vector<double>& second, const std::vector<double>& fourth,
+                                         Fit fittedOrder) {
+  const double order2 = fittedOrder(hs, second), order4 = fittedOrder(hs, fourth);
+  std::printf("[mechanism] %s: errors %.2e %.2e %.2e (order %.3f), triple jump %.2e %.2e %.2e (order %.3f)\n", label,
+              second[0], second[1], second[2], order2, fourth[0], fourth[1], fourth[2], order4);
+  return {order2, order4};
+}
+
+// The scenes of scenes/mechanisms, by file name.
+inline const char* const kMechanismScenes[] = {"compound-double-pendulum", "physical-pendulum", "lagrange-top",
+                                               "gyroscope", "middle-axis"};
+
+// A scene file of scenes/mechanisms (with its `about` block).
+inline Json mechanismScene(const std::string& name) {
+  std::ifstream in(std::string(VILAB_SCENES_DIR) + "/mechanisms/" + name + ".json");
+  std::stringstream text;
+  text << in.rdbuf();
+  return Json::parse(text.str());
 }
 
 }  // namespace vilab::testing

@@ -42,14 +42,6 @@ struct TripleJump {
   }
 };
 
-// The configuration's distance between two states: the largest entry of x and R.
-double distance(const MechanismState& a, const MechanismState& b) {
-  double d = 0;
-  for (std::size_t i = 0; i < a.x.size(); ++i)
-    d = std::max({d, (a.x[i] - b.x[i]).cwiseAbs().maxCoeff(), (a.R[i] - b.R[i]).cwiseAbs().maxCoeff()});
-  return d;
-}
-
 }  // namespace
 
 TEST_CASE("mechanism LGVI: Newton's matrix is the derivative of the step's residual", "[mechanism]") {
@@ -125,16 +117,8 @@ TEST_CASE("mechanism LGVI: the free body from data is the built-in Moser–Vesel
   const Vec4 q0 = Vec4(0.9, 0.2, -0.3, 0.25).normalized();
   const Mat3 R0 = quat::matrix(q0);
   const exact::FreeRigidBodyExact exactBody(I, q0, omega);
-  MechanismModel free;
-  MechanismBody b;
-  b.inertia = I.asDiagonal();
-  b.R = R0;
-  b.x = Vec3(0.1, 0.2, 0.3);
-  b.angularVelocity = omega;
-  b.velocity = Vec3(0.3, -0.1, 0.2);
-  free.bodies = {b};
-  free.gravity = Vec3::Zero();
-  free.validate();
+  const MechanismModel free = freeBody(I, R0, omega, Vec3(0.1, 0.2, 0.3), Vec3(0.3, -0.1, 0.2));
+  const MechanismBody& b = free.bodies[0];
   const std::vector<double> hs = {0.1, 0.05, 0.025, 0.0125};
   std::vector<double> errs;
   for (double h : hs) {
@@ -213,12 +197,8 @@ TEST_CASE("mechanism LGVI: order 2, and 4 for its triple jump", "[mechanism]") {
     tj.run(c, std::lround(T / h));
     fourth.push_back(distance(c, exactEnd));
   }
-  const double order2 = fittedOrder(hs, second), order4 = fittedOrder(hs, fourth);
-  std::printf(
-      "[mechanism] compound double pendulum at T = 1 against DOP853 (rtol 1e-13): LGVI errors %.2e %.2e %.2e (order "
-      "%.3f), triple jump "
-      "%.2e %.2e %.2e (order %.3f)\n",
-      second[0], second[1], second[2], order2, fourth[0], fourth[1], fourth[2], order4);
+  const auto [order2, order4] = reportedOrders("compound double pendulum at T = 1 against DOP853 (rtol 1e-13), LGVI",
+                                               hs, second, fourth, fittedOrder);
   CHECK(std::abs(order2 - 2) <= 0.05);
   CHECK(std::abs(order4 - 4) <= 0.2);
 }

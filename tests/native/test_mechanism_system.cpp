@@ -2,8 +2,6 @@
 // registry's integrators (the Lie-group step and its compositions), the same run as the
 // integrator used directly, and the scenes of scenes/mechanisms/.
 #include <catch2/catch.hpp>
-#include <fstream>
-#include <sstream>
 
 #include "mechanisms.hpp"
 #include "support.hpp"
@@ -102,12 +100,8 @@ TEST_CASE("mechanism system: the compositions run at orders 4 and 6 on it", "[me
 
 TEST_CASE("mechanism system: every scene of scenes/mechanisms keeps its joints and its stated invariants",
           "[mechanism]") {
-  for (const char* name :
-       {"compound-double-pendulum", "physical-pendulum", "lagrange-top", "gyroscope", "middle-axis"}) {
-    std::ifstream in(std::string(VILAB_SCENES_DIR) + "/mechanisms/" + name + ".json");
-    std::stringstream text;
-    text << in.rdbuf();
-    const Json file = Json::parse(text.str());
+  for (const char* name : testing::kMechanismScenes) {
+    const Json file = testing::mechanismScene(name);
     Json scenario = file;
     scenario.erase("about");
     Simulation sim = simulate(scenario.dump(), 10, 1 << 16);

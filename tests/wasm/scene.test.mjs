@@ -9,10 +9,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { MeshBasicMaterial, Vector3 } from 'three';
+import { MeshBasicMaterial, Quaternion, Vector3 } from 'three';
 import { assertInputError, lab, root } from './helpers.mjs';
 import { boxMoments, isFlatAsymmetric, rigidShape, shapeMoments, tHandleMoments } from '../../web/scene/rigid-shape.js';
-import { bodyGeometry } from '../../web/scene/mechanism.js';
+import { bodyGeometry, MechanismScene } from '../../web/scene/mechanism.js';
 import { FurniturePiece, furnitureLayout } from '../../web/scene/furniture.js';
 import { RigidBody } from '../../web/scene/rigid.js';
 import { sceneTheme } from '../../web/scene/palette.js';
@@ -307,4 +307,31 @@ test('mechanism T-handle: the scene stating a 0.4 m crossbar and 0.3 m shaft of 
   assert.ok(Math.abs(Math.min(...zs) + m.y + body.shape.size[2] / 2) < 1e-6, 'the crossbar sits y below the centre of mass');
   assert.ok(half >= bar / 2 && half >= shaft - m.y);
   for (const p of pieces) p.geometry.dispose();
+});
+
+test('mechanism hinges: each hinge of the gyroscope is drawn as a rod along its axis, carried by its parent', () => {
+  const { about, ...scenario } = JSON.parse(readFileSync(join(root, 'scenes', 'mechanisms', 'gyroscope.json'), 'utf8'));
+  const sim = lab.simulate(scenario);
+  try {
+    const visual0 = Array.from(sim.visualState());
+    const scene = new MechanismScene({ scenario, color: '#0072B2', role: 'A', theme: sceneTheme(false), visual0, trails: false });
+    const hinges = scenario.params.joints.filter((j) => j.type === 'hinge');
+    assert.equal(scene.rods.length, hinges.length);
+    sim.advance(200);
+    const visual = Array.from(sim.visualState());
+    scene.update(visual);
+    scene.object.updateMatrixWorld(true);
+    hinges.forEach((j, k) => {
+      const rod = scene.rods[k];
+      // the rod's y axis in space: the hinge's axis turned by its parent (the world: fixed)
+      const drawn = new Vector3(0, 1, 0).applyQuaternion(rod.getWorldQuaternion(new Quaternion()));
+      const parent = scenario.params.bodies.findIndex((b) => b.name === j.parent);
+      const turn = parent < 0 ? new Quaternion() : new Quaternion(...visual.slice(7 * parent + 4, 7 * parent + 7), visual[7 * parent + 3]);
+      const axis = new Vector3(...j.parentAxis).normalize().applyQuaternion(turn);
+      assert.ok(drawn.distanceTo(axis) < 1e-6, `hinge ${k}: drawn along ${drawn.toArray()}, axis ${axis.toArray()}`);
+    });
+    scene.dispose();
+  } finally {
+    sim.dispose();
+  }
 });

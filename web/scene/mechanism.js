@@ -1,9 +1,10 @@
 // Mechanisms (model "mechanism"): each body of params.bodies drawn with its shape (box,
 // capsule, cylinder, sphere or tee; without one, the box of its principal moments), its +x
 // face marked (a tee: the + half of its crossbar), at the pose of sim.visualState() (per body [x, y, z, w, qx, qy, qz], body →
-// space, z up); a small ball at every joint to the world; the last body's centre traced.
-// A body whose pose is not finite is left where it was last drawn.
-import { BoxGeometry, CapsuleGeometry, CylinderGeometry, Group, Mesh, SphereGeometry, Vector3 } from 'three';
+// space, z up); a small ball at every joint to the world; a rod along every hinge's axis
+// through its joint point, the axle its child turns on (spanning the child, carried by the
+// hinge's parent, fixed for the world's); the last body's centre traced. A body whose pose is not finite is left where it was last drawn.
+import { BoxGeometry, CapsuleGeometry, CylinderGeometry, Group, Mesh, Quaternion, SphereGeometry, Vector3 } from 'three';
 import { GHOST_SCALE, solidMaterial } from './common.js';
 import { OKABE_ITO } from './palette.js';
 import { shapePieces } from './rigid.js';
@@ -76,6 +77,33 @@ function worldPoints(joints) {
     .map((j) => new Vector3(...vec3(j.parentPoint, [0, 0, 0])));
 }
 
+/** A joint's parent as a body index, or -1 for the world (a body is named by its name or its index). */
+function parentIndex(joint, bodies) {
+  const p = joint?.parent;
+  if (p === undefined || p === 'world') return -1;
+  if (Number.isInteger(p)) return p >= 0 && p < bodies.length ? p : null;
+  const i = bodies.findIndex((b) => b?.name === p);
+  return i >= 0 ? i : null;
+}
+
+/**
+ * The hinges' rods: per hinge joint its parent (a body index, or -1 for the world), its
+ * child's index, the joint's point and unit axis in the parent's frame:
+ * [{ parent, child, point, axis }].
+ */
+export function hingeRods(joints, bodies) {
+  const out = [];
+  for (const j of Array.isArray(joints) ? joints : []) {
+    if (j?.type !== 'hinge') continue;
+    const parent = parentIndex(j, bodies);
+    const child = parentIndex({ parent: j.child }, bodies);
+    const axis = new Vector3(...vec3(j.parentAxis, [0, 0, 1]));
+    if (parent === null || child === null || child < 0 || !(axis.length() > 0)) continue;
+    out.push({ parent, child, point: new Vector3(...vec3(j.parentPoint, [0, 0, 0])), axis: axis.normalize() });
+  }
+  return out;
+}
+
 /** Centre, extent and lowest z of what may be drawn: the bodies swinging around the world's joints. */
 export function mechanismFrame(visual0, halves, anchors) {
   const n = halves.length;
@@ -101,6 +129,7 @@ export class MechanismScene {
     this.bodyMaterial = solidMaterial(color, role);
     this.markMaterial = solidMaterial(OKABE_ITO.yellow, role);
     this.pivotMaterial = solidMaterial(theme.pivot, role);
+    this.theme = theme;
     const grow = role === 'A' ? 1 : GHOST_SCALE;
     const shapes = bodies.map(bodyGeometry);
     this.geometries = shapes.flatMap((s) => s.pieces.map((p) => p.geometry));
@@ -134,10 +163,38 @@ export class MechanismScene {
         p.position.copy(a);
         this.object.add(p);
       }
+    // each hinge's rod: in the world's group or its parent's
+    this.rods =
+      role === 'A'
+        ? this.#hingeRods(
+            scenario.params?.joints,
+            bodies,
+            shapes.map((s) => s.half),
+            frame.extent,
+          )
+        : [];
     this.trails = trails && this.n > 0 ? [new Trail(color, role === 'A' ? 260 : 200, role === 'A' ? 0.95 : 0.8)] : [];
     for (const tr of this.trails) this.object.add(tr.object);
     this.focusPoint = this.center.clone();
     if (visual0) this.update(visual0);
+  }
+
+  #hingeRods(joints, bodies, halves, extent) {
+    const rods = hingeRods(joints, bodies);
+    if (!rods.length) return [];
+    this.rodGeometry = new CylinderGeometry(1, 1, 1, 12); // along y, scaled per rod
+    this.rodMaterial = solidMaterial(this.theme.rod, 'A');
+    const along = new Vector3(0, 1, 0);
+    return rods.map(({ parent, child, point, axis }) => {
+      const rod = new Mesh(this.rodGeometry, this.rodMaterial);
+      const grown = parent >= 0 ? this.meshes[parent].scale.x : 1; // inside a scaled body group: undo its scale
+      const radius = (0.008 * extent) / grown;
+      rod.scale.set(radius, (2.4 * halves[child]) / grown, radius);
+      rod.position.copy(point);
+      rod.quaternion.copy(new Quaternion().setFromUnitVectors(along, axis));
+      (parent >= 0 ? this.meshes[parent] : this.object).add(rod);
+      return rod;
+    });
   }
 
   /** Places the bodies at visual = [x, y, z, w, qx, qy, qz] per body; non-finite bodies keep their last pose. */
@@ -169,6 +226,8 @@ export class MechanismScene {
   dispose() {
     for (const g of this.geometries) g.dispose();
     this.sphere.dispose();
+    this.rodGeometry?.dispose();
+    this.rodMaterial?.dispose();
     this.bodyMaterial.dispose();
     this.markMaterial.dispose();
     this.pivotMaterial.dispose();
