@@ -56,7 +56,7 @@ const double* LagrangianEval::run(int which, const expr::Program& program, std::
   if (m.valid && sameBits(w_.vars.data(), m.vars.data(), width)) return m.out.data();
   m.out.resize(outputs);
   program.run(w_.vars.data(), m.out.data(), w_.registers[which]);
-  m.vars.assign(w_.vars.begin(), w_.vars.begin() + static_cast<std::ptrdiff_t>(width));
+  for (std::size_t i = 0; i < width; ++i) m.vars[i] = w_.vars[i];
   m.valid = true;
   return m.out.data();
 }
@@ -168,7 +168,7 @@ bool LagrangianEval::velocity(const double* q, const double* p, SmallVec& v, dou
   // when L uses it.
   if (!problem_->timeDependent) t = 0;
   for (const CachedVelocity& c : cache_)
-    if (c.valid && c.t == t && std::equal(q, q + n, c.q.data()) && std::equal(p, p + n, c.p.data())) {
+    if (c.valid && c.t == t && std::equal(q, q + n, c.q.begin()) && std::equal(p, p + n, c.p.begin())) {
       v = c.v;
       return c.ok;
     }
@@ -178,8 +178,10 @@ bool LagrangianEval::velocity(const double* q, const double* p, SmallVec& v, dou
   c.valid = true;
   c.ok = ok;
   c.t = t;
-  c.q.assign(q, q + n);
-  c.p.assign(p, p + n);
+  for (int i = 0; i < n; ++i) {
+    c.q[static_cast<std::size_t>(i)] = q[i];
+    c.p[static_cast<std::size_t>(i)] = p[i];
+  }
   c.v = v;
   return ok;
 }
@@ -281,9 +283,12 @@ bool LagrangianEval::solveVelocity(const double* q, const double* p, double t, S
 double LagrangianEval::energy(const double* q, const double* p, double t) {
   VILAB_DATA_DEFINED_ONLY();
   const int n = problem_->n;
-  SmallVec v, Lv;
+  SmallVec v;
   if (!velocity(q, p, v, t)) return std::numeric_limits<double>::quiet_NaN();
-  const double L = energyTerms(q, v.data(), Lv, w_.mass, t);
+  // L alone, the first output of energyTerms (its ∂L/∂q̇ and mass matrix are not needed here).
+  setVariables(q, v.data(), t);
+  const double L =
+      run(LagrangianWorkspace::kEnergyTerms, problem_->energyTerms, static_cast<std::size_t>(1 + n + n * n))[0];
   double vp = 0;
   for (int i = 0; i < n; ++i) vp += v[i] * p[i];
   return vp - L;
@@ -365,7 +370,7 @@ bool LagrangianEval::projectMomentum(const double* q, double* p, double t, const
       MinvGt = w_.lu.solve(SmallMat(G.transpose()));
     }
     S = G.lazyProduct(MinvGt);
-    SmallLU slu;
+    SmallLU& slu = projectionLu_;
     if (!slu.compute(S) || !slu.regular(limits::kSingularPivotRatio)) return false;
     nu = slu.solve(SmallVec(G.lazyProduct(v)));
     pm -= G.transpose().lazyProduct(nu);
@@ -432,7 +437,7 @@ double LagrangianModel::physicalEnergy(const State& s, double t) const {
   VILAB_DATA_DEFINED_ONLY();
   if (problem->c == 0) return eval->energy(s.q.data(), s.p.data(), t);
   // A momentum that cannot be projected (dependent constraints) leaves H(q, p).
-  VecX tangent = s.p;
+  SmallVec tangent = s.p;  // no heap: this runs at every step
   if (!eval->projectMomentum(s.q.data(), tangent.data(), t)) tangent = s.p;
   return eval->energy(s.q.data(), tangent.data(), t);
 }

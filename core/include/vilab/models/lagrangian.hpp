@@ -199,7 +199,8 @@ class LagrangianEval {
   const double* run(int which, const expr::Program& program, std::size_t outputs);
   struct Memo {
     bool valid = false;
-    std::vector<double> vars, out;
+    std::array<double, 2 * lagrangian_limits::kMaxCoordinates + 1> vars{};  // fixed: no copy call per run
+    std::vector<double> out;
   };
   Memo memo_[LagrangianWorkspace::kPrograms];
   bool solveVelocity(const double* q, const double* p, double t, SmallVec& v, const SmallVec* guess);
@@ -210,7 +211,7 @@ class LagrangianEval {
   struct CachedVelocity {
     bool valid = false, ok = false;
     double t = 0;
-    std::vector<double> q, p;
+    std::array<double, lagrangian_limits::kMaxCoordinates> q{}, p{};
     SmallVec v;
   };
   // The latest four: a step's start and end, each with its momentum as given and as
@@ -220,6 +221,7 @@ class LagrangianEval {
   bool constantMassReady_ = false, constantMassRegular_ = false;
   SmallMat constantMass_, constantMassInverse_;
   SmallLU constantMassLu_;
+  SmallLU projectionLu_;  // projectMomentum's Dg M⁻¹ Dgᵀ (a member: no 8 KB object built per call)
   bool prepareConstantMass(const double* q);
 };
 
