@@ -243,7 +243,26 @@ void checkMagnitudes(const MechanismModel& m, const State& s) {
   }
 }
 
+// Several components: every q within 1e6, and each node's velocities recovered within 1e6.
+void checkMagnitudesMulti(const FieldModel& m, const State& s) {
+  for (int k = 0; k < m.size(); ++k)
+    if (!(std::abs(s.q[k]) <= limits::kMaxCoordinate))
+      throw InputError(InputErrorCode::Range, "q[" + std::to_string(k) + "]",
+                       "must be at most 1e6 in magnitude (as the initial displacements), got " + formatNumber(s.q[k]));
+  field::State f;
+  const int bad = m.toFieldMultiAt(s, f);
+  if (bad >= 0)
+    throw InputError(InputErrorCode::Invalid, "p[" + std::to_string(bad) + "]",
+                     "no velocities have these momenta at this node (∂ℒ/∂u_t cannot be inverted here)");
+  for (int k = 0; k < m.size(); ++k)
+    if (!(std::abs(f.v[static_cast<std::size_t>(k)]) <= limits::kMaxCoordinate))
+      throw InputError(
+          InputErrorCode::Range, "p[" + std::to_string(k) + "]",
+          "the velocity must be at most 1e6 in magnitude, got " + formatNumber(f.v[static_cast<std::size_t>(k)]));
+}
+
 void checkMagnitudes(const FieldModel& m, const State& s) {
+  if (m.multi) return checkMagnitudesMulti(m, s);
   for (int i = 0; i < m.points(); ++i) {
     if (!(std::abs(s.q[i]) <= limits::kMaxCoordinate))
       throw InputError(InputErrorCode::Range, "q[" + std::to_string(i) + "]",
@@ -523,9 +542,12 @@ Simulation::Simulation(const Scenario& scenario, SimulationOptions options) : sc
   std::vector<std::string> columns = {"t", "energy", "constraint", "iterations"};
   const Diagnostics d = diagnostics();
   static const char* axes[] = {"x", "y", "z"};
+  const auto* fm = std::get_if<FieldModel>(&scenario_.model);
   if (const auto* lm = std::get_if<LagrangianModel>(&scenario_.model)) {
     for (const auto& name : lm->problem->symmetryNames) columns.push_back("momentum." + name);
     for (const auto& name : lm->problem->conservedNames) columns.push_back("conserved." + name);
+  } else if (fm != nullptr && fm->multi) {
+    for (const auto& symmetry : fm->multi->symmetries) columns.push_back("momentum." + symmetry.name);
   } else {
     if (d.momentumSize == 1) columns.push_back("momentum");
     if (d.momentumSize == 3)

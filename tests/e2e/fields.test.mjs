@@ -378,3 +378,32 @@ test('the space–time colour range shrinks as a Klein–Gordon bump disperses, 
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('the whirling string: two components drawn in 3-D, its rotation’s charge on the momentum card, the image of u, no NaN', async () => {
+  const { page, errors } = await openPage(browser.context, '?nosw=1', { viewport: { width: 1440, height: 900 } });
+  await choose(page, 'whirling-string');
+  // a quarter turn (the whirl's period is about 2 s): the pluck, up (u) at the start, is now across (v)
+  await playTo(page, 0.5);
+  const facts = await hook(page, () => window.vilabPage.sceneFacts().string);
+  const n = scene('whirling-string').params.grid.points;
+  assert.equal(facts.components, 2);
+  assert.equal(facts.positions.length, 3 * n);
+  assert.ok(facts.positions.every(Number.isFinite), 'no NaN drawn');
+  // the string has left the plane of its pluck (drawn 0.2 up at the start): now it is across (y)
+  const across = Math.max(...facts.positions.filter((_, k) => k % 3 === 1).map(Math.abs));
+  const up = Math.max(...facts.positions.filter((_, k) => k % 3 === 2).map(Math.abs));
+  assert.ok(across > 0.1 && up < across, `drawn out to ${across} across and ${up} up`);
+  // the charge: plotted by name, its value the run's own
+  await hook(page, () => window.vilabPage.drawPlots());
+  const series = await hook(page, () => window.vilabPage.plotSeries());
+  assert.match(await page.locator('#plot-momentum .plot-title').textContent(), /rotation/);
+  assert.ok(Number.isFinite(series.J_rotation_A), `J_rotation plotted: ${series.J_rotation_A}`);
+  const charge = await hook(page, () => window.vilabPage.sim().diagnostics().momentum[0]);
+  assert.ok(charge > 0.01, `J_rotation = ${charge}`);
+  // the space–time image shows the first component: one column per node, rows of finite values
+  const st = await hook(page, () => window.vilabPage.fieldPlots());
+  assert.ok(st.A.rows > 10 && st.A.finite && !st.A.broken, JSON.stringify(st.A).slice(0, 200));
+  assert.ok((await colouredPixels(page, 0)) > 1000, 'the image of u is drawn');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -208,6 +208,42 @@ test('nonlinear string: the box scheme’s energy error stays in its band', () =
   assert.ok(returns(E) >= 4, `the error comes back ${returns(E)} times`);
 });
 
+test('whirling string: the rotation’s charge stays the same to rounding; without the symmetry Σ(u p_v − v p_u) drifts', () => {
+  assert.equal(activityFor('preset', 'whirling-string').answer, 'exact');
+  const { scenario } = field('whirling-string');
+  const n = scenario.params.grid.points;
+  const charge = (sim) => {
+    let J = 0;
+    for (let i = 0; i < n; i++) J += sim.q[i] * sim.p[n + i] - sim.q[n + i] * sim.p[i];
+    return J;
+  };
+  const largestChange = (sc) => {
+    let J0 = null;
+    let worst = 0;
+    follow(
+      sc,
+      4,
+      (sim) => {
+        const J = charge(sim);
+        J0 ??= J;
+        worst = Math.max(worst, Math.abs(J - J0) / Math.abs(J0));
+      },
+      20,
+    );
+    return worst;
+  };
+  const kept = largestChange(scenario);
+  assert.ok(kept < 1e-12, `relative change of J ${kept}`);
+  // the negative control: a stiffer v (ℒ no longer rotation-invariant, the symmetry not declared)
+  const { symmetries, ...density } = scenario.params.density;
+  const anisotropic = {
+    ...scenario,
+    params: { ...scenario.params, density: { ...density, lagrangian: '0.5*(u_t^2 + v_t^2) - (sqrt(1 + u_x^2 + 1.5*v_x^2) - 1)' } },
+  };
+  const drift = largestChange(anisotropic);
+  assert.ok(drift > 1e-3, `relative change of Σ(u p_v − v p_u) without the symmetry ${drift}`);
+});
+
 test('compound double pendulum: J_z stays the same to rounding', () => {
   assert.equal(activityFor('preset', 'compound-double-pendulum').answer, 'exact');
   let J0 = null;

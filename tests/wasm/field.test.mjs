@@ -2,8 +2,9 @@
 // gives the native `vilab hash` after the same steps (the AVI also with two step sizes),
 // or, where the scene's h is beyond the method's limit (the stiff string's leapfrog and
 // RK4), the native refusal at the same step,
-// a typed density refuses the other integrators by field, and the lean module leaves
-// fields to the full one.
+// a typed density refuses the other integrators by field, a density of several components
+// reports its declared symmetries' charges and refuses bad components by field, and the lean
+// module leaves fields to the full one.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { lab, runNative, VilabError } from './helpers.mjs';
@@ -12,7 +13,7 @@ import { fieldSceneRuns, fieldScenes } from './field-runs.mjs';
 const scenes = fieldScenes();
 const STEPS = 300;
 
-test('scenes/fields ships the eight field scenes, each with its lesson', () => {
+test('scenes/fields ships the nine field scenes, each with its lesson', () => {
   const ids = scenes.map((s) => s.id).sort();
   assert.deepEqual(ids, [
     'breather',
@@ -23,6 +24,7 @@ test('scenes/fields ships the eight field scenes, each with its lesson', () => {
     'plucked-string',
     'sine-gordon-kink',
     'stiff-string',
+    'whirling-string',
   ]);
   for (const { id, about } of scenes) assert.ok(about.title && about.lesson, id);
 });
@@ -83,6 +85,65 @@ test('a typed density runs the box scheme only: the others are refused by field'
       integrator,
     );
   }
+});
+
+test('several components: the whirling string reports its rotation’s charge, kept to rounding; bad components are refused by field', () => {
+  const { scenario, about } = scenes.find((s) => s.id === 'whirling-string');
+  // the lesson's numbers: a = 0.1, two components (2 × 2 blocks)
+  assert.equal(scenario.params.constants.a, 0.1);
+  assert.match(about.lesson, /a = 0\.1/);
+  assert.deepEqual(scenario.params.density.fields, ['u', 'v']);
+  assert.match(about.lesson, /2 × 2 blocks/);
+  const sim = lab.simulate(scenario, { historyStride: 10 });
+  assert.ok(sim.history.columns.includes('momentum.rotation'), sim.history.columns.join(', '));
+  const n = scenario.params.grid.points;
+  assert.equal(sim.q.length, 2 * n);
+  assert.equal(sim.visualState().length, 2 * n);
+  const J0 = sim.diagnostics().momentum[0];
+  let expected = 0;
+  for (let i = 0; i < n; i++) expected += sim.q[i] * sim.p[n + i] - sim.q[n + i] * sim.p[i];
+  assert.ok(Math.abs(J0 - expected) <= 1e-15, `J = Σ(u p_v − v p_u): ${J0} against ${expected}`);
+  sim.advance(2000);
+  const J = sim.diagnostics().momentum[0];
+  assert.ok(Math.abs(J - J0) <= 1e-12 * Math.abs(J0), `J_rotation ${J0} → ${J}`);
+  sim.dispose();
+  const refusal = (change) => {
+    try {
+      lab.simulate(change(structuredClone(scenario))).dispose();
+    } catch (e) {
+      assert.ok(e instanceof VilabError, e.message);
+      return e.field;
+    }
+    return null;
+  };
+  assert.equal(
+    refusal((s) => ((s.params.density.fields = ['u', 'u']), s)),
+    'params.density.fields[1]',
+  );
+  assert.equal(
+    refusal((s) => ((s.params.density.fields = ['u', 'v', 'w', 'y', 'z']), s)),
+    'params.density.fields',
+  );
+  assert.equal(
+    refusal((s) => (delete s.initial.v, s)),
+    'initial.v',
+  );
+  assert.equal(
+    refusal(
+      (s) => (
+        (s.params.density.symmetries.rotation = [
+          [1, 0],
+          [0, 1],
+        ]),
+        s
+      ),
+    ),
+    'params.density.symmetries.rotation',
+  );
+  assert.equal(
+    refusal((s) => ((s.integrator = 'rk4'), s)),
+    'integrator',
+  );
 });
 
 test('the field system: model, view and its integrators in the registry', () => {

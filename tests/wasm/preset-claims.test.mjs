@@ -71,8 +71,8 @@ function missed(results) {
   return out;
 }
 
-test('there are 35 presets, each with a lesson block and no `large`', () => {
-  assert.equal(presets.length, 35);
+test('there are 36 presets, each with a lesson block and no `large`', () => {
+  assert.equal(presets.length, 36);
   for (const p of presets) {
     const l = p.lesson;
     assert.ok(l, `${p.id}: lesson`);

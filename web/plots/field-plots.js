@@ -15,6 +15,7 @@ import { COLOR_A, COLOR_B, isDark } from '../scene/palette.js';
 import { t, onLanguageChange } from '../i18n/index.js';
 import { ROWS, SpaceTimeRing, averageColumns, colourOf, columnsFor, followRange, rowInterval } from '../sim/spacetime.js';
 import { LawCard } from './law-card.js';
+import { componentOf, fieldComponents } from '../sim/field-components.js';
 import { KinkTracker, SPEED_SAMPLES, exactSpeedOf, kinkSetup, nodeVelocities } from '../sim/kinks.js';
 
 const REDRAW_MS = 120;
@@ -89,16 +90,19 @@ export class FieldPlots {
     }
     this.host.hidden = false;
     const sc = run.scenarioA;
-    const columns = columnsFor(run.u0.length);
+    // a field of several components: the image shows the first
+    this.components = fieldComponents(sc).length;
+    const u0 = componentOf(run.u0, run.u0.length / this.components);
+    const columns = columnsFor(u0.length);
     this.run = run;
     this.interval = rowInterval(sc, run.stiffness);
     this.rowEvery = Math.round(this.interval / sc.h);
     this.length = sc.params.grid.length;
-    this.nodes = run.u0.length;
+    this.nodes = u0.length;
     this.images = [new TrackImage('A', run.labelA, columns), ...(run.hasB ? [new TrackImage('B', run.labelB, columns)] : [])];
-    this.setup = kinkSetup(sc, run.u0);
+    this.setup = kinkSetup(sc, u0);
     this.trackers = this.setup ? { A: new KinkTracker(this.setup), B: run.hasB ? new KinkTracker(this.setup) : null } : null;
-    this.exact = this.setup ? exactSpeedOf(this.setup, run.u0, nodeVelocities(this.setup, run.p0)) : null;
+    this.exact = this.setup ? exactSpeedOf(this.setup, u0, nodeVelocities(this.setup, run.p0)) : null;
     this.lastT = -Infinity;
     this.law = new LawCard({ length: this.length, projector: this.projector, fontPx: FONT_PX });
     this.#build();
@@ -121,8 +125,8 @@ export class FieldPlots {
         image.ring.broken = true;
         continue;
       }
-      const u = track.visual;
-      if (u.length !== this.nodes) continue;
+      if (track.visual.length !== this.nodes * this.components) continue;
+      const u = componentOf(track.visual, this.nodes);
       averageColumns(u, image.row);
       if (!image.ring.push(time, image.row)) continue;
       this.#paintRow(image, image.ring.count - 1);

@@ -2,12 +2,15 @@
 // along the scene's x axis (the length drawn as 2, centred), u upwards. The scale comes
 // from the scenario alone: params.grid (length, points, ends) and the largest |u| of the
 // initial state (visual0 = u at the nodes, sim.visualState()); fixed ends get a post.
-// A non-finite u leaves the string where it was last drawn. Where κ(x) varies (stiffness:
+// A non-finite u leaves the string where it was last drawn. A field of several components
+// (web/sim/field-components.js) is drawn in 3-D: its first two components are the string's
+// two transverse displacements, the first upwards and the second across (the whirling string). Where κ(x) varies (stiffness:
 // κ per cell, web/sim/stiffness.js) the stiffer stretches are drawn in the theme's foreground
 // colour, with a bar under each as thick as its wave speed √(κ/κ_min) is times the softest's.
 import { BoxGeometry, BufferAttribute, BufferGeometry, Color, CylinderGeometry, Group, Line, LineBasicMaterial, Mesh } from 'three';
 import { solidMaterial } from './common.js';
 import { stiffSegments } from '../sim/stiffness.js';
+import { fieldComponents } from '../sim/field-components.js';
 
 const WIDTH = 2; // the drawn length
 
@@ -16,8 +19,8 @@ const WIDTH = 2; // the drawn length
  * the closing cell's gap), u scaled so that the initial largest |u| (or the span of u
  * when it is far from 0: a kink from 0 to 2π) is drawn 0.4 high.
  */
-export function fieldLayout(grid, visual0) {
-  const n = Math.max(2, Math.floor(grid?.points ?? visual0?.length ?? 2));
+export function fieldLayout(grid, visual0, components = 1) {
+  const n = Math.max(2, Math.floor(grid?.points ?? (visual0?.length ?? 2) / components));
   const periodic = grid?.ends === 'periodic';
   const xs = Array.from({ length: n }, (_, i) => -WIDTH / 2 + (WIDTH * i) / (periodic ? n : n - 1));
   let lo = 0;
@@ -27,8 +30,13 @@ export function fieldLayout(grid, visual0) {
     lo = Math.min(lo, u);
     hi = Math.max(hi, u);
   }
+  // several components turn about the axis u = 0: drawn from it, each as far as the largest |u|
+  if (components > 1) {
+    const most = Math.max(Math.abs(lo), Math.abs(hi), 1e-9);
+    return { n, xs, components, scale: 0.2 / most, offset: 0 };
+  }
   const span = Math.max(hi - lo, 1e-9);
-  return { n, xs, scale: 0.4 / span, offset: -(lo + hi) / 2 };
+  return { n, xs, components, scale: 0.4 / span, offset: -(lo + hi) / 2 };
 }
 
 /** Whether node i (at i·dx) touches a cell of a stiff stretch (from, to in m; cells dx long). */
@@ -40,7 +48,7 @@ function stiffNode(i, segments, dx) {
 export class FieldBody {
   constructor({ scenario, color, role, theme, visual0, stiffness = null }) {
     const grid = scenario.params?.grid;
-    const layout = fieldLayout(grid, visual0);
+    const layout = fieldLayout(grid, visual0, fieldComponents(scenario).length);
     Object.assign(this, layout);
     this.role = role;
     this.object = new Group();
@@ -79,10 +87,18 @@ export class FieldBody {
     if (visual0) this.update(visual0);
   }
 
-  /** Puts node i at (x_i, 0, (u_i + offset)·scale); a non-finite u keeps its last place. */
+  /**
+   * Puts node i at (x_i, 0, (u_i + offset)·scale), or with several components at (x_i, v_i·scale,
+   * u_i·scale); a non-finite value keeps its last place.
+   */
   update(visual) {
-    const n = Math.min(this.n, visual?.length ?? 0);
+    const n = Math.min(this.n, Math.floor((visual?.length ?? 0) / this.components));
     for (let i = 0; i < n; i++) if (Number.isFinite(visual[i])) this.positions[3 * i + 2] = (visual[i] + this.offset) * this.scale;
+    if (this.components > 1)
+      for (let i = 0; i < n; i++) {
+        const v = visual[this.n + i];
+        if (Number.isFinite(v)) this.positions[3 * i + 1] = v * this.scale;
+      }
     this.geometry.attributes.position.needsUpdate = true;
     this.geometry.computeBoundingSphere();
   }
@@ -102,6 +118,11 @@ export class FieldBody {
       segments: this.stiff.map((s) => ({ ...s })),
       bars: this.bars.map((b) => ({ x: b.position.x, width: b.geometry.parameters.width, thick: b.geometry.parameters.height })),
     };
+  }
+
+  /** The string as drawn (for tests): its components and every node's drawn position [x, y, z]. */
+  stringFacts() {
+    return { components: this.components, positions: Array.from(this.positions) };
   }
 
   clearTrails() {}

@@ -403,7 +403,8 @@ export class View {
   /**
    * What the scene draws, as numbers (for tests): A's furniture (kind, world position,
    * angle about its axis, radius), the points of A's and B's trails (a heavy top's
-   * tip trail among them), and A's rigid shape (kind, sides, reach per body axis).
+   * tip trail among them), A's rigid shape (kind, sides, reach per body axis), and a
+   * field's stiff stretches and drawn string.
    */
   sceneFacts() {
     const trailPoints = (b) => (b?.trails ?? []).map((tr) => tr.count);
@@ -416,7 +417,8 @@ export class View {
     }));
     const shape = this.A?.shape ? { kind: this.A.shape.kind, sides: this.A.sides, reach: this.A.reach } : null;
     const stiff = this.A?.stiffFacts?.() ?? null; // a field's stiff stretches (web/scene/field.js)
-    return { furniture, trails: { A: trailPoints(this.A), B: trailPoints(this.B) }, shape, labels: this.#labelPoints(), stiff };
+    const string = this.A?.stringFacts?.() ?? null; // a field's drawn string
+    return { furniture, trails: { A: trailPoints(this.A), B: trailPoints(this.B) }, shape, labels: this.#labelPoints(), stiff, string };
   }
 
   /** Where A's vector labels (ω, L) are on the page, in client pixels: [{ text, x, y }] of the visible ones. */

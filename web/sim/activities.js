@@ -56,6 +56,7 @@ export const ACTIVITIES = {
     breather: { choices: ['apart', 'oscillates', 'decays'], answer: 'oscillates' },
     'phi4-kink': { choices: ['constant', 'slows', 'turns'], answer: 'constant' },
     'nonlinear-string': { choices: ['drifts', 'band'], answer: 'band' },
+    'whirling-string': { choices: ['drifts', 'exact'], answer: 'exact' },
     // mechanisms (scenes/mechanisms)
     'compound-double-pendulum': { choices: ['drifts', 'exact'], answer: 'exact' },
     gyroscope: { choices: ['turns', 'holds'], answer: 'holds' },

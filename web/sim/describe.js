@@ -385,18 +385,7 @@ function describeData(system, sc, columns) {
           : 'The Lagrangian does not depend on time: the energy stays constant.',
     ),
   ];
-  for (const c of columns.filter((c) => c.startsWith('momentum.'))) {
-    const name = c.slice('momentum.'.length);
-    quantities.push({
-      key: c,
-      symbol: `J_${name}`,
-      title: `momentum of the symmetry ${name}`,
-      unit: '',
-      columns: [c],
-      conserved: !forced,
-      why: forced ? 'The forces break the symmetry.' : 'The Lagrangian is unchanged by this symmetry (Noether).',
-    });
-  }
+  for (const c of columns.filter((c) => c.startsWith('momentum.'))) quantities.push(symmetryMomentum(c, forced));
   for (const c of columns.filter((c) => c.startsWith('conserved.'))) {
     const name = c.slice('conserved.'.length);
     quantities.push({
@@ -456,6 +445,20 @@ function describeData(system, sc, columns) {
   };
 }
 
+/** The Noether momentum of a declared symmetry (column momentum.<name>): conserved unless forced. */
+function symmetryMomentum(column, forced) {
+  const name = column.slice('momentum.'.length);
+  return {
+    key: column,
+    symbol: `J_${name}`,
+    title: `momentum of the symmetry ${name}`,
+    unit: '',
+    columns: [column],
+    conserved: !forced,
+    why: forced ? 'The forces break the symmetry.' : 'The Lagrangian is unchanged by this symmetry (Noether).',
+  };
+}
+
 /** A typed density ℒ(u, u_t, u_x, x, t) that contains u itself (not only u_t, u_x): the shift u ↦ u + c changes it. */
 function usesU(text) {
   return /(^|[^\w'.])u(?![\w'(])/.test(String(text ?? ''));
@@ -489,6 +492,8 @@ function describeField(system, sc, columns) {
         : 'The potential V(u) pulls u back to its vacuum: shifting u changes the energy, so Σp is not conserved.',
     });
   }
+  // a field of several components: the Noether charges of its declared linear symmetries
+  for (const c of columns.filter((c) => c.startsWith('momentum.'))) quantities.push(symmetryMomentum(c, false));
   const rho = density.rho ?? 1;
   const n = sc.params.grid?.points ?? 0;
   const dx = periodic ? sc.params.grid.length / n : sc.params.grid.length / (n - 1);
@@ -503,7 +508,7 @@ function describeField(system, sc, columns) {
     variables: [],
     phase: [0, 0],
     energyParts: !typed,
-    structures: ['symplectic', ...ENERGY, ...(shiftConserved ? ['momentum'] : [])],
+    structures: ['symplectic', ...ENERGY, ...(shiftConserved || quantities.some((q) => q.key.startsWith('momentum.')) ? ['momentum'] : [])],
     values() {},
     // the built-in densities' kinetic energy Σ p_i²/(2ρ w_iΔx) (a typed ℒ's is not separate)
     kinetic: typed

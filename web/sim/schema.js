@@ -87,6 +87,17 @@ function systemSchema(lab, system) {
   const initial = { type: 'object', additionalProperties: false, properties: {} };
   const perBody = Math.max(0, ...system.params.filter((p) => p.kind === 'per-body').map((p) => p.maxCount)) || null;
   for (const f of system.initialFields) initial.properties[f.name] = initialSchema(f, system.defaults.initial?.[f.name], perBody);
+  // a density that may declare its components (params.density.fields) takes each one's
+  // displacement and rate (name, name + "t") as the first initial field's kind; the pattern
+  // leaves out the fields already named
+  const named = system.initialFields.map((f) => f.name.replace(/[^\w]/g, '')).join('|');
+  if (system.paramsSchema?.properties?.density?.properties?.fields && system.initialFields.length)
+    initial.patternProperties = {
+      [`^(?!(${named})$)[A-Za-z][A-Za-z0-9]{0,7}t?$`]: {
+        ...initial.properties[system.initialFields[0].name],
+        description: "a declared component's displacement (its name) or velocity (its name + t) at t = 0: an expression in x",
+      },
+    };
   let params = { type: 'object', additionalProperties: false, properties: {} };
   for (const p of system.params) params.properties[p.name] = paramSchema(p);
   // params given as data with their own schema (a mechanism's bodies and joints), from the registry

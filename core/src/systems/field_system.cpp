@@ -5,13 +5,18 @@
 //   density: {family: wave | klein-gordon | sine-gordon | phi4, rho, kappa (a number, or an
 //             expression in x sampled at the cell centres: a stiffness that varies along
 //             the string), mass (Klein–Gordon: V = ½m²u²), lambda (φ⁴: V = ¼λ(u² − 1)²)}
-//             or {lagrangian: ℒ(u, u_t, u_x, x)},
+//             or {lagrangian: ℒ(u, u_t, u_x, x), fields: the components' names (["u"]: one;
+//             up to 4, ℒ then in each name, name_t, name_x), symmetries: {name: G (rows of an
+//             m × m generator of the linear flow u ↦ e^{sG}u, which must leave ℒ invariant)}},
 //   grid: {length, points (≤ 4096), ends: fixed | free | periodic},
 //   constants: {name: number} (for the texts)},
 // initial = {u, ut}: expressions in x (or numbers) sampled at the nodes; a fixed end keeps
-// its u and does not move. Canonical state: q = u, p = w_i Δx ∂ℒ/∂u_t per node.
+// its u and does not move. Canonical state: q = u, p = w_i Δx ∂ℒ/∂u_t per node. Several
+// components: initial = {name, name + "t"} for each (every displacement required), q and p
+// component-major.
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 #include "vilab/expr/parse.hpp"
 #include "vilab/json.hpp"
@@ -38,7 +43,7 @@ const char* const kDefaultInitial = R"json({
 
 // The JSON Schema of params (draft-07), the structure parseField reads.
 const char* const kParamsSchema =
-    R"json({"type": "object", "additionalProperties": false, "required": ["density", "grid"], "properties": {"density": {"type": "object", "additionalProperties": false, "properties": {"family": {"enum": ["wave", "klein-gordon", "sine-gordon", "phi4"]}, "lagrangian": {"type": "string"}, "rho": {"type": "number", "exclusiveMinimum": 0}, "kappa": {"anyOf": [{"type": "number", "exclusiveMinimum": 0}, {"type": "string"}]}, "mass": {"type": "number", "minimum": 0}, "lambda": {"type": "number", "exclusiveMinimum": 0}}}, "grid": {"type": "object", "additionalProperties": false, "required": ["points"], "properties": {"length": {"type": "number", "exclusiveMinimum": 0}, "points": {"type": "integer", "minimum": 2, "maximum": 4096}, "ends": {"enum": ["fixed", "free", "periodic"]}}}, "constants": {"type": "object", "additionalProperties": {"type": "number"}}}})json";
+    R"json({"type": "object", "additionalProperties": false, "required": ["density", "grid"], "properties": {"density": {"type": "object", "additionalProperties": false, "properties": {"family": {"enum": ["wave", "klein-gordon", "sine-gordon", "phi4"]}, "lagrangian": {"type": "string"}, "rho": {"type": "number", "exclusiveMinimum": 0}, "kappa": {"anyOf": [{"type": "number", "exclusiveMinimum": 0}, {"type": "string"}]}, "mass": {"type": "number", "minimum": 0}, "lambda": {"type": "number", "exclusiveMinimum": 0}, "fields": {"type": "array", "minItems": 1, "maxItems": 4, "items": {"type": "string"}}, "symmetries": {"type": "object", "maxProperties": 8, "additionalProperties": {"type": "array", "items": {"type": "array", "items": {"type": "number"}}}}}}, "grid": {"type": "object", "additionalProperties": false, "required": ["points"], "properties": {"length": {"type": "number", "exclusiveMinimum": 0}, "points": {"type": "integer", "minimum": 2, "maximum": 4096}, "ends": {"enum": ["fixed", "free", "periodic"]}}}, "constants": {"type": "object", "additionalProperties": {"type": "number"}}}})json";
 
 Json parseBuiltIn(const std::string& text, const char* field) {
   return parseJsonText(text, field, limits::kMaxScenarioDepth);
@@ -103,10 +108,117 @@ void readKappa(const Json& d, const std::string& at, FieldModel& m) {
   if (std::any_of(kappas.begin(), kappas.end(), [&](double v) { return v != k.kappa; })) k.kappas = std::move(kappas);
 }
 
+#ifndef VILAB_LEAN
+// A component's name: a letter then letters or digits (so name_t and name_x read
+// unambiguously), not x, t, a function's or a constant's name.
+bool componentName(const std::string& name, const FieldModel& m) {
+  if (name.empty() || name.size() > 8 || !std::isalpha(static_cast<unsigned char>(name[0]))) return false;
+  for (char ch : name)
+    if (!std::isalnum(static_cast<unsigned char>(ch))) return false;
+  if (name == "x" || name == "t" || expr::reservedName(name)) return false;
+  return std::none_of(m.constants.begin(), m.constants.end(), [&](const auto& c) { return c.first == name; });
+}
+
+// density.fields: the components' names, ["u"] when absent.
+std::vector<std::string> readComponents(const Json& d, const std::string& at, const FieldModel& m) {
+  if (!d.contains("fields")) return {"u"};
+  const std::string field = at + ".fields";
+  const Json& f = d["fields"];
+  if (!f.is_array()) throw InputError(InputErrorCode::Type, field, "must be an array of names, got " + describeJson(f));
+  if (f.empty() || f.size() > static_cast<std::size_t>(field::kMaxFieldComponents))
+    throw InputError(InputErrorCode::Range, field,
+                     "must name 1 to " + std::to_string(field::kMaxFieldComponents) + " components, got " +
+                         std::to_string(f.size()));
+  std::vector<std::string> names;
+  for (std::size_t k = 0; k < f.size(); ++k) {
+    const std::string at_k = field + "[" + std::to_string(k) + "]";
+    const std::string name = readString(f[k], at_k);
+    if (!componentName(name, m))
+      throw InputError(InputErrorCode::Invalid, at_k,
+                       "is not a name a component may take (a letter then letters or digits, up to 8; not x, t, a "
+                       "function or a constant), got \"" +
+                           cutForMessage(name) + "\"");
+    for (const std::string& other : names)
+      if (other == name || other + "t" == name || name + "t" == other)
+        throw InputError(InputErrorCode::Conflict, at_k,
+                         "\"" + name + "\" clashes with \"" + other + "\" (the same name, or one's rate key name + t)");
+    names.push_back(name);
+  }
+  return names;
+}
+
+// density.symmetries: {name: G}, each G m rows of m numbers; ℒ must be invariant along
+// G (δℒ = ℒ_u·Gu + ℒ_{u_t}·Gu_t + ℒ_{u_x}·Gu_x = 0), checked at fixed pseudo-random points.
+void readSymmetries(const Json& sj, const std::string& at, const FieldModel& m, field::MultiDensity& d) {
+  requireObject(sj, at);
+  if (sj.size() > static_cast<std::size_t>(field::kMaxFieldSymmetries))
+    throw InputError(InputErrorCode::TooLarge, at,
+                     "at most " + std::to_string(field::kMaxFieldSymmetries) + " symmetries");
+  const int n = d.components();
+  for (auto it = sj.begin(); it != sj.end(); ++it) {
+    const std::string field = joinField(at, cutForMessage(it.key()));
+    const std::string& name = it.key();
+    bool word = !name.empty() && std::isalpha(static_cast<unsigned char>(name[0])) && name.size() <= 24;
+    for (char ch : name) word = word && (std::isalnum(static_cast<unsigned char>(ch)) || ch == '_');
+    if (!word)
+      throw InputError(InputErrorCode::Invalid, field,
+                       "is not a name a symmetry may take (a letter, then letters, digits or _)");
+    const Json& rows = it.value();
+    const std::string shape =
+        "must be " + std::to_string(n) + " rows of " + std::to_string(n) + " numbers (the generator G)";
+    if (!rows.is_array() || rows.size() != static_cast<std::size_t>(n))
+      throw InputError(InputErrorCode::Length, field, shape);
+    Eigen::MatrixXd G(n, n);
+    for (int a = 0; a < n; ++a) {
+      const Json& row = rows[static_cast<std::size_t>(a)];
+      if (!row.is_array() || row.size() != static_cast<std::size_t>(n))
+        throw InputError(InputErrorCode::Length, field, shape);
+      for (int b = 0; b < n; ++b) {
+        G(a, b) = readNumber(row[static_cast<std::size_t>(b)],
+                             field + "[" + std::to_string(a) + "][" + std::to_string(b) + "]");
+        if (!(std::abs(G(a, b)) <= 1e6))
+          throw InputError(InputErrorCode::Range, field, "entries must be at most 1e6 in magnitude");
+      }
+    }
+    if (G.cwiseAbs().maxCoeff() == 0)
+      throw InputError(InputErrorCode::Invalid, field, "is the zero generator (no flow)");
+    std::uint64_t seed = 0x9e3779b97f4a7c15ull;
+    const auto uniform = [&seed] {  // splitmix64 in [−½, ½)
+      seed += 0x9e3779b97f4a7c15ull;
+      std::uint64_t z = seed;
+      z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+      z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+      z ^= z >> 31;
+      return static_cast<double>(z >> 11) * 0x1p-53 - 0.5;
+    };
+    int tested = 0;
+    for (int k = 0; k < 16; ++k) {
+      double w[3 * field::kMaxFieldComponents];
+      for (int j = 0; j < 3 * n; ++j) w[j] = uniform();
+      const double x = (uniform() + 0.5) * m.grid.length;
+      double rate = 0, scale = 0;
+      d.variation(G, w, x, rate, scale);
+      if (!std::isfinite(rate) || !std::isfinite(scale)) continue;
+      ++tested;
+      if (std::abs(rate) > 1e-9 * scale + 1e-12)
+        throw InputError(
+            InputErrorCode::Invalid, field,
+            "is not a symmetry of ℒ: ℒ changes along it at rate " + formatNumber(rate) + " at a test point");
+    }
+    if (tested == 0)
+      throw InputError(InputErrorCode::Invalid, field, "cannot be checked: ℒ is not finite at any of the test points");
+    d.symmetries.push_back({name, G});
+  }
+}
+#endif
+
 void readDensity(const Json& d, FieldModel& m) {
   const std::string at = "params.density";
   requireObject(d, at);
-  rejectUnknownKeys(d, at, {"family", "lagrangian", "rho", "kappa", "mass", "lambda"});
+  rejectUnknownKeys(d, at, {"family", "lagrangian", "rho", "kappa", "mass", "lambda", "fields", "symmetries"});
+  for (const char* key : {"fields", "symmetries"})
+    if (d.contains(key) && !d.contains("lagrangian"))
+      throw InputError(InputErrorCode::Invalid, joinField(at, key), "belongs to a typed lagrangian");
   if (d.contains("lagrangian")) {
     if (d.contains("family"))
       throw InputError(InputErrorCode::Conflict, at + ".family",
@@ -119,6 +231,14 @@ void readDensity(const Json& d, FieldModel& m) {
     throw NotInLeanBuild(at + ".lagrangian", "a density typed as text");
 #else
     m.family = "lagrangian";
+    const std::vector<std::string> names = readComponents(d, at, m);
+    if (names != std::vector<std::string>{"u"} || d.contains("symmetries")) {
+      auto multi = std::make_shared<field::MultiDensity>(readString(d["lagrangian"], at + ".lagrangian"), names,
+                                                         at + ".lagrangian", m.constants);
+      if (d.contains("symmetries")) readSymmetries(d["symmetries"], at + ".symmetries", m, *multi);
+      m.multi = std::move(multi);
+      return;
+    }
     m.typed = std::make_shared<const field::DataDensity>(readString(d["lagrangian"], at + ".lagrangian"),
                                                          at + ".lagrangian", m.constants, false);
     return;
@@ -231,6 +351,41 @@ std::vector<double> sample(const FieldModel& m, const Json& e, const std::string
   return out;
 }
 
+#ifndef VILAB_LEAN
+// Several components: initial.{name} (required) and initial.{name}t (0 when absent) for each.
+State initialMulti(const FieldModel& m, Json& initial) {
+  std::vector<std::string> keys;
+  for (const std::string& name : m.multi->names()) keys.push_back(name), keys.push_back(name + "t");
+  for (auto it = initial.begin(); it != initial.end(); ++it)
+    if (std::find(keys.begin(), keys.end(), it.key()) == keys.end()) {
+      std::string list;
+      for (const std::string& k : keys) list += (list.empty() ? "" : ", ") + k;
+      throw InputError(InputErrorCode::UnknownKey, joinField("initial", cutForMessage(it.key())),
+                       "unknown field (known: " + list + ")");
+    }
+  const int n = m.points();
+  std::vector<double> u, w;
+  for (const std::string& name : m.multi->names()) {
+    if (!initial.contains(name))
+      throw InputError(InputErrorCode::Missing, "initial." + name,
+                       "is required: the displacement of component " + name);
+    if (!initial.contains(name + "t")) initial[name + "t"] = "0";
+    const std::vector<double> a = sample(m, initial[name], "initial." + name);
+    const std::vector<double> b = sample(m, initial[name + "t"], "initial." + name + "t");
+    u.insert(u.end(), a.begin(), a.end());
+    w.insert(w.end(), b.begin(), b.end());
+  }
+  State s;
+  s.q = Eigen::Map<const VecX>(u.data(), m.size());
+  if (!m.momentaMulti(s.q, w, s.p))
+    for (int k = 0; k < m.size(); ++k)
+      if (!std::isfinite(s.p[k]))
+        throw InputError(InputErrorCode::Range, "initial." + m.multi->names()[static_cast<std::size_t>(k / n)] + "t",
+                         "gives no finite momentum ∂ℒ/∂u_t at x = " + formatNumber(m.grid.x(k % n)));
+  return s;
+}
+#endif
+
 }  // namespace
 
 VILAB_COLD Json fieldParamsSchema() { return parseBuiltIn(kParamsSchema, "paramsSchema"); }
@@ -252,6 +407,10 @@ VILAB_COLD SystemEntry fieldEntry() {
   e.defaultInitial = [](const ParamValues&) { return parseBuiltIn(kDefaultInitial, "initial"); };
   e.checkIntegrator = [](const Model& model, const IntegratorEntry& integrator) {
     const FieldModel& m = std::get<FieldModel>(model);
+    if (m.multi && integrator.id != "midpoint")
+      throw InputError(InputErrorCode::NotApplicable, "integrator",
+                       "\"" + integrator.id + "\" steps a field of one component; a density of " +
+                           std::to_string(m.components()) + " components runs the box scheme (midpoint)");
     if (m.isTyped() && integrator.id != "midpoint")
       throw InputError(InputErrorCode::NotApplicable, "integrator",
                        "\"" + integrator.id +
@@ -267,10 +426,13 @@ VILAB_COLD SystemEntry fieldEntry() {
 #endif
     if (initial.is_null()) initial = Json::object();
     requireObject(initial, "initial");
+    const FieldModel& m = std::get<FieldModel>(model);
+#ifndef VILAB_LEAN
+    if (m.multi) return initialMulti(m, initial);
+#endif
     rejectUnknownKeys(initial, "initial", {"u", "ut"});
     if (!initial.contains("u")) initial["u"] = "0";
     if (!initial.contains("ut")) initial["ut"] = "0";
-    const FieldModel& m = std::get<FieldModel>(model);
     const std::vector<double> u = sample(m, initial["u"], "initial.u"), v = sample(m, initial["ut"], "initial.ut");
     State s;
     s.q = Eigen::Map<const VecX>(u.data(), m.points());

@@ -334,6 +334,13 @@ export default {
     'On the energy card, compare the largest energy error in the first and in the second half of the run.',
   'activity.preset.nonlinear-string.answer':
     'It stays in a band: the box scheme is multisymplectic, so even for this nonlinear density the energy error oscillates and does not drift.',
+  'activity.preset.whirling-string.question':
+    'Over the run, what happens to the string’s angular momentum about its axis, the rotation’s charge J_rotation?',
+  'activity.preset.whirling-string.choice.drifts': 'It drifts slowly',
+  'activity.preset.whirling-string.choice.exact': 'It stays the same, to rounding',
+  'activity.preset.whirling-string.measure': 'On the momentum card, read the change of J_rotation from its start as the run goes on.',
+  'activity.preset.whirling-string.answer':
+    'It stays the same to rounding: turning both displacements about the axis leaves the density unchanged, and the box scheme, a variational integrator, keeps the Noether charge of that symmetry exactly.',
   // mechanisms (scenes/mechanisms)
   'activity.preset.compound-double-pendulum.question': 'Over the run, what happens to the vertical angular momentum J_z?',
   'activity.preset.compound-double-pendulum.choice.drifts': 'It drifts slowly',

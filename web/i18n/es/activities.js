@@ -343,6 +343,14 @@ export default {
     'En la tarjeta de energía, compare el mayor error de energía de la primera mitad de la ejecución con el de la segunda.',
   'activity.preset.nonlinear-string.answer':
     'Se queda en una banda: el esquema de caja es multisimpléctico, así que incluso con esta densidad no lineal el error de energía oscila y no deriva.',
+  'activity.preset.whirling-string.question':
+    'A lo largo de la ejecución, ¿qué le pasa al momento angular de la cuerda alrededor de su eje, la carga de la rotación J_rotation?',
+  'activity.preset.whirling-string.choice.drifts': 'Deriva poco a poco',
+  'activity.preset.whirling-string.choice.exact': 'No cambia, hasta el redondeo',
+  'activity.preset.whirling-string.measure':
+    'En la tarjeta del momento, lee el cambio de J_rotation desde su inicio a medida que avanza la ejecución.',
+  'activity.preset.whirling-string.answer':
+    'No cambia, hasta el redondeo: girar los dos desplazamientos alrededor del eje deja la densidad igual, y el esquema de caja, un integrador variacional, conserva exactamente la carga de Noether de esa simetría.',
   'activity.preset.compound-double-pendulum.question': 'A lo largo de la ejecución, ¿qué le pasa al momento angular vertical J_z?',
   'activity.preset.compound-double-pendulum.choice.drifts': 'Deriva poco a poco',
   'activity.preset.compound-double-pendulum.choice.exact': 'No cambia, hasta el redondeo',

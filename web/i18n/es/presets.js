@@ -122,4 +122,7 @@ export default {
   'preset.stiff-string.title': 'AVI: pasos pequeños solo donde la cuerda es rígida',
   'preset.stiff-string.explanation':
     'Una cuerda fija por ambos extremos y pulsada a 0,3 de su longitud, con un tramo de x = 0,6 a 0,8 dieciséis veces más rígido (κ = 16: allí las ondas van cuatro veces más rápido). Con h = 0,004 s un paso es el doble del límite de estabilidad de las celdas rígidas: el salto de rana (B) explota en sus primeros pasos, y la página lo detiene en t = {stop}. El integrador variacional asíncrono (A) toma el paso de cada celda de su propio límite: 5 pasos por h en el tramo rígido y uno en el resto, y su energía se queda a menos de {band} de la inicial. El salto de rana con h/5 en toda la cuerda también es estable, pero hace 2,8 veces más actualizaciones de celdas.',
+  'preset.whirling-string.title': 'Cuerda que gira: dos componentes y una carga de Noether (esquema de caja)',
+  'preset.whirling-string.explanation':
+    'Dos desplazamientos transversales u, v de una cuerda, ℒ = ½(u_t² + v_t²) − (√(1 + u_x² + v_x²) − 1), con la rotación (u, v) ↦ (−v, u) declarada como su simetría: pulsada hasta a = 0,1 en u y lanzada de lado en v, gira alrededor de su eje. El esquema de caja resuelve cada fila por Newton con bloques de 2 × 2 y conserva la carga de Noether de la rotación J_rotation = Σ(u p_v − v p_u) hasta el redondeo (cambio máximo {drift} en 20 s), y su energía en una banda (error relativo máximo {band}).',
 };

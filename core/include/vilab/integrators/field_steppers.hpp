@@ -129,12 +129,19 @@ class FieldBox final : public FieldIntegrator {
  public:
   using FieldIntegrator::FieldIntegrator;
   StepOutcome step() override {
+    if (model_.multi) {
+      if (!multi_) multi_ = field::makeMultiBox(model_.components());
+      return multi_->step(*model_.multi, model_.grid, s_, h_);
+    }
     if (model_.typed) return typed_.step(*model_.typed, model_.grid, s_, h_);
     return builtIn_.step(model_.density, model_.grid, s_, h_);
   }
 
  private:
-  const char* lawDensity() const override { return "midpoint"; }
+  const char* lawDensity() const override { return model_.multi ? nullptr : "midpoint"; }
+  const char* whyNoLaw() const override {
+    return "the law's check carries variations of one component; this density has several";
+  }
   // A fresh scheme's step (the run's bits) and the linearization of its slab; the
   // variation is carried in (δu, δp).
   bool stepWithTangent(field::State& s, field::State& ds) override {
@@ -158,6 +165,7 @@ class FieldBox final : public FieldIntegrator {
   }
   field::BoxScheme builtIn_;
   field::BoxSchemeT<field::DataDensity> typed_;
+  std::unique_ptr<field::MultiBox> multi_;
 };
 
 class FieldDopri5 final : public FieldIntegrator {

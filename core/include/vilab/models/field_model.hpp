@@ -15,6 +15,7 @@
 #include "vilab/models/field.hpp"
 #include "vilab/models/field_box.hpp"
 #include "vilab/models/field_data.hpp"
+#include "vilab/models/field_multi.hpp"
 #include "vilab/state.hpp"
 #include "vilab/types.hpp"
 
@@ -23,19 +24,26 @@ namespace vilab {
 struct FieldModel {
   std::string family = "wave";  // wave, klein-gordon, sine-gordon, phi4, or lagrangian (typed)
   field::Density density;
-  std::shared_ptr<const field::DataDensity> typed;  // set for a typed ℒ only
+  std::shared_ptr<const field::DataDensity> typed;  // set for a typed ℒ of one component only
+  // A typed ℒ of several components (field_multi.hpp): q and p hold them component-major,
+  // component a's nodes at a·N.
+  std::shared_ptr<const field::MultiDensity> multi;
   field::Grid grid;
   std::vector<std::pair<std::string, double>> constants;  // named numbers of the texts (ℒ, initial u and u_t)
   mutable field::State scratch_;                          // energy()'s (u, u̇): no state, only storage
 
-  bool isTyped() const { return typed != nullptr; }
+  bool isTyped() const { return typed != nullptr || multi != nullptr; }
   int points() const { return grid.points; }
+  int components() const { return multi ? multi->components() : 1; }
+  // The numbers q (and p) hold: one per node and component.
+  int size() const { return components() * grid.points; }
   // The node's share of the length, w_i Δx.
   double length(int i) const { return field::weight(grid, i) * grid.spacing(); }
   bool moves(int i) const { return field::nodeMoves(grid, i); }
 
   // u_x at a node: centred, one-sided at an end (as the box scheme's Legendre transform).
-  double slope(const VecX& u, int i) const {
+  template <class Values>
+  double slope(const Values& u, int i) const {
     const int n = grid.points;
     const double h = grid.spacing();
     if (grid.ends == field::Ends::Periodic) return (u[(i + 1) % n] - u[(i + n - 1) % n]) / (2 * h);
@@ -64,6 +72,7 @@ struct FieldModel {
 
   // The canonical state as the integrators' (u, u̇); false where a velocity is undefined.
   bool toField(const State& s, field::State& f) const {
+    if (multi) return toFieldMulti(s, f);
     const int n = grid.points;
     f.u.assign(s.q.data(), s.q.data() + n);
     f.v.assign(n, 0.0);
@@ -72,6 +81,7 @@ struct FieldModel {
     return ok;
   }
   void toCanonical(const field::State& f, State& s) const {
+    if (multi) return toCanonicalMulti(f, s);
     const int n = grid.points;
     s.q.resize(n);
     s.p.resize(n);
@@ -97,6 +107,7 @@ struct FieldModel {
     if (!isTyped()) return builtInEnergy(s);
     field::State& f = scratch_;  // kept: a step computes the energy once, without allocating
     if (!toField(s, f)) return std::numeric_limits<double>::quiet_NaN();
+    if (multi) return energyMulti(f);
     const int n = grid.points;
     const double dx = grid.spacing();
     double e = 0, out[10];
@@ -145,6 +156,10 @@ struct FieldModel {
   Diagnostics diagnostics(const State& s) const {
     Diagnostics d;
     d.energy = energy(s);
+    if (multi) {
+      chargesInto(s, d);
+      return d;
+    }
     if (grid.ends == field::Ends::Periodic) {
       double p = 0;
       for (int i = 0; i < grid.points; ++i) p += s.p[i];
@@ -154,7 +169,7 @@ struct FieldModel {
     return d;
   }
 
-  // What the renderer draws: u at the nodes (x from the grid).
+  // What the renderer draws: u at the nodes (x from the grid), each component's in turn.
   void visual(const State& s, std::vector<double>& out) const { out.assign(s.q.data(), s.q.data() + s.q.size()); }
 
   // The explicit methods blow up (caught as not finite) rather than converge to a
@@ -164,13 +179,29 @@ struct FieldModel {
   // A state has one u and one p per node; a fixed end does not move (p = 0).
   void project(State& s, const StateRules&, const std::string& qField, const std::string& pField) const {
     const int n = grid.points;
-    if (s.q.size() != n) throw InputError(InputErrorCode::Length, qField, "must hold one u per node");
-    if (s.p.size() != n) throw InputError(InputErrorCode::Length, pField, "must hold one momentum per node");
-    for (int i = 0; i < n; ++i)
-      if (!moves(i) && s.p[i] != 0)
-        throw InputError(InputErrorCode::OffManifold, pField + "[" + std::to_string(i) + "]",
+    if (s.q.size() != size())
+      throw InputError(InputErrorCode::Length, qField,
+                       multi ? "must hold one u per node and component" : "must hold one u per node");
+    if (s.p.size() != size())
+      throw InputError(InputErrorCode::Length, pField,
+                       multi ? "must hold one momentum per node and component" : "must hold one momentum per node");
+    for (int k = 0; k < size(); ++k)
+      if (!moves(k % n) && s.p[k] != 0)
+        throw InputError(InputErrorCode::OffManifold, pField + "[" + std::to_string(k) + "]",
                          "is a fixed end's momentum: it must be 0");
   }
+
+  // Several components (core/src/models/field_model_multi.cpp): the nodes' momenta from their
+  // velocities w (component-major, as q); the first node whose velocities cannot be
+  // recovered, or −1; as toCanonical, energy() and the declared symmetries' charges.
+  bool momentaMulti(const VecX& q, const std::vector<double>& w, VecX& p) const;
+  int toFieldMultiAt(const State& s, field::State& f) const;
+  bool toFieldMulti(const State& s, field::State& f) const { return toFieldMultiAt(s, f) < 0; }
+  void toCanonicalMulti(const field::State& f, State& s) const;
+  double energyMulti(const field::State& f) const;
+  void chargesInto(const State& s, Diagnostics& d) const;
+  // Node i's values u^a and slopes u_x^a (as slope()) from a component-major vector.
+  void nodeValues(const VecX& u, int i, double* values, double* slopes) const;
 };
 
 }  // namespace vilab

@@ -1,0 +1,273 @@
+// Fields of several components (models/field_multi.hpp): the whirling string of
+// scenes/fields/, its energy window and its Noether charge under the box scheme, the block
+// scheme against the one-component scheme (one component, and two uncoupled ones), periodic
+// ends, the state through setState, refusals by field, and its fixed fingerprint.
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <fstream>
+#include <sstream>
+
+#include "support.hpp"
+
+using namespace vilab;
+using namespace vilab::test;
+
+namespace {
+
+Json sceneFile(const std::string& name) {
+  std::ifstream in(std::string(VILAB_SCENES_DIR) + "/fields/" + name + ".json");
+  std::stringstream text;
+  text << in.rdbuf();
+  Json j = Json::parse(text.str());
+  j.erase("about");
+  return j;
+}
+
+Json whirling() { return sceneFile("whirling-string"); }
+
+// Σ_i (u_i p_v,i − v_i p_u,i) from the canonical state (component-major), whatever ℒ is.
+double rotationCharge(const State& s, int n) {
+  double q = 0;
+  for (int i = 0; i < n; ++i) q += s.q[i] * s.p[n + i] - s.q[n + i] * s.p[i];
+  return q;
+}
+
+// Energy window ratio (test_field_system.cpp's): max − min of E − E₀ over the run over the
+// same over its first tenth; and the largest |Q − Q₀|/|Q₀| of the first charge.
+struct Kept {
+  double ratio = 0, charge = 0;
+};
+Kept keptOver(const Json& scenario, int steps) {
+  Simulation sim = simulate(scenario.dump(), 1000);
+  const Diagnostics d0 = sim.diagnostics();
+  double lo = 0, hi = 0, early = 0, charge = 0;
+  for (int k = 1; k <= steps; ++k) {
+    sim.advance(1);
+    const Diagnostics d = sim.diagnostics();
+    lo = std::min(lo, d.energy - d0.energy);
+    hi = std::max(hi, d.energy - d0.energy);
+    if (k == steps / 10) early = hi - lo;
+    if (d0.momentumSize > 0)
+      charge = std::max(charge, std::abs(d.momentum[0] - d0.momentum[0]) / std::abs(d0.momentum[0]));
+  }
+  return {(hi - lo) / early, charge};
+}
+
+}  // namespace
+
+TEST_CASE("field multi: the whirling string keeps its energy window (ratio ≤ 1.5) and its charge to rounding",
+          "[field][field-multi]") {
+  const Json scene = whirling();
+  Simulation sim = simulate(scene.dump());
+  const FieldModel& m = std::get<FieldModel>(sim.scenario().model);
+  REQUIRE(m.components() == 2);
+  REQUIRE(sim.diagnostics().momentumSize == 1);
+  const std::vector<std::string>& columns = sim.history().columns();
+  CHECK(std::find(columns.begin(), columns.end(), "momentum.rotation") != columns.end());
+  // The charge is Σ u p_v − v p_u: the angular momentum about the x axis.
+  CHECK(sim.diagnostics().momentum[0] == Approx(rotationCharge(sim.state(), 128)).epsilon(1e-14));
+  CHECK(sim.diagnostics().momentum[0] > 0);
+  const Kept k = keptOver(scene, 20000);
+  INFO("whirling string, box scheme, 20000 steps (80 s): energy window ratio "
+       << k.ratio << ", largest relative charge drift " << k.charge);
+  CHECK(k.ratio <= 1.5);
+  CHECK(k.charge <= 1e-12);
+}
+
+TEST_CASE("field multi: a density that is not rotation-invariant does not keep Σ u p_v − v p_u",
+          "[field][field-multi]") {
+  Json j = whirling();
+  j["params"]["density"]["lagrangian"] = "0.5*(u_t^2 + v_t^2) - (sqrt(1 + u_x^2 + 1.5*v_x^2) - 1)";
+  j["params"]["density"].erase("symmetries");
+  Simulation sim = simulate(j.dump());
+  const double q0 = rotationCharge(sim.state(), 128);
+  double worst = 0;
+  for (int k = 0; k < 500; ++k) {
+    run(sim, 1);
+    worst = std::max(worst, std::abs(rotationCharge(sim.state(), 128) - q0) / std::abs(q0));
+  }
+  INFO("anisotropic stiffness: largest relative change of Σ u p_v − v p_u over 500 steps " << worst);
+  CHECK(worst >= 1e-3);
+  // Declared, the rotation is refused: ℒ changes along it.
+  j["params"]["density"]["symmetries"] = {{"rotation", {{0, -1}, {1, 0}}}};
+  CHECK(refusedAt(j) == "params.density.symmetries.rotation");
+}
+
+TEST_CASE("field multi: one component through the block scheme is the one-component box scheme",
+          "[field][field-multi]") {
+  for (const char* ends : {"fixed", "free", "periodic"}) {
+    Json single = sceneFile("nonlinear-string");
+    single["params"]["grid"]["ends"] = ends;
+    if (std::string(ends) == "periodic") single["initial"] = {{"u", "0.05*sin(2*pi*x)"}, {"ut", "0.3*cos(2*pi*x)"}};
+    Json renamed = single;
+    renamed["params"]["density"]["lagrangian"] = "0.5*w_t^2 - sqrt(1 + w_x^2)";
+    renamed["params"]["density"]["fields"] = {"w"};
+    renamed["initial"] = {{"w", single["initial"]["u"]}, {"wt", single["initial"]["ut"]}};
+    Simulation a = simulate(single.dump()), b = simulate(renamed.dump());
+    REQUIRE(std::get<FieldModel>(b.scenario().model).multi != nullptr);
+    run(a, 300);
+    run(b, 300);
+    const double gap = maxDifference(a.state().q, b.state().q);
+    INFO(ends << " ends: largest |Δu| after 300 steps " << gap << ", energies " << a.diagnostics().energy << " / "
+              << b.diagnostics().energy);
+    CHECK(gap <= 1e-12);
+    CHECK(b.diagnostics().energy == Approx(a.diagnostics().energy).epsilon(1e-12));
+  }
+  // Declared as ["u"], the density is the one-component one, bit for bit.
+  Json j = sceneFile("nonlinear-string");
+  j["params"]["density"]["fields"] = {"u"};
+  Simulation a = simulate(j.dump());
+  run(a, 300);
+  CHECK(a.hash() == "c1519124b4be96e5");
+}
+
+TEST_CASE("field multi: two uncoupled components each step as the one-component scheme", "[field][field-multi]") {
+  for (const char* ends : {"fixed", "periodic"}) {
+    Json j = whirling();
+    j["params"]["grid"]["ends"] = ends;
+    j["params"]["density"]["lagrangian"] = "0.5*(u_t^2 + v_t^2) - sqrt(1 + u_x^2) - sqrt(1 + v_x^2)";
+    j["params"]["density"].erase("symmetries");
+    j["initial"] = {{"u", "0.1*sin(2*pi*x)"}, {"ut", "0"}, {"v", "0.05*sin(4*pi*x)"}, {"vt", "0.2*sin(2*pi*x)"}};
+    Json single = sceneFile("nonlinear-string");
+    single["params"]["grid"]["ends"] = ends;
+    Simulation both = simulate(j.dump());
+    run(both, 200);
+    const int n = 128;
+    const char* initial[2][2] = {{"0.1*sin(2*pi*x)", "0"}, {"0.05*sin(4*pi*x)", "0.2*sin(2*pi*x)"}};
+    for (int a = 0; a < 2; ++a) {
+      single["initial"] = {{"u", initial[a][0]}, {"ut", initial[a][1]}};
+      Simulation one = simulate(single.dump());
+      run(one, 200);
+      const double gap = maxDifference(one.state().q, both.state().q.segment(a * n, n));
+      INFO(ends << " ends, component " << a << ": largest |Δu| after 200 steps " << gap);
+      CHECK(gap <= 1e-12);
+    }
+  }
+}
+
+// The helix u + iv = a e^{i(kx − ωt)}: its slope |(u_x, v_x)| = ak is the same everywhere, so
+// is the tension, and it turns rigidly (ω = k (1 + a²k²)^{−1/4}: the phase speed of the
+// tension (1 + a²k²)^{−1/2} per unit mass, times k).
+TEST_CASE("field multi: periodic ends keep the charge to rounding", "[field][field-multi]") {
+  Json j = whirling();
+  j["params"]["grid"]["ends"] = "periodic";
+  j["params"]["grid"]["points"] = 64;
+  j["params"]["constants"] = {{"a", 0.05}, {"k", 2 * 3.14159265358979323846}};
+  const std::string w = "k*(1 + (a*k)^2)^(-0.25)";
+  j["initial"] = {
+      {"u", "a*cos(k*x)"}, {"ut", "a*" + w + "*sin(k*x)"}, {"v", "a*sin(k*x)"}, {"vt", "-a*" + w + "*cos(k*x)"}};
+  const Kept k = keptOver(j, 5000);
+  INFO("periodic whirl, 5000 steps: energy window ratio " << k.ratio << ", largest relative charge drift " << k.charge);
+  CHECK(k.ratio <= 1.5);
+  CHECK(k.charge <= 1e-12);
+}
+
+TEST_CASE("field multi: the state goes through setState, and a fixed end's momentum is refused",
+          "[field][field-multi]") {
+  Simulation sim = simulate(whirling().dump());
+  run(sim, 50);
+  const State s = sim.state();
+  REQUIRE(s.q.size() == 256);
+  const Diagnostics d = sim.diagnostics();
+  sim.setState(s);
+  CHECK(sim.state().q == s.q);
+  CHECK(sim.state().p == s.p);
+  CHECK(sim.diagnostics().energy == d.energy);
+  CHECK(sim.diagnostics().momentum[0] == d.momentum[0]);
+  State moved = s;
+  moved.p[128] = 1;  // v's node 0, a fixed end
+  try {
+    sim.setState(moved);
+    FAIL("a fixed end's momentum was accepted");
+  } catch (const InputError& err) {
+    CHECK(err.field() == "p[128]");
+  }
+  State shorter = s;
+  shorter.q.conservativeResize(128);
+  CHECK_THROWS(sim.setState(shorter));
+}
+
+TEST_CASE("field multi: every refusal names its field", "[field][field-multi]") {
+  const Json good = whirling();
+  REQUIRE(refusedAt(good).empty());
+  auto with = [&](auto change) {
+    Json j = good;
+    change(j);
+    return refusedAt(j);
+  };
+  CHECK(with([](Json& j) { j["params"]["density"]["fields"] = {"u", "u"}; }) == "params.density.fields[1]");
+  CHECK(with([](Json& j) { j["params"]["density"]["fields"] = {"u", "ut"}; }) == "params.density.fields[1]");
+  CHECK(with([](Json& j) { j["params"]["density"]["fields"] = {"u", "v_1"}; }) == "params.density.fields[1]");
+  CHECK(with([](Json& j) { j["params"]["density"]["fields"] = {"x", "v"}; }) == "params.density.fields[0]");
+  CHECK(with([](Json& j) { j["params"]["density"]["fields"] = {"u", "sin"}; }) == "params.density.fields[1]");
+  CHECK(with([](Json& j) { j["params"]["density"]["fields"] = {"u", "a"}; }) == "params.density.fields[1]");
+  CHECK(with([](Json& j) { j["params"]["density"]["fields"] = {"u", 3}; }) == "params.density.fields[1]");
+  CHECK(with([](Json& j) { j["params"]["density"]["fields"] = Json::array(); }) == "params.density.fields");
+  CHECK(with([](Json& j) { j["params"]["density"]["fields"] = {"u", "v", "w", "y", "z"}; }) == "params.density.fields");
+  CHECK(with([](Json& j) { j["params"]["density"]["fields"] = "u"; }) == "params.density.fields");
+  CHECK(with([](Json& j) { j["params"]["density"]["fields"] = {"u", "w"}; }) == "params.density.lagrangian");
+  CHECK(with([](Json& j) { j["initial"].erase("v"); }) == "initial.v");
+  CHECK(with([](Json& j) { j["initial"]["w"] = "0"; }) == "initial.w");
+  CHECK(with([](Json& j) { j["initial"]["vt"] = "1/(x - x)"; }) == "initial.vt");
+  CHECK(with([](Json& j) {
+          j["params"]["density"]["symmetries"]["rotation"] = {{0, -1}};
+        }) == "params.density.symmetries.rotation");
+  CHECK(with([](Json& j) {
+          j["params"]["density"]["symmetries"]["rotation"] = {{0, 0}, {0, 0}};
+        }) == "params.density.symmetries.rotation");
+  CHECK(with([](Json& j) {
+          j["params"]["density"]["symmetries"]["stretch"] = {{1, 0}, {0, 1}};
+        }) == "params.density.symmetries.stretch");
+  CHECK(with([](Json& j) { j["params"]["density"]["symmetries"]["rotation"][0][1] = "a"; }) ==
+        "params.density.symmetries.rotation[0][1]");
+  CHECK(with([](Json& j) {
+          j["params"]["density"] = {{"family", "wave"}, {"fields", {"u", "v"}}};
+        }) == "params.density.fields");
+  for (const char* id : {"trapezoid", "rk4", "dopri5", "avi"}) {
+    Json j = good;
+    j["integrator"] = id;
+    INFO(id);
+    CHECK(refusedAt(j) == "integrator");
+  }
+}
+
+TEST_CASE("field multi: four components, and the step's cost grows as N", "[field][field-multi]") {
+  Json j = whirling();
+  j["params"]["density"] = {
+      {"lagrangian", "0.5*(a_t^2 + b_t^2 + c_t^2 + d_t^2) - (sqrt(1 + a_x^2 + b_x^2 + c_x^2 + d_x^2) - 1)"},
+      {"fields", {"a", "b", "c", "d"}},
+      {"symmetries",
+       {{"ab", {{0, -1, 0, 0}, {1, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}}},
+        {"cd", {{0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, -1}, {0, 0, 1, 0}}}}}};
+  j["params"]["constants"] = Json::object();
+  j["initial"] = {{"a", "0.1*sin(pi*x)"},    {"bt", "0.3*sin(pi*x)"},   {"b", "0"},
+                  {"c", "0.05*sin(2*pi*x)"}, {"dt", "0.3*sin(2*pi*x)"}, {"d", "0"}};
+  const Kept k = keptOver(j, 2000);
+  INFO("four components, 2000 steps: energy window ratio " << k.ratio << ", charge drift " << k.charge);
+  CHECK(k.charge <= 1e-12);
+  // Seconds per step at N and 4N: the block-tridiagonal solve is O(N m³).
+  double seconds[2];
+  for (int which = 0; which < 2; ++which) {
+    Json sized = j;
+    sized["params"]["grid"]["points"] = which == 0 ? 256 : 1024;
+    Simulation sim = simulate(sized.dump(), 1000);
+    run(sim, 5);
+    const auto start = std::chrono::steady_clock::now();
+    run(sim, 40);
+    seconds[which] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / 40;
+  }
+  INFO("four components: " << seconds[0] * 1e6 << " µs per step at N = 256, " << seconds[1] * 1e6
+                           << " µs at N = 1024 (ratio " << seconds[1] / seconds[0] << ")");
+  CHECK(seconds[1] / seconds[0] <= 8);  // linear: 4 (quadratic would be 16)
+}
+
+// Golden fingerprint (its own integrator, 300 steps); tests/wasm/field.test.mjs checks
+// that the wasm module gives the native hash.
+TEST_CASE("field multi: golden fingerprint of the whirling string after 300 steps",
+          "[field][field-multi][determinism]") {
+  Simulation a = simulate(whirling().dump()), b = simulate(whirling().dump());
+  run(a, 300);
+  for (int k = 0; k < 300; ++k) b.advance(1);
+  CHECK(a.hash() == b.hash());
+  CHECK(a.hash() == "c2201290ebd69554");
+}
