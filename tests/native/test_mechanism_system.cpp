@@ -102,8 +102,8 @@ TEST_CASE("mechanism system: the compositions run at orders 4 and 6 on it", "[me
 
 TEST_CASE("mechanism system: every scene of scenes/mechanisms keeps its joints and its stated invariants",
           "[mechanism]") {
-  for (const char* name :
-       {"compound-double-pendulum", "physical-pendulum", "lagrange-top", "gyroscope", "middle-axis"}) {
+  for (const char* name : {"compound-double-pendulum", "physical-pendulum", "lagrange-top", "gyroscope", "middle-axis",
+                           "gravity-gradient-satellite"}) {
     std::ifstream in(std::string(VILAB_SCENES_DIR) + "/mechanisms/" + name + ".json");
     std::stringstream text;
     text << in.rdbuf();
