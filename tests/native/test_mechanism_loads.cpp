@@ -361,3 +361,31 @@ TEST_CASE("mechanism loads: refusals name their field", "[mechanism][loads]") {
         }) == "params.bodies[1].torqueFrame");
   CHECK(with([](Json& p) { p["bodies"][1]["torqueFrame"] = "space"; }) == "params.bodies[1].torqueFrame");
 }
+
+TEST_CASE("mechanism loads: the satellite's lesson states the figures the tests above check", "[mechanism][loads]") {
+  const Json about = mechanismScene("gravity-gradient-satellite")["about"];
+  const Json body = mechanismScene("gravity-gradient-satellite")["params"]["bodies"][0];
+  const double A = body["inertia"][0].get<double>(), B = body["inertia"][1].get<double>(),
+               C = body["inertia"][2].get<double>();
+  char theory[32];
+  std::snprintf(theory, sizeof theory, "%.3f", std::sqrt(3 * (B - A) / C));
+  // 40000 steps of 0.05 (the Jacobi test) are 318 orbits of 2π.
+  const long orbits = std::lround(std::floor(40000 * 0.05 / (2 * M_PI)));
+  std::ifstream in(std::string(VILAB_SCENES_DIR) + "/../web/i18n/es/presets.js");
+  std::stringstream es;
+  es << in.rdbuf();
+  const std::string en = about["lesson"].get<std::string>();
+  std::string comma = theory;
+  comma[1] = ',';
+  CHECK(en.find(std::string("= ") + theory + " n") != std::string::npos);
+  CHECK(es.str().find(std::string("= ") + comma + " n") != std::string::npos);
+  CHECK(en.find("within 0.2 %") != std::string::npos);  // the scene swing's tolerance, 2e-3
+  CHECK(es.str().find("dentro del 0,2 %") != std::string::npos);
+  CHECK(en.find(std::to_string(orbits) + " orbits") != std::string::npos);
+  CHECK(es.str().find(std::to_string(orbits) + " órbitas") != std::string::npos);
+  CHECK(en.find("(A = 1.5)") != std::string::npos);
+  CHECK(A == 1.5);
+  CHECK(en.find("(C = 3)") != std::string::npos);
+  CHECK(C == 3);
+  CHECK(en.find("n = 1 rad/s") != std::string::npos);  // the potential's cos(t), sin(t)
+}
