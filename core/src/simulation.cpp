@@ -79,10 +79,10 @@ decltype(auto) onModel(const Model& m, F&& f) {
 }
 
 // Models with time-dependent output (bodies and conserved quantities of a system defined
-// by data) take t; the others do not.
+// by data, a mechanism's potential V(x, R, t)) take t; the others do not.
 template <class M>
 Diagnostics diagnosticsOf(const M& m, const State& s, double t) {
-  if constexpr (std::is_same<M, LagrangianModel>::value)
+  if constexpr (std::is_same<M, LagrangianModel>::value || std::is_same<M, MechanismModel>::value)
     return m.diagnostics(s, t);
   else
     return m.diagnostics(s);

@@ -60,6 +60,7 @@ export const ACTIVITIES = {
     // mechanisms (scenes/mechanisms)
     'compound-double-pendulum': { choices: ['drifts', 'exact'], answer: 'exact' },
     gyroscope: { choices: ['turns', 'holds'], answer: 'holds' },
+    'gravity-gradient-satellite': { choices: ['tumbles', 'rocks', 'aligns'], answer: 'rocks' },
     'lagrange-top': { choices: ['fixed', 'nods', 'falls'], answer: 'nods' },
     'middle-axis': { choices: ['steady', 'flips'], answer: 'flips' },
     'physical-pendulum': { choices: ['same', 'exchange'], answer: 'exchange' },

@@ -156,6 +156,12 @@ export interface MechanismBody {
   omega?: NumberList;
   /** Sizes (m): box sides; capsule or cylinder radius and length (along z); sphere radius; tee crossbar (along y) and shaft (along z) lengths, thickness. */
   shape?: { type: 'box' | 'capsule' | 'cylinder' | 'sphere' | 'tee'; size?: NumberList };
+  /** An applied torque [τx, τy, τz]: expressions in the bodies' x<i>, y<i>, z<i>, R<i>_jk and t. */
+  torque?: readonly [string, string, string];
+  /** The frame of torque; default 'body'. */
+  torqueFrame?: 'body' | 'space';
+  /** c ≥ 0 (N·m·s): the damping torque −c ω, body frame; default 0. */
+  damping?: number;
 }
 
 /** A joint between two bodies (or a body and the world): a ball, a hinge (adds an axis) or fixed. */
@@ -176,6 +182,8 @@ export interface MechanismJoint {
 export interface MechanismDefinition {
   /** m/s², space frame; default [0, 0, -9.81]. */
   gravity?: NumberList;
+  /** A potential V(x, R, t) (J) added to gravity's: an expression in the bodies' x<i>, y<i>, z<i>, R<i>_jk and t. */
+  potential?: string;
   bodies: readonly MechanismBody[];
   joints?: readonly MechanismJoint[];
 }

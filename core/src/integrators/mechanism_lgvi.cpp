@@ -60,6 +60,15 @@ StepOutcome MechanismLGVI::step(MechanismState& s) {
     p1[i] = P.impulse[i] + (0.5 * h_ * model_.bodies[i].mass) * model_.gravity;
     Pi1[i] = P.F[i].transpose() * P.rotImpulse[i];
   }
+  // The end's halves of the loads at (x_{k+1}, R_{k+1}, t_{k+1}) and of the damping.
+  if (model_.appliedLoads(P.x1, P.R1, s.t + h_, force_, torque_))
+    for (int i = 0; i < B; ++i) {
+      p1[i] += (0.5 * h_) * force_[i];
+      Pi1[i] += (0.5 * h_) * torque_[i];
+    }
+  if (!dampAllAtStart_)
+    for (int i = 0; i < B; ++i)
+      if (model_.bodies[i].damping != 0) Pi1[i] -= model_.bodies[i].damping * Vec3(z.segment<3>(3 * i));
   // Stage 4: the end impulse ν: (G M⁻¹ Gᵀ) ν = −G M⁻¹ (p, Π), all at q_{k+1}.
   if (c > 0) {
     model_.constraintJacobian(P.R1, P.G1);
@@ -108,8 +117,17 @@ void MechanismLGVI::prepare(const MechanismState& s) {
   StepProblem& P = problem_;
   P.self = this;  // set here, not once: a moved integrator must not point at its old self
   P.s = &s;
-  P.P0.resize(bodyCount());
-  for (int i = 0; i < bodyCount(); ++i) P.P0[i] = s.p[i] + (0.5 * h_ * model_.bodies[i].mass) * model_.gravity;
+  const int B = bodyCount();
+  P.P0.resize(B);
+  for (int i = 0; i < B; ++i) P.P0[i] = s.p[i] + (0.5 * h_ * model_.bodies[i].mass) * model_.gravity;
+  P.Pi0 = s.Pi;
+  if (model_.appliedLoads(s.x, s.R, s.t, force_, torque_))
+    for (int i = 0; i < B; ++i) {
+      P.P0[i] += (0.5 * h_) * force_[i];
+      P.Pi0[i] += (0.5 * h_) * torque_[i];
+    }
+  P.damping.resize(B);
+  for (int i = 0; i < B; ++i) P.damping[i] = (dampAllAtStart_ ? 2.0 : 1.0) * model_.bodies[i].damping;
   model_.constraintJacobian(s.R, P.Gk);
 }
 
@@ -127,7 +145,8 @@ void MechanismLGVI::StepProblem::configure(const Vector& z) {
   if (c > 0) force.noalias() = Gk.transpose() * z.tail(c) / h;
   for (int i = 0; i < B; ++i) {
     impulse[i] = P0[i] + force.segment<3>(6 * i);
-    rotImpulse[i] = s->Pi[i] + force.segment<3>(6 * i + 3);
+    rotImpulse[i] = Pi0[i] + force.segment<3>(6 * i + 3);
+    if (damping[i] != 0) rotImpulse[i] -= damping[i] * Vec3(z.segment<3>(3 * i));  // f_d^- = (h/2)(−c 2f/h)
     x1[i] = s->x[i] + (h / model.bodies[i].mass) * impulse[i];
     F[i] = cayley(z.segment<3>(3 * i));
     R1[i] = s->R[i] * F[i];
@@ -158,10 +177,11 @@ NewtonEval MechanismLGVI::StepProblem::evaluate(const Vector& z, Vector& r, bool
     const double scale = self->rotationScale_[i];
     Mat3 dCdf = hat(a) - 2.0 * model.bodies[i].inertia + f * a.transpose();
     dCdf.diagonal().array() += a.dot(f);
+    const Mat3 dCda = Mat3::Identity() - hat(f) + f * f.transpose();
+    if (damping[i] != 0) dCdf -= (h * damping[i]) * dCda;  // ∂a/∂f = −h c I
     jacobian.block<3, 3>(3 * i, 3 * i) = dCdf / scale;
     if (c == 0) continue;
     // ∂a/∂w = h · Gₖ,ηᵀ / h = G_ηᵀ
-    const Mat3 dCda = Mat3::Identity() - hat(f) + f * f.transpose();
     jacobian.block(3 * i, 3 * B, 3, c) = dCda * Gk.middleCols<3>(6 * i + 3).transpose() / scale;
     const Mat3 dEta = (2.0 / (1.0 + f.squaredNorm())) * (Mat3::Identity() - hat(f));
     jacobian.block(3 * B, 3 * i, c, 3) = G1.middleCols<3>(6 * i + 3) * dEta / L;

@@ -328,8 +328,14 @@ class MechanismQuaternionMidpoint {
 }  // namespace
 
 std::unique_ptr<Integrator> quaternionOnMechanism(const Model& model, const Options&, double h) {
-  return std::make_unique<CanonicalIntegrator<MechanismQuaternionMidpoint>>(
-      MechanismQuaternionMidpoint(std::get<MechanismModel>(model), h));
+  const MechanismModel& mechanism = std::get<MechanismModel>(model);
+  // appliedLoads above gives uniform gravity only, and Newton's matrix has no load terms:
+  // a potential, an applied torque or damping would be left out of the step, not refused.
+  if (mechanism.hasAppliedLoads() || mechanism.damped())
+    throw InputError(InputErrorCode::NotApplicable, "integrator",
+                     "\"quaternion\" takes a mechanism under uniform gravity only; this one has a potential, an "
+                     "applied torque or damping: choose lie-group, rk4 or dopri5");
+  return std::make_unique<CanonicalIntegrator<MechanismQuaternionMidpoint>>(MechanismQuaternionMidpoint(mechanism, h));
 }
 
 }  // namespace vilab

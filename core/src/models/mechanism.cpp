@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "vilab/models/mechanism_loads.hpp"
+
 namespace vilab {
 
 std::vector<Vec3> MechanismModel::positions() const {
@@ -118,8 +120,50 @@ double MechanismModel::energy(const MechanismState& s) const {
     e += 0.5 * s.p[i].squaredNorm() / b.mass + 0.5 * s.Pi[i].dot(b.inertia.llt().solve(s.Pi[i])) -
          b.mass * gravity.dot(s.x[i]);
   }
+  if (loads && loads->hasPotential) e += loads->potential.evaluate(s.x, s.R, s.t, nullptr, nullptr);
   return e;
 }
+
+bool MechanismModel::appliedLoads(const std::vector<Vec3>& x, const std::vector<Mat3>& R, double t,
+                                  std::vector<Vec3>& force, std::vector<Vec3>& torque) const {
+  if (!loads) {
+    force.clear();
+    torque.clear();
+    return false;
+  }
+  const std::size_t n = bodies.size();
+  force.assign(n, Vec3::Zero());
+  torque.assign(n, Vec3::Zero());
+  if (loads->hasPotential) {
+    std::vector<Vec3> dx(n, Vec3::Zero());
+    std::vector<Mat3> dR(n, Mat3::Zero());
+    loads->potential.evaluate(x, R, t, &dx, &dR);
+    for (std::size_t i = 0; i < n; ++i) {
+      force[i] = -dx[i];
+      // τ = vee(A − Aᵀ), A = DᵀR (models/mechanism_loads.hpp)
+      const Mat3 A = dR[i].transpose() * R[i];
+      torque[i] = Vec3(A(2, 1) - A(1, 2), A(0, 2) - A(2, 0), A(1, 0) - A(0, 1));
+    }
+  }
+  for (const MechanismLoadSet::Torque& tq : loads->torques) {
+    const std::size_t i = static_cast<std::size_t>(tq.body);
+    Vec3 applied;
+    for (int k = 0; k < 3; ++k) applied[k] = tq.component[k].evaluate(x, R, t, nullptr, nullptr);
+    torque[i] += tq.spaceFrame ? Vec3(R[i].transpose() * applied) : applied;
+  }
+  return true;
+}
+
+double MechanismModel::potentialEnergy(const std::vector<Vec3>& x, const std::vector<Mat3>& R, double t) const {
+  double e = 0;
+  for (std::size_t i = 0; i < bodies.size(); ++i) e -= bodies[i].mass * gravity.dot(x[i]);
+  if (loads && loads->hasPotential) e += loads->potential.evaluate(x, R, t, nullptr, nullptr);
+  return e;
+}
+
+bool MechanismModel::usesTime() const { return loads && loads->usesTime(); }
+
+bool MechanismModel::forced() const { return damped() || (loads && !loads->torques.empty()); }
 
 Vec3 MechanismModel::angularMomentum(const MechanismState& s) const {
   Vec3 L = Vec3::Zero();
@@ -184,8 +228,15 @@ State MechanismModel::initialCanonical() const {
 
 double MechanismModel::energy(const State& s) const { return energy(toMechanism(s)); }
 
-Diagnostics MechanismModel::diagnostics(const State& s) const {
-  const MechanismState m = toMechanism(s);
+double MechanismModel::energy(const State& s, double t) const {
+  MechanismState m = toMechanism(s);
+  m.t = t;
+  return energy(m);
+}
+
+Diagnostics MechanismModel::diagnostics(const State& s, double t) const {
+  MechanismState m = toMechanism(s);
+  m.t = t;
   Diagnostics d;
   d.energy = energy(m);
   const Vec3 L = angularMomentum(m);
@@ -284,6 +335,36 @@ void MechanismModel::validate() {
   validateClosure();
   validateIndependent();
   validateVelocities();
+  validateLoads();
+}
+
+void MechanismModel::validateLoads() const {
+  for (std::size_t i = 0; i < bodies.size(); ++i)
+    if (!(std::isfinite(bodies[i].damping) && bodies[i].damping >= 0))
+      throw InputError(InputErrorCode::Range, "bodies[" + std::to_string(i) + "].damping",
+                       "must be finite and not negative: " + formatNumber(bodies[i].damping));
+  if (!loads) return;
+  const std::vector<Vec3> x = positions();
+  const std::vector<Mat3> R = orientations();
+  if (loads->hasPotential) {
+    std::vector<Vec3> dx(bodies.size(), Vec3::Zero());
+    std::vector<Mat3> dR(bodies.size(), Mat3::Zero());
+    const double V = loads->potential.evaluate(x, R, 0, &dx, &dR);
+    bool finite = std::isfinite(V);
+    for (std::size_t i = 0; i < bodies.size(); ++i) finite = finite && dx[i].allFinite() && dR[i].allFinite();
+    if (!finite)
+      throw InputError(
+          InputErrorCode::Range, "potential",
+          "is not finite (or its gradient is not) at the initial configuration, t = 0: V = " + formatNumber(V));
+  }
+  for (const MechanismLoadSet::Torque& tq : loads->torques)
+    for (int k = 0; k < 3; ++k) {
+      const double v = tq.component[k].evaluate(x, R, 0, nullptr, nullptr);
+      if (!std::isfinite(v))
+        throw InputError(InputErrorCode::Range,
+                         "bodies[" + std::to_string(tq.body) + "].torque[" + std::to_string(k) + "]",
+                         "is not finite at the initial configuration, t = 0: " + formatNumber(v));
+    }
 }
 
 void MechanismModel::validateCounts() const {

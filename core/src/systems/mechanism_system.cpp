@@ -1,10 +1,14 @@
 // Registry entry of `mechanism`: rigid bodies joined by ball, hinge and fixed joints,
 // given as data (models/mechanism.hpp).
 //
-// Scenario data: params = {gravity: [gx, gy, gz], bodies: [...], joints: [...]}, each body
+// Scenario data: params = {gravity: [gx, gy, gz], potential: "V", bodies: [...],
+// joints: [...]}, each body
 //   {name, mass, inertia: [I1, I2, I3] (principal, body frame) or a symmetric 3×3 about the
 //    centre of mass, position, orientation: [w, x, y, z], velocity (space frame),
-//    omega (body frame), shape: {type: box | capsule | cylinder | sphere | tee, size: [...]}},
+//    omega (body frame), shape: {type: box | capsule | cylinder | sphere | tee, size: [...]},
+//    torque: ["τx", "τy", "τz"], torqueFrame: body | space, damping: c ≥ 0 (−c ω)},
+// V and τ expressions in the bodies' x<i>, y<i>, z<i>, R<i>_jk and t
+// (models/mechanism_loads.hpp).
 // each joint
 //   {type: ball | hinge | fixed, parent: "world" | a body's name or index, child,
 //    parentPoint, childPoint (each in its body's frame), parentAxis, childAxis (hinge)}.
@@ -13,6 +17,7 @@
 #include "vilab/detmath.hpp"
 #include "vilab/json.hpp"
 #include "vilab/limits.hpp"
+#include "vilab/models/mechanism_loads.hpp"
 #include "vilab/registry.hpp"
 
 namespace vilab {
@@ -39,7 +44,7 @@ const char* const kDefaultDefinition = R"json({
 
 // The JSON Schema of params (draft-07), the structure parseMechanism reads.
 const char* const kParamsSchema =
-    R"json({"type": "object", "additionalProperties": false, "required": ["bodies"], "properties": {"gravity": {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}, "bodies": {"type": "array", "minItems": 1, "maxItems": 32, "items": {"type": "object", "additionalProperties": false, "required": ["mass", "inertia"], "properties": {"name": {"type": "string"}, "mass": {"type": "number", "exclusiveMinimum": 0, "maximum": 1000000000.0}, "inertia": {"anyOf": [{"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}, {"type": "array", "items": {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}, "minItems": 3, "maxItems": 3}]}, "position": {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}, "orientation": {"type": "array", "items": {"type": "number"}, "minItems": 4, "maxItems": 4}, "velocity": {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}, "omega": {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}, "shape": {"type": "object", "additionalProperties": false, "required": ["type"], "properties": {"type": {"enum": ["box", "capsule", "cylinder", "sphere", "tee"]}, "size": {"type": "array", "items": {"type": "number", "exclusiveMinimum": 0, "maximum": 1000}, "minItems": 1, "maxItems": 3}}}}}}, "joints": {"type": "array", "maxItems": 64, "items": {"type": "object", "additionalProperties": false, "required": ["type", "child"], "properties": {"type": {"enum": ["ball", "hinge", "fixed"]}, "parent": {"anyOf": [{"type": "string"}, {"type": "integer", "minimum": 0}]}, "child": {"anyOf": [{"type": "string"}, {"type": "integer", "minimum": 0}]}, "parentPoint": {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}, "childPoint": {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}, "parentAxis": {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}, "childAxis": {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}}}}}})json";
+    R"json({"type": "object", "additionalProperties": false, "required": ["bodies"], "properties": {"gravity": {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}, "potential": {"type": "string"}, "bodies": {"type": "array", "minItems": 1, "maxItems": 32, "items": {"type": "object", "additionalProperties": false, "required": ["mass", "inertia"], "properties": {"name": {"type": "string"}, "mass": {"type": "number", "exclusiveMinimum": 0, "maximum": 1000000000.0}, "inertia": {"anyOf": [{"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}, {"type": "array", "items": {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}, "minItems": 3, "maxItems": 3}]}, "position": {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}, "orientation": {"type": "array", "items": {"type": "number"}, "minItems": 4, "maxItems": 4}, "velocity": {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}, "omega": {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}, "shape": {"type": "object", "additionalProperties": false, "required": ["type"], "properties": {"type": {"enum": ["box", "capsule", "cylinder", "sphere", "tee"]}, "size": {"type": "array", "items": {"type": "number", "exclusiveMinimum": 0, "maximum": 1000}, "minItems": 1, "maxItems": 3}}}, "torque": {"type": "array", "items": {"type": "string"}, "minItems": 3, "maxItems": 3}, "torqueFrame": {"enum": ["body", "space"]}, "damping": {"type": "number", "minimum": 0}}}}, "joints": {"type": "array", "maxItems": 64, "items": {"type": "object", "additionalProperties": false, "required": ["type", "child"], "properties": {"type": {"enum": ["ball", "hinge", "fixed"]}, "parent": {"anyOf": [{"type": "string"}, {"type": "integer", "minimum": 0}]}, "child": {"anyOf": [{"type": "string"}, {"type": "integer", "minimum": 0}]}, "parentPoint": {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}, "childPoint": {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}, "parentAxis": {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}, "childAxis": {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}}}}}})json";
 
 Json parseBuiltIn(const std::string& text, const char* field) {
   return parseJsonText(text, field, limits::kMaxScenarioDepth);
@@ -81,7 +86,9 @@ int readBodyRef(const Json& v, const std::string& field, const std::vector<std::
 
 MechanismBody readBody(const Json& b, const std::string& at, std::string& name, std::size_t index) {
   requireObject(b, at);
-  rejectUnknownKeys(b, at, {"name", "mass", "inertia", "position", "orientation", "velocity", "omega", "shape"});
+  rejectUnknownKeys(b, at,
+                    {"name", "mass", "inertia", "position", "orientation", "velocity", "omega", "shape", "torque",
+                     "torqueFrame", "damping"});
   MechanismBody body;
   name =
       b.contains("name") ? (b["name"].is_string() ? b["name"].get<std::string>() : "") : "body" + std::to_string(index);
@@ -104,6 +111,7 @@ MechanismBody readBody(const Json& b, const std::string& at, std::string& name, 
   }
   body.velocity = readVector(b, "velocity", at, Vec3::Zero());
   body.angularVelocity = readVector(b, "omega", at, Vec3::Zero());
+  if (b.contains("damping")) body.damping = readNumber(b["damping"], joinField(at, "damping"));
   // The magnitudes every system's initial data keeps to.
   if (!(body.x.cwiseAbs().maxCoeff() <= limits::kMaxCoordinate))
     throw InputError(InputErrorCode::Range, joinField(at, "position"), "must be at most 1e6 m in magnitude");
@@ -182,6 +190,50 @@ MechanismJoint readJoint(const Json& j, const std::string& at, const std::vector
   return joint;
 }
 
+// The potential and the bodies' applied torques, or null when there are none.
+std::shared_ptr<const MechanismLoadSet> readLoads(const Json& params, int bodyCount) {
+  auto loads = std::make_shared<MechanismLoadSet>();
+  if (params.contains("potential")) {
+    if (!params["potential"].is_string())
+      throw InputError(InputErrorCode::Type, "params.potential",
+                       "must be an expression (a string), got " + describeJson(params["potential"]));
+    loads->potential = MechanismExpression(params["potential"].get<std::string>(), "params.potential", bodyCount, true);
+    loads->hasPotential = true;
+  }
+  const Json& bodies = params["bodies"];
+  for (int i = 0; i < bodyCount; ++i) {
+    const Json& b = bodies[static_cast<std::size_t>(i)];
+    const std::string at = "params.bodies[" + std::to_string(i) + "]";
+    if (b.contains("torqueFrame") && !b.contains("torque"))
+      throw InputError(InputErrorCode::Invalid, joinField(at, "torqueFrame"), "belongs to a torque (none given)");
+    if (!b.contains("torque")) continue;
+    const Json& tq = b["torque"];
+    const std::string field = joinField(at, "torque");
+    if (!tq.is_array() || tq.size() != 3)
+      throw InputError(InputErrorCode::Length, field, "must be three expressions [τx, τy, τz]");
+    MechanismLoadSet::Torque torque;
+    torque.body = i;
+    for (std::size_t k = 0; k < 3; ++k) {
+      const std::string component = field + "[" + std::to_string(k) + "]";
+      if (!tq[k].is_string())
+        throw InputError(InputErrorCode::Type, component,
+                         "must be an expression (a string), got " + describeJson(tq[k]));
+      torque.component[k] = MechanismExpression(tq[k].get<std::string>(), component, bodyCount, false);
+    }
+    if (b.contains("torqueFrame")) {
+      const Json& frame = b["torqueFrame"];
+      const std::string which = frame.is_string() ? frame.get<std::string>() : "";
+      if (which != "body" && which != "space")
+        throw InputError(InputErrorCode::Invalid, joinField(at, "torqueFrame"),
+                         "must be body or space, got " + describeJson(frame));
+      torque.spaceFrame = which == "space";
+    }
+    loads->torques.push_back(std::move(torque));
+  }
+  if (!loads->hasPotential && loads->torques.empty()) return nullptr;
+  return loads;
+}
+
 // The model from `params`, validated; each field named from "params.".
 MechanismModel parseMechanism(const Json& params) {
 #ifdef VILAB_LEAN
@@ -189,7 +241,7 @@ MechanismModel parseMechanism(const Json& params) {
   throw NotInLeanBuild("params", "a mechanism given as data");
 #endif
   requireObject(params, "params");
-  rejectUnknownKeys(params, "params", {"gravity", "bodies", "joints"});
+  rejectUnknownKeys(params, "params", {"gravity", "potential", "bodies", "joints"});
   MechanismModel m;
   m.gravity = readVector(params, "gravity", "params", Vec3(0, 0, -9.81));
   if (!params.contains("bodies") || !params["bodies"].is_array())
@@ -218,6 +270,7 @@ MechanismModel parseMechanism(const Json& params) {
         "has " + std::to_string(joints.size()) + " joints; at most " + std::to_string(limits::kMaxMechanismJoints));
   for (std::size_t k = 0; k < joints.size(); ++k)
     m.joints.push_back(readJoint(joints[k], "params.joints[" + std::to_string(k) + "]", names, m.bodies));
+  m.loads = readLoads(params, static_cast<int>(m.bodies.size()));
   try {
     m.validate();
   } catch (const InputError& e) {

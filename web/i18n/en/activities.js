@@ -354,6 +354,15 @@ export default {
   'activity.preset.gyroscope.measure': 'Watch the rotor’s axis against the rings. Then set the rotor’s spin to 0 and run again.',
   'activity.preset.gyroscope.answer':
     'It holds its direction: the spinning rotor resists turning (gyroscopic stiffness), so its axis hardly moves while the rings turn. Without the spin it turns with the rings.',
+  'activity.preset.gravity-gradient-satellite.question':
+    'The satellite turns once per orbit with its long axis toward the Earth, and is nudged in pitch. What does the long axis do?',
+  'activity.preset.gravity-gradient-satellite.choice.tumbles': 'It tumbles away from the Earth',
+  'activity.preset.gravity-gradient-satellite.choice.rocks': 'It rocks to and fro about the Earth direction',
+  'activity.preset.gravity-gradient-satellite.choice.aligns': 'It settles back and stays still',
+  'activity.preset.gravity-gradient-satellite.measure':
+    'Watch the long axis against the direction to the Earth and count its swings in one orbit.',
+  'activity.preset.gravity-gradient-satellite.answer':
+    'It rocks to and fro about the Earth direction, a little slower than once per orbit: the gravity-gradient torque pulls the long axis back, and nothing damps the swing.',
   'activity.preset.lagrange-top.question': 'The top spins fast and precesses. What does the tilt of its axis do?',
   'activity.preset.lagrange-top.choice.fixed': 'It stays fixed',
   'activity.preset.lagrange-top.choice.nods': 'It nods up and down (nutation)',

@@ -365,6 +365,15 @@ export default {
     'Observe el eje del rotor frente a los anillos. Después ponga a 0 el giro del rotor y vuelva a ejecutar.',
   'activity.preset.gyroscope.answer':
     'Mantiene su dirección: el rotor que gira se resiste a girar de eje (rigidez giroscópica), así que su eje apenas se mueve mientras giran los anillos. Sin el giro, gira con los anillos.',
+  'activity.preset.gravity-gradient-satellite.question':
+    'El satélite gira una vez por órbita con su eje largo hacia la Tierra, y recibe un pequeño empujón en cabeceo. ¿Qué hace el eje largo?',
+  'activity.preset.gravity-gradient-satellite.choice.tumbles': 'Da tumbos y se aleja de la dirección de la Tierra',
+  'activity.preset.gravity-gradient-satellite.choice.rocks': 'Oscila adelante y atrás en torno a la dirección de la Tierra',
+  'activity.preset.gravity-gradient-satellite.choice.aligns': 'Vuelve a su sitio y se queda quieto',
+  'activity.preset.gravity-gradient-satellite.measure':
+    'Observe el eje largo frente a la dirección de la Tierra y cuente sus oscilaciones en una órbita.',
+  'activity.preset.gravity-gradient-satellite.answer':
+    'Oscila adelante y atrás en torno a la dirección de la Tierra, algo más despacio que una vez por órbita: el par de gradiente de gravedad devuelve el eje largo, y nada amortigua la oscilación.',
   'activity.preset.lagrange-top.question': 'La peonza gira deprisa y precesa. ¿Qué hace la inclinación de su eje?',
   'activity.preset.lagrange-top.choice.fixed': 'Se mantiene fija',
   'activity.preset.lagrange-top.choice.nods': 'Cabecea arriba y abajo (nutación)',

@@ -44,13 +44,15 @@ inline Vec4 quaternionExp(const Vec3& eta) {
   return Vec4(c, axis[0], axis[1], axis[2]);
 }
 
-// The state of a mechanism as one vector, 13 entries per body: x, q, p, Π.
+// The state of a mechanism as one vector, 13 entries per body: x, q, p, Π; then, for a
+// mechanism whose loads depend on t, t itself (the clock, ṫ = 1).
 class MechanismVector {
  public:
   static constexpr int kPerBody = 13;
 
-  static VecX pack(const MechanismState& s) {
-    VecX y(kPerBody * s.x.size());
+  static VecX pack(const MechanismState& s, bool clock = false) {
+    VecX y(kPerBody * s.x.size() + (clock ? 1 : 0));
+    if (clock) y[y.size() - 1] = s.t;
     for (std::size_t i = 0; i < s.x.size(); ++i) {
       y.segment<3>(kPerBody * i) = s.x[i];
       y.segment<4>(kPerBody * i + 3) = quat::fromMatrix(s.R[i]);
@@ -60,9 +62,10 @@ class MechanismVector {
     return y;
   }
 
-  // The state held by y (q normalized into R).
+  // The state held by y (q normalized into R; t from the clock if y has one).
   static void unpack(const VecX& y, MechanismState& s) {
     const std::size_t n = y.size() / kPerBody;
+    if (y.size() % kPerBody == 1) s.t = y[y.size() - 1];
     s.x.resize(n);
     s.R.resize(n);
     s.p.resize(n);
@@ -81,16 +84,19 @@ class MechanismVector {
 // The equations of motion on the packed vector, and the projections onto the manifold.
 class MechanismOde {
  public:
-  explicit MechanismOde(const MechanismModel& model) : dynamics_(model) {}
+  explicit MechanismOde(const MechanismModel& model) : dynamics_(model), clock_(model.usesTime()) {}
 
   const MechanismDynamics& dynamics() const { return dynamics_; }
-  int size() const { return MechanismVector::kPerBody * dynamics_.bodyCount(); }
+  // Whether y ends with t (the loads depend on it).
+  bool clock() const { return clock_; }
+  int size() const { return MechanismVector::kPerBody * dynamics_.bodyCount() + (clock_ ? 1 : 0); }
 
   // dy/dt at y; false where the reactions are undefined.
   bool rhs(const VecX& y, VecX& dy) const {
     MechanismVector::unpack(y, scratch_);
-    if (!dynamics_.rates(scratch_.R, scratch_.p, scratch_.Pi, rates_)) return false;
+    if (!dynamics_.rates(scratch_.x, scratch_.R, scratch_.p, scratch_.Pi, scratch_.t, rates_)) return false;
     dy.resize(y.size());
+    if (clock_) dy[y.size() - 1] = 1;
     for (int i = 0; i < dynamics_.bodyCount(); ++i) {
       const int k = MechanismVector::kPerBody * i;
       dy.segment<3>(k) = rates_.xdot[i];
@@ -185,6 +191,7 @@ class MechanismOde {
   }
 
   MechanismDynamics dynamics_;
+  bool clock_;
   mutable MechanismState scratch_;
   mutable MechanismRates rates_;
 };
@@ -198,7 +205,7 @@ class MechanismProjectedRk4 {
   }
 
   void load(const MechanismState& s) {
-    y_ = MechanismVector::pack(s);
+    y_ = MechanismVector::pack(s, ode_.clock());
     t_ = s.t;
   }
   void store(MechanismState& s) const {
@@ -331,7 +338,7 @@ class MechanismAdaptiveRungeKutta {
   }
 
   void load(const MechanismState& s) {
-    y_ = MechanismVector::pack(s);
+    y_ = MechanismVector::pack(s, ode_.clock());
     t_ = s.t;
     proposal_ = 0;
   }
@@ -431,7 +438,13 @@ class MechanismCanonicalOde {
   explicit MechanismCanonicalOde(const MechanismModel& model, bool projects = true)
       : ode_(model), bodies_(model.bodyCount()), projects_(projects) {}
   int positions() const { return 7 * bodies_; }
-  int size() const { return MechanismVector::kPerBody * bodies_; }
+  int size() const { return ode_.size(); }
+  // The clock, when the loads depend on t: set to t_k before every step.
+  bool setClock(VecX& y, double t) const {
+    if (!ode_.clock() || y[y.size() - 1] == t) return false;
+    y[y.size() - 1] = t;
+    return true;
+  }
   bool rhs(const VecX& y, VecX& dy) const { return ode_.rhs(y, dy); }
   const char* undefined() const { return "the joints' reactions are undefined (their constraints are singular)"; }
   StepOutcome project(VecX& y) const {
@@ -443,6 +456,7 @@ class MechanismCanonicalOde {
   }
   bool fromState(const State& s, VecX& y) const {
     y.resize(size());
+    if (ode_.clock()) y[size() - 1] = 0;
     for (int i = 0; i < bodies_; ++i) {
       const int k = MechanismVector::kPerBody * i;
       y.segment<7>(k) = s.q.segment<7>(7 * i);

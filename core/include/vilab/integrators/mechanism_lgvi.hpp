@@ -25,6 +25,17 @@
 //   ∂g/∂f_i = G_η,i(q_{k+1}) · 2/(1 + |f|²) (I₃ − f̂)     (cay(f)ᵀ d cay(f) = (2/(1+|f|²)(I − f̂)df)^),
 //   ∂g/∂w = Σ_i G_x,i(q_{k+1}) G_x,iᵀ(q_k) / m_i.
 //
+// Loads beyond gravity (MechanismModel::appliedLoads: a potential V(x, R, t) and applied
+// torques, all functions of the configuration and t) enter as the potential does in Lee,
+// Leok & McClamroch's discrete equations, half at each end of the step: (h/2) f_k and
+// (h/2) τ_k join P and Q, and (E4) adds (h/2) f_{k+1}, (h/2) τ_{k+1} at the new
+// configuration, explicitly (they do not enter the Newton problem). Damping −c ω is a
+// non-conservative force, taken by the discrete Lagrange–d'Alembert principle (Marsden &
+// West, Part 3, eq. (3.2.2)) with f_d^± = (h/2)(−c ω̄), ω̄ = 2f/h the step's mean angular
+// velocity (cay(f) turns by 2 atan|f|; F f = f, so ω̄ is the same in both body frames):
+// Q gains −c f_i, which makes (E2) depend on f through a (∂a/∂f_i = −h c_i), and (E4)
+// gains −c f_i again.
+//
 // Properties: F_i is orthogonal for every f, so every R stays on SO(3) without
 // re-orthonormalization; the map is symplectic and symmetric (order 2); a rotation about
 // the gravity axis through a point fixed in the world leaves L_d and the joints to the world
@@ -59,6 +70,10 @@ class MechanismLGVI {
   // One step s_k → s_{k+1}; on refusal s is untouched.
   StepOutcome step(MechanismState& s);
 
+  // Tests only: all of the damping impulse at the step's start (f_d^- = h(−c ω̄), f_d^+ = 0),
+  // a forcing of order one that the energy balance tests must tell apart.
+  void dampAllAtStart(bool allAtStart) { dampAllAtStart_ = allAtStart; }
+
   // Tests: the residual of (E1)–(E3) at z = (f, w) from the state s, and Newton's matrix.
   void residual(const MechanismState& s, const Eigen::VectorXd& z, Eigen::VectorXd& r, Eigen::MatrixXd* jacobian);
 
@@ -74,7 +89,9 @@ class MechanismLGVI {
     using Vector = Eigen::VectorXd;
     MechanismLGVI* self = nullptr;
     const MechanismState* s = nullptr;
-    std::vector<Vec3> P0;              // p + (h/2) m g
+    std::vector<Vec3> P0;              // p + (h/2) m g (+ (h/2) f_k)
+    std::vector<Vec3> Pi0;             // Π (+ (h/2) τ_k)
+    std::vector<double> damping;       // per body, the c of −c f in Q (2c when all at the start)
     Eigen::MatrixXd Gk, G1, jacobian;  // the Jacobians at q_k and q_{k+1}; Newton's matrix
     Eigen::VectorXd g1;                // the joints at q_{k+1}
     Eigen::PartialPivLU<Eigen::MatrixXd> lu;
@@ -102,6 +119,8 @@ class MechanismLGVI {
   std::vector<double> rotationScale_;
   StepProblem problem_;
   NewtonWorkspace<Eigen::VectorXd> workspace_;
+  bool dampAllAtStart_ = false;
+  std::vector<Vec3> force_, torque_;  // the applied loads, scratch
 };
 
 // The registry's integrator on a mechanism: the canonical state (x, quaternion; p, Π per
@@ -111,6 +130,7 @@ class MechanismIntegrator final : public Integrator {
   MechanismIntegrator(const MechanismModel& model, double h) : lgvi_(model, h) {}
   void load(const State& s) override { s_ = lgvi_.model().toMechanism(s); }
   StepOutcome step() override { return lgvi_.step(s_); }
+  void setTime(double t) override { s_.t = t; }
   void store(State& s) const override { lgvi_.model().store(s_, s); }
 
  private:

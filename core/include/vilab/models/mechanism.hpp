@@ -11,6 +11,11 @@
 // so the constraint Jacobian has, per body, three translational and three rotational
 // columns: δ(R c) = −R ĉ η.
 //
+// Beyond gravity, a mechanism may carry loads typed as text (models/mechanism_loads.hpp):
+// a potential V(x, R, t), per body an applied torque τ(x, R, t), and per body a linear
+// damping torque −c ω (body frame). appliedLoads() evaluates the configuration's loads:
+// every integrator takes its forces from it.
+//
 // Everything here is a constant parameter except the configuration (x, R) per body;
 // validate() refuses, naming the field, what cannot be simulated.
 #pragma once
@@ -18,6 +23,7 @@
 #include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -27,6 +33,8 @@
 #include "vilab/types.hpp"
 
 namespace vilab {
+
+struct MechanismLoadSet;  // models/mechanism_loads.hpp
 
 enum class JointKind { Ball, Hinge, Fixed };
 
@@ -39,6 +47,7 @@ struct MechanismBody {
   Vec3 x = Vec3::Zero();                // centre of mass, space frame
   Vec3 velocity = Vec3::Zero();         // of the centre of mass, space frame
   Vec3 angularVelocity = Vec3::Zero();  // ω, body frame
+  double damping = 0;                   // N·m·s: the torque −c ω (body frame), c ≥ 0
 };
 
 // The mutable state of a mechanism, one entry per body: the configuration (x, R) and the
@@ -66,7 +75,28 @@ struct MechanismJoint {
 struct MechanismModel {
   std::vector<MechanismBody> bodies;
   std::vector<MechanismJoint> joints;
-  Vec3 gravity = Vec3(0, 0, -9.81);  // m/s², space frame
+  Vec3 gravity = Vec3(0, 0, -9.81);               // m/s², space frame
+  std::shared_ptr<const MechanismLoadSet> loads;  // V and applied torques; null: none
+
+  // The configuration's loads beyond uniform gravity at (x, R, t), per body: the force
+  // −∂V/∂x (space frame) and the torque from V plus the applied one (body frame), the
+  // generalized forces of the variations x ↦ x + δx, R ↦ R exp(η̂). False (both left
+  // zero-sized) when there are none, so that a gravity-only mechanism's arithmetic is
+  // unchanged. Damping is velocity-dependent: dampingTorque.
+  bool appliedLoads(const std::vector<Vec3>& x, const std::vector<Mat3>& R, double t, std::vector<Vec3>& force,
+                    std::vector<Vec3>& torque) const;
+  bool hasAppliedLoads() const { return loads != nullptr; }
+
+  // The potential −Σ m g·x + V(x, R, t).
+  double potentialEnergy(const std::vector<Vec3>& x, const std::vector<Mat3>& R, double t) const;
+
+  // Body i's damping torque −c ω (body frame).
+  Vec3 dampingTorque(int i, const Vec3& omega) const { return -bodies[static_cast<std::size_t>(i)].damping * omega; }
+  bool damped() const {
+    return std::any_of(bodies.begin(), bodies.end(), [](const MechanismBody& b) { return b.damping != 0; });
+  }
+  // Whether V or an applied torque depends on t.
+  bool usesTime() const;
 
   int constraintCount() const {
     int m = 0;
@@ -94,7 +124,7 @@ struct MechanismModel {
   // The state the bodies hold at t = 0 (momenta from their velocities).
   MechanismState initialState() const;
 
-  // Energy Σ ½|p|²/m + ½ΠᵀJ⁻¹Π − m g·x.
+  // Energy Σ ½|p|²/m + ½ΠᵀJ⁻¹Π − m g·x + V(x, R, t) at s.t.
   double energy(const MechanismState& s) const;
 
   // Angular momentum about the origin, space frame: Σ x × p + RΠ.
@@ -120,14 +150,17 @@ struct MechanismModel {
 
   State initialCanonical() const;
 
-  bool forced() const { return false; }
+  // Damping or an applied torque: forces outside the Lagrangian.
+  bool forced() const;
 
   double energy(const State& s) const;
+  double energy(const State& s, double t) const;
 
   // Energy, the angular momentum about the origin (momentum.x/y/z: its component along
   // g is conserved when the world holds the mechanism only on the vertical through the
   // origin), and the constraint: the largest joint gap or | |q| − 1 |.
-  Diagnostics diagnostics(const State& s) const;
+  Diagnostics diagnostics(const State& s) const { return diagnostics(s, 0); }
+  Diagnostics diagnostics(const State& s, double t) const;
 
   // What the renderer draws: per body x and the orientation quaternion.
   void visual(const State& s, std::vector<double>& out) const { out.assign(s.q.data(), s.q.data() + s.q.size()); }
@@ -183,6 +216,10 @@ struct MechanismModel {
   // The constraints must be independent (full row rank of the Jacobian): the first joint
   // whose rows add no rank over the ones before it over-constrains the mechanism.
   void validateIndependent() const;
+
+  // The loads are finite at t = 0 ("potential", "bodies[i].torque") and each damping
+  // finite and not negative.
+  void validateLoads() const;
 };
 
 }  // namespace vilab

@@ -1,11 +1,13 @@
 // The continuous equations of motion of a mechanism (models/mechanism.hpp) as an index-1
 // differential-algebraic system, solved for the accelerations at every evaluation.
 // Per body, with v = (ẋ, ω) (ω in the body frame) and the joints' multipliers λ:
-//   m ẍ   = m g + Gₓᵀ λ                  (space frame)
-//   J ω̇   = J ω × ω + G_ηᵀ λ             (Euler's equations, body frame)
+//   m ẍ   = m g + f + Gₓᵀ λ              (space frame)
+//   J ω̇   = J ω × ω + τ − c ω + G_ηᵀ λ   (Euler's equations, body frame)
+// with f, τ the applied loads (MechanismModel::appliedLoads: a potential's and applied
+// torques) and c the body's damping.
 //   Ṙ     = R ω̂
 // closed by the differentiated velocity constraint G a = −Ġ v, a = (ẍ, ω̇), so that
-//   (G M⁻¹ Gᵀ) λ = −Ġ v − G M⁻¹ f,   M = diag(m I, J),  f = (m g, J ω × ω)
+//   (G M⁻¹ Gᵀ) λ = −Ġ v − G M⁻¹ F,   M = diag(m I, J),  F the right-hand sides above
 // (Haug, Computer-Aided Kinematics and Dynamics of Mechanical Systems, §6.3; the rotation
 // columns of G are those of the variation R ↦ R exp(η̂), so G_ηᵀ λ is a body-frame torque).
 // Ġ v is the time derivative of G(R(t)) v along Ṙ = R ω̂ with v held fixed.
@@ -118,10 +120,10 @@ class MechanismDynamics {
   const Eigen::MatrixXd& inverseMassJacobianT() const { return MinvGt_; }
   const Eigen::LDLT<Eigen::MatrixXd>& reactionFactor() const { return ldlt_; }
 
-  // The rates at orientations R and momenta (p, Π); false when the reaction system is
-  // singular or a rate is not finite. Positions do not enter: gravity is uniform.
-  bool rates(const std::vector<Mat3>& R, const std::vector<Vec3>& p, const std::vector<Vec3>& Pi,
-             MechanismRates& out) const {
+  // The rates at the configuration (x, R), momenta (p, Π) and time t; false when the
+  // reaction system is singular or a rate is not finite.
+  bool rates(const std::vector<Vec3>& x, const std::vector<Mat3>& R, const std::vector<Vec3>& p,
+             const std::vector<Vec3>& Pi, double t, MechanismRates& out) const {
     const int n = bodyCount();
     velocities(p, Pi, v_);
     force_.resize(6 * n);
@@ -129,6 +131,14 @@ class MechanismDynamics {
       force_.segment<3>(6 * i) = model_.bodies[i].mass * model_.gravity;
       force_.segment<3>(6 * i + 3) = Pi[i].cross(v_.segment<3>(6 * i + 3));
     }
+    if (model_.appliedLoads(x, R, t, loadForce_, loadTorque_))
+      for (int i = 0; i < n; ++i) {
+        force_.segment<3>(6 * i) += loadForce_[i];
+        force_.segment<3>(6 * i + 3) += loadTorque_[i];
+      }
+    for (int i = 0; i < n; ++i)
+      if (model_.bodies[i].damping != 0)
+        force_.segment<3>(6 * i + 3) += model_.dampingTorque(i, v_.segment<3>(6 * i + 3));
     if (model_.constraintCount() > 0) {
       if (!factorReactions(R)) return false;
       constraintVelocityProduct(model_, R, v_, gv_);
@@ -153,7 +163,7 @@ class MechanismDynamics {
   }
   MechanismRates rates(const MechanismState& s) const {
     MechanismRates r;
-    rates(s.R, s.p, s.Pi, r);
+    rates(s.x, s.R, s.p, s.Pi, s.t, r);
     return r;
   }
 
@@ -164,6 +174,7 @@ class MechanismDynamics {
   mutable Eigen::MatrixXd G_, MinvGt_, A_;
   mutable Eigen::LDLT<Eigen::MatrixXd> ldlt_;
   mutable VecX gv_, v_, force_, rhs_;
+  mutable std::vector<Vec3> loadForce_, loadTorque_;
 };
 
 }  // namespace vilab
