@@ -173,8 +173,7 @@ TEST_CASE("mechanism quaternion midpoint: the Lie-group step's motion to roundin
       scenario["integrator"] = "quaternion";
       INFO(name);
       CHECK_THROWS_WITH(simulate(scenario.dump(), 100, 1 << 12),
-                        Catch::Contains("integrator: ") &&
-                            Catch::Contains("uniform gravity only"));
+                        Catch::Contains("integrator: ") && Catch::Contains("uniform gravity only"));
       continue;
     }
     auto endState = [&](const char* integrator) {

@@ -8,6 +8,8 @@
 #include <limits>
 #include <vector>
 
+#include "vilab/models/mechanism_dynamics.hpp"
+
 namespace vilab {
 
 MechanismLGVI::MechanismLGVI(const MechanismModel& model, double h) : model_(model), h_(h) {
@@ -43,11 +45,7 @@ StepOutcome MechanismLGVI::step(MechanismState& s) {
   // With joints, a rotation is resolved only to what the joints' rounding (ε of the
   // positions) allows, about ε in f: below 1e-3 its own size would ask for more.
   P.fScale = c > 0 ? std::max(fScale, 1e-3) : fScale;
-  // w moves the bodies by Gᵀw/m: its update is measured by that displacement against the
-  // mechanism's length (rounding of the positions is what it can be resolved to), or
-  // against the joints' impulse per step, (h²/2)·m·(|g| + v²/L), where that is larger.
-  P.wScale = std::max(0.5 * h_ * h_ * massScale_ * (dm::sqrt(model_.gravity.squaredNorm()) + speed2 / lengthScale_),
-                      massScale_ * lengthScale_);
+  P.wScale = jointImpulseScale(model_, h_, massScale_, lengthScale_, speed2);
   NewtonSettings settings;
   settings.what = "the mechanism's discrete equations";
   settings.globalize = true;

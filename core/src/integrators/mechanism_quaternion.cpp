@@ -141,8 +141,7 @@ class MechanismQuaternionMidpoint {
     // rotations are resolved only to the joints' rounding (ε of the positions).
     P.rotationScale = c > 0 ? std::max(rotation, 1e-3) : rotation;
     P.travelScale = c > 0 ? std::max(travel, 1e-3 * lengthScale_) : travel;
-    P.wScale = std::max(0.5 * h_ * h_ * massScale_ * (dm::sqrt(model.gravity.squaredNorm()) + speed2 / lengthScale_),
-                        massScale_ * lengthScale_);
+    P.wScale = jointImpulseScale(model, h_, massScale_, lengthScale_, speed2);
     NewtonSettings settings;
     settings.what = "the mechanism's midpoint equations in quaternions";
     settings.globalize = true;

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <Eigen/Dense>
+#include <algorithm>
 #include <vector>
 
 #include "vilab/models/mechanism.hpp"
@@ -55,6 +56,17 @@ inline void constraintVelocityProduct(const MechanismModel& model, const std::ve
       row += 3;
     }
   }
+}
+
+// The scale Newton measures a step's joint-impulse unknowns w by: w moves the bodies by
+// Gᵀw/m, against the mechanism's length (rounding of the positions is what it can be
+// resolved to), or against the joints' impulse per step, (h²/2)·m·(|g| + v²/L), where that
+// is larger. massScale: the largest mass; speed2: the largest squared speed, rotations
+// counted at lengthScale.
+inline double jointImpulseScale(const MechanismModel& model, double h, double massScale, double lengthScale,
+                                double speed2) {
+  return std::max(0.5 * h * h * massScale * (dm::sqrt(model.gravity.squaredNorm()) + speed2 / lengthScale),
+                  massScale * lengthScale);
 }
 
 // The rates of a mechanism's state: ẋ, ω (so that Ṙ = R ω̂), ṗ, Π̇ per body, and the
