@@ -22,13 +22,6 @@ using namespace vilab::test;
 
 namespace {
 
-Json mechanismScene(const std::string& name) {
-  std::ifstream in(std::string(VILAB_SCENES_DIR) + "/mechanisms/" + name + ".json");
-  std::stringstream text;
-  text << in.rdbuf();
-  return Json::parse(text.str());
-}
-
 Json sceneScenario(const std::string& name) {
   Json j = mechanismScene(name);
   j.erase("about");
@@ -49,7 +42,8 @@ void run(MechanismLGVI& lgvi, MechanismState& s, long n) {
   }
 }
 
-double distance(const MechanismState& a, const MechanismState& b) {
+// testing::distance with the momenta too.
+double stateDistance(const MechanismState& a, const MechanismState& b) {
   double d = 0;
   for (std::size_t i = 0; i < a.x.size(); ++i)
     d = std::max({d, (a.x[i] - b.x[i]).cwiseAbs().maxCoeff(), (a.R[i] - b.R[i]).cwiseAbs().maxCoeff(),
@@ -137,7 +131,7 @@ TEST_CASE("mechanism loads: the LGVI with a time-dependent potential converges a
     MechanismState s = m.initialState();
     run(lgvi, s, std::lround(T / h));
     hs.push_back(h);
-    errors.push_back(distance(s, reference));
+    errors.push_back(stateDistance(s, reference));
   }
   const double order = fittedOrder(hs, errors);
   std::printf("LGVI with a potential: errors %.2e %.2e %.2e, order %.3f\n", errors[0], errors[1], errors[2], order);
@@ -325,8 +319,8 @@ TEST_CASE("mechanism loads: damping by the discrete Lagrange–d'Alembert princi
     for (double hh : {0.02, 0.01, 0.005}) {
       const long n = std::lround(T / hh);
       hs.push_back(hh);
-      errors.push_back(distance(runDamped(m, hh, n, false).end, reference));
-      wrongErrors.push_back(distance(runDamped(m, hh, n, true).end, reference));
+      errors.push_back(stateDistance(runDamped(m, hh, n, false).end, reference));
+      wrongErrors.push_back(stateDistance(runDamped(m, hh, n, true).end, reference));
     }
     const double order = fittedOrder(hs, errors), wrongOrder = fittedOrder(hs, wrongErrors);
     std::printf("damped LGVI vs DOP853: order %.3f (midpoint split), %.3f (all at the start)\n", order, wrongOrder);
