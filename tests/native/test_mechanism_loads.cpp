@@ -201,7 +201,7 @@ TEST_CASE("mechanism loads: the satellite's pitch libration has the linear theor
   }
 }
 
-TEST_CASE("mechanism loads: the satellite's Jacobi integral stays in a band under the LGVI; RK4 drifts",
+TEST_CASE("mechanism loads: the satellite's Jacobi integral stays in a band under the LGVI — RK4 drifts",
           "[mechanism][loads]") {
   const Json scene = sceneScenario("gravity-gradient-satellite");
   const double n = 1;
