@@ -8,14 +8,16 @@
 // first frame does not need (uPlot, KaTeX, the drawers, the presets, the full wasm) must not
 // be fetched before it, and nothing is fetched twice.
 // The budget is the build that first reached it (368.6 / 456.7) plus what the chain's energy
-// bound (1.4 KB Brotli of lean wasm) and the field runs' titles (0.6 KB) added beside it.
+// bound (1.4 KB Brotli of lean wasm) and the field runs' titles (0.6 KB) added beside it,
+// then the mechanisms' loads and the fields' components (0.6 KB of lean wasm, 0.1 of JS:
+// 371.3 / 460.2).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { promisify } from 'node:util';
 import { brotliCompress, gzip, constants } from 'node:zlib';
 import { useBrowser, BASE } from './helpers.mjs';
 
-export const BUDGET_KB = { brotli: 371, gzip: 460 };
+export const BUDGET_KB = { brotli: 372, gzip: 461 };
 const browser = useBrowser();
 const brotliAsync = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);

@@ -24,7 +24,21 @@ test('the registry offers the quaternion midpoint on mechanisms, order 2', () =>
   assert.ok(lab.systems.find((s) => s.id === 'mechanism').integrators.includes('quaternion'));
 });
 
-for (const { name, scenario } of scenes) {
+// Loads beyond gravity (a potential, torques, damping) are refused, naming the field: the
+// step takes uniform gravity only.
+const loaded = (scenario) =>
+  scenario.params.potential !== undefined || scenario.params.bodies.some((b) => b.torque || b.damping);
+
+for (const { name, scenario } of scenes.filter((s) => loaded(s.scenario))) {
+  test(`${name}: the quaternion midpoint refuses its loads beyond gravity, naming integrator`, () => {
+    assert.throws(
+      () => lab.simulate({ ...scenario, integrator: 'quaternion' }),
+      (e) => e.code === 'not-applicable' && /^vilab: integrator: .*uniform gravity only/.test(e.message),
+    );
+  });
+}
+
+for (const { name, scenario } of scenes.filter((s) => !loaded(s.scenario))) {
   test(`${name}: the quaternion midpoint gives the native bits, keeps its joints and |q|, follows the Lie-group step`, () => {
     const run = (integrator) => {
       const sim = lab.simulate({ ...scenario, integrator }, { historyStride: 1000 });
