@@ -117,8 +117,9 @@ std::pair<double, double> reportedOrders(const char* label, const std::vector<do
 }
 
 // The scenes of scenes/mechanisms, by file name.
-inline const char* const kMechanismScenes[] = {"compound-double-pendulum", "physical-pendulum", "lagrange-top",
-                                               "gyroscope", "middle-axis", "gravity-gradient-satellite"};
+inline const char* const kMechanismScenes[] = {
+    "compound-double-pendulum",  "physical-pendulum", "lagrange-top", "gyroscope", "middle-axis",
+    "gravity-gradient-satellite"};
 
 // A scene file of scenes/mechanisms (with its `about` block).
 inline Json mechanismScene(const std::string& name) {

@@ -26,8 +26,7 @@ test('the registry offers the quaternion midpoint on mechanisms, order 2', () =>
 
 // Loads beyond gravity (a potential, torques, damping) are refused, naming the field: the
 // step takes uniform gravity only.
-const loaded = (scenario) =>
-  scenario.params.potential !== undefined || scenario.params.bodies.some((b) => b.torque || b.damping);
+const loaded = (scenario) => scenario.params.potential !== undefined || scenario.params.bodies.some((b) => b.torque || b.damping);
 
 for (const { name, scenario } of scenes.filter((s) => loaded(s.scenario))) {
   test(`${name}: the quaternion midpoint refuses its loads beyond gravity, naming integrator`, () => {
