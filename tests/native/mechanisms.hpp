@@ -104,6 +104,15 @@ inline double distance(const MechanismState& a, const MechanismState& b) {
   return d;
 }
 
+// The largest difference of two states, entry by entry (x, R, p, Π).
+inline double stateDistance(const MechanismState& a, const MechanismState& b) {
+  double d = 0;
+  for (std::size_t i = 0; i < a.x.size(); ++i)
+    d = std::max({d, (a.x[i] - b.x[i]).cwiseAbs().maxCoeff(), (a.R[i] - b.R[i]).cwiseAbs().maxCoeff(),
+                  (a.p[i] - b.p[i]).cwiseAbs().maxCoeff(), (a.Pi[i] - b.Pi[i]).cwiseAbs().maxCoeff()});
+  return d;
+}
+
 // The fitted orders of a step's errors and its triple jump's at the steps hs, printed
 // with the errors under `label`: {second, fourth}.
 template <class Fit>

@@ -22,6 +22,7 @@ using namespace vilab;
 using namespace vilab::test;
 using vilab::testing::rod;
 using vilab::testing::rotation;
+using vilab::testing::stateDistance;
 
 // The compound double pendulum of the shared fixture (mechanisms.hpp), validated.
 MechanismModel compoundDoublePendulum() {
@@ -117,15 +118,6 @@ MechanismModel everyJointKind() {
   m.joints = {hinge, weld, ball};
   m.validate();
   return m;
-}
-
-// The largest difference of two states, entry by entry (x, R, p, Π).
-double stateDistance(const MechanismState& a, const MechanismState& b) {
-  double d = 0;
-  for (std::size_t i = 0; i < a.x.size(); ++i)
-    d = std::max({d, (a.x[i] - b.x[i]).cwiseAbs().maxCoeff(), (a.R[i] - b.R[i]).cwiseAbs().maxCoeff(),
-                  (a.p[i] - b.p[i]).cwiseAbs().maxCoeff(), (a.Pi[i] - b.Pi[i]).cwiseAbs().maxCoeff()});
-  return d;
 }
 
 // G(R) v for the orientations R_i exp(t ω̂_i), v fixed.

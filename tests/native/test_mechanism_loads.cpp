@@ -42,15 +42,6 @@ void run(MechanismLGVI& lgvi, MechanismState& s, long n) {
   }
 }
 
-// testing::distance with the momenta too.
-double stateDistance(const MechanismState& a, const MechanismState& b) {
-  double d = 0;
-  for (std::size_t i = 0; i < a.x.size(); ++i)
-    d = std::max({d, (a.x[i] - b.x[i]).cwiseAbs().maxCoeff(), (a.R[i] - b.R[i]).cwiseAbs().maxCoeff(),
-                  (a.p[i] - b.p[i]).cwiseAbs().maxCoeff(), (a.Pi[i] - b.Pi[i]).cwiseAbs().maxCoeff()});
-  return d;
-}
-
 // The pitch angle of the satellite about the orbit normal z, relative to the orbit frame
 // (radial axis at angle n t): atan2(R₂₁, R₁₁) − n t, wrapped into (−π, π].
 double pitch(const Mat3& R, double t, double n) {
