@@ -32,7 +32,7 @@ test('five of the six shipped mechanism scenes export; the satellite is refused 
   assert.throws(() => mechanismToMjcf(satellite), /vilab: params\.potential: a typed potential/);
 });
 
-test('refusals name the field: torque, damping, a closed loop, a body fixed to the world, not a mechanism', () => {
+test('refusals name the field: torque, damping, a closed loop, a body fixed to the world, no rigid bodies', () => {
   const base = exportable[0].scenario;
   const withBody = (patch) => ({
     ...base,
@@ -47,7 +47,7 @@ test('refusals name the field: torque, damping, a closed loop, a body fixed to t
     params: { ...base.params, joints: [{ type: 'fixed', parent: 'world', child: 'upper' }, base.params.joints[1]] },
   };
   assert.match(mujocoRefusal(fixed), /^params\.joints\[0\]: a body fixed to the world/);
-  assert.match(mujocoRefusal({ system: 'double-spherical-pendulum' }), /^system: /);
+  assert.match(mujocoRefusal({ system: 'double-spherical-pendulum', params: {} }), /^params\.bodies: /);
 });
 
 test('round trip: export → lab.importMjcf gives the same bodies and joints, and the same run to 1e-12 after 200 steps', () => {

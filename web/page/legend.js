@@ -59,7 +59,7 @@ export function createLegend({ lab, store, runner, view, controls }) {
       : { text: registryText('system', lab.system(state.scenario.system), 'description'), note: '' };
     setChildren($('#caption'), text, note ? el('span', { class: 'claims-note' }, ` ${note}`) : null);
     const A = lab.integrator(state.scenario.integrator);
-    const B = state.compare ? lab.integrator(state.compare) : null;
+    const B = state.compare ? (lab.integrator(state.compare) ?? runner.b?.integrator ?? null) : null;
     // what the run holds, from its description (a definition's constraints, a chain's links, a unit quaternion)
     const description = runner.a?.sim.describe();
     const run = {

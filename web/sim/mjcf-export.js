@@ -39,7 +39,10 @@ const escapeXml = (s) => String(s).replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(
 
 /** Why MuJoCo cannot run this mechanism: { field, reason } naming what it lacks, or null. */
 export function mjcfRefusal(scenario) {
-  if (scenario?.system !== 'mechanism') return { field: 'system', reason: 'only mechanisms have an MJCF form' };
+  // a mechanism's rigid bodies (the systems offering this list it: web/sim/external-b.js)
+  const rigid = scenario?.params?.bodies;
+  if (!Array.isArray(rigid) || !rigid.every((b) => typeof b?.mass === 'number' && Array.isArray(b.inertia)))
+    return { field: 'params.bodies', reason: "only a mechanism's rigid bodies have an MJCF form" };
   const params = scenario.params ?? {};
   if (typeof params.potential === 'string' && params.potential.trim() !== '')
     return { field: 'params.potential', reason: 'a typed potential has no MJCF counterpart' };

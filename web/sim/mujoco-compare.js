@@ -6,18 +6,13 @@
 // momentum and joint error of both runs come from the same code, and the view draws B's
 // bodies from the same visual state. The object below has the subset of vilab's
 // Simulation that the runner, the plots and the view read.
+import { EXTERNAL_B } from './external-b.js';
 import { mechanismToMjcf, mjcfRefusal, mujocoToCanonical } from './mjcf-export.js';
-
-/** The MuJoCo methods offered as B: id (the link's compare=), MuJoCo's keyword, and what the page says of them. */
-export const MUJOCO_METHODS = Object.freeze([
-  Object.freeze({ id: 'mujoco-rk4', integrator: 'RK4', title: 'MuJoCo RK4', order: 4 }),
-  Object.freeze({ id: 'mujoco-implicit', integrator: 'implicit', title: 'MuJoCo implicit', order: 1 }),
-]);
 
 export const MUJOCO_MEGABYTES = 10; // mujoco.wasm, for the loading note
 
-/** The MuJoCo method of a compare id, or null. */
-export const mujocoMethod = (id) => MUJOCO_METHODS.find((m) => m.id === id) ?? null;
+/** The MuJoCo methods offered as B (web/sim/external-b.js). */
+export const MUJOCO_METHODS = EXTERNAL_B.filter((e) => e.engine === 'MuJoCo');
 
 /** Why MuJoCo cannot run this scenario (a sentence naming the field), or null. */
 export function mujocoRefusal(scenario) {
@@ -39,10 +34,10 @@ export function loadMujoco() {
 }
 
 /** An integrator record for B's labels and badges (registry-shaped: title, family, order, symplectic). */
-export function mujocoIntegrator(method) {
+export function mujocoIntegrator(method, title) {
   return {
     id: method.id,
-    title: method.title,
+    title,
     summary: '',
     family: 'baseline',
     order: method.order,
@@ -50,8 +45,20 @@ export function mujocoIntegrator(method) {
     symmetric: false,
     variableStep: false,
     conserves: [],
-    systems: ['mechanism'],
+    claims: [],
+    systems: method.systems,
+  };
+}
+
+/** B for the runner (web/sim/runner.js sourceOf): MuJoCo running A's scenario with `method`. Throws the refusal. */
+export function mujocoSource(mj, lab, scenario, method, title) {
+  const why = mujocoRefusal(scenario);
+  if (why) throw new Error(`vilab: ${why}`);
+  return {
+    scenario,
+    integrator: mujocoIntegrator(method, title),
     external: true,
+    simulate: (historyCapacity) => new MujocoSimulation(mj, lab, scenario, method, { historyCapacity }),
   };
 }
 
@@ -93,7 +100,7 @@ class RowHistory {
 /** MuJoCo running `scenario` with `method` (MUJOCO_METHODS), measured by vilab. Throws the refusal when it cannot. */
 export class MujocoSimulation {
   constructor(mj, lab, scenario, method, { historyCapacity = 32768 } = {}) {
-    const { xml, layout } = mechanismToMjcf(scenario, { integrator: method.integrator });
+    const { xml, layout } = mechanismToMjcf(scenario, { integrator: method.method });
     this.mj = mj;
     this.layout = layout;
     this.h = scenario.h;
