@@ -18,13 +18,14 @@ const add = (a, b) => a.map((x, i) => x + b[i]);
 const sub = (a, b) => a.map((x, i) => x - b[i]);
 const dot = (a, b) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 const cross = (a, b) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
-const qmul = (a, b) => [
+/** Quaternion product ab, [w, x, y, z]. */
+export const qmul = (a, b) => [
   a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3],
   a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2],
   a[0] * b[2] - a[1] * b[3] + a[2] * b[0] + a[3] * b[1],
   a[0] * b[3] + a[1] * b[2] - a[2] * b[1] + a[3] * b[0],
 ];
-const conj = (q) => [q[0], -q[1], -q[2], -q[3]];
+export const conj = (q) => [q[0], -q[1], -q[2], -q[3]];
 const unit = (q) => {
   const n = Math.hypot(...q);
   return q.map((x) => x / n);
