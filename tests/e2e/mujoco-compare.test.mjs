@@ -89,9 +89,13 @@ test('compound double pendulum: MuJoCo loads only when chosen, and its energy cu
   console.log(
     `T = 10 s: energy error LGVI ${A.error.toExponential(2)}, MuJoCo RK4 ${rk4.error.toExponential(2)}, MuJoCo implicit ${implicit.error.toExponential(2)}`,
   );
+  // the figures docs/page.md states (±10 %): MuJoCo implicit (first order) far above the
+  // LGVI; RK4 (order 4) at h = 0.005 below it over 10 s (its error drifts, the LGVI's stays in a band)
+  const near = (x, want, what) => assert.ok(Math.abs(x / want - 1) <= 0.1, `${what}: ${x}, docs say ${want}`);
+  near(A.error, 5.8e-6, 'LGVI');
+  near(rk4.error, 4.6e-7, 'MuJoCo RK4');
+  near(implicit.error, 9.3e-3, 'MuJoCo implicit');
   assert.ok(implicit.error > 100 * A.error, `MuJoCo implicit ${implicit.error} vs LGVI ${A.error}`);
-  // RK4 (order 4) at h = 0.005 is more accurate than the order-2 LGVI over 10 s: both stay small
-  assert.ok(rk4.error < 1e-4 && A.error < 1e-4, `RK4 ${rk4.error}, LGVI ${A.error}`);
 
   // a link with the choice reopens it, MuJoCo loaded again on demand
   const url = await hook(page, () => window.vilabPage.shareURL());

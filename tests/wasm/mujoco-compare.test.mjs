@@ -3,11 +3,14 @@
 // the same mechanism (the same bodies and joints, the same run to 1e-12 after 200 steps);
 // the others are refused naming the field; and at t = 0 MuJoCo's energy (mj_energyPos +
 // mj_energyVel) equals vilab's energy of the mapped state to 1e-12 relative, its joints
-// closed to rounding, for RK4 and implicit alike.
+// closed to rounding, for RK4 and implicit alike; and the page's eval-free build of MuJoCo's
+// loader steps the same bits as the package's.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { lab, root } from './helpers.mjs';
 import { mechanismToMjcf, mjcfRefusal } from '../../web/sim/mjcf-export.js';
 import { loadMujoco, MUJOCO_METHODS, MujocoSimulation, mujocoRefusal } from '../../web/sim/mujoco-compare.js';
@@ -103,5 +106,33 @@ test("MuJoCo's state mapped to vilab's: at t = 0 its energy (mj_energyPos + mj_e
       sim.dispose();
     }
     ref.dispose();
+  }
+});
+
+test("MuJoCo's loader without eval (web/pwa/mujoco-no-eval-plugin.js) runs the same bits as the package's", async () => {
+  const { withoutEval } = await import('../../web/pwa/mujoco-no-eval-plugin.js');
+  const pkg = join(root, 'node_modules/@mujoco/mujoco');
+  const dirOut = mkdtempSync(join(tmpdir(), 'vilab-mujoco-'));
+  try {
+    const patched = withoutEval(readFileSync(join(pkg, 'mujoco.js'), 'utf8'));
+    assert.doesNotMatch(patched, /new Function\(/);
+    writeFileSync(join(dirOut, 'mujoco.js'), patched);
+    symlinkSync(join(pkg, 'mujoco.wasm'), join(dirOut, 'mujoco.wasm'));
+    const mjPatched = await (await import(pathToFileURL(join(dirOut, 'mujoco.js')).href)).default();
+    const mj = await loadMujoco();
+    const { xml } = mechanismToMjcf(exportable[0].scenario);
+    const run = (m) => {
+      const model = m.MjModel.from_xml_string(xml);
+      const data = new m.MjData(model);
+      m.mj_resetDataKeyframe(model, data, 0);
+      for (let i = 0; i < STEPS; i++) m.mj_step(model, data);
+      const out = [...data.qpos, ...data.qvel];
+      data.delete();
+      model.delete();
+      return out;
+    };
+    assert.deepEqual(run(mjPatched), run(mj));
+  } finally {
+    rmSync(dirOut, { recursive: true, force: true });
   }
 });
