@@ -57,7 +57,6 @@ export function mujocoSource(mj, lab, scenario, method, title) {
   return {
     scenario,
     integrator: mujocoIntegrator(method, title),
-    external: true,
     simulate: (historyCapacity) => new MujocoSimulation(mj, lab, scenario, method, { historyCapacity }),
   };
 }

@@ -88,7 +88,6 @@ class Track {
     this.scenario = source.scenario;
     this.integrator = source.integrator;
     this.simulate = () => source.simulate(historyCapacity);
-    this.external = !!source.external;
     this.sim = this.simulate();
     const d = this.sim.diagnostics();
     this.E0 = d.energy;
