@@ -1,14 +1,32 @@
 // "Compare with MuJoCo" in the page: MuJoCo's module and wasm are fetched only when a MuJoCo
 // method is chosen as B (never before, however long the page has run), with a loading note;
 // B's energy curve is then on the plots, finite, measured by vilab from MuJoCo's state; the
-// note says MuJoCo's run is outside the link's fingerprint; a link carrying the choice loads
+// note says MuJoCo's run is outside the link's fingerprint, though its energies are Node's bit
+// for bit; a link carrying the choice loads
 // MuJoCo again on demand; and a scene MuJoCo cannot run (the satellite's typed potential) offers
 // no MuJoCo option and says why.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { useBrowser, openPage, sleep } from './helpers.mjs';
 
 const browser = useBrowser();
+
+/** B's energy per step in Node: vilab's and MuJoCo's own wasm here, as the page runs them. */
+async function nodeEnergies(scene, id, steps) {
+  const [{ createLab }, { loadMujoco, MujocoSimulation }, { externalB }] = await Promise.all([
+    import('../../web/sim/vilab.js'),
+    import('../../web/sim/mujoco-compare.js'),
+    import('../../web/sim/external-b.js'),
+  ]);
+  const lab = await createLab();
+  const scenario = lab.normalize(JSON.parse(readFileSync(new URL(`../../scenes/mechanisms/${scene}.json`, import.meta.url), 'utf8')));
+  const sim = new MujocoSimulation(await loadMujoco(), lab, scenario, externalB(id));
+  sim.advance(steps);
+  const energies = Array.from(sim.history.read(0).energy);
+  sim.dispose();
+  return energies;
+}
 const hook = (page, fn, arg) => page.evaluate(fn, arg);
 const MUJOCO = /\/mujoco-[^/]*\.(wasm|js)$/;
 const STEPS = 2000; // 10 s of the compound double pendulum (h = 0.005)
@@ -82,6 +100,10 @@ test('compound double pendulum: MuJoCo loads only when chosen, and its energy cu
   assert.equal(rk4.count, STEPS + 1, 'a B sample per step');
   assert.ok(rk4.finite, 'no NaN in MuJoCo RK4 energy');
   assert.ok(await hook(page, () => window.vilabPage.simB().diagnostics().constraint <= 1e-12), "MuJoCo's joints closed");
+  // the same bits as in Node: MuJoCo's run there, measured by vilab the same way
+  const node = await nodeEnergies('compound-double-pendulum', 'mujoco-rk4', STEPS);
+  const inPage = await hook(page, () => Array.from(window.vilabPage.simB().history.read(0).energy));
+  assert.deepEqual(inPage, node, "B's energies in Chromium are Node's, bit for bit");
   // MuJoCo implicit (first order) drifts: its energy error at T is far above the LGVI's
   await chooseMujoco(page, 'mujoco-implicit');
   const implicit = await energyError(page, 'B');

@@ -103,10 +103,45 @@ test("MuJoCo's state mapped to vilab's: at t = 0 its energy (mj_energyPos + mj_e
       );
       assert.ok(Math.abs(vilabEnergy - E) <= 1e-12 * scale, `${name} ${method.id}: mapped ${vilabEnergy}, scene ${E}`);
       assert.ok(sim.diagnostics().constraint <= 1e-12, `${name}: joints closed at t = 0`);
+      // and after 200 steps, the joints turned: the mapping through the tree, checked the same way
+      sim.advance(STEPS);
+      mj.mj_forward(sim.m, sim.d);
+      const later = sim.d.energy[0] + sim.d.energy[1];
+      assert.ok(
+        Math.abs(later - sim.diagnostics().energy) <= 1e-12 * scale,
+        `${name} ${method.id} after ${STEPS} steps: MuJoCo ${later}, vilab ${sim.diagnostics().energy}`,
+      );
+      assert.ok(sim.diagnostics().constraint <= 1e-12, `${name}: joints closed after ${STEPS} steps`);
       sim.dispose();
     }
     ref.dispose();
   }
+});
+
+test('a body with a full inertia tensor goes as fullinertia: the same energy in MuJoCo and vilab at t = 0 and after 200 steps', async () => {
+  const mj = await loadMujoco();
+  const pendulum = scenes.find((s) => s.name === 'physical-pendulum').scenario;
+  const J = [
+    [0.06, 0.01, 0],
+    [0.01, 0.05, 0.005],
+    [0, 0.005, 0.04],
+  ];
+  const scenario = { ...pendulum, params: { ...pendulum.params, bodies: [{ ...pendulum.params.bodies[0], inertia: J }] } };
+  assert.match(mechanismToMjcf(scenario).xml, /fullinertia="0\.06 0\.05 0\.04 0\.01 0 0\.005"/);
+  const ref = lab.simulate(scenario);
+  const E = ref.diagnostics().energy;
+  ref.dispose();
+  const sim = new MujocoSimulation(mj, lab, scenario, MUJOCO_METHODS[0]);
+  for (const steps of [0, STEPS]) {
+    sim.advance(steps);
+    mj.mj_forward(sim.m, sim.d);
+    const mujocoEnergy = sim.d.energy[0] + sim.d.energy[1];
+    assert.ok(
+      Math.abs(mujocoEnergy - sim.diagnostics().energy) <= 1e-12 * Math.abs(E),
+      `step ${sim.step}: MuJoCo ${mujocoEnergy}, vilab ${sim.diagnostics().energy}`,
+    );
+  }
+  sim.dispose();
 });
 
 test("MuJoCo's loader without eval (web/pwa/mujoco-no-eval-plugin.js) runs the same bits as the package's", async () => {
