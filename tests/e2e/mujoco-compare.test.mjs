@@ -104,6 +104,16 @@ test('compound double pendulum: MuJoCo loads only when chosen, and its energy cu
   const node = await nodeEnergies('compound-double-pendulum', 'mujoco-rk4', STEPS);
   const inPage = await hook(page, () => Array.from(window.vilabPage.simB().history.read(0).energy));
   assert.deepEqual(inPage, node, "B's energies in Chromium are Node's, bit for bit");
+  // the CSV runs B again by MuJoCo, not by A's integrator: its last energy error is B's
+  const csv = (await hook(page, () => window.vilabPage.csv())).trim().split('\n');
+  assert.match(
+    csv.find((l) => l.startsWith('# B: ')),
+    /^# B: MuJoCo RK4 on /,
+  );
+  const header = csv.find((l) => l.startsWith('t_s')).split(',');
+  const last = csv.at(-1).split(',');
+  const errB = Number(last[header.indexOf('energy_error_relative_B')]);
+  assert.ok(Math.abs(Math.abs(errB) - rk4.error) <= 1e-12, `CSV's B ${errB}, page's ${rk4.error}`);
   // MuJoCo implicit (first order) drifts: its energy error at T is far above the LGVI's
   await chooseMujoco(page, 'mujoco-implicit');
   const implicit = await energyError(page, 'B');
