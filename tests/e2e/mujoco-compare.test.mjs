@@ -1,10 +1,10 @@
 // "Compare with MuJoCo" in the page: MuJoCo's module and wasm are fetched only when a MuJoCo
 // method is chosen as B (never before, however long the page has run), with a loading note;
-// B's energy curve is then on the plots, finite, measured by vilab from MuJoCo's state; the
-// note says MuJoCo's run is outside the link's fingerprint, though its energies are Node's bit
-// for bit; a link carrying the choice loads
-// MuJoCo again on demand; and a scene MuJoCo cannot run (the satellite's typed potential) offers
-// no MuJoCo option and says why.
+// B's energy curve is then on the plots, finite, measured by vilab from MuJoCo's state, and its
+// energies are Node's bit for bit; the note says MuJoCo's run is outside the link's
+// fingerprint; the CSV runs B again by MuJoCo; a link carrying the choice loads MuJoCo again
+// on demand; a scene MuJoCo cannot run (the satellite's typed potential) offers no MuJoCo
+// option and says why; a failed load is reported and A's run goes on.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -158,5 +158,27 @@ test('the satellite (a typed potential) offers no MuJoCo and says why', async ()
     [],
   );
   assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("a failed MuJoCo load is reported, compare turns off, and A's run goes on", async () => {
+  const { page, errors } = await openMechanism('physical-pendulum');
+  await page.route(/\/mujoco-[^/]*\.wasm$/, (route) => route.abort());
+  await hook(page, (k) => window.vilabPage.runTo(k), 100);
+  const fingerprint = await hook(page, () => window.vilabPage.fingerprint());
+  assert.equal(await choose(page, 'mujoco-rk4'), null);
+  await page.waitForFunction(() => /MuJoCo could not be loaded/.test(document.querySelector('#banners').textContent), null, {
+    timeout: 30000,
+  });
+  await page.waitForFunction(() => window.vilabPage.state().compare === null, null, { timeout: 5000 });
+  assert.equal(await hook(page, () => window.vilabPage.simB()), null);
+  assert.equal(await hook(page, () => window.vilabPage.sim().step), 100, "A's run kept");
+  assert.equal(await hook(page, () => window.vilabPage.fingerprint()), fingerprint);
+  assert.equal(await hook(page, (k) => window.vilabPage.runTo(k), 300), 300, 'A runs on');
+  // the failed load's console lines are the engine loader's (emscripten), not the page's errors
+  assert.deepEqual(
+    errors.filter((e) => !/mujoco|wasm|Failed to load resource|ArrayBuffer instantiation/i.test(e)),
+    [],
+  );
   await page.close();
 });

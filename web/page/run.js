@@ -109,6 +109,7 @@ export class Run {
     this.session = store.session;
     this.landing = new Landing({ lab, runner, show: () => this.#show({ jump: true, plots: true }) });
     this.external = null; // B from outside the registry (MuJoCo): web/page/external-compare.js, on demand
+    this.externalLoading = null;
     this.presetHooks = [];
     this.restartHooks = []; // onRestart
     store.subscribe((state, prev, meta) => this.#follow(state, prev, meta));
@@ -235,10 +236,17 @@ export class Run {
     if (!state.compare) return null;
     if (!externalB(state.compare)) return compareScenario(this.lab, state.scenario, state.compare);
     if (this.external) return this.external.source(state);
-    this.externalLoading ??= import('./external-compare.js').then((m) => {
-      this.external = new m.ExternalCompare(this);
-      this.external.rebuild();
-    });
+    this.externalLoading ??= import('./external-compare.js').then(
+      (m) => {
+        this.external = new m.ExternalCompare(this);
+        this.external.rebuild();
+      },
+      (e) => {
+        this.externalLoading = null; // a later choice tries again; A runs on
+        this.notices.banner('control', [apiErrorText(e)]);
+        this.store.set({ compare: null });
+      },
+    );
     return null;
   }
 
