@@ -7,13 +7,13 @@
 // loader steps the same bits as the package's.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { lab, root } from './helpers.mjs';
 import { mechanismToMjcf, mjcfRefusal } from '../../web/sim/mjcf-export.js';
-import { loadMujoco, MUJOCO_METHODS, MujocoSimulation, mujocoRefusal } from '../../web/sim/mujoco-compare.js';
+import { loadMujoco, MUJOCO_MEGABYTES, MUJOCO_METHODS, MujocoSimulation, mujocoRefusal } from '../../web/sim/mujoco-compare.js';
 
 const dir = join(root, 'scenes/mechanisms');
 const scenes = readdirSync(dir)
@@ -170,4 +170,9 @@ test("MuJoCo's loader without eval (web/pwa/mujoco-no-eval-plugin.js) runs the s
   } finally {
     rmSync(dirOut, { recursive: true, force: true });
   }
+});
+
+test("the loading status's size is mujoco.wasm's, to the megabyte", () => {
+  const bytes = statSync(join(root, 'node_modules/@mujoco/mujoco/mujoco.wasm')).size;
+  assert.ok(Math.abs(bytes / 1e6 - MUJOCO_MEGABYTES) < 0.5, `${bytes} bytes, the status says ${MUJOCO_MEGABYTES} MB`);
 });

@@ -8,7 +8,7 @@
 import { externalB } from '../sim/external-b.js';
 import { t, loadLaterWords } from '../i18n/index.js';
 import { apiErrorText } from '../ui/api-error.js';
-import { loadMujoco, mujocoSource } from '../sim/mujoco-compare.js';
+import { loadMujoco, MUJOCO_MEGABYTES, mujocoSource } from '../sim/mujoco-compare.js';
 
 // the controls' check of what is offered (web/ui/controls.js), in this same chunk
 export { mjcfRefusal } from '../sim/mjcf-export.js';
@@ -50,7 +50,7 @@ export class ExternalCompare {
     const { notices, store } = this.run;
     this.loading = loadLaterWords()
       .then(() => {
-        notices.status(t('mechanics.externalLoading', { engine: ext.engine, mb: 10 }));
+        notices.status(t('mechanics.externalLoading', { engine: ext.engine, mb: MUJOCO_MEGABYTES }));
         return loadMujoco();
       })
       .then(

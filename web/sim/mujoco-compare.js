@@ -9,7 +9,7 @@
 import { EXTERNAL_B } from './external-b.js';
 import { mechanismToMjcf, mjcfRefusal, mujocoToCanonical } from './mjcf-export.js';
 
-export const MUJOCO_MEGABYTES = 10; // mujoco.wasm, for the loading note
+export const MUJOCO_MEGABYTES = 10; // mujoco.wasm's size (MB), in the loading status (its test reads the file)
 
 /** The MuJoCo methods offered as B (web/sim/external-b.js). */
 export const MUJOCO_METHODS = EXTERNAL_B.filter((e) => e.engine === 'MuJoCo');
