@@ -9,6 +9,7 @@
 // Euler integrator's implicit damping off (eulerdamp), the energy flag on.
 import { readFileSync } from 'node:fs';
 import { cpuMs, dsp, fmt, preset, root, ROUNDS, stats } from './common.mjs';
+import { conj, qmul, rotate } from '../web/sim/mjcf-export.js';
 
 const version = () => {
   try {
@@ -26,14 +27,6 @@ const cross = (a, b) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a
 const norm = (a) => Math.hypot(...a);
 const scale = (a, s) => a.map((x) => x * s);
 const sub = (a, b) => a.map((x, i) => x - b[i]);
-const qmul = (a, b) => [
-  a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3],
-  a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2],
-  a[0] * b[2] - a[1] * b[3] + a[2] * b[0] + a[3] * b[1],
-  a[0] * b[3] + a[1] * b[2] - a[2] * b[1] + a[3] * b[0],
-];
-const conj = (q) => [q[0], -q[1], -q[2], -q[3]];
-const rotate = (q, v) => qmul(qmul(q, [0, ...v]), conj(q)).slice(1);
 // The rotation taking −e_z (a link hanging down) to the unit vector b.
 const hangTo = (b) => {
   const q = [1 - b[2], b[1], -b[0], 0];

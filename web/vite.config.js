@@ -6,6 +6,7 @@ import { precache } from './pwa/precache-plugin.js';
 import { inlineWasm, woff2Only } from './pwa/inline-wasm-plugin.js';
 import { csp } from './pwa/csp-plugin.js';
 import { licences } from './pwa/licences.js';
+import { mujocoNoEval } from './pwa/mujoco-no-eval-plugin.js';
 import { servePrecompressed } from '../scripts/precompress.mjs';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
@@ -74,6 +75,7 @@ export default defineConfig(({ mode }) => {
         ]
       : [
           inlineWasm({ wasmFile: null }),
+          mujocoNoEval(),
           licences(),
           precache({ template: fileURLToPath(new URL('./pwa/sw-template.js', import.meta.url)) }),
           csp(),
@@ -84,7 +86,10 @@ export default defineConfig(({ mode }) => {
     worker: { plugins: () => [inlineWasm({ wasmFile: single ? wasmFile : null })] },
     // The emscripten module loads its .wasm through new URL(..., import.meta.url):
     // keep it out of dependency pre-bundling so that URL stays valid.
-    optimizeDeps: { exclude: ['vilab'] },
+    // MuJoCo's loader does the same (mujoco.wasm, ≈ 10 MB, a separate asset fetched only
+    // when "Compare with MuJoCo" is chosen); the single file carries no MuJoCo.
+    optimizeDeps: { exclude: ['vilab', '@mujoco/mujoco'] },
+    resolve: single ? { alias: { '@mujoco/mujoco': fileURLToPath(new URL('./sim/no-mujoco.js', import.meta.url)) } } : {},
     server: { fs: { allow: [fileURLToPath(new URL('..', import.meta.url))] } },
     preview: { host: '127.0.0.1' },
   };

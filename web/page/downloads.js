@@ -28,7 +28,16 @@ export function createDownloads({ lab, store, runner, view, plots, notices }) {
     const a = runner.a;
     if (!a) return '';
     const tracks = [{ label: 'A', scenario: a.scenario, step: a.sim.step }];
-    if (runner.b) tracks.push({ label: 'B', scenario: runner.b.scenario, step: runner.b.sim.step });
+    const b = runner.b;
+    // a B from outside the registry (MuJoCo) runs again by its own source, named by its title
+    const own = b && lab.integrator(b.integrator.id);
+    if (b)
+      tracks.push({
+        label: 'B',
+        scenario: b.scenario,
+        step: b.sim.step,
+        ...(own ? {} : { simulate: b.simulate, title: b.integrator.title }),
+      });
     return exactCSV(lab, tracks, { hash: a.sim.hash() });
   }
 

@@ -3,6 +3,7 @@
 // system's description), why the curves differ, and the caption of the momentum-sphere
 // inset. They follow the store: a new document, a new run built (session `built`).
 import { compareSuggestion } from '../state/store.js';
+import { externalB } from '../sim/external-b.js';
 import { SCENES } from '../scene/scenes.js';
 import { failureTime } from '../ui/failure.js';
 import { integratorTitle as titleOn, shortTitle, whyText } from '../ui/why.js';
@@ -17,7 +18,9 @@ import { t, registryText, onLanguageChange } from '../i18n/index.js';
 export function createLegend({ lab, store, runner, view, controls }) {
   // the titles on the run built (its structures: no projection named where nothing is projected)
   const structures = () => store.session.get().built?.structures ?? null;
-  const integratorTitle = (id) => titleOn(lab.integrator(id), structures());
+  // an external B (MuJoCo) by its words, before and after its engine has loaded
+  const external = (id) => externalB(id) && { ...externalB(id), title: t(externalB(id).titleKey) };
+  const integratorTitle = (id) => titleOn(lab.integrator(id) ?? external(id), structures());
   const insetCaption = $('#inset-caption');
   const claims = createCaptionClaims({ lab, runner, onChange: () => renderCaption(store.get()) });
 
@@ -59,7 +62,7 @@ export function createLegend({ lab, store, runner, view, controls }) {
       : { text: registryText('system', lab.system(state.scenario.system), 'description'), note: '' };
     setChildren($('#caption'), text, note ? el('span', { class: 'claims-note' }, ` ${note}`) : null);
     const A = lab.integrator(state.scenario.integrator);
-    const B = state.compare ? lab.integrator(state.compare) : null;
+    const B = state.compare ? (lab.integrator(state.compare) ?? runner.b?.integrator ?? null) : null;
     // what the run holds, from its description (a definition's constraints, a chain's links, a unit quaternion)
     const description = runner.a?.sim.describe();
     const run = {

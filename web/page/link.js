@@ -12,11 +12,12 @@ import { durationText } from '../ui/landing.js';
 import { t, onLanguageChange } from '../i18n/index.js';
 import { LANDING_BOUND_MS, landingEstimate } from './landing.js';
 import { apiError } from '../ui/api-error.js';
+import { externalB } from '../sim/external-b.js';
 
 /** decodeState, and B's scenario too: either may need the full build (VilabError code 'full-module'). */
 function decodeRunnable(lab, hash) {
   const decoded = decodeState(lab, hash);
-  if (decoded.state.compare) compareScenario(lab, decoded.state.scenario, decoded.state.compare);
+  if (decoded.state.compare && !externalB(decoded.state.compare)) compareScenario(lab, decoded.state.scenario, decoded.state.compare);
   return decoded;
 }
 
@@ -158,7 +159,9 @@ export class Links {
   /** The time a link's landing would take at the measured rate (ms; 0 without `at`). */
   #landingEstimate({ state, at }) {
     if (!at) return 0;
-    const scenarios = [state.scenario, ...(state.compare ? [compareScenario(this.lab, state.scenario, state.compare)] : [])];
+    // an external B (MuJoCo) is not part of the link's landing: it loads and catches up after
+    const ownB = state.compare && !externalB(state.compare);
+    const scenarios = [state.scenario, ...(ownB ? [compareScenario(this.lab, state.scenario, state.compare)] : [])];
     return landingEstimate(this.lab, scenarios, at);
   }
 

@@ -5,6 +5,7 @@ import { $ } from '../ui/dom.js';
 import { t, onLanguageChange } from '../i18n/index.js';
 import { apiErrorText } from '../ui/api-error.js';
 import { integratorTitle } from '../ui/why.js';
+import { externalB } from '../sim/external-b.js';
 
 const ELEMENTS = {
   system: '#system',
@@ -50,7 +51,11 @@ export function createPanel({ lab, store, run, notices, presets, onPresets = () 
         else
           notices.status(
             id
-              ? t('main.comparing', { title: integratorTitle(lab.integrator(id), store.session.get().built?.structures ?? null) })
+              ? t('main.comparing', {
+                  title: externalB(id)
+                    ? t(externalB(id).titleKey)
+                    : integratorTitle(lab.integrator(id), store.session.get().built?.structures ?? null),
+                })
               : t('main.compareOff'),
           );
       },

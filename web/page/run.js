@@ -13,6 +13,7 @@ import { t, registryText, onLanguageChange } from '../i18n/index.js';
 import { Landing, landingEstimate } from './landing.js';
 import { apiErrorText } from '../ui/api-error.js';
 import { stiffnessAlong } from '../sim/stiffness.js';
+import { externalB } from '../sim/external-b.js';
 
 // the look-ahead that frames a system defined by data (lookAhead below)
 const LOOKAHEAD_STEPS = 3000;
@@ -107,6 +108,8 @@ export class Run {
     this.land = null; // (step) => promise: the landing of a link's at= (page/link.js), set once links exist
     this.session = store.session;
     this.landing = new Landing({ lab, runner, show: () => this.#show({ jump: true, plots: true }) });
+    this.external = null; // B from outside the registry (MuJoCo): web/page/external-compare.js, on demand
+    this.externalLoading = null;
     this.presetHooks = [];
     this.restartHooks = []; // onRestart
     store.subscribe((state, prev, meta) => this.#follow(state, prev, meta));
@@ -146,7 +149,7 @@ export class Run {
   /** A's step when bringing a new B there would take longer than STEP_NOW_MS at the measured rate, else null. */
   #catchUpLater(state) {
     const step = this.runner.step;
-    if (!state.compare || step === 0) return null;
+    if (!state.compare || step === 0 || externalB(state.compare)) return null;
     try {
       const scB = compareScenario(this.lab, state.scenario, state.compare);
       return landingEstimate(this.lab, [scB], step) > STEP_NOW_MS ? step : null;
@@ -165,7 +168,7 @@ export class Run {
 
   build(state, { keepA = false } = {}) {
     const { lab, runner, view, plots, session } = this;
-    const scB = state.compare ? compareScenario(lab, state.scenario, state.compare) : null;
+    const scB = this.#scenarioB(state);
     if (keepA) runner.configureB(scB);
     else runner.configure(state.scenario, scB);
     const a = runner.a;
@@ -182,7 +185,7 @@ export class Run {
       kind,
       system,
       scenarioA: state.scenario,
-      scenarioB: scB,
+      scenarioB: runner.b?.scenario ?? null,
       exact,
       Pi0: a.diag.bodyMomentum,
       visualLength: a.visual.length,
@@ -226,6 +229,25 @@ export class Run {
     for (const key of ['failure', 'failure-b', 'visual']) this.notices.dismiss(key);
     // the legend, captions, readout, exact toggle and badges follow (they subscribe to `built`)
     session.set({ built: { view: kind, exact: !!exact, structures } });
+  }
+
+  /** B's scenario, or an external B's source (null while its code and engine load), or null. */
+  #scenarioB(state) {
+    if (!state.compare) return null;
+    if (!externalB(state.compare)) return compareScenario(this.lab, state.scenario, state.compare);
+    if (this.external) return this.external.source(state);
+    this.externalLoading ??= import('./external-compare.js').then(
+      (m) => {
+        this.external = new m.ExternalCompare(this);
+        this.external.rebuild();
+      },
+      (e) => {
+        this.externalLoading = null; // a later choice tries again; A runs on
+        this.notices.banner('control', [apiErrorText(e)]);
+        this.store.set({ compare: null });
+      },
+    );
+    return null;
   }
 
   restart() {
@@ -276,7 +298,7 @@ export class Run {
       return needsFull(e) ? this.#deferUntilFull(() => this.setScenario(next, meta)) : e;
     }
     let compare = this.store.get().compare;
-    if (compare && !lab.integrator(compare)?.systems.includes(scenario.system)) compare = null;
+    if (compare && !(lab.integrator(compare) ?? externalB(compare))?.systems.includes(scenario.system)) compare = null;
     this.store.set({ scenario, compare }, { ...meta, rebuild: true });
     return null;
   }
@@ -287,7 +309,7 @@ export class Run {
       const next = { ...this.store.get(), ...patch };
       next.scenario = this.lab.normalize(next.scenario);
       startable(this.lab, next.scenario);
-      if (next.compare) compareScenario(this.lab, next.scenario, next.compare);
+      if (next.compare && !externalB(next.compare)) compareScenario(this.lab, next.scenario, next.compare);
       this.store.set(next, { ...meta, rebuild: true });
       return null;
     } catch (e) {

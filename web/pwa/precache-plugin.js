@@ -1,12 +1,13 @@
 // A small Vite plugin: after the build is written, generate dist/sw.js from
 // web/pwa/sw-template.js with the list of every emitted file (the precache) and
 // a version derived from their contents. KaTeX's .woff/.ttf fallbacks are left
-// out (every browser that runs the page uses the .woff2 files).
+// out (every browser that runs the page uses the .woff2 files), and so is MuJoCo (≈ 10 MB,
+// fetched only by those who compare with it).
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-export function precache({ template, exclude = [/\.ttf$/i, /\.woff$/i, /^sw\.js$/] } = {}) {
+export function precache({ template, exclude = [/\.ttf$/i, /\.woff$/i, /^sw\.js$/, /(^|\/)mujoco-[^/]*\.(wasm|js)$/] } = {}) {
   return {
     name: 'vilab-precache',
     apply: 'build',

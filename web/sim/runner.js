@@ -66,13 +66,29 @@ function allFinite(a) {
   return true;
 }
 
+/**
+ * B from outside vilab's registry (web/sim/mujoco-compare.js): { scenario, integrator (a
+ * registry-shaped record), simulate(historyCapacity) → an object with the Simulation
+ * subset the runner reads }. A scenario alone is vilab's own.
+ */
+const sourceOf = (lab, scenario) =>
+  scenario.simulate
+    ? scenario
+    : {
+        scenario,
+        integrator: lab.integrator(scenario.integrator),
+        simulate: (historyCapacity) => lab.simulate(scenario, { historyStride: 1, historyCapacity }),
+      };
+
 /** One integrator's simulation plus what the page tracks about it. */
 class Track {
   constructor(lab, label, scenario, historyCapacity) {
+    const source = sourceOf(lab, scenario);
     this.label = label;
-    this.scenario = scenario;
-    this.integrator = lab.integrator(scenario.integrator);
-    this.sim = lab.simulate(scenario, { historyStride: 1, historyCapacity });
+    this.scenario = source.scenario;
+    this.integrator = source.integrator;
+    this.simulate = () => source.simulate(historyCapacity);
+    this.sim = this.simulate();
     const d = this.sim.diagnostics();
     this.E0 = d.energy;
     this.J0 = d.momentum.slice();
@@ -123,7 +139,7 @@ export class Runner {
     this.rows = { every: 0, keep: 0 };
   }
 
-  /** (Re)creates A and B (B only when compareScenario is given). Throws the API's error. */
+  /** (Re)creates A and B (B only when compareScenario is given: a scenario, or an external source). Throws the API's error. */
   configure(scenarioA, scenarioB = null) {
     const a = new Track(this.lab, 'A', scenarioA, this.historyCapacity);
     let b = null;
@@ -408,8 +424,7 @@ export class Runner {
   /** Brings a track back to `step` (its last good one): a fresh simulation replayed from t = 0 (the same bits), by settle(). */
   #replay(track, step) {
     this.#dropReplay(track);
-    const sim = this.lab.simulate(track.scenario, { historyStride: 1, historyCapacity: this.historyCapacity });
-    this.replays.set(track, { sim, to: step });
+    this.replays.set(track, { sim: track.simulate(), to: step });
   }
 
   #dropReplay(track) {

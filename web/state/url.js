@@ -20,6 +20,7 @@
 // Nothing from a link is ever inserted into the page as HTML.
 import { DEFAULT_SYSTEM, UI_DEFAULTS, SPEEDS, STEPS_PER_FRAME, WINDOWS, deepEqual } from './store.js';
 import { escapeControl } from '../sim/vilab.js';
+import { externalB } from '../sim/external-b.js';
 
 const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i;
 const SCENARIO_TOP = ['system', 'integrator', 'h'];
@@ -271,7 +272,7 @@ function readPageFields(lab, get, systemId, state) {
   if (get.has('compare')) {
     const id = get.get('compare');
     if (id !== '' && id !== 'off') {
-      const integ = lab.integrator(id);
+      const integ = lab.integrator(id) ?? externalB(id);
       if (!integ) throw new LinkError('compare', `unknown integrator "${id}"`, 'unknown-id');
       if (!integ.systems.includes(systemId))
         throw new LinkError('compare', `integrator "${id}" does not support ${systemId}`, 'not-applicable');

@@ -13,6 +13,7 @@ import { clone } from '../state/store.js';
 import { presetMatching } from '../sim/preset-data.js';
 import { apiError } from './api-error.js';
 import { num } from '../sim/format.js';
+import { externalB, externalBFor } from '../sim/external-b.js';
 
 /**
  * Badges for an integrator, from its registry entry: its claims, only those whose kind
@@ -215,18 +216,26 @@ export class Controls {
       supported.map((i) => el('option', { value: i.id }, integratorTitle(i, this.structures))),
     );
     els.integratorA.value = sc.integrator;
+    const external = this.#externalChoices(sc);
     setChildren(
       els.integratorB,
       el('option', { value: '' }, t('controls.compare.off')),
       supported.map((i) => el('option', { value: i.id }, integratorTitle(i, this.structures))),
+      external.offered.map((e) => el('option', { value: e.id }, t(e.titleKey))),
     );
     els.integratorB.value = state.compare ?? '';
     els.badgesA.replaceWith((els.badgesA = badgeList(lab.integrator(sc.integrator), 'badges-a', this.structures)));
-    const bInteg = state.compare ? lab.integrator(state.compare) : null;
+    const ext = externalB(state.compare);
+    const bInteg = state.compare && !ext ? lab.integrator(state.compare) : null;
     els.badgesB.replaceWith((els.badgesB = badgeList(bInteg, 'badges-b', this.structures)));
     els.badgesB.hidden = !bInteg;
     els.summaryA.textContent = registryText('integrator', lab.integrator(sc.integrator), 'summary');
-    els.summaryB.textContent = bInteg ? registryText('integrator', bInteg, 'summary') : t('controls.compare.hint');
+    // an external B's note, or why none is offered (web/sim/external-b.js)
+    els.summaryB.textContent = bInteg
+      ? registryText('integrator', bInteg, 'summary')
+      : ext
+        ? t('mechanics.compare.externalNote', { engine: ext.engine })
+        : `${t('controls.compare.hint')}${external.refused ? ` ${external.refused}` : ''}`;
     // h
     const hs = system.h;
     const lo = Math.max(hs.min > 0 ? hs.min : 1e-4, 1e-4);
@@ -258,6 +267,31 @@ export class Controls {
       els.definitionSection.hidden = true;
       if (system.definition) this.#loadEditor();
     }
+  }
+
+  /**
+   * The external Bs (web/sim/external-b.js) offered for this scenario, or, when the
+   * mechanism has no MJCF form, none and why ({ offered, refused }). The exporter's check
+   * comes with the external B's chunk, fetched the first time such a system is shown (none
+   * offered before).
+   */
+  #externalChoices(sc) {
+    const offered = externalBFor(sc.system);
+    if (!offered.length) return { offered, refused: null };
+    if (!this.mjcf) {
+      // offered once the check and its words (the mechanics' later words) are in
+      this.mjcfLoading ??= Promise.all([import('../page/external-compare.js'), loadLaterWords()]).then(([m]) => {
+        this.mjcf = m;
+        this.render(this.store.get());
+      });
+      return { offered: [], refused: null };
+    }
+    const why = this.mjcf.mjcfRefusal(sc);
+    if (!why) return { offered, refused: null };
+    return {
+      offered: [],
+      refused: t('mechanics.compare.externalRefused', { engine: offered[0].engine, field: why.field, reason: why.reason }),
+    };
   }
 
   #loadEditor() {

@@ -80,18 +80,19 @@ function trackColumns(sim, suffix) {
 }
 
 /**
- * The exact CSV of a run: tracks = [{ label, scenario, step }] (A, and B); each is
- * simulated again from t = 0 to its step. Returns the text.
+ * The exact CSV of a run: tracks = [{ label, scenario, step, simulate?, title? }] (A, and
+ * B); each is simulated again from t = 0 to its step (by simulate() for a B from outside
+ * the registry, e.g. MuJoCo, named by its title). Returns the text.
  */
 export function exactCSV(lab, tracks, { hash = null } = {}) {
   const last = Math.max(...tracks.map((t) => t.step));
   const stride = Math.max(1, Math.ceil(last / MAX_ROWS));
-  const sims = tracks.map((t) => lab.simulate(t.scenario, { historyStride: 1000000, historyCapacity: 1 }));
+  const sims = tracks.map((t) => t.simulate?.() ?? lab.simulate(t.scenario, { historyStride: 1000000, historyCapacity: 1 }));
   try {
     const cols = sims.map((sim, i) => trackColumns(sim, tracks[i].label));
     const lines = [
       `# vilab: every ${stride === 1 ? 'step' : `${stride} steps`}, simulated again from t = 0 (the same bits as the page's run)`,
-      ...tracks.map((t) => `# ${t.label}: ${JSON.stringify(t.scenario)}`),
+      ...tracks.map((t) => `# ${t.label}: ${t.title ? `${t.title} on ` : ''}${JSON.stringify(t.scenario)}`),
       `# ${tracks.map((t) => `${t.label} ran to step ${t.step}`).join('; ')}${hash ? `; A's fingerprint there: ${hash}` : ''}`,
       ['t_s', ...cols.flatMap((c) => c.header)].join(','),
     ];

@@ -18,4 +18,13 @@ export default {
   'mechanics.discrete.trapezoid': 'Discrete Euler–Lagrange equations, trapezoid rule: L_d = (h/2)[L(q₀, v) + L(q₁, v)]',
   'mechanics.discrete.alpha': 'Discrete Euler–Lagrange equations, α-family (α = {alpha}): L_d = h L((1−α)q₀ + αq₁, (q₁−q₀)/h)',
   'mechanics.numericConstants': 'Too many variables to name every constant: their values are shown.',
+  // compare with MuJoCo (web/page/external-compare.js, web/ui/controls.js)
+  'mechanics.compare.mujoco-rk4': 'MuJoCo RK4',
+  'mechanics.compare.mujoco-implicit': 'MuJoCo implicit',
+  'mechanics.compare.externalNote':
+    "{engine} runs B (loaded on demand, ≈ 10 MB): the mechanism goes to it as MJCF, and vilab measures its energy, momentum and joints each step as it measures A's. {engine}'s run is not part of the link's deterministic fingerprint.",
+  'mechanics.compare.externalRefused': '{engine} cannot run this mechanism ({field}: {reason}).',
+  'mechanics.externalLoading': 'Loading {engine}… {mb} MB',
+  'mechanics.externalLoaded': '{engine} loaded: B runs beside A.',
+  'mechanics.externalFailed': '{engine} could not be loaded ({message}); compare is off, A runs on.',
 };
