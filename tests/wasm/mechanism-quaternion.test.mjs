@@ -1,7 +1,8 @@
 // The midpoint rule on unit quaternions on mechanisms (`quaternion` on the `mechanism`
 // system) in the wasm module: the registry offers it, every scene of scenes/mechanisms
 // runs with it to the native CLI's bits, keeps its joints and |q| = 1, and follows the
-// Lie-group step's motion to rounding (the same discrete Lagrangian on the joints).
+// Lie-group step's motion to rounding (the same discrete Lagrangian on the joints, the
+// same split of the loads).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -24,20 +25,24 @@ test('the registry offers the quaternion midpoint on mechanisms, order 2', () =>
   assert.ok(lab.systems.find((s) => s.id === 'mechanism').integrators.includes('quaternion'));
 });
 
-// Loads beyond gravity (a potential, torques, damping) are refused, naming the field: the
-// step takes uniform gravity only.
-const loaded = (scenario) => scenario.params.potential !== undefined || scenario.params.bodies.some((b) => b.torque || b.damping);
+// Every scene, the gravity-gradient satellite's potential V(R, t) included, and the
+// compound double pendulum with damping (angular and linear) and a torque: the loads
+// enter both geometric steps by the same discrete Lagrange–d'Alembert split.
+const pendulum = scenes.find((s) => s.name === 'compound-double-pendulum').scenario;
+const forced = {
+  name: 'compound-double-pendulum, damped and torqued',
+  scenario: {
+    ...pendulum,
+    params: {
+      ...pendulum.params,
+      bodies: pendulum.params.bodies.map((b, i) =>
+        i === 1 ? { ...b, damping: 0.3, linearDamping: 0.5, torque: ['0.3*cos(t)', 'z1', '0'] } : { ...b, damping: 0.2 },
+      ),
+    },
+  },
+};
 
-for (const { name, scenario } of scenes.filter((s) => loaded(s.scenario))) {
-  test(`${name}: the quaternion midpoint refuses its loads beyond gravity, naming integrator`, () => {
-    assert.throws(
-      () => lab.simulate({ ...scenario, integrator: 'quaternion' }),
-      (e) => e.code === 'not-applicable' && /^vilab: integrator: .*uniform gravity only/.test(e.message),
-    );
-  });
-}
-
-for (const { name, scenario } of scenes.filter((s) => !loaded(s.scenario))) {
+for (const { name, scenario } of [...scenes, forced]) {
   test(`${name}: the quaternion midpoint gives the native bits, keeps its joints and |q|, follows the Lie-group step`, () => {
     const run = (integrator) => {
       const sim = lab.simulate({ ...scenario, integrator }, { historyStride: 1000 });

@@ -162,6 +162,8 @@ export interface MechanismBody {
   torqueFrame?: 'body' | 'space';
   /** c ≥ 0 (N·m·s): the damping torque −c ω, body frame; default 0. */
   damping?: number;
+  /** c ≥ 0 (N·s/m): the damping force −c ẋ on the centre of mass, space frame; default 0. */
+  linearDamping?: number;
 }
 
 /** A joint between two bodies (or a body and the world): a ball, a hinge (adds an axis) or fixed. */

@@ -57,6 +57,9 @@ StepOutcome MechanismLGVI::step(MechanismState& s) {
   for (int i = 0; i < B; ++i) {
     p1[i] = P.impulse[i] + (0.5 * h_ * model_.bodies[i].mass) * model_.gravity;
     Pi1[i] = P.F[i].transpose() * P.rotImpulse[i];
+    // f_d^+ = (h/2)(−c_x v̄), v̄ = P/m
+    if (!dampAllAtStart_ && linearDampingOf(model_, i) != 0)
+      p1[i] -= (0.5 * h_ * linearDampingOf(model_, i) / model_.bodies[i].mass) * P.impulse[i];
   }
   // The end's halves of the loads at (x_{k+1}, R_{k+1}, t_{k+1}) and of the damping.
   if (model_.appliedLoads(P.x1, P.R1, s.t + h_, force_, torque_))
@@ -125,7 +128,11 @@ void MechanismLGVI::prepare(const MechanismState& s) {
       P.Pi0[i] += (0.5 * h_) * torque_[i];
     }
   P.damping.resize(B);
-  for (int i = 0; i < B; ++i) P.damping[i] = (dampAllAtStart_ ? 2.0 : 1.0) * model_.bodies[i].damping;
+  P.linearDamping.resize(B);
+  for (int i = 0; i < B; ++i) {
+    P.damping[i] = (dampAllAtStart_ ? 2.0 : 1.0) * model_.bodies[i].damping;
+    P.linearDamping[i] = (dampAllAtStart_ ? 2.0 : 1.0) * linearDampingOf(model_, i);
+  }
   model_.constraintJacobian(s.R, P.Gk);
 }
 
@@ -143,6 +150,8 @@ void MechanismLGVI::StepProblem::configure(const Vector& z) {
   if (c > 0) force.noalias() = Gk.transpose() * z.tail(c) / h;
   for (int i = 0; i < B; ++i) {
     impulse[i] = P0[i] + force.segment<3>(6 * i);
+    // f_d^- = (h/2)(−c_x P/m): P (1 + h c_x/(2m)) = P₀ + (G_xᵀw)/h
+    if (linearDamping[i] != 0) impulse[i] /= 1.0 + 0.5 * h * linearDamping[i] / model.bodies[i].mass;
     rotImpulse[i] = Pi0[i] + force.segment<3>(6 * i + 3);
     if (damping[i] != 0) rotImpulse[i] -= damping[i] * Vec3(z.segment<3>(3 * i));  // f_d^- = (h/2)(−c 2f/h)
     x1[i] = s->x[i] + (h / model.bodies[i].mass) * impulse[i];
@@ -183,9 +192,10 @@ NewtonEval MechanismLGVI::StepProblem::evaluate(const Vector& z, Vector& r, bool
     jacobian.block(3 * i, 3 * B, 3, c) = dCda * Gk.middleCols<3>(6 * i + 3).transpose() / scale;
     const Mat3 dEta = (2.0 / (1.0 + f.squaredNorm())) * (Mat3::Identity() - hat(f));
     jacobian.block(3 * B, 3 * i, c, 3) = G1.middleCols<3>(6 * i + 3) * dEta / L;
-    // ∂x_{k+1}/∂w = Gₖ,ₓᵀ / m
+    // ∂x_{k+1}/∂w = Gₖ,ₓᵀ / (m (1 + h c_x/(2m)))
+    const double shrink = 1.0 + 0.5 * h * linearDamping[i] / model.bodies[i].mass;  // 1 undamped
     jacobian.block(3 * B, 3 * B, c, c).noalias() +=
-        G1.middleCols<3>(6 * i) * Gk.middleCols<3>(6 * i).transpose() / (model.bodies[i].mass * L);
+        G1.middleCols<3>(6 * i) * Gk.middleCols<3>(6 * i).transpose() / (model.bodies[i].mass * L * shrink);
   }
   if (!jacobian.allFinite()) return NewtonEval::NonFinite;
   lu.compute(jacobian);

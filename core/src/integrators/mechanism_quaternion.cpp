@@ -18,23 +18,42 @@
 //   D₁L_d,rot = 2h v̄ ⊗ (𝕀W̄)* − 4 q̄ ⊗ 𝕀W̄,   D₂L_d,rot = 2h v̄ ⊗ (𝕀W̄)* + 4 q̄ ⊗ 𝕀W̄,
 // (∂T/∂v = 4 q ⊗ 𝕀W, ∂T/∂q = 4 v ⊗ (𝕀W)*), and the discrete Euler–Lagrange equations with
 // the constraint forces at q_k and the constraints at q_{k+1} (W–M 4.4–4.5):
-//   m (x_{k+1} − x_k)/h = p_k + (h/2) F(x̄, q̄) + G_x(q_k)ᵀ λ
-//   2 q_k ⊗ (0, Π_k + G_η(q_k)ᵀλ) + D₁L_d,rot + h q̄ ⊗ (0, τ̄)/|q̄|² + 2μ q_k = 0
+//   m (x_{k+1} − x_k)/h = p_k + (h/2)(m g + f_k) + G_x(q_k)ᵀ λ
+//   2 q_k ⊗ (0, Π_k + (h/2)(τ_k − c ω̄) + G_η(q_k)ᵀλ) + D₁L_d,rot + 2μ q_k = 0
 //   |q_{k+1}|² = 1,   g(x_{k+1}, R(q_{k+1})) = 0,
-// where p_q = 2 q ⊗ (0, Π) is the quaternion momentum of the body momentum Π, the joint
-// forces in quaternion coordinates are 2 q ⊗ (0, G_ηᵀλ) (δq = ½ q ⊗ (0, η)), and F, τ are
-// the applied loads (appliedLoads below). The momenta at the step's end are the discrete
-// Legendre transform p_{k+1} = D₂L_d, Π_{k+1} = ½ vec(q_{k+1}* ⊗ p_{q,k+1}) (dropping the
-// part along q, which the next step's μ absorbs), then projected so the velocities keep
-// the joints closed, G(q_{k+1}) M⁻¹ (p, Π) = 0 (RATTLE's end projection, as the Lie-group
-// step's end impulse): a change of p_{k+1} within the span of Gᵀ changes only the next
-// multipliers, never the next configuration.
+// where p_q = 2 q ⊗ (0, Π) is the quaternion momentum of the body momentum Π and the joint
+// forces in quaternion coordinates are 2 q ⊗ (0, G_ηᵀλ) (δq = ½ q ⊗ (0, η)). The momenta at
+// the step's end are the discrete Legendre transform p_{k+1} = D₂L_d + f_d^+,
+// Π_{k+1} = ½ vec(q_{k+1}* ⊗ p_{q,k+1}) (dropping the part along q, which the next step's μ
+// absorbs), then projected so the velocities keep the joints closed,
+// G(q_{k+1}) M⁻¹ (p, Π) = 0 (RATTLE's end projection, as the Lie-group step's end impulse):
+// a change of p_{k+1} within the span of Gᵀ changes only the next multipliers, never the
+// next configuration.
+//
+// Loads beyond gravity (MechanismModel::appliedLoads: f, τ of a potential V(x, R, t) and
+// applied torques) and damping −c ω enter by the discrete Lagrange–d'Alembert principle
+// (Marsden & West, Part 3, §3.2, the forced DEL D₂L_d(k−1) + D₁L_d(k) + f_d^+(k−1) +
+// f_d^-(k) = 0) with the Lie-group step's split, not at the midpoint: f_d^± = (h/2) times
+// the loads at (x_k, R_k, t_k) and at (x_{k+1}, R_{k+1}, t_{k+1}), so that (i) they are
+// evaluated where q is a unit quaternion (q̄ is not), (ii) they stay out of Newton's
+// problem (the potential is compiled with its gradient only, not its Hessian), and (iii)
+// the two geometric steps are one forced DEL on the constraint manifold and move alike
+// to rounding. For V alone this is the variational step of L_d − (h/2)(V_k + V_{k+1}),
+// symmetric and of order 2. Damping uses the step's mean angular velocity
+// ω̄ = 2 vec(r)/(h r₀), r = q_k* ⊗ q_{k+1} (the Cayley coordinates of the relative turn,
+// the same vector in both bodies' frames, as in the Lie-group step): f_d^± = (h/2)(−c ω̄)
+// at both ends, and ω̄ depends on δq, so its term is in Newton's matrix (by forward-mode
+// AD with the rotational slot). Linear damping −c_x ẋ takes the same split with
+// v̄ = (x_{k+1} − x_k)/h: f_d^± = −(c_x/2) Δx, which adds h c_x/(2m) to the translation
+// rows' diagonal.
 //
 // Properties: variational, so symplectic on the constraint manifold and symmetric (order
 // 2); |q| = 1 and the joints hold to Newton's tolerance at every step; rotating the
 // whole mechanism about the gravity axis through a point the world holds it at is a
 // linear symmetry of L_d (q ↦ r ⊗ q, x ↦ r x), so the angular momentum's component along
 // g is conserved (discrete Noether); the energy oscillates without drift.
+#include "vilab/integrators/mechanism_quaternion.hpp"
+
 #include <Eigen/Dense>
 #include <algorithm>
 #include <limits>
@@ -60,22 +79,6 @@ Mat<double, 4, 4> leftProduct(const Vec4& a) {
   return L;
 }
 
-// The loads the model applies at a configuration: per body the force (space frame) and
-// the torque (body frame). The mechanism model applies uniform gravity only
-// (MechanismDynamics::rates), so the torque is zero; every load the step uses comes from
-// this one call, at the step's midpoint. Newton's matrix leaves out the loads'
-// derivatives, which vanish for uniform gravity.
-void appliedLoads(const MechanismModel& model, const std::vector<Vec3>& /*x*/, const std::vector<Vec4>& /*q*/,
-                  std::vector<Vec3>& force, std::vector<Vec3>& torque) {
-  const int B = model.bodyCount();
-  force.resize(B);
-  torque.resize(B);
-  for (int i = 0; i < B; ++i) {
-    force[i] = model.bodies[i].mass * model.gravity;
-    torque[i] = Vec3::Zero();
-  }
-}
-
 // The rotation by q/|q| (q need not be unit while Newton iterates).
 Mat3 unitRotation(const Vec4& q) { return quat::matrix(Vec4(q / dm::sqrt(q.squaredNorm()))); }
 
@@ -91,6 +94,18 @@ Vec<S, 4> rotationalSlot(const Vec4& q0, const Vec<S, 4>& delta, double I0, cons
   IW[0] = I0 * W[0];
   for (int r = 0; r < 3; ++r) IW[r + 1] = J(r, 0) * W[1] + J(r, 1) * W[2] + J(r, 2) * W[3];
   return quat::mul(b, quat::conj(IW)) * (2.0 * h) + quat::mul(a, IW) * (4.0 * sign);
+}
+
+// The damping's part of the q_k equation, 2 q_k ⊗ (0, (h/2)(−c ω̄)) = −c h q_k ⊗ (0, ω̄),
+// ω̄ = 2 vec(r)/(h r₀), r = q_k* ⊗ (q_k + δ), over any scalar (δ as in rotationalSlot).
+template <class S>
+Vec<S, 4> dampingSlot(const Vec4& q0, const Vec<S, 4>& delta, double c, double h) {
+  const Vec<S, 4> r = quat::mul(constant<S, 4>(Vec4(quat::conj(q0))), delta);
+  const S r0 = r[0] + q0.squaredNorm();
+  Vec<S, 4> omega;
+  omega[0] = S(0.0);
+  for (int k = 1; k < 4; ++k) omega[k] = r[k] * (2.0 / h) / r0;
+  return quat::mul(constant<S, 4>(q0), omega) * (-c * h);
 }
 
 class MechanismQuaternionMidpoint {
@@ -110,6 +125,10 @@ class MechanismQuaternionMidpoint {
     lengthScale_ = model.lengthScale();
   }
 
+  // The step's start t_k (Simulation sets it before every step; step() advances it).
+  void setTime(double t) { t_ = t; }
+  void dampAllAtStart(bool allAtStart) { dampAllAtStart_ = allAtStart; }
+
   // One step of the canonical state (per body x, q; p, Π); on refusal q, p are untouched.
   StepOutcome step(VecX& q, VecX& p) {
     const MechanismModel& model = dynamics_.model();
@@ -121,6 +140,7 @@ class MechanismQuaternionMidpoint {
     std::vector<Mat3> R0(B);
     for (int i = 0; i < B; ++i) R0[i] = quat::matrix(Vec4(q.segment<4>(7 * i + 3)));
     model.constraintJacobian(R0, P.Gk);
+    prepare(q, p, R0);
     // The start: free flight and free rotation at the present velocities.
     Eigen::VectorXd z = Eigen::VectorXd::Zero(kPerBody * B + c);
     double rotation = std::numeric_limits<double>::min(), travel = std::numeric_limits<double>::min(), speed2 = 0;
@@ -150,16 +170,28 @@ class MechanismQuaternionMidpoint {
     // The discrete Legendre transform p_{k+1} = D₂L_d at the root.
     P.configure(z);
     VecX q1 = q, p1 = p;
+    // The end's halves of the loads at (x_{k+1}, R_{k+1}, t_{k+1}) and of the damping.
+    const bool loaded = model.appliedLoads(P.x1, P.R1, t_ + h_, force_, torque_);
     for (int i = 0; i < B; ++i) {
       const MechanismBody& body = model.bodies[i];
-      const Vec4 q0 = q.segment<4>(7 * i + 3), qe = P.q1[i], mid = 0.5 * (q0 + qe);
-      const Vec4 pq =
-          rotationalSlot<double>(q0, Vec4(z.segment<4>(kPerBody * i + 3)), radialInertia_[i], body.inertia, h_, +1.0) +
-          (h_ / mid.squaredNorm()) * quat::mul(mid, quat::pure(P.torque[i]));
+      const Vec4 q0 = q.segment<4>(7 * i + 3), qe = P.q1[i];
+      const Vec4 delta = z.segment<4>(kPerBody * i + 3);
+      const Vec4 pq = rotationalSlot<double>(q0, delta, radialInertia_[i], body.inertia, h_, +1.0);
       q1.segment<3>(7 * i) = P.x1[i];
       q1.segment<4>(7 * i + 3) = qe;
-      p1.segment<3>(6 * i) = body.mass * z.segment<3>(kPerBody * i) / h_ + (0.5 * h_) * P.force[i];
+      p1.segment<3>(6 * i) = body.mass * z.segment<3>(kPerBody * i) / h_ + (0.5 * h_) * Vec3(body.mass * model.gravity);
       p1.segment<3>(6 * i + 3) = 0.5 * quat::mul(quat::conj(qe), pq).tail<3>();
+      if (!dampAllAtStart_ && linearDampingOf(model, i) != 0)  // f_d^+ = (h/2)(−c_x Δx/h)
+        p1.segment<3>(6 * i) -= (0.5 * linearDampingOf(model, i)) * z.segment<3>(kPerBody * i);
+      if (loaded) {
+        p1.segment<3>(6 * i) += (0.5 * h_) * force_[i];
+        p1.segment<3>(6 * i + 3) += (0.5 * h_) * torque_[i];
+      }
+      // f_d^+ = (h/2)(−c ω̄) = ½ vec(q_k* ⊗ dampingSlot) (q_k unit; ω̄ is the same in
+      // both ends' body frames).
+      if (!dampAllAtStart_ && body.damping != 0)
+        p1.segment<3>(6 * i + 3) +=
+            0.5 * quat::mul(quat::conj(q0), dampingSlot<double>(q0, delta, body.damping, h_)).tail<3>();
     }
     if (c > 0 && !projectMomenta(P.q1, p1))
       return StepOutcome::refuse(RefusalCode::SingularMatrix,
@@ -170,10 +202,53 @@ class MechanismQuaternionMidpoint {
                                  out.iterations);
     q = std::move(q1);
     p = std::move(p1);
+    t_ += h_;
     return out;
   }
 
+  // Tests: the residual and Newton's matrix of the step from (q, p) at z.
+  void residual(const VecX& q, const VecX& p, const Eigen::VectorXd& z, Eigen::VectorXd& r, Eigen::MatrixXd& jacobian) {
+    const MechanismModel& model = dynamics_.model();
+    StepProblem& P = problem_;
+    P.self = this;
+    P.q = &q;
+    P.p = &p;
+    std::vector<Mat3> R0(model.bodyCount());
+    for (int i = 0; i < model.bodyCount(); ++i) R0[i] = quat::matrix(Vec4(q.segment<4>(7 * i + 3)));
+    model.constraintJacobian(R0, P.Gk);
+    prepare(q, p, R0);
+    P.evaluate(z, r, true);
+    jacobian = P.jacobian;
+  }
+
  private:
+  // The start's impulses without the joints' forces, p_k + (h/2)(m g + f_k) and
+  // Π_k + (h/2) τ_k, and each body's damping coefficients at the start (2c when the test
+  // hook puts all of it there).
+  void prepare(const VecX& q, const VecX& p, const std::vector<Mat3>& R0) {
+    const MechanismModel& model = dynamics_.model();
+    const int B = model.bodyCount();
+    StepProblem& P = problem_;
+    std::vector<Vec3> x0(B);
+    for (int i = 0; i < B; ++i) x0[i] = q.segment<3>(7 * i);
+    const bool loaded = model.appliedLoads(x0, R0, t_, force_, torque_);
+    P.start.resize(B);
+    P.rotStart.resize(B);
+    P.damping.resize(B);
+    P.linearDamping.resize(B);
+    for (int i = 0; i < B; ++i) {
+      const MechanismBody& body = model.bodies[i];
+      P.start[i] = p.segment<3>(6 * i) + (0.5 * h_) * Vec3(body.mass * model.gravity);
+      P.rotStart[i] = p.segment<3>(6 * i + 3);
+      if (loaded) {
+        P.start[i] += (0.5 * h_) * force_[i];
+        P.rotStart[i] += (0.5 * h_) * torque_[i];
+      }
+      P.damping[i] = (dampAllAtStart_ ? 2.0 : 1.0) * body.damping;
+      P.linearDamping[i] = (dampAllAtStart_ ? 2.0 : 1.0) * linearDampingOf(model, i);
+    }
+  }
+
   // v ↦ v − M⁻¹Gᵀ (G M⁻¹ Gᵀ)⁻¹ G v at q_{k+1}, v = M⁻¹(p, Π): the momenta that keep the
   // joints closed, changed within the span of Gᵀ only. False when G M⁻¹ Gᵀ is singular.
   bool projectMomenta(const std::vector<Vec4>& q1, VecX& p) const {
@@ -205,9 +280,12 @@ class MechanismQuaternionMidpoint {
     Eigen::VectorXd g1;
     Eigen::PartialPivLU<Eigen::MatrixXd> lu;
     double ratio = 1, rotationScale = 1, travelScale = 1, wScale = 1;
+    // Set by prepare(): the start's impulses and damping coefficients.
+    std::vector<Vec3> start, rotStart;
+    std::vector<double> damping, linearDamping;
     // Filled by configure(z):
-    std::vector<Vec3> x1, xMid, force, torque;
-    std::vector<Vec4> q1, qMid;
+    std::vector<Vec3> x1;
+    std::vector<Vec4> q1;
     std::vector<Mat3> R1;
     Eigen::VectorXd jointForce;  // Gₖᵀ w / h
 
@@ -215,20 +293,15 @@ class MechanismQuaternionMidpoint {
       const MechanismModel& model = self->dynamics_.model();
       const int B = model.bodyCount(), c = static_cast<int>(Gk.rows());
       x1.resize(B);
-      xMid.resize(B);
       q1.resize(B);
-      qMid.resize(B);
       R1.resize(B);
       for (int i = 0; i < B; ++i) {
         const Vec3 x0 = q->segment<3>(7 * i);
         const Vec4 q0 = q->segment<4>(7 * i + 3);
         x1[i] = x0 + z.segment<3>(kPerBody * i);
         q1[i] = q0 + z.segment<4>(kPerBody * i + 3);
-        xMid[i] = 0.5 * (x0 + x1[i]);
-        qMid[i] = 0.5 * (q0 + q1[i]);
         R1[i] = unitRotation(q1[i]);
       }
-      appliedLoads(model, xMid, qMid, force, torque);
       jointForce = Eigen::VectorXd::Zero(6 * B);
       if (c > 0) jointForce.noalias() = Gk.transpose() * z.tail(c) / self->h_;
     }
@@ -245,22 +318,24 @@ class MechanismQuaternionMidpoint {
         const int k = kPerBody * i;
         const Vec4 q0 = q->segment<4>(7 * i + 3);
         const double s = self->rowScale_[i];
-        r.segment<3>(k) = (z.segment<3>(k) - (h / body.mass) * (p->segment<3>(6 * i) + (0.5 * h) * force[i]) -
-                           jointForce.segment<3>(6 * i) * (h / body.mass)) /
-                          L;
-        const Vec3 Q = p->segment<3>(6 * i + 3) + jointForce.segment<3>(6 * i + 3);
-        const Vec4 external = 2.0 * quat::mul(q0, quat::pure(Q)) +
-                              (h / qMid[i].squaredNorm()) * quat::mul(qMid[i], quat::pure(torque[i]));
+        // f_d^- = −(c_x/2) Δx: the translation rows' diagonal 1 + h c_x/(2m)
+        const double grow = 1.0 + 0.5 * h * linearDamping[i] / body.mass;
+        const Vec3 dx = linearDamping[i] != 0 ? Vec3(grow * z.segment<3>(k)) : Vec3(z.segment<3>(k));
+        r.segment<3>(k) = (dx - (h / body.mass) * start[i] - jointForce.segment<3>(6 * i) * (h / body.mass)) / L;
+        const Vec3 Q = rotStart[i] + jointForce.segment<3>(6 * i + 3);
+        const Vec4 external = 2.0 * quat::mul(q0, quat::pure(Q));
+        const double damp = damping[i];
         Vec4 slot;
         if (linearize) {
           Mat<double, 4, 4> dSlot;
           slot = vilab::jacobian<4, 4>(
               [&](const auto& y) {
                 using S = typename std::decay_t<decltype(y)>::Scalar;
-                return rotationalSlot<S>(q0, y, self->radialInertia_[i], body.inertia, h, -1.0);
+                const Vec<S, 4> slot = rotationalSlot<S>(q0, y, self->radialInertia_[i], body.inertia, h, -1.0);
+                return damp != 0 ? Vec<S, 4>(slot + dampingSlot<S>(q0, y, damp, h)) : slot;
               },
               Vec4(z.segment<4>(k + 3)), dSlot);
-          jacobian.block<3, 3>(k, k) = Mat3::Identity() / L;
+          jacobian.block<3, 3>(k, k) = Mat3::Identity() * (grow / L);
           jacobian.block<4, 4>(k + 3, k + 3) = dSlot / s;
           jacobian.block<4, 1>(k + 3, k + 7) = q0;
           jacobian.block<1, 4>(k + 7, k + 3) = q1[i].transpose();
@@ -271,7 +346,9 @@ class MechanismQuaternionMidpoint {
                 leftProduct(q0).rightCols<3>() * Gk.middleCols<3>(6 * i + 3).transpose() * (2.0 / (h * s));
           }
         } else {
-          slot = rotationalSlot<double>(q0, Vec4(z.segment<4>(k + 3)), self->radialInertia_[i], body.inertia, h, -1.0);
+          const Vec4 delta = z.segment<4>(k + 3);
+          slot = rotationalSlot<double>(q0, delta, self->radialInertia_[i], body.inertia, h, -1.0);
+          if (damp != 0) slot += dampingSlot<double>(q0, delta, damp, h);
         }
         r.segment<4>(k + 3) = (external + slot) / s + z[k + 7] * q0;
         r[k + 7] = 0.5 * (q1[i].squaredNorm() - 1.0);
@@ -317,6 +394,9 @@ class MechanismQuaternionMidpoint {
 
   MechanismDynamics dynamics_;
   double h_;
+  double t_ = 0;
+  bool dampAllAtStart_ = false;
+  std::vector<Vec3> force_, torque_;  // appliedLoads' work space
   double lengthScale_ = 1;
   double massScale_ = 0;
   std::vector<double> radialInertia_, rowScale_;
@@ -326,15 +406,21 @@ class MechanismQuaternionMidpoint {
 
 }  // namespace
 
+std::unique_ptr<Integrator> quaternionOnMechanism(const MechanismModel& model, double h, bool dampAllAtStart) {
+  MechanismQuaternionMidpoint step(model, h);
+  step.dampAllAtStart(dampAllAtStart);
+  return std::make_unique<CanonicalIntegrator<MechanismQuaternionMidpoint>>(std::move(step));
+}
+
 std::unique_ptr<Integrator> quaternionOnMechanism(const Model& model, const Options&, double h) {
-  const MechanismModel& mechanism = std::get<MechanismModel>(model);
-  // appliedLoads above gives uniform gravity only, and Newton's matrix has no load terms:
-  // a potential, an applied torque or damping would be left out of the step, not refused.
-  if (mechanism.hasAppliedLoads() || mechanism.damped())
-    throw InputError(InputErrorCode::NotApplicable, "integrator",
-                     "\"quaternion\" takes a mechanism under uniform gravity only; this one has a potential, an "
-                     "applied torque or damping: choose lie-group, rk4 or dopri5");
-  return std::make_unique<CanonicalIntegrator<MechanismQuaternionMidpoint>>(MechanismQuaternionMidpoint(mechanism, h));
+  return quaternionOnMechanism(std::get<MechanismModel>(model), h, false);
+}
+
+void quaternionMechanismResidual(const MechanismModel& model, double h, const VecX& q, const VecX& p, double t,
+                                 const Eigen::VectorXd& z, Eigen::VectorXd& r, Eigen::MatrixXd& jacobian) {
+  MechanismQuaternionMidpoint step(model, h);
+  step.setTime(t);
+  step.residual(q, p, z, r, jacobian);
 }
 
 }  // namespace vilab

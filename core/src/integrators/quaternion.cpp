@@ -31,6 +31,10 @@ VILAB_COLD static IntegratorEntry make_quaternionIntegrator() {
   e.order = 2;
   e.symplectic = true;
   e.symmetric = true;
+  // On mechanisms: loads, damping and applied torques by the discrete Lagrange–d'Alembert
+  // principle (mechanism_quaternion.cpp). The rigid body's step has no load terms: the
+  // rigid-body systems refuse it when forced (systems/rigid_body_systems.cpp).
+  e.forces = true;
   e.conserves = claims({ClaimKind::Symplectic, ClaimKind::Momentum, ClaimKind::Casimir, ClaimKind::Constraints,
                         ClaimKind::Momentum, ClaimKind::EnergyBounded});
   return e;

@@ -163,7 +163,11 @@ double MechanismModel::potentialEnergy(const std::vector<Vec3>& x, const std::ve
 
 bool MechanismModel::usesTime() const { return loads && loads->usesTime(); }
 
-bool MechanismModel::forced() const { return damped() || (loads && !loads->torques.empty()); }
+bool MechanismModel::forced() const {
+  const auto nonzero = [](double c) { return c != 0; };
+  return damped() || (loads && (!loads->torques.empty() ||
+                                std::any_of(loads->linearDamping.begin(), loads->linearDamping.end(), nonzero)));
+}
 
 Vec3 MechanismModel::angularMomentum(const MechanismState& s) const {
   Vec3 L = Vec3::Zero();
@@ -344,6 +348,10 @@ void MechanismModel::validateLoads() const {
       throw InputError(InputErrorCode::Range, "bodies[" + std::to_string(i) + "].damping",
                        "must be finite and not negative: " + formatNumber(bodies[i].damping));
   if (!loads) return;
+  for (std::size_t i = 0; i < loads->linearDamping.size(); ++i)
+    if (!(std::isfinite(loads->linearDamping[i]) && loads->linearDamping[i] >= 0))
+      throw InputError(InputErrorCode::Range, "bodies[" + std::to_string(i) + "].linearDamping",
+                       "must be finite and not negative: " + formatNumber(loads->linearDamping[i]));
   const std::vector<Vec3> x = positions();
   const std::vector<Mat3> R = orientations();
   if (loads->hasPotential) {

@@ -6,7 +6,8 @@
 //   {name, mass, inertia: [I1, I2, I3] (principal, body frame) or a symmetric 3×3 about the
 //    centre of mass, position, orientation: [w, x, y, z], velocity (space frame),
 //    omega (body frame), shape: {type: box | capsule | cylinder | sphere | tee, size: [...]},
-//    torque: ["τx", "τy", "τz"], torqueFrame: body | space, damping: c ≥ 0 (−c ω)},
+//    torque: ["τx", "τy", "τz"], torqueFrame: body | space, damping: c ≥ 0 (−c ω),
+//    linearDamping: c ≥ 0 (−c ẋ)},
 // V and τ expressions in the bodies' x<i>, y<i>, z<i>, R<i>_jk and t
 // (models/mechanism_loads.hpp).
 // each joint
@@ -44,7 +45,7 @@ const char* const kDefaultDefinition = R"json({
 
 // The JSON Schema of params (draft-07), the structure parseMechanism reads.
 const char* const kParamsSchema =
-    R"json({"type": "object", "additionalProperties": false, "required": ["bodies"], "properties": {"gravity": {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}, "potential": {"type": "string"}, "bodies": {"type": "array", "minItems": 1, "maxItems": 32, "items": {"type": "object", "additionalProperties": false, "required": ["mass", "inertia"], "properties": {"name": {"type": "string"}, "mass": {"type": "number", "exclusiveMinimum": 0, "maximum": 1000000000.0}, "inertia": {"anyOf": [{"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}, {"type": "array", "items": {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}, "minItems": 3, "maxItems": 3}]}, "position": {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}, "orientation": {"type": "array", "items": {"type": "number"}, "minItems": 4, "maxItems": 4}, "velocity": {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}, "omega": {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}, "shape": {"type": "object", "additionalProperties": false, "required": ["type"], "properties": {"type": {"enum": ["box", "capsule", "cylinder", "sphere", "tee"]}, "size": {"type": "array", "items": {"type": "number", "exclusiveMinimum": 0, "maximum": 1000}, "minItems": 1, "maxItems": 3}}}, "torque": {"type": "array", "items": {"type": "string"}, "minItems": 3, "maxItems": 3}, "torqueFrame": {"enum": ["body", "space"]}, "damping": {"type": "number", "minimum": 0}}}}, "joints": {"type": "array", "maxItems": 64, "items": {"type": "object", "additionalProperties": false, "required": ["type", "child"], "properties": {"type": {"enum": ["ball", "hinge", "fixed"]}, "parent": {"anyOf": [{"type": "string"}, {"type": "integer", "minimum": 0}]}, "child": {"anyOf": [{"type": "string"}, {"type": "integer", "minimum": 0}]}, "parentPoint": {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}, "childPoint": {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}, "parentAxis": {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}, "childAxis": {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}}}}}})json";
+    R"json({"type": "object", "additionalProperties": false, "required": ["bodies"], "properties": {"gravity": {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}, "potential": {"type": "string"}, "bodies": {"type": "array", "minItems": 1, "maxItems": 32, "items": {"type": "object", "additionalProperties": false, "required": ["mass", "inertia"], "properties": {"name": {"type": "string"}, "mass": {"type": "number", "exclusiveMinimum": 0, "maximum": 1000000000.0}, "inertia": {"anyOf": [{"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}, {"type": "array", "items": {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}, "minItems": 3, "maxItems": 3}]}, "position": {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}, "orientation": {"type": "array", "items": {"type": "number"}, "minItems": 4, "maxItems": 4}, "velocity": {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}, "omega": {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}, "shape": {"type": "object", "additionalProperties": false, "required": ["type"], "properties": {"type": {"enum": ["box", "capsule", "cylinder", "sphere", "tee"]}, "size": {"type": "array", "items": {"type": "number", "exclusiveMinimum": 0, "maximum": 1000}, "minItems": 1, "maxItems": 3}}}, "torque": {"type": "array", "items": {"type": "string"}, "minItems": 3, "maxItems": 3}, "torqueFrame": {"enum": ["body", "space"]}, "damping": {"type": "number", "minimum": 0}, "linearDamping": {"type": "number", "minimum": 0}}}}, "joints": {"type": "array", "maxItems": 64, "items": {"type": "object", "additionalProperties": false, "required": ["type", "child"], "properties": {"type": {"enum": ["ball", "hinge", "fixed"]}, "parent": {"anyOf": [{"type": "string"}, {"type": "integer", "minimum": 0}]}, "child": {"anyOf": [{"type": "string"}, {"type": "integer", "minimum": 0}]}, "parentPoint": {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}, "childPoint": {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}, "parentAxis": {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}, "childAxis": {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}}}}}})json";
 
 Json parseBuiltIn(const std::string& text, const char* field) {
   return parseJsonText(text, field, limits::kMaxScenarioDepth);
@@ -88,7 +89,7 @@ MechanismBody readBody(const Json& b, const std::string& at, std::string& name, 
   requireObject(b, at);
   rejectUnknownKeys(b, at,
                     {"name", "mass", "inertia", "position", "orientation", "velocity", "omega", "shape", "torque",
-                     "torqueFrame", "damping"});
+                     "torqueFrame", "damping", "linearDamping"});
   MechanismBody body;
   name =
       b.contains("name") ? (b["name"].is_string() ? b["name"].get<std::string>() : "") : "body" + std::to_string(index);
@@ -204,6 +205,11 @@ std::shared_ptr<const MechanismLoadSet> readLoads(const Json& params, int bodyCo
   for (int i = 0; i < bodyCount; ++i) {
     const Json& b = bodies[static_cast<std::size_t>(i)];
     const std::string at = "params.bodies[" + std::to_string(i) + "]";
+    if (b.contains("linearDamping")) {
+      loads->linearDamping.resize(static_cast<std::size_t>(bodyCount), 0.0);
+      loads->linearDamping[static_cast<std::size_t>(i)] =
+          readNumber(b["linearDamping"], joinField(at, "linearDamping"));
+    }
     if (b.contains("torqueFrame") && !b.contains("torque"))
       throw InputError(InputErrorCode::Invalid, joinField(at, "torqueFrame"), "belongs to a torque (none given)");
     if (!b.contains("torque")) continue;
@@ -230,7 +236,7 @@ std::shared_ptr<const MechanismLoadSet> readLoads(const Json& params, int bodyCo
     }
     loads->torques.push_back(std::move(torque));
   }
-  if (!loads->hasPotential && loads->torques.empty()) return nullptr;
+  if (!loads->hasPotential && loads->torques.empty() && loads->linearDamping.empty()) return nullptr;
   return loads;
 }
 

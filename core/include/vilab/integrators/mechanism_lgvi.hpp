@@ -34,7 +34,10 @@
 // West, Part 3, eq. (3.2.2)) with f_d^± = (h/2)(−c ω̄), ω̄ = 2f/h the step's mean angular
 // velocity (cay(f) turns by 2 atan|f|; F f = f, so ω̄ is the same in both body frames):
 // Q gains −c f_i, which makes (E2) depend on f through a (∂a/∂f_i = −h c_i), and (E4)
-// gains −c f_i again.
+// gains −c f_i again. Linear damping −c_x ẋ takes the same split with the step's mean
+// velocity v̄ = (x_{k+1} − x_k)/h = P/m: P = P₀ + (h/2)(−c_x P/m) is linear in P, so
+// P = P₀/(1 + h c_x/(2m)), which divides ∂x_{k+1}/∂w by the same factor, and (E4) adds
+// −(h/2) c_x P/m.
 //
 // Properties: F_i is orthogonal for every f, so every R stays on SO(3) without
 // re-orthonormalization; the map is symplectic and symmetric (order 2); a rotation about
@@ -89,11 +92,12 @@ class MechanismLGVI {
     using Vector = Eigen::VectorXd;
     MechanismLGVI* self = nullptr;
     const MechanismState* s = nullptr;
-    std::vector<Vec3> P0;              // p + (h/2) m g (+ (h/2) f_k)
-    std::vector<Vec3> Pi0;             // Π (+ (h/2) τ_k)
-    std::vector<double> damping;       // per body, the c of −c f in Q (2c when all at the start)
-    Eigen::MatrixXd Gk, G1, jacobian;  // the Jacobians at q_k and q_{k+1}; Newton's matrix
-    Eigen::VectorXd g1;                // the joints at q_{k+1}
+    std::vector<Vec3> P0;               // p + (h/2) m g (+ (h/2) f_k)
+    std::vector<Vec3> Pi0;              // Π (+ (h/2) τ_k)
+    std::vector<double> damping;        // per body, the c of −c f in Q (2c when all at the start)
+    std::vector<double> linearDamping;  // per body, the c_x of −(h/2) c_x v̄ in P (2c_x when all at the start)
+    Eigen::MatrixXd Gk, G1, jacobian;   // the Jacobians at q_k and q_{k+1}; Newton's matrix
+    Eigen::VectorXd g1;                 // the joints at q_{k+1}
     Eigen::PartialPivLU<Eigen::MatrixXd> lu;
     double ratio = 1, fScale = 1, wScale = 1;
     // Filled by configure(z):

@@ -1,10 +1,10 @@
 // The continuous equations of motion of a mechanism (models/mechanism.hpp) as an index-1
 // differential-algebraic system, solved for the accelerations at every evaluation.
 // Per body, with v = (ẋ, ω) (ω in the body frame) and the joints' multipliers λ:
-//   m ẍ   = m g + f + Gₓᵀ λ              (space frame)
+//   m ẍ   = m g + f − c_x ẋ + Gₓᵀ λ      (space frame)
 //   J ω̇   = J ω × ω + τ − c ω + G_ηᵀ λ   (Euler's equations, body frame)
 // with f, τ the applied loads (MechanismModel::appliedLoads: a potential's and applied
-// torques) and c the body's damping.
+// torques), c the body's damping and c_x its linear damping.
 //   Ṙ     = R ω̂
 // closed by the differentiated velocity constraint G a = −Ġ v, a = (ẍ, ω̇), so that
 //   (G M⁻¹ Gᵀ) λ = −Ġ v − G M⁻¹ F,   M = diag(m I, J),  F the right-hand sides above
@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "vilab/models/mechanism.hpp"
+#include "vilab/models/mechanism_loads.hpp"
 
 namespace vilab {
 
@@ -148,9 +149,12 @@ class MechanismDynamics {
         force_.segment<3>(6 * i) += loadForce_[i];
         force_.segment<3>(6 * i + 3) += loadTorque_[i];
       }
-    for (int i = 0; i < n; ++i)
+    for (int i = 0; i < n; ++i) {
       if (model_.bodies[i].damping != 0)
         force_.segment<3>(6 * i + 3) += model_.dampingTorque(i, v_.segment<3>(6 * i + 3));
+      if (linearDampingOf(model_, i) != 0)
+        force_.segment<3>(6 * i) -= linearDampingOf(model_, i) * v_.segment<3>(6 * i);
+    }
     if (model_.constraintCount() > 0) {
       if (!factorReactions(R)) return false;
       constraintVelocityProduct(model_, R, v_, gv_);

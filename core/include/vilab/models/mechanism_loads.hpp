@@ -1,6 +1,7 @@
 // Loads on a mechanism beyond uniform gravity, typed as text through the one parser,
 // Graph and Program of systems defined by data (expr/): a potential V(x, R, t) and, per
-// body, an applied torque τ(x, R, t).
+// body, an applied torque τ(x, R, t); and per body a linear damping force −c_x ẋ on its
+// centre of mass (space frame), velocity-dependent like MechanismBody::damping's torque.
 //
 // Names: body i's centre x<i>, y<i>, z<i> (space frame) and its rotation matrix's entries
 // R<i>_jk (row j, column k, 1 … 3; body → space), i the index in bodies[], and t. Only
@@ -18,6 +19,7 @@
 #include <vector>
 
 #include "vilab/expr/graph.hpp"
+#include "vilab/models/mechanism.hpp"
 #include "vilab/types.hpp"
 
 namespace vilab {
@@ -59,8 +61,15 @@ struct MechanismLoadSet {
     MechanismExpression component[3];
   };
   std::vector<Torque> torques;
+  // Per body the c_x ≥ 0 (N·s/m) of the force −c_x ẋ; empty when no body gives one.
+  std::vector<double> linearDamping;
 
   bool usesTime() const;
 };
+
+// Body i's linear damping c_x (0 without one).
+inline double linearDampingOf(const MechanismModel& m, int i) {
+  return m.loads && !m.loads->linearDamping.empty() ? m.loads->linearDamping[static_cast<std::size_t>(i)] : 0.0;
+}
 
 }  // namespace vilab
