@@ -52,8 +52,7 @@ inline std::unique_ptr<Integrator> discreteRuleOnChain(const Model& model, Discr
 // A member of the α-family on a system defined by data: the DEL with multipliers on
 // the compiled derivatives.
 inline std::unique_ptr<Integrator> discreteRuleOnLagrangian(const Model& model, DiscreteRule rule, double h) {
-  return std::make_unique<CanonicalIntegrator<LagrangianDel>>(
-      LagrangianDel(std::get<LagrangianModel>(model).problem, rule, h));
+  return std::make_unique<CanonicalIntegrator<LagrangianDel>>(LagrangianDel(std::get<LagrangianModel>(model), rule, h));
 }
 
 // The explicit baselines on a system defined by data: the Euler–Lagrange ODE in [q; q̇].

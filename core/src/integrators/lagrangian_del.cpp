@@ -11,10 +11,10 @@
 namespace vilab {
 
 StepOutcome LagrangianDel::step(VecX& q, VecX& p) {
-  const int n = eval_.n(), c = eval_.c();
+  const int n = eval_->n(), c = eval_->c();
   q0_ = &q;
   p0_ = &p;
-  eval_.constraints(q.data(), g_, &G0_);
+  eval_->constraints(q.data(), g_, &G0_);
   qScale_ = 1.0 + q.cwiseAbs().maxCoeff();
   pScale_ = 1.0 + p.cwiseAbs().maxCoeff();
 
@@ -29,9 +29,9 @@ StepOutcome LagrangianDel::step(VecX& q, VecX& p) {
     x_ = previous_;
   } else {
     x_ = SmallVec::Zero(n + c);
-    if (explicitPredictor(eval_, q, p, t_, v_)) x_.head(n) = h_ * v_;
+    if (explicitPredictor(*eval_, q, p, t_, v_)) x_.head(n) = h_ * v_;
   }
-  const LagrangianProblem& P = eval_.problem();
+  const LagrangianProblem& P = eval_->problem();
   const bool affine = P.constantHessian && (!forced_ || P.constantForceJacobian);
   const StepOutcome out = affine ? solveReduced() : solveFull();
   if (!out.ok) return out;
@@ -49,7 +49,7 @@ StepOutcome LagrangianDel::step(VecX& q, VecX& p) {
     p1_ += fMinus_ + fPlus_;
   }
   v_ = delta / h_;  // the step's mean velocity: the recovery's starting guess
-  if (c > 0 && !eval_.projectMomentum(q1_.data(), p1_.data(), t_ + h_, &v_))
+  if (c > 0 && !eval_->projectMomentum(q1_.data(), p1_.data(), t_ + h_, &v_))
     return StepOutcome::refuse(RefusalCode::SingularMatrix,
                                "the constraints' gradients became linearly dependent at the new configuration",
                                Suggestion::reduceH(), out.iterations);
@@ -67,7 +67,7 @@ bool LagrangianDel::linearize(const State& s, Eigen::MatrixXd& jacobian, std::st
     why = "the trapezoid rule's step is not differentiated (the α-family's is)";
     return false;
   }
-  if (eval_.c() > 0) {
+  if (eval_->c() > 0) {
     why = "the step with constraints is not differentiated (only systems without constraints)";
     return false;
   }
@@ -78,7 +78,7 @@ bool LagrangianDel::linearize(const State& s, Eigen::MatrixXd& jacobian, std::st
     why = "the step from this state is refused: " + out.refusal.reason;
     return false;
   }
-  const int n = eval_.n();
+  const int n = eval_->n();
   const double h = h_, a = weight(), sF = split_ == ForceSplit::OneSided ? 1.0 : 0.5;
   const SmallVec delta = work.x_.head(n);
   SmallVec d1(n);
@@ -109,7 +109,7 @@ bool LagrangianDel::linearize(const State& s, Eigen::MatrixXd& jacobian, std::st
 
 void LagrangianDel::setGlobalized(bool on) {
   globalized_ = on;
-  eval_.setGlobalized(on);
+  eval_->setGlobalized(on);
 }
 
 StepOutcome LagrangianDel::solveFull() {
@@ -121,7 +121,7 @@ StepOutcome LagrangianDel::solveFull() {
 }
 
 StepOutcome LagrangianDel::solveReduced() {
-  const int n = eval_.n(), c = eval_.c();
+  const int n = eval_->n(), c = eval_->c();
   const VecX& q = *q0_;
   if (!reducedReady_) {
     SmallVec d1(n);
@@ -157,7 +157,7 @@ StepOutcome LagrangianDel::solveReduced() {
 }
 
 NewtonEval LagrangianDel::evaluate(const SmallVec& x, SmallVec& r, bool linearize) {
-  const int n = eval_.n(), c = eval_.c();
+  const int n = eval_->n(), c = eval_->c();
   const VecX& q = *q0_;
   const SmallVec delta = x.head(n);
   r.resize(n + c);
@@ -167,7 +167,7 @@ NewtonEval LagrangianDel::evaluate(const SmallVec& x, SmallVec& r, bool lineariz
   if (c > 0) {
     r.head(n) += G0_.transpose().lazyProduct(x.tail(c));
     q1_ = q + delta;
-    eval_.constraints(q1_.data(), g_, linearize ? &G1_ : nullptr);
+    eval_->constraints(q1_.data(), g_, linearize ? &G1_ : nullptr);
     r.tail(c) = g_;
   }
   if (!r.allFinite()) return NewtonEval::NonFinite;
@@ -187,7 +187,7 @@ NewtonEval LagrangianDel::evaluate(const SmallVec& x, SmallVec& r, bool lineariz
 }
 
 double LagrangianDel::size(const SmallVec& dx) const {
-  const int n = eval_.n(), c = eval_.c();
+  const int n = eval_->n(), c = eval_->c();
   double s = dx.head(n).cwiseAbs().maxCoeff() / qScale_;
   if (c > 0) s = std::max(s, SmallVec(G0_.transpose().lazyProduct(dx.tail(c))).cwiseAbs().maxCoeff() / pScale_);
   return s;
@@ -199,15 +199,15 @@ void LagrangianDel::discreteDerivative(const VecX& q, const SmallVec& delta, Sma
   if (rule_.kind == Quadrature::Trapezoid) {
     d1 = (0.5 * h) * Lq_ - 0.5 * (Lv_ + Lv1_);
     if (jac) {
-      eval_.hessian(xa_.data(), v_.data(), Lqq_, Lqv_, Lvv_, t_);
-      eval_.hessian(xb_.data(), v_.data(), Lqq1_, Lqv1_, Lvv1_, t_ + h);
+      eval_->hessian(xa_.data(), v_.data(), Lqq_, Lqv_, Lvv_, t_);
+      eval_->hessian(xb_.data(), v_.data(), Lqq1_, Lqv1_, Lvv1_, t_ + h);
       *jac = 0.5 * Lqv_ - 0.5 * Lqv1_.transpose() - (Lvv_ + Lvv1_) / (2 * h);
     }
   } else {
     const double a = weight();
     d1 = (h * (1 - a)) * Lq_ - Lv_;
     if (jac) {
-      eval_.hessian(xa_.data(), v_.data(), Lqq_, Lqv_, Lvv_, sampleTime());
+      eval_->hessian(xa_.data(), v_.data(), Lqq_, Lqv_, Lvv_, sampleTime());
       *jac = (h * a * (1 - a)) * Lqq_ + (1 - a) * Lqv_ - a * Lqv_.transpose() - Lvv_ / h;
     }
   }
@@ -220,12 +220,12 @@ void LagrangianDel::shift(const VecX& q, const SmallVec& delta, SmallVec& out) {
 }
 
 void LagrangianDel::discreteForces(const VecX& q, const SmallVec& delta, SmallVec& fMinus, SmallVec& fPlus) {
-  const int n = eval_.n();
+  const int n = eval_->n();
   const SmallVec v = delta / h_;
   if (rule_.kind == Quadrature::Trapezoid) {
     const VecX q1 = q + delta;
-    eval_.forces(q.data(), v.data(), t_, F_);
-    eval_.forces(q1.data(), v.data(), t_ + h_, F1_);
+    eval_->forces(q.data(), v.data(), t_, F_);
+    eval_->forces(q1.data(), v.data(), t_ + h_, F1_);
     fMinus = (0.5 * h_) * F_;
     fPlus = (0.5 * h_) * F1_;
     if (split_ == ForceSplit::OneSided) {
@@ -235,7 +235,7 @@ void LagrangianDel::discreteForces(const VecX& q, const SmallVec& delta, SmallVe
     return;
   }
   const VecX x = q + weight() * delta;
-  eval_.forces(x.data(), v.data(), sampleTime(), F_);
+  eval_->forces(x.data(), v.data(), sampleTime(), F_);
   if (split_ == ForceSplit::OneSided) {
     fMinus = h_ * F_;
     fPlus = SmallVec::Zero(n);
@@ -251,12 +251,12 @@ void LagrangianDel::gradientsAt(const VecX& q, const SmallVec& delta) {
   if (rule_.kind == Quadrature::Trapezoid) {
     xa_ = q;
     xb_ = q + delta;
-    eval_.gradient(xb_.data(), v_.data(), Lq1_, Lv1_, t_ + h_);
+    eval_->gradient(xb_.data(), v_.data(), Lq1_, Lv1_, t_ + h_);
     t = t_;
   } else {
     xa_ = q + weight() * delta;
   }
-  eval_.gradient(xa_.data(), v_.data(), Lq_, Lv_, t);
+  eval_->gradient(xa_.data(), v_.data(), Lq_, Lv_, t);
 }
 
 void LagrangianDel::addForcing(const VecX& q, const SmallVec& delta, SmallVec& d1, SmallMat* jac) {
@@ -268,18 +268,18 @@ void LagrangianDel::addForcing(const VecX& q, const SmallVec& delta, SmallVec& d
     return;
   }
   if (rule_.kind == Quadrature::Trapezoid) {
-    eval_.forceJacobian(xa_.data(), v_.data(), t_, F_, Fq_, Fv_);
+    eval_->forceJacobian(xa_.data(), v_.data(), t_, F_, Fq_, Fv_);
     d1 += (0.5 * h) * F_;
     *jac += 0.5 * Fv_;
     if (oneSided) {
-      eval_.forceJacobian(xb_.data(), v_.data(), t_ + h, F1_, Fq1_, Fv1_);
+      eval_->forceJacobian(xb_.data(), v_.data(), t_ + h, F1_, Fq1_, Fv1_);
       d1 += (0.5 * h) * F1_;
       *jac += 0.5 * (h * Fq1_ + Fv1_);
     }
     return;
   }
   const double a = weight(), s = oneSided ? 1.0 : 0.5;
-  eval_.forceJacobian(xa_.data(), v_.data(), sampleTime(), F_, Fq_, Fv_);
+  eval_->forceJacobian(xa_.data(), v_.data(), sampleTime(), F_, Fq_, Fv_);
   d1 += (s * h) * F_;
   *jac += s * ((h * a) * Fq_ + Fv_);
 }

@@ -38,6 +38,12 @@ bool sameBits(const double* a, const double* b, std::size_t count) {
   }
   return true;
 }
+// The time L's programs see: t when L uses it, else 0, so that a point's outputs are
+// memoized whatever clock its callers pass (a step samples L at t_k + h/2, the model's
+// velocity recovery at 0: both the same bits when L does not use t).
+double timeOfL(const LagrangianProblem& P, double t) { return P.timeDependent ? t : 0.0; }
+// The same for the forces' programs.
+double timeOfForces(const LagrangianProblem& P, double t) { return P.forcesUseTime ? t : 0.0; }
 }  // namespace
 
 void LagrangianEval::setVariables(const double* q, const double* v, double t) {
@@ -64,7 +70,7 @@ const double* LagrangianEval::run(int which, const expr::Program& program, std::
 void LagrangianEval::gradient(const double* q, const double* v, SmallVec& Lq, SmallVec& Lv, double t) {
   VILAB_DATA_DEFINED_ONLY();
   const int n = problem_->n;
-  setVariables(q, v, t);
+  setVariables(q, v, timeOfL(*problem_, t));
   const double* o = run(LagrangianWorkspace::kGradient, problem_->gradient, static_cast<std::size_t>(2 * n));
   Lq.resize(n);
   Lv.resize(n);
@@ -77,7 +83,7 @@ void LagrangianEval::gradient(const double* q, const double* v, SmallVec& Lq, Sm
 void LagrangianEval::hessian(const double* q, const double* v, SmallMat& Lqq, SmallMat& Lqv, SmallMat& Lvv, double t) {
   VILAB_DATA_DEFINED_ONLY();
   const int n = problem_->n;
-  setVariables(q, v, t);
+  setVariables(q, v, timeOfL(*problem_, t));
   const double* o = run(LagrangianWorkspace::kHessian, problem_->hessian, static_cast<std::size_t>(3 * n * n));
   Lqq.resize(n, n);
   Lqv.resize(n, n);
@@ -107,7 +113,7 @@ void LagrangianEval::constraints(const double* q, SmallVec& g, SmallMat* G) {
 double LagrangianEval::energyTerms(const double* q, const double* v, SmallVec& Lv, SmallMat& Lvv, double t) {
   VILAB_DATA_DEFINED_ONLY();
   const int n = problem_->n;
-  setVariables(q, v, t);
+  setVariables(q, v, timeOfL(*problem_, t));
   const double* o =
       run(LagrangianWorkspace::kEnergyTerms, problem_->energyTerms, static_cast<std::size_t>(1 + n + n * n));
   Lv.resize(n);
@@ -122,7 +128,7 @@ double LagrangianEval::energyTerms(const double* q, const double* v, SmallVec& L
 void LagrangianEval::dynamics(const double* q, const double* v, SmallVec& f, SmallVec& w, double t) {
   VILAB_DATA_DEFINED_ONLY();
   const int n = problem_->n, c = problem_->c;
-  setVariables(q, v, t);
+  setVariables(q, v, timeOfL(*problem_, t));
   const double* o = run(LagrangianWorkspace::kDynamics, problem_->dynamics, static_cast<std::size_t>(n + c));
   f.resize(n);
   w.resize(c);
@@ -135,7 +141,7 @@ void LagrangianEval::forces(const double* q, const double* v, double t, SmallVec
   const int n = problem_->n;
   F = SmallVec::Zero(n);
   if (!problem_->forced()) return;
-  setVariables(q, v, t);
+  setVariables(q, v, timeOfForces(*problem_, t));
   const double* o = run(LagrangianWorkspace::kForces, problem_->forces, static_cast<std::size_t>(n));
   for (int i = 0; i < n; ++i) F[i] = o[i];
 }
@@ -148,7 +154,7 @@ void LagrangianEval::forceJacobian(const double* q, const double* v, double t, S
   Fq = SmallMat::Zero(n, n);
   Fv = SmallMat::Zero(n, n);
   if (!problem_->forced()) return;
-  setVariables(q, v, t);
+  setVariables(q, v, timeOfForces(*problem_, t));
   const double* o =
       run(LagrangianWorkspace::kForceJacobian, problem_->forceJacobian, static_cast<std::size_t>(n + 2 * n * n));
   for (int i = 0; i < n; ++i) {
@@ -286,7 +292,7 @@ double LagrangianEval::energy(const double* q, const double* p, double t) {
   SmallVec v;
   if (!velocity(q, p, v, t)) return std::numeric_limits<double>::quiet_NaN();
   // L alone, the first output of energyTerms (its ∂L/∂q̇ and mass matrix are not needed here).
-  setVariables(q, v.data(), t);
+  setVariables(q, v.data(), timeOfL(*problem_, t));
   const double L =
       run(LagrangianWorkspace::kEnergyTerms, problem_->energyTerms, static_cast<std::size_t>(1 + n + n * n))[0];
   double vp = 0;
@@ -361,17 +367,23 @@ bool LagrangianEval::projectMomentum(const double* q, double* p, double t, const
     // Each pass starts from the velocity before it (the first from the caller's guess).
     const SmallVec start = k == 0 && guess ? *guess : v;
     if (!velocity(q, p, v, t, k == 0 && !guess ? nullptr : &start)) return false;
-    SmallMat MinvGt;
+    SmallLU& slu = projectionLu_;
     if (problem_->constantMass) {
-      MinvGt = constantMassInverse_.lazyProduct(G.transpose());  // velocity() prepared M⁻¹
+      // velocity() prepared M⁻¹; Dg M⁻¹ Dgᵀ depends on q alone: factorized once per q.
+      if (!projectionReady_ || !sameBits(q, projectionQ_.data(), static_cast<std::size_t>(n))) {
+        S = G.lazyProduct(SmallMat(constantMassInverse_.lazyProduct(G.transpose())));
+        projectionRegular_ = slu.compute(S) && slu.regular(limits::kSingularPivotRatio);
+        std::copy(q, q + n, projectionQ_.begin());
+        projectionReady_ = true;
+      }
+      if (!projectionRegular_) return false;
     } else {
       energyTerms(q, v.data(), Lv, w_.mass, t);
       w_.lu.compute(w_.mass);
-      MinvGt = w_.lu.solve(SmallMat(G.transpose()));
+      const SmallMat MinvGt = w_.lu.solve(SmallMat(G.transpose()));
+      S = G.lazyProduct(MinvGt);
+      if (!slu.compute(S) || !slu.regular(limits::kSingularPivotRatio)) return false;
     }
-    S = G.lazyProduct(MinvGt);
-    SmallLU& slu = projectionLu_;
-    if (!slu.compute(S) || !slu.regular(limits::kSingularPivotRatio)) return false;
     nu = slu.solve(SmallVec(G.lazyProduct(v)));
     pm -= G.transpose().lazyProduct(nu);
   }

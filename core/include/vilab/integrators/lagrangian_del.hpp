@@ -55,9 +55,13 @@ enum class ForceSplit { Symmetric, OneSided };
 
 class LagrangianDel {
  public:
+  // On the model's system: its evaluator shared when L is quadratic in q̇ (SharedEval).
+  LagrangianDel(const LagrangianModel& model, DiscreteRule rule, double h, ForceSplit split = ForceSplit::Symmetric)
+      : eval_(model), rule_(rule), h_(h), split_(split), forced_(eval_->problem().forced()) {}
+  // On another problem (the penalty form's): an evaluator of its own.
   LagrangianDel(std::shared_ptr<const LagrangianProblem> problem, DiscreteRule rule, double h,
                 ForceSplit split = ForceSplit::Symmetric)
-      : eval_(std::move(problem)), rule_(rule), h_(h), split_(split), forced_(eval_.problem().forced()) {}
+      : eval_(std::move(problem)), rule_(rule), h_(h), split_(split), forced_(eval_->problem().forced()) {}
 
   // t_k, the time of the state the next step starts from.
   void setTime(double t) { t_ = t; }
@@ -95,7 +99,7 @@ class LagrangianDel {
     LagrangianDel& d;
     NewtonEval evaluate(const SmallVec& lambda, SmallVec& r, bool linearize) {
       d.q1_ = *d.q0_ + (d.delta0_ - d.B_.lazyProduct(lambda));
-      d.eval_.constraints(d.q1_.data(), r, linearize ? &d.G1_ : nullptr);
+      d.eval_->constraints(d.q1_.data(), r, linearize ? &d.G1_ : nullptr);
       if (!r.allFinite()) return NewtonEval::NonFinite;
       if (linearize) {
         d.S_ = -d.G1_.lazyProduct(d.B_);
@@ -145,7 +149,7 @@ class LagrangianDel {
   // d1 += f_d^−; jac += ∂f_d^−/∂q_{k+1} (after gradientsAt: xa_, xb_, v_ are set).
   void addForcing(const VecX& q, const SmallVec& delta, SmallVec& d1, SmallMat* jac);
 
-  LagrangianEval eval_;
+  SharedEval eval_;
   DiscreteRule rule_;
   double h_;
   ForceSplit split_;

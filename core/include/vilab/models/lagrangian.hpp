@@ -110,8 +110,8 @@ class LagrangianProblem {
   bool usesTime() const { return timeDependent || forcesUseTime; }
 };
 
-// Scratch space of evaluations (registers, matrices): one per user, never shared
-// between a simulation's model and its integrator.
+// Scratch space of evaluations (registers, matrices): one per evaluator, used within a
+// call (an evaluator shared by a model and its integrator is used by one at a time).
 struct LagrangianWorkspace {
   enum {
     kGradient,
@@ -222,6 +222,10 @@ class LagrangianEval {
   SmallMat constantMass_, constantMassInverse_;
   SmallLU constantMassLu_;
   SmallLU projectionLu_;  // projectMomentum's Dg M⁻¹ Dgᵀ (a member: no 8 KB object built per call)
+  // With a constant mass matrix the factorization of Dg M⁻¹ Dgᵀ is a function of q alone:
+  // kept for the latest q (a step projects at q_{k+1}, then the model's energy there).
+  bool projectionReady_ = false, projectionRegular_ = false;
+  std::array<double, lagrangian_limits::kMaxCoordinates> projectionQ_{};
   bool prepareConstantMass(const double* q);
 };
 
@@ -238,6 +242,34 @@ inline bool explicitPredictor(LagrangianEval& eval, const VecX& q, const VecX& p
   }
   return true;
 }
+
+struct LagrangianModel;
+
+// An integrator's evaluator: the model's own when L is quadratic in q̇, else one of its
+// own. With L quadratic in q̇ every answer an evaluator keeps (program outputs, velocities,
+// factorizations) is a function of its arguments alone, whoever asked first, so the
+// step's end-state quantities (velocities at q_{k+1}, Dg there, L's parts) serve the
+// model's energy and diagnostics without a second evaluation, with the same bits. A
+// non-quadratic velocity recovery starts from the caller's guess: a shared cache would
+// hand the model an answer from the integrator's start, so each keeps its own (and a copy
+// of the integrator copies it, as before).
+class SharedEval {
+ public:
+  explicit SharedEval(std::shared_ptr<const LagrangianProblem> problem)
+      : eval_(std::make_shared<LagrangianEval>(std::move(problem))) {}
+  explicit SharedEval(const LagrangianModel& model);
+  SharedEval(const SharedEval& o) : eval_(o.shared() ? o.eval_ : std::make_shared<LagrangianEval>(*o.eval_)) {}
+  SharedEval& operator=(const SharedEval& o) {
+    if (this != &o) eval_ = o.shared() ? o.eval_ : std::make_shared<LagrangianEval>(*o.eval_);
+    return *this;
+  }
+  LagrangianEval* operator->() const { return eval_.get(); }
+  LagrangianEval& operator*() const { return *eval_; }
+
+ private:
+  bool shared() const { return eval_->problem().quadratic; }
+  std::shared_ptr<LagrangianEval> eval_;
+};
 
 struct LagrangianModel {
   std::shared_ptr<const LagrangianProblem> problem;
@@ -280,6 +312,9 @@ struct LagrangianModel {
   // momenta onto the tangent ones (when the integrator's rules ask).
   void project(State& s, const StateRules& rules, const std::string& qField, const std::string& pField) const;
 };
+
+inline SharedEval::SharedEval(const LagrangianModel& model)
+    : eval_(model.problem->quadratic ? model.eval : std::make_shared<LagrangianEval>(model.problem)) {}
 
 // Validates and compiles the `params` of system "lagrangian" (core/src/systems/
 // lagrangian_system.cpp); `normalized` receives them with every field present.
