@@ -390,14 +390,22 @@ bool chainStepSurelyAcceptedN(const ChainModel& m, const ChainEnergyBound& bound
 
 // Whether a number of a state or of a diagnostics row is not finite or beyond
 // ±kMaxMagnitude (the per-step test; firstOverflow then says which).
-bool anyOverflow(const State& s, const std::vector<double>& row) {
-  const auto bad = [](double x) { return !(std::abs(x) <= limits::kMaxMagnitude); };
+bool anyOverflow(const std::vector<double>& row) {
   bool out = false;
-  for (Eigen::Index i = 0; i < s.q.size(); ++i) out |= bad(s.q[i]);
-  for (Eigen::Index i = 0; i < s.p.size(); ++i) out |= bad(s.p[i]);
-  for (double x : row) out |= bad(x);
+  for (double x : row) out |= !(std::abs(x) <= limits::kMaxMagnitude);
   return out;
 }
+
+// Every number of s finite and within ±kMaxMagnitude (NaN fails the comparison): one pass
+// that answers both the finite and the overflow checks of a step's state.
+bool withinMagnitude(const State& s) {
+  bool in = true;
+  for (Eigen::Index i = 0; i < s.q.size(); ++i) in &= std::abs(s.q[i]) <= limits::kMaxMagnitude;
+  for (Eigen::Index i = 0; i < s.p.size(); ++i) in &= std::abs(s.p[i]) <= limits::kMaxMagnitude;
+  return in;
+}
+
+bool anyOverflow(const State& s, const std::vector<double>& row) { return !withinMagnitude(s) || anyOverflow(row); }
 
 // The first number of a state, or of a diagnostics row (named by `columns`), that is
 // not finite or beyond ±kMaxMagnitude: "" when there is none, else what and its value.
@@ -717,7 +725,9 @@ bool Simulation::checkStep(const M& m, int iterations, Refusal& refusal) {
   } else {
     energy = m.energy(next_);  // the function diagnostics() uses: the same bits
   }
-  const bool finite = next_.q.allFinite() && next_.p.allFinite() && std::isfinite(energy);
+  // Almost always the one pass decides both state checks; else they run one by one.
+  const bool bounded = withinMagnitude(next_);
+  const bool finite = (bounded || (next_.q.allFinite() && next_.p.allFinite())) && std::isfinite(energy);
   if (!finite) {
     refusal = Refusal::of(RefusalCode::NonFinite, undefinedState(m, next_), Suggestion::reduceH());
     return false;
@@ -741,7 +751,7 @@ bool Simulation::checkStep(const M& m, int iterations, Refusal& refusal) {
   d.iterations = iterations;
   fillRow(d, tNext, dt);
   rowFilled_ = true;
-  if (anyOverflow(next_, row_)) {
+  if (bounded ? anyOverflow(row_) : anyOverflow(next_, row_)) {
     refusal =
         Refusal::of(RefusalCode::NonFinite,
                     "the new state overflows (" + firstOverflow(next_, row_, history_.columns()) + ", beyond ±1e300)",

@@ -12,6 +12,8 @@
 #include <cmath>
 #include <functional>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "vilab/detmath.hpp"
@@ -22,6 +24,21 @@ constexpr int kMaxFieldPoints = 4096;
 
 enum class Ends { Fixed, Free, Periodic };
 
+// A function of u that is 0 until one is given (V, V′, V″ of a density): a density
+// without a potential knows it, and the steps skip the calls — the same bits, since
+// a − 0/ρ = a for every a.
+class ScalarFunction {
+ public:
+  ScalarFunction() = default;
+  template <class F, class = std::enable_if_t<!std::is_same<std::decay_t<F>, ScalarFunction>::value>>
+  ScalarFunction(F f) : f_(std::move(f)) {}  // NOLINT: a lambda assigns as it did to std::function
+  double operator()(double u) const { return f_ ? f_(u) : 0.0; }
+  explicit operator bool() const { return static_cast<bool>(f_); }
+
+ private:
+  std::function<double(double)> f_;
+};
+
 struct Density {
   double rho = 1;    // coefficient of ½u_t² (constant: the leapfrog needs it)
   double kappa = 1;  // coefficient of ½u_x²
@@ -30,9 +47,9 @@ struct Density {
   std::vector<double> kappas;
   double kappaOf(int cell) const { return kappas.empty() ? kappa : kappas[static_cast<std::size_t>(cell)]; }
   double largestKappa() const { return kappas.empty() ? kappa : *std::max_element(kappas.begin(), kappas.end()); }
-  std::function<double(double)> potential = [](double) { return 0.0; };
-  std::function<double(double)> potentialSlope = [](double) { return 0.0; };
-  std::function<double(double)> potentialCurvature = [](double) { return 0.0; };  // V'' (implicit schemes)
+  ScalarFunction potential, potentialSlope;
+  ScalarFunction potentialCurvature;  // V'' (implicit schemes)
+  bool hasPotential() const { return potential || potentialSlope || potentialCurvature; }
 };
 
 struct Grid {
@@ -111,10 +128,17 @@ inline void acceleration(const Density& d, const Grid& g, const std::vector<doub
   if (!d.kappas.empty()) return accelerationOfCells(d, g, u, a);
   const int n = g.points;
   const double h = g.spacing(), c2 = d.kappa / (d.rho * h * h);
-  a.assign(n, 0.0);
-  for (int i = 0; i < n; ++i) {
-    if (!nodeMoves(g, i)) continue;
-    a[i] = c2 * secondDifference(g, u, i) - d.potentialSlope(u[i]) / d.rho;
+  a.resize(n);
+  // The two ends by secondDifference's cases; the interior, where every kind of end has
+  // the same difference, without its branches or modulo, and without V′ when V = 0.
+  for (int i : {0, n - 1})
+    a[i] = nodeMoves(g, i) ? c2 * secondDifference(g, u, i) - d.potentialSlope(u[i]) / d.rho : 0.0;
+  const double* x = u.data();
+  double* out = a.data();
+  if (d.hasPotential()) {
+    for (int i = 1; i + 1 < n; ++i) out[i] = c2 * (x[i + 1] - 2 * x[i] + x[i - 1]) - d.potentialSlope(x[i]) / d.rho;
+  } else {
+    for (int i = 1; i + 1 < n; ++i) out[i] = c2 * (x[i + 1] - 2 * x[i] + x[i - 1]);
   }
 }
 
@@ -196,10 +220,17 @@ class Leapfrog {
   void step(const Density& d, const Grid& g, State& s, double dt) {
     if (a_.size() != s.u.size()) acceleration(d, g, s.u, a_);
     const int n = g.points;
-    for (int i = 0; i < n; ++i) s.v[i] += 0.5 * dt * a_[i];
-    for (int i = 0; i < n; ++i) s.u[i] += dt * s.v[i];
+    const double half = 0.5 * dt;
+    double* u = s.u.data();
+    double* v = s.v.data();
+    const double* a = a_.data();
+    for (int i = 0; i < n; ++i) {
+      v[i] += half * a[i];
+      u[i] += dt * v[i];
+    }
     acceleration(d, g, s.u, a_);
-    for (int i = 0; i < n; ++i) s.v[i] += 0.5 * dt * a_[i];
+    a = a_.data();
+    for (int i = 0; i < n; ++i) v[i] += half * a[i];
     s.t += dt;
   }
 
@@ -227,9 +258,13 @@ class RungeKutta4 {
  public:
   void step(const Density& d, const Grid& g, State& s, double dt) {
     const int n = g.points;
-    ku_.assign(4, std::vector<double>(n));
-    kv_.assign(4, std::vector<double>(n));
-    std::vector<double> u = s.u, v = s.v;
+    // storage kept between steps: every stage overwrites it
+    ku_.resize(4);
+    kv_.resize(4);
+    std::vector<double>& u = u_;
+    std::vector<double>& v = v_;
+    u = s.u;
+    v = s.v;
     const double c[4] = {0, 0.5, 0.5, 1};
     for (int k = 0; k < 4; ++k) {
       if (k > 0)
@@ -274,6 +309,7 @@ class RungeKutta4 {
 
  private:
   std::vector<std::vector<double>> ku_, kv_;
+  std::vector<double> u_, v_;
 };
 
 }  // namespace vilab::field

@@ -90,9 +90,13 @@ struct FieldModel {
       for (int i = 0; i < n; ++i) s.p[i] = momentum(s.q, f.v[i], i);
       return;
     }
-    // momentum()'s ρ (w_i Δx) u̇_i with Δx formed once (every step stores)
-    const double dx = grid.spacing();
-    for (int i = 0; i < n; ++i) s.p[i] = moves(i) ? density.rho * (field::weight(grid, i) * dx) * f.v[i] : 0.0;
+    // momentum()'s ρ (w_i Δx) u̇_i with Δx formed once (every step stores); inside, w_i = 1
+    // and every node moves, so the product is ρ (1 · Δx) u̇_i = (ρ Δx) u̇_i without branches.
+    const double dx = grid.spacing(), rho = density.rho, interior = rho * dx;
+    for (int i : {0, n - 1}) s.p[i] = moves(i) ? rho * (field::weight(grid, i) * dx) * f.v[i] : 0.0;
+    const double* v = f.v.data();
+    double* p = s.p.data();
+    for (int i = 1; i + 1 < n; ++i) p[i] = interior * v[i];
   }
 
   bool forced() const { return false; }
@@ -124,10 +128,10 @@ struct FieldModel {
 
   // field::energy of toField's (u, u̇) from the canonical (u, p) directly, with the same
   // arithmetic in the same order (the same bits): u̇_i = p_i/(ρ w_i Δx) as velocity()
-  // forms it, Δx once, no modulo on the cells, and no call of V for the string (V = 0).
-  // Every step checks the energy, so this is most of a leapfrog step's cost.
+  // forms it, Δx once, no modulo on the cells, no branches inside (w_i = 1, every node
+  // moves), and no call of V when the density has none. Every step checks the energy.
   double builtInEnergy(const State& s) const {
-    if (family == "wave") return builtInEnergy(s, [](double) { return 0.0; });
+    if (!density.hasPotential()) return builtInEnergy(s, [](double) { return 0.0; });
     return builtInEnergy(s, [this](double u) { return density.potential(u); });
   }
   template <class Potential>
@@ -137,11 +141,18 @@ struct FieldModel {
     const double* u = s.q.data();
     const double* p = s.p.data();
     double e = 0;
-    for (int i = 0; i < n; ++i) {
+    const auto node = [&](int i) {
       const double share = field::weight(grid, i) * dx;
       const double v = moves(i) ? p[i] / (rho * share) : 0.0;
       e += share * (0.5 * rho * v * v + V(u[i]));
+    };
+    node(0);
+    const double interior = rho * dx;  // ρ w_i Δx with w_i = 1: the same product
+    for (int i = 1; i + 1 < n; ++i) {
+      const double v = p[i] / interior;
+      e += dx * (0.5 * rho * v * v + V(u[i]));
     }
+    node(n - 1);
     const auto strain = [&](int c, int next) {
       const double ux = (u[next] - u[c]) / dx;
       e += dx * 0.5 * density.kappaOf(c) * ux * ux;
