@@ -252,18 +252,15 @@ void readDensity(const Json& d, FieldModel& m) {
   if (m.family == "wave") return;
   if (m.family == "klein-gordon") {
     const double mass = readCoefficient(d, "mass", at, 1, true), m2 = mass * mass;
-    k.potential = [m2](double u) { return 0.5 * m2 * u * u; };
-    k.potentialSlope = [m2](double u) { return m2 * u; };
-    k.potentialCurvature = [m2](double) { return m2; };
+    k.setPotential([m2](double u) { return 0.5 * m2 * u * u; }, [m2](double u) { return m2 * u; },
+                   [m2](double) { return m2; });
   } else if (m.family == "sine-gordon") {
-    k.potential = [](double u) { return 1 - dm::cos(u); };
-    k.potentialSlope = [](double u) { return dm::sin(u); };
-    k.potentialCurvature = [](double u) { return dm::cos(u); };
+    k.setPotential([](double u) { return 1 - dm::cos(u); }, [](double u) { return dm::sin(u); },
+                   [](double u) { return dm::cos(u); });
   } else if (m.family == "phi4") {
     const double l = readCoefficient(d, "lambda", at, 1, false);
-    k.potential = [l](double u) { return 0.25 * l * (u * u - 1) * (u * u - 1); };
-    k.potentialSlope = [l](double u) { return l * u * (u * u - 1); };
-    k.potentialCurvature = [l](double u) { return l * (3 * u * u - 1); };
+    k.setPotential([l](double u) { return 0.25 * l * (u * u - 1) * (u * u - 1); },
+                   [l](double u) { return l * u * (u * u - 1); }, [l](double u) { return l * (3 * u * u - 1); });
   } else {
     throw InputError(InputErrorCode::Invalid, at + ".family",
                      "must be wave, klein-gordon, sine-gordon or phi4, got \"" + cutForMessage(m.family) + "\"");

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "vilab/detmath.hpp"
@@ -33,6 +34,21 @@ struct Density {
   std::function<double(double)> potential = [](double) { return 0.0; };
   std::function<double(double)> potentialSlope = [](double) { return 0.0; };
   std::function<double(double)> potentialCurvature = [](double) { return 0.0; };  // V'' (implicit schemes)
+
+  // V, V' and V'' together: the density then has a potential.
+  template <class V, class Slope, class Curvature>
+  void setPotential(V v, Slope slope, Curvature curvature) {
+    potential = std::move(v);
+    potentialSlope = std::move(slope);
+    potentialCurvature = std::move(curvature);
+    zeroPotential_ = false;
+  }
+  // V = 0 (the defaults): its energy need not call V. Set a potential through setPotential,
+  // which clears it.
+  bool potentialIsZero() const { return zeroPotential_; }
+
+ private:
+  bool zeroPotential_ = true;
 };
 
 struct Grid {
@@ -183,9 +199,8 @@ inline double leapfrogLargestStep(const Density& d, const Grid& g, double curvat
 // The sine-Gordon density: V = 1 − cos u (ρ = κ = 1).
 inline Density sineGordon() {
   Density d;
-  d.potential = [](double u) { return 1 - dm::cos(u); };
-  d.potentialSlope = [](double u) { return dm::sin(u); };
-  d.potentialCurvature = [](double u) { return dm::cos(u); };
+  d.setPotential([](double u) { return 1 - dm::cos(u); }, [](double u) { return dm::sin(u); },
+                 [](double u) { return dm::cos(u); });
   return d;
 }
 

@@ -124,10 +124,10 @@ struct FieldModel {
 
   // field::energy of toField's (u, u̇) from the canonical (u, p) directly, with the same
   // arithmetic in the same order (the same bits): u̇_i = p_i/(ρ w_i Δx) as velocity()
-  // forms it, Δx once, no modulo on the cells, and no call of V for the string (V = 0).
-  // Every step checks the energy, so this is most of a leapfrog step's cost.
+  // forms it, Δx once, no modulo on the cells, and no call of V where the density has
+  // none (the string). Every step checks the energy, so this is most of a leapfrog step's cost.
   double builtInEnergy(const State& s) const {
-    if (family == "wave") return builtInEnergy(s, [](double) { return 0.0; });
+    if (density.potentialIsZero()) return builtInEnergy(s, [](double) { return 0.0; });
     return builtInEnergy(s, [this](double u) { return density.potential(u); });
   }
   template <class Potential>
