@@ -22,6 +22,7 @@
 #include "vilab/exact/pendulum.hpp"
 #include "vilab/expr/parse.hpp"
 #include "vilab/mjcf.hpp"
+#include "vilab/models/field_cells.hpp"
 #include "vilab/simulation.hpp"
 #include "vilab/trajectory.hpp"
 
@@ -220,6 +221,30 @@ class WasmSimulation {
     }
     out.set("nodes", val(typed_memory_view(scratch_.size(), scratch_.data())));
     return out;
+  }
+
+  // Fields: the cells' c², V'' and ρ (field_cells.hpp) one after another in scratch_, 3 ×
+  // cells numbers (empty with error() set; the system `field` only).
+  val fieldStiffness() {
+    error_ = val::null();
+    try {
+#ifdef VILAB_LEAN
+      throw vilab::NotInLeanBuild("fieldStiffness", "a field");
+#else
+      const auto* field = std::get_if<vilab::FieldModel>(&sim_->scenario().model);
+      if (field == nullptr)
+        throw vilab::InputError(vilab::InputErrorCode::NotApplicable, "system",
+                                "is not a field: only a field has a stiffness per cell");
+      const vilab::field::CellStiffness cells = vilab::field::cellStiffness(*field);
+      scratch_ = cells.speed2;
+      scratch_.insert(scratch_.end(), cells.curvature.begin(), cells.curvature.end());
+      scratch_.insert(scratch_.end(), cells.inertia.begin(), cells.inertia.end());
+#endif
+    } catch (...) {
+      scratch_.clear();
+      error_ = currentErrorRecord("fieldStiffness");
+    }
+    return val(typed_memory_view(scratch_.size(), scratch_.data()));
   }
 
   val historyColumns() const {
@@ -650,6 +675,7 @@ EMSCRIPTEN_BINDINGS(vilab) {
       .function("setState", &WasmSimulation::setState)
       .function("linearize", &WasmSimulation::linearize)
       .function("multisymplecticResiduals", &WasmSimulation::multisymplecticResiduals)
+      .function("fieldStiffness", &WasmSimulation::fieldStiffness)
       .function("historyColumns", &WasmSimulation::historyColumns)
       .function("historyStride", &WasmSimulation::historyStride)
       .function("historyCapacity", &WasmSimulation::historyCapacity)

@@ -260,11 +260,11 @@ test('the stiff string: B’s stop at its step’s digits, both methods of order
   // the AVI and the trapezoid rule are both of order 2
   assert.match(w.why, /both order 2/, w.why);
   assert.ok(!/order 2 vs 2/.test(w.why), w.why);
-  // the stiff stretch, from κ(x) cell by cell: x from 0.6 to 0.8 m, κ = 16, a bar under it (the string drawn 2 long)
+  // the stiff stretch, from the core's c² cell by cell: x from 0.6 to 0.8 m, c² = κ = 16, a bar under it (the string drawn 2 long)
   const { stiff } = await hook(page, () => window.vilabPage.sceneFacts());
   assert.equal(stiff.segments.length, 1);
   const [seg] = stiff.segments;
-  assert.ok(Math.abs(seg.from - 0.6) < 1e-9 && Math.abs(seg.to - 0.8) < 1e-9 && seg.kappa === 16, JSON.stringify(seg));
+  assert.ok(Math.abs(seg.from - 0.6) < 1e-9 && Math.abs(seg.to - 0.8) < 1e-9 && seg.speed2 === 16, JSON.stringify(seg));
   assert.equal(stiff.bars.length, 1);
   assert.ok(Math.abs(stiff.bars[0].x - 0.4) < 1e-9 && Math.abs(stiff.bars[0].width - 0.4) < 1e-9, JSON.stringify(stiff.bars));
   // space–time rows follow the stiff cells' waves (c = 4): one every step, a number (κ as text once gave NaN)

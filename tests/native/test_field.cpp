@@ -358,9 +358,7 @@ TEST_CASE("field: the box scheme's small waves follow its discrete dispersion re
 
 TEST_CASE("field: the leapfrog's largest stable step is where it blows up", "[field]") {
   Density kg;  // Klein–Gordon, V = ½u²: the bound includes V''
-  kg.potential = [](double u) { return 0.5 * u * u; };
-  kg.potentialSlope = [](double u) { return u; };
-  kg.potentialCurvature = [](double) { return 1.0; };
+  kg.setPotential([](double u) { return 0.5 * u * u; }, [](double u) { return u; }, [](double) { return 1.0; });
   for (const Ends ends : {Ends::Fixed, Ends::Free, Ends::Periodic})
     for (const bool withMass : {false, true}) {
       const Density d = withMass ? kg : Density{};
@@ -392,9 +390,8 @@ TEST_CASE("field: a density typed as text runs the box scheme as the built-in on
   };
   Density kleinGordon;  // ρ = 2, κ = 3, V = ½u²
   kleinGordon.rho = 2, kleinGordon.kappa = 3;
-  kleinGordon.potential = [](double u) { return 0.5 * u * u; };
-  kleinGordon.potentialSlope = [](double u) { return u; };
-  kleinGordon.potentialCurvature = [](double) { return 1.0; };
+  kleinGordon.setPotential([](double u) { return 0.5 * u * u; }, [](double u) { return u; },
+                           [](double) { return 1.0; });
   const Case cases[] = {{"0.5*u_t^2 - 0.5*u_x^2 - (1 - cos(u))", sineGordon()},
                         {"u_t^2 - 1.5*u_x^2 - 0.5*u^2", kleinGordon}};
   for (const Case& c : cases) {

@@ -11,6 +11,7 @@
 
 #include "support.hpp"
 #include "vilab/integrators/field_steppers.hpp"
+#include "vilab/models/field_cells.hpp"
 
 using namespace vilab;
 using namespace vilab::test;
@@ -241,4 +242,58 @@ TEST_CASE("stiff string: the leapfrog at h/5 is stable too, and makes 2.8 times 
                             << ratio);
   CHECK(everywhere == 5 * cells * static_cast<std::uint64_t>(steps));  // the leapfrog's: every cell, every h/5
   CHECK(std::abs(ratio - 2.8) <= 0.05);                                // 625/225 = 25/9: 100 cells at h, 25 at h/5
+}
+
+// The core's stiffness per cell (models/field_cells.hpp): c² = κ_c/ρ here, 16 in the stiff
+// segment and 1 elsewhere, and V'' = 0 (the string has no mass term).
+TEST_CASE("stiff string: the core gives c² = κ_c/ρ per cell and V'' = 0", "[field][field-stiff]") {
+  Json heavy = stiffScene();
+  heavy["params"]["density"]["rho"] = 4;
+  for (const Json& j : {stiffScene(), heavy}) {
+    Simulation sim = simulate(j.dump());
+    const FieldModel& m = modelOf(sim);
+    const field::CellStiffness cells = field::cellStiffness(m);
+    REQUIRE(cells.speed2.size() == 125);
+    for (std::size_t c = 0; c < cells.speed2.size(); ++c) {
+      INFO("cell " << c);
+      CHECK(cells.speed2[c] == (inStiffSegment(m, static_cast<int>(c)) ? 16.0 : 1.0) / m.density.rho);
+      CHECK(cells.curvature[c] == 0);
+      CHECK(cells.inertia[c] == m.density.rho);
+    }
+  }
+}
+
+// The AVI's per-cell limit counts the mass term: h ω_c ≤ 2 with ω_c² = 4κ_c/(ρΔx²) + V''/ρ
+// (field_avi.hpp). A Klein–Gordon string of m = 100 (V'' = 10⁴) on 32 points at h = 0.02 and
+// cfl = 0.9: within 0.9 of the strain's limit alone (0.032 inside), beyond that of strain
+// and mass (0.017): refused naming options.fine, and run at fine = 2.
+TEST_CASE("stiff string: the AVI's cell limit counts V'' - a Klein-Gordon run within the strain's limit is refused",
+          "[field][field-stiff]") {
+  Json j = stiffScene();
+  j["params"]["density"] = {{"family", "klein-gordon"}, {"kappa", 1}, {"mass", 100}};
+  j["params"]["grid"]["points"] = 32;
+  j["h"] = 0.02;
+  j["options"] = {{"fine", 1}, {"cfl", 0.9}};
+  Json twice = j;
+  twice["options"]["fine"] = 2;
+  Simulation sim = simulate(twice.dump());
+  const FieldModel& m = modelOf(sim);
+  CHECK(field::cellStiffness(m).curvature[10] == 1e4);
+  const std::vector<double> strain = field::aviLargestSteps(m.density, m.grid),
+                            both = field::aviLargestSteps(m.density, m.grid, 1e4);
+  const double strainLimit = *std::min_element(strain.begin(), strain.end()),
+               limit = *std::min_element(both.begin(), both.end());
+  INFO("the tightest cell's limit: " << strainLimit << " from the strain alone, " << limit << " with V''");
+  CHECK(0.02 <= 0.9 * strainLimit);
+  CHECK(0.02 > 0.9 * limit);
+  CHECK(0.01 <= 0.9 * limit);
+  run(sim, 500);
+  CHECK(std::isfinite(sim.diagnostics().energy));
+  try {
+    simulate(j.dump());
+    FAIL("h beyond the mass term's limit was accepted");
+  } catch (const InputError& e) {
+    INFO(e.what());
+    CHECK(e.field() == "options.fine");
+  }
 }

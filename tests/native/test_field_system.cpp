@@ -247,6 +247,25 @@ TEST_CASE("field system: the state goes through setState and back, and a fixed e
   }
 }
 
+// The density says whether V = 0 (the string's only), and the energy's shortcut that skips V
+// gives field::energy's bits on every built-in scene.
+TEST_CASE("field system: the density says whether V is zero, and the energy keeps field::energy's bits",
+          "[field][field-system]") {
+  for (const char* name : kScenes) {
+    Simulation sim = simulate(fieldScene(name).dump());
+    const FieldModel& m = std::get<FieldModel>(sim.scenario().model);
+    if (m.isTyped()) continue;
+    INFO(name << " (" << m.family << ")");
+    CHECK(!m.density.hasPotential() == (m.family == "wave"));
+    run(sim, 50);
+    field::State f;
+    REQUIRE(m.toField(sim.state(), f));
+    CHECK(m.energy(sim.state()) == field::energy(m.density, m.grid, f));
+  }
+  CHECK_FALSE(field::Density().hasPotential());
+  CHECK(field::sineGordon().hasPotential());
+}
+
 // Golden fingerprints (each scene with its own integrator, 300 steps): change them only
 // with a deliberate change of a field integrator or a scene, and say so in the commit.
 // tests/wasm/field.test.mjs checks that the wasm module gives the native hash.

@@ -179,8 +179,8 @@ export class Run {
     const exact = scene.exactGhost ? exactOf(lab, state.scenario) : null;
     session.set({ exact });
     const lookahead = scene.lookAhead ? lookAhead(lab, state.scenario) : [];
-    // a string's κ(x), cell by cell (null where κ is a number): the view marks its stiff cells
-    const stiffness = scene.spaceTime ? stiffnessAlong(lab, state.scenario) : null;
+    // a string's c² cell by cell, from the core: the view marks its stiff cells
+    const stiffness = scene.spaceTime ? stiffnessAlong(a.sim) : null;
     view.build({
       kind,
       system,

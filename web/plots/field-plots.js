@@ -73,7 +73,7 @@ export class FieldPlots {
   }
 
   /**
-   * Sets up for a run: { scenarioA (normalized), hasB, labelA, labelB, u0, p0, stiffness (κ per cell or null) } (A's state at
+   * Sets up for a run: { scenarioA (normalized), hasB, labelA, labelB, u0, p0, stiffness (c² per cell or null) } (A's state at
    * t = 0; null u0 for a run whose scene has no space–time image: the host empties).
    * Returns the runner's rows { every, keep }: sample() is called every `every` steps
    * among the last `keep` of each advance (0: no rows).

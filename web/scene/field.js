@@ -4,9 +4,10 @@
 // initial state (visual0 = u at the nodes, sim.visualState()); fixed ends get a post.
 // A non-finite u leaves the string where it was last drawn. A field of several components
 // (web/sim/field-components.js) is drawn in 3-D: its first two components are the string's
-// two transverse displacements, the first upwards and the second across (the whirling string). Where κ(x) varies (stiffness:
-// κ per cell, web/sim/stiffness.js) the stiffer stretches are drawn in the theme's foreground
-// colour, with a bar under each as thick as its wave speed √(κ/κ_min) is times the softest's.
+// two transverse displacements, the first upwards and the second across (the whirling string). Where the wave speed varies
+// (stiffness: c² per cell from the core, web/sim/stiffness.js) the stiffer stretches are drawn in
+// the theme's foreground colour, with a bar under each as thick as its wave speed c/c_min is
+// times the softest's.
 import { BoxGeometry, BufferAttribute, BufferGeometry, Color, CylinderGeometry, Group, Line, LineBasicMaterial, Mesh } from 'three';
 import { solidMaterial } from './common.js';
 import { stiffSegments } from '../sim/stiffness.js';
@@ -56,7 +57,7 @@ export class FieldBody {
     for (let i = 0; i < layout.n; i++) this.positions[3 * i] = layout.xs[i];
     this.geometry = new BufferGeometry();
     this.geometry.setAttribute('position', new BufferAttribute(this.positions, 3));
-    // the stiff stretches: [{ from, to (m), kappa }], none where κ is a number
+    // the stiff stretches: [{ from, to (m), speed2 }], none where c² is the same everywhere
     this.stiff = stiffSegments(stiffness, grid);
     const length = grid?.length ?? 1;
     this.colors = new Float32Array(3 * layout.n);
@@ -103,16 +104,16 @@ export class FieldBody {
     this.geometry.computeBoundingSphere();
   }
 
-  /** A bar under a stiff stretch, from its start to its end, as thick as √(κ/κ_min) times a soft one's. */
-  #bar({ from, to, kappa }, length, soft, theme) {
-    const thick = 0.012 * Math.sqrt(kappa / soft);
+  /** A bar under a stiff stretch, from its start to its end, as thick as c/c_min times a soft one's. */
+  #bar({ from, to, speed2 }, length, soft, theme) {
+    const thick = 0.012 * Math.sqrt(speed2 / soft);
     const bar = new Mesh(new BoxGeometry((WIDTH * (to - from)) / length, thick, thick), solidMaterial(theme.fg, 'A'));
     bar.position.set(-WIDTH / 2 + (WIDTH * (from + to)) / 2 / length, 0, -0.3);
     this.object.add(bar);
     return bar;
   }
 
-  /** Where the view marks the string stiff: [{ from, to, kappa }] and the bars' x extents as drawn. */
+  /** Where the view marks the string stiff: [{ from, to, speed2 }] and the bars' x extents as drawn. */
   stiffFacts() {
     return {
       segments: this.stiff.map((s) => ({ ...s })),

@@ -180,7 +180,7 @@ export class View {
    * Builds the scene for a run.
    * spec = { kind (the view id: SCENES), system (the registry entry: which params are gravity, inertia, …), scenarioA, scenarioB|null, exact|null (object with orientation(t)), visualLength,
    *          visual0 (A's initial visualState), lookahead (later visual states of A to frame, SCENES[kind].lookAhead only),
-   *          stiffness (a field's κ per cell, web/sim/stiffness.js; null where κ is a number) }
+   *          stiffness (a field's c² per cell, web/sim/stiffness.js; null for other systems) }
    */
   build(spec) {
     this.lastBuild = spec;

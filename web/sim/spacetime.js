@@ -9,16 +9,16 @@ export const MAX_COLUMNS = 512;
 
 /**
  * The least time between two rows: the ring's ROWS rows span about two crossings of the
- * grid by the fastest waves (2L/c, c = √(κ/ρ), κ the largest of the cells' `kappas` where
- * κ is an expression in x (web/sim/stiffness.js); 1 for a typed density), a whole number of
+ * grid by the fastest waves (2L/c, c² the largest of the cells' `speeds`, c² per cell from the
+ * core (web/sim/stiffness.js); without them √(κ/ρ) of a number κ, 1 for a typed density), a whole number of
  * steps h, at least one. The page takes a row at the first drawn step this far past the
  * last row, so rows are at the run's own step times.
  */
-export function rowInterval(scenario, kappas = null) {
+export function rowInterval(scenario, speeds = null) {
   const h = scenario.h;
   const d = scenario.params?.density ?? {};
-  const kappa = kappas?.length ? Math.max(...kappas) : typeof d.kappa === 'number' ? d.kappa : 1;
-  const c = typeof d.lagrangian === 'string' ? 1 : Math.sqrt(kappa / (d.rho ?? 1));
+  const kappa = typeof d.kappa === 'number' ? d.kappa : 1;
+  const c = speeds?.length ? Math.sqrt(Math.max(...speeds)) : typeof d.lagrangian === 'string' ? 1 : Math.sqrt(kappa / (d.rho ?? 1));
   const span = (2 * (scenario.params?.grid?.length ?? 1)) / c;
   return h * Math.max(1, Math.floor(span / ROWS / h));
 }

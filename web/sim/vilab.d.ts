@@ -602,6 +602,8 @@ export interface Simulation {
    * Throws (field 'integrator') for DOPRI5, the AVI and systems that are not fields.
    */
   lawResidual(): { law: 'midpoint' | 'trapezoid'; max: number; nodes: Float64Array };
+  /** Fields: c², V'' and ρ per cell, linearized about rest (field_cells.hpp). */
+  fieldStiffness(): { speed2: Float64Array; curvature: Float64Array; inertia: Float64Array };
   /** FNV-1a 64 of q, p (float64 LE) and step (uint64 LE), 16 hex digits; equals the native `vilab hash`. */
   hash(): string;
   readonly history: History;

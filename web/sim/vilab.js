@@ -596,6 +596,22 @@ class Simulation extends NativeOwner {
   }
 
   /**
+   * Fields: the density's local stiffness per cell, linearized about rest at the cell's
+   * centre (core/include/vilab/models/field_cells.hpp): { speed2: c² = −ℒ_{u_x u_x}/ℒ_{u_t u_t}
+   * (κ/ρ for the built-in family), curvature: V'' = −ℒ_{uu}, inertia: ρ = ℒ_{u_t u_t} }, each a
+   * Float64Array of one number per cell. Throws a VilabError (field 'system') for a system
+   * that is not a field.
+   */
+  fieldStiffness() {
+    const native = this[LIVE]();
+    const all = native.fieldStiffness().slice(); // copy before any other call
+    const error = native.error();
+    if (error) throw coreError(error);
+    const n = all.length / 3;
+    return { speed2: all.subarray(0, n), curvature: all.subarray(n, 2 * n), inertia: all.subarray(2 * n) };
+  }
+
+  /**
    * FNV-1a 64 (offset 0xcbf29ce484222325, prime 0x100000001b3) of the exact
    * little-endian bytes of q (float64 each), then p (float64 each), then the step
    * count (uint64), as 16 lowercase hex digits; equals the native `vilab hash`.

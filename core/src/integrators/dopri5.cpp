@@ -46,7 +46,9 @@ std::unique_ptr<Integrator> dopri5OnMechanism(const Model& m, const Options& o, 
 }
 
 std::unique_ptr<Integrator> dopri5OnField(const Model& m, const Options& o, double h) {
-  return std::make_unique<FieldDopri5>(std::get<FieldModel>(m), h, o.get("tol"));
+  const FieldModel& field = std::get<FieldModel>(m);
+  if (field.multi) return std::make_unique<FieldMultiDopri5>(field, h, "dopri5", h, o.get("tol"));
+  return std::make_unique<FieldDopri5>(field, h, o.get("tol"));
 }
 
 }  // namespace vilab

@@ -21,6 +21,7 @@
 #include "vilab/expr/parse.hpp"
 #include "vilab/json.hpp"
 #include "vilab/limits.hpp"
+#include "vilab/models/field_lines.hpp"
 #include "vilab/registry.hpp"
 
 namespace vilab {
@@ -182,15 +183,8 @@ void readSymmetries(const Json& sj, const std::string& at, const FieldModel& m, 
     }
     if (G.cwiseAbs().maxCoeff() == 0)
       throw InputError(InputErrorCode::Invalid, field, "is the zero generator (no flow)");
-    std::uint64_t seed = 0x9e3779b97f4a7c15ull;
-    const auto uniform = [&seed] {  // splitmix64 in [−½, ½)
-      seed += 0x9e3779b97f4a7c15ull;
-      std::uint64_t z = seed;
-      z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-      z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-      z ^= z >> 31;
-      return static_cast<double>(z >> 11) * 0x1p-53 - 0.5;
-    };
+    field::TestPoints points{0x9e3779b97f4a7c15ull};
+    const auto uniform = [&points] { return points.next(); };
     int tested = 0;
     for (int k = 0; k < 16; ++k) {
       double w[3 * field::kMaxFieldComponents];
@@ -258,18 +252,15 @@ void readDensity(const Json& d, FieldModel& m) {
   if (m.family == "wave") return;
   if (m.family == "klein-gordon") {
     const double mass = readCoefficient(d, "mass", at, 1, true), m2 = mass * mass;
-    k.potential = [m2](double u) { return 0.5 * m2 * u * u; };
-    k.potentialSlope = [m2](double u) { return m2 * u; };
-    k.potentialCurvature = [m2](double) { return m2; };
+    k.setPotential([m2](double u) { return 0.5 * m2 * u * u; }, [m2](double u) { return m2 * u; },
+                   [m2](double) { return m2; });
   } else if (m.family == "sine-gordon") {
-    k.potential = [](double u) { return 1 - dm::cos(u); };
-    k.potentialSlope = [](double u) { return dm::sin(u); };
-    k.potentialCurvature = [](double u) { return dm::cos(u); };
+    k.setPotential([](double u) { return 1 - dm::cos(u); }, [](double u) { return dm::sin(u); },
+                   [](double u) { return dm::cos(u); });
   } else if (m.family == "phi4") {
     const double l = readCoefficient(d, "lambda", at, 1, false);
-    k.potential = [l](double u) { return 0.25 * l * (u * u - 1) * (u * u - 1); };
-    k.potentialSlope = [l](double u) { return l * u * (u * u - 1); };
-    k.potentialCurvature = [l](double u) { return l * (3 * u * u - 1); };
+    k.setPotential([l](double u) { return 0.25 * l * (u * u - 1) * (u * u - 1); },
+                   [l](double u) { return l * u * (u * u - 1); }, [l](double u) { return l * (3 * u * u - 1); });
   } else {
     throw InputError(InputErrorCode::Invalid, at + ".family",
                      "must be wave, klein-gordon, sine-gordon or phi4, got \"" + cutForMessage(m.family) + "\"");
@@ -407,10 +398,21 @@ VILAB_COLD SystemEntry fieldEntry() {
   e.defaultInitial = [](const ParamValues&) { return parseBuiltIn(kDefaultInitial, "initial"); };
   e.checkIntegrator = [](const Model& model, const IntegratorEntry& integrator) {
     const FieldModel& m = std::get<FieldModel>(model);
-    if (m.multi && integrator.id != "midpoint")
-      throw InputError(InputErrorCode::NotApplicable, "integrator",
-                       "\"" + integrator.id + "\" steps a field of one component; a density of " +
-                           std::to_string(m.components()) + " components runs the box scheme (midpoint)");
+#ifndef VILAB_LEAN
+    if (m.multi) {
+      const std::string& id = integrator.id;
+      if (id == "trapezoid" || id == "rk4" || id == "dopri5") {
+        field::MultiLines(m.multi, m.grid, id);  // refuses a kinetic part they cannot step
+        return;
+      }
+      if (id != "midpoint")
+        throw InputError(InputErrorCode::NotApplicable, "integrator",
+                         "\"" + id + "\" steps a field of one component; a density of " +
+                             std::to_string(m.components()) +
+                             " components runs the box scheme (midpoint), the leapfrog (trapezoid), RK4 or DOPRI5");
+      return;
+    }
+#endif
     if (m.isTyped() && integrator.id != "midpoint")
       throw InputError(InputErrorCode::NotApplicable, "integrator",
                        "\"" + integrator.id +

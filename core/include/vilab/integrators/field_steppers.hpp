@@ -3,6 +3,8 @@
 //  - leapfrog (the trapezoid discrete density: Störmer–Verlet), registry id `trapezoid`;
 //  - the box scheme (the midpoint discrete density), `midpoint`, on a built-in or typed ℒ;
 //  - RK4 and DOPRI5 on the same method-of-lines system, `rk4` and `dopri5`;
+//  - on a density of several components, the leapfrog, RK4 and DOPRI5 on the
+//    method-of-lines system of models/field_lines.hpp;
 //  - the asynchronous variational integrator, `avi`: the cells of the grid from
 //    `from` (a fraction of the length) on take `fine` steps per h, the others one; or,
 //    with `cfl` > 0, the cells whose own CFL limit needs them (a stiff segment).
@@ -15,6 +17,7 @@
 
 #include "vilab/integrators/integrator.hpp"
 #include "vilab/models/field_avi.hpp"
+#include "vilab/models/field_lines.hpp"
 #include "vilab/models/field_model.hpp"
 #include "vilab/models/field_ode.hpp"
 
@@ -93,6 +96,9 @@ class FieldIntegrator : public Integrator {
     return ds;
   }
 
+  static constexpr const char* kSeveralComponents =
+      "the law's check carries variations of one component; this density has several";
+
   FieldModel model_;
   field::State s_;
   double h_;
@@ -139,9 +145,7 @@ class FieldBox final : public FieldIntegrator {
 
  private:
   const char* lawDensity() const override { return model_.multi ? nullptr : "midpoint"; }
-  const char* whyNoLaw() const override {
-    return "the law's check carries variations of one component; this density has several";
-  }
+  const char* whyNoLaw() const override { return kSeveralComponents; }
   // A fresh scheme's step (the run's bits) and the linearization of its slab; the
   // variation is carried in (δu, δp).
   bool stepWithTangent(field::State& s, field::State& ds) override {
@@ -181,6 +185,43 @@ class FieldDopri5 final : public FieldIntegrator {
   }
   field::FieldDormandPrince method_;
 };
+
+// The explicit methods on a density of several components (models/field_lines.hpp): the
+// leapfrog's kick, drift, kick, and RK4 and DOPRI5 through the project's ODE methods.
+class FieldMultiLeapfrog final : public FieldIntegrator {
+ public:
+  FieldMultiLeapfrog(const FieldModel& model, double h)
+      : FieldIntegrator(model, h), lines_(model.multi, model.grid, "trapezoid") {}
+  StepOutcome step() override {
+    method_.step(lines_, s_, h_);
+    return {};
+  }
+
+ private:
+  void restart() override { method_ = field::MultiLeapfrog(); }
+  const char* whyNoLaw() const override { return kSeveralComponents; }
+  field::MultiLines lines_;
+  field::MultiLeapfrog method_;
+};
+
+template <class Method>
+class FieldMultiOde final : public FieldIntegrator {
+ public:
+  // id: the method's registry id (for a refusal); args: the method's own after the ODE.
+  template <class... Args>
+  FieldMultiOde(const FieldModel& model, double h, const char* id, Args... args)
+      : FieldIntegrator(model, h),
+        method_(field::MultiOde{std::make_shared<const field::MultiLines>(model.multi, model.grid, id), {}, {}},
+                args...) {}
+  StepOutcome step() override { return method_.step(h_, s_); }
+
+ private:
+  void restart() override { method_.load(s_); }
+  const char* whyNoLaw() const override { return kSeveralComponents; }
+  field::LinesOnOde<field::MultiOde, Method> method_;
+};
+using FieldMultiRungeKutta4 = FieldMultiOde<ExplicitRungeKutta<field::MultiOde>>;
+using FieldMultiDopri5 = FieldMultiOde<DormandPrince<field::MultiOde>>;
 
 class FieldAvi final : public FieldIntegrator {
  public:

@@ -49,6 +49,13 @@ struct Density {
   double largestKappa() const { return kappas.empty() ? kappa : *std::max_element(kappas.begin(), kappas.end()); }
   ScalarFunction potential, potentialSlope;
   ScalarFunction potentialCurvature;  // V'' (implicit schemes)
+  // V, V' and V'' together.
+  template <class V, class Slope, class Curvature>
+  void setPotential(V v, Slope slope, Curvature curvature) {
+    potential = std::move(v);
+    potentialSlope = std::move(slope);
+    potentialCurvature = std::move(curvature);
+  }
   bool hasPotential() const { return potential || potentialSlope || potentialCurvature; }
 };
 
@@ -207,9 +214,8 @@ inline double leapfrogLargestStep(const Density& d, const Grid& g, double curvat
 // The sine-Gordon density: V = 1 − cos u (ρ = κ = 1).
 inline Density sineGordon() {
   Density d;
-  d.potential = [](double u) { return 1 - dm::cos(u); };
-  d.potentialSlope = [](double u) { return dm::sin(u); };
-  d.potentialCurvature = [](double u) { return dm::cos(u); };
+  d.setPotential([](double u) { return 1 - dm::cos(u); }, [](double u) { return dm::sin(u); },
+                 [](double u) { return dm::cos(u); });
   return d;
 }
 

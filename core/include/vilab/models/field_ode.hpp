@@ -41,14 +41,18 @@ struct FieldOde {
   StepOutcome project(VecX&) { return {}; }
 };
 
-// DOPRI5 on the field with atol = rtol = tol, advancing by h per step.
-class FieldDormandPrince {
+// A method-of-lines ODE (y = [u; m_k u̇], Ode::mass(k) = m_k) stepped by one of the
+// project's ODE methods (DormandPrince, ExplicitRungeKutta), advancing by h per step.
+template <class Ode, class Method>
+class LinesOnOde {
  public:
-  FieldDormandPrince(const Density& d, const Grid& g, double h, double tol)
-      : ode_{d, g, {}, {}}, method_(FieldOde{d, g, {}, {}}, h, tol) {}
+  // args: the method's own after the ODE (DormandPrince: h, tol).
+  template <class... Args>
+  explicit LinesOnOde(const Ode& ode, Args... args) : ode_(ode), method_(Ode(ode), args...) {}
   void load(const State& s) {
-    vilab::State y{VecX(ode_.grid.points), VecX(ode_.grid.points)};
-    for (int i = 0; i < ode_.grid.points; ++i) y.q[i] = s.u[i], y.p[i] = ode_.mass(i) * s.v[i];
+    const int n = ode_.positions();
+    vilab::State y{VecX(n), VecX(n)};
+    for (int i = 0; i < n; ++i) y.q[i] = s.u[i], y.p[i] = ode_.mass(i) * s.v[i];
     method_.load(y);
     t_ = s.t;
   }
@@ -57,17 +61,25 @@ class FieldDormandPrince {
     if (!out.ok) return out;
     vilab::State& y = stored_;  // kept: no allocation per step
     method_.store(y);
-    for (int i = 0; i < ode_.grid.points; ++i) s.u[i] = y.q[i], s.v[i] = y.p[i] / ode_.mass(i);
+    for (int i = 0; i < ode_.positions(); ++i) s.u[i] = y.q[i], s.v[i] = y.p[i] / ode_.mass(i);
     s.t = t_ += h;
     return out;
   }
-  std::uint64_t rejectedSubsteps() const { return method_.rejectedSubsteps(); }
+  const Method& method() const { return method_; }
 
  private:
-  FieldOde ode_;
-  DormandPrince<FieldOde> method_;
+  Ode ode_;
+  Method method_;
   vilab::State stored_;
   double t_ = 0;
+};
+
+// DOPRI5 on the field with atol = rtol = tol, advancing by h per step.
+class FieldDormandPrince : public LinesOnOde<FieldOde, DormandPrince<FieldOde>> {
+ public:
+  FieldDormandPrince(const Density& d, const Grid& g, double h, double tol)
+      : LinesOnOde(FieldOde{d, g, {}, {}}, h, tol) {}
+  std::uint64_t rejectedSubsteps() const { return method().rejectedSubsteps(); }
 };
 
 }  // namespace vilab::field

@@ -1,0 +1,89 @@
+// Fields of several components by the method of lines: the explicit methods (leapfrog,
+// RK4, DOPRI5) on a typed density whose kinetic part is ½ u_tᵀ M u_t with M constant,
+//   ℒ = ½ u_tᵀ M u_t − U(u, u_x, x),
+// discretized in space as the one-component string of field.hpp: the cell-trapezoid
+// semi-discrete Lagrangian
+//   L_h = Σ_c Δx ½ [ℒ(u_i, u̇_i, S_c, x_i) + ℒ(u_j, u̇_j, S_c, x_j)],  S_c = (u_j − u_i)/Δx,
+// (j = i + 1 the cell's right node; for ℒ = ½ρu_t² − ½κu_x² − V(u) it is field.hpp's L_h),
+// whose energy is FieldModel::energy's. Its Euler–Lagrange equations
+//   w_i Δx M ü_i = ∂L_h/∂u_i
+// are what the methods advance; the leapfrog is the trapezoid discrete Lagrangian's
+// variational integrator (Marsden & West 2001, §2.5), so a linear symmetry of ℒ keeps its
+// discrete Noether charge p·Gu exactly (Marsden–West §3.3).
+#pragma once
+#include <Eigen/Dense>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "vilab/models/field.hpp"
+#include "vilab/models/field_multi.hpp"
+#include "vilab/types.hpp"
+
+namespace vilab::field {
+
+// Fixed pseudo-random numbers in [−½, ½) (splitmix64), the same on every platform: the
+// points a typed density's properties are checked at (a declared symmetry, a constant mass).
+struct TestPoints {
+  std::uint64_t seed;
+  double next() {
+    seed += 0x9e3779b97f4a7c15ull;
+    std::uint64_t z = seed;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    z ^= z >> 31;
+    return static_cast<double>(z >> 11) * 0x1p-53 - 0.5;
+  }
+};
+
+class MultiLines {
+ public:
+  // Throws InputError naming `integrator` (the method's id in the message) when ℒ's
+  // kinetic part is not ½ u_tᵀ M u_t with M constant and positive definite.
+  MultiLines(std::shared_ptr<const MultiDensity> d, const Grid& g, const std::string& method);
+
+  int components() const { return m_; }
+  int size() const { return m_ * grid_.points; }
+  const Grid& grid() const { return grid_; }
+  // w_i Δx of entry k (component-major: node k mod N).
+  double length(int k) const { return weight(grid_, k % grid_.points) * grid_.spacing(); }
+  bool moves(int k) const { return nodeMoves(grid_, k % grid_.points); }
+  // ü (component-major) of the semi-discrete equations; 0 at a fixed end.
+  void acceleration(const std::vector<double>& u, std::vector<double>& a) const;
+
+ private:
+  std::shared_ptr<const MultiDensity> density_;
+  Grid grid_;
+  int m_;
+  Eigen::MatrixXd inverseMass_;
+  mutable std::vector<double> force_;
+};
+
+// Störmer–Verlet on MultiLines (field.hpp's Leapfrog: kick, drift, kick), the cached
+// acceleration dropped by a new start.
+class MultiLeapfrog {
+ public:
+  void step(const MultiLines& lines, State& s, double dt);
+
+ private:
+  std::vector<double> a_;
+};
+
+// The method-of-lines system as the first-order ODE y = [u; w_i Δx u̇] the project's
+// RK4 and DOPRI5 (integrators/runge_kutta.hpp) step (field_ode.hpp's FieldOde with M
+// left in the velocity).
+struct MultiOde {
+  static constexpr bool kProjects = false;
+  std::shared_ptr<const MultiLines> lines;
+  std::vector<double> u, a;  // scratch
+
+  int positions() const { return lines->size(); }
+  int size() const { return 2 * lines->size(); }
+  double mass(int k) const { return lines->length(k); }
+  bool rhs(const VecX& y, VecX& dy);
+  const char* undefined() const { return "the field's equations of motion are not finite"; }
+  StepOutcome project(VecX&) { return {}; }
+};
+
+}  // namespace vilab::field

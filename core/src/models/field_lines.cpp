@@ -1,0 +1,132 @@
+// The method of lines on several components (models/field_lines.hpp).
+#include "vilab/models/field_lines.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "vilab/models/field_box.hpp"
+
+namespace vilab::field {
+
+namespace {
+
+// M = ∂²ℒ/∂u_t² at 8 test points, which must not change, nor depend on u or u_x through a
+// mixed derivative, nor carry a term linear in u_t (∂ℒ/∂u_t = M u_t); empty with `why` else.
+Eigen::MatrixXd constantMass(const MultiDensity& d, double length, std::string& why) {
+  const int m = d.components();
+  Eigen::MatrixXd M;
+  TestPoints points{0x2545f4914f6cdd1dull};
+  for (int k = 0; k < 8; ++k) {
+    double w[3 * kMaxFieldComponents];
+    for (int j = 0; j < 3 * m; ++j) w[j] = points.next();
+    const double x = (points.next() + 0.5) * length;
+    const double* out = d.evaluate(w, x);
+    Eigen::MatrixXd here(m, m);
+    double scale = 0, off = 0;
+    for (int a = 0; a < m; ++a) {
+      double linear = out[d.gradientAt(3 * a + 1)];
+      for (int b = 0; b < m; ++b) {
+        here(a, b) = out[d.hessianAt(3 * a + 1, 3 * b + 1)];
+        linear -= here(a, b) * w[3 * b + 1];
+        scale += std::abs(here(a, b));
+        off = std::max(
+            {off, std::abs(out[d.hessianAt(3 * a + 1, 3 * b)]), std::abs(out[d.hessianAt(3 * a + 1, 3 * b + 2)])});
+      }
+      off = std::max(off, std::abs(linear));
+    }
+    if (!here.allFinite() || !std::isfinite(off)) {
+      why = "ℒ is not finite at a test point";
+      return {};
+    }
+    if (off > 1e-12 * (scale + 1)) {
+      why = "∂ℒ/∂u_t depends on u or u_x (or has a term free of u_t)";
+      return {};
+    }
+    if (k == 0) M = here;
+    if ((here - M).cwiseAbs().maxCoeff() > 1e-12 * scale) {
+      why = "∂²ℒ/∂u_t² changes with u, u_t, u_x or x";
+      return {};
+    }
+  }
+  if (M.llt().info() != Eigen::Success || !(M.llt().matrixLLT().diagonal().minCoeff() > 0)) {
+    why = "∂²ℒ/∂u_t² is not positive definite";
+    return {};
+  }
+  return M;
+}
+
+}  // namespace
+
+MultiLines::MultiLines(std::shared_ptr<const MultiDensity> d, const Grid& g, const std::string& method)
+    : density_(std::move(d)), grid_(g), m_(density_->components()) {
+  std::string why;
+  const Eigen::MatrixXd M = constantMass(*density_, g.length, why);
+  if (M.size() == 0)
+    throw InputError(InputErrorCode::NotApplicable, "integrator",
+                     "\"" + method +
+                         "\" steps a density of several components whose kinetic part is ½ u_tᵀ M u_t with M "
+                         "constant: " +
+                         why + "; the box scheme (midpoint) runs it");
+  inverseMass_ = M.inverse();
+}
+
+// ∂L_h/∂u_i: each cell's two nodes give Δx ½ ∂ℒ/∂u at their own u and the cell's slope,
+// and pull both ends by ∓½ ∂ℒ/∂u_x (S_c's derivative ∓1/Δx); then ü_i = M⁻¹ ∂L_h/∂u_i / (w_i Δx).
+void MultiLines::acceleration(const std::vector<double>& u, std::vector<double>& a) const {
+  const int n = grid_.points, m = m_;
+  const double dx = grid_.spacing();
+  force_.assign(static_cast<std::size_t>(size()), 0.0);
+  double z[3 * kMaxFieldComponents];
+  for (int c = 0; c < cellCount(grid_); ++c) {
+    const int ends[2] = {c, (c + 1) % n};
+    for (int node : ends) {
+      for (int b = 0; b < m; ++b) {
+        const std::size_t at = static_cast<std::size_t>(b * n);
+        z[3 * b] = u[at + static_cast<std::size_t>(node)];
+        z[3 * b + 1] = 0;
+        z[3 * b + 2] = (u[at + static_cast<std::size_t>(ends[1])] - u[at + static_cast<std::size_t>(ends[0])]) / dx;
+      }
+      const double* out = density_->evaluate(z, grid_.x(node));
+      for (int b = 0; b < m; ++b) {
+        const std::size_t at = static_cast<std::size_t>(b * n);
+        const double pull = 0.5 * out[density_->gradientAt(3 * b + 2)];
+        force_[at + static_cast<std::size_t>(node)] += 0.5 * dx * out[density_->gradientAt(3 * b)];
+        force_[at + static_cast<std::size_t>(ends[0])] -= pull;
+        force_[at + static_cast<std::size_t>(ends[1])] += pull;
+      }
+    }
+  }
+  a.assign(static_cast<std::size_t>(size()), 0.0);
+  for (int i = 0; i < n; ++i) {
+    if (!nodeMoves(grid_, i)) continue;
+    const double share = weight(grid_, i) * dx;
+    for (int b = 0; b < m; ++b) {
+      double sum = 0;
+      for (int e = 0; e < m; ++e) sum += inverseMass_(b, e) * force_[static_cast<std::size_t>(e * n + i)];
+      a[static_cast<std::size_t>(b * n + i)] = sum / share;
+    }
+  }
+}
+
+void MultiLeapfrog::step(const MultiLines& lines, State& s, double dt) {
+  if (a_.size() != s.u.size()) lines.acceleration(s.u, a_);
+  const std::size_t n = s.u.size();
+  for (std::size_t k = 0; k < n; ++k) s.v[k] += 0.5 * dt * a_[k];
+  for (std::size_t k = 0; k < n; ++k) s.u[k] += dt * s.v[k];
+  lines.acceleration(s.u, a_);
+  for (std::size_t k = 0; k < n; ++k) s.v[k] += 0.5 * dt * a_[k];
+  s.t += dt;
+}
+
+bool MultiOde::rhs(const VecX& y, VecX& dy) {
+  const int n = lines->size();
+  u.assign(y.data(), y.data() + n);
+  lines->acceleration(u, a);
+  for (int k = 0; k < n; ++k) {
+    dy[k] = lines->moves(k) ? y[n + k] / mass(k) : 0.0;
+    dy[n + k] = mass(k) * a[static_cast<std::size_t>(k)];
+  }
+  return dy.allFinite();
+}
+
+}  // namespace vilab::field
