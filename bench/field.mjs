@@ -81,6 +81,36 @@ function detailRows(id, rounds) {
   });
 }
 
+/** Four components (a and b, c and d rotating pairs) on the box scheme, n nodes. */
+export const fourComponents = (n) => ({
+  system: 'field',
+  integrator: 'midpoint',
+  h: 0.004,
+  params: {
+    density: {
+      lagrangian: '0.5*(a_t^2 + b_t^2 + c_t^2 + d_t^2) - (sqrt(1 + a_x^2 + b_x^2 + c_x^2 + d_x^2) - 1)',
+      fields: ['a', 'b', 'c', 'd'],
+    },
+    grid: { length: 1, points: n, ends: 'fixed' },
+  },
+  initial: { a: '0.1*sin(pi*x)', bt: '0.3*sin(pi*x)', b: '0', c: '0.05*sin(2*pi*x)', dt: '0.3*sin(2*pi*x)', d: '0' },
+});
+
+// Fields of several components: the box scheme's block-tridiagonal Newton is O(N m³), so a
+// step at 4N costs 4× one at N (quadratic would be 16×). Native, CPU time, per round.
+function addComponentRows(table) {
+  const ratios = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    const [small, large] = [256, 1024].map((n) => nativeFieldNs(fourComponents(n), Math.round(40000 / n), 1000000));
+    ratios.push(large / small);
+  }
+  const s = stats(ratios);
+  table.add('fields', 'four components, box scheme: step cost at N = 1024 ÷ N = 256, native (linear: 4)', s, {
+    goal: '≤ 4.6',
+    met: s.median <= 4.6,
+  });
+}
+
 /** Adds the field rows to the table; returns the detail table (markdown). */
 export async function fieldSection(lab, table) {
   const md = [
@@ -94,5 +124,6 @@ export async function fieldSection(lab, table) {
     addRows(table, id, rounds);
     md.push(...detailRows(id, rounds));
   }
+  addComponentRows(table);
   return md.join('\n');
 }

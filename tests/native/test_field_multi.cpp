@@ -5,7 +5,6 @@
 // leapfrog, RK4 and DOPRI5 on it (field_lines.hpp): the charge kept by the leapfrog only,
 // order 2, and one component as the one-component string.
 #include <catch2/catch.hpp>
-#include <chrono>
 #include <fstream>
 #include <sstream>
 
@@ -254,7 +253,7 @@ TEST_CASE("field multi: every refusal names its field", "[field][field-multi]") 
   }
 }
 
-TEST_CASE("field multi: four components, and the step's cost grows as N", "[field][field-multi]") {
+TEST_CASE("field multi: four components keep their two charges", "[field][field-multi]") {
   Json j = whirling();
   j["params"]["density"] = {
       {"lagrangian", "0.5*(a_t^2 + b_t^2 + c_t^2 + d_t^2) - (sqrt(1 + a_x^2 + b_x^2 + c_x^2 + d_x^2) - 1)"},
@@ -268,20 +267,8 @@ TEST_CASE("field multi: four components, and the step's cost grows as N", "[fiel
   const Kept k = keptOver(j, 2000);
   INFO("four components, 2000 steps: energy window ratio " << k.ratio << ", charge drift " << k.charge);
   CHECK(k.charge <= 1e-12);
-  // Seconds per step at N and 4N: the block-tridiagonal solve is O(N m³).
-  double seconds[2];
-  for (int which = 0; which < 2; ++which) {
-    Json sized = j;
-    sized["params"]["grid"]["points"] = which == 0 ? 256 : 1024;
-    Simulation sim = simulate(sized.dump(), 1000);
-    run(sim, 5);
-    const auto start = std::chrono::steady_clock::now();
-    run(sim, 40);
-    seconds[which] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / 40;
-  }
-  INFO("four components: " << seconds[0] * 1e6 << " µs per step at N = 256, " << seconds[1] * 1e6
-                           << " µs at N = 1024 (ratio " << seconds[1] / seconds[0] << ")");
-  CHECK(seconds[1] / seconds[0] <= 8);  // linear: 4 (quadratic would be 16)
+  // The step's cost in N (the block-tridiagonal solve is O(N m³)) is measured by
+  // `npm run bench` (fields: four components at N = 256 and 1024), not by a timed test.
 }
 
 // Golden fingerprint (its own integrator, 300 steps); tests/wasm/field.test.mjs checks
