@@ -106,8 +106,11 @@ export function manifest({ id, title }) {
 /** The single file with the launch inside (a data block: never run, so its CSP stays whole). */
 export function withLaunch(html, launch) {
   const data = JSON.stringify(launch).replace(/</g, '\\u003c');
-  if (!html.includes('</body>')) throw new UsageError('build:scorm: the single file has no </body>');
-  return html.replace('</body>', `<script type="application/json" id="vilab-launch">${data}</script>\n</body>`);
+  // The document's own </body> is the last one: the inlined code writes MJCF, whose <body>
+  // elements close with the same text.
+  const end = html.lastIndexOf('</body>');
+  if (end < 0) throw new UsageError('build:scorm: the single file has no </body>');
+  return `${html.slice(0, end)}<script type="application/json" id="vilab-launch">${data}</script>\n${html.slice(end)}`;
 }
 
 function singleFile(path) {
