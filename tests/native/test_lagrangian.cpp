@@ -62,6 +62,23 @@ std::string polarWith(const std::string& lagrangian) {
 
 const std::string kPolarInitial = R"({"q":[1.2,0.8],"qdot":[0,0]})";
 
+// The double spherical pendulum as data (two constraints, constant mass, J_z declared).
+const std::string kDspAsData = R"({"coordinates":["x1","y1","z1","x2","y2","z2"],"constants":{"g":9.81},
+    "lagrangian":"(x1'^2+y1'^2+z1'^2)/2 + (x2'^2+y2'^2+z2'^2)/2 - g*z1 - g*z2",
+    "constraints":["x1^2+y1^2+z1^2-1","(x2-x1)^2+(y2-y1)^2+(z2-z1)^2-1"],
+    "symmetries":{"Jz":["-y1","x1","0","-y2","x2","0"]}})";
+const std::string kDspAsDataInitial = R"({"q":[0.6,0,-0.8,0.6,0.6,-1.6],"qdot":[0,0.8,0,0.5,0.8,0]})";
+
+// Expression-program runs (interpreted or compiled) per step over the next `steps` steps.
+double programRunsPerStep(Simulation& sim, int steps) {
+  const auto before = expr::programCounts();
+  sim.advance(static_cast<std::uint64_t>(steps));
+  const auto after = expr::programCounts();
+  return static_cast<double>((after.interpretedRuns + after.compiledRuns) -
+                             (before.interpretedRuns + before.compiledRuns)) /
+         steps;
+}
+
 }  // namespace
 
 TEST_CASE("lagrangian: the registry default runs and its echo is complete", "[lagrangian]") {
@@ -418,22 +435,14 @@ TEST_CASE("lagrangian: a step runs each program once per point — repeated ques
   // projection and the simulation's checks and diagnostics ask for the same points'
   // constraints, gradient and energy terms several times. 17.8 program runs per step
   // before each program kept its last outputs; 10.4 after (counted here, natively).
-  const std::string params = R"({"coordinates":["x1","y1","z1","x2","y2","z2"],"constants":{"g":9.81},
-      "lagrangian":"(x1'^2+y1'^2+z1'^2)/2 + (x2'^2+y2'^2+z2'^2)/2 - g*z1 - g*z2",
-      "constraints":["x1^2+y1^2+z1^2-1","(x2-x1)^2+(y2-y1)^2+(z2-z1)^2-1"],
-      "symmetries":{"Jz":["-y1","x1","0","-y2","x2","0"]}})";
-  const std::string initial = R"({"q":[0.6,0,-0.8,0.6,0.6,-1.6],"qdot":[0,0.8,0,0.5,0.8,0]})";
+  const std::string& params = kDspAsData;
+  const std::string& initial = kDspAsDataInitial;
   for (const int stride : {1, 1000000}) {
     SimulationOptions options;
     options.historyStride = stride;
     Simulation sim(parseScenario(defined(params, initial)), options);
     sim.advance(100);
-    const auto before = expr::programCounts();
-    sim.advance(1000);
-    const auto after = expr::programCounts();
-    const double perStep = static_cast<double>((after.interpretedRuns + after.compiledRuns) -
-                                               (before.interpretedRuns + before.compiledRuns)) /
-                           1000.0;
+    const double perStep = programRunsPerStep(sim, 1000);
     INFO("history stride " << stride << ": " << perStep << " program runs per step");
     CHECK(perStep <= 11);
   }
@@ -461,19 +470,11 @@ TEST_CASE("lagrangian: the model and its integrator share one evaluator — the 
   // arguments, so the step's Dg(q₁), velocities at q₁ and the factorization of Dg M⁻¹ Dgᵀ
   // there serve the model's energy and diagnostics. The DSP as data: the same bits as
   // with an evaluator each (the hash pinned before they were shared), fewer program runs.
-  const std::string params = R"({"coordinates":["x1","y1","z1","x2","y2","z2"],"constants":{"g":9.81},
-      "lagrangian":"(x1'^2+y1'^2+z1'^2)/2 + (x2'^2+y2'^2+z2'^2)/2 - g*z1 - g*z2",
-      "constraints":["x1^2+y1^2+z1^2-1","(x2-x1)^2+(y2-y1)^2+(z2-z1)^2-1"],
-      "symmetries":{"Jz":["-y1","x1","0","-y2","x2","0"]}})";
-  const std::string initial = R"({"q":[0.6,0,-0.8,0.6,0.6,-1.6],"qdot":[0,0.8,0,0.5,0.8,0]})";
+  const std::string& params = kDspAsData;
+  const std::string& initial = kDspAsDataInitial;
   Simulation sim(parseScenario(defined(params, initial)));
   sim.advance(100);
-  const auto before = expr::programCounts();
-  sim.advance(1900);
-  const auto after = expr::programCounts();
-  const double perStep = static_cast<double>((after.interpretedRuns + after.compiledRuns) -
-                                             (before.interpretedRuns + before.compiledRuns)) /
-                         1900.0;
+  const double perStep = programRunsPerStep(sim, 1900);
   // 10.1–10.4 runs per step with an evaluator each (the test above, before), 9.1 shared
   // (counted here, natively).
   INFO(perStep << " program runs per step");
