@@ -100,12 +100,14 @@ template <class M>
 constexpr bool kDiagnosticsCarryEnergy = std::is_same<M, FieldModel>::value;
 // The same at run time: a system defined by data whose L does not use t, where energy()
 // and diagnostics() both take physicalEnergy(s, 0) (else diagnostics() takes it at t).
+// A mechanism's diagnostics(s, t) carry energy(s) at t: its potential V(x, R, t) is then
+// checked at the step's time, not at t = 0.
 template <class M>
 bool diagnosticsCarryEnergy(const M& m) {
   if constexpr (std::is_same<M, LagrangianModel>::value)
     return !m.problem->timeDependent;
   else
-    return kDiagnosticsCarryEnergy<M>;
+    return kDiagnosticsCarryEnergy<M> || std::is_same<M, MechanismModel>::value;
 }
 
 // A chain's mean kinetic energy (ChainModel::meanKineticEnergy) with v̄ = δ·(1/h)
@@ -729,6 +731,17 @@ bool Simulation::checkStep(const M& m, int iterations, Refusal& refusal) {
   // Almost always the one pass decides both state checks; else they run one by one.
   const bool bounded = withinMagnitude(next_);
   const bool finite = (bounded || (next_.q.allFinite() && next_.p.allFinite())) && std::isfinite(energy);
+  if constexpr (std::is_same<M, MechanismModel>::value) {
+    // A finite state whose energy is not: V(x, R, t) is not defined at the step's time,
+    // and no smaller h reaches past it.
+    if (!std::isfinite(energy) && next_.q.allFinite() && next_.p.allFinite()) {
+      refusal = Refusal::of(
+          RefusalCode::NonFinite,
+          "the potential is not finite at t = " + formatNumber(tNext) + " (energy = " + formatNumber(energy) + ")",
+          Suggestion::changeScenario("change the potential, or end the run before that time"));
+      return false;
+    }
+  }
   if (!finite) {
     refusal = Refusal::of(RefusalCode::NonFinite, undefinedState(m, next_), Suggestion::reduceH());
     return false;

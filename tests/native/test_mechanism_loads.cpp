@@ -438,6 +438,37 @@ TEST_CASE("mechanism loads: refusals name their field", "[mechanism][loads]") {
   CHECK(with([](Json& p) { p["bodies"][1]["torqueFrame"] = "space"; }) == "params.bodies[1].torqueFrame");
 }
 
+TEST_CASE("mechanism loads: a potential not finite at a later t is refused at that step, not read at t = 0",
+          "[mechanism][loads]") {
+  // log(2 − t) is finite at t = 0 and −∞ at t = 2 (step 8 of h = 0.25); R0_11 keeps a torque.
+  // Its gradient in (x, R) is finite throughout: only the energy at the step's time shows it.
+  for (const char* integrator : {"lie-group", "quaternion", "rk4"}) {
+    INFO(integrator);
+    Json scenario = sceneScenario("gravity-gradient-satellite");
+    scenario["integrator"] = integrator;
+    scenario["h"] = 0.25;
+    scenario["params"]["potential"] = "R0_11 + log(2 - t)";
+    Simulation sim = simulate(scenario.dump());
+    try {
+      sim.advance(100);
+      FAIL("not refused");
+    } catch (const StepFailure& e) {
+      CHECK(e.step() == 8);
+      CHECK(sim.step() == 7);
+      CHECK(e.refusal().code == RefusalCode::NonFinite);
+      CHECK(e.refusal().action == SuggestionAction::ChangeScenario);
+      CHECK_THAT(e.refusal().reason, Catch::Contains("potential is not finite at t = 2 (energy = -inf)"));
+      CHECK(std::isfinite(sim.diagnostics().energy));  // the last good state, at t = 1.75
+      CHECK(sim.time() == 1.75);
+    }
+    // Negative control: log(3 − t) runs past t = 2 (to 2.75).
+    scenario["params"]["potential"] = "R0_11 + log(3 - t)";
+    Simulation fine = simulate(scenario.dump());
+    fine.advance(11);
+    CHECK(std::isfinite(fine.diagnostics().energy));
+  }
+}
+
 TEST_CASE("mechanism loads: the satellite's lesson states the figures the tests above check", "[mechanism][loads]") {
   const Json about = mechanismScene("gravity-gradient-satellite")["about"];
   const Json body = mechanismScene("gravity-gradient-satellite")["params"]["bodies"][0];
