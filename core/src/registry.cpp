@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "vilab/detmath.hpp"
+#include "vilab/forcing.hpp"
 #include "vilab/limits.hpp"
 #include "vilab/prose.hpp"
 
@@ -88,6 +89,13 @@ std::vector<std::string> systemsOf(const IntegratorEntry& integrator) {
   std::vector<std::string> ids;
   for (const auto& s : systemRegistry())
     if (findPairing(s, integrator)) ids.push_back(s.id);
+  return ids;
+}
+
+std::vector<std::string> forcedSystemsOf(const IntegratorEntry& integrator) {
+  std::vector<std::string> ids;
+  for (const auto& s : systemRegistry())
+    if (findPairing(s, integrator) && modelsForcing(integrator, s.model)) ids.push_back(s.id);
   return ids;
 }
 
@@ -314,7 +322,9 @@ Json IntegratorEntry::toJson() const {
             {"conserves", texts},
             {"systems", systemsOf(*this)},
             {"summary", summary},
-            {"forces", forces},
+            // forces: on every system it applies to; forcedSystems: on which ones
+            {"forces", forcedSystemsOf(*this) == systemsOf(*this)},
+            {"forcedSystems", forcedSystemsOf(*this)},
             {"variableStep", variableStep},
             {"linearizes", linearizable}};
   // The lean build's prose leaves these out (core/prose/README.md): so does its JSON.

@@ -1,5 +1,6 @@
 #include "vilab/scenario.hpp"
 
+#include "vilab/forcing.hpp"
 #include "vilab/limits.hpp"
 
 namespace vilab {
@@ -118,10 +119,10 @@ Scenario parseScenario(const Json& j) {
   if (system.checkIntegrator) system.checkIntegrator(s.model, *s.integrator);
 
   // forcing (damping, torque, a driving force): only integrators that model it
-  if (!s.integrator->forces && std::visit([](const auto& m) { return m.forced(); }, s.model)) {
+  if (!modelsForcing(*s.integrator, system.model) && std::visit([](const auto& m) { return m.forced(); }, s.model)) {
     std::vector<std::string> ids;
     for (const auto& id : integratorsOf(system))
-      if (findIntegrator(id)->forces) ids.push_back(id);
+      if (modelsForcing(*findIntegrator(id), system.model)) ids.push_back(id);
     throw InputError(InputErrorCode::NotApplicable, "integrator",
                      "\"" + s.integrator->id +
                          "\" does not model forcing, and this system is forced (damping, torque or a "

@@ -8,6 +8,7 @@
 // Adding an integrator: its file core/src/integrators/<id>.cpp (its entry `<name>Entry()`
 // and one factory per model), its prose (core/prose/integrators/), and one line here per
 // model it applies to (docs/layout.md).
+#include "vilab/forcing.hpp"
 #include "vilab/registry.hpp"
 
 namespace vilab {
@@ -121,6 +122,19 @@ bool inThisBuild(const Pairing&) { return true; }
 extern const bool kMechanismsInThisBuild = true;
 extern const bool kFieldsInThisBuild = true;
 #endif
+
+// X(integrator, model): pairs whose step has no load terms though the entry models forcing
+// elsewhere. The quaternion midpoint's mechanism step has the discrete Lagrange–d'Alembert
+// terms (Marsden–West §3.2), its rigid-body step none.
+#define VILAB_UNFORCED_PAIRS(X) X(quaternion, RigidBody)
+
+bool modelsForcing(const IntegratorEntry& integrator, ModelKind model) {
+#define VILAB_UNFORCED(name, kind) \
+  if (&integrator == &name##Entry() && model == ModelKind::kind) return false;
+  VILAB_UNFORCED_PAIRS(VILAB_UNFORCED)
+#undef VILAB_UNFORCED
+  return integrator.forces;
+}
 
 const std::vector<Pairing>& applicabilityTable() {
 #define VILAB_ROW(integrator, model, factory, build) \

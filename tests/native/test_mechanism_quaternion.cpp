@@ -227,11 +227,19 @@ TEST_CASE("mechanism quaternion midpoint: the registry offers it on mechanisms, 
   // Newton matrix with one block 20 % off (the joint forces' columns) took 17 to 19.
   CHECK(maxAbs(column(sim, "iterations")) <= 3);
   // It models forcing on mechanisms (test_mechanism_loads.cpp); its rigid-body step has no
-  // load terms, so a forced rigid body refuses it, naming the integrator.
+  // load terms, so a forced rigid body refuses it, naming the integrator and the ones that
+  // do; the registry says so per system.
   for (const char* system : {"rigid-body", "heavy-top"})
     CHECK_THROWS_WITH(
         simulate(Json{{"system", system}, {"integrator", "quaternion"}, {"params", {{"damping", 0.1}}}}.dump()),
-        Catch::Contains("integrator: \"quaternion\" does not model forcing on a rigid body"));
+        Catch::Contains(
+            "integrator: \"quaternion\" does not model forcing, and this system is forced (damping, "
+            "torque or a driving force): use one of: composition4, composition6, lie-group, rk4, euler, dopri5"));
+  const Json entry = findIntegrator("quaternion")->toJson();
+  CHECK(entry["forces"] == false);
+  CHECK(entry["forcedSystems"] == Json::array({"mechanism"}));
+  CHECK(entry["systems"] == Json::array({"rigid-body", "heavy-top", "mechanism"}));
+  CHECK(findIntegrator("lie-group")->toJson()["forces"] == true);
   Simulation unforced = simulate(Json{{"system", "rigid-body"}, {"integrator", "quaternion"}}.dump());
   run(unforced, 10);
 }

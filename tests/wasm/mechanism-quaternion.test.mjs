@@ -25,6 +25,46 @@ test('the registry offers the quaternion midpoint on mechanisms, order 2', () =>
   assert.ok(lab.systems.find((s) => s.id === 'mechanism').integrators.includes('quaternion'));
 });
 
+// The registry's forcing claim is per system (forcedSystems), and it is what the parser does:
+// a forced scenario of each system is accepted by exactly the integrators that list it.
+test('forces and forcedSystems: the quaternion midpoint models forcing on mechanisms only, as the parser enforces', () => {
+  const entry = lab.integrators.find((i) => i.id === 'quaternion');
+  assert.equal(entry.forces, false, 'not on every system it applies to');
+  assert.deepEqual(entry.forcedSystems, ['mechanism']);
+  for (const i of lab.integrators) {
+    assert.ok(
+      i.forcedSystems.every((s) => i.systems.includes(s)),
+      `${i.id}: forcedSystems ⊆ systems`,
+    );
+    assert.equal(i.forces, i.forcedSystems.length === i.systems.length, `${i.id}: forces means every system`);
+  }
+  const pendulum = JSON.parse(readFileSync(join(dir, 'compound-double-pendulum.json'), 'utf8'));
+  const forced = {
+    'rigid-body': { system: 'rigid-body', params: { damping: 0.1 } },
+    'heavy-top': { system: 'heavy-top', params: { damping: 0.1 } },
+    mechanism: {
+      system: 'mechanism',
+      params: { ...pendulum.params, bodies: pendulum.params.bodies.map((b) => ({ ...b, damping: 0.2 })) },
+    },
+  };
+  for (const [system, scenario] of Object.entries(forced)) {
+    for (const id of lab.systems.find((s) => s.id === system).integrators) {
+      const claims = lab.integrators.find((i) => i.id === id).forcedSystems.includes(system);
+      let error = null;
+      try {
+        lab.normalize({ ...scenario, integrator: id });
+      } catch (e) {
+        error = e;
+      }
+      if (claims) assert.equal(error, null, `${id} on a forced ${system}: accepted (${error?.message})`);
+      else {
+        assert.equal(error?.field, 'integrator', `${id} on a forced ${system}: refused naming integrator`);
+        assert.match(error.message, /does not model forcing/);
+      }
+    }
+  }
+});
+
 // Every scene, the gravity-gradient satellite's potential V(R, t) included, and the
 // compound double pendulum with damping (angular and linear) and a torque: the loads
 // enter both geometric steps by the same discrete Lagrange–d'Alembert split.

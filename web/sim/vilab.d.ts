@@ -346,8 +346,10 @@ export interface IntegratorInfo {
   readonly options: readonly ParamInfo[];
   /** `conserves`, each with its kind (from the core). */
   readonly claims: readonly ClaimInfo[];
-  /** Models forcing (damping, torque, a driving force); the others refuse a forced system. */
+  /** Models forcing (damping, torque, a driving force) on every system it applies to; the others refuse a forced system. */
   readonly forces: boolean;
+  /** The systems on which it models forcing (all of `systems` when `forces`); on the others a forced scenario is refused, naming `integrator`. */
+  readonly forcedSystems: readonly SystemId[];
   /** Chooses its own step sizes (sim.time is their sum; the history has a column 'dt'). */
   readonly variableStep: boolean;
   /** The systems on which sim.linearize() gives its step's Jacobian (the others refuse it). */

@@ -32,8 +32,9 @@ VILAB_COLD static IntegratorEntry make_quaternionIntegrator() {
   e.symplectic = true;
   e.symmetric = true;
   // On mechanisms: loads, damping and applied torques by the discrete Lagrange–d'Alembert
-  // principle (mechanism_quaternion.cpp). The rigid body's step has no load terms: the
-  // rigid-body systems refuse it when forced (systems/rigid_body_systems.cpp).
+  // principle (mechanism_quaternion.cpp). The rigid body's step has no load terms: that
+  // pair is listed as unforced (table.cpp), so forced rigid bodies refuse it and the
+  // registry's forcedSystems leaves them out.
   e.forces = true;
   e.conserves = claims({ClaimKind::Symplectic, ClaimKind::Momentum, ClaimKind::Casimir, ClaimKind::Constraints,
                         ClaimKind::Momentum, ClaimKind::EnergyBounded});

@@ -15,20 +15,6 @@ namespace vilab {
 // ---- the system entries ----------------------------------------------------------------
 namespace {
 
-// The quaternion midpoint's entry models forcing (its mechanism step has the discrete
-// Lagrange–d'Alembert terms), but its rigid-body step has none: a forced body refuses it,
-// naming the integrators that model forcing.
-void refuseUnforcedQuaternion(const std::string& system, const Model& model, const IntegratorEntry& integrator) {
-  if (integrator.id != "quaternion" || !std::get<RigidBodyModel>(model).forced()) return;
-  std::string ids;
-  for (const std::string& id : integratorsOf(*findSystem(system)))
-    if (id != integrator.id && findIntegrator(id)->forces) ids += (ids.empty() ? "" : ", ") + id;
-  throw InputError(InputErrorCode::NotApplicable, "integrator",
-                   "\"quaternion\" does not model forcing on a rigid body, and this system is forced (damping or "
-                   "torque): use one of: " +
-                       ids);
-}
-
 // The forcing parameters shared by both systems.
 std::vector<ParamSpec> forcingSpecs() {
   return {ParamSpec::vector3("torque", "N·m", Vec3::Zero(), -1e6, 1e6, false),
@@ -94,9 +80,6 @@ std::vector<FieldDoc> bodyInitialFields() { return {{"orientation", ""}, {"omega
 VILAB_COLD SystemEntry rigidBodyEntry() {
   SystemEntry e;
   e.id = "rigid-body";
-  e.checkIntegrator = [](const Model& model, const IntegratorEntry& integrator) {
-    refuseUnforcedQuaternion("rigid-body", model, integrator);
-  };
   e.params = {inertiaSpec(Vec3(1, 2, 3))};
   for (ParamSpec& p : forcingSpecs()) e.params.push_back(std::move(p));
   e.initialFields = bodyInitialFields();
@@ -125,9 +108,6 @@ VILAB_COLD SystemEntry rigidBodyEntry() {
 VILAB_COLD SystemEntry heavyTopEntry() {
   SystemEntry e;
   e.id = "heavy-top";
-  e.checkIntegrator = [](const Model& model, const IntegratorEntry& integrator) {
-    refuseUnforcedQuaternion("heavy-top", model, integrator);
-  };
   e.params = {inertiaSpec(Vec3(1.25, 1.25, 0.5)), ParamSpec::number("mass", "kg", 1.0, 0, 1e6, true).as(Quantity::Mass),
               ParamSpec::vector3("com", "m", Vec3(0, 0, 0.5), -1e3, 1e3, false).as(Quantity::CenterOfMass),
               ParamSpec::number("g", "m/s²", 9.81, 0, 1000, false).as(Quantity::Gravity)};
