@@ -48,11 +48,21 @@ test('a full lesson block is read as written; absent fields take the defaults', 
     cards: ['energy'],
     camera,
     jumpTo: 12.5,
+    frame: { axis: [0, 0, 1], rate: 1, toward: [1, 0, 0] },
   });
   assert.deepEqual(problems, []);
-  assert.deepEqual(view, { plot: 'phase', speed: 25, window: 60, energy: 'envelope', cards: ['phase', 'energy'], camera, jumpTo: 12.5 });
+  assert.deepEqual(view, {
+    plot: 'phase',
+    speed: 25,
+    window: 60,
+    energy: 'envelope',
+    cards: ['phase', 'energy'],
+    camera,
+    jumpTo: 12.5,
+    frame: { axis: [0, 0, 1], rate: 1, toward: [1, 0, 0] },
+  });
   assert.deepEqual(readLessonView(undefined), {
-    view: { plot: null, speed: 1, window: 0, energy: 'signed', cards: null, camera: null, jumpTo: null },
+    view: { plot: null, speed: 1, window: 0, energy: 'signed', cards: null, camera: null, jumpTo: null, frame: null },
     problems: [],
   });
 });
@@ -66,12 +76,31 @@ test('each wrong field is named, and the rest of the block applies', () => {
     cards: ['energy', 'bogus'],
     camera: { position: [0, Number.NaN, 1], target: [0, 0] },
     jumpTo: -2,
+    frame: { axis: [0, 0, 0], rate: 1 },
   });
   assert.deepEqual(
     problems.map((p) => p.field),
-    ['lesson.plot', 'lesson.speed', 'lesson.energy', 'lesson.cards[1]', 'lesson.camera.position', 'lesson.camera.target', 'lesson.jumpTo'],
+    [
+      'lesson.plot',
+      'lesson.speed',
+      'lesson.energy',
+      'lesson.cards[1]',
+      'lesson.camera.position',
+      'lesson.camera.target',
+      'lesson.frame.axis',
+      'lesson.jumpTo',
+    ],
   );
-  assert.deepEqual(view, { plot: null, speed: 1, window: 60, energy: 'signed', cards: ['energy'], camera: null, jumpTo: null });
+  assert.deepEqual(view, {
+    plot: null,
+    speed: 1,
+    window: 60,
+    energy: 'signed',
+    cards: ['energy'],
+    camera: null,
+    jumpTo: null,
+    frame: null,
+  });
   assert.deepEqual(
     readLessonView([1]).problems.map((p) => p.field),
     ['lesson'],

@@ -181,6 +181,8 @@ export class Run {
     const lookahead = scene.lookAhead ? lookAhead(lab, state.scenario) : [];
     // a string's c² cell by cell, from the core: the view marks its stiff cells
     const stiffness = scene.spaceTime ? stiffnessAlong(a.sim) : null;
+    const lesson = presetMatching(lab, this.presets, state)?.lesson;
+    const frame = readLessonView(lesson).view.frame; // a lesson's rotating frame (drawn, and its Jacobi integral)
     view.build({
       kind,
       system,
@@ -192,11 +194,12 @@ export class Run {
       visual0: a.visual,
       lookahead,
       stiffness,
+      frame,
     });
     const structures = a.sim.describe().structures; // badges only where they apply
     plots.configure({
       // a preset's lesson may show declared quantities its motion does not conserve as values
-      description: describeForLesson(a.sim.describe(), presetMatching(lab, this.presets, state)?.lesson),
+      description: describeForLesson(a.sim.describe(), lesson),
       firstA: a.first,
       firstB: runner.b?.first,
       h: state.scenario.h,
@@ -228,7 +231,7 @@ export class Run {
     plots.drawAll(runner.time);
     for (const key of ['failure', 'failure-b', 'visual']) this.notices.dismiss(key);
     // the legend, captions, readout, exact toggle and badges follow (they subscribe to `built`)
-    session.set({ built: { view: kind, exact: !!exact, structures } });
+    session.set({ built: { view: kind, exact: !!exact, frame: !!frame, structures } });
   }
 
   /** B's scenario, or an external B's source (null while its code and engine load), or null. */

@@ -75,6 +75,8 @@ export function fillTestHook({ lab, store, runner, view, plots, fieldPlots, pres
     fieldPlots: () => fieldPlots?.state() ?? null,
     setPlotView: (v) => plots.setView(v),
     summary: () => plots.summary(),
+    /** a lesson's rotating frame as drawn: { available, on, angle, x (the first body's drawn x axis) } */
+    frameView: () => view.frameView(),
     /** the exact ghost's drawn orientation [w, x, y, z] and the time it shows, or null */
     exactGhost: () => view.exactGhost(),
     /** shows or hides B and draws the view at once (what A looks like without the comparison) */

@@ -23,6 +23,7 @@ export class Toolbar {
     this.session.subscribe((s, prev) => {
       if (s.playing !== prev.playing) this.#showPlaying(s.playing);
       if (s.built !== prev.built || s.exactShown !== prev.exactShown) this.#showExact(s);
+      if (s.built !== prev.built || s.frameShown !== prev.frameShown) this.#showFrame(s);
     });
     onLanguageChange(() => this.#label());
     this.#label();
@@ -134,6 +135,12 @@ export class Toolbar {
       this.session.set({ exactShown: on });
       this.notices.status(t(on ? 'main.exact.shown' : 'main.exact.hidden'));
     });
+    this.frameBtn = $('#frame-toggle');
+    this.frameBtn.addEventListener('click', () => {
+      const on = !this.session.get().frameShown;
+      this.session.set({ frameShown: on });
+      this.notices.status(t(on ? 'main.frame.rotating' : 'main.frame.inertial'));
+    });
     this.followBtn = $('#follow');
     this.followBtn.addEventListener('click', () => {
       const on = this.followBtn.getAttribute('aria-pressed') !== 'true';
@@ -147,6 +154,13 @@ export class Toolbar {
     this.exactBtn.hidden = !built.exact;
     this.exactBtn.setAttribute('aria-pressed', String(exactShown));
     this.view.setExactVisible(exactShown);
+  }
+
+  /** The frame toggle shows only with a lesson's rotating frame; its choice is kept across runs. */
+  #showFrame({ built, frameShown }) {
+    this.frameBtn.hidden = !built.frame;
+    this.frameBtn.setAttribute('aria-pressed', String(frameShown));
+    this.view.setFrameView(frameShown);
   }
 
   /** Keyboard shortcuts (not while typing in a field): space, '.', R, C, F. */

@@ -23,7 +23,7 @@
 // called after the page's first frame).
 import { uPlot, loadUPlot } from './uplot.js';
 import { cssVar } from './common.js';
-import { breakdownCriterion, sampleBreakdown } from '../sim/breakdown.js';
+import { breakdownCriterion, quantityValue, sampleBreakdown } from '../sim/breakdown.js';
 import { EnvelopeTable, PointRing } from './series.js';
 import { el, setChildren } from '../ui/dom.js';
 import { num, sci, signedSci, stepTime } from '../sim/format.js';
@@ -76,13 +76,6 @@ function safeRange(u, min, max) {
   if (half < floor) half = floor;
   half *= 1.08;
   return [mid - half, mid + half];
-}
-
-/** A quantity's value from a history read at index i (its columns, or their norm). */
-function quantityValue(read, q, i) {
-  const cols = q.columns.map((c) => read?.columns?.[c]?.[i]);
-  if (cols.some((v) => v === undefined)) return NaN;
-  return q.combine === 'norm' ? Math.hypot(...cols) : cols[0];
 }
 
 /** Series names kept from the first page (tests and the CSV of older versions read them). */

@@ -13,11 +13,13 @@ import {
   Group,
   HemisphereLight,
   PerspectiveCamera,
+  Quaternion,
   Scene,
   Vector3,
   WebGLRenderer,
 } from 'three';
 import { Arrow, disposeTree, makeLabel, quantityOf } from './common.js';
+import { RotatingFrame } from './frame.js';
 import { MomentumSphere, principalMoments } from './rigid.js';
 import { SCENES } from './scenes.js';
 import { COLOR_A, COLOR_B, COLOR_EXACT, sceneTheme } from './palette.js';
@@ -117,6 +119,7 @@ export class View {
     this.exact = null;
     this.inset = null;
     this.follow = false;
+    this.inFrame = true; // a lesson's rotating frame, when it has one: the bodies drawn in it
     this.dirty = true;
     this.home = { position: new Vector3(3, -4, 1), target: new Vector3() };
     this.resizeObserver = new ResizeObserver(() => this.resize());
@@ -180,7 +183,8 @@ export class View {
    * Builds the scene for a run.
    * spec = { kind (the view id: SCENES), system (the registry entry: which params are gravity, inertia, …), scenarioA, scenarioB|null, exact|null (object with orientation(t)), visualLength,
    *          visual0 (A's initial visualState), lookahead (later visual states of A to frame, SCENES[kind].lookAhead only),
-   *          stiffness (a field's c² per cell, web/sim/stiffness.js; null for other systems) }
+   *          stiffness (a field's c² per cell, web/sim/stiffness.js; null for other systems),
+   *          frame (a lesson's rotating frame, web/sim/lesson-view.js; null without one) }
    */
   build(spec) {
     this.lastBuild = spec;
@@ -239,6 +243,9 @@ export class View {
       if (this.exactVisible === false) this.setExactVisible(false); // kept across rebuilds (theme)
     }
     this.#buildEnvironment(scene, spec.system, scenarioA);
+    this.bodies.quaternion.identity();
+    this.frame = spec.frame ? new RotatingFrame(spec.frame, { extent: this.extent, theme }) : null;
+    if (this.frame) this.env.add(this.frame.object);
     if (scene.inset && spec.Pi0) {
       this.inset = new MomentumSphere({
         Pi0: spec.Pi0,
@@ -262,6 +269,7 @@ export class View {
   #buildEnvironment(scene, system, scenario) {
     const theme = this.theme;
     const { target, floorZ, extent } = scene.environment({ env: this.env, body: this.A, theme, exactOffset: this.exactOffset });
+    this.extent = extent;
     // floor grid in the x–y plane
     const size = Math.max(2, Math.ceil(extent * 2.6));
     const grid = new GridHelper(size, Math.min(40, size * 4), theme.gridCenter, theme.grid);
@@ -317,6 +325,22 @@ export class View {
     this.dirty = true;
   }
 
+  /** Draws the bodies in the lesson's rotating frame (on) or in space; kept across runs. The trails start afresh. */
+  setFrameView(on) {
+    this.inFrame = on;
+    if (!this.frame) return;
+    this.frame.place(this.bodies, this.time ?? 0, on);
+    for (const b of [this.A, this.B]) b?.clearTrails?.();
+    this.dirty = true;
+  }
+
+  /** { available, on, angle (rad), x: the first body's drawn x axis [x, y, z] or null } (the test hook reads it). */
+  frameView() {
+    const mesh = this.A?.meshes?.[0];
+    const x = mesh ? new Vector3(1, 0, 0).applyQuaternion(mesh.getWorldQuaternion(new Quaternion())) : null;
+    return { available: !!this.frame, on: !!this.inFrame, angle: this.frame?.angle ?? 0, x: x ? x.toArray() : null };
+  }
+
   setFollow(on) {
     this.follow = on;
     if (!on) {
@@ -333,6 +357,8 @@ export class View {
   update(trackA, trackB, time) {
     if (!this.A || !trackA) return;
     this.A.update(trackA.visual, trackA.diag);
+    this.time = time;
+    this.frame?.place(this.bodies, time, this.inFrame);
     if (this.B && trackB) {
       // a broken-down B is hidden: its last state is usually already garbage
       this.B.object.visible = !trackB.failure;

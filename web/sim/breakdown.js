@@ -11,11 +11,20 @@ export const BREAK_ENERGY = 1; // relative energy error
 export const BREAK_CONSTRAINT = 0.01; // residual, as a fraction of describe().constraintScale
 const TINY_ENERGY = 1e-12; // below this |E₀| the energy error is absolute and never ends a run
 
-/** A quantity's value from a history read at index i (its columns, or their norm). */
+/** Columns' values combined as a quantity says: their norm, a weighted sum (`linear`, with `weights`), or the first. */
+function combined(q, values) {
+  if (q.combine === 'norm') return Math.hypot(...values);
+  if (q.combine !== 'linear') return values[0];
+  let sum = 0;
+  for (let k = 0; k < values.length; k++) sum += q.weights[k] * values[k];
+  return sum;
+}
+
+/** A quantity's value from a history read at index i (its columns, their norm or their weighted sum). */
 export function quantityValue(read, q, i) {
   const cols = q.columns.map((c) => read?.columns?.[c]?.[i]);
   if (cols.some((v) => v === undefined)) return NaN;
-  return q.combine === 'norm' ? Math.hypot(...cols) : cols[0];
+  return combined(q, cols);
 }
 
 /**
@@ -40,6 +49,11 @@ function columnsOf(read, q) {
 /** A quantity's value at sample i from its columns (quantityValue without allocating). */
 function valueAt(q, cols, i) {
   if (cols.some((c) => c === undefined)) return NaN;
+  if (q.combine === 'linear')
+    return combined(
+      q,
+      cols.map((c) => c[i]),
+    );
   if (q.combine !== 'norm') return cols[0][i];
   if (cols.length === 2) return Math.hypot(cols[0][i], cols[1][i]);
   if (cols.length === 3) return Math.hypot(cols[0][i], cols[1][i], cols[2][i]);

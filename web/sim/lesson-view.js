@@ -5,6 +5,10 @@
 //   cards    the plot cards shown (absent: all the system's cards)
 //   camera   { position: [x, y, z], target: [x, y, z] }
 //   jumpTo   seconds: the run lands there by stepping (the same bits as watching), then plays
+//   frame    { axis: [x, y, z], rate, toward?: [x, y, z] }: a frame turning at `rate` (rad/s)
+//            about `axis` (the orbit frame of a satellite): the view can draw the bodies in it,
+//            with the axis and `toward` (a direction fixed in the frame: the Earth's) as
+//            arrows, and the plots add its Jacobi integral H − rate·(axis·L)
 //
 // A field that is wrong is left out (its default applies) and named in `problems`
 // ({ field, code, args }), so one typo never loses the rest of the lesson.
@@ -42,6 +46,33 @@ function readCards(cards, problems) {
   return out.length ? out : null;
 }
 
+const nonZero = (v) => finiteVector(v) && Math.hypot(...v) > 0;
+const unit = (v) => v.map((x) => x / Math.hypot(...v));
+
+/** A rotating frame: { axis (unit), rate, toward (unit, or null) }, or null with its problems named. */
+function readFrame(frame, problems) {
+  if (frame === undefined) return null;
+  if (!frame || typeof frame !== 'object' || Array.isArray(frame)) {
+    problems.push({ field: 'lesson.frame', code: 'object', args: {} });
+    return null;
+  }
+  let good = true;
+  if (!nonZero(frame.axis)) {
+    problems.push({ field: 'lesson.frame.axis', code: 'direction', args: {} });
+    good = false;
+  }
+  if (!(typeof frame.rate === 'number' && Number.isFinite(frame.rate) && frame.rate !== 0)) {
+    problems.push({ field: 'lesson.frame.rate', code: 'rate', args: {} });
+    good = false;
+  }
+  if (frame.toward !== undefined && !nonZero(frame.toward)) {
+    problems.push({ field: 'lesson.frame.toward', code: 'direction', args: {} });
+    good = false;
+  }
+  if (!good) return null;
+  return { axis: unit(frame.axis), rate: frame.rate, toward: frame.toward === undefined ? null : unit(frame.toward) };
+}
+
 /** One of `allowed`, or the default with a problem named (undefined: the default, silently). */
 function oneOf(value, allowed, fallback, field, problems) {
   if (value === undefined) return fallback;
@@ -50,7 +81,7 @@ function oneOf(value, allowed, fallback, field, problems) {
   return fallback;
 }
 
-/** { view: { plot, speed, window, energy, cards, camera, jumpTo }, problems: [{ field, code, args }] } */
+/** { view: { plot, speed, window, energy, cards, camera, jumpTo, frame }, problems: [{ field, code, args }] } */
 export function readLessonView(lesson) {
   const problems = [];
   const block = lesson && typeof lesson === 'object' && !Array.isArray(lesson) ? lesson : {};
@@ -64,6 +95,7 @@ export function readLessonView(lesson) {
     cards: readCards(block.cards, problems),
     camera: readCamera(block.camera, problems),
     jumpTo: null,
+    frame: readFrame(block.frame, problems),
   };
   if (block.jumpTo !== undefined) {
     if (typeof block.jumpTo === 'number' && Number.isFinite(block.jumpTo) && block.jumpTo > 0) view.jumpTo = block.jumpTo;

@@ -40,8 +40,9 @@ export const SESSION_DEFAULTS = Object.freeze({
   linkVerdict: null, // { ok, step, hash }: the verified fingerprint as shown, or null (hidden)
   exact: null, // the exact solution drawn as a ghost beside A (lab.exactRigidBody), or null
   exactShown: true, // the "Exact ghost" toggle
+  frameShown: true, // the "Orbit frame" toggle: a lesson's rotating frame, the bodies drawn in it
   deferred: null, // Promise<Error|null> of a change that waits for the full build, or null
-  built: { view: 'linkage', exact: false, structures: null }, // the run last built: its scene, an exact ghost, its claim kinds
+  built: { view: 'linkage', exact: false, frame: false, structures: null }, // the run last built: its scene, an exact ghost, its claim kinds
   frames: null, // the frame loop's statistics (count, first frame, ms per frame and phase)
   lesson: null, // the preset or lesson last chosen: { system, plot, cards } (page/lesson-layout.js), or null
   pinnedPlot: null, // the plot card the teacher pinned as the large one, or null (kept across presets)

@@ -37,4 +37,7 @@ export default {
     'With periodic ends, shifting u by a constant changes nothing (Noether).',
   'The potential V(u) pulls u back to its vacuum: shifting u changes the energy, so Σp is not conserved.':
     'The potential V(u) pulls u back to its vacuum: shifting u changes the energy, so Σp is not conserved.',
+  'The potential turns with the frame: in it, the energy H − n·L is conserved (the Jacobi integral).':
+    'The potential turns with the frame: in it, the energy H − n·L is conserved (the Jacobi integral).',
+  'Jacobi integral': 'Jacobi integral',
 };

@@ -20,6 +20,8 @@ export default {
   'layout.problem.cards': 'must be a non-empty list of plot cards ({list})',
   'layout.problem.card': 'is not a plot card ({list})',
   'layout.problem.vector': 'must be three finite numbers',
+  'layout.problem.direction': 'must be three finite numbers, not all zero',
+  'layout.problem.rate': 'must be a finite, non-zero rate in rad/s',
   'layout.problem.seconds': 'must be a positive number of seconds',
   'layout.problem.variableStep': 'needs a fixed-step integrator (it lands on a step)',
   'layout.jumping': 'Going to t = {t} s by stepping, as watching would…',

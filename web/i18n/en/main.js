@@ -52,6 +52,8 @@ export default {
   'main.invite.status': 'Comparing with {title} on the same initial data.',
   'main.exact.shown': 'Exact solution shown.',
   'main.exact.hidden': 'Exact solution hidden.',
+  'main.frame.rotating': 'Drawn in the orbit frame.',
+  'main.frame.inertial': 'Drawn as seen from space.',
   'main.share.copied': 'Link copied. ',
   'main.share.copyThis': 'Copy this link: ',
   'main.share.at': ' It opens paused at step {step}, where its fingerprint is {hash}.',

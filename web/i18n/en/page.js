@@ -22,6 +22,8 @@ export default {
   'page.follow': 'Follow',
   'page.exactGhost.title': 'The exact solution as a grey ghost beside the body',
   'page.exactGhost': 'Exact ghost',
+  'page.frameView.title': 'Draw the bodies in the frame turning with the orbit (on) or as seen from space (off)',
+  'page.frameView': 'Orbit frame',
   'page.fingerprint.title':
     'Run fingerprint: a hash of the exact state at this step. Two machines showing the same fingerprint at the same step run bit-identical simulations.',
   'page.behind': 'slower than real time',

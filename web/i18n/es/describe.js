@@ -38,4 +38,7 @@ export default {
     'Con extremos periódicos, desplazar u en una constante no cambia nada (Noether).',
   'The potential V(u) pulls u back to its vacuum: shifting u changes the energy, so Σp is not conserved.':
     'El potencial V(u) devuelve u a su vacío: desplazar u cambia la energía, así que Σp no se conserva.',
+  'The potential turns with the frame: in it, the energy H − n·L is conserved (the Jacobi integral).':
+    'El potencial gira con el sistema de referencia: en él se conserva la energía H − n·L (la integral de Jacobi).',
+  'Jacobi integral': 'integral de Jacobi',
 };

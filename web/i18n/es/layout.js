@@ -20,6 +20,8 @@ export default {
   'layout.problem.cards': 'debe ser una lista no vacía de gráficas ({list})',
   'layout.problem.card': 'no es una gráfica ({list})',
   'layout.problem.vector': 'debe ser tres números finitos',
+  'layout.problem.direction': 'debe ser tres números finitos, no todos cero',
+  'layout.problem.rate': 'debe ser una velocidad angular finita y distinta de cero, en rad/s',
   'layout.problem.seconds': 'debe ser un número positivo de segundos',
   'layout.problem.variableStep': 'necesita un integrador de paso fijo (aterriza en un paso)',
   'layout.jumping': 'Yendo a t = {t} s paso a paso, como al mirarlo…',

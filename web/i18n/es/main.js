@@ -53,6 +53,8 @@ export default {
   'main.invite.status': 'Comparando con {title} con los mismos datos iniciales.',
   'main.exact.shown': 'Solución exacta visible.',
   'main.exact.hidden': 'Solución exacta oculta.',
+  'main.frame.rotating': 'Dibujado en el sistema orbital.',
+  'main.frame.inertial': 'Dibujado visto desde el espacio.',
   'main.share.copied': 'Enlace copiado. ',
   'main.share.copyThis': 'Copie este enlace: ',
   'main.share.at': ' Se abre en pausa en el paso {step}, donde su huella es {hash}.',

@@ -21,6 +21,8 @@ export default {
   'page.follow': 'Seguir',
   'page.exactGhost.title': 'La solución exacta como un fantasma gris junto al cuerpo',
   'page.exactGhost': 'Fantasma exacto',
+  'page.frameView.title': 'Dibuja los cuerpos en el sistema que gira con la órbita (activado) o vistos desde el espacio (desactivado)',
+  'page.frameView': 'Sistema orbital',
   'page.fingerprint.title':
     'Huella de la simulación: un resumen (hash) del estado exacto en este paso. Dos máquinas que muestran la misma huella en el mismo paso ejecutan simulaciones idénticas bit a bit.',
   'page.behind': 'más lento que el tiempo real',
