@@ -4,6 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
+import { readFileSync } from 'node:fs';
 import { useBrowser, openPage, BASE } from './helpers.mjs';
 
 const browser = useBrowser();
@@ -113,6 +114,33 @@ test('a named host origin drives the page: pause, step, get, load; events carry 
   await page.close();
 });
 
+test('vilab:load takes B: a registry id, a MuJoCo one on a mechanism, or null', async () => {
+  const { page, frame, errors } = await openHost('course', `embed=1&origin=${encodeURIComponent(hosts.course.origin)}`);
+  await page.evaluate(() => window.send({ type: 'vilab:pause' }, 300));
+  const load = (message) => page.evaluate((m) => window.send({ type: 'vilab:load', ...m }, 400), message);
+  assert.equal(await load({ scenario: { system: 'oscillator', integrator: 'midpoint', h: 0.05 }, compare: 'rk4' }), null);
+  assert.equal((await page.evaluate(() => window.send({ type: 'vilab:get' }))).compare, 'rk4');
+  assert.equal(await load({ scenario: { system: 'oscillator', integrator: 'midpoint', h: 0.05 }, compare: null }), null);
+  assert.equal((await page.evaluate(() => window.send({ type: 'vilab:get' }))).compare, null);
+  // a mechanism (the full module) with MuJoCo as B: accepted (done, no error), its engine loads on demand
+  const { about, ...scenario } = JSON.parse(
+    readFileSync(new URL('../../scenes/mechanisms/compound-double-pendulum.json', import.meta.url), 'utf8'),
+  );
+  assert.equal(await load({ scenario, compare: 'mujoco-implicit' }), null);
+  await page.waitForFunction(
+    () => window.events.some((m) => m?.type === 'vilab:done' && m.request === 'vilab:load' && m.step === 0),
+    null,
+    {
+      timeout: 30000,
+    },
+  );
+  const state = await page.evaluate(() => window.send({ type: 'vilab:get' }));
+  assert.equal(state.scenario.system, 'mechanism');
+  assert.equal(state.compare, 'mujoco-implicit');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('bad messages from the named host: an error naming the field, a banner, the run kept', async () => {
   const { page, frame } = await openHost('course', `embed=1&origin=${encodeURIComponent(hosts.course.origin)}`);
   await page.evaluate(() => window.send({ type: 'vilab:pause' }, 300));
@@ -122,6 +150,9 @@ test('bad messages from the named host: an error naming the field, a banner, the
     [{ type: 'vilab:load', scenario: { system: 'no-such-system' } }, 'scenario.system'],
     [{ type: 'vilab:load', scenario: 'javascript:alert(1)' }, 'scenario'],
     [{ type: 'vilab:load' }, 'scenario'],
+    [{ type: 'vilab:load', scenario: { system: 'oscillator' }, compare: 5 }, 'compare'],
+    [{ type: 'vilab:load', scenario: { system: 'oscillator' }, compare: 'no-such-method' }, 'compare'],
+    [{ type: 'vilab:load', scenario: { system: 'oscillator' }, compare: 'mujoco-rk4' }, 'compare'], // MuJoCo runs mechanisms only
     [{ type: 'vilab:step', steps: 0 }, 'steps'],
     [{ type: 'vilab:step', steps: 1e9 }, 'steps'],
     [{ type: 'vilab:step', steps: 1.5 }, 'steps'],

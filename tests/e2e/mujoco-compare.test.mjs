@@ -62,9 +62,20 @@ async function openMechanism(preset) {
 // as the B menu does (the settings drawer stays closed)
 const choose = (page, id) => hook(page, (c) => window.vilabPage.setState({ compare: c }), id);
 
+/** B is in and at A's step (a long catch-up lands between frames: web/page/run.js). */
+const caughtUp = (page) =>
+  page.waitForFunction(
+    () => {
+      const p = window.vilabPage;
+      return p.simB() != null && p.simB().step === p.sim().step && !p.landing().active;
+    },
+    null,
+    { timeout: 60000 },
+  );
+
 async function chooseMujoco(page, id) {
   assert.equal(await choose(page, id), null);
-  await page.waitForFunction(() => window.vilabPage.simB() != null, null, { timeout: 60000 });
+  await caughtUp(page);
 }
 
 test('compound double pendulum: MuJoCo loads only when chosen, and its energy curve is B', async () => {
@@ -82,7 +93,7 @@ test('compound double pendulum: MuJoCo loads only when chosen, and its energy cu
   await page.waitForFunction(() => /Loading MuJoCo… 10 MB/.test(document.querySelector('#status').dataset.last ?? ''), null, {
     timeout: 5000,
   });
-  await page.waitForFunction(() => window.vilabPage.simB() != null, null, { timeout: 60000 });
+  await caughtUp(page);
   assert.ok(
     requests.some((u) => /\/mujoco-[^/]*\.wasm$/.test(u)),
     'mujoco.wasm fetched once chosen',
@@ -140,6 +151,51 @@ test('compound double pendulum: MuJoCo loads only when chosen, and its energy cu
   assert.deepEqual(await other.page.locator('.banner.error').allTextContents(), []);
   await other.page.close();
   assert.deepEqual(await hook(page, () => window.__csp), [], 'MuJoCo runs under the page policy (no eval)');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+// At A's step 4000 MuJoCo's replay (≈ 0.19 ms a step) would freeze the page ≈ 0.8 s in one
+// call: it goes on in slices between frames instead, with a progress line, the same bits.
+const FAR = 4000;
+const SLICE_BOUND_MS = 200; // the landing tests' bound on a frame gap; the slices step 25 ms (50 with B), a one-call replay ≈ 760 ms
+
+test('MuJoCo chosen far into a run catches up between frames, shows its progress, keeps its bits, and Reset cancels it', async () => {
+  const { page, errors } = await openMechanism('compound-double-pendulum');
+  // the engine in first (its load is not what is measured), then back to no comparison
+  await chooseMujoco(page, 'mujoco-rk4');
+  await choose(page, null);
+  await hook(page, (k) => window.vilabPage.runTo(k), FAR);
+  assert.equal(await hook(page, () => window.vilabPage.sim().step), FAR);
+  const started = Date.now();
+  assert.equal(await choose(page, 'mujoco-rk4'), null);
+  const chosenMs = Date.now() - started;
+  // the progress line, read while B is on its way
+  await page.waitForFunction(() => document.querySelector('#landing') != null, null, { timeout: 10000 });
+  const line = await page.locator('#landing .banner-text').textContent();
+  assert.match(line, /^MuJoCo catching up to step 4,?000: step [\d,]+, \d+\s?% done/, line);
+  const midway = await hook(page, () => window.vilabPage.simB().step);
+  assert.ok(midway < FAR, `B is on its way (step ${midway}) while the page answers`);
+  await caughtUp(page);
+  const { longestSliceMs, slices } = await hook(page, () => window.vilabPage.landing());
+  console.log(
+    `MuJoCo RK4 caught up ${FAR} steps in ${slices} slices, the longest ${longestSliceMs.toFixed(1)} ms (the choice returned in ${chosenMs} ms)`,
+  );
+  assert.ok(slices > 5, `in slices: ${slices}`);
+  assert.ok(longestSliceMs <= SLICE_BOUND_MS, `no slice froze the page: ${longestSliceMs} ms`);
+  const node = await nodeEnergies('compound-double-pendulum', 'mujoco-rk4', FAR);
+  const inPage = await hook(page, () => Array.from(window.vilabPage.simB().history.read(0).energy));
+  assert.equal(inPage.length, FAR + 1);
+  assert.deepEqual(inPage, node, "B's energies after the catch-up are Node's, bit for bit");
+  // another catch-up, cancelled by Reset: both runs start again at t = 0, nothing left stepping
+  await choose(page, 'mujoco-implicit');
+  await page.waitForFunction(() => window.vilabPage.landing().active, null, { timeout: 10000 });
+  await page.click('#reset');
+  await page.waitForFunction(() => !window.vilabPage.landing().active, null, { timeout: 10000 });
+  await hook(page, () => window.vilabPage.pause());
+  const after = await hook(page, () => ({ a: window.vilabPage.sim().step, b: window.vilabPage.simB()?.step }));
+  assert.ok(after.a < FAR && after.a === after.b, `Reset cancelled the catch-up: A at ${after.a}, B at ${after.b}`);
+  assert.equal(await page.locator('#landing').count(), 0, 'the progress line is gone');
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -56,3 +56,30 @@ test("the change kinds: the code's list, the client's types and docs/embedding.m
   const docs = readFileSync(join(root, 'docs/embedding.md'), 'utf8');
   for (const kind of CHANGES) assert.match(docs, new RegExp('^\\| [^|]*`' + kind + '`', 'm'), `docs/embedding.md lists ${kind}`);
 });
+
+test('vilab:load takes compare: a registry id, an external one (MuJoCo) or null; the same refusals as a link', async () => {
+  const { compareRefusal } = await import('../../web/sim/external-b.js');
+  const scenario = { system: 'mechanism' };
+  for (const compare of ['rk4', 'mujoco-rk4', 'mujoco-implicit', null])
+    assert.equal(parseMessage({ type: 'vilab:load', scenario, compare }).compare, compare);
+  assert.equal('compare' in parseMessage({ type: 'vilab:load', scenario }), false, 'absent: B kept');
+  for (const compare of [5, {}, ['rk4'], true]) {
+    assert.throws(
+      () => parseMessage({ type: 'vilab:load', scenario, compare }),
+      (e) => e instanceof MessageError && e.field === 'compare',
+    );
+  }
+  assert.throws(
+    () => parseMessage({ type: 'vilab:play', compare: 'rk4' }),
+    (e) => e.field === 'compare',
+    'only vilab:load takes it',
+  );
+  assert.equal(compareRefusal(lab, 'mujoco-rk4', 'mechanism'), null);
+  assert.equal(compareRefusal(lab, 'mujoco-implicit', 'mechanism'), null);
+  assert.equal(compareRefusal(lab, 'rk4', 'mechanism'), null);
+  assert.deepEqual(compareRefusal(lab, 'mujoco-rk4', 'oscillator'), {
+    code: 'not-applicable',
+    message: 'integrator "mujoco-rk4" does not support oscillator',
+  });
+  assert.equal(compareRefusal(lab, 'nope', 'mechanism').code, 'unknown-id');
+});

@@ -7,6 +7,7 @@ import { EmbedBridge } from '../ui/embed.js';
 import { $ } from '../ui/dom.js';
 import { t, registryText } from '../i18n/index.js';
 import { changeOf } from '../state/messages.js';
+import { compareRefusal } from '../sim/external-b.js';
 
 /** Below this |E₀| the energy error is absolute (E − E₀), as the energy plot's (web/plots/plots.js). */
 const TINY_ENERGY = 1e-12;
@@ -21,18 +22,25 @@ export function energyError(track) {
 }
 
 /** What the bridge reads of the page and asks of it (web/ui/embed.js EmbedBridge). */
-function controllerOf({ store, runner, run, link }) {
+function controllerOf({ lab, store, runner, run, link }) {
   const position = () => {
     const sim = runner.a?.sim;
     return sim ? { step: sim.step, time: sim.time, fingerprint: sim.hash() } : { step: 0, time: 0, fingerprint: null };
   };
   return {
-    load: (scenario, meta) => {
+    /** compare: B's id, null (none) or undefined (B kept where it applies). */
+    load: (scenario, meta, compare) => {
       const waiting = store.session.get().deferred;
-      const err = run.setScenario(scenario, meta);
+      const err = compare === undefined ? run.setScenario(scenario, meta) : run.setState({ scenario, compare }, meta);
       const deferred = store.session.get().deferred;
       // a scenario the lean build leaves out is applied (or refused) once the full build is in
       return err ?? (deferred !== waiting ? deferred : null);
+    },
+    /** Why `compare` cannot be B of this scenario's system (null when it can, or when the load refuses the scenario). */
+    compareRefusal: (scenario, compare) => {
+      if (compare === null) return null;
+      const system = scenario?.system ?? store.get().scenario.system;
+      return typeof system === 'string' && lab.system(system) ? compareRefusal(lab, compare, system) : null;
     },
     play: () => run.setPlaying(true),
     pause: () => run.setPlaying(false),
@@ -92,7 +100,7 @@ export function createEmbed({ lab, store, runner, run, link, notices, embedKeys 
       notices.banner('embed-command', [t('embed.commandInvalid', { field, problem: apiError({ field, message, code }).problem })], {
         kind: 'warn',
       }),
-    controller: controllerOf({ store, runner, run, link }),
+    controller: controllerOf({ lab, store, runner, run, link }),
   });
   reportChanges({ store, run, bridge });
   if (embedKeys.embed) {

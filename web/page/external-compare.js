@@ -21,10 +21,10 @@ export class ExternalCompare {
     this.loading = null;
   }
 
-  /** B built now, when an external B is still the choice (A's run kept unless it stopped). */
+  /** B built now, when an external B is still the choice (A's run kept unless it stopped; B catches up between frames). */
   rebuild() {
-    const { store, runner } = this.run;
-    if (externalB(store.get().compare)) this.run.build(store.get(), { keepA: !!runner.a && !runner.a.failure });
+    const { store } = this.run;
+    if (externalB(store.get().compare)) this.run.buildBesideA(store.get());
   }
 
   /**

@@ -129,11 +129,8 @@ export class Run {
       // a new comparison keeps A's run: only B is rebuilt (and brought to A's step)
       const keepA = !!runner.a && !runner.a.failure && state.compare !== prev.compare && deepEqual(state.scenario, prev.scenario);
       if (!keepA) this.session.set({ linkCheck: null, linkVerdict: null });
-      // B brought to A's step at once only when that is quick; else both start again and land there
-      const landOn = keepA ? this.#catchUpLater(state) : null;
       try {
-        this.build(state, { keepA: keepA && landOn == null });
-        if (landOn != null) this.#landAgain(landOn);
+        this.#buildKeeping(state, keepA);
       } catch (e) {
         this.notices.banner('control', [apiErrorText(e)]);
       }
@@ -146,10 +143,15 @@ export class Run {
     }
   }
 
-  /** A's step when bringing a new B there would take longer than STEP_NOW_MS at the measured rate, else null. */
+  /**
+   * A's step when bringing a new B there would take longer than STEP_NOW_MS at the measured
+   * rate (an external B: at its engine's cost per step, once the engine is in), else null.
+   */
   #catchUpLater(state) {
     const step = this.runner.step;
-    if (!state.compare || step === 0 || externalB(state.compare)) return null;
+    if (!state.compare || step === 0) return null;
+    const ext = externalB(state.compare);
+    if (ext) return this.external?.ready && step * ext.msPerStep > STEP_NOW_MS ? step : null;
     try {
       const scB = compareScenario(this.lab, state.scenario, state.compare);
       return landingEstimate(this.lab, [scB], step) > STEP_NOW_MS ? step : null;
@@ -158,10 +160,30 @@ export class Run {
     }
   }
 
-  /** The run rebuilt from t = 0 lands on `step` (time-sliced, the same bits), and plays on if it was playing. */
-  #landAgain(step) {
+  /**
+   * B built beside A's run (an external B whose engine just came in): brought to A's step at
+   * once when that is quick, else both start again and land there between frames.
+   */
+  buildBesideA(state) {
+    this.#buildKeeping(state, !!this.runner.a && !this.runner.a.failure);
+  }
+
+  /** Built keeping A's run when asked: B brought to A's step at once only when quick; else both start again and land there. */
+  #buildKeeping(state, keepA) {
+    const landOn = keepA ? this.#catchUpLater(state) : null;
+    this.build(state, { keepA: keepA && landOn == null });
+    if (landOn != null) this.#landAgain(landOn, state);
+  }
+
+  /**
+   * The run rebuilt from t = 0 lands on `step` (time-sliced, the same bits: a Reset or another
+   * run cancels it), and plays on if it was playing. The progress line names an external engine.
+   */
+  #landAgain(step, state) {
     const wasPlaying = this.session.get().playing;
-    this.landAt(step, { boundMs: Infinity, label: { key: 'landing.compare', params: { step } } }).then((r) => {
+    const ext = externalB(state.compare);
+    const label = ext ? { key: 'landing.external', params: { engine: ext.engine, step } } : { key: 'landing.compare', params: { step } };
+    this.landAt(step, { boundMs: Infinity, label }).then((r) => {
       if (r.reached && wasPlaying) this.setPlaying(true);
     });
   }

@@ -106,8 +106,12 @@ export interface EmbeddedLab {
   /** Resolves once the page answers (its vilab:ready, or a reply to the client's own poll). */
   readonly ready: Promise<{ version: string | null; fingerprint: string | null }>;
   get(): Promise<StateReply>;
-  /** Loads a scenario; rejects with EmbedError naming the field ('scenario.h', …), the run kept. */
-  load(scenario: Scenario): Promise<DoneReply>;
+  /**
+   * Loads a scenario, and with `compare` chooses B (an integrator id of the registry, 'mujoco-rk4' or
+   * 'mujoco-implicit' on a mechanism; null: none; absent: B kept where it applies); rejects with
+   * EmbedError naming the field ('scenario.h', 'compare', …), the run kept.
+   */
+  load(scenario: Scenario, compare?: string | null): Promise<DoneReply>;
   play(): Promise<DoneReply>;
   pause(): Promise<DoneReply>;
   /** Pauses, then advances exactly `steps` (1 … 100000) steps. */

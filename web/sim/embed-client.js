@@ -78,7 +78,8 @@ export function connect(iframe, { origin, timeout = 10000 } = {}) {
   return {
     ready,
     get: () => request('get'),
-    load: (scenario) => request('load', { scenario }),
+    /** compare: B's integrator id (a registry id, 'mujoco-rk4', 'mujoco-implicit'), null for none; absent, B is kept. */
+    load: (scenario, compare) => request('load', compare === undefined ? { scenario } : { scenario, compare }),
     play: () => request('play'),
     pause: () => request('pause'),
     step: (steps = 1) => request('step', { steps }),

@@ -20,6 +20,7 @@ const LAG_CLAMP = 0.1; // s of wall-clock time one frame may account for
 const FRAME_BUDGET_MS = 2.5; // simulation time budget per frame
 const REPLAY_NOW_MS = 20; // a replay to the last good step done at once when it fits this
 const CHUNK_MAX = 1024; // steps between two scans: the time budget is checked between chunks
+const PROBE_STEPS = 16; // a bounded chunk while B's cost per step is not yet measured
 
 /** A refused step (a VilabError with .step, .code, .action, .reason, .suggestion) as the page reports it. */
 export function failureOf(error) {
@@ -92,6 +93,7 @@ class Track {
     const d = this.sim.diagnostics();
     this.E0 = d.energy;
     this.J0 = d.momentum.slice();
+    this.msPerStep = 0; // measured by the runner's bounded chunks (0: not yet)
     // a system defined by data reports its conserved quantities by name (diagnostics().conserved)
     this.X0 = d.conserved && typeof d.conserved === 'object' ? { ...d.conserved } : {};
     this.columns = this.sim.history.columns;
@@ -277,9 +279,17 @@ export class Runner {
     return Math.min(n, Math.max(next, left - keep - ((left - keep - next) % every)));
   }
 
-  /** One chunk of A's steps (budgetMs: bounded, else all n), B as many, then the per-step scan. */
+  /**
+   * One chunk of A's steps (budgetMs: bounded, else all n), B as many, then the per-step scan.
+   * Bounded, a B slower than A (MuJoCo: its step and vilab's measure of it) caps the chunk at
+   * what B takes in the budget at its measured ms per step (unmeasured: PROBE_STEPS), so B's
+   * share never overruns it; the steps are the same, only their batching changes.
+   */
   #chunk(n, budgetMs) {
     const a = this.a;
+    const b = this.b && !this.b.failure ? this.b : null;
+    if (budgetMs != null && b)
+      n = b.msPerStep > 0 ? Math.max(1, Math.min(n, Math.floor(budgetMs / b.msPerStep))) : Math.min(n, PROBE_STEPS);
     let steps = 0;
     let done = true;
     let refusedA = null;
@@ -294,12 +304,14 @@ export class Runner {
       refusedA = e;
     }
     let refusedB = null;
-    if (steps > 0 && this.b && !this.b.failure) {
+    if (steps > 0 && b) {
+      const t0 = performance.now();
       try {
-        this.b.sim.advance(steps);
+        b.sim.advance(steps);
       } catch (e) {
         refusedB = e;
       }
+      b.msPerStep = (performance.now() - t0) / steps;
     }
     this.#scan(refusedA, refusedB);
     this.#refreshVisual(a);

@@ -2,7 +2,7 @@
 // validated like a link, and the page's own URL keys for embedding.
 //
 //   host → page, commands (only from origins the embed code names with origin=):
-//     { type: 'vilab:load', scenario }   { type: 'vilab:play' }   { type: 'vilab:pause' }
+//     { type: 'vilab:load', scenario, compare? }   { type: 'vilab:play' }   { type: 'vilab:pause' }
 //     { type: 'vilab:step', steps: n }   (1 ≤ n ≤ MAX_MESSAGE_STEPS; pauses first)
 //     each answered, once done, with { type: 'vilab:done', id, request, step, time, fingerprint, playing }
 //   host → page, read-only (any origin):
@@ -56,7 +56,7 @@ export function readId(data) {
 
 /**
  * Reads a message's data. Returns null when it is not addressed to vilab, else
- * { type, id, command: boolean, scenario?, steps? }; throws MessageError otherwise.
+ * { type, id, command: boolean, scenario?, compare?, steps? }; throws MessageError otherwise.
  * The scenario is checked by the API later (lab.normalize), whose errors name the
  * field inside it ('scenario.h', …).
  */
@@ -66,7 +66,7 @@ export function parseMessage(data) {
   if (!COMMANDS.includes(type) && !QUERIES.includes(type)) {
     throw new MessageError('type', `unknown message "${clip(type)}" (known: ${[...COMMANDS, ...QUERIES].join(', ')})`, 'unknown-id');
   }
-  const allowed = new Set(['type', 'id', ...(type === 'vilab:load' ? ['scenario'] : type === 'vilab:step' ? ['steps'] : [])]);
+  const allowed = new Set(['type', 'id', ...(type === 'vilab:load' ? ['scenario', 'compare'] : type === 'vilab:step' ? ['steps'] : [])]);
   for (const key of Object.keys(data)) {
     if (!allowed.has(key)) throw new MessageError(clip(key), `is not a field of ${type}`, 'unknown-key');
   }
@@ -80,6 +80,12 @@ export function parseMessage(data) {
     if (!own(data, 'scenario')) throw new MessageError('scenario', 'is required', 'missing');
     if (!plainObject(data.scenario)) throw new MessageError('scenario', 'must be an object', 'type');
     out.scenario = data.scenario;
+    // B's integrator (a registry id or an external one, web/sim/external-b.js), or null for none
+    if (own(data, 'compare')) {
+      if (data.compare !== null && typeof data.compare !== 'string')
+        throw new MessageError('compare', 'must be an integrator id or null', 'type');
+      out.compare = data.compare;
+    }
   }
   if (type === 'vilab:step') {
     const n = own(data, 'steps') ? data.steps : 1;

@@ -20,7 +20,7 @@
 // Nothing from a link is ever inserted into the page as HTML.
 import { DEFAULT_SYSTEM, UI_DEFAULTS, SPEEDS, STEPS_PER_FRAME, WINDOWS, deepEqual } from './store.js';
 import { escapeControl } from '../sim/vilab.js';
-import { externalB } from '../sim/external-b.js';
+import { compareRefusal } from '../sim/external-b.js';
 
 const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i;
 const SCENARIO_TOP = ['system', 'integrator', 'h'];
@@ -272,10 +272,8 @@ function readPageFields(lab, get, systemId, state) {
   if (get.has('compare')) {
     const id = get.get('compare');
     if (id !== '' && id !== 'off') {
-      const integ = lab.integrator(id) ?? externalB(id);
-      if (!integ) throw new LinkError('compare', `unknown integrator "${id}"`, 'unknown-id');
-      if (!integ.systems.includes(systemId))
-        throw new LinkError('compare', `integrator "${id}" does not support ${systemId}`, 'not-applicable');
+      const refusal = compareRefusal(lab, id, systemId);
+      if (refusal) throw new LinkError('compare', refusal.message, refusal.code);
       state.compare = id;
     }
   }

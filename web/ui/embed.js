@@ -129,8 +129,11 @@ export class EmbedBridge {
     let outcome;
     this.commanding = true;
     try {
-      if (msg.type === 'vilab:load') outcome = this.controller.load(msg.scenario, { source: 'host' });
-      else if (msg.type === 'vilab:play') this.controller.play();
+      if (msg.type === 'vilab:load') {
+        const refusal = msg.compare === undefined ? null : this.controller.compareRefusal(msg.scenario, msg.compare);
+        if (refusal) return this.reject(event, true, 'compare', `vilab: compare: ${refusal.message}`, msg.type, msg.id, refusal.code);
+        outcome = this.controller.load(msg.scenario, { source: 'host' }, msg.compare);
+      } else if (msg.type === 'vilab:play') this.controller.play();
       else if (msg.type === 'vilab:pause') this.controller.pause();
       else if (msg.type === 'vilab:step') outcome = this.controller.step(msg.steps);
     } finally {

@@ -13,6 +13,7 @@ export default {
   'landing.duration.unknown': 'an unknown time',
   'landing.link': "Going to the link's step {step}",
   'landing.compare': 'Bringing the comparison to step {step}',
+  'landing.external': '{engine} catching up to step {step}',
   'landing.steps': 'Taking {n} steps',
   'landing.cancelled': 'Stopped at step {step} (cancelled before step {goal}); the run is paused there.',
   'landing.stopped': 'The run stopped at step {step} on its way to step {goal}.',

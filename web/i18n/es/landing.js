@@ -13,6 +13,7 @@ export default {
   'landing.duration.unknown': 'un tiempo desconocido',
   'landing.link': 'Yendo al paso {step} del enlace',
   'landing.compare': 'Llevando la comparación al paso {step}',
+  'landing.external': '{engine} alcanzando el paso {step}',
   'landing.steps': 'Dando {n} pasos',
   'landing.cancelled': 'Detenido en el paso {step} (cancelado antes del paso {goal}); la simulación queda en pausa ahí.',
   'landing.stopped': 'La simulación se detuvo en el paso {step} camino del paso {goal}.',
