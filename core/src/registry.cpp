@@ -92,13 +92,6 @@ std::vector<std::string> systemsOf(const IntegratorEntry& integrator) {
   return ids;
 }
 
-std::vector<std::string> forcedSystemsOf(const IntegratorEntry& integrator) {
-  std::vector<std::string> ids;
-  for (const auto& s : systemRegistry())
-    if (findPairing(s, integrator) && modelsForcing(integrator, s.model)) ids.push_back(s.id);
-  return ids;
-}
-
 // ---- parameter specs -----------------------------------------------------------------
 ParamSpec ParamSpec::number(std::string name, std::string unit, double value, double min, double max,
                             bool minExclusive) {
@@ -304,10 +297,14 @@ bool IntegratorEntry::linearizesOn(ModelKind model) const {
 }
 
 Json IntegratorEntry::toJson() const {
-  Json linearizable = Json::array();
-  for (const auto& system : systemsOf(*this))
-    if (const SystemEntry* entry = findSystem(system); entry && linearizesOn(entry->model))
-      linearizable.push_back(system);
+  // the systems it applies to, those where it gives its step's Jacobian, those where it models forcing
+  Json systems = Json::array(), linearizable = Json::array(), forced = Json::array();
+  for (const SystemEntry& s : systemRegistry()) {
+    if (!findPairing(s, *this)) continue;
+    systems.push_back(s.id);
+    if (linearizesOn(s.model)) linearizable.push_back(s.id);
+    if (modelsForcing(*this, s.model)) forced.push_back(s.id);
+  }
   Json texts = Json::array(), claims = Json::array();
   for (const auto& c : conserves) {
     texts.push_back(c.text);
@@ -320,11 +317,10 @@ Json IntegratorEntry::toJson() const {
             {"symplectic", symplectic},
             {"symmetric", symmetric},
             {"conserves", texts},
-            {"systems", systemsOf(*this)},
+            {"systems", systems},
             {"summary", summary},
-            // forces: on every system it applies to; forcedSystems: on which ones
-            {"forces", forcedSystemsOf(*this) == systemsOf(*this)},
-            {"forcedSystems", forcedSystemsOf(*this)},
+            {"forces", forced.size() == systems.size()},  // on every system it applies to
+            {"forcedSystems", forced},
             {"variableStep", variableStep},
             {"linearizes", linearizable}};
   // The lean build's prose leaves these out (core/prose/README.md): so does its JSON.

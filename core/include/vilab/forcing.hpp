@@ -4,15 +4,10 @@
 // with the others; the registry publishes the systems as `forcedSystems`.
 #pragma once
 
-#include <string>
-#include <vector>
-
 #include "vilab/registry.hpp"
 
 namespace vilab {
 
 bool modelsForcing(const IntegratorEntry& integrator, ModelKind model);
-// The ids of the systems it applies to where it models forcing (systemsOf's order).
-std::vector<std::string> forcedSystemsOf(const IntegratorEntry& integrator);
 
 }  // namespace vilab
