@@ -83,6 +83,15 @@ export async function openPage(context, path = '', { viewport, waitReady = true,
   return { page, errors, foreign };
 }
 
+/** A page on a preset of the full module (mechanisms, fields, …), paused: openPage's { page, errors, foreign }. */
+export async function openPresetPaused(context, id) {
+  const opened = await openPage(context, '?nosw=1', { reducedMotion: 'reduce' });
+  await opened.page.selectOption('#preset', id);
+  await opened.page.evaluate(() => window.vilabPage.loadFull());
+  await opened.page.evaluate(() => window.vilabPage.pause());
+  return opened;
+}
+
 /** Decodes a PNG (8-bit RGB/RGBA, non-interlaced) into { width, height, channels, pixels }. */
 export function decodePNG(buf) {
   let pos = 8;

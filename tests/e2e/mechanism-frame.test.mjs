@@ -5,7 +5,7 @@
 // Jacobi integral H − n L_z, finite, from the run's energy and momentum.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, openPage } from './helpers.mjs';
+import { useBrowser, openPresetPaused } from './helpers.mjs';
 
 const browser = useBrowser();
 const hook = (page, fn, arg) => page.evaluate(fn, arg);
@@ -19,10 +19,7 @@ const yaw = (x) => Math.atan2(x[1], x[0]);
 const wrap = (a) => Math.atan2(Math.sin(a), Math.cos(a));
 
 test('the satellite is drawn in its orbit frame: the long axis stays by the Earth direction, and the Jacobi card is finite', async () => {
-  const { page, errors } = await openPage(browser.context, '?nosw=1', { reducedMotion: 'reduce' });
-  await page.selectOption('#preset', 'gravity-gradient-satellite');
-  await hook(page, () => window.vilabPage.loadFull());
-  await hook(page, () => window.vilabPage.pause());
+  const { page, errors } = await openPresetPaused(browser.context, 'gravity-gradient-satellite');
   const toggle = page.locator('#frame-toggle');
   assert.equal(await toggle.isHidden(), false, 'the frame toggle shows for a lesson with a frame');
   assert.equal(await toggle.getAttribute('aria-pressed'), 'true');
@@ -65,10 +62,7 @@ test('the satellite is drawn in its orbit frame: the long axis stays by the Eart
 });
 
 test('a preset without a frame hides the toggle and draws in space', async () => {
-  const { page, errors } = await openPage(browser.context, '?nosw=1', { reducedMotion: 'reduce' });
-  await page.selectOption('#preset', 'lagrange-top');
-  await hook(page, () => window.vilabPage.loadFull());
-  await hook(page, () => window.vilabPage.pause());
+  const { page, errors } = await openPresetPaused(browser.context, 'lagrange-top');
   assert.equal(await page.locator('#frame-toggle').isHidden(), true);
   assert.equal((await hook(page, () => window.vilabPage.frameView())).available, false);
   assert.deepEqual(errors, []);

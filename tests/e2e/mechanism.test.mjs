@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { useBrowser, openPage, sleep, bluePixels } from './helpers.mjs';
+import { useBrowser, openPage, openPresetPaused, sleep, bluePixels } from './helpers.mjs';
 
 const browser = useBrowser();
 const hook = (page, fn, arg) => page.evaluate(fn, arg);
@@ -59,10 +59,7 @@ test('every mechanism preset loads, is drawn, runs with its joints closed, and i
 });
 
 test('a mechanism preset offers the quaternion midpoint from the registry, and choosing it runs with joints and |q| kept', async () => {
-  const { page, errors } = await openPage(browser.context, '?nosw=1', { reducedMotion: 'reduce' });
-  await page.selectOption('#preset', 'compound-double-pendulum');
-  await hook(page, () => window.vilabPage.loadFull());
-  await hook(page, () => window.vilabPage.pause());
+  const { page, errors } = await openPresetPaused(browser.context, 'compound-double-pendulum');
   // a preset with a lesson opens the lesson layout, its settings tucked away: back to the standard one
   if ((await hook(page, () => window.vilabPage.lessonLayout())).on) await page.locator('#lesson-toggle').click();
   const offered = await page.locator('#integrator-a option').evaluateAll((os) => os.map((o) => o.value));
