@@ -29,7 +29,7 @@ namespace vilab::test {
 class MechanismChart {
  public:
   MechanismChart(const MechanismModel& model, const State& reference) : model_(model), q0_(reference.q) {
-    const int n = 6 * model_.bodyCount(), c = model_.constraintCount();
+    const int n = 6 * model_.bodyCount(), c = rows();
     A_.resize(c, n);
     for (int j = 0; j < n; ++j) {
       Eigen::Matrix<Jet1, Eigen::Dynamic, 1> w(n);
@@ -114,7 +114,7 @@ class MechanismChart {
       x[static_cast<std::size_t>(b)] = q.template segment<3>(7 * b);
       R[static_cast<std::size_t>(b)] = quat::matrix<S>(q.template segment<4>(7 * b + 3));
     }
-    Eigen::Matrix<S, Eigen::Dynamic, 1> g(model_.constraintCount());
+    Eigen::Matrix<S, Eigen::Dynamic, 1> g(rows());
     const auto cast = [](const Vec3& v) { return Vec<S, 3>(S(v[0]), S(v[1]), S(v[2])); };
     const auto castM = [](const Mat3& M) {
       Mat<S, 3, 3> r;
@@ -143,7 +143,20 @@ class MechanismChart {
         g[row++] = 0.5 * (E(1, 0) - E(0, 1));
       }
     }
+    // A point mass (no inertia) does not turn: its rotation is held at the centre's.
+    for (int b = 0; b < B; ++b)
+      if (pointMass(b))
+        for (int k = 0; k < 3; ++k) g[row++] = w[6 * b + 3 + k];
     return g;
+  }
+
+  bool pointMass(int b) const { return model_.bodies[static_cast<std::size_t>(b)].inertia.isZero(0); }
+
+  // The joints' rows and three per point mass.
+  int rows() const {
+    int r = model_.constraintCount();
+    for (int b = 0; b < model_.bodyCount(); ++b) r += pointMass(b) ? 3 : 0;
+    return r;
   }
 
   // Per body (x, q) of the move w.
