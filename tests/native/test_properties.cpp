@@ -68,7 +68,7 @@ TEST_CASE("every pair: symplectic entries preserve the canonical form, the other
   const double h = 0.01;
   for (const auto& system : systemRegistry()) {
     // A mechanism's canonical state (x and a quaternion per body, on the joints'
-    // manifold in SE(3)ᴮ) has no chart here yet: its symplecticity is not measured.
+    // manifold) has its own chart: test_mechanism_symplectic.cpp, on every scene.
     if (system.model == ModelKind::Mechanism) continue;
     for (const auto& id : integratorsOf(system)) {
       const IntegratorEntry& integrator = *findIntegrator(id);
