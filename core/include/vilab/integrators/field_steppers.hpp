@@ -3,7 +3,7 @@
 //  - leapfrog (the trapezoid discrete density: Störmer–Verlet), registry id `trapezoid`;
 //  - the box scheme (the midpoint discrete density), `midpoint`, on a built-in or typed ℒ;
 //  - RK4 and DOPRI5 on the same method-of-lines system, `rk4` and `dopri5`;
-//  - on a density of several components, the leapfrog, RK4 and DOPRI5 on the
+//  - on a typed density (one component or several), the leapfrog, RK4 and DOPRI5 on the
 //    method-of-lines system of models/field_lines.hpp;
 //  - the asynchronous variational integrator, `avi`: the cells of the grid from
 //    `from` (a fraction of the length) on take `fine` steps per h, the others one; or,
@@ -98,6 +98,8 @@ class FieldIntegrator : public Integrator {
 
   static constexpr const char* kSeveralComponents =
       "the law's check carries variations of one component; this density has several";
+  static constexpr const char* kTypedLines =
+      "the law's trapezoid cells are built for the built-in densities; a typed density's explicit methods have none";
 
   FieldModel model_;
   field::State s_;
@@ -186,12 +188,12 @@ class FieldDopri5 final : public FieldIntegrator {
   field::FieldDormandPrince method_;
 };
 
-// The explicit methods on a density of several components (models/field_lines.hpp): the
-// leapfrog's kick, drift, kick, and RK4 and DOPRI5 through the project's ODE methods.
+// The explicit methods on a typed density (models/field_lines.hpp): the leapfrog's kick,
+// drift, kick, and RK4 and DOPRI5 through the project's ODE methods.
 class FieldMultiLeapfrog final : public FieldIntegrator {
  public:
   FieldMultiLeapfrog(const FieldModel& model, double h)
-      : FieldIntegrator(model, h), lines_(model.multi, model.grid, "trapezoid") {}
+      : FieldIntegrator(model, h), lines_(linesDensity(model), model.grid, "trapezoid") {}
   StepOutcome step() override {
     method_.step(lines_, s_, h_);
     return {};
@@ -199,7 +201,7 @@ class FieldMultiLeapfrog final : public FieldIntegrator {
 
  private:
   void restart() override { method_ = field::MultiLeapfrog(); }
-  const char* whyNoLaw() const override { return kSeveralComponents; }
+  const char* whyNoLaw() const override { return kTypedLines; }
   field::MultiLines lines_;
   field::MultiLeapfrog method_;
 };
@@ -211,13 +213,13 @@ class FieldMultiOde final : public FieldIntegrator {
   template <class... Args>
   FieldMultiOde(const FieldModel& model, double h, const char* id, Args... args)
       : FieldIntegrator(model, h),
-        method_(field::MultiOde{std::make_shared<const field::MultiLines>(model.multi, model.grid, id), {}, {}},
+        method_(field::MultiOde{std::make_shared<const field::MultiLines>(linesDensity(model), model.grid, id), {}, {}},
                 args...) {}
   StepOutcome step() override { return method_.step(h_, s_); }
 
  private:
   void restart() override { method_.load(s_); }
-  const char* whyNoLaw() const override { return kSeveralComponents; }
+  const char* whyNoLaw() const override { return kTypedLines; }
   field::LinesOnOde<field::MultiOde, Method> method_;
 };
 using FieldMultiRungeKutta4 = FieldMultiOde<ExplicitRungeKutta<field::MultiOde>>;
