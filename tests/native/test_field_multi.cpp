@@ -334,10 +334,12 @@ TEST_CASE("field multi: the leapfrog keeps the periodic helix's charge to roundi
   CHECK(k.rk4.charge >= 1e-9);
 }
 
+namespace {
+
 // Order 2: the leapfrog's error at t = 0.4 against a run of h/32, at h = 0.004 and 0.002.
-TEST_CASE("field multi: the leapfrog on the whirling string is of order 2", "[field][field-multi][field-lines]") {
-  const auto at = [](double h) {
-    Json j = whirling();
+void checkLeapfrogOrder2(const Json& scene) {
+  const auto at = [&scene](double h) {
+    Json j = scene;
     j["integrator"] = "trapezoid";
     j["h"] = h;
     Simulation sim = simulate(j.dump(), 100000);
@@ -352,17 +354,29 @@ TEST_CASE("field multi: the leapfrog on the whirling string is of order 2", "[fi
   CHECK(order <= 2.1);
 }
 
+// The scene on the leapfrog, RK4 and DOPRI5 and every kind of ends against ℒ in w declared
+// as component w (checkAsOneComponent).
+void explicitAsComponentW(const char* scene, const char* lagrangian) {
+  for (const char* ends : {"fixed", "free", "periodic"})
+    for (const char* id : {"trapezoid", "rk4", "dopri5"}) {
+      Json single = sceneFile(scene);
+      single["integrator"] = id;
+      INFO(id);
+      checkAsOneComponent(single, ends, {{"lagrangian", lagrangian}, {"fields", {"w"}}});
+    }
+}
+
+}  // namespace
+
+TEST_CASE("field multi: the leapfrog on the whirling string is of order 2", "[field][field-multi][field-lines]") {
+  checkLeapfrogOrder2(whirling());
+}
+
 // One component through the method of lines: ℒ = ½w_t² − ½w_x² declared as component w
 // is the string of the wave family (field.hpp's leapfrog, RK4 and DOPRI5) to rounding.
 TEST_CASE("field multi: one component through the method of lines is the one-component string",
           "[field][field-multi][field-lines]") {
-  for (const char* ends : {"fixed", "free", "periodic"})
-    for (const char* id : {"trapezoid", "rk4", "dopri5"}) {
-      Json single = sceneFile("plucked-string");
-      single["integrator"] = id;
-      INFO(id);
-      checkAsOneComponent(single, ends, {{"lagrangian", "0.5*w_t^2 - 0.5*w_x^2"}, {"fields", {"w"}}});
-    }
+  explicitAsComponentW("plucked-string", "0.5*w_t^2 - 0.5*w_x^2");
 }
 
 // DOPRI5 at its tolerance: the charge drifts at that size, far above the leapfrog's rounding.
@@ -395,34 +409,14 @@ TEST_CASE("field multi: the leapfrog keeps the nonlinear string's energy window,
   CHECK(k.rk4.ratio >= 3);
 }
 
-// Order 2: the leapfrog's error at t = 0.4 against a run of h/32, at h = 0.004 and 0.002.
 TEST_CASE("field multi: the leapfrog on the nonlinear string is of order 2", "[field][field-multi][field-lines]") {
-  const auto at = [](double h) {
-    Json j = sceneFile("nonlinear-string");
-    j["integrator"] = "trapezoid";
-    j["h"] = h;
-    Simulation sim = simulate(j.dump(), 100000);
-    run(sim, std::lround(0.4 / h));
-    return sim.state().q;
-  };
-  const VecX reference = at(0.004 / 32);
-  const double coarse = maxDifference(at(0.004), reference), fine = maxDifference(at(0.002), reference);
-  const double order = std::log2(coarse / fine);
-  INFO("largest |Δu| at t = 0.4: " << coarse << " at h = 0.004, " << fine << " at h = 0.002 (order " << order << ")");
-  CHECK(order >= 1.9);
-  CHECK(order <= 2.1);
+  checkLeapfrogOrder2(sceneFile("nonlinear-string"));
 }
 
 // The typed u and the same ℒ declared as component w take the one method-of-lines path.
 TEST_CASE("field multi: a typed density of one component steps as the same density declared as component w",
           "[field][field-multi][field-lines]") {
-  for (const char* ends : {"fixed", "free", "periodic"})
-    for (const char* id : {"trapezoid", "rk4", "dopri5"}) {
-      Json single = sceneFile("nonlinear-string");
-      single["integrator"] = id;
-      INFO(id);
-      checkAsOneComponent(single, ends, {{"lagrangian", "0.5*w_t^2 - sqrt(1 + w_x^2)"}, {"fields", {"w"}}});
-    }
+  explicitAsComponentW("nonlinear-string", "0.5*w_t^2 - sqrt(1 + w_x^2)");
 }
 
 // A kinetic part the explicit methods cannot step (a mass that changes with u) is refused
