@@ -44,18 +44,17 @@ class FieldIntegrator : public Integrator {
       why = whyNoLaw();
       return false;
     }
+    // One run of the base rows carries both variations (its steps are the run's).
     std::vector<double> base[3], xi[3], eta[3];
-    std::vector<double>* variations[2] = {xi, eta};
-    for (int which = 0; which < 2; ++which) {
-      field::State s = s_, ds = seed(which);
-      for (int k = 0; k < 3; ++k) {
-        if (k > 0 && !stepWithTangent(s, ds)) {
-          why = "the step from this state is refused";
-          return false;
-        }
-        base[k] = s.u;
-        variations[which][k] = ds.u;
+    field::State s = s_, ds[2] = {seed(0), seed(1)};
+    for (int k = 0; k < 3; ++k) {
+      if (k > 0 && !stepWithTangents(s, ds, 2)) {
+        why = "the step from this state is refused";
+        return false;
       }
+      base[k] = s.u;
+      xi[k] = ds[0].u;
+      eta[k] = ds[1].u;
     }
     const double t = s_.t;
     field::multisymplecticResiduals(
@@ -75,8 +74,9 @@ class FieldIntegrator : public Integrator {
   // whyNoLaw) for a method whose rows are not one uniform space-time mesh.
   virtual const char* lawDensity() const { return nullptr; }
   virtual const char* whyNoLaw() const { return ""; }
-  // One step of s, as the run takes it (the same bits), and of a variation ds about it.
-  virtual bool stepWithTangent(field::State&, field::State&) { return false; }
+  // One step of s, as the run takes it (the same bits), and of `count` variations ds[k]
+  // about it.
+  virtual bool stepWithTangents(field::State&, field::State*, int) { return false; }
   // The Hessian of the law's density on cell c whose centre is at time t.
   virtual void cellHessian(int, double, const field::Corners&, field::CellHessian&) const {}
 
@@ -121,8 +121,13 @@ class FieldExplicit final : public FieldIntegrator {
   void restart() override { method_ = Method(); }
   // Both run the semi-discrete system of the trapezoid density (the leapfrog's).
   const char* lawDensity() const override { return "trapezoid"; }
-  bool stepWithTangent(field::State& s, field::State& ds) override {
-    Method::stepWithTangent(model_.density, model_.grid, s, ds, h_);
+  // field.hpp's step carries one variation: each from the same start (the same bits).
+  bool stepWithTangents(field::State& s, field::State* ds, int count) override {
+    const field::State start = s;
+    for (int k = 0; k < count; ++k) {
+      s = start;
+      Method::stepWithTangent(model_.density, model_.grid, s, ds[k], h_);
+    }
     return true;
   }
   void cellHessian(int c, double, const field::Corners& y, field::CellHessian& h) const override {
@@ -148,19 +153,20 @@ class FieldBox final : public FieldIntegrator {
  private:
   const char* lawDensity() const override { return model_.multi ? nullptr : "midpoint"; }
   const char* whyNoLaw() const override { return kSeveralComponents; }
-  // A fresh scheme's step (the run's bits) and the linearization of its slab; the
-  // variation is carried in (δu, δp).
-  bool stepWithTangent(field::State& s, field::State& ds) override {
+  // A fresh scheme's step (the run's bits) and the linearization of its slab, once per
+  // variation; each is carried in (δu, δp).
+  bool stepWithTangents(field::State& s, field::State* ds, int count) override {
+    if (model_.typed) return stepAndLinearize<field::BoxSchemeT<field::DataDensity>>(*model_.typed, s, ds, count);
+    return stepAndLinearize<field::BoxScheme>(model_.density, s, ds, count);
+  }
+  template <class Box, class Density>
+  bool stepAndLinearize(const Density& d, field::State& s, field::State* ds, int count) {
     const std::vector<double> old = s.u;
     const double t = s.t;
-    if (model_.typed) {
-      field::BoxSchemeT<field::DataDensity> box;
-      return box.step(*model_.typed, model_.grid, s, h_).ok &&
-             box.tangent(*model_.typed, model_.grid, h_, t, old, s.u, ds.u, ds.v);
-    }
-    field::BoxScheme box;
-    return box.step(model_.density, model_.grid, s, h_).ok &&
-           box.tangent(model_.density, model_.grid, h_, t, old, s.u, ds.u, ds.v);
+    Box box;
+    bool ok = box.step(d, model_.grid, s, h_).ok;
+    for (int k = 0; k < count && ok; ++k) ok = box.tangent(d, model_.grid, h_, t, old, s.u, ds[k].u, ds[k].v);
+    return ok;
   }
   void cellHessian(int c, double t, const field::Corners& y, field::CellHessian& h) const override {
     const double dx = model_.grid.spacing(), centre = (c + 0.5) * dx;
