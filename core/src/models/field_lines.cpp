@@ -117,13 +117,24 @@ void MultiLeapfrog::step(const MultiLines& lines, State& s, double dt) {
   s.t += dt;
 }
 
+// Each component's end nodes as they are, its inside with w_i = 1: the length (1 · Δx) = Δx
+// formed once (the same bits, without a modulo and a branch per entry).
 bool MultiOde::rhs(const VecX& y, VecX& dy) {
-  const int n = lines->size();
-  u.assign(y.data(), y.data() + n);
+  const int size = lines->size(), n = lines->grid().points;
+  u.assign(y.data(), y.data() + size);
   lines->acceleration(u, a);
-  for (int k = 0; k < n; ++k) {
-    dy[k] = lines->moves(k) ? y[n + k] / mass(k) : 0.0;
-    dy[n + k] = mass(k) * a[static_cast<std::size_t>(k)];
+  const double dx = lines->grid().spacing();
+  const auto node = [&](int k) {
+    dy[k] = lines->moves(k) ? y[size + k] / mass(k) : 0.0;
+    dy[size + k] = mass(k) * a[static_cast<std::size_t>(k)];
+  };
+  for (int first = 0; first < size; first += n) {
+    node(first);
+    for (int k = first + 1; k + 1 < first + n; ++k) {
+      dy[k] = y[size + k] / dx;
+      dy[size + k] = dx * a[static_cast<std::size_t>(k)];
+    }
+    node(first + n - 1);
   }
   return dy.allFinite();
 }
