@@ -47,7 +47,7 @@ std::unique_ptr<Integrator> dopri5OnMechanism(const Model& m, const Options& o, 
 
 std::unique_ptr<Integrator> dopri5OnField(const Model& m, const Options& o, double h) {
   const FieldModel& field = std::get<FieldModel>(m);
-  if (field.multi) return std::make_unique<FieldMultiDopri5>(field, h, "dopri5", h, o.get("tol"));
+  if (field.isTyped()) return std::make_unique<FieldMultiDopri5>(field, h, "dopri5", h, o.get("tol"));
   return std::make_unique<FieldDopri5>(field, h, o.get("tol"));
 }
 

@@ -46,7 +46,7 @@ std::unique_ptr<Integrator> rk4OnMechanism(const Model& m, const Options&, doubl
 
 std::unique_ptr<Integrator> rk4OnField(const Model& m, const Options&, double h) {
   const FieldModel& field = std::get<FieldModel>(m);
-  if (field.multi) return std::make_unique<FieldMultiRungeKutta4>(field, h, "rk4", RungeKuttaMethod::RK4, h);
+  if (field.isTyped()) return std::make_unique<FieldMultiRungeKutta4>(field, h, "rk4", RungeKuttaMethod::RK4, h);
   return std::make_unique<FieldRungeKutta4>(field, h);
 }
 

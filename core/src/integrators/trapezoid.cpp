@@ -32,7 +32,7 @@ std::unique_ptr<Integrator> trapezoidOnLagrangian(const Model& m, const Options&
 // On a field: the trapezoid discrete density is the leapfrog (Störmer–Verlet, models/field.hpp).
 std::unique_ptr<Integrator> trapezoidOnField(const Model& m, const Options&, double h) {
   const FieldModel& field = std::get<FieldModel>(m);
-  if (field.multi) return std::make_unique<FieldMultiLeapfrog>(field, h);
+  if (field.isTyped()) return std::make_unique<FieldMultiLeapfrog>(field, h);
   return std::make_unique<FieldLeapfrog>(field, h);
 }
 

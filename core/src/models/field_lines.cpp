@@ -1,10 +1,11 @@
-// The method of lines on several components (models/field_lines.hpp).
+// The method of lines on a typed density (models/field_lines.hpp).
 #include "vilab/models/field_lines.hpp"
 
 #include <algorithm>
 #include <cmath>
 
 #include "vilab/models/field_box.hpp"
+#include "vilab/models/field_model.hpp"
 
 namespace vilab::field {
 
@@ -12,7 +13,7 @@ namespace {
 
 // M = ∂²ℒ/∂u_t² at 8 test points, which must not change, nor depend on u or u_x through a
 // mixed derivative, nor carry a term linear in u_t (∂ℒ/∂u_t = M u_t); empty with `why` else.
-Eigen::MatrixXd constantMass(const MultiDensity& d, double length, std::string& why) {
+Eigen::MatrixXd constantMass(const LinesDensity& d, double length, std::string& why) {
   const int m = d.components();
   Eigen::MatrixXd M;
   TestPoints points{0x2545f4914f6cdd1dull};
@@ -57,15 +58,13 @@ Eigen::MatrixXd constantMass(const MultiDensity& d, double length, std::string& 
 
 }  // namespace
 
-MultiLines::MultiLines(std::shared_ptr<const MultiDensity> d, const Grid& g, const std::string& method)
-    : density_(std::move(d)), grid_(g), m_(density_->components()) {
+MultiLines::MultiLines(LinesDensity d, const Grid& g, const std::string& method)
+    : density_(std::move(d)), grid_(g), m_(density_.components()) {
   std::string why;
-  const Eigen::MatrixXd M = constantMass(*density_, g.length, why);
+  const Eigen::MatrixXd M = constantMass(density_, g.length, why);
   if (M.size() == 0)
     throw InputError(InputErrorCode::NotApplicable, "integrator",
-                     "\"" + method +
-                         "\" steps a density of several components whose kinetic part is ½ u_tᵀ M u_t with M "
-                         "constant: " +
+                     "\"" + method + "\" steps a typed density whose kinetic part is ½ u_tᵀ M u_t with M constant: " +
                          why + "; the box scheme (midpoint) runs it");
   inverseMass_ = M.inverse();
 }
@@ -86,11 +85,11 @@ void MultiLines::acceleration(const std::vector<double>& u, std::vector<double>&
         z[3 * b + 1] = 0;
         z[3 * b + 2] = (u[at + static_cast<std::size_t>(ends[1])] - u[at + static_cast<std::size_t>(ends[0])]) / dx;
       }
-      const double* out = density_->evaluate(z, grid_.x(node));
+      const double* out = density_.evaluate(z, grid_.x(node));
       for (int b = 0; b < m; ++b) {
         const std::size_t at = static_cast<std::size_t>(b * n);
-        const double pull = 0.5 * out[density_->gradientAt(3 * b + 2)];
-        force_[at + static_cast<std::size_t>(node)] += 0.5 * dx * out[density_->gradientAt(3 * b)];
+        const double pull = 0.5 * out[density_.gradientAt(3 * b + 2)];
+        force_[at + static_cast<std::size_t>(node)] += 0.5 * dx * out[density_.gradientAt(3 * b)];
         force_[at + static_cast<std::size_t>(ends[0])] -= pull;
         force_[at + static_cast<std::size_t>(ends[1])] += pull;
       }
@@ -118,15 +117,32 @@ void MultiLeapfrog::step(const MultiLines& lines, State& s, double dt) {
   s.t += dt;
 }
 
+// Each component's end nodes as they are, its inside with w_i = 1: the length (1 · Δx) = Δx
+// formed once (the same bits, without a modulo and a branch per entry).
 bool MultiOde::rhs(const VecX& y, VecX& dy) {
-  const int n = lines->size();
-  u.assign(y.data(), y.data() + n);
+  const int size = lines->size(), n = lines->grid().points;
+  u.assign(y.data(), y.data() + size);
   lines->acceleration(u, a);
-  for (int k = 0; k < n; ++k) {
-    dy[k] = lines->moves(k) ? y[n + k] / mass(k) : 0.0;
-    dy[n + k] = mass(k) * a[static_cast<std::size_t>(k)];
+  const double dx = lines->grid().spacing();
+  const auto node = [&](int k) {
+    dy[k] = lines->moves(k) ? y[size + k] / mass(k) : 0.0;
+    dy[size + k] = mass(k) * a[static_cast<std::size_t>(k)];
+  };
+  for (int first = 0; first < size; first += n) {
+    node(first);
+    for (int k = first + 1; k + 1 < first + n; ++k) {
+      dy[k] = y[size + k] / dx;
+      dy[size + k] = dx * a[static_cast<std::size_t>(k)];
+    }
+    node(first + n - 1);
   }
   return dy.allFinite();
 }
 
 }  // namespace vilab::field
+
+namespace vilab {
+field::LinesDensity linesDensity(const FieldModel& m) {
+  return m.multi ? field::LinesDensity(m.multi) : field::LinesDensity(m.typed);
+}
+}  // namespace vilab

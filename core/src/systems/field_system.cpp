@@ -397,27 +397,22 @@ VILAB_COLD SystemEntry fieldEntry() {
   e.build = [](const ParamValues&) { return Model(parseField(parseBuiltIn(kDefaultDefinition, "params"))); };
   e.defaultInitial = [](const ParamValues&) { return parseBuiltIn(kDefaultInitial, "initial"); };
   e.checkIntegrator = [](const Model& model, const IntegratorEntry& integrator) {
-    const FieldModel& m = std::get<FieldModel>(model);
 #ifndef VILAB_LEAN
-    if (m.multi) {
-      const std::string& id = integrator.id;
-      if (id == "trapezoid" || id == "rk4" || id == "dopri5") {
-        field::MultiLines(m.multi, m.grid, id);  // refuses a kinetic part they cannot step
-        return;
-      }
-      if (id != "midpoint")
-        throw InputError(InputErrorCode::NotApplicable, "integrator",
-                         "\"" + id + "\" steps a field of one component; a density of " +
-                             std::to_string(m.components()) +
-                             " components runs the box scheme (midpoint), the leapfrog (trapezoid), RK4 or DOPRI5");
+    const FieldModel& m = std::get<FieldModel>(model);
+    if (!m.isTyped()) return;
+    const std::string& id = integrator.id;
+    if (id == "trapezoid" || id == "rk4" || id == "dopri5") {
+      field::MultiLines(linesDensity(m), m.grid, id);  // refuses a kinetic part they cannot step
       return;
     }
-#endif
-    if (m.isTyped() && integrator.id != "midpoint")
+    if (id != "midpoint")
       throw InputError(InputErrorCode::NotApplicable, "integrator",
-                       "\"" + integrator.id +
-                           "\" steps the built-in densities only; a density typed as text runs the box scheme "
-                           "(midpoint)");
+                       "\"" + id + "\" steps the built-in densities only; a typed density" +
+                           (m.multi ? " of " + std::to_string(m.components()) + " components" : std::string()) +
+                           " runs the box scheme (midpoint), the leapfrog (trapezoid), RK4 or DOPRI5");
+#else
+    (void)model, (void)integrator;
+#endif
   };
   e.initialState = [](const Model& model, Json& initial) {
 #ifdef VILAB_LEAN

@@ -3,7 +3,7 @@
 //  - leapfrog (the trapezoid discrete density: Störmer–Verlet), registry id `trapezoid`;
 //  - the box scheme (the midpoint discrete density), `midpoint`, on a built-in or typed ℒ;
 //  - RK4 and DOPRI5 on the same method-of-lines system, `rk4` and `dopri5`;
-//  - on a density of several components, the leapfrog, RK4 and DOPRI5 on the
+//  - on a typed density (one component or several), the leapfrog, RK4 and DOPRI5 on the
 //    method-of-lines system of models/field_lines.hpp;
 //  - the asynchronous variational integrator, `avi`: the cells of the grid from
 //    `from` (a fraction of the length) on take `fine` steps per h, the others one; or,
@@ -44,18 +44,17 @@ class FieldIntegrator : public Integrator {
       why = whyNoLaw();
       return false;
     }
+    // One run of the base rows carries both variations (its steps are the run's).
     std::vector<double> base[3], xi[3], eta[3];
-    std::vector<double>* variations[2] = {xi, eta};
-    for (int which = 0; which < 2; ++which) {
-      field::State s = s_, ds = seed(which);
-      for (int k = 0; k < 3; ++k) {
-        if (k > 0 && !stepWithTangent(s, ds)) {
-          why = "the step from this state is refused";
-          return false;
-        }
-        base[k] = s.u;
-        variations[which][k] = ds.u;
+    field::State s = s_, ds[2] = {seed(0), seed(1)};
+    for (int k = 0; k < 3; ++k) {
+      if (k > 0 && !stepWithTangents(s, ds, 2)) {
+        why = "the step from this state is refused";
+        return false;
       }
+      base[k] = s.u;
+      xi[k] = ds[0].u;
+      eta[k] = ds[1].u;
     }
     const double t = s_.t;
     field::multisymplecticResiduals(
@@ -75,8 +74,9 @@ class FieldIntegrator : public Integrator {
   // whyNoLaw) for a method whose rows are not one uniform space-time mesh.
   virtual const char* lawDensity() const { return nullptr; }
   virtual const char* whyNoLaw() const { return ""; }
-  // One step of s, as the run takes it (the same bits), and of a variation ds about it.
-  virtual bool stepWithTangent(field::State&, field::State&) { return false; }
+  // One step of s, as the run takes it (the same bits), and of `count` variations ds[k]
+  // about it.
+  virtual bool stepWithTangents(field::State&, field::State*, int) { return false; }
   // The Hessian of the law's density on cell c whose centre is at time t.
   virtual void cellHessian(int, double, const field::Corners&, field::CellHessian&) const {}
 
@@ -98,6 +98,8 @@ class FieldIntegrator : public Integrator {
 
   static constexpr const char* kSeveralComponents =
       "the law's check carries variations of one component; this density has several";
+  static constexpr const char* kTypedLines =
+      "the law's trapezoid cells are built for the built-in densities; a typed density's explicit methods have none";
 
   FieldModel model_;
   field::State s_;
@@ -119,8 +121,13 @@ class FieldExplicit final : public FieldIntegrator {
   void restart() override { method_ = Method(); }
   // Both run the semi-discrete system of the trapezoid density (the leapfrog's).
   const char* lawDensity() const override { return "trapezoid"; }
-  bool stepWithTangent(field::State& s, field::State& ds) override {
-    Method::stepWithTangent(model_.density, model_.grid, s, ds, h_);
+  // field.hpp's step carries one variation: each from the same start (the same bits).
+  bool stepWithTangents(field::State& s, field::State* ds, int count) override {
+    const field::State start = s;
+    for (int k = 0; k < count; ++k) {
+      s = start;
+      Method::stepWithTangent(model_.density, model_.grid, s, ds[k], h_);
+    }
     return true;
   }
   void cellHessian(int c, double, const field::Corners& y, field::CellHessian& h) const override {
@@ -146,19 +153,20 @@ class FieldBox final : public FieldIntegrator {
  private:
   const char* lawDensity() const override { return model_.multi ? nullptr : "midpoint"; }
   const char* whyNoLaw() const override { return kSeveralComponents; }
-  // A fresh scheme's step (the run's bits) and the linearization of its slab; the
-  // variation is carried in (δu, δp).
-  bool stepWithTangent(field::State& s, field::State& ds) override {
+  // A fresh scheme's step (the run's bits) and the linearization of its slab, once per
+  // variation; each is carried in (δu, δp).
+  bool stepWithTangents(field::State& s, field::State* ds, int count) override {
+    if (model_.typed) return stepAndLinearize<field::BoxSchemeT<field::DataDensity>>(*model_.typed, s, ds, count);
+    return stepAndLinearize<field::BoxScheme>(model_.density, s, ds, count);
+  }
+  template <class Box, class Density>
+  bool stepAndLinearize(const Density& d, field::State& s, field::State* ds, int count) {
     const std::vector<double> old = s.u;
     const double t = s.t;
-    if (model_.typed) {
-      field::BoxSchemeT<field::DataDensity> box;
-      return box.step(*model_.typed, model_.grid, s, h_).ok &&
-             box.tangent(*model_.typed, model_.grid, h_, t, old, s.u, ds.u, ds.v);
-    }
-    field::BoxScheme box;
-    return box.step(model_.density, model_.grid, s, h_).ok &&
-           box.tangent(model_.density, model_.grid, h_, t, old, s.u, ds.u, ds.v);
+    Box box;
+    bool ok = box.step(d, model_.grid, s, h_).ok;
+    for (int k = 0; k < count && ok; ++k) ok = box.tangent(d, model_.grid, h_, t, old, s.u, ds[k].u, ds[k].v);
+    return ok;
   }
   void cellHessian(int c, double t, const field::Corners& y, field::CellHessian& h) const override {
     const double dx = model_.grid.spacing(), centre = (c + 0.5) * dx;
@@ -186,12 +194,12 @@ class FieldDopri5 final : public FieldIntegrator {
   field::FieldDormandPrince method_;
 };
 
-// The explicit methods on a density of several components (models/field_lines.hpp): the
-// leapfrog's kick, drift, kick, and RK4 and DOPRI5 through the project's ODE methods.
+// The explicit methods on a typed density (models/field_lines.hpp): the leapfrog's kick,
+// drift, kick, and RK4 and DOPRI5 through the project's ODE methods.
 class FieldMultiLeapfrog final : public FieldIntegrator {
  public:
   FieldMultiLeapfrog(const FieldModel& model, double h)
-      : FieldIntegrator(model, h), lines_(model.multi, model.grid, "trapezoid") {}
+      : FieldIntegrator(model, h), lines_(linesDensity(model), model.grid, "trapezoid") {}
   StepOutcome step() override {
     method_.step(lines_, s_, h_);
     return {};
@@ -199,7 +207,7 @@ class FieldMultiLeapfrog final : public FieldIntegrator {
 
  private:
   void restart() override { method_ = field::MultiLeapfrog(); }
-  const char* whyNoLaw() const override { return kSeveralComponents; }
+  const char* whyNoLaw() const override { return kTypedLines; }
   field::MultiLines lines_;
   field::MultiLeapfrog method_;
 };
@@ -211,13 +219,13 @@ class FieldMultiOde final : public FieldIntegrator {
   template <class... Args>
   FieldMultiOde(const FieldModel& model, double h, const char* id, Args... args)
       : FieldIntegrator(model, h),
-        method_(field::MultiOde{std::make_shared<const field::MultiLines>(model.multi, model.grid, id), {}, {}},
+        method_(field::MultiOde{std::make_shared<const field::MultiLines>(linesDensity(model), model.grid, id), {}, {}},
                 args...) {}
   StepOutcome step() override { return method_.step(h_, s_); }
 
  private:
   void restart() override { method_.load(s_); }
-  const char* whyNoLaw() const override { return kSeveralComponents; }
+  const char* whyNoLaw() const override { return kTypedLines; }
   field::LinesOnOde<field::MultiOde, Method> method_;
 };
 using FieldMultiRungeKutta4 = FieldMultiOde<ExplicitRungeKutta<field::MultiOde>>;

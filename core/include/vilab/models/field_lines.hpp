@@ -1,5 +1,5 @@
-// Fields of several components by the method of lines: the explicit methods (leapfrog,
-// RK4, DOPRI5) on a typed density whose kinetic part is ½ u_tᵀ M u_t with M constant,
+// Typed fields (of one component or several) by the method of lines: the explicit methods
+// (leapfrog, RK4, DOPRI5) on a typed density whose kinetic part is ½ u_tᵀ M u_t with M constant,
 //   ℒ = ½ u_tᵀ M u_t − U(u, u_x, x),
 // discretized in space as the one-component string of field.hpp: the cell-trapezoid
 // semi-discrete Lagrangian
@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "vilab/models/field.hpp"
+#include "vilab/models/field_data.hpp"
 #include "vilab/models/field_multi.hpp"
 #include "vilab/types.hpp"
 
@@ -37,11 +38,38 @@ struct TestPoints {
   }
 };
 
+// A typed ℒ as the method of lines reads it: m components, evaluate(w, x) at w = (u, u_t,
+// u_x) per component giving ℒ, its gradient, then its Hessian's upper triangle — the
+// layout of MultiDensity, which for one component is DataDensity's.
+class LinesDensity {
+ public:
+  explicit LinesDensity(std::shared_ptr<const MultiDensity> d) : multi_(std::move(d)) {}
+  explicit LinesDensity(std::shared_ptr<const DataDensity> d) : typed_(std::move(d)) {}
+
+  int components() const { return multi_ ? multi_->components() : 1; }
+  const double* evaluate(const double* w, double x) const {
+    if (multi_) return multi_->evaluate(w, x);
+    typed_->evaluate(w[0], w[1], w[2], x, 0.0, out_);
+    return out_;
+  }
+  int gradientAt(int k) const { return 1 + k; }
+  int hessianAt(int i, int j) const {
+    // DataDensity's upper triangle: (uu, u ut, u ux, ut ut, ut ux, ux ux) from 4.
+    static constexpr int kOne[3][3] = {{4, 5, 6}, {5, 7, 8}, {6, 8, 9}};
+    return multi_ ? multi_->hessianAt(i, j) : kOne[i][j];
+  }
+
+ private:
+  std::shared_ptr<const MultiDensity> multi_;
+  std::shared_ptr<const DataDensity> typed_;
+  mutable double out_[10];
+};
+
 class MultiLines {
  public:
   // Throws InputError naming `integrator` (the method's id in the message) when ℒ's
   // kinetic part is not ½ u_tᵀ M u_t with M constant and positive definite.
-  MultiLines(std::shared_ptr<const MultiDensity> d, const Grid& g, const std::string& method);
+  MultiLines(LinesDensity d, const Grid& g, const std::string& method);
 
   int components() const { return m_; }
   int size() const { return m_ * grid_.points; }
@@ -53,7 +81,7 @@ class MultiLines {
   void acceleration(const std::vector<double>& u, std::vector<double>& a) const;
 
  private:
-  std::shared_ptr<const MultiDensity> density_;
+  LinesDensity density_;
   Grid grid_;
   int m_;
   Eigen::MatrixXd inverseMass_;
@@ -87,3 +115,9 @@ struct MultiOde {
 };
 
 }  // namespace vilab::field
+
+namespace vilab {
+struct FieldModel;
+// A typed model's density (one component or several) for MultiLines.
+field::LinesDensity linesDensity(const FieldModel& m);
+}  // namespace vilab
