@@ -476,10 +476,10 @@ TEST_CASE("field: the steps' linearizations equal their central differences on s
   for (double& u : s.u) u *= 2;  // well into the nonlinear range of V = 1 − cos u
   const State ds = smoothVariation(g);
   const double leapfrog = tangentGap(
-      g, s, ds, [&](State& a, State& b) { Leapfrog::stepWithTangent(d, g, a, b, dt); },
+      g, s, ds, [&](State& a, State& b) { Leapfrog::stepWithTangents(d, g, a, &b, 1, dt); },
       [&](State& a) { Leapfrog().step(d, g, a, dt); });
   const double rk4 = tangentGap(
-      g, s, ds, [&](State& a, State& b) { RungeKutta4::stepWithTangent(d, g, a, b, dt); },
+      g, s, ds, [&](State& a, State& b) { RungeKutta4::stepWithTangents(d, g, a, &b, 1, dt); },
       [&](State& a) { RungeKutta4().step(d, g, a, dt); });
   // The box scheme carries (δu, δp): its plain step's v is p/(ρΔx) here (ρ = 1, interior).
   const double box = tangentGap(
@@ -505,12 +505,12 @@ TEST_CASE("field: the leapfrog's and RK4's steps with a tangent take the plain s
   const double dt = 0.5 * g.spacing();
   State a = bump(g), b = bump(g), ds = smoothVariation(g);
   Leapfrog plain;
-  for (int k = 0; k < 20; ++k) plain.step(d, g, a, dt), Leapfrog::stepWithTangent(d, g, b, ds, dt);
+  for (int k = 0; k < 20; ++k) plain.step(d, g, a, dt), Leapfrog::stepWithTangents(d, g, b, &ds, 1, dt);
   CHECK(a.u == b.u);
   CHECK(a.v == b.v);
   State c = bump(g), e = bump(g);
   RungeKutta4 rk4;
-  for (int k = 0; k < 20; ++k) rk4.step(d, g, c, dt), RungeKutta4::stepWithTangent(d, g, e, ds, dt);
+  for (int k = 0; k < 20; ++k) rk4.step(d, g, c, dt), RungeKutta4::stepWithTangents(d, g, e, &ds, 1, dt);
   CHECK(c.u == e.u);
   CHECK(c.v == e.v);
 }

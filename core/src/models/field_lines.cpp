@@ -107,16 +107,6 @@ void MultiLines::acceleration(const std::vector<double>& u, std::vector<double>&
   }
 }
 
-void MultiLeapfrog::step(const MultiLines& lines, State& s, double dt) {
-  if (a_.size() != s.u.size()) lines.acceleration(s.u, a_);
-  const std::size_t n = s.u.size();
-  for (std::size_t k = 0; k < n; ++k) s.v[k] += 0.5 * dt * a_[k];
-  for (std::size_t k = 0; k < n; ++k) s.u[k] += dt * s.v[k];
-  lines.acceleration(s.u, a_);
-  for (std::size_t k = 0; k < n; ++k) s.v[k] += 0.5 * dt * a_[k];
-  s.t += dt;
-}
-
 // Each component's end nodes as they are, its inside with w_i = 1: the length (1 · Δx) = Δx
 // formed once (the same bits, without a modulo and a branch per entry).
 bool MultiOde::rhs(const VecX& y, VecX& dy) {

@@ -121,13 +121,8 @@ class FieldExplicit final : public FieldIntegrator {
   void restart() override { method_ = Method(); }
   // Both run the semi-discrete system of the trapezoid density (the leapfrog's).
   const char* lawDensity() const override { return "trapezoid"; }
-  // field.hpp's step carries one variation: each from the same start (the same bits).
   bool stepWithTangents(field::State& s, field::State* ds, int count) override {
-    const field::State start = s;
-    for (int k = 0; k < count; ++k) {
-      s = start;
-      Method::stepWithTangent(model_.density, model_.grid, s, ds[k], h_);
-    }
+    Method::stepWithTangents(model_.density, model_.grid, s, ds, count, h_);
     return true;
   }
   void cellHessian(int c, double, const field::Corners& y, field::CellHessian& h) const override {

@@ -219,44 +219,63 @@ inline Density sineGordon() {
   return d;
 }
 
-// Störmer–Verlet: the variational integrator of L_h with the trapezoid discrete
-// Lagrangian (Marsden & West 2001, §2.5 and §5.2 for the spacetime form). O(N).
-class Leapfrog {
+// Störmer–Verlet's kick, drift, kick on ü = a(u), `accelerate(u, a)` giving a(u): the
+// one-component string's (Leapfrog below) and a typed density's (field_lines.hpp). The
+// acceleration at a step's end is kept for the next step's first kick.
+class KickDriftKick {
  public:
-  void step(const Density& d, const Grid& g, State& s, double dt) {
-    if (a_.size() != s.u.size()) acceleration(d, g, s.u, a_);
-    const int n = g.points;
+  template <class Accelerate>
+  void step(const Accelerate& accelerate, State& s, double dt) {
+    if (a_.size() != s.u.size()) accelerate(s.u, a_);
+    const std::size_t n = s.u.size();
     const double half = 0.5 * dt;
     double* u = s.u.data();
     double* v = s.v.data();
     const double* a = a_.data();
-    for (int i = 0; i < n; ++i) {
+    for (std::size_t i = 0; i < n; ++i) {
       v[i] += half * a[i];
       u[i] += dt * v[i];
     }
-    acceleration(d, g, s.u, a_);
+    accelerate(s.u, a_);
     a = a_.data();
-    for (int i = 0; i < n; ++i) v[i] += half * a[i];
-    s.t += dt;
-  }
-
-  // The same step of s (the same bits) and of a solution ds = (δu, δu̇) of its
-  // linearization about s: the variations the multisymplectic law is stated for.
-  static void stepWithTangent(const Density& d, const Grid& g, State& s, State& ds, double dt) {
-    const int n = g.points;
-    std::vector<double> a, da;
-    for (int half = 0; half < 2; ++half) {
-      acceleration(d, g, s.u, a);
-      accelerationTangent(d, g, s.u, ds.u, da);
-      for (int i = 0; i < n; ++i) s.v[i] += 0.5 * dt * a[i], ds.v[i] += 0.5 * dt * da[i];
-      if (half == 1) break;
-      for (int i = 0; i < n; ++i) s.u[i] += dt * s.v[i], ds.u[i] += dt * ds.v[i];
-    }
+    for (std::size_t i = 0; i < n; ++i) v[i] += half * a[i];
     s.t += dt;
   }
 
  private:
   std::vector<double> a_;
+};
+
+// Störmer–Verlet: the variational integrator of L_h with the trapezoid discrete
+// Lagrangian (Marsden & West 2001, §2.5 and §5.2 for the spacetime form). O(N).
+class Leapfrog {
+ public:
+  void step(const Density& d, const Grid& g, State& s, double dt) {
+    method_.step([&d, &g](const std::vector<double>& u, std::vector<double>& a) { acceleration(d, g, u, a); }, s, dt);
+  }
+
+  // The same step of s (the same bits) and of `count` solutions ds[k] = (δu, δu̇) of its
+  // linearization about s: the variations the multisymplectic law is stated for.
+  static void stepWithTangents(const Density& d, const Grid& g, State& s, State* ds, int count, double dt) {
+    const int n = g.points;
+    std::vector<double> a, da;
+    for (int half = 0; half < 2; ++half) {
+      acceleration(d, g, s.u, a);
+      for (int k = 0; k < count; ++k) {
+        accelerationTangent(d, g, s.u, ds[k].u, da);
+        for (int i = 0; i < n; ++i) ds[k].v[i] += 0.5 * dt * da[i];
+      }
+      for (int i = 0; i < n; ++i) s.v[i] += 0.5 * dt * a[i];
+      if (half == 1) break;
+      for (int i = 0; i < n; ++i) s.u[i] += dt * s.v[i];
+      for (int k = 0; k < count; ++k)
+        for (int i = 0; i < n; ++i) ds[k].u[i] += dt * ds[k].v[i];
+    }
+    s.t += dt;
+  }
+
+ private:
+  KickDriftKick method_;
 };
 
 // Classical RK4 on the same method-of-lines system (the non-symplectic baseline).
@@ -288,19 +307,25 @@ class RungeKutta4 {
     s.t += dt;
   }
 
-  // The same step of s and of a solution ds = (δu, δu̇) of its linearization about s:
-  // the stages' derivatives along ds.
-  static void stepWithTangent(const Density& d, const Grid& g, State& s, State& ds, double dt) {
+  // The same step of s and of `count` solutions ds[k] = (δu, δu̇) of its linearization
+  // about s: the stages' derivatives along each, about the one base step.
+  static void stepWithTangents(const Density& d, const Grid& g, State& s, State* ds, int count, double dt) {
     RungeKutta4 base;
     const State start = s;
     base.step(d, g, s, dt);
+    for (int k = 0; k < count; ++k) base.tangent(d, g, start, ds[k], dt);
+  }
+
+ private:
+  // ds along the stages of the step this one took from `start`.
+  void tangent(const Density& d, const Grid& g, const State& start, State& ds, double dt) const {
     const int n = g.points;
     std::vector<double> u = start.u, du = ds.u, dv = ds.v, dku[4], dkv[4];
     const double c[4] = {0, 0.5, 0.5, 1};
     for (int k = 0; k < 4; ++k) {
       if (k > 0)
         for (int i = 0; i < n; ++i) {
-          u[i] = start.u[i] + c[k] * dt * base.ku_[k - 1][i];
+          u[i] = start.u[i] + c[k] * dt * ku_[k - 1][i];
           du[i] = ds.u[i] + c[k] * dt * dku[k - 1][i];
           dv[i] = ds.v[i] + c[k] * dt * dkv[k - 1][i];
         }
@@ -313,7 +338,6 @@ class RungeKutta4 {
     }
   }
 
- private:
   std::vector<std::vector<double>> ku_, kv_;
   std::vector<double> u_, v_;
 };

@@ -88,14 +88,16 @@ class MultiLines {
   mutable std::vector<double> force_;
 };
 
-// Störmer–Verlet on MultiLines (field.hpp's Leapfrog: kick, drift, kick), the cached
-// acceleration dropped by a new start.
+// Störmer–Verlet on MultiLines (field.hpp's kick, drift, kick), the cached acceleration
+// dropped by a new start.
 class MultiLeapfrog {
  public:
-  void step(const MultiLines& lines, State& s, double dt);
+  void step(const MultiLines& lines, State& s, double dt) {
+    method_.step([&lines](const std::vector<double>& u, std::vector<double>& a) { lines.acceleration(u, a); }, s, dt);
+  }
 
  private:
-  std::vector<double> a_;
+  KickDriftKick method_;
 };
 
 // The method-of-lines system as the first-order ODE y = [u; w_i Δx u̇] the project's
