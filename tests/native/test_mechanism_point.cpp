@@ -6,10 +6,12 @@
 #include <catch2/catch.hpp>
 #include <sstream>
 
+#include "mechanisms.hpp"
 #include "support.hpp"
 
 using namespace vilab;
 using namespace vilab::test;
+using vilab::testing::bobGap;
 
 namespace {
 
@@ -35,17 +37,6 @@ Json dspFromBodies(const State& dsp, const std::string& integrator) {
               {"integrator", integrator},
               {"h", 0.01},
               {"params", {{"gravity", {0, 0, -9.81}}, {"bodies", bodies}, {"joints", joints}}}};
-}
-
-// The largest difference of the bobs' positions and momenta: the DSP's (x, p) per bob
-// against the mechanism's (x, ·) and (p, ·) per body.
-double bobGap(const State& dsp, const State& mech) {
-  double gap = 0;
-  for (int i = 0; i < 2; ++i) {
-    gap = std::max(gap, (dsp.q.segment<3>(3 * i) - mech.q.segment<3>(7 * i)).cwiseAbs().maxCoeff());
-    gap = std::max(gap, (dsp.p.segment<3>(3 * i) - mech.p.segment<3>(6 * i)).cwiseAbs().maxCoeff());
-  }
-  return gap;
 }
 
 }  // namespace

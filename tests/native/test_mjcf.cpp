@@ -8,12 +8,14 @@
 #include <fstream>
 #include <sstream>
 
+#include "mechanisms.hpp"
 #include "support.hpp"
 #include "vilab/exact/pendulum.hpp"
 #include "vilab/mjcf.hpp"
 
 using namespace vilab;
 using namespace vilab::test;
+using vilab::testing::bobGap;
 
 namespace {
 
@@ -36,16 +38,6 @@ double stateGap(const State& a, const State& b) {
   REQUIRE(a.q.size() == b.q.size());
   REQUIRE(a.p.size() == b.p.size());
   return std::max((a.q - b.q).cwiseAbs().maxCoeff(), (a.p - b.p).cwiseAbs().maxCoeff());
-}
-
-// The largest difference of the DSP's bobs (x, p per bob) and a mechanism's two bodies.
-double bobGap(const State& dsp, const State& mech) {
-  double g = 0;
-  for (int i = 0; i < 2; ++i) {
-    g = std::max(g, (mech.q.segment<3>(7 * i) - dsp.q.segment<3>(3 * i)).cwiseAbs().maxCoeff());
-    g = std::max(g, (mech.p.segment<3>(6 * i) - dsp.p.segment<3>(3 * i)).cwiseAbs().maxCoeff());
-  }
-  return g;
 }
 
 // The DSP's MuJoCo model (tests/native/mjcf/dsp.xml's form, bench/mujoco.mjs dspModel) with
