@@ -8,6 +8,7 @@
 
 #include "mechanisms.hpp"
 #include "support.hpp"
+#include "vilab/models/mechanism_dynamics.hpp"
 
 using namespace vilab;
 using namespace vilab::test;
@@ -196,4 +197,42 @@ TEST_CASE("mechanism point masses: a pinned point mass stays put and the state r
   State spinning = sim.state();
   spinning.p[5] = 1;
   CHECK_THROWS_WITH(sim.setState(spinning), Catch::Contains("p[3]"));
+}
+
+TEST_CASE("mechanism point masses: a rod's Ġv is the derivative of G v along the motion", "[mechanism][point]") {
+  // Bob 1 on a rod to the world, bob 2 on a rod to bob 1, with velocities along the rods'
+  // normals: for point masses G depends on x only, so Ġv = d/dt G(x + t v) v at t = 0.
+  MechanismModel m;
+  m.bodies.resize(2);
+  for (MechanismBody& b : m.bodies) b.point = true, b.inertia.setZero();
+  m.bodies[0].x = Vec3(0.6, 0, -0.8);
+  m.bodies[1].x = Vec3(0.6, 0.8, -1.4);
+  m.bodies[0].velocity = Vec3(0.8, 0.3, 0.6);
+  m.bodies[1].velocity = Vec3(0.8, 0.3, 0.6) + Vec3(1.0, -0.45, -0.6);
+  m.joints.resize(2);
+  m.joints[0].child = 0;
+  m.joints[0].childPoint = -m.bodies[0].x;
+  m.joints[1].parent = 0;
+  m.joints[1].child = 1;
+  m.joints[1].childPoint = m.bodies[0].x - m.bodies[1].x;
+  m.validate();
+  REQUIRE(m.joints[0].kind == JointKind::Rod);
+  REQUIRE(m.constraintCount() == 2);
+  VecX v = VecX::Zero(12);
+  v.segment<3>(0) = m.bodies[0].velocity;
+  v.segment<3>(6) = m.bodies[1].velocity;
+  const auto Gv = [&](double t) {
+    std::vector<Vec3> x = m.positions();
+    for (int i = 0; i < 2; ++i) x[i] += t * Vec3(v.segment<3>(6 * i));
+    Eigen::MatrixXd G(2, 12);
+    m.constraintJacobian(x, m.orientations(), G);
+    return VecX(G * v);
+  };
+  VecX exact(2);
+  constraintVelocityProduct(m, m.positions(), m.orientations(), v, exact);
+  const double eps = 1e-5;
+  const VecX numeric = (Gv(eps) - Gv(-eps)) / (2 * eps);
+  INFO("rod Ġv: " << exact.transpose() << " vs central differences " << numeric.transpose());
+  CHECK((exact - numeric).cwiseAbs().maxCoeff() <= 1e-8);
+  CHECK(exact.cwiseAbs().minCoeff() >= 0.1);  // not trivially zero
 }
