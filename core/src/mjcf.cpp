@@ -770,17 +770,48 @@ void kinematics(MjModel& m) {
 
 Json array(const Vec3& v) { return Json::array({v[0], v[1], v[2]}); }
 
+// MuJoCo refuses a moving body of zero inertia (mjMINVAL), so its point masses carry a
+// token one: a body on a ball joint whose principal moments are all at most
+// kPointMassInertia · m L² (L: the joint's distance from the centre of mass, in the body
+// frame) imports as a point mass, and so does any body whose moments are all 0, provided
+// the joints of its child bodies sit at its centre of mass (a point mass's joint point).
+// The imported motion then differs from MuJoCo's by O(that ratio); the output's
+// about.notes says which bodies were mapped.
+constexpr double kPointMassInertia = 1e-6;
+
+std::vector<bool> pointMasses(const MjModel& m) {
+  std::vector<bool> point(m.bodies.size());
+  for (std::size_t i = 0; i < m.bodies.size(); ++i) {
+    const Body& b = m.bodies[i];
+    const double L2 = (b.ipos - b.jointPos).squaredNorm();
+    point[i] = b.moments.cwiseAbs().maxCoeff() == 0 ||
+               (b.kind == Kind::Ball && L2 > 0 && b.moments.maxCoeff() <= kPointMassInertia * b.mass * L2);
+  }
+  for (const Body& c : m.bodies) {
+    if (c.parent < 0 || c.kind == Kind::Free) continue;
+    const std::size_t parent = static_cast<std::size_t>(c.parent);
+    const Body& p = m.bodies[parent];
+    // Only a ball joint holds a point mass (a hinge or a weld needs its orientation).
+    const Vec3 anchor = c.pos + quat::matrix(c.quat) * c.jointPos;
+    if (c.kind != Kind::Ball ||
+        !((anchor - p.ipos).cwiseAbs().maxCoeff() <= 1e-12 * (1 + p.ipos.cwiseAbs().maxCoeff())))
+      point[parent] = false;
+  }
+  return point;
+}
+
 // The scenario of the model; `lines` gets, per mechanism body and joint, the line to
 // name when parseScenario refuses them.
 Json scenario(const MjModel& m, std::vector<int>& bodyLines, std::vector<int>& jointLines) {
-  Json bodies = Json::array(), joints = Json::array();
+  Json bodies = Json::array(), joints = Json::array(), notes = Json::array();
+  const std::vector<bool> point = pointMasses(m);
   std::vector<std::string> names;
   for (const Body& b : m.bodies)
     names.push_back(b.name.empty() ? "body" + std::to_string(&b - &m.bodies[0] + 1) : b.name);
   for (const Body& b : m.bodies) {
     if (b.isStatic) continue;
     const std::size_t i = static_cast<std::size_t>(&b - &m.bodies[0]);
-    const Mat3 Rc = b.R * b.iR;
+    const Mat3 Rc = point[i] ? Mat3::Identity() : Mat3(b.R * b.iR);
     Json body = {{"name", names[i]},
                  {"mass", b.mass},
                  {"inertia", array(b.moments)},
@@ -792,6 +823,13 @@ Json scenario(const MjModel& m, std::vector<int>& bodyLines, std::vector<int>& j
                   }()},
                  {"velocity", array(b.v)},
                  {"omega", array(Rc.transpose() * b.w)}};
+    if (point[i]) {
+      body["inertia"] = 0;  // a position only: no orientation, no spin
+      body.erase("orientation");
+      body.erase("omega");
+      notes.push_back("body \"" + names[i] + "\" (line " + std::to_string(b.line) + "): inertia " +
+                      formatNumber(b.moments.maxCoeff()) + " kg·m², at most 1e-6 m L², imported as a point mass");
+    }
     if (b.hasShape) body["shape"] = {{"type", b.shape.type}, {"size", b.shape.size}};
     bodies.push_back(body);
     bodyLines.push_back(b.line);
@@ -799,7 +837,8 @@ Json scenario(const MjModel& m, std::vector<int>& bodyLines, std::vector<int>& j
     const Body* p = b.parent < 0 ? nullptr : &m.bodies[static_cast<std::size_t>(b.parent)];
     const bool world = !p || p->isStatic;
     const Vec3 pc = world ? Vec3::Zero() : p->com;
-    const Mat3 pR = world ? Mat3::Identity() : Mat3(p->R * p->iR);
+    const bool pointParent = !world && point[static_cast<std::size_t>(b.parent)];
+    const Mat3 pR = world || pointParent ? Mat3::Identity() : Mat3(p->R * p->iR);
     Json j = {{"type", b.kind == Kind::Welded ? "fixed"
                        : b.kind == Kind::Ball ? "ball"
                                               : "hinge"},
@@ -807,7 +846,8 @@ Json scenario(const MjModel& m, std::vector<int>& bodyLines, std::vector<int>& j
               {"child", names[i]}};
     // The joint's anchor (a welded body's: its centre of mass) in both bodies' frames.
     const Vec3 anchor = b.kind == Kind::Welded ? b.com : Vec3(b.x + b.R * b.jointPos);
-    j["parentPoint"] = array(pR.transpose() * (anchor - pc));
+    // On a point mass the joint is at its centre (pointMasses), whatever the rounding.
+    j["parentPoint"] = pointParent ? array(Vec3::Zero()) : array(pR.transpose() * (anchor - pc));
     j["childPoint"] = array(Rc.transpose() * (anchor - b.com));
     if (b.kind == Kind::Hinge) {
       j["parentAxis"] = array(pR.transpose() * (b.R * b.axis));
@@ -817,11 +857,9 @@ Json scenario(const MjModel& m, std::vector<int>& bodyLines, std::vector<int>& j
     jointLines.push_back(b.jointLine ? b.jointLine : b.line);
   }
   Json params = {{"gravity", array(m.gravity)}, {"bodies", bodies}, {"joints", joints}};
-  return Json{{"system", "mechanism"},
-              {"integrator", "lie-group"},
-              {"h", m.h},
-              {"params", params},
-              {"about", {{"title", m.title}}}};
+  Json about = {{"title", m.title}};
+  if (!notes.empty()) about["notes"] = notes;
+  return Json{{"system", "mechanism"}, {"integrator", "lie-group"}, {"h", m.h}, {"params", params}, {"about", about}};
 }
 
 // "params.bodies[3].inertia" → 3 and ".inertia" for the prefix "params.bodies[".

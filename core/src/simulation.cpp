@@ -235,7 +235,7 @@ void checkMagnitudes(const MechanismModel& m, const State& s) {
                          "must be at most 1e6 m in magnitude (as a body's position), got " + formatNumber(s.q[k]));
     }
     const Vec3 v = s.p.segment<3>(6 * i) / m.bodies[static_cast<std::size_t>(i)].mass;
-    const Vec3 w = m.bodies[static_cast<std::size_t>(i)].inertia.inverse() * Vec3(s.p.segment<3>(6 * i + 3));
+    const Vec3 w = m.bodies[static_cast<std::size_t>(i)].inverseInertia() * Vec3(s.p.segment<3>(6 * i + 3));
     if (!(v.cwiseAbs().maxCoeff() <= limits::kMaxSpeed))
       throw InputError(InputErrorCode::Range, "p[" + std::to_string(6 * i) + "]",
                        "the velocity p/m must be at most 1e4 m/s in magnitude (as a body's velocity)");

@@ -1,6 +1,7 @@
 // Mechanisms shared by the mechanism tests: the compound double pendulum, the Lagrange
 // top and a free body, each with velocities that keep its joints closed; the scenes of
-// scenes/mechanisms; the distance between two configurations.
+// scenes/mechanisms; the distance between two configurations; a chain's bobs against a
+// mechanism's bodies.
 #pragma once
 
 #include <algorithm>
@@ -15,6 +16,17 @@
 #include "vilab/models/mechanism.hpp"
 
 namespace vilab::testing {
+
+// The largest difference of a chain's bobs (x, p: 3 + 3 per bob) and the first bodies of
+// a mechanism (x, ·; p, ·: 7 + 6 per body), bob i against body i.
+inline double bobGap(const State& chain, const State& mech) {
+  double gap = 0;
+  for (Eigen::Index i = 0; 3 * i < chain.q.size(); ++i) {
+    gap = std::max(gap, (chain.q.segment<3>(3 * i) - mech.q.segment<3>(7 * i)).cwiseAbs().maxCoeff());
+    gap = std::max(gap, (chain.p.segment<3>(3 * i) - mech.p.segment<3>(6 * i)).cwiseAbs().maxCoeff());
+  }
+  return gap;
+}
 
 inline Mat3 rotation(const Vec3& axis, double angle) {
   return Eigen::AngleAxisd(angle, axis.normalized()).toRotationMatrix();

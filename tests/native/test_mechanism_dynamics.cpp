@@ -128,7 +128,7 @@ VecX velocityConstraintAlong(const MechanismModel& m, const std::vector<Mat3>& R
     Rt[i] = R[i] * rotation(w, t * w.norm());
   }
   Eigen::MatrixXd G(m.constraintCount(), 6 * static_cast<int>(R.size()));
-  m.constraintJacobian(Rt, G);
+  m.constraintJacobian(m.positions(), Rt, G);
   return G * v;
 }
 
@@ -142,7 +142,7 @@ TEST_CASE("mechanism dynamics: Ġv equals finite differences of G(R(t)) v for ba
     VecX v(6 * n);
     for (int k = 0; k < v.size(); ++k) v[k] = std::sin(1.3 * k + 0.4) * (1 + 0.5 * (k % 3));
     VecX exact(m.constraintCount());
-    constraintVelocityProduct(m, m.orientations(), v, exact);
+    constraintVelocityProduct(m, m.positions(), m.orientations(), v, exact);
     const double eps = 1e-5;
     const VecX fd =
         (velocityConstraintAlong(m, m.orientations(), v, eps) - velocityConstraintAlong(m, m.orientations(), v, -eps)) /
@@ -176,7 +176,7 @@ TEST_CASE("mechanism dynamics: accelerations satisfy G a = −Ġv and the bare e
     }
     const Eigen::MatrixXd G = m.constraintJacobian();
     VecX gv(m.constraintCount());
-    constraintVelocityProduct(m, s0.R, dyn.velocities(s0.p, s0.Pi), gv);
+    constraintVelocityProduct(m, s0.x, s0.R, dyn.velocities(s0.p, s0.Pi), gv);
     CHECK((G * a + gv).cwiseAbs().maxCoeff() < 1e-12);
     // The bare index-1 system, integrated tightly without projection for 5 s: it keeps the
     // constraints and the energy to the integration error (a wrong Ġv drifts off g = 0,

@@ -35,7 +35,7 @@ test('five of the six shipped mechanism scenes export; the satellite is refused 
   assert.throws(() => mechanismToMjcf(satellite), /vilab: params\.potential: a typed potential/);
 });
 
-test('refusals name the field: torque, damping, a closed loop, a body fixed to the world, no rigid bodies', () => {
+test('refusals name the field: torque, damping, a point mass, a closed loop, a body fixed to the world, no rigid bodies', () => {
   const base = exportable[0].scenario;
   const withBody = (patch) => ({
     ...base,
@@ -43,6 +43,7 @@ test('refusals name the field: torque, damping, a closed loop, a body fixed to t
   });
   assert.match(mujocoRefusal(withBody({ torque: ['0', '0', '1'] })), /^params\.bodies\[0\]\.torque: /);
   assert.match(mujocoRefusal(withBody({ damping: 0.1 })), /^params\.bodies\[0\]\.damping: /);
+  assert.match(mujocoRefusal(withBody({ inertia: 0 })), /^params\.bodies\[0\]\.inertia: a point mass \(inertia 0\)/);
   const loop = { ...base, params: { ...base.params, joints: [...base.params.joints, { type: 'ball', parent: 'world', child: 'lower' }] } };
   assert.match(mujocoRefusal(loop), /^params\.joints\[2\]: body "lower" has two parents: a closed loop/);
   const fixed = {

@@ -309,6 +309,14 @@ test('mechanism T-handle: the scene stating a 0.4 m crossbar and 0.3 m shaft of 
   for (const p of pieces) p.geometry.dispose();
 });
 
+test('mechanism point mass: a body of inertia 0 without a shape is drawn as a sphere', () => {
+  const { pieces, half } = bodyGeometry({ mass: 1, inertia: 0 });
+  assert.equal(pieces.length, 1);
+  assert.equal(pieces[0].geometry.type, 'SphereGeometry');
+  assert.equal(half, 0.1);
+  for (const p of pieces) p.geometry.dispose();
+});
+
 test('mechanism hinges: each hinge of the gyroscope is drawn as a rod along its axis, carried by its parent', () => {
   const { about, ...scenario } = JSON.parse(readFileSync(join(root, 'scenes', 'mechanisms', 'gyroscope.json'), 'utf8'));
   const sim = lab.simulate(scenario);

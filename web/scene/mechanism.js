@@ -1,5 +1,6 @@
 // Mechanisms (model "mechanism"): each body of params.bodies drawn with its shape (box,
-// capsule, cylinder, sphere or tee; without one, the box of its principal moments), its +x
+// capsule, cylinder, sphere or tee; without one, the box of its principal moments, or a
+// sphere for a point mass (inertia 0)), its +x
 // face marked (a tee: the + half of its crossbar), at the pose of sim.visualState() (per body [x, y, z, w, qx, qy, qz], body →
 // space, z up); a small ball at every joint to the world; a rod along every hinge's axis
 // through its joint point, the axle its child turns on (spanning the child, carried by the
@@ -46,7 +47,7 @@ export function bodyGeometry(body) {
   const shape = body?.shape;
   const size = Array.isArray(shape?.size) ? shape.size.filter((x) => Number.isFinite(x) && x > 0) : [];
   const one = (geometry, half) => ({ pieces: [{ geometry, marked: false }], half, markedShape: false });
-  if (shape?.type === 'sphere') {
+  if (shape?.type === 'sphere' || (!shape && body?.inertia === 0)) {
     const r = size[0] ?? 0.1;
     return one(new SphereGeometry(r, 24, 16), r);
   }

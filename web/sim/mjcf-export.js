@@ -42,6 +42,12 @@ const escapeXml = (s) => String(s).replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(
 export function mjcfRefusal(scenario) {
   // a mechanism's rigid bodies (the systems offering this list it: web/sim/external-b.js)
   const rigid = scenario?.params?.bodies;
+  const point = Array.isArray(rigid) ? rigid.findIndex((b) => b?.inertia === 0) : -1;
+  if (point >= 0)
+    return {
+      field: `params.bodies[${point}].inertia`,
+      reason: 'a point mass (inertia 0) has no MJCF form: MuJoCo needs a positive inertia on a moving body',
+    };
   if (!Array.isArray(rigid) || !rigid.every((b) => typeof b?.mass === 'number' && Array.isArray(b.inertia)))
     return { field: 'params.bodies', reason: "only a mechanism's rigid bodies have an MJCF form" };
   const params = scenario.params ?? {};

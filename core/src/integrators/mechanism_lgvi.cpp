@@ -19,8 +19,8 @@ MechanismLGVI::MechanismLGVI(const MechanismModel& model, double h) : model_(mod
   problem_.jacobian.resize(3 * B + c, 3 * B + c);
   problem_.g1.resize(c);
   for (const MechanismBody& b : model_.bodies) {
-    inertiaInverse_.push_back(b.inertia.inverse());
-    rotationScale_.push_back(2.0 * b.inertia.diagonal().maxCoeff());
+    inertiaInverse_.push_back(b.inverseInertia());
+    rotationScale_.push_back(b.point ? 1.0 : 2.0 * b.inertia.diagonal().maxCoeff());
   }
   lengthScale_ = model_.lengthScale();
   for (const MechanismBody& b : model_.bodies) massScale_ = std::max(massScale_, b.mass);
@@ -36,7 +36,8 @@ StepOutcome MechanismLGVI::step(MechanismState& s) {
   double fScale = std::numeric_limits<double>::min();
   double speed2 = 0;
   for (int i = 0; i < B; ++i) {
-    const Vec3 f = model_.bodies[i].inertia.ldlt().solve(h_ * s.Pi[i]) / 2.0;
+    const Vec3 f =
+        model_.bodies[i].point ? Vec3::Zero() : Vec3(model_.bodies[i].inertia.ldlt().solve(h_ * s.Pi[i]) / 2.0);
     z.segment<3>(3 * i) = f;
     fScale = std::max(fScale, f.cwiseAbs().maxCoeff());
     speed2 = std::max(speed2, (s.p[i] / model_.bodies[i].mass).squaredNorm() +
@@ -72,7 +73,7 @@ StepOutcome MechanismLGVI::step(MechanismState& s) {
       if (model_.bodies[i].damping != 0) Pi1[i] -= model_.bodies[i].damping * Vec3(z.segment<3>(3 * i));
   // Stage 4: the end impulse ν: (G M⁻¹ Gᵀ) ν = −G M⁻¹ (p, Π), all at q_{k+1}.
   if (c > 0) {
-    model_.constraintJacobian(P.R1, P.G1);
+    model_.constraintJacobian(P.x1, P.R1, P.G1);
     Eigen::VectorXd v(6 * B);
     Eigen::MatrixXd MinvGt(6 * B, c);
     for (int i = 0; i < B; ++i) {
@@ -133,7 +134,7 @@ void MechanismLGVI::prepare(const MechanismState& s) {
     P.damping[i] = (dampAllAtStart_ ? 2.0 : 1.0) * model_.bodies[i].damping;
     P.linearDamping[i] = (dampAllAtStart_ ? 2.0 : 1.0) * linearDampingOf(model_, i);
   }
-  model_.constraintJacobian(s.R, P.Gk);
+  model_.constraintJacobian(s.x, s.R, P.Gk);
 }
 
 void MechanismLGVI::StepProblem::configure(const Vector& z) {
@@ -168,6 +169,10 @@ NewtonEval MechanismLGVI::StepProblem::evaluate(const Vector& z, Vector& r, bool
   r.resize(3 * B + c);
   for (int i = 0; i < B; ++i) {
     const Vec3 f = z.segment<3>(3 * i), a = h * rotImpulse[i];
+    if (model.bodies[i].point) {  // no rotation: f = 0, so F = I (the DEL of ½ m |ẋ|² alone)
+      r.segment<3>(3 * i) = f;
+      continue;
+    }
     r.segment<3>(3 * i) =
         (a + a.cross(f) + a.dot(f) * f - 2.0 * (model.bodies[i].inertia * f)) / self->rotationScale_[i];
   }
@@ -178,10 +183,19 @@ NewtonEval MechanismLGVI::StepProblem::evaluate(const Vector& z, Vector& r, bool
   if (!r.allFinite()) return NewtonEval::NonFinite;
   if (!linearize) return NewtonEval::Ok;
   jacobian.setZero();
-  if (c > 0) model.constraintJacobian(R1, G1);
+  if (c > 0) model.constraintJacobian(x1, R1, G1);
   for (int i = 0; i < B; ++i) {
     const Vec3 f = z.segment<3>(3 * i), a = h * rotImpulse[i];
     const double scale = self->rotationScale_[i];
+    const double shrink = 1.0 + 0.5 * h * linearDamping[i] / model.bodies[i].mass;  // 1 undamped
+    // ∂x_{k+1}/∂w = Gₖ,ₓᵀ / (m (1 + h c_x/(2m)))
+    if (c > 0)
+      jacobian.block(3 * B, 3 * B, c, c).noalias() +=
+          G1.middleCols<3>(6 * i) * Gk.middleCols<3>(6 * i).transpose() / (model.bodies[i].mass * L * shrink);
+    if (model.bodies[i].point) {  // the row f = 0; its rotation columns of G are zero
+      jacobian.block<3, 3>(3 * i, 3 * i).setIdentity();
+      continue;
+    }
     Mat3 dCdf = hat(a) - 2.0 * model.bodies[i].inertia + f * a.transpose();
     dCdf.diagonal().array() += a.dot(f);
     const Mat3 dCda = Mat3::Identity() - hat(f) + f * f.transpose();
@@ -192,10 +206,6 @@ NewtonEval MechanismLGVI::StepProblem::evaluate(const Vector& z, Vector& r, bool
     jacobian.block(3 * i, 3 * B, 3, c) = dCda * Gk.middleCols<3>(6 * i + 3).transpose() / scale;
     const Mat3 dEta = (2.0 / (1.0 + f.squaredNorm())) * (Mat3::Identity() - hat(f));
     jacobian.block(3 * B, 3 * i, c, 3) = G1.middleCols<3>(6 * i + 3) * dEta / L;
-    // ∂x_{k+1}/∂w = Gₖ,ₓᵀ / (m (1 + h c_x/(2m)))
-    const double shrink = 1.0 + 0.5 * h * linearDamping[i] / model.bodies[i].mass;  // 1 undamped
-    jacobian.block(3 * B, 3 * B, c, c).noalias() +=
-        G1.middleCols<3>(6 * i) * Gk.middleCols<3>(6 * i).transpose() / (model.bodies[i].mass * L * shrink);
   }
   if (!jacobian.allFinite()) return NewtonEval::NonFinite;
   lu.compute(jacobian);

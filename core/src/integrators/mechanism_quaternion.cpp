@@ -108,6 +108,13 @@ Vec<S, 4> dampingSlot(const Vec4& q0, const Vec<S, 4>& delta, double c, double h
   return quat::mul(constant<S, 4>(q0), omega) * (-c * h);
 }
 
+// The bodies' positions in the canonical q (7 entries per body).
+std::vector<Vec3> positionsOf(const VecX& q, int bodies) {
+  std::vector<Vec3> x(static_cast<std::size_t>(bodies));
+  for (int i = 0; i < bodies; ++i) x[static_cast<std::size_t>(i)] = q.segment<3>(7 * i);
+  return x;
+}
+
 class MechanismQuaternionMidpoint {
  public:
   MechanismQuaternionMidpoint(const MechanismModel& model, double h) : dynamics_(model), h_(h) {
@@ -139,7 +146,7 @@ class MechanismQuaternionMidpoint {
     P.p = &p;
     std::vector<Mat3> R0(B);
     for (int i = 0; i < B; ++i) R0[i] = quat::matrix(Vec4(q.segment<4>(7 * i + 3)));
-    model.constraintJacobian(R0, P.Gk);
+    model.constraintJacobian(positionsOf(q, B), R0, P.Gk);
     prepare(q, p, R0);
     // The start: free flight and free rotation at the present velocities.
     Eigen::VectorXd z = Eigen::VectorXd::Zero(kPerBody * B + c);
@@ -193,7 +200,7 @@ class MechanismQuaternionMidpoint {
         p1.segment<3>(6 * i + 3) +=
             0.5 * quat::mul(quat::conj(q0), dampingSlot<double>(q0, delta, body.damping, h_)).tail<3>();
     }
-    if (c > 0 && !projectMomenta(P.q1, p1))
+    if (c > 0 && !projectMomenta(P.x1, P.q1, p1))
       return StepOutcome::refuse(RefusalCode::SingularMatrix,
                                  "the joints' velocity constraints are singular at the new configuration",
                                  Suggestion::reduceH(), out.iterations);
@@ -215,7 +222,7 @@ class MechanismQuaternionMidpoint {
     P.p = &p;
     std::vector<Mat3> R0(model.bodyCount());
     for (int i = 0; i < model.bodyCount(); ++i) R0[i] = quat::matrix(Vec4(q.segment<4>(7 * i + 3)));
-    model.constraintJacobian(R0, P.Gk);
+    model.constraintJacobian(positionsOf(q, model.bodyCount()), R0, P.Gk);
     prepare(q, p, R0);
     P.evaluate(z, r, true);
     jacobian = P.jacobian;
@@ -251,12 +258,12 @@ class MechanismQuaternionMidpoint {
 
   // v ↦ v − M⁻¹Gᵀ (G M⁻¹ Gᵀ)⁻¹ G v at q_{k+1}, v = M⁻¹(p, Π): the momenta that keep the
   // joints closed, changed within the span of Gᵀ only. False when G M⁻¹ Gᵀ is singular.
-  bool projectMomenta(const std::vector<Vec4>& q1, VecX& p) const {
+  bool projectMomenta(const std::vector<Vec3>& x1, const std::vector<Vec4>& q1, VecX& p) const {
     const MechanismModel& model = dynamics_.model();
     const int B = model.bodyCount();
     std::vector<Mat3> R(B);
     for (int i = 0; i < B; ++i) R[i] = quat::matrix(q1[i]);
-    if (!dynamics_.factorReactions(R) || !(dynamics_.reactionFactor().vectorD().minCoeff() > 0)) return false;
+    if (!dynamics_.factorReactions(x1, R) || !(dynamics_.reactionFactor().vectorD().minCoeff() > 0)) return false;
     VecX v(6 * B);
     dynamics_.applyInverseMass(p, v);
     v -= dynamics_.inverseMassJacobianT() * dynamics_.reactionFactor().solve(dynamics_.jacobian() * v);
@@ -360,7 +367,7 @@ class MechanismQuaternionMidpoint {
       if (!r.allFinite()) return NewtonEval::NonFinite;
       if (!linearize) return NewtonEval::Ok;
       if (c > 0) {
-        model.constraintJacobian(R1, G1);
+        model.constraintJacobian(x1, R1, G1);
         for (int i = 0; i < B; ++i) {
           const int k = kPerBody * i;
           // δη = 2 vec(q* ⊗ δq)/|q|² for the rotation by q/|q|.
@@ -413,7 +420,15 @@ std::unique_ptr<Integrator> quaternionOnMechanism(const MechanismModel& model, d
 }
 
 std::unique_ptr<Integrator> quaternionOnMechanism(const Model& model, const Options&, double h) {
-  return quaternionOnMechanism(std::get<MechanismModel>(model), h, false);
+  const MechanismModel& m = std::get<MechanismModel>(model);
+  // Its unknowns per body are a quaternion's four entries with the unit multiplier, whose
+  // equations are singular without inertia.
+  for (const MechanismBody& b : m.bodies)
+    if (b.point)
+      throw InputError(InputErrorCode::NotApplicable, "integrator",
+                       "quaternion needs every body's inertia positive: a point mass (inertia 0) has no "
+                       "orientation to step; use lie-group, rk4 or dopri5");
+  return quaternionOnMechanism(m, h, false);
 }
 
 void quaternionMechanismResidual(const MechanismModel& model, double h, const VecX& q, const VecX& p, double t,

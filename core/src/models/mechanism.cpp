@@ -39,6 +39,12 @@ void MechanismModel::constraints(const std::vector<Vec3>& x, const std::vector<M
     const Mat3& Rc = R[j.child];
     const Mat3 Rp = j.parent < 0 ? Mat3::Identity() : R[j.parent];
     const Vec3 xp = j.parent < 0 ? Vec3::Zero() : x[j.parent];
+    if (j.kind == JointKind::Rod) {
+      // (|d|² − L²)/(2L): the chains' form of a link (integrators/chain_multiplier.hpp).
+      const Vec3 d = x[j.child] - xp - Rp * j.parentPoint;
+      g[row++] = (d.squaredNorm() - j.length * j.length) / (2 * j.length);
+      continue;
+    }
     g.segment<3>(row) = xp + Rp * j.parentPoint - x[j.child] - Rc * j.childPoint;
     row += 3;
     if (j.kind == JointKind::Hinge) {
@@ -63,13 +69,25 @@ Eigen::VectorXd MechanismModel::constraints() const {
   return g;
 }
 
-void MechanismModel::constraintJacobian(const std::vector<Mat3>& R, Eigen::Ref<Eigen::MatrixXd> G) const {
+void MechanismModel::constraintJacobian(const std::vector<Vec3>& x, const std::vector<Mat3>& R,
+                                        Eigen::Ref<Eigen::MatrixXd> G) const {
   G.setZero();
   int row = 0;
   for (const MechanismJoint& j : joints) {
     const Mat3& Rc = R[j.child];
     const int cc = 6 * j.child, pc = 6 * j.parent;
     const Mat3 Rp = j.parent < 0 ? Mat3::Identity() : R[j.parent];
+    if (j.kind == JointKind::Rod) {
+      // ∂g/∂d = dᵀ/L; d moves with δx_c, −δx_p and R_p ĉ_p η_p (a point-mass child has no η).
+      const Vec3 n = (x[j.child] - (j.parent < 0 ? Vec3::Zero() : x[j.parent]) - Rp * j.parentPoint) / j.length;
+      G.block<1, 3>(row, cc) = n.transpose();
+      if (j.parent >= 0) {
+        G.block<1, 3>(row, pc) = -n.transpose();
+        G.block<1, 3>(row, pc + 3) = n.transpose() * Rp * hat(j.parentPoint);
+      }
+      ++row;
+      continue;
+    }
     G.block<3, 3>(row, cc) = -Mat3::Identity();
     G.block<3, 3>(row, cc + 3) = Rc * hat(j.childPoint);
     if (j.parent >= 0) {
@@ -98,7 +116,7 @@ void MechanismModel::constraintJacobian(const std::vector<Mat3>& R, Eigen::Ref<E
 
 Eigen::MatrixXd MechanismModel::constraintJacobian() const {
   Eigen::MatrixXd G(constraintCount(), 6 * static_cast<int>(bodies.size()));
-  constraintJacobian(orientations(), G);
+  constraintJacobian(positions(), orientations(), G);
   return G;
 }
 
@@ -117,7 +135,7 @@ double MechanismModel::energy(const MechanismState& s) const {
   double e = 0;
   for (std::size_t i = 0; i < bodies.size(); ++i) {
     const MechanismBody& b = bodies[i];
-    e += 0.5 * s.p[i].squaredNorm() / b.mass + 0.5 * s.Pi[i].dot(b.inertia.llt().solve(s.Pi[i])) -
+    e += 0.5 * s.p[i].squaredNorm() / b.mass + 0.5 * s.Pi[i].dot(b.inverseInertia() * s.Pi[i]) -
          b.mass * gravity.dot(s.x[i]);
   }
   if (loads && loads->hasPotential) e += loads->potential.evaluate(s.x, s.R, s.t, nullptr, nullptr);
@@ -151,6 +169,9 @@ bool MechanismModel::appliedLoads(const std::vector<Vec3>& x, const std::vector<
     for (int k = 0; k < 3; ++k) applied[k] = tq.component[k].evaluate(x, R, t, nullptr, nullptr);
     torque[i] += tq.spaceFrame ? Vec3(R[i].transpose() * applied) : applied;
   }
+  // A point mass has no orientation: V's dependence on its R (held at I) turns nothing.
+  for (std::size_t i = 0; i < n; ++i)
+    if (bodies[i].point) torque[i].setZero();
   return true;
 }
 
@@ -190,11 +211,11 @@ double MechanismModel::constraintError(const MechanismState& s) const {
 double MechanismModel::velocityConstraintError(const MechanismState& s) const {
   if (constraintCount() == 0) return 0;
   Eigen::MatrixXd G(constraintCount(), 6 * static_cast<int>(bodies.size()));
-  constraintJacobian(s.R, G);
+  constraintJacobian(s.x, s.R, G);
   Eigen::VectorXd v(6 * bodies.size());
   for (std::size_t i = 0; i < bodies.size(); ++i) {
     v.segment<3>(6 * i) = s.p[i] / bodies[i].mass;
-    v.segment<3>(6 * i + 3) = bodies[i].inertia.llt().solve(s.Pi[i]);
+    v.segment<3>(6 * i + 3) = bodies[i].inverseInertia() * s.Pi[i];
   }
   return (G * v).cwiseAbs().maxCoeff();
 }
@@ -281,7 +302,7 @@ std::string MechanismModel::implausibleStep(const State& a, const State& b, doub
 double MechanismModel::kinetic(const MechanismState& s) const {
   double T = 0;
   for (std::size_t i = 0; i < bodies.size(); ++i)
-    T += 0.5 * s.p[i].squaredNorm() / bodies[i].mass + 0.5 * s.Pi[i].dot(bodies[i].inertia.llt().solve(s.Pi[i]));
+    T += 0.5 * s.p[i].squaredNorm() / bodies[i].mass + 0.5 * s.Pi[i].dot(bodies[i].inverseInertia() * s.Pi[i]);
   return T;
 }
 
@@ -291,6 +312,22 @@ double MechanismModel::energyScale() const {
   for (const MechanismBody& b : bodies) e += b.inertia.diagonal().maxCoeff() + b.mass * g * L;
   return e;
 }
+
+namespace {
+
+// A point mass's canonical orientation is the identity and its Π is 0 (models/mechanism.hpp).
+void requirePointMassState(const State& s, int i, const std::string& qField, const std::string& pField) {
+  const Vec4 q = s.q.segment<4>(7 * i + 3);
+  if (!(std::abs(std::abs(q[0]) - 1) <= limits::kManifoldTolerance))
+    throw InputError(InputErrorCode::OffManifold, qField + "[" + std::to_string(7 * i + 3) + "]",
+                     "must be the identity [1, 0, 0, 0]: body " + std::to_string(i) +
+                         " is a point mass (inertia 0), which has no orientation");
+  if (!(Vec3(s.p.segment<3>(6 * i + 3)).cwiseAbs().maxCoeff() == 0))
+    throw InputError(InputErrorCode::Invalid, pField + "[" + std::to_string(6 * i + 3) + "]",
+                     "must be 0: body " + std::to_string(i) + " is a point mass (inertia 0), which has no Π");
+}
+
+}  // namespace
 
 void MechanismModel::project(State& s, const StateRules& rules, const std::string& qField,
                              const std::string& pField) const {
@@ -305,6 +342,7 @@ void MechanismModel::project(State& s, const StateRules& rules, const std::strin
       throw InputError(InputErrorCode::OffManifold, qField + "[" + std::to_string(7 * i + 3) + "]",
                        "must start a unit quaternion [w, x, y, z]: | |q| − 1 | = " + formatNumber(err) + " > 1e-9");
     s.q.segment<4>(7 * i + 3) = q / dm::sqrt(q.squaredNorm());
+    if (bodies[static_cast<std::size_t>(i)].point) requirePointMassState(s, i, qField, pField);
   }
   if (!rules.positionsOnManifold) return;
   const MechanismState m = toMechanism(s);
@@ -317,7 +355,7 @@ void MechanismModel::project(State& s, const StateRules& rules, const std::strin
   double speed = 1;
   for (int i = 0; i < bodyCount(); ++i)
     speed = std::max({speed, (m.p[i] / bodies[i].mass).cwiseAbs().maxCoeff(),
-                      (bodies[i].inertia.inverse() * m.Pi[i]).cwiseAbs().maxCoeff() * lengthScale()});
+                      (bodies[i].inverseInertia() * m.Pi[i]).cwiseAbs().maxCoeff() * lengthScale()});
   if (!(rate <= limits::kManifoldTolerance * speed))
     throw InputError(InputErrorCode::OffManifold, pField,
                      "pulls the joints apart: the joints' rate is " + formatNumber(rate));
@@ -391,22 +429,10 @@ void MechanismModel::validateCounts() const {
 void MechanismModel::validateBody(const MechanismBody& b, const std::string& at) {
   if (!(std::isfinite(b.mass) && b.mass > 0))
     throw InputError(InputErrorCode::Range, at + ".mass", "must be a finite positive number: " + formatNumber(b.mass));
-  const Mat3& J = b.inertia;
-  if (!J.allFinite()) throw InputError(InputErrorCode::Range, at + ".inertia", "must be finite");
-  const double scale = J.cwiseAbs().maxCoeff();
-  if (!((J - J.transpose()).cwiseAbs().maxCoeff() <= 1e-12 * scale))
-    throw InputError(InputErrorCode::Invalid, at + ".inertia", "must be symmetric");
-  const Eigen::SelfAdjointEigenSolver<Mat3> eig(J, Eigen::EigenvaluesOnly);
-  const Vec3 moments = eig.eigenvalues();  // ascending
-  if (!(moments[0] > 1e-12 * scale))
-    throw InputError(InputErrorCode::Invalid, at + ".inertia",
-                     "must be positive definite: smallest principal moment " + formatNumber(moments[0]));
-  // A mass distribution has I₁ + I₂ ≥ I₃ for its principal moments (the second moment
-  // ½ tr(J) I − J is positive semi-definite).
-  if (moments[0] + moments[1] < moments[2] * (1 - 1e-12))
-    throw InputError(InputErrorCode::Invalid, at + ".inertia",
-                     "violates the triangle inequality of principal moments: " + formatNumber(moments[0]) + " + " +
-                         formatNumber(moments[1]) + " < " + formatNumber(moments[2]));
+  if (b.point)
+    validatePointMass(b, at);
+  else
+    validateInertia(b.inertia, at + ".inertia");
   if (!b.x.allFinite()) throw InputError(InputErrorCode::Range, at + ".position", "must be finite");
   if (!b.velocity.allFinite()) throw InputError(InputErrorCode::Range, at + ".velocity", "must be finite");
   if (!b.angularVelocity.allFinite())
@@ -416,6 +442,36 @@ void MechanismModel::validateBody(const MechanismBody& b, const std::string& at)
     throw InputError(InputErrorCode::OffManifold, at + ".orientation",
                      "must be a rotation: |RᵀR − I| = " + formatNumber(orthogonality) +
                          ", det R = " + formatNumber(b.R.determinant()));
+}
+
+void MechanismModel::validateInertia(const Mat3& J, const std::string& field) {
+  if (!J.allFinite()) throw InputError(InputErrorCode::Range, field, "must be finite");
+  const double scale = J.cwiseAbs().maxCoeff();
+  if (!((J - J.transpose()).cwiseAbs().maxCoeff() <= 1e-12 * scale))
+    throw InputError(InputErrorCode::Invalid, field, "must be symmetric");
+  const Eigen::SelfAdjointEigenSolver<Mat3> eig(J, Eigen::EigenvaluesOnly);
+  const Vec3 moments = eig.eigenvalues();  // ascending
+  if (!(moments[0] > 1e-12 * scale))
+    throw InputError(InputErrorCode::Invalid, field,
+                     "must be positive definite (a point mass takes the number 0): smallest principal moment " +
+                         formatNumber(moments[0]));
+  // A mass distribution has I₁ + I₂ ≥ I₃ for its principal moments (the second moment
+  // ½ tr(J) I − J is positive semi-definite).
+  if (moments[0] + moments[1] < moments[2] * (1 - 1e-12))
+    throw InputError(InputErrorCode::Invalid, field,
+                     "violates the triangle inequality of principal moments: " + formatNumber(moments[0]) + " + " +
+                         formatNumber(moments[1]) + " < " + formatNumber(moments[2]));
+}
+
+void MechanismModel::validatePointMass(const MechanismBody& b, const std::string& at) {
+  if (!(b.R == Mat3::Identity()))
+    throw InputError(InputErrorCode::Invalid, at + ".orientation",
+                     "a point mass (inertia 0) has no orientation: leave it out or give [1, 0, 0, 0]");
+  if (!(b.angularVelocity.cwiseAbs().maxCoeff() == 0))
+    throw InputError(InputErrorCode::Invalid, at + ".omega", "a point mass (inertia 0) cannot turn: omega must be 0");
+  if (b.damping != 0)
+    throw InputError(InputErrorCode::Invalid, at + ".damping",
+                     "a point mass (inertia 0) cannot turn: an angular damping acts on nothing");
 }
 
 void MechanismModel::validateJoint(MechanismJoint& j, const std::string& at) const {
@@ -439,6 +495,30 @@ void MechanismModel::validateJoint(MechanismJoint& j, const std::string& at) con
   }
   if (j.kind == JointKind::Fixed)
     j.relative = (j.parent < 0 ? Mat3::Identity() : bodies[j.parent].R).transpose() * bodies[j.child].R;
+  validatePointMassJoint(j, at);
+}
+
+void MechanismModel::validatePointMassJoint(MechanismJoint& j, const std::string& at) const {
+  const bool childPoint = bodies[j.child].point, parentPoint = j.parent >= 0 && bodies[j.parent].point;
+  if (!childPoint && !parentPoint) return;
+  if (j.kind != JointKind::Ball && j.kind != JointKind::Rod)
+    throw InputError(InputErrorCode::NotApplicable, at + ".type",
+                     "a point mass (inertia 0) cannot turn, so only a ball joint holds it (a pin, or a rod with an "
+                     "offset childPoint)");
+  // A point mass's joint point is its centre: an offset on a parent point mass would hold
+  // the child at a fixed direction from it, which a body that cannot turn does not do.
+  if (parentPoint && j.parentPoint.cwiseAbs().maxCoeff() != 0)
+    throw InputError(InputErrorCode::Invalid, at + ".parentPoint",
+                     "must be [0, 0, 0] on a point mass (its joint point is its centre; a rod's length is the "
+                     "child's offset, childPoint)");
+  if (!childPoint) return;
+  const double L = dm::sqrt(j.childPoint.squaredNorm());
+  if (L == 0) return;  // the pin: the ball's three rows
+  if (!(L > 1e-9 * lengthScale()))
+    throw InputError(InputErrorCode::Invalid, at + ".childPoint",
+                     "a rod's length |childPoint| must be more than 1e-9 of the mechanism's size: " + formatNumber(L));
+  j.kind = JointKind::Rod;
+  j.length = L;
 }
 
 void MechanismModel::validateConnected() const {
@@ -476,7 +556,7 @@ void MechanismModel::validateClosure() const {
 void MechanismModel::validateVelocities() const {
   if (constraintCount() == 0) return;
   Eigen::MatrixXd G(constraintCount(), 6 * static_cast<int>(bodies.size()));
-  constraintJacobian(orientations(), G);
+  constraintJacobian(positions(), orientations(), G);
   Eigen::VectorXd v(6 * bodies.size());
   double speed = 0;
   const double L = lengthScale();

@@ -119,16 +119,16 @@ class MechanismOde {
     if (model.constraintCount() == 0) return 0;
     MechanismVector::unpack(y, scratch_);
     const int iterations = projectConfiguration(scratch_.x, scratch_.R, y);
-    projectMomenta(scratch_.R, y);
+    projectMomenta(scratch_.x, scratch_.R, y);
     return iterations;
   }
 
  private:
   static constexpr int kMaxGaussNewton = 12;
 
-  // M⁻¹Gᵀ (G M⁻¹ Gᵀ)⁻¹ r at R (the dynamics' reaction factorization).
-  VecX weightedCorrection(const std::vector<Mat3>& R, const VecX& r) const {
-    dynamics_.factorReactions(R);
+  // M⁻¹Gᵀ (G M⁻¹ Gᵀ)⁻¹ r at (x, R) (the dynamics' reaction factorization).
+  VecX weightedCorrection(const std::vector<Vec3>& x, const std::vector<Mat3>& R, const VecX& r) const {
+    dynamics_.factorReactions(x, R);
     return dynamics_.inverseMassJacobianT() * dynamics_.reactionFactor().solve(r);
   }
 
@@ -144,7 +144,7 @@ class MechanismOde {
     double err = g.cwiseAbs().maxCoeff();
     int it = 0;
     for (; it < kMaxGaussNewton && err > 0; ++it) {
-      const VecX delta = -weightedCorrection(R, g);
+      const VecX delta = -weightedCorrection(x, R, g);
       std::vector<Vec3> xTrial = x;
       std::vector<Mat3> RTrial = R;
       std::vector<Vec4> qTrial = q;
@@ -172,7 +172,7 @@ class MechanismOde {
   }
 
   // v ↦ v − M⁻¹Gᵀ (G M⁻¹ Gᵀ)⁻¹ G v at R; writes p = m ẋ and Π = J ω back into y.
-  void projectMomenta(const std::vector<Mat3>& R, VecX& y) const {
+  void projectMomenta(const std::vector<Vec3>& x, const std::vector<Mat3>& R, VecX& y) const {
     const MechanismModel& model = dynamics_.model();
     const int n = dynamics_.bodyCount();
     std::vector<Vec3> p(n), Pi(n);
@@ -181,7 +181,7 @@ class MechanismOde {
       Pi[i] = y.segment<3>(MechanismVector::kPerBody * i + 10);
     }
     const VecX v = dynamics_.velocities(p, Pi);
-    dynamics_.factorReactions(R);
+    dynamics_.factorReactions(x, R);
     const VecX Gv = dynamics_.jacobian() * v;
     const VecX w = v - dynamics_.inverseMassJacobianT() * dynamics_.reactionFactor().solve(Gv);
     for (int i = 0; i < n; ++i) {

@@ -7,9 +7,13 @@
 //   hinge  the ball rows and (R_p a_p)·(R_c b_c) = (R_p a_p)·(R_c d_c) = 0,
 //          b_c, d_c ⊥ a_c: the child's axis stays along the parent's       (5 rows)
 //   fixed  the ball rows and R_pᵀ R_c = its value at t = 0                (6 rows)
-// (for the world, R_p = I and x_p = 0). Variations are x ↦ x + δx and R ↦ R exp(η̂),
-// so the constraint Jacobian has, per body, three translational and three rotational
-// columns: δ(R c) = −R ĉ η.
+//   rod    (|d|² − L²)/(2L) = 0,  d = x_c − x_p − R_p c_p,  L = |c_c|          (1 row)
+// (for the world, R_p = I and x_p = 0). A point mass (inertia 0) has a position only: its
+// R stays I and Π = 0, its rotation columns of the Jacobian are zero, and a ball joint
+// whose point on the point-mass child is offset by L > 0 is the rod above (the point mass
+// cannot turn, so only the distance is meaningful; validate() makes the ball a rod). Variations are x ↦ x + δx and R ↦
+// R exp(η̂), so the constraint Jacobian has, per body, three translational and three rotational columns: δ(R c) = −R ĉ
+// η.
 //
 // Beyond gravity, a mechanism may carry loads typed as text (models/mechanism_loads.hpp):
 // a potential V(x, R, t), per body an applied torque τ(x, R, t), and per body a linear
@@ -36,9 +40,11 @@ namespace vilab {
 
 struct MechanismLoadSet;  // models/mechanism_loads.hpp
 
-enum class JointKind { Ball, Hinge, Fixed };
+enum class JointKind { Ball, Hinge, Fixed, Rod };
 
-inline int constraintRows(JointKind kind) { return kind == JointKind::Ball ? 3 : kind == JointKind::Hinge ? 5 : 6; }
+inline int constraintRows(JointKind kind) {
+  return kind == JointKind::Ball ? 3 : kind == JointKind::Hinge ? 5 : kind == JointKind::Rod ? 1 : 6;
+}
 
 struct MechanismBody {
   double mass = 1;
@@ -48,6 +54,10 @@ struct MechanismBody {
   Vec3 velocity = Vec3::Zero();         // of the centre of mass, space frame
   Vec3 angularVelocity = Vec3::Zero();  // ω, body frame
   double damping = 0;                   // N·m·s: the torque −c ω (body frame), c ≥ 0
+  bool point = false;                   // a point mass: inertia 0, R = I and Π = 0 for ever
+
+  // J⁻¹, or zero for a point mass (its Π is 0: no rotational velocity, no rotational energy).
+  Mat3 inverseInertia() const { return point ? Mat3::Zero() : Mat3(inertia.inverse()); }
 };
 
 // The mutable state of a mechanism, one entry per body: the configuration (x, R) and the
@@ -70,6 +80,7 @@ struct MechanismJoint {
   Vec3 parentAxis = Vec3::UnitZ();   // hinge: the axis in the parent's frame
   Vec3 childAxis = Vec3::UnitZ();    // hinge: the same axis in the child's frame
   Mat3 relative = Mat3::Identity();  // fixed: R_pᵀ R_c, set from t = 0 by validate()
+  double length = 0;                 // rod: L = |childPoint|, set by validate()
 };
 
 struct MechanismModel {
@@ -117,8 +128,8 @@ struct MechanismModel {
   Eigen::VectorXd constraints() const;
 
   // The constraint Jacobian with respect to (δx_i, η_i) per body, 6 columns per body, at
-  // (x, R); G is constraintCount() × 6·bodies.
-  void constraintJacobian(const std::vector<Mat3>& R, Eigen::Ref<Eigen::MatrixXd> G) const;
+  // (x, R) (x enters a rod's row only); G is constraintCount() × 6·bodies.
+  void constraintJacobian(const std::vector<Vec3>& x, const std::vector<Mat3>& R, Eigen::Ref<Eigen::MatrixXd> G) const;
   Eigen::MatrixXd constraintJacobian() const;
 
   // The state the bodies hold at t = 0 (momenta from their velocities).
@@ -201,8 +212,15 @@ struct MechanismModel {
   void validateCounts() const;
 
   static void validateBody(const MechanismBody& b, const std::string& at);
+  static void validateInertia(const Mat3& J, const std::string& field);
+  // A point mass: no orientation, angular velocity or angular damping.
+  static void validatePointMass(const MechanismBody& b, const std::string& at);
 
   void validateJoint(MechanismJoint& j, const std::string& at) const;
+
+  // A joint on a point mass: a ball only; on a point-mass child with an offset point
+  // (|childPoint| = L > 0) it becomes the rod of length L.
+  void validatePointMassJoint(MechanismJoint& j, const std::string& at) const;
 
   // The bodies and, where a joint uses it, the world form one connected mechanism.
   void validateConnected() const;

@@ -31,8 +31,19 @@ namespace vilab {
 //   ball   Ω_p × (Ω_p × r_p) − Ω_c × (Ω_c × r_c)
 //   hinge  (Ω_p×(Ω_p×u))·e + 2 (Ω_p×u)·(Ω_c×e) + u·(Ω_c×(Ω_c×e)),  u = R_p a_p, e = R_c w
 //   fixed  ω_c × (R_cᵀ R_p ω_p)   (the rows G v = ω_c − R_cᵀ R_p ω_p differentiated)
-inline void constraintVelocityProduct(const MechanismModel& model, const std::vector<Mat3>& R, const VecX& v,
-                                      Eigen::Ref<VecX> out) {
+//   rod    (|ḋ|² − d·(Ω_p × (Ω_p × r_p)))/L,  ḋ = ẋ_c − ẋ_p − Ω_p × r_p
+//          (G v = d·ḋ/L differentiated with ẍ and Ω̇ held at 0)
+inline double rodVelocityProduct(const std::vector<Vec3>& x, const VecX& v, const MechanismJoint& j, const Vec3& Wp,
+                                 const Vec3& rp) {
+  const bool world = j.parent < 0;
+  const Vec3 d = x[j.child] - (world ? Vec3::Zero() : x[j.parent]) - rp;
+  const Vec3 dd =
+      Vec3(v.segment<3>(6 * j.child)) - (world ? Vec3::Zero() : Vec3(v.segment<3>(6 * j.parent))) - Wp.cross(rp);
+  return (dd.squaredNorm() - d.dot(Wp.cross(Wp.cross(rp)))) / j.length;
+}
+
+inline void constraintVelocityProduct(const MechanismModel& model, const std::vector<Vec3>& x,
+                                      const std::vector<Mat3>& R, const VecX& v, Eigen::Ref<VecX> out) {
   int row = 0;
   for (const MechanismJoint& j : model.joints) {
     const Mat3& Rc = R[j.child];
@@ -41,6 +52,10 @@ inline void constraintVelocityProduct(const MechanismModel& model, const std::ve
     const Vec3 wp = j.parent < 0 ? Vec3::Zero() : Vec3(v.segment<3>(6 * j.parent + 3));
     const Vec3 Wc = Rc * wc, Wp = Rp * wp;
     const Vec3 rc = Rc * j.childPoint, rp = Rp * j.parentPoint;
+    if (j.kind == JointKind::Rod) {
+      out[row++] = rodVelocityProduct(x, v, j, Wp, rp);
+      continue;
+    }
     out.segment<3>(row) = Wp.cross(Wp.cross(rp)) - Wc.cross(Wc.cross(rc));
     row += 3;
     if (j.kind == JointKind::Hinge) {
@@ -81,7 +96,7 @@ struct MechanismRates {
 class MechanismDynamics {
  public:
   explicit MechanismDynamics(const MechanismModel& model) : model_(model) {
-    for (const MechanismBody& b : model_.bodies) inverseInertia_.push_back(b.inertia.inverse());
+    for (const MechanismBody& b : model_.bodies) inverseInertia_.push_back(b.inverseInertia());
     const int m = model_.constraintCount(), n = 6 * bodyCount();
     G_.resize(m, n);
     gv_.resize(m);
@@ -119,10 +134,10 @@ class MechanismDynamics {
     return r;
   }
 
-  // The reaction system at orientations R: G, M⁻¹Gᵀ and the factorization of G M⁻¹ Gᵀ
-  // (kept for solveReactions); false when it is singular.
-  bool factorReactions(const std::vector<Mat3>& R) const {
-    model_.constraintJacobian(R, G_);
+  // The reaction system at the configuration (x, R): G, M⁻¹Gᵀ and the factorization of
+  // G M⁻¹ Gᵀ (kept for solveReactions); false when it is singular.
+  bool factorReactions(const std::vector<Vec3>& x, const std::vector<Mat3>& R) const {
+    model_.constraintJacobian(x, R, G_);
     MinvGt_.resize(G_.cols(), G_.rows());
     for (Eigen::Index r = 0; r < G_.rows(); ++r) applyInverseMass(G_.row(r).transpose(), MinvGt_.col(r));
     A_.noalias() = G_ * MinvGt_;
@@ -156,8 +171,8 @@ class MechanismDynamics {
         force_.segment<3>(6 * i) -= linearDampingOf(model_, i) * v_.segment<3>(6 * i);
     }
     if (model_.constraintCount() > 0) {
-      if (!factorReactions(R)) return false;
-      constraintVelocityProduct(model_, R, v_, gv_);
+      if (!factorReactions(x, R)) return false;
+      constraintVelocityProduct(model_, x, R, v_, gv_);
       rhs_.noalias() = -gv_;
       rhs_.noalias() -= MinvGt_.transpose() * force_;  // G M⁻¹ f, M⁻¹ symmetric
       out.lambda = ldlt_.solve(rhs_);
