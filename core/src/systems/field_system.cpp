@@ -21,6 +21,7 @@
 #include "vilab/expr/parse.hpp"
 #include "vilab/json.hpp"
 #include "vilab/limits.hpp"
+#include "vilab/models/field_avi_typed.hpp"
 #include "vilab/models/field_lines.hpp"
 #include "vilab/registry.hpp"
 
@@ -399,6 +400,10 @@ VILAB_COLD SystemEntry fieldEntry() {
   e.checkIntegrator = [](const Model& model, const IntegratorEntry& integrator) {
     const FieldModel& m = std::get<FieldModel>(model);
 #ifndef VILAB_LEAN
+    if (integrator.id == "avi") {  // refuses a typed kinetic part other than ½ u_tᵀ M u_t, M constant
+      if (m.isTyped()) field::TypedCells(m.typed, m.multi, m.grid);
+      return;
+    }
     if (m.multi) {
       const std::string& id = integrator.id;
       if (id == "trapezoid" || id == "rk4" || id == "dopri5") {
