@@ -5,9 +5,8 @@
 // momentum and the rotation's charge is kept per element (LMOW's discrete Noether
 // theorem); each cell's step within its CFL limit, with cfl or without.
 #include <catch2/catch.hpp>
-#include <fstream>
-#include <sstream>
 
+#include "field_scenes.hpp"
 #include "support.hpp"
 #include "vilab/models/field_avi.hpp"
 
@@ -16,14 +15,7 @@ using namespace vilab::test;
 
 namespace {
 
-Json sceneFile(const std::string& name) {
-  std::ifstream in(std::string(VILAB_SCENES_DIR) + "/fields/" + name + ".json");
-  std::stringstream text;
-  text << in.rdbuf();
-  Json j = Json::parse(text.str());
-  j.erase("about");
-  return j;
-}
+Json sceneFile(const std::string& name) { return fieldSceneFile(name); }
 
 Json withIntegrator(Json j, const char* id, Json options = nullptr) {
   j["integrator"] = id;
@@ -41,40 +33,13 @@ Json nonlinearAsW() {
   return j;
 }
 
-// The whirling string's helix on a periodic ring (test_field_multi.cpp's): it turns
-// rigidly, its charge J = Σ(u p_v − v p_u) far from zero.
+// The whirling string's helix (field_scenes.hpp) drifting sideways: Σp of each component
+// far from zero too.
 Json helix() {
-  Json j = sceneFile("whirling-string");
-  j["params"]["grid"]["ends"] = "periodic";
-  j["params"]["grid"]["points"] = 64;
-  j["params"]["constants"] = {{"a", 0.05}, {"k", 2 * 3.14159265358979323846}};
-  const std::string w = "k*(1 + (a*k)^2)^(-0.25)";
-  j["initial"] = {{"u", "a*cos(k*x)"},
-                  {"ut", "a*" + w + "*sin(k*x) + 0.3"},
-                  {"v", "a*sin(k*x)"},
-                  {"vt", "-a*" + w + "*cos(k*x) - 0.1"}};
+  Json j = whirlingHelix();
+  j["initial"]["ut"] = j["initial"]["ut"].get<std::string>() + " + 0.3";
+  j["initial"]["vt"] = j["initial"]["vt"].get<std::string>() + " - 0.1";
   return j;
-}
-
-// Energy window ratio (max − min of E − E₀ over the run over the same over its first
-// tenth), the largest |Q − Q₀|/|Q₀| of the first declared charge and the window over E₀.
-struct Kept {
-  double ratio = 0, charge = 0, window = 0;  // window: (max − min of E − E₀)/E₀
-};
-Kept keptOver(const Json& scenario, int steps) {
-  Simulation sim = simulate(scenario.dump(), 1000);
-  const Diagnostics d0 = sim.diagnostics();
-  double lo = 0, hi = 0, early = 0, charge = 0;
-  for (int k = 1; k <= steps; ++k) {
-    sim.advance(1);
-    const Diagnostics d = sim.diagnostics();
-    lo = std::min(lo, d.energy - d0.energy);
-    hi = std::max(hi, d.energy - d0.energy);
-    if (k == steps / 10) early = hi - lo;
-    if (d0.momentumSize > 0)
-      charge = std::max(charge, std::abs(d.momentum[0] - d0.momentum[0]) / std::abs(d0.momentum[0]));
-  }
-  return {(hi - lo) / early, charge, (hi - lo) / std::abs(d0.energy)};
 }
 
 // The left half of the cells step h, the right half h/fine (as options.from = 0.5).
