@@ -1,6 +1,6 @@
 // The field scenes of scenes/fields/ and the runs their hashes are checked on: every scene
 // on every field integrator it accepts (a typed density of one component runs the box
-// scheme, `midpoint`, only; one of several components also the leapfrog, RK4 and DOPRI5),
+// scheme, `midpoint`, and the AVI; one of several components also the leapfrog, RK4 and DOPRI5),
 // the AVI also with two step sizes. Not a test file: tests/wasm/field.test.mjs
 // (native = Node) and tests/e2e/determinism.test.mjs (native = Chromium) read it.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -27,6 +27,7 @@ const hasComponents = ({ params: { density } }) =>
 export const acceptsIntegrator = (scenario, integrator) =>
   !isTypedDensity(scenario) ||
   integrator === 'midpoint' ||
+  integrator === 'avi' ||
   (hasComponents(scenario) && ['trapezoid', 'rk4', 'dopri5'].includes(integrator));
 
 /**
