@@ -5,9 +5,10 @@
 //  - RK4 and DOPRI5 on the same method-of-lines system, `rk4` and `dopri5`;
 //  - on a density of several components, the leapfrog, RK4 and DOPRI5 on the
 //    method-of-lines system of models/field_lines.hpp;
-//  - the asynchronous variational integrator, `avi`: the cells of the grid from
-//    `from` (a fraction of the length) on take `fine` steps per h, the others one; or,
-//    with `cfl` > 0, the cells whose own CFL limit needs them (a stiff segment).
+//  - the asynchronous variational integrator, `avi`, on a built-in or typed ℒ: the cells
+//    of the grid from `from` (a fraction of the length) on take `fine` steps per h, the
+//    others one; or, with `cfl` > 0, the cells whose own CFL limit needs them (a stiff
+//    segment); every cell's step below its limit either way.
 #pragma once
 
 #include <memory>
