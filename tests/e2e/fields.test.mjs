@@ -407,3 +407,38 @@ test('the whirling string: two components drawn in 3-D, its rotation’s charge 
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('the nonlinear string on the AVI: its options (fine, cfl; three fields shown) step the typed density; an h beyond the cells’ limit is refused naming h', async () => {
+  const { page, errors } = await openPage(browser.context, '?nosw=1', { viewport: { width: 1440, height: 900 } });
+  await choose(page, 'nonlinear-string');
+  // as the integrator menu and the option fields (fine, from, cfl) apply their patches
+  const sc0 = await hook(page, () => window.vilabPage.state().scenario);
+  const applied = await hook(page, (s) => window.vilabPage.setState({ scenario: s }), {
+    ...sc0,
+    integrator: 'avi',
+    options: { fine: 3, cfl: 0.9 },
+  });
+  assert.equal(applied, null);
+  await page.waitForFunction(() => window.vilabPage.sim()?.scenario().options?.cfl === 0.9, null, { timeout: 10000 });
+  assert.equal(await page.locator('#options input').count(), 3);
+  await hook(page, () => window.vilabPage.pause());
+  await playTo(page, 0.4);
+  const run = await hook(page, () => {
+    const sim = window.vilabPage.sim();
+    return { time: sim.time, energy: sim.diagnostics().energy, failure: window.vilabPage.failure().A };
+  });
+  assert.equal(run.failure, null);
+  assert.ok(run.time >= 0.4 && Number.isFinite(run.energy), JSON.stringify(run));
+  const st = await hook(page, () => window.vilabPage.fieldPlots());
+  assert.ok(st.A.rows > 10 && st.A.finite && !st.A.broken, JSON.stringify(st.A).slice(0, 200));
+  // h = 0.01 is beyond the inner cells' limit Δx = 1/127 without cfl: refused naming h, with the limit
+  const sc = await hook(page, () => window.vilabPage.state().scenario);
+  const refused = await hook(page, (s) => String(window.vilabPage.setState({ scenario: s })), {
+    ...sc,
+    h: 0.01,
+    options: { fine: 1 },
+  });
+  assert.match(refused, /\bh\b.*stability limit 0\.00787/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

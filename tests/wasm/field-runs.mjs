@@ -1,6 +1,6 @@
 // The field scenes of scenes/fields/ and the runs their hashes are checked on: every scene
-// on every field integrator it accepts (a typed density, of one component or several, runs
-// the box scheme, `midpoint`, the leapfrog, RK4 and DOPRI5, not the AVI), the AVI also with
+// on every field integrator (a typed density, of one component or several, runs them all:
+// the box scheme, `midpoint`, the leapfrog, the AVI, RK4 and DOPRI5), the AVI also with
 // two step sizes. Not a test file: tests/wasm/field.test.mjs
 // (native = Node) and tests/e2e/determinism.test.mjs (native = Chromium) read it.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -17,13 +17,8 @@ export const fieldScenes = () =>
       return { id: f.replace(/\.json$/, ''), about, scenario };
     });
 
-export const isTypedDensity = (scenario) => typeof scenario.params.density.lagrangian === 'string';
-
-/** Whether the field system runs the scene on the integrator (a typed density: all but the AVI). */
-export const acceptsIntegrator = (scenario, integrator) => !isTypedDensity(scenario) || integrator !== 'avi';
-
 /**
- * [{ name, scenario }] of every scene × integrator it accepts; integrators: the field
+ * [{ name, scenario }] of every scene × integrator; integrators: the field
  * system's. The scene's options are its own integrator's only. Some runs go beyond a
  * method's limit (the stiff string's leapfrog at h): the checks compare the refused step.
  */
@@ -32,7 +27,6 @@ export function fieldSceneRuns(integrators) {
   for (const { id, scenario } of fieldScenes()) {
     const { options, ...base } = scenario;
     for (const integrator of integrators) {
-      if (!acceptsIntegrator(scenario, integrator)) continue;
       const own = integrator === scenario.integrator && options ? { options } : {};
       const variants = integrator === 'avi' ? [{}, { options: { fine: 3, from: 0.5 } }] : [{}];
       for (const extra of variants)

@@ -21,6 +21,7 @@
 #include "vilab/expr/parse.hpp"
 #include "vilab/json.hpp"
 #include "vilab/limits.hpp"
+#include "vilab/models/field_avi_typed.hpp"
 #include "vilab/models/field_lines.hpp"
 #include "vilab/registry.hpp"
 
@@ -401,15 +402,19 @@ VILAB_COLD SystemEntry fieldEntry() {
     const FieldModel& m = std::get<FieldModel>(model);
     if (!m.isTyped()) return;
     const std::string& id = integrator.id;
+    if (id == "avi") {
+      field::TypedCells(m.typed, m.multi, m.grid);  // refuses a kinetic part other than ½ u_tᵀ M u_t, M constant
+      return;
+    }
     if (id == "trapezoid" || id == "rk4" || id == "dopri5") {
       field::MultiLines(linesDensity(m), m.grid, id);  // refuses a kinetic part they cannot step
       return;
     }
     if (id != "midpoint")
       throw InputError(InputErrorCode::NotApplicable, "integrator",
-                       "\"" + id + "\" steps the built-in densities only; a typed density" +
+                       "\"" + id + "\" does not step a typed density" +
                            (m.multi ? " of " + std::to_string(m.components()) + " components" : std::string()) +
-                           " runs the box scheme (midpoint), the leapfrog (trapezoid), RK4 or DOPRI5");
+                           ": it runs the box scheme (midpoint), the leapfrog (trapezoid), the AVI, RK4 or DOPRI5");
 #else
     (void)model, (void)integrator;
 #endif

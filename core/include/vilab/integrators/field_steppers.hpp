@@ -5,9 +5,10 @@
 //  - RK4 and DOPRI5 on the same method-of-lines system, `rk4` and `dopri5`;
 //  - on a typed density (one component or several), the leapfrog, RK4 and DOPRI5 on the
 //    method-of-lines system of models/field_lines.hpp;
-//  - the asynchronous variational integrator, `avi`: the cells of the grid from
-//    `from` (a fraction of the length) on take `fine` steps per h, the others one; or,
-//    with `cfl` > 0, the cells whose own CFL limit needs them (a stiff segment).
+//  - the asynchronous variational integrator, `avi`, on a built-in or typed ℒ: the cells
+//    of the grid from `from` (a fraction of the length) on take `fine` steps per h, the
+//    others one; or, with `cfl` > 0, the cells whose own CFL limit needs them (a stiff
+//    segment); every cell's step below its limit either way.
 #pragma once
 
 #include <memory>
@@ -17,6 +18,7 @@
 
 #include "vilab/integrators/integrator.hpp"
 #include "vilab/models/field_avi.hpp"
+#include "vilab/models/field_cells.hpp"
 #include "vilab/models/field_lines.hpp"
 #include "vilab/models/field_model.hpp"
 #include "vilab/models/field_ode.hpp"
@@ -230,9 +232,15 @@ class FieldAvi final : public FieldIntegrator {
  public:
   // cfl = 0: the cells from `from` on take `fine` steps per h. cfl > 0: the cells whose h
   // exceeds cfl times their own largest stable step take `fine` (`from` is not used).
+  // Either way every cell's step must be below its stability limit (refused naming h, or
+  // options.fine for the fine cells, with the limit).
   FieldAvi(const FieldModel& model, double h, int fine, double from, double cfl)
       : FieldIntegrator(model, h),
-        steps_(cfl > 0 ? stepsByLimit(model, h, fine, cfl) : stepsByPosition(model.grid, h, fine, from)) {}
+        cells_(model.isTyped() ? std::make_shared<const field::TypedCells>(model.typed, model.multi, model.grid)
+                               : nullptr),
+        steps_(cfl > 0 ? stepsByLimit(model, h, fine, cfl) : stepsByPosition(model.grid, h, fine, from)) {
+    requireStable(model, h, steps_);
+  }
   StepOutcome step() override {
     ++taken_;
     avi_.advanceTo(static_cast<double>(taken_) * h_);
@@ -250,10 +258,33 @@ class FieldAvi final : public FieldIntegrator {
     return steps;
   }
   // Each cell's limit from aviLargestSteps, linearized about u = 0 (V''(0), none when
-  // negative); refused naming options.fine when h/fine is still beyond cfl times a limit.
+  // negative). A typed density's from the core's per-cell stiffness at rest (field_cells):
+  // for a strain energy whose curvature is largest at u_x = 0, as √(1 + |u_x|²)'s (its
+  // Hessian's eigenvalues 1/√(1 + s²) and 1/(1 + s²)^{3/2}), a bound over every state.
+  static std::vector<double> limitsOf(const FieldModel& m) {
+    if (!m.isTyped())
+      return field::aviLargestSteps(m.density, m.grid, std::max(0.0, m.density.potentialCurvature(0.0)));
+    const field::CellStiffness k = field::cellStiffness(m);
+    return field::aviLargestSteps(m.grid, k.speed2, k.curvature, k.inertia);
+  }
+  // Refuses a cell whose step is not below its limit: naming h for a cell stepping by h,
+  // options.fine for one stepping by h/fine.
+  static void requireStable(const FieldModel& m, double h, const std::vector<double>& steps) {
+    const std::vector<double> limits = limitsOf(m);
+    for (std::size_t c = 0; c < limits.size(); ++c) {
+      if (steps[c] < limits[c]) continue;
+      const bool coarse = steps[c] == h;
+      throw InputError(InputErrorCode::Range, coarse ? "h" : "options.fine",
+                       std::string(coarse ? "is" : "is too few: h/fine is") + " beyond the stability limit " +
+                           formatNumber(limits[c]) +
+                           " of the cell at x = " + formatNumber((static_cast<double>(c) + 0.5) * m.grid.spacing()) +
+                           " (its step " + formatNumber(steps[c]) + "; " + formatNumber(std::ceil(h / limits[c])) +
+                           " steps per h would do, or set cfl)");
+    }
+  }
+  // Refused naming options.fine when h/fine is still beyond cfl times a limit.
   static std::vector<double> stepsByLimit(const FieldModel& m, double h, int fine, double cfl) {
-    const std::vector<double> limits =
-        field::aviLargestSteps(m.density, m.grid, std::max(0.0, m.density.potentialCurvature(0.0)));
+    const std::vector<double> limits = limitsOf(m);
     std::vector<double> steps;
     for (std::size_t c = 0; c < limits.size(); ++c) {
       const double allowed = cfl * limits[c];
@@ -275,9 +306,13 @@ class FieldAvi final : public FieldIntegrator {
   void restart() override {
     field::State start = s_;
     start.t = 0;
-    avi_.load(model_.density, model_.grid, start, steps_);
+    if (cells_)
+      avi_.load(cells_, model_.grid, start, steps_);
+    else
+      avi_.load(model_.density, model_.grid, start, steps_);
     taken_ = 0;
   }
+  std::shared_ptr<const field::TypedCells> cells_;  // a typed density's elements, else null
   std::vector<double> steps_;
   field::Avi avi_;
   std::uint64_t taken_ = 0;

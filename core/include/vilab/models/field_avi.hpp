@@ -12,6 +12,10 @@
 // made an element of its own so that a stiff cell's small step also integrates the
 // reaction of its nodes to V, and the queue holds one kind of event. Kinetic energy stays
 // with the nodes (the lumped masses m_i = ρ w_i Δx), as in LMOW's elastodynamics.
+// A typed density ℒ = ½ u_tᵀ M u_t − U(u, u_x, x) of one or several components
+// (field_avi_typed.hpp): E_c is Δx times the mean of U at the cell's two nodes with its own
+// slope, the split of the method of lines (field_lines.hpp), each node holds all its
+// components, its mass w_i Δx M, and a cell's event moves both nodes' components.
 //
 // The action. Element c has event times t_c^k = t₀ + k h_c (k = 0, 1, …; computed from k,
 // not accumulated). Its potential enters the discrete action by the trapezoid rule in time
@@ -38,7 +42,11 @@
 // the O(h) of LMOW's piecewise constant velocity. A run advanced in one call and one
 // stopped at every output time have the same bits.
 //
-// Conservation. Each cell's strain impulses on its two nodes are ±h_c κ_c(u_j − u_i)/Δx, equal
+// Conservation. A linear symmetry u ↦ e^{sG}u of ℒ (the whirling string's rotation) leaves
+// each E_c invariant, so each event's impulses have Σ_nodes g·Gu = 0, and with GᵀM + MG = 0
+// a drift keeps p·Gu: the charge Σ p_i·Gu_i is kept to rounding per element, whatever the
+// steps (LMOW's discrete Noether theorem; measured in test_field_avi_typed.cpp).
+// Each cell's strain impulses on its two nodes are ±h_c κ_c(u_j − u_i)/Δx, equal
 // and opposite to the last bit, so with periodic ends and V = 0 the total momentum Σp_i is
 // kept to the rounding of its sum (LMOW's discrete Noether theorem for translations, per
 // element). The impulse each element gave the moving nodes is recorded: the change of Σp_i
@@ -67,10 +75,12 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "vilab/models/field.hpp"
+#include "vilab/models/field_avi_typed.hpp"
 
 namespace vilab::field {
 
@@ -81,9 +91,10 @@ namespace vilab::field {
 //   one node fixed:          ω_c² = 2κ_c/(ρΔx²) + V''/ρ,
 // infinite for a cell between two fixed ends, zero where ω_c² ≤ 0 (the linearization grows
 // at any step), as leapfrogLargestStep does for the whole grid.
-inline std::vector<double> aviLargestSteps(const Density& d, const Grid& g, double curvatureBound = 0) {
+// top(c, k) gives ω_c² with k = 4 (both nodes moving) or 2 (one fixed).
+template <class Top>
+std::vector<double> aviLargestStepsOf(const Grid& g, const Top& top) {
   const int n = g.points, cells = g.ends == Ends::Periodic ? n : n - 1;
-  const double h = g.spacing();
   std::vector<double> out(cells);
   for (int c = 0; c < cells; ++c) {
     const int j = (c + 1) % n;
@@ -92,10 +103,26 @@ inline std::vector<double> aviLargestSteps(const Density& d, const Grid& g, doub
       out[c] = std::numeric_limits<double>::infinity();
       continue;
     }
-    const double top = (fixedI || fixedJ ? 2 : 4) * d.kappaOf(c) / (d.rho * h * h) + curvatureBound / d.rho;
-    out[c] = top > 0 ? 2 / std::sqrt(top) : 0.0;
+    const double w2 = top(c, fixedI || fixedJ ? 2 : 4);
+    out[c] = w2 > 0 ? 2 / std::sqrt(w2) : 0.0;
   }
   return out;
+}
+inline std::vector<double> aviLargestSteps(const Density& d, const Grid& g, double curvatureBound = 0) {
+  const double h = g.spacing();
+  return aviLargestStepsOf(g,
+                           [&](int c, int k) { return k * d.kappaOf(c) / (d.rho * h * h) + curvatureBound / d.rho; });
+}
+// The same from each cell's squared wave speed c_c², curvature V''_c and inertia ρ_c
+// (field_cells.hpp's per-cell stiffness of a typed density): ω_c² = k c_c²/Δx² + V''_c/ρ_c,
+// V''_c < 0 taken as 0 (as curvatureBound).
+inline std::vector<double> aviLargestSteps(const Grid& g, const std::vector<double>& speed2,
+                                           const std::vector<double>& curvature, const std::vector<double>& inertia) {
+  const double h = g.spacing();
+  return aviLargestStepsOf(g, [&](int c, int k) {
+    const std::size_t at = static_cast<std::size_t>(c);
+    return k * speed2[at] / (h * h) + std::max(0.0, curvature[at]) / inertia[at];
+  });
 }
 
 class Avi {
@@ -104,7 +131,40 @@ class Avi {
   // ends). Empty when loaded; else "field: problem" by field, and the previous load is kept.
   std::string load(const Density& d, const Grid& g, const State& s, const std::vector<double>& steps) {
     if (std::string bad = validate(d, g); !bad.empty()) return bad;
-    const int n = g.points, cells = g.ends == Ends::Periodic ? n : n - 1;
+    if (std::string bad = check(g, 1, s, steps); !bad.empty()) return bad;
+    d_ = d, typed_ = nullptr, m_ = 1;
+    begin(g, s, steps);
+    for (int i = 0; i < g.points; ++i) {
+      mass_[i] = d.rho * weight(g, i) * dx_;
+      p_[i] = moves(i) ? mass_[i] * s.v[i] : 0.0;  // a fixed end does not move, whatever its v
+    }
+    return {};
+  }
+  // A typed density's elements (field_avi_typed.hpp): s.u and s.v component-major, the
+  // nodes' masses w_i Δx M (mass_ keeps w_i Δx, the momenta p = w_i Δx M u̇).
+  std::string load(std::shared_ptr<const TypedCells> cells, const Grid& g, const State& s,
+                   const std::vector<double>& steps) {
+    if (std::string bad = validate(Density{}, g); !bad.empty()) return bad;
+    const int m = cells->components(), n = g.points;
+    if (std::string bad = check(g, m, s, steps); !bad.empty()) return bad;
+    typed_ = std::move(cells), m_ = m;
+    begin(g, s, steps);
+    const Eigen::MatrixXd& M = typed_->mass();
+    for (int i = 0; i < n; ++i) {
+      mass_[i] = weight(g, i) * dx_;
+      for (int b = 0; b < m; ++b) {
+        double sum = 0;
+        for (int e = 0; e < m; ++e) sum += M(b, e) * s.v[static_cast<std::size_t>(e * n + i)];
+        p_[static_cast<std::size_t>(b * n + i)] = moves(i) ? mass_[i] * sum : 0.0;
+      }
+    }
+    return {};
+  }
+
+ private:
+  // The state's and the steps' sizes and values (m components per node).
+  static std::string check(const Grid& g, int m, const State& s, const std::vector<double>& steps) {
+    const int n = g.points * m, cells = g.ends == Ends::Periodic ? g.points : g.points - 1;
     if (static_cast<int>(s.u.size()) != n) return "state.u: must have " + std::to_string(n) + " values";
     if (static_cast<int>(s.v.size()) != n) return "state.v: must have " + std::to_string(n) + " values";
     for (int i = 0; i < n; ++i) {
@@ -118,15 +178,15 @@ class Avi {
     for (int c = 0; c < cells; ++c)
       if (!(std::isfinite(steps[c]) && steps[c] > 0))
         return "avi.steps[" + std::to_string(c) + "]: must be a finite number > 0";
+    return {};
+  }
 
-    d_ = d, g_ = g, dx_ = g.spacing(), t0_ = now_ = s.t;
-    mass_.resize(n), u_.resize(n), p_.resize(n), at_.resize(n), atClock_.assign(n, -1), atCount_.assign(n, 0);
-    for (int i = 0; i < n; ++i) {
-      mass_[i] = d.rho * weight(g, i) * dx_;
-      u_[i] = s.u[i];
-      p_[i] = moves(i) ? mass_[i] * s.v[i] : 0.0;  // a fixed end does not move, whatever its v
-      at_[i] = s.t;
-    }
+  // The grid, the positions, the clocks and the queue of a new load (masses and momenta
+  // are the caller's).
+  void begin(const Grid& g, const State& s, const std::vector<double>& steps) {
+    const int n = g.points, cells = g.ends == Ends::Periodic ? n : n - 1;
+    g_ = g, dx_ = g.spacing(), t0_ = now_ = s.t;
+    mass_.resize(n), u_ = s.u, p_.resize(u_.size()), at_.assign(n, s.t), atClock_.assign(n, -1), atCount_.assign(n, 0);
     // One clock per distinct step (bitwise), numbered by its first cell; its cells in index
     // order. Sorting by (step, cell) groups them in O(N log N).
     std::vector<int> order(cells);
@@ -145,12 +205,12 @@ class Avi {
       for (const int c : clocks_[k].cells) clockOf_[c] = k;
     heap_.clear();  // all clocks at t₀, by first cell: already a heap
     for (int k = 0; k < static_cast<int>(clocks_.size()); ++k) heap_.push_back({s.t, clocks_[k].cells[0], k});
-    impulse_.assign(cells, 0.0);
+    impulse_.assign(static_cast<std::size_t>(cells * m_), 0.0);
     impulseSize_ = 0;
     events_ = 0;
-    return {};
   }
 
+ public:
   // Takes every event before t (those at t, within 1e-9 of their step, wait: synchronize
   // shows their closing half). Refuses a t before the present or not finite, state kept.
   std::string advanceTo(double t) {
@@ -181,40 +241,47 @@ class Avi {
       return;
     }
     const int n = g_.points, cells = static_cast<int>(clockOf_.size());
-    s.u.resize(n), s.v.resize(n);
+    s.u.resize(u_.size()), s.v.resize(u_.size());
     s.t = now_;
     std::vector<double> p = p_;
-    for (int i = 0; i < n; ++i) s.u[i] = u_[i] + (now_ - at_[i]) * p_[i] / mass_[i];
+    for (int i = 0; i < n; ++i) place(i, now_ - at_[i], s.u);
     const auto closing = [&](int c) {
       const Clock& k = clocks_[clockOf_[c]];
       return k.count > 0 && std::abs(k.time - now_) <= kCoincide * k.step;
     };
     for (int c = 0; c < cells; ++c)
       if (closing(c))
-        for (const int a : {c, (c + 1) % n}) s.u[a] = u_[a] + drift(a, clockOf_[c], now_) * p_[a] / mass_[a];
+        for (const int a : {c, (c + 1) % n}) place(a, drift(a, clockOf_[c], now_), s.u);
     for (int c = 0; c < cells; ++c) {
       const Clock& k = clocks_[clockOf_[c]];
       if (k.count == 0) continue;  // nothing taken yet: now is t₀ (within 1e-9 of the step)
       const double theta = closing(c) ? 1.0 : (now_ - (t0_ + static_cast<double>(k.count - 1) * k.step)) / k.step;
-      double gi, gj;
-      force(c, s.u, gi, gj);
-      const int i = c, j = (c + 1) % n;
+      double g[2 * kMaxFieldComponents];
+      force(c, s.u, g);
+      const int nodes[2] = {c, (c + 1) % n};
       const double w = (theta - 0.5) * k.step;
-      if (moves(i)) p[i] += w * gi;
-      if (moves(j)) p[j] += w * gj;
+      for (int e = 0; e < 2; ++e)
+        if (moves(nodes[e]))
+          for (int b = 0; b < m_; ++b) p[static_cast<std::size_t>(b * n + nodes[e])] += w * g[e * m_ + b];
     }
-    for (int i = 0; i < n; ++i) s.v[i] = p[i] / mass_[i];
+    for (int i = 0; i < n; ++i)
+      for (int b = 0; b < m_; ++b) s.v[static_cast<std::size_t>(b * n + i)] = inertial(p, b, i) / mass_[i];
   }
 
   double time() const { return now_; }
-  // Σ p_i: the nodes' momenta between events (what the impulses change).
-  double momentum() const {
+  int components() const { return m_; }
+  // Σ p_i of component b: the nodes' momenta between events (what the impulses change).
+  double momentum(int b = 0) const {
+    const int n = g_.points;
     double sum = 0;
-    for (double p : p_) sum += p;
+    for (int i = 0; i < n; ++i) sum += p_[static_cast<std::size_t>(b * n + i)];
     return sum;
   }
-  // The impulse each element has given its moving nodes since load, and Σ|impulse| over
-  // all events (the scale of the momentum balance's rounding).
+  // The nodes' momenta between events, component-major.
+  const std::vector<double>& momenta() const { return p_; }
+  // The impulse each element has given its moving nodes since load (component b of cell
+  // c at b·cells + c), and Σ|impulse| over all events (the scale of the momentum
+  // balance's rounding).
   const std::vector<double>& impulses() const { return impulse_; }
   double impulseSize() const { return impulseSize_; }
   std::uint64_t events() const { return events_; }
@@ -247,12 +314,31 @@ class Avi {
     return t - at_[a];
   }
 
-  // The forces −∂E_c/∂u_i, −∂E_c/∂u_j of cell c at positions u.
-  void force(int c, const std::vector<double>& u, double& gi, double& gj) const {
+  // The forces −∂E_c/∂u of cell c at positions u: g[e·m + b] at its node e (0: i, 1: j).
+  void force(int c, const std::vector<double>& u, double* g) const {
+    if (typed_) return typed_->force(c, u, g);
     const int i = c, j = (c + 1) % g_.points;
     const double strain = d_.kappaOf(c) * (u[j] - u[i]) / dx_;
-    gi = strain - 0.5 * dx_ * d_.potentialSlope(u[i]);
-    gj = -strain - 0.5 * dx_ * d_.potentialSlope(u[j]);
+    g[0] = strain - 0.5 * dx_ * d_.potentialSlope(u[i]);
+    g[1] = -strain - 0.5 * dx_ * d_.potentialSlope(u[j]);
+  }
+  // Node a's momentum in component b times M⁻¹ (p_a itself for the built-in family): its
+  // velocity times the node's mass_.
+  double inertial(const std::vector<double>& p, int b, int a) const {
+    if (!typed_) return p[a];
+    const int n = g_.points;
+    const Eigen::MatrixXd& inverse = typed_->inverseMass();
+    double sum = 0;
+    for (int e = 0; e < m_; ++e) sum += inverse(b, e) * p[static_cast<std::size_t>(e * n + a)];
+    return sum;
+  }
+  // Node a's components drifted by dt from u_ with the momenta p_, into u.
+  void place(int a, double dt, std::vector<double>& u) const {
+    const int n = g_.points;
+    for (int b = 0; b < m_; ++b) {
+      const std::size_t k = static_cast<std::size_t>(b * n + a);
+      u[k] = u_[k] + dt * inertial(p_, b, a) / mass_[a];
+    }
   }
 
   void fire(int c, int id) {
@@ -260,18 +346,21 @@ class Avi {
     const int n = g_.points, nodes[2] = {c, (c + 1) % n};
     for (const int a : nodes) {
       if (!moves(a)) continue;
-      u_[a] += drift(a, id, k.time) * p_[a] / mass_[a];
+      place(a, drift(a, id, k.time), u_);
       at_[a] = k.time, atClock_[a] = id, atCount_[a] = k.count;
     }
-    double g[2];
-    force(c, u_, g[0], g[1]);
+    double g[2 * kMaxFieldComponents];
+    force(c, u_, g);
     const double w = (k.count == 0 ? 0.5 : 1.0) * k.step;
+    const int cells = static_cast<int>(clockOf_.size());
     for (int e = 0; e < 2; ++e) {
       if (!moves(nodes[e])) continue;
-      const double j = w * g[e];
-      p_[nodes[e]] += j;
-      impulse_[c] += j;
-      impulseSize_ += std::abs(j);
+      for (int b = 0; b < m_; ++b) {
+        const double j = w * g[e * m_ + b];
+        p_[static_cast<std::size_t>(b * n + nodes[e])] += j;
+        impulse_[static_cast<std::size_t>(b * cells + c)] += j;
+        impulseSize_ += std::abs(j);
+      }
     }
     ++events_;
   }
@@ -295,6 +384,8 @@ class Avi {
   }
 
   Density d_;
+  std::shared_ptr<const TypedCells> typed_;  // a typed density's elements; null: the built-in d_
+  int m_ = 1;                                // components per node
   Grid g_;
   double dx_ = 1, t0_ = 0, now_ = 0, impulseSize_ = 0;
   std::vector<double> mass_, u_, p_, at_, impulse_;
