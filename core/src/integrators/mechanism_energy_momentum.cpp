@@ -342,11 +342,7 @@ NewtonEval MechanismEnergyMomentum::evaluate(const Vector& z, Vector& r, bool li
   jacobian_.block(2 * n + c, 0, c, n) = P1_;
   jacobian_.block(2 * n + c, n, c, n) = G1_;
   if (!jacobian_.allFinite()) return NewtonEval::NonFinite;
-  lu_.compute(jacobian_);
-  const auto d = lu_.matrixLU().diagonal().cwiseAbs();
-  const double largest = d.maxCoeff(), smallest = d.minCoeff();
-  ratio_ = smallest > 0 ? largest / smallest : std::numeric_limits<double>::infinity();
-  return smallest > 0 ? NewtonEval::Ok : NewtonEval::Singular;
+  return lu_.factorize(jacobian_) ? NewtonEval::Ok : NewtonEval::Singular;
 }
 
 double MechanismEnergyMomentum::size(const Vector& dz) const {

@@ -298,9 +298,11 @@ VILAB_COLD SystemEntry mechanismEntry() {
   e.view = ViewKind::Mechanism;
   e.defaultIntegrator = "lie-group";
   e.defaultH = 0.005;
+#ifndef VILAB_LEAN  // the lean build refuses mechanisms before it checks an integrator
   e.checkIntegrator = [](const Model& model, const IntegratorEntry& integrator) {
     if (integrator.family == IntegratorFamily::EnergyMomentum) refuseUnlessConserving(std::get<MechanismModel>(model));
   };
+#endif
   e.maxBodies = limits::kMaxMechanismBodies;
   e.defaultParams = parseBuiltIn(kDefaultDefinition, "params");
   e.parseParams = [](const Json& params, Json& normalized) {

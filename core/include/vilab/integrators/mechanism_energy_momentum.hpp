@@ -50,6 +50,7 @@
 #include "vilab/integrators/integrator.hpp"
 #include "vilab/models/mechanism.hpp"
 #include "vilab/models/mechanism_loads.hpp"
+#include "vilab/solver/dense_lu.hpp"
 #include "vilab/solver/newton.hpp"
 
 namespace vilab {
@@ -111,8 +112,8 @@ class MechanismEnergyMomentum {
   // ---- the Newton problem: z = (Δq, Δv, λ, μ) ----
   using Vector = Eigen::VectorXd;
   NewtonEval evaluate(const Vector& z, Vector& r, bool linearize);
-  double conditionEstimate() const { return ratio_; }
-  void solve(Vector& b) const { b = lu_.solve(b); }
+  double conditionEstimate() const { return lu_.pivotRatio(); }
+  void solve(Vector& b) const { lu_.solveInPlace(b); }
   double size(const Vector& dz) const;
 
  private:
@@ -142,8 +143,7 @@ class MechanismEnergyMomentum {
   // Scratch.
   Eigen::VectorXd ym_, vm_, y1_, v1_, previous_;
   Eigen::MatrixXd Gm_, G1_, Pm_, P1_, S_, jacobian_;
-  Eigen::PartialPivLU<Eigen::MatrixXd> lu_;
-  double ratio_ = 1;
+  DenseLU<Eigen::Dynamic> lu_;
   double directorError_ = 0, hiddenError_ = 0;
   NewtonWorkspace<Eigen::VectorXd> workspace_;
 };
