@@ -73,6 +73,7 @@ namespace vilab {
   X(energyMomentum,        Chain,      energyMomentumOnChain,             Lean)                \
   X(energyMomentum,        RigidBody,  energyMomentumOnRigidBody,         Lean)                \
   X(energyMomentum,        Lagrangian, energyMomentumOnLagrangian,        Full)                \
+  X(energyMomentum,        Mechanism,  energyMomentumOnMechanism,         Full)                \
   X(rk4,                   Oscillator, rk4OnOscillator,                   Lean)                \
   X(rk4,                   Chain,      rk4OnChain,                        Lean)                \
   X(rk4,                   RigidBody,  rk4OnRigidBody,                    Lean)                \

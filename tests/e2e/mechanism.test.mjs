@@ -63,7 +63,8 @@ test('a mechanism preset offers the quaternion midpoint from the registry, and c
   // a preset with a lesson opens the lesson layout, its settings tucked away: back to the standard one
   if ((await hook(page, () => window.vilabPage.lessonLayout())).on) await page.locator('#lesson-toggle').click();
   const offered = await page.locator('#integrator-a option').evaluateAll((os) => os.map((o) => o.value));
-  for (const id of ['lie-group', 'quaternion', 'rk4', 'dopri5']) assert.ok(offered.includes(id), `${id} offered (${offered.join(', ')})`);
+  for (const id of ['lie-group', 'quaternion', 'energy-momentum', 'rk4', 'dopri5'])
+    assert.ok(offered.includes(id), `${id} offered (${offered.join(', ')})`);
   await page.selectOption('#integrator-a', 'quaternion');
   await hook(page, () => window.vilabPage.pause());
   await sleep(100);

@@ -70,6 +70,22 @@ inline MechanismModel compoundDoublePendulum(const Vec3& omega1 = Vec3::Zero(), 
   return m;
 }
 
+// The compound double pendulum with its lower joint of `kind` (fixed: the two rods one
+// rigid body; hinge: about the y axis), both turning at one ω, thick rods (axial moment a
+// tenth of the transverse one), validated.
+inline MechanismModel jointedPair(JointKind kind) {
+  const Vec3 omega(0.8, -0.5, 0.3);
+  MechanismModel m = compoundDoublePendulum(omega, omega);
+  m.bodies[1].R = m.bodies[0].R;
+  m.bodies[1].x = m.bodies[0].x + m.bodies[0].R * Vec3(0, 0, -1);
+  m.bodies[1].velocity = m.bodies[0].velocity + m.bodies[0].R * omega.cross(Vec3(0, 0, -1));
+  for (MechanismBody& b : m.bodies) b.inertia(2, 2) = 0.1 * b.inertia(0, 0);
+  m.joints[1].kind = kind;
+  m.joints[1].parentAxis = m.joints[1].childAxis = Vec3(0, 1, 0);
+  m.validate();
+  return m;
+}
+
 // The Lagrange top as a mechanism: a symmetric body (moments about its centre
 // (A, A, C)) whose centre sits at ρ = (0, 0, ℓ) in its body frame from a ball joint at the
 // world's origin, at orientation R and body angular velocity ω.

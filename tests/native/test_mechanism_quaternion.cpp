@@ -191,14 +191,7 @@ TEST_CASE("mechanism quaternion midpoint: a fixed joint's pair and a hinge chain
   // fast mode that h = 0.01 resolves poorly, and there the two Newton solves, each within
   // its matrix's rounding floor, part by up to 5e-7 after 1000 steps.
   for (const JointKind kind : {JointKind::Fixed, JointKind::Hinge}) {
-    MechanismModel m = testing::compoundDoublePendulum(Vec3(0.8, -0.5, 0.3), Vec3(0.8, -0.5, 0.3));
-    m.bodies[1].R = m.bodies[0].R;
-    m.bodies[1].x = m.bodies[0].x + m.bodies[0].R * Vec3(0, 0, -1);
-    m.bodies[1].velocity = m.bodies[0].velocity + m.bodies[0].R * Vec3(0.8, -0.5, 0.3).cross(Vec3(0, 0, -1));
-    for (MechanismBody& b : m.bodies) b.inertia(2, 2) = 0.1 * b.inertia(0, 0);
-    m.joints[1].kind = kind;
-    m.joints[1].parentAxis = m.joints[1].childAxis = Vec3(0, 1, 0);
-    m.validate();
+    const MechanismModel m = testing::jointedPair(kind);
     Run run = quaternionRun(m, 0.01);
     MechanismLGVI lgvi(m, 0.01);
     MechanismState s = m.initialState();

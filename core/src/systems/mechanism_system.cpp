@@ -16,6 +16,7 @@
 // The bodies' poses and velocities are the initial state (initial = {}).
 // Canonical state: per body q = (x, quaternion of R), p = (m ẋ, Π = J ω).
 #include "vilab/detmath.hpp"
+#include "vilab/integrators/mechanism_energy_momentum.hpp"
 #include "vilab/json.hpp"
 #include "vilab/limits.hpp"
 #include "vilab/models/mechanism_loads.hpp"
@@ -302,6 +303,11 @@ VILAB_COLD SystemEntry mechanismEntry() {
   e.view = ViewKind::Mechanism;
   e.defaultIntegrator = "lie-group";
   e.defaultH = 0.005;
+#ifndef VILAB_LEAN  // the lean build refuses mechanisms before it checks an integrator
+  e.checkIntegrator = [](const Model& model, const IntegratorEntry& integrator) {
+    if (integrator.family == IntegratorFamily::EnergyMomentum) refuseUnlessConserving(std::get<MechanismModel>(model));
+  };
+#endif
   e.maxBodies = limits::kMaxMechanismBodies;
   e.defaultParams = parseBuiltIn(kDefaultDefinition, "params");
   e.parseParams = [](const Json& params, Json& normalized) {
