@@ -403,7 +403,7 @@ VILAB_COLD SystemEntry fieldEntry() {
     if (!m.isTyped()) return;
     const std::string& id = integrator.id;
     if (id == "avi") {
-      field::TypedCells(m.typed, m.multi, m.grid);  // refuses a kinetic part other than ½ u_tᵀ M u_t, M constant
+      field::TypedCells(linesDensity(m), m.grid);  // refuses a kinetic part other than ½ u_tᵀ M u_t, M constant
       return;
     }
     if (id == "trapezoid" || id == "rk4" || id == "dopri5") {

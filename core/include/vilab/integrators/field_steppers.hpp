@@ -236,8 +236,7 @@ class FieldAvi final : public FieldIntegrator {
   // options.fine for the fine cells, with the limit).
   FieldAvi(const FieldModel& model, double h, int fine, double from, double cfl)
       : FieldIntegrator(model, h),
-        cells_(model.isTyped() ? std::make_shared<const field::TypedCells>(model.typed, model.multi, model.grid)
-                               : nullptr),
+        cells_(model.isTyped() ? std::make_shared<const field::TypedCells>(linesDensity(model), model.grid) : nullptr),
         steps_(cfl > 0 ? stepsByLimit(model, h, fine, cfl) : stepsByPosition(model.grid, h, fine, from)) {
     requireStable(model, h, steps_);
   }

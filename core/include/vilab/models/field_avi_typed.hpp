@@ -13,17 +13,16 @@
 #include <vector>
 
 #include "vilab/models/field.hpp"
+#include "vilab/models/field_lines.hpp"
 #include "vilab/models/field_multi.hpp"
 
 namespace vilab::field {
 
-class DataDensity;
-
 class TypedCells {
  public:
-  // One of `one` (a single component) or `several`. Throws InputError naming `integrator`
-  // when the kinetic part is not ½ u_tᵀ M u_t with M constant and positive definite.
-  TypedCells(std::shared_ptr<const DataDensity> one, std::shared_ptr<const MultiDensity> several, const Grid& g);
+  // Throws InputError naming `integrator` when the kinetic part is not ½ u_tᵀ M u_t with M
+  // constant and positive definite (MultiLines' check).
+  TypedCells(LinesDensity d, const Grid& g);
 
   int components() const { return m_; }
   const Eigen::MatrixXd& mass() const { return mass_; }  // M
@@ -32,16 +31,10 @@ class TypedCells {
   void force(int c, const std::vector<double>& u, double* g) const;
 
  private:
-  // ℒ's outputs at node (values, slopes) in MultiDensity's layout (a DataDensity's is
-  // the same for one component: ℒ, ℒ_u, ℒ_{u_t}, ℒ_{u_x}, then the Hessian).
-  const double* evaluate(const double* w, double x) const;
-
-  std::shared_ptr<const DataDensity> one_;
-  std::shared_ptr<const MultiDensity> several_;
+  LinesDensity density_;
   Grid grid_;
   int m_;
   Eigen::MatrixXd mass_, inverseMass_;
-  mutable double out_[10];
 };
 
 }  // namespace vilab::field
