@@ -126,7 +126,7 @@ TEST_CASE("field avi typed: each element's impulses balance the momentum with pe
     field::Avi avi;
     const double h = 0.004;
     REQUIRE(
-        avi.load(std::make_shared<const field::TypedCells>(m.typed, m.multi, m.grid), m.grid, s, twoSteps(m.grid, h, 3))
+        avi.load(std::make_shared<const field::TypedCells>(linesDensity(m), m.grid), m.grid, s, twoSteps(m.grid, h, 3))
             .empty());
     const int cells = field::cellCount(m.grid);
     std::vector<double> p0;
