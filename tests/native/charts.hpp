@@ -187,6 +187,20 @@ class CotangentChart {
   VecX q0_;
 };
 
+// The Jacobian at z0 of a map f of canonical coordinates z = (u, p_u): fourth-order central
+// differences, Richardson-extrapolated (sixth order), with steps `step` in the positions and
+// `step` times the largest |p_u| (at least 0.1) in the momenta: light chains have small p_u,
+// and an absolute step would let truncation error dominate; smaller steps let the solvers'
+// rounding dominate.
+inline Eigen::MatrixXd canonicalJacobian(const std::function<VecX(const VecX&)>& f, const VecX& z0, double step) {
+  const Eigen::Index m = z0.size() / 2;
+  VecX steps(z0.size());
+  steps.head(m).setConstant(step);
+  steps.tail(m).setConstant(step * std::max(z0.tail(m).cwiseAbs().maxCoeff(), 0.1));
+  const Eigen::MatrixXd J4 = finiteDifferenceJacobian(f, z0, steps);
+  return (16 * finiteDifferenceJacobian(f, z0, steps / 2) - J4) / 15;
+}
+
 // ‖JᵀΩJ − Ω‖_max of a map of canonical coordinates.
 inline double symplecticDefect(const Eigen::MatrixXd& J) {
   const Eigen::Index n = J.rows() / 2;

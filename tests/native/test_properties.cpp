@@ -74,17 +74,8 @@ TEST_CASE("every pair: symplectic entries preserve the canonical form, the other
       const IntegratorEntry& integrator = *findIntegrator(id);
       CanonicalMap map(scenarioFor(system, integrator, h), 50);
       const VecX z0 = map.z0();
-      // Fourth-order central differences, Richardson-extrapolated (sixth order), with
-      // steps of 1e-3 rad for the positions and 1e-3 of the largest momentum (at least
-      // 1e-4) for the momenta: light chains have small p_u, and an absolute step would
-      // let truncation error dominate; smaller steps let the solvers' rounding dominate.
-      const Eigen::Index m = z0.size() / 2;
-      VecX steps(z0.size());
-      steps.head(m).setConstant(1e-3);
-      steps.tail(m).setConstant(1e-3 * std::max(z0.tail(m).cwiseAbs().maxCoeff(), 0.1));
-      const auto f = [&](const VecX& z) { return map(z); };
-      const Eigen::MatrixXd J4 = finiteDifferenceJacobian(f, z0, steps);
-      const Eigen::MatrixXd J = (16 * finiteDifferenceJacobian(f, z0, steps / 2) - J4) / 15;
+      // Steps of 1e-3 rad in the positions and 1e-3 of the largest momentum (charts.hpp).
+      const Eigen::MatrixXd J = canonicalJacobian([&](const VecX& z) { return map(z); }, z0, 1e-3);
       const double defect = symplecticDefect(J);
       INFO(system.id << " / " << id << ": ‖JᵀΩJ − Ω‖ = " << defect << ", max|J| = " << J.cwiseAbs().maxCoeff());
       if (integrator.symplectic) {
@@ -105,14 +96,7 @@ namespace {
 // ‖JᵀΩJ − Ω‖ of the 50-step map of this scenario (steps as above).
 double fiftyStepDefect(const std::string& scenario) {
   CanonicalMap map(scenario, 50);
-  const VecX z0 = map.z0();
-  const Eigen::Index m = z0.size() / 2;
-  VecX steps(z0.size());
-  steps.head(m).setConstant(1e-3);
-  steps.tail(m).setConstant(1e-3 * std::max(z0.tail(m).cwiseAbs().maxCoeff(), 0.1));
-  const auto f = [&](const VecX& z) { return map(z); };
-  const Eigen::MatrixXd J4 = finiteDifferenceJacobian(f, z0, steps);
-  return symplecticDefect((16 * finiteDifferenceJacobian(f, z0, steps / 2) - J4) / 15);
+  return symplecticDefect(canonicalJacobian([&](const VecX& z) { return map(z); }, map.z0(), 1e-3));
 }
 }  // namespace
 
