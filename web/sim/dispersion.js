@@ -240,9 +240,21 @@ export function dispersionOf(lab, scenario, { integrator, options = {}, modes = 
   }
 }
 
-/** The top mode's growth per step at step h. */
+/**
+ * Whether an error is an integrator's own stability check refusing the step at load (the
+ * AVI's per-cell limit: naming `h` or an `options` field): that Δt is past its limit.
+ */
+export const refusedStep = (e) => typeof e?.field === 'string' && (e.field === 'h' || e.field.startsWith('options.'));
+
+/** The top mode's growth per step at step h (Infinity where the integrator refuses h as unstable). */
 function topGrowth(lab, scenario, setup, { integrator, options }, h) {
-  const sim = periodicRun(lab, scenario, setup, { integrator, options, h });
+  let sim;
+  try {
+    sim = periodicRun(lab, scenario, setup, { integrator, options, h });
+  } catch (e) {
+    if (refusedStep(e)) return Number.POSITIVE_INFINITY;
+    throw e;
+  }
   try {
     return modeEigen(oneStepMap(sim, setup, Math.floor(setup.points / 2), amplitudeOf(setup)).M).growth;
   } finally {

@@ -4,7 +4,7 @@
 import { createLab } from './vilab.js';
 import { loopStudy, loopShape, convergenceReference, convergenceError, poincareSection, seedOnEnergy } from './studies.js';
 import { LESSON_TASKS } from './lessons.js';
-import { dispersionOf, followedRelation, notModal, stabilityLimit, waveSetup } from './dispersion.js';
+import { dispersionOf, followedRelation, notModal, refusedStep, stabilityLimit, waveSetup } from './dispersion.js';
 
 let labPromise = null;
 
@@ -51,10 +51,17 @@ const tasks = {
   },
   /** One integrator's measured ω(k) and growth, and (where it is one map per mode) its largest stable Δt. */
   dispersion(lab, { scenario, integrator, options, modes }, progress) {
-    const measured = dispersionOf(lab, scenario, { integrator, options, modes, onProgress: (f) => progress(0.5 * f) });
+    const setup = waveSetup(lab, scenario);
+    let measured;
+    try {
+      measured = dispersionOf(lab, scenario, { integrator, options, modes, onProgress: (f) => progress(0.5 * f) });
+    } catch (e) {
+      // its own stability check refuses this run's Δt on the study's grid: the row says so
+      if (refusedStep(e)) return { integrator, left: { reason: 'refused', message: String(e.message).replace(/^vilab: /, '') }, setup };
+      throw e;
+    }
     const left = notModal(measured);
     const limit = left ? null : stabilityLimit(lab, scenario, { integrator, options });
-    const setup = waveSetup(lab, scenario);
     const follows = left ? null : followedRelation(measured, setup, lab.normalize(scenario).h);
     return { ...measured, left, limit, follows, setup };
   },

@@ -94,7 +94,11 @@ function limitTable(results, setup, h) {
       { dataset: { integrator: r.integrator } },
       el('th', {}, r.label),
       r.left
-        ? el('td', { class: 'dispersion-limit', colspan: 5 }, t(`dispersion.left.${r.left.reason}`, { value: sci(r.left.value, 1) }))
+        ? el(
+            'td',
+            { class: 'dispersion-limit', colspan: 5 },
+            t(`dispersion.left.${r.left.reason}`, { value: sci(r.left.value ?? Number.NaN, 1), message: r.left.message ?? '' }),
+          )
         : [followsCell(r), limitCells(r, setup, h)],
     );
   const heads = ['follows', 'limit', 'formula', 'courant', 'run'].map((k) => el('th', {}, t(`dispersion.col.${k}`)));
@@ -103,7 +107,7 @@ function limitTable(results, setup, h) {
 
 /** The caption: the linearization, the grid, the amplitude and the run's Δt and ν, all read from the measurement. */
 function caption(results, setup, h) {
-  const a = results[0];
+  const a = results.find((r) => !r.left) ?? results[0];
   const kept = results.filter((r) => !r.left);
   const limits = kept.map((r) =>
     r.limit.limit === null

@@ -18,6 +18,7 @@ export default {
   'dispersion.nolimit': 'no limit: the shortest wave does not grow at any Δt up to {max} s, the largest step the lab accepts',
   'dispersion.left.amplitude':
     'left out: its map over one step changed by {value} when the wave’s amplitude was quartered (its step size control reads the size of the state), so it has no single M(k)',
+  'dispersion.left.refused': 'refused at this run’s Δt on the study’s grid, before a step (its own stability check): {message}',
   'dispersion.left.leakage':
     'left out: one step moved {value} of a wave onto other waves (its step is not the same at every node), so a wave is not a mode of it',
   'dispersion.caption.base':

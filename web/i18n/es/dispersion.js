@@ -18,6 +18,8 @@ export default {
   'dispersion.nolimit': 'sin límite: la onda más corta no crece con ningún Δt hasta {max} s, el mayor paso que acepta el laboratorio',
   'dispersion.left.amplitude':
     'excluido: su mapa de un paso cambió en {value} al dividir por cuatro la amplitud de la onda (su control del tamaño de paso lee el tamaño del estado), así que no tiene una única M(k)',
+  'dispersion.left.refused':
+    'rechazado con el Δt de esta simulación en la malla del estudio, antes de dar un paso (su propia comprobación de estabilidad): {message}',
   'dispersion.left.leakage':
     'excluido: un paso llevó {value} de una onda a otras ondas (su paso no es igual en todos los nodos), así que una onda no es un modo suyo',
   'dispersion.caption.base':
