@@ -19,6 +19,7 @@ import {
   WebGLRenderer,
 } from 'three';
 import { Arrow, disposeTree, makeLabel, quantityOf } from './common.js';
+import { RotatingFrame } from './frame.js';
 import { MomentumSphere, principalMoments } from './rigid.js';
 import { SCENES } from './scenes.js';
 import { COLOR_A, COLOR_B, COLOR_EXACT, sceneTheme } from './palette.js';
@@ -187,7 +188,6 @@ export class View {
    */
   build(spec) {
     this.lastBuild = spec;
-    this.builds = (this.builds ?? 0) + 1;
     for (const o of [...this.env.children]) {
       this.env.remove(o);
       disposeTree(o);
@@ -244,8 +244,8 @@ export class View {
     }
     this.#buildEnvironment(scene, spec.system, scenarioA);
     this.bodies.quaternion.identity();
-    this.frame = null;
-    if (spec.frame) this.#addFrame(spec, theme);
+    this.frame = spec.frame ? new RotatingFrame(spec.frame, { extent: this.extent, theme }) : null;
+    if (this.frame) this.env.add(this.frame.object);
     if (scene.inset && spec.Pi0) {
       this.inset = new MomentumSphere({
         Pi0: spec.Pi0,
@@ -323,18 +323,6 @@ export class View {
     this.controls.update();
     this.userMoved = true;
     this.dirty = true;
-  }
-
-  /** A lesson's rotating frame (./frame.js, fetched when a lesson has one: never in the first load). */
-  #addFrame(spec, theme) {
-    const build = this.builds;
-    import('./frame.js').then(({ RotatingFrame }) => {
-      if (this.builds !== build) return; // rebuilt meanwhile: that build brings its own frame
-      this.frame = new RotatingFrame(spec.frame, { extent: this.extent, theme });
-      this.env.add(this.frame.object);
-      this.frame.place(this.bodies, this.time ?? 0, this.inFrame);
-      this.dirty = true;
-    });
   }
 
   /** Draws the bodies in the lesson's rotating frame (on) or in space; kept across runs. The trails start afresh. */
