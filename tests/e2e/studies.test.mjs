@@ -111,7 +111,8 @@ test('dispersion: offered for field runs only; on Klein–Gordon every method is
   const caption = page.locator('#study-dispersion .dispersion-caption');
   assert.equal(Number(await caption.getAttribute('data-h')), scenario.h);
   assert.equal(Number(await caption.getAttribute('data-courant')), courant(setup, scenario.h));
-  for (const integrator of ['trapezoid', 'rk4']) {
+  // (the AVI's: where its own stability check starts refusing the step, its element bound)
+  for (const integrator of ['trapezoid', 'rk4', 'avi']) {
     const want = stabilityLimit(lab, scenario, { integrator }).limit;
     const got = Number(
       await page.locator(`#study-dispersion tr[data-integrator="${integrator}"] .dispersion-limit`).getAttribute('data-value'),
