@@ -155,10 +155,10 @@ test('compound double pendulum: MuJoCo loads only when chosen, and its energy cu
   await page.close();
 });
 
-// At A's step 4000 MuJoCo's replay (≈ 0.19 ms a step) would freeze the page ≈ 0.8 s in one
+// At A's step 8000 MuJoCo's replay (≈ 0.1 ms a step) would freeze the page ≈ 0.8 s in one
 // call: it goes on in slices between frames instead, with a progress line, the same bits.
-const FAR = 4000;
-const SLICE_BOUND_MS = 200; // the landing tests' bound on a frame gap; the slices step 25 ms (50 with B), a one-call replay ≈ 760 ms
+const FAR = 8000; // ≈ 16 slices: room for the reads below however fast the machine
+const SLICE_BOUND_MS = 200; // the landing tests' bound on a frame gap; the slices step 25 ms (50 with B), a one-call replay ≈ 650 ms
 
 test('MuJoCo chosen far into a run catches up between frames, shows its progress, keeps its bits, and Reset cancels it', async () => {
   const { page, errors } = await openMechanism('compound-double-pendulum');
@@ -170,11 +170,19 @@ test('MuJoCo chosen far into a run catches up between frames, shows its progress
   const started = Date.now();
   assert.equal(await choose(page, 'mujoco-rk4'), null);
   const chosenMs = Date.now() - started;
-  // the progress line, read while B is on its way
-  await page.waitForFunction(() => document.querySelector('#landing') != null, null, { timeout: 10000 });
-  const line = await page.locator('#landing .banner-text').textContent();
-  assert.match(line, /^MuJoCo catching up to step 4,?000: step [\d,]+, \d+\s?% done/, line);
-  const midway = await hook(page, () => window.vilabPage.simB().step);
+  // the progress line and B's step, read in one frame while B is on its way (the line stays
+  // one frame after B arrives, so two separate reads could see B done under the line)
+  const seen = await page.waitForFunction(
+    (far) => {
+      const text = document.querySelector('#landing .banner-text')?.textContent;
+      const step = window.vilabPage.simB()?.step;
+      return text && step < far ? { line: text, midway: step } : null;
+    },
+    FAR,
+    { timeout: 10000 },
+  );
+  const { line, midway } = await seen.jsonValue();
+  assert.match(line, /^MuJoCo catching up to step 8,?000: step [\d,]+, \d+\s?% done/, line);
   assert.ok(midway < FAR, `B is on its way (step ${midway}) while the page answers`);
   await caughtUp(page);
   const { longestSliceMs, slices } = await hook(page, () => window.vilabPage.landing());
