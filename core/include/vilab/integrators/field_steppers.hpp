@@ -60,11 +60,8 @@ class FieldIntegrator : public Integrator {
     }
     const double t = s_.t;
     field::multisymplecticResiduals(
-        model_.grid, base, xi, eta,
-        [&](int c, int slab, const field::Corners& y, field::CellHessian& h) {
-          cellHessian(c, t + (slab + 0.5) * h_, y, h);
-        },
-        perNode);
+        model_.grid, model_.components(), base, xi, eta,
+        [&](int c, int slab, const double* y, double* h) { cellHessian(c, t + (slab + 0.5) * h_, y, h); }, perNode);
     law = density;
     return true;
   }
@@ -79,22 +76,36 @@ class FieldIntegrator : public Integrator {
   // One step of s, as the run takes it (the same bits), and of `count` variations ds[k]
   // about it.
   virtual bool stepWithTangents(field::State&, field::State*, int) { return false; }
-  // The Hessian of the law's density on cell c whose centre is at time t.
-  virtual void cellHessian(int, double, const field::Corners&, field::CellHessian&) const {}
+  // The Hessian of the law's density on cell c whose centre is at time t, at corners
+  // y[k·m + a] (m components): h[(k·m + a)·4m + l·m + b] (field_box.hpp's layout).
+  virtual void cellHessian(int, double, const double*, double*) const {}
+  // One component's Hessian hook in field_box.hpp's arrays.
+  template <class Fill>
+  static void oneComponent(const double* y, double* flat, Fill fill) {
+    field::CellHessian h;
+    fill(field::Corners{y[0], y[1], y[2], y[3]}, h);
+    for (int k = 0; k < 4; ++k)
+      for (int l = 0; l < 4; ++l) flat[k * 4 + l] = h[k][l];
+  }
 
   // The variations the law is checked on: 0 at a fixed end, else cos(πkx/ℓ + φ) (k = 3 in
-  // u for the first, k = 1 in the rate for the second; even k with periodic ends).
+  // u for the first, k = 1 in the rate for the second; even k with periodic ends); with
+  // several components, component a's mode has k + a and its own phase, so every pairing
+  // of components is exercised.
   field::State seed(int which) const {
     constexpr double pi = 3.14159265358979323846;
     const field::Grid& g = model_.grid;
     const bool periodic = g.ends == field::Ends::Periodic;
-    const double k = (which == 0 ? 3 : 1) * (periodic ? 2 : 1);
-    const double phase = g.ends == field::Ends::Fixed ? -pi / 2 : periodic ? 0.3 : 0.0;
+    const int n = g.points, m = model_.components();
     field::State ds;
-    ds.u.assign(g.points, 0.0);
-    ds.v.assign(g.points, 0.0);
-    for (int i = 0; i < g.points; ++i)
-      if (model_.moves(i)) (which == 0 ? ds.u : ds.v)[i] = dm::cos(pi * k * g.x(i) / g.length + phase);
+    ds.u.assign(static_cast<std::size_t>(m * n), 0.0);
+    ds.v.assign(static_cast<std::size_t>(m * n), 0.0);
+    for (int a = 0; a < m; ++a) {
+      const double k = ((which == 0 ? 3 : 1) + a) * (periodic ? 2 : 1);
+      const double phase = g.ends == field::Ends::Fixed ? -pi / 2 : (periodic ? 0.3 : 0.0) + 0.7 * a;
+      for (int i = 0; i < n; ++i)
+        if (model_.moves(i)) (which == 0 ? ds.u : ds.v)[a * n + i] = dm::cos(pi * k * g.x(i) / g.length + phase);
+    }
     return ds;
   }
 
@@ -127,8 +138,10 @@ class FieldExplicit final : public FieldIntegrator {
     Method::stepWithTangents(model_.density, model_.grid, s, ds, count, h_);
     return true;
   }
-  void cellHessian(int c, double, const field::Corners& y, field::CellHessian& h) const override {
-    field::TrapezoidCell::hessian(model_.density, c, model_.grid.spacing(), h_, y, h);
+  void cellHessian(int c, double, const double* y, double* h) const override {
+    oneComponent(y, h, [&](const field::Corners& corners, field::CellHessian& cell) {
+      field::TrapezoidCell::hessian(model_.density, c, model_.grid.spacing(), h_, corners, cell);
+    });
   }
   Method method_;
 };
@@ -165,12 +178,14 @@ class FieldBox final : public FieldIntegrator {
     for (int k = 0; k < count && ok; ++k) ok = box.tangent(d, model_.grid, h_, t, old, s.u, ds[k].u, ds[k].v);
     return ok;
   }
-  void cellHessian(int c, double t, const field::Corners& y, field::CellHessian& h) const override {
+  void cellHessian(int c, double t, const double* y, double* h) const override {
     const double dx = model_.grid.spacing(), centre = (c + 0.5) * dx;
-    if (model_.typed)
-      field::cellHessian(*model_.typed, dx, h_, centre, t, y, h);
-    else
-      field::cellHessian(model_.density, dx, h_, centre, t, y, h);
+    oneComponent(y, h, [&](const field::Corners& corners, field::CellHessian& cell) {
+      if (model_.typed)
+        field::cellHessian(*model_.typed, dx, h_, centre, t, corners, cell);
+      else
+        field::cellHessian(model_.density, dx, h_, centre, t, corners, cell);
+    });
   }
   field::BoxScheme builtIn_;
   field::BoxSchemeT<field::DataDensity> typed_;

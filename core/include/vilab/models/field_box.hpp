@@ -97,32 +97,35 @@ inline int cellCount(const Grid& g) { return g.ends == Ends::Periodic ? g.points
 // The residual of the multisymplectic form formula on the dual cell of every node of the
 // middle row of three rows, relative to the sum of its terms' magnitudes (the terms are of
 // size ρΔx/Δt; their sum cancels to rounding when the law holds); 0 at a fixed end.
+// m components: each row holds component a's nodes at a·N (field_multi.hpp's layout), and
+// the law sums the pairings of every component at a node.
 // base: the solution the equations are linearized about; xi, eta: two solutions of the
-// linearized equations; hessian(c, slab, corners, h): the Hessian of cell c of slab 0
-// (rows 0–1) or 1 (rows 1–2) at those corners.
+// linearized equations; hessian(c, slab, y, h): the Hessian of cell c of slab 0 (rows 0–1)
+// or 1 (rows 1–2) at corners y[k·m + a] (k = a_i, a_j, b_i, b_j), as
+// h[(k·m + a)·4m + l·m + b] = ∂²L_c/∂y_{ka}∂y_{lb}.
 template <class CellHessianAt>
-void multisymplecticResiduals(const Grid& g, const std::vector<double>* base, const std::vector<double>* xi,
+void multisymplecticResiduals(const Grid& g, int m, const std::vector<double>* base, const std::vector<double>* xi,
                               const std::vector<double>* eta, CellHessianAt hessian, std::vector<double>& out) {
-  const int n = g.points;
-  std::vector<double> sum(n, 0.0), scale(n, 0.0);
+  const int n = g.points, corners = 4 * m;
+  std::vector<double> sum(n, 0.0), scale(n, 0.0), y(corners), p(corners), q(corners), h(corners * corners);
   for (int slab = 0; slab < 2; ++slab) {
     for (int c = 0; c < cellCount(g); ++c) {
       const int i = c, j = (c + 1) % n, node[4] = {i, j, i, j};
       const int row[4] = {slab, slab, slab + 1, slab + 1};
-      Corners y, p, q;
-      for (int k = 0; k < 4; ++k) {
-        y[k] = base[row[k]][node[k]];
-        p[k] = xi[row[k]][node[k]];
-        q[k] = eta[row[k]][node[k]];
-      }
-      CellHessian h;
-      hessian(c, slab, y, h);
-      for (int k = 0; k < 4; ++k) {
-        if (row[k] != 1) continue;  // only the middle row's nodes have their whole dual cell
-        for (int l = 0; l < 4; ++l) {
-          const double term = h[k][l] * (q[k] * p[l] - p[k] * q[l]);
-          sum[node[k]] += term;
-          scale[node[k]] += std::abs(h[k][l] * q[k] * p[l]) + std::abs(h[k][l] * p[k] * q[l]);
+      for (int k = 0; k < 4; ++k)
+        for (int a = 0; a < m; ++a) {
+          const int at = a * n + node[k];
+          y[k * m + a] = base[row[k]][at];
+          p[k * m + a] = xi[row[k]][at];
+          q[k * m + a] = eta[row[k]][at];
+        }
+      hessian(c, slab, y.data(), h.data());
+      for (int k = 0; k < corners; ++k) {
+        if (row[k / m] != 1) continue;  // only the middle row's nodes have their whole dual cell
+        for (int l = 0; l < corners; ++l) {
+          const double hkl = h[k * corners + l];
+          sum[node[k / m]] += hkl * (q[k] * p[l] - p[k] * q[l]);
+          scale[node[k / m]] += std::abs(hkl * q[k] * p[l]) + std::abs(hkl * p[k] * q[l]);
         }
       }
     }
@@ -130,6 +133,21 @@ void multisymplecticResiduals(const Grid& g, const std::vector<double>* base, co
   out.assign(n, 0.0);
   for (int i = 0; i < n; ++i)
     if (nodeMoves(g, i) && scale[i] > 0) out[i] = std::abs(sum[i]) / scale[i];
+}
+
+// One component: hessian(c, slab, corners, h) fills a CellHessian.
+template <class CellHessianAt>
+void multisymplecticResiduals(const Grid& g, const std::vector<double>* base, const std::vector<double>* xi,
+                              const std::vector<double>* eta, CellHessianAt hessian, std::vector<double>& out) {
+  multisymplecticResiduals(
+      g, 1, base, xi, eta,
+      [&](int c, int slab, const double* y, double* flat) {
+        CellHessian h;
+        hessian(c, slab, Corners{y[0], y[1], y[2], y[3]}, h);
+        for (int k = 0; k < 4; ++k)
+          for (int l = 0; l < 4; ++l) flat[k * 4 + l] = h[k][l];
+      },
+      out);
 }
 
 // The largest of those residuals for a built-in density's cell (MidpointCell, TrapezoidCell).
