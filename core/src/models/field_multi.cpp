@@ -165,14 +165,9 @@ class MultiBoxScheme final : public MultiBox {
   StepOutcome step(const MultiDensity& d, const Grid& g, State& s, double dt) override {
     const int n = g.points;
     d_ = &d, g_ = &g, dt_ = dt;
-    old_.resize(static_cast<std::size_t>(M * n));
+    old_ = nodeMajor(s.u, n);
     momentum_.assign(static_cast<std::size_t>(M * n), 0.0);
-    std::vector<double> rate(static_cast<std::size_t>(M * n));
-    for (int i = 0; i < n; ++i)
-      for (int a = 0; a < M; ++a) {
-        old_[static_cast<std::size_t>(i * M + a)] = s.u[static_cast<std::size_t>(a * n + i)];
-        rate[static_cast<std::size_t>(i * M + a)] = s.v[static_cast<std::size_t>(a * n + i)];
-      }
+    const std::vector<double> rate = nodeMajor(s.v, n);
     Vector b(M * n);
     double largest = 0;
     for (int i = 0; i < n; ++i) {
@@ -215,6 +210,63 @@ class MultiBoxScheme final : public MultiBox {
       }
     s.t += dt;
     return out;
+  }
+
+  // Marsden–West §5.2, as BoxSchemeT::tangent: ∂²S/∂a∂b δb = −(∂²S/∂a² δa + δp) on the
+  // scheme's own Newton matrix at b (δb = δa at a fixed end), δp' = ∂²S/∂b∂a δa + ∂²S/∂b² δb
+  // (0 at a fixed end).
+  bool tangent(const MultiDensity& d, const Grid& g, double dt, double, const std::vector<double>& a,
+               const std::vector<double>& b, std::vector<double>& du, std::vector<double>& dp) override {
+    const int n = g.points, C = 4 * M;
+    d_ = &d, g_ = &g, dt_ = dt;
+    old_ = nodeMajor(a, n);
+    momentum_.assign(static_cast<std::size_t>(M * n), 0.0);
+    const std::vector<double> next = nodeMajor(b, n), dOld = nodeMajor(du, n), dMomentum = nodeMajor(dp, n);
+    const Vector row = Eigen::Map<const Vector>(next.data(), M * n);
+    Vector r, x = Vector::Zero(M * n);
+    if (evaluate(row, r, true) != NewtonEval::Ok) return false;
+    // Each cell's Hessian and its corners' nodes; the old-row corners' rows (k = 0, 1) of
+    // ∂²S/∂a² δa go to the right-hand side.
+    std::vector<double> hessians(static_cast<std::size_t>(cellCount(g) * C * C));
+    double y[4 * M], grad[4 * M];
+    for (int c = 0; c < cellCount(g); ++c) {
+      const int node[4] = {c, (c + 1) % n, c, (c + 1) % n};
+      for (int k = 0; k < 4; ++k)
+        for (int e = 0; e < M; ++e) y[k * M + e] = (k < 2 ? old_ : next)[static_cast<std::size_t>(node[k] * M + e)];
+      double* h = &hessians[static_cast<std::size_t>(c * C * C)];
+      multiCell(d, g.spacing(), dt, (c + 0.5) * g.spacing(), y, grad, h);
+      for (int k = 0; k < 2; ++k)
+        for (int e = 0; e < M; ++e)
+          for (int l = 0; l < 2; ++l)
+            for (int f = 0; f < M; ++f)
+              x[node[k] * M + e] -= h[(k * M + e) * C + l * M + f] * dOld[static_cast<std::size_t>(node[l] * M + f)];
+    }
+    for (int i = 0; i < n; ++i)
+      for (int e = 0; e < M; ++e) {
+        const int k = i * M + e;
+        x[k] = nodeMoves(g, i) ? x[k] - dMomentum[static_cast<std::size_t>(k)] : dOld[static_cast<std::size_t>(k)];
+      }
+    solve(x);
+    std::vector<double> dNew(static_cast<std::size_t>(M * n), 0.0);
+    for (int c = 0; c < cellCount(g); ++c) {
+      const int node[4] = {c, (c + 1) % n, c, (c + 1) % n};
+      const double* h = &hessians[static_cast<std::size_t>(c * C * C)];
+      for (int k = 2; k < 4; ++k)
+        for (int e = 0; e < M; ++e)
+          for (int l = 0; l < 4; ++l)
+            for (int f = 0; f < M; ++f) {
+              const int at = node[l] * M + f;
+              dNew[static_cast<std::size_t>(node[k] * M + e)] +=
+                  h[(k * M + e) * C + l * M + f] * (l < 2 ? dOld[static_cast<std::size_t>(at)] : x[at]);
+            }
+    }
+    for (int i = 0; i < n; ++i)
+      for (int e = 0; e < M; ++e) {
+        const std::size_t to = static_cast<std::size_t>(e * n + i), from = static_cast<std::size_t>(i * M + e);
+        du[to] = x[static_cast<Eigen::Index>(from)];
+        dp[to] = nodeMoves(g, i) ? dNew[from] : 0.0;
+      }
+    return x.allFinite();
   }
 
   // Newton's problem: r_i = ∂S/∂a_i (a, b) + p_i at the moving nodes, b_i − a_i at fixed ones.
@@ -331,6 +383,13 @@ class MultiBoxScheme final : public MultiBox {
   }
 
   static int cellCount(const Grid& g) { return g.ends == Ends::Periodic ? g.points : g.points - 1; }
+  // A row component-major (component a's nodes at a·N) as the scheme's node-major one.
+  static std::vector<double> nodeMajor(const std::vector<double>& row, int n) {
+    std::vector<double> out(static_cast<std::size_t>(M * n));
+    for (int i = 0; i < n; ++i)
+      for (int a = 0; a < M; ++a) out[static_cast<std::size_t>(i * M + a)] = row[static_cast<std::size_t>(a * n + i)];
+    return out;
+  }
 
   const MultiDensity* d_ = nullptr;
   const Grid* g_ = nullptr;

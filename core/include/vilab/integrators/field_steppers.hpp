@@ -109,8 +109,6 @@ class FieldIntegrator : public Integrator {
     return ds;
   }
 
-  static constexpr const char* kSeveralComponents =
-      "the law's check carries variations of one component; this density has several";
   static constexpr const char* kTypedLines =
       "the law's trapezoid cells are built for the built-in densities; a typed density's explicit methods have none";
 
@@ -161,25 +159,33 @@ class FieldBox final : public FieldIntegrator {
   }
 
  private:
-  const char* lawDensity() const override { return model_.multi ? nullptr : "midpoint"; }
-  const char* whyNoLaw() const override { return kSeveralComponents; }
+  const char* lawDensity() const override { return "midpoint"; }
   // A fresh scheme's step (the run's bits) and the linearization of its slab, once per
   // variation; each is carried in (δu, δp).
   bool stepWithTangents(field::State& s, field::State* ds, int count) override {
-    if (model_.typed) return stepAndLinearize<field::BoxSchemeT<field::DataDensity>>(*model_.typed, s, ds, count);
-    return stepAndLinearize<field::BoxScheme>(model_.density, s, ds, count);
+    if (model_.multi) return stepAndLinearize(*field::makeMultiBox(model_.components()), *model_.multi, s, ds, count);
+    if (model_.typed) {
+      field::BoxSchemeT<field::DataDensity> box;
+      return stepAndLinearize(box, *model_.typed, s, ds, count);
+    }
+    field::BoxScheme box;
+    return stepAndLinearize(box, model_.density, s, ds, count);
   }
   template <class Box, class Density>
-  bool stepAndLinearize(const Density& d, field::State& s, field::State* ds, int count) {
+  bool stepAndLinearize(Box& box, const Density& d, field::State& s, field::State* ds, int count) {
     const std::vector<double> old = s.u;
     const double t = s.t;
-    Box box;
     bool ok = box.step(d, model_.grid, s, h_).ok;
     for (int k = 0; k < count && ok; ++k) ok = box.tangent(d, model_.grid, h_, t, old, s.u, ds[k].u, ds[k].v);
     return ok;
   }
   void cellHessian(int c, double t, const double* y, double* h) const override {
     const double dx = model_.grid.spacing(), centre = (c + 0.5) * dx;
+    if (model_.multi) {  // ℒ of several components does not depend on t
+      std::vector<double> gradient(static_cast<std::size_t>(4 * model_.components()));
+      field::multiCell(*model_.multi, dx, h_, centre, y, gradient.data(), h);
+      return;
+    }
     oneComponent(y, h, [&](const field::Corners& corners, field::CellHessian& cell) {
       if (model_.typed)
         field::cellHessian(*model_.typed, dx, h_, centre, t, corners, cell);

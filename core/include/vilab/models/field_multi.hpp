@@ -90,6 +90,12 @@ class MultiBox {
  public:
   virtual ~MultiBox() = default;
   virtual StepOutcome step(const MultiDensity& d, const Grid& g, State& s, double dt) = 0;
+  // The step's linearization from row a to its new row b (field_box.hpp's
+  // BoxSchemeT::tangent with m × m blocks): (δu, δp) of the old row to the new row's, all
+  // component-major; false where the Newton matrix is singular or the result not finite.
+  // t (the old row's time) as the one-component scheme's: ℒ here does not depend on it.
+  virtual bool tangent(const MultiDensity& d, const Grid& g, double dt, double t, const std::vector<double>& a,
+                       const std::vector<double>& b, std::vector<double>& du, std::vector<double>& dp) = 0;
 };
 
 // The scheme for m components (1 to kMaxFieldComponents).
