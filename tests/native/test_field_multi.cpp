@@ -3,11 +3,14 @@
 // scheme against the one-component scheme (one component, and two uncoupled ones), periodic
 // ends, the state through setState, refusals by field, and its fixed fingerprint; the
 // leapfrog, RK4 and DOPRI5 on it (field_lines.hpp): the charge kept by the leapfrog only,
-// order 2, and one component as the one-component string.
+// order 2, and one component as the one-component string; the multisymplectic law on the
+// box scheme (its tangent against central differences, the law with and without the
+// components' coupling).
 #include <catch2/catch.hpp>
 
 #include "field_scenes.hpp"
 #include "support.hpp"
+#include "vilab/models/field_box.hpp"
 
 using namespace vilab;
 using namespace vilab::test;
@@ -385,5 +388,165 @@ TEST_CASE("field multi: a one-component density of non-constant mass is refused 
     INFO(id);
     CHECK(refusedAt(j) == "integrator");
     CHECK_THROWS_WITH(simulate(j.dump()), Catch::Contains("∂ℒ/∂u_t depends on u"));
+  }
+}
+
+// The multisymplectic law on the box scheme of several components (field_box.hpp's check,
+// Marsden, Patrick & Shkoller 1998, Thm 4.1): rows of the scheme and of two variations
+// carried by its tangent (MultiBox::tangent), the cell Hessians multiCell's.
+namespace {
+
+// cos(πkx/ℓ + φ + 0.7a) in component a at the moving nodes, component-major.
+std::vector<double> mode(const FieldModel& m, double k, double phase) {
+  const field::Grid& g = m.grid;
+  const int n = g.points;
+  std::vector<double> out(static_cast<std::size_t>(m.components() * n), 0.0);
+  for (int a = 0; a < m.components(); ++a)
+    for (int i = 0; i < n; ++i)
+      if (m.moves(i)) out[a * n + i] = std::cos(3.14159265358979323846 * (k + a) * g.x(i) / g.length + phase + 0.7 * a);
+  return out;
+}
+
+// A scene after 80 steps: its model, h and field state.
+struct Probe {
+  Simulation sim;
+  const FieldModel& model;
+  double h;
+  field::State state;
+  explicit Probe(const Json& scene)
+      : sim(simulate(scene.dump(), 1000)), model(std::get<FieldModel>(sim.scenario().model)), h(sim.scenario().h) {
+    run(sim, 80);
+    REQUIRE(model.toField(sim.state(), state));
+  }
+};
+
+// Rows 0–2 of the scheme from the probe's state and of two variations (a mode per
+// component in u, one in p) carried by the tangent.
+struct LawRows {
+  std::vector<double> base[3], xi[3], eta[3];
+};
+LawRows lawRows(const Probe& p) {
+  LawRows r;
+  field::State s = p.state;
+  field::State ds[2];
+  ds[0].u = mode(p.model, 6, 0.3), ds[0].v = std::vector<double>(ds[0].u.size(), 0.0);
+  ds[1].v = mode(p.model, 2, 0.3), ds[1].u = std::vector<double>(ds[1].v.size(), 0.0);
+  for (int k = 0; k < 3; ++k) {
+    if (k > 0) {
+      const std::vector<double> old = s.u;
+      const auto box = field::makeMultiBox(p.model.components());
+      REQUIRE(box->step(*p.model.multi, p.model.grid, s, p.h).ok);
+      for (field::State& d : ds) REQUIRE(box->tangent(*p.model.multi, p.model.grid, p.h, 0, old, s.u, d.u, d.v));
+    }
+    r.base[k] = s.u, r.xi[k] = ds[0].u, r.eta[k] = ds[1].u;
+  }
+  return r;
+}
+
+// The largest residual of those rows with multiCell's Hessians, or with their blocks
+// coupling two components zeroed (the Hessian of a density that is not this one).
+double lawOf(const Probe& p, const LawRows& r, bool coupling) {
+  const int m = p.model.components(), corners = 4 * m;
+  const double dx = p.model.grid.spacing();
+  std::vector<double> out, gradient(static_cast<std::size_t>(corners));
+  field::multisymplecticResiduals(
+      p.model.grid, m, r.base, r.xi, r.eta,
+      [&](int c, int, const double* y, double* h) {
+        field::multiCell(*p.model.multi, dx, p.h, (c + 0.5) * dx, y, gradient.data(), h);
+        if (coupling) return;
+        for (int row = 0; row < corners; ++row)
+          for (int col = 0; col < corners; ++col)
+            if (row % m != col % m) h[row * corners + col] = 0;
+      },
+      out);
+  return *std::max_element(out.begin(), out.end());
+}
+
+// One step of a fresh scheme from the state moved by ε(δu, δp): ∂ℒ/∂u_t^a = u_t^a for the
+// whirling string, so p = w_i Δx u_t (field_multi.cpp's lumped Legendre transform).
+field::State stepShifted(const Probe& p, const std::vector<double>& du, const std::vector<double>& dp, double eps) {
+  field::State s = p.state;
+  const field::Grid& g = p.model.grid;
+  const int n = g.points;
+  for (std::size_t k = 0; k < s.u.size(); ++k) {
+    const double mass = field::weight(g, static_cast<int>(k) % n) * g.spacing();
+    s.u[k] += eps * du[k], s.v[k] += eps * dp[k] / mass;
+  }
+  REQUIRE(field::makeMultiBox(p.model.components())->step(*p.model.multi, g, s, p.h).ok);
+  return s;
+}
+
+// The tangent's (δu', δp') against central differences of the step, relative to the
+// tangent's largest entry; wrongRow: linearized about the old row a instead of the new b.
+double tangentError(const Probe& p, const std::vector<double>& du, const std::vector<double>& dp, bool wrongRow) {
+  // The differences' own error is ε² times the step's third derivative (4.5e-7 at ε = 1e-5,
+  // 4.5e-9 at 1e-6), their rounding 1e-16/ε.
+  const double eps = 1e-6;
+  field::State next = p.state;
+  REQUIRE(field::makeMultiBox(p.model.components())->step(*p.model.multi, p.model.grid, next, p.h).ok);
+  std::vector<double> tu = du, tp = dp;
+  const std::vector<double>& row = wrongRow ? p.state.u : next.u;
+  REQUIRE(
+      field::makeMultiBox(p.model.components())->tangent(*p.model.multi, p.model.grid, p.h, 0, p.state.u, row, tu, tp));
+  const field::State plus = stepShifted(p, du, dp, eps), minus = stepShifted(p, du, dp, -eps);
+  const field::Grid& g = p.model.grid;
+  double gap = 0, size = 0;
+  for (std::size_t k = 0; k < tu.size(); ++k) {
+    const double mass = field::weight(g, static_cast<int>(k) % g.points) * g.spacing();
+    const double fu = (plus.u[k] - minus.u[k]) / (2 * eps), fp = mass * (plus.v[k] - minus.v[k]) / (2 * eps);
+    gap = std::max({gap, std::abs(fu - tu[k]), std::abs(fp - tp[k])});
+    size = std::max({size, std::abs(tu[k]), std::abs(tp[k])});
+  }
+  return gap / size;
+}
+
+}  // namespace
+
+TEST_CASE("field multi: the box scheme keeps the multisymplectic law to rounding, fixed and periodic ends",
+          "[field][field-multi][field-law]") {
+  std::string law[2];
+  const double fixed = lawResidual(whirling(), "midpoint", &law[0]);
+  const double periodic = lawResidual(whirlingHelix(), "midpoint", &law[1]);
+  CHECK(law[0] == "midpoint");
+  CHECK(law[1] == "midpoint");
+  INFO("box scheme, largest law residual over 5 probes: whirling string " << fixed << ", periodic helix " << periodic);
+  CHECK(fixed <= 1e-12);
+  CHECK(periodic <= 1e-12);
+  // The probe steps copies: the run is unchanged.
+  Simulation probed = simulate(whirling().dump()), plain = simulate(whirling().dump());
+  for (int k = 0; k < 10; ++k) {
+    probed.multisymplecticResiduals(law[0]);
+    probed.advance(1);
+    plain.advance(1);
+  }
+  CHECK(probed.hash() == plain.hash());
+}
+
+TEST_CASE("field multi: the box scheme's tangent is the step's derivative (central differences)",
+          "[field][field-multi][field-law]") {
+  for (const Json& scene : {whirling(), whirlingHelix()}) {
+    const Probe p(scene);
+    const std::vector<double> inU = mode(p.model, 6, 0.3), inP = mode(p.model, 2, 0.3);
+    const std::vector<double> none(inU.size(), 0.0);
+    const double u = tangentError(p, inU, none, false), both = tangentError(p, inU, inP, false);
+    // Linearized about the old row instead of the new one: a wrong tangent.
+    const double wrong = tangentError(p, inU, inP, true);
+    INFO(scene["params"]["grid"]["ends"] << " ends: relative error δu " << u << ", (δu, δp) " << both
+                                         << ", linearized about the old row " << wrong);
+    CHECK(u <= 1e-6);
+    CHECK(both <= 1e-6);
+    CHECK(wrong >= 1e-5);
+  }
+}
+
+TEST_CASE("field multi: the law sees the components' coupling — without its cross blocks the Hessian breaks it",
+          "[field][field-multi][field-law]") {
+  for (const Json& scene : {whirling(), whirlingHelix()}) {
+    const Probe p(scene);
+    const LawRows r = lawRows(p);
+    const double kept = lawOf(p, r, true), uncoupled = lawOf(p, r, false);
+    INFO(scene["params"]["grid"]["ends"] << " ends: law residual " << kept << ", cross blocks zeroed " << uncoupled);
+    CHECK(kept <= 1e-12);
+    CHECK(uncoupled >= 1e-8);
   }
 }

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "field_scenes.hpp"
 #include "support.hpp"
 
 using namespace vilab;
@@ -283,31 +284,6 @@ TEST_CASE("field system: golden fingerprints of every scene after 300 steps", "[
     CHECK(b.hash() == hash);  // batched or not
   }
 }
-
-namespace {
-
-// The largest law residual over the next two steps, probed at steps 80, 90, …, 120 of a
-// scene (before the stiff string's leapfrog and RK4 at its h blow up, at steps 135 and
-// 175; RK4's residual swings with the breather, 3.4e-9 to 3.1e-7, so one probe is not
-// enough for the negative control).
-double lawResidual(Json scenario, const std::string& integrator, std::string* law = nullptr) {
-  if (scenario["integrator"] != integrator) scenario.erase("options");  // the scene's own integrator's
-  scenario["integrator"] = integrator;
-  Simulation sim = simulate(scenario.dump(), 1000);
-  run(sim, 80);
-  double largest = 0;
-  for (int probe = 0; probe < 5; ++probe) {
-    if (probe > 0) run(sim, 10);
-    std::string density;
-    const std::vector<double> nodes = sim.multisymplecticResiduals(density);
-    if (law) *law = density;
-    REQUIRE(nodes.size() == static_cast<std::size_t>(std::get<FieldModel>(sim.scenario().model).points()));
-    largest = std::max(largest, *std::max_element(nodes.begin(), nodes.end()));
-  }
-  return largest;
-}
-
-}  // namespace
 
 TEST_CASE("field system: the multisymplectic law per node: box and leapfrog to rounding on every scene, not RK4",
           "[field][field-system]") {
