@@ -2,7 +2,8 @@
 // played in Chromium. The space–time image gets rows at the run's own step times (A and B
 // when comparing) and is drawn; the kink readout's numbers are those of the same scenario
 // run through the JS API and tracked in Node with the same code (web/sim/kinks.js); a run
-// that blows up stops adding rows and never draws a NaN; no console errors.
+// that blows up stops adding rows and never draws a NaN; the law card plots the box
+// scheme's law on the whirling string's two components too; no console errors.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -234,6 +235,22 @@ test('the multisymplectic law card: the leapfrog keeps it to rounding, RK4 break
   assert.equal(after.law.B.probes, 0);
   assert.match(after.law.B.why, /substeps adapt/);
   assert.match(await page.locator('#plot-law-values').textContent(), /B: none — /);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the multisymplectic law card on several components: the whirling string’s box scheme keeps it to rounding', async () => {
+  const { page, errors } = await openPage(browser.context, '?nosw=1', { viewport: { width: 1440, height: 900 } });
+  await choose(page, 'whirling-string');
+  await playTo(page, 0.5);
+  const { law } = await hook(page, () => window.vilabPage.fieldPlots());
+  assert.ok(law.A.probes >= 2, `${law.A.probes} probes`);
+  assert.equal(law.A.why, null);
+  assert.equal(law.A.law, 'midpoint');
+  assert.ok(law.A.last <= 1e-12, `box ${law.A.last}`);
+  assert.equal(law.A.nodes.length, scene('whirling-string').params.grid.points);
+  assert.ok(law.A.nodes.every(Number.isFinite));
+  assert.match(await page.locator('#plot-law-values').textContent(), /A: largest .* \(midpoint density\)/);
   assert.deepEqual(errors, []);
   await page.close();
 });
