@@ -66,7 +66,7 @@ class CotangentChart {
       const Eigen::Index n = z.size() / 2;
       const auto* c = std::get_if<ChainModel>(&model_);
       const auto* f = std::get_if<FieldModel>(&model_);
-      const Eigen::Index size = c ? 3 * c->bobs() : f ? f->points() : n;
+      const Eigen::Index size = c ? 3 * c->bobs() : f ? f->size() : n;
       const std::vector<int> k = freeComponents(size);
       s.q = VecX::Zero(size);
       s.p = VecX::Zero(size);
@@ -105,13 +105,14 @@ class CotangentChart {
   }
 
   // Coordinates of an unconstrained Cartesian phase space: all of them, but y for the
-  // planar pendulum and a field's fixed ends (held at u = 0, p = 0).
+  // planar pendulum and a field's fixed ends (held at u = 0, p = 0; every component's,
+  // stored component-major).
   std::vector<int> freeComponents(Eigen::Index size) const {
     const auto* c = std::get_if<ChainModel>(&model_);
     const auto* f = std::get_if<FieldModel>(&model_);
     std::vector<int> k;
     for (int i = 0; i < static_cast<int>(size); ++i)
-      if (!(c && c->planar && i % 3 == 1) && !(f && !f->moves(i))) k.push_back(i);
+      if (!(c && c->planar && i % 3 == 1) && !(f && !f->moves(i % f->points()))) k.push_back(i);
     return k;
   }
 

@@ -5,6 +5,7 @@
 // momentum and the rotation's charge is kept per element (LMOW's discrete Noether
 // theorem); each cell's step within its CFL limit, with cfl or without.
 #include <catch2/catch.hpp>
+#include <limits>
 
 #include "field_scenes.hpp"
 #include "support.hpp"
@@ -182,6 +183,46 @@ TEST_CASE("field avi typed: every cell's step within its CFL limit, with cfl or 
   Json w = withIntegrator(sceneFile("whirling-string"), "avi");
   w["h"] = 0.01;
   CHECK_THROWS_WITH(simulate(w.dump()), Catch::Contains("h: is beyond the stability limit 0.00787"));
+}
+
+TEST_CASE("field avi typed: coupled components get the limit of their fastest wave, where the leapfrog does blow up",
+          "[field][field-avi]") {
+  // Two strings coupled through their slopes, K_x = [[1, b], [b, 1]]: the fastest wave has
+  // c² = 1 + b (v = u), faster than either component alone (c² = 1, the blocks' diagonal).
+  // N = 128, b = 0.9: an inner cell's limit is Δx/√1.9 ≈ 0.005712, not Δx ≈ 0.007874.
+  Json j = withIntegrator(sceneFile("whirling-string"), "avi");
+  j["params"]["density"]["lagrangian"] = "0.5*(u_t^2 + v_t^2) - 0.5*(u_x^2 + v_x^2 + 2*b*u_x*v_x)";
+  j["params"]["density"].erase("symmetries");
+  j["params"]["constants"] = {{"a", 0.1}, {"b", 0.9}};
+  j["h"] = 0.007;
+  CHECK_THROWS_WITH(simulate(j.dump()), Catch::Contains("h: is beyond the stability limit 0.005712"));
+  j["h"] = 0.0056;
+  CHECK_NOTHROW(simulate(j.dump()));
+  // The limit is the leapfrog's (the AVI with one step): past it the run grows without
+  // bound, just below it the energy stays in its window.
+  const auto growth = [&](double h) {
+    Json l = j;
+    l["integrator"] = "trapezoid";
+    l.erase("options");
+    l["h"] = h;
+    Simulation sim = simulate(l.dump(), 1000);
+    const double e0 = sim.diagnostics().energy;
+    double worst = 0;
+    for (int k = 0; k < 4000; ++k) {
+      try {
+        sim.advance(1);
+      } catch (const StepFailure&) {
+        return std::numeric_limits<double>::infinity();  // a state no longer finite
+      }
+      worst = std::max(worst, std::abs(sim.diagnostics().energy - e0) / std::abs(e0));
+    }
+    return worst;
+  };
+  const double below = growth(0.0056), past = growth(0.0059);
+  INFO("coupled strings, 4000 leapfrog steps: energy error " << below << " at h = 0.0056, " << past
+                                                             << " at h = 0.0059");
+  CHECK(below <= 1e-2);
+  CHECK(past >= 1);
 }
 
 TEST_CASE("field avi typed: a kinetic part other than ½ u_tᵀ M u_t is refused naming integrator",

@@ -69,12 +69,10 @@ MultiLines::MultiLines(LinesDensity d, const Grid& g, const std::string& method)
   inverseMass_ = M.inverse();
 }
 
-// ∂L_h/∂u_i: each cell's two nodes give Δx ½ ∂ℒ/∂u at their own u and the cell's slope,
-// and pull both ends by ∓½ ∂ℒ/∂u_x (S_c's derivative ∓1/Δx); then ü_i = M⁻¹ ∂L_h/∂u_i / (w_i Δx).
-void MultiLines::acceleration(const std::vector<double>& u, std::vector<double>& a) const {
+template <class Visit>
+void MultiLines::eachCellEnd(const std::vector<double>& u, Visit visit) const {
   const int n = grid_.points, m = m_;
   const double dx = grid_.spacing();
-  force_.assign(static_cast<std::size_t>(size()), 0.0);
   double z[3 * kMaxFieldComponents];
   for (int c = 0; c < cellCount(grid_); ++c) {
     const int ends[2] = {c, (c + 1) % n};
@@ -85,16 +83,14 @@ void MultiLines::acceleration(const std::vector<double>& u, std::vector<double>&
         z[3 * b + 1] = 0;
         z[3 * b + 2] = (u[at + static_cast<std::size_t>(ends[1])] - u[at + static_cast<std::size_t>(ends[0])]) / dx;
       }
-      const double* out = density_.evaluate(z, grid_.x(node));
-      for (int b = 0; b < m; ++b) {
-        const std::size_t at = static_cast<std::size_t>(b * n);
-        const double pull = 0.5 * out[density_.gradientAt(3 * b + 2)];
-        force_[at + static_cast<std::size_t>(node)] += 0.5 * dx * out[density_.gradientAt(3 * b)];
-        force_[at + static_cast<std::size_t>(ends[0])] -= pull;
-        force_[at + static_cast<std::size_t>(ends[1])] += pull;
-      }
+      visit(node, ends, density_.evaluate(z, grid_.x(node)));
     }
   }
+}
+
+void MultiLines::accelerationOf(std::vector<double>& a) const {
+  const int n = grid_.points, m = m_;
+  const double dx = grid_.spacing();
   a.assign(static_cast<std::size_t>(size()), 0.0);
   for (int i = 0; i < n; ++i) {
     if (!nodeMoves(grid_, i)) continue;
@@ -104,6 +100,161 @@ void MultiLines::acceleration(const std::vector<double>& u, std::vector<double>&
       for (int e = 0; e < m; ++e) sum += inverseMass_(b, e) * force_[static_cast<std::size_t>(e * n + i)];
       a[static_cast<std::size_t>(b * n + i)] = sum / share;
     }
+  }
+}
+
+// ∂L_h/∂u_i: each cell's two nodes give Δx ½ ∂ℒ/∂u at their own u and the cell's slope,
+// and pull both ends by ∓½ ∂ℒ/∂u_x (S_c's derivative ∓1/Δx); then ü_i = M⁻¹ ∂L_h/∂u_i / (w_i Δx).
+void MultiLines::acceleration(const std::vector<double>& u, std::vector<double>& a) const {
+  const int n = grid_.points, m = m_;
+  const double dx = grid_.spacing();
+  force_.assign(static_cast<std::size_t>(size()), 0.0);
+  eachCellEnd(u, [&](int node, const int* ends, const double* out) {
+    for (int b = 0; b < m; ++b) {
+      const std::size_t at = static_cast<std::size_t>(b * n);
+      const double pull = 0.5 * out[density_.gradientAt(3 * b + 2)];
+      force_[at + static_cast<std::size_t>(node)] += 0.5 * dx * out[density_.gradientAt(3 * b)];
+      force_[at + static_cast<std::size_t>(ends[0])] -= pull;
+      force_[at + static_cast<std::size_t>(ends[1])] += pull;
+    }
+  });
+  accelerationOf(a);
+}
+
+// The same sums with ∂ℒ/∂u and ∂ℒ/∂u_x replaced by their derivatives along (δu_node, δS_c)
+// (the u_t rows drop: ∂²ℒ/∂u_t∂u = ∂²ℒ/∂u_t∂u_x = 0, MultiLines' constant mass).
+void MultiLines::accelerationTangent(const std::vector<double>& u, const std::vector<double>& du,
+                                     std::vector<double>& da) const {
+  const int n = grid_.points, m = m_;
+  const double dx = grid_.spacing();
+  force_.assign(static_cast<std::size_t>(size()), 0.0);
+  eachCellEnd(u, [&](int node, const int* ends, const double* out) {
+    double dz[3 * kMaxFieldComponents];
+    for (int e = 0; e < m; ++e) {
+      const std::size_t at = static_cast<std::size_t>(e * n);
+      dz[3 * e] = du[at + static_cast<std::size_t>(node)];
+      dz[3 * e + 2] = (du[at + static_cast<std::size_t>(ends[1])] - du[at + static_cast<std::size_t>(ends[0])]) / dx;
+    }
+    const auto along = [&](int row) {
+      double sum = 0;
+      for (int e = 0; e < m; ++e)
+        sum +=
+            out[density_.hessianAt(row, 3 * e)] * dz[3 * e] + out[density_.hessianAt(row, 3 * e + 2)] * dz[3 * e + 2];
+      return sum;
+    };
+    for (int b = 0; b < m; ++b) {
+      const std::size_t at = static_cast<std::size_t>(b * n);
+      const double pull = 0.5 * along(3 * b + 2);
+      force_[at + static_cast<std::size_t>(node)] += 0.5 * dx * along(3 * b);
+      force_[at + static_cast<std::size_t>(ends[0])] -= pull;
+      force_[at + static_cast<std::size_t>(ends[1])] += pull;
+    }
+  });
+  accelerationOf(da);
+}
+
+namespace {
+// Corner k of a cell (k = a_i, a_j, b_i, b_j): its node (0 = i, 1 = j) and row (0 = a, 1 = b).
+int nodeOf(int k) { return k % 2; }
+int rowOf(int k) { return k / 2; }
+// The corners slot s (u, u_t, u_x) of ℒ at corner k reads, and their weights:
+// u = y_k, u_t = (y_{b,node} − y_{a,node})/Δt, u_x = (y_{row,j} − y_{row,i})/Δx.
+struct Slot {
+  int corner[2];
+  double weight[2];
+};
+Slot slotOf(int k, int s, double dt, double dx) {
+  if (s == 0) return {{k, k}, {1.0, 0.0}};
+  if (s == 1) return {{nodeOf(k) + 2, nodeOf(k)}, {1 / dt, -1 / dt}};
+  return {{2 * rowOf(k) + 1, 2 * rowOf(k)}, {1 / dx, -1 / dx}};
+}
+}  // namespace
+
+const double* MultiLines::atCorner(int c, int k, double dt, const double* y) const {
+  const int m = m_, node = nodeOf(k), row = rowOf(k);
+  const double dx = grid_.spacing();
+  double w[3 * kMaxFieldComponents];
+  for (int a = 0; a < m; ++a) {
+    w[3 * a] = y[k * m + a];
+    w[3 * a + 1] = (y[(node + 2) * m + a] - y[node * m + a]) / dt;
+    w[3 * a + 2] = (y[(2 * row + 1) * m + a] - y[2 * row * m + a]) / dx;
+  }
+  return density_.evaluate(w, grid_.x((c + node) % grid_.points));
+}
+
+void MultiLines::cellGradient(int c, double dt, const double* y, double* g) const {
+  const int m = m_, corners = 4 * m;
+  const double dx = grid_.spacing(), scale = 0.25 * dx * dt;
+  std::fill(g, g + corners, 0.0);
+  for (int k = 0; k < 4; ++k) {
+    const double* out = atCorner(c, k, dt, y);
+    for (int a = 0; a < m; ++a)
+      for (int s = 0; s < 3; ++s) {
+        const Slot slot = slotOf(k, s, dt, dx);
+        for (int e = 0; e < 2; ++e)
+          g[slot.corner[e] * m + a] += scale * slot.weight[e] * out[density_.gradientAt(3 * a + s)];
+      }
+  }
+}
+
+// Σ over corners of (∂w/∂y)ᵀ ∇²ℒ (∂w/∂y), w = ℒ's arguments at the corner.
+void MultiLines::cellHessian(int c, double dt, const double* y, double* h) const {
+  const int m = m_, corners = 4 * m;
+  const double dx = grid_.spacing(), scale = 0.25 * dx * dt;
+  std::fill(h, h + corners * corners, 0.0);
+  for (int k = 0; k < 4; ++k) {
+    const double* out = atCorner(c, k, dt, y);
+    for (int a = 0; a < m; ++a)
+      for (int s = 0; s < 3; ++s)
+        for (int b = 0; b < m; ++b)
+          for (int r = 0; r < 3; ++r) {
+            const double second = scale * out[density_.hessianAt(3 * a + s, 3 * b + r)];
+            const Slot p = slotOf(k, s, dt, dx), q = slotOf(k, r, dt, dx);
+            for (int e = 0; e < 2; ++e)
+              for (int f = 0; f < 2; ++f)
+                h[(p.corner[e] * m + a) * corners + q.corner[f] * m + b] += p.weight[e] * q.weight[f] * second;
+          }
+  }
+}
+
+void MultiLeapfrog::stepWithTangents(const MultiLines& lines, State& s, State* ds, int count, double dt) {
+  const std::size_t n = s.u.size();
+  std::vector<double> a, da;
+  for (int half = 0; half < 2; ++half) {
+    lines.acceleration(s.u, a);
+    for (int k = 0; k < count; ++k) {
+      lines.accelerationTangent(s.u, ds[k].u, da);
+      for (std::size_t i = 0; i < n; ++i) ds[k].v[i] += 0.5 * dt * da[i];
+    }
+    for (std::size_t i = 0; i < n; ++i) s.v[i] += 0.5 * dt * a[i];
+    if (half == 1) break;
+    for (std::size_t i = 0; i < n; ++i) s.u[i] += dt * s.v[i];
+    for (int k = 0; k < count; ++k)
+      for (std::size_t i = 0; i < n; ++i) ds[k].u[i] += dt * ds[k].v[i];
+  }
+  s.t += dt;
+}
+
+void rungeKutta4Tangent(const MultiLines& lines, const State& start, State& ds, double dt) {
+  const std::size_t n = start.u.size();
+  std::vector<double> u = start.u, v = start.v, du = ds.u, dv = ds.v, ku[4], kv[4], dku[4], dkv[4];
+  const double c[4] = {0, 0.5, 0.5, 1};
+  for (int k = 0; k < 4; ++k) {
+    if (k > 0)
+      for (std::size_t i = 0; i < n; ++i) {
+        u[i] = start.u[i] + c[k] * dt * ku[k - 1][i];
+        v[i] = start.v[i] + c[k] * dt * kv[k - 1][i];
+        du[i] = ds.u[i] + c[k] * dt * dku[k - 1][i];
+        dv[i] = ds.v[i] + c[k] * dt * dkv[k - 1][i];
+      }
+    ku[k] = v;
+    dku[k] = dv;
+    lines.acceleration(u, kv[k]);
+    lines.accelerationTangent(u, du, dkv[k]);
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    ds.u[i] += dt / 6 * (dku[0][i] + 2 * dku[1][i] + 2 * dku[2][i] + dku[3][i]);
+    ds.v[i] += dt / 6 * (dkv[0][i] + 2 * dkv[1][i] + 2 * dkv[2][i] + dkv[3][i]);
   }
 }
 

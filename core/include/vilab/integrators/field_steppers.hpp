@@ -12,7 +12,9 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -47,6 +49,7 @@ class FieldIntegrator : public Integrator {
       return false;
     }
     // One run of the base rows carries both variations (its steps are the run's).
+    beginRows();
     std::vector<double> base[3], xi[3], eta[3];
     field::State s = s_, ds[2] = {seed(0), seed(1)};
     for (int k = 0; k < 3; ++k) {
@@ -76,6 +79,9 @@ class FieldIntegrator : public Integrator {
   // One step of s, as the run takes it (the same bits), and of `count` variations ds[k]
   // about it.
   virtual bool stepWithTangents(field::State&, field::State*, int) { return false; }
+  // Before the first of those steps from s_: a method whose state holds more than s_ (its
+  // own momenta) copies it, so that the rows are the run's.
+  virtual void beginRows() {}
   // The Hessian of the law's density on cell c whose centre is at time t, at corners
   // y[k·m + a] (m components): h[(k·m + a)·4m + l·m + b] (field_box.hpp's layout).
   virtual void cellHessian(int, double, const double*, double*) const {}
@@ -109,8 +115,8 @@ class FieldIntegrator : public Integrator {
     return ds;
   }
 
-  static constexpr const char* kTypedLines =
-      "the law's trapezoid cells are built for the built-in densities; a typed density's explicit methods have none";
+  static constexpr const char* kAdaptiveSubsteps =
+      "its substeps adapt to the error, so its rows are not one uniform space-time mesh";
 
   FieldModel model_;
   field::State s_;
@@ -206,9 +212,7 @@ class FieldDopri5 final : public FieldIntegrator {
 
  private:
   void restart() override { method_.load(s_); }
-  const char* whyNoLaw() const override {
-    return "its substeps adapt to the error, so its rows are not one uniform space-time mesh";
-  }
+  const char* whyNoLaw() const override { return kAdaptiveSubsteps; }
   field::FieldDormandPrince method_;
 };
 
@@ -225,7 +229,13 @@ class FieldMultiLeapfrog final : public FieldIntegrator {
 
  private:
   void restart() override { method_ = field::MultiLeapfrog(); }
-  const char* whyNoLaw() const override { return kTypedLines; }
+  // The trapezoid density of the typed ℒ (MultiLines::cellHessian): its rows keep its law.
+  const char* lawDensity() const override { return "trapezoid"; }
+  bool stepWithTangents(field::State& s, field::State* ds, int count) override {
+    field::MultiLeapfrog::stepWithTangents(lines_, s, ds, count, h_);
+    return true;
+  }
+  void cellHessian(int c, double, const double* y, double* h) const override { lines_.cellHessian(c, h_, y, h); }
   field::MultiLines lines_;
   field::MultiLeapfrog method_;
 };
@@ -237,14 +247,32 @@ class FieldMultiOde final : public FieldIntegrator {
   template <class... Args>
   FieldMultiOde(const FieldModel& model, double h, const char* id, Args... args)
       : FieldIntegrator(model, h),
-        method_(field::MultiOde{std::make_shared<const field::MultiLines>(linesDensity(model), model.grid, id), {}, {}},
-                args...) {}
+        lines_(std::make_shared<const field::MultiLines>(linesDensity(model), model.grid, id)),
+        method_(field::MultiOde{lines_, {}, {}}, args...) {}
   StepOutcome step() override { return method_.step(h_, s_); }
 
  private:
+  using Lines = field::LinesOnOde<field::MultiOde, Method>;
+  // RK4's rows are one uniform mesh of the trapezoid density's semi-discrete system;
+  // DOPRI5's substeps are not.
+  static constexpr bool kUniformRows = std::is_same_v<Method, ExplicitRungeKutta<field::MultiOde>>;
+
   void restart() override { method_.load(s_); }
-  const char* whyNoLaw() const override { return kTypedLines; }
-  field::LinesOnOde<field::MultiOde, Method> method_;
+  const char* lawDensity() const override { return kUniformRows ? "trapezoid" : nullptr; }
+  const char* whyNoLaw() const override { return kAdaptiveSubsteps; }
+  // The rows go on from the run's own [u; w_i Δx u̇] (u̇ = p/m in s_ is rounded).
+  void beginRows() override { rows_.emplace(method_); }
+  bool stepWithTangents(field::State& s, field::State* ds, int count) override {
+    const field::State start = s;
+    if (!rows_->step(h_, s).ok) return false;
+    for (int k = 0; k < count; ++k) field::rungeKutta4Tangent(*lines_, start, ds[k], h_);
+    return true;
+  }
+  void cellHessian(int c, double, const double* y, double* h) const override { lines_->cellHessian(c, h_, y, h); }
+
+  std::shared_ptr<const field::MultiLines> lines_;
+  Lines method_;
+  std::optional<Lines> rows_;
 };
 using FieldMultiRungeKutta4 = FieldMultiOde<ExplicitRungeKutta<field::MultiOde>>;
 using FieldMultiDopri5 = FieldMultiOde<DormandPrince<field::MultiOde>>;

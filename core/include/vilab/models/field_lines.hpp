@@ -79,8 +79,30 @@ class MultiLines {
   bool moves(int k) const { return nodeMoves(grid_, k % grid_.points); }
   // ü (component-major) of the semi-discrete equations; 0 at a fixed end.
   void acceleration(const std::vector<double>& u, std::vector<double>& a) const;
+  // Its derivative along du: δü = M⁻¹ (∂²L_h/∂u²) δu / (w_i Δx), from ℒ's second derivatives.
+  void accelerationTangent(const std::vector<double>& u, const std::vector<double>& du, std::vector<double>& da) const;
+
+  // The trapezoid discrete density of the space-time cell c (nodes i = c, j = c + 1, rows
+  // a old and b new, Δt = dt), ℒ at each corner with its node's time edge and its row's
+  // space edge:
+  //   L_c = ΔxΔt/4 Σ_{corners} ℒ(u, (b_node − a_node)/Δt, (row_j − row_i)/Δx, x_node),
+  // whose sum over cells is Δt/2 [L_h(a, (b − a)/Δt) + L_h(b, (b − a)/Δt)], the trapezoid
+  // discrete Lagrangian: its discrete Euler–Lagrange equations are the leapfrog's step
+  // (Marsden–West §2.5, §5.2). For ½ρu_t² − ½κu_x² − V(u) it is field_box.hpp's
+  // TrapezoidCell. Corners y[k·m + a] (k = a_i, a_j, b_i, b_j); its gradient g[k·m + a] and
+  // Hessian h[(k·m + a)·4m + l·m + b] (field_box.hpp's layout).
+  void cellGradient(int c, double dt, const double* y, double* g) const;
+  void cellHessian(int c, double dt, const double* y, double* h) const;
 
  private:
+  // Each cell end's ℒ outputs: visit(node, ends, out) at (u_node, 0, S_c), x_node.
+  template <class Visit>
+  void eachCellEnd(const std::vector<double>& u, Visit visit) const;
+  // ü from the forces ∂L_h/∂u: M⁻¹ f_i / (w_i Δx), 0 at a fixed end.
+  void accelerationOf(std::vector<double>& a) const;
+  // ℒ's outputs at corner k of cell c with corners y.
+  const double* atCorner(int c, int k, double dt, const double* y) const;
+
   LinesDensity density_;
   Grid grid_;
   int m_;
@@ -95,6 +117,9 @@ class MultiLeapfrog {
   void step(const MultiLines& lines, State& s, double dt) {
     method_.step([&lines](const std::vector<double>& u, std::vector<double>& a) { lines.acceleration(u, a); }, s, dt);
   }
+  // The same step of s (the same bits) and of `count` solutions ds[k] = (δu, δu̇) of its
+  // linearization about s (field.hpp's Leapfrog::stepWithTangents).
+  static void stepWithTangents(const MultiLines& lines, State& s, State* ds, int count, double dt);
 
  private:
   KickDriftKick method_;
@@ -115,6 +140,11 @@ struct MultiOde {
   const char* undefined() const { return "the field's equations of motion are not finite"; }
   StepOutcome project(VecX&) { return {}; }
 };
+
+// ds = (δu, δu̇) carried along classical RK4's stages on MultiLines' ODE (field.hpp's
+// RungeKutta4::tangent) for the step of h from `start`: the stages' base points re-formed
+// in (u, u̇), the tangent linear in them.
+void rungeKutta4Tangent(const MultiLines& lines, const State& start, State& ds, double dt);
 
 }  // namespace vilab::field
 
