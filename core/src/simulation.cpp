@@ -16,7 +16,7 @@ void History::configure(std::vector<std::string> columns, int stride, int capaci
   capacity_ = std::max(1, capacity);
   deferred_ = -1;
   linkLengths_.clear();
-  data_.clear();
+  data_.reset();
   rows_ = 0;
   slot_ = 0;
   total_ = 0;
@@ -25,7 +25,7 @@ void History::configure(std::vector<std::string> columns, int stride, int capaci
 void History::deferLinkLengthError(int column, std::vector<double> lengths) {
   deferred_ = column;
   linkLengths_ = std::move(lengths);
-  data_.clear();
+  data_.reset();
   rows_ = 0;
   slot_ = 0;
   total_ = 0;
@@ -33,10 +33,11 @@ void History::deferLinkLengthError(int column, std::vector<double> lengths) {
 
 void History::grow() {
   const std::size_t rows = std::min<std::size_t>(capacity_, std::max<std::size_t>(256, 2 * rows_));
-  std::vector<double> data(rows * width());
+  std::unique_ptr<double[]> data(new double[rows * width()]);
+  // The deferred column is not copied: its cells are not written on the fast path, and never read.
   for (std::size_t c = 0; c < width(); ++c)
-    std::copy(data_.begin() + c * rows_, data_.begin() + (c + 1) * rows_, data.begin() + c * rows);
-  data_.swap(data);
+    if (static_cast<int>(c) != deferred_) std::copy_n(data_.get() + c * rows_, rows_, data.get() + c * rows);
+  data_ = std::move(data);
   rows_ = rows;
 }
 
@@ -48,7 +49,7 @@ void History::record(const double* row, const double* raw) {
 }
 
 void History::finishLinkLengthError(std::size_t from, std::size_t count, double* out) const {
-  const double* raw = data_.data() + columns_.size() * rows_ + from;
+  const double* raw = data_.get() + columns_.size() * rows_ + from;
   for (std::size_t k = 0; k < count; ++k) {
     double worst = 0;
     for (std::size_t i = 0; i < linkLengths_.size(); ++i)
@@ -67,7 +68,8 @@ std::uint64_t History::read(std::uint64_t from, std::vector<double>& out, std::u
   const std::size_t first = static_cast<std::size_t>(start % static_cast<std::uint64_t>(capacity_));
   const std::size_t head = std::min<std::size_t>(count, static_cast<std::size_t>(capacity_) - first);
   for (std::size_t c = 0; c < cols; ++c) {
-    const double* column = data_.data() + c * rows_;
+    if (static_cast<int>(c) == deferred_) continue;  // finished below
+    const double* column = data_.get() + c * rows_;
     double* to = out.data() + c * count;
     std::copy(column + first, column + first + head, to);
     std::copy(column, column + (count - head), to + head);
@@ -314,6 +316,20 @@ constexpr int kDeferredLinksMax = 3;
 // root is ChainModel::linkLengthError's norm(), so the same bits once finished.
 void squaredLinkLengths(const double* q, int n, double* out, std::size_t stride) {
   for (int i = 0; i < n; ++i) out[static_cast<std::size_t>(i) * stride] = chainLink(q, i).squaredNorm();
+}
+
+// A short chain's recorded numbers that depend on the state, for N bobs fixed at compile
+// time (unrolled): J_z (ChainModel::verticalMomentum's sum, in its order) into *momentum
+// unless planar, and |d_i|² into raw[i · stride].
+template <int N>
+void shortChainSample(const double* q, const double* p, bool planar, double* momentum, double* raw,
+                      std::size_t stride) {
+  double J = 0;
+  for (int i = 0; i < N; ++i) {
+    J += q[3 * i] * p[3 * i + 1] - q[3 * i + 1] * p[3 * i];
+    raw[static_cast<std::size_t>(i) * stride] = chainLink(q, i).squaredNorm();
+  }
+  if (!planar) *momentum = J;
 }
 
 // A chain's diagnostics row (t, energy, constraint, iterations, J_z) is finite and
@@ -690,12 +706,17 @@ void Simulation::recordChainSample(const ChainModel& m) {
   const std::size_t column = history_.columnStride();
   cell[0] = time_;
   cell[column] = energy_;
-  if (history_.rawCount() > 0)
-    squaredLinkLengths(state_.q.data(), history_.rawCount(), cell + history_.columnCount() * column, column);
-  else
-    cell[2 * column] = m.linkLengthErrorOf(linkNorms_.data(), state_.q.data());
   cell[3 * column] = iterations_;
-  if (!m.planar) cell[4 * column] = m.verticalMomentum(state_);
+  const double* q = state_.q.data();
+  double* raw = cell + history_.columnCount() * column;
+  switch (history_.rawCount()) {
+    case 1: shortChainSample<1>(q, state_.p.data(), m.planar, cell + 4 * column, raw, column); break;
+    case 2: shortChainSample<2>(q, state_.p.data(), m.planar, cell + 4 * column, raw, column); break;
+    case 3: shortChainSample<3>(q, state_.p.data(), m.planar, cell + 4 * column, raw, column); break;
+    default:
+      cell[2 * column] = m.linkLengthErrorOf(linkNorms_.data(), q);
+      if (!m.planar) cell[4 * column] = m.verticalMomentum(state_);
+  }
   history_.commit();
 }
 

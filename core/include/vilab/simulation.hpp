@@ -66,7 +66,7 @@ class History {
   // (raw column r's at c = columnCount() + r); commit() then counts it.
   double* cell() {
     if (slot_ >= rows_) grow();
-    return data_.data() + slot_;
+    return data_.get() + slot_;
   }
   std::size_t columnStride() const { return rows_; }
   void commit() {
@@ -87,7 +87,8 @@ class History {
 
  private:
   // More rows (doubling, up to the capacity): storage grows on demand, so that many
-  // short-lived simulations stay small; it never grows once the ring is full.
+  // short-lived simulations stay small; it never grows once the ring is full. The new
+  // rows are not zeroed (every sample writes them before it is read).
   void grow();
   // Column deferred_ as max_i |√r_i − l_i| over the raw columns, rows [from, from + count) into out.
   void finishLinkLengthError(std::size_t from, std::size_t count, double* out) const;
@@ -96,7 +97,7 @@ class History {
   int stride_ = 1, capacity_ = 0;
   int deferred_ = -1;                // the column finished on read, or −1
   std::vector<double> linkLengths_;  // its l_i, one raw column each
-  std::vector<double> data_;         // column c's rows at [c · rows_, (c + 1) · rows_)
+  std::unique_ptr<double[]> data_;   // column c's rows at [c · rows_, (c + 1) · rows_)
   std::size_t rows_ = 0;             // rows allocated per column
   std::size_t slot_ = 0;             // the row the next sample goes to (total_ mod capacity_)
   std::uint64_t total_ = 0;
