@@ -2,7 +2,7 @@
 // `limit` section's row), measured robustly on a loaded machine: each round times,
 // interleaved, the step with a row every step and with nothing recorded, natively
 // (vilab_bench --profile, thread CPU time) and in wasm (Node, CPU time, alternating
-// order): from a fresh simulation as bench/run.mjs times it (the ring grows from 256
+// order): from a fresh simulation as bench/run.mjs times it (the ring grows from 2048
 // to 32768 rows during the timed steps), and with the ring already full (40 000 steps
 // first: the page's runner after its first 33 s at 1000 steps/s). Per-round ratios.
 // Optional trees given as arguments (each with build/native/vilab_bench, build/wasm/
