@@ -14,7 +14,18 @@ void History::configure(std::vector<std::string> columns, int stride, int capaci
   columns_ = std::move(columns);
   stride_ = std::max(1, stride);
   capacity_ = std::max(1, capacity);
-  data_.clear();
+  deferred_ = -1;
+  linkLengths_.clear();
+  data_.reset();
+  rows_ = 0;
+  slot_ = 0;
+  total_ = 0;
+}
+
+void History::deferLinkLengthError(int column, std::vector<double> lengths) {
+  deferred_ = column;
+  linkLengths_ = std::move(lengths);
+  data_.reset();
   rows_ = 0;
   slot_ = 0;
   total_ = 0;
@@ -22,17 +33,29 @@ void History::configure(std::vector<std::string> columns, int stride, int capaci
 
 void History::grow() {
   const std::size_t rows = std::min<std::size_t>(capacity_, std::max<std::size_t>(256, 2 * rows_));
-  std::vector<double> data(rows * columns_.size());
-  for (std::size_t c = 0; c < columns_.size(); ++c)
-    std::copy(data_.begin() + c * rows_, data_.begin() + (c + 1) * rows_, data.begin() + c * rows);
-  data_.swap(data);
+  std::unique_ptr<double[]> data(new double[rows * width()]);
+  // The deferred column is not copied: its cells are not written on the fast path, and never read.
+  for (std::size_t c = 0; c < width(); ++c)
+    if (static_cast<int>(c) != deferred_) std::copy_n(data_.get() + c * rows_, rows_, data.get() + c * rows);
+  data_ = std::move(data);
   rows_ = rows;
 }
 
-void History::record(const double* row) {
+void History::record(const double* row, const double* raw) {
   double* at = cell();
   for (std::size_t c = 0; c < columns_.size(); ++c) at[c * rows_] = row[c];
+  for (std::size_t r = 0; r < linkLengths_.size(); ++r) at[(columns_.size() + r) * rows_] = raw[r];
   commit();
+}
+
+void History::finishLinkLengthError(std::size_t from, std::size_t count, double* out) const {
+  const double* raw = data_.get() + columns_.size() * rows_ + from;
+  for (std::size_t k = 0; k < count; ++k) {
+    double worst = 0;
+    for (std::size_t i = 0; i < linkLengths_.size(); ++i)
+      worst = std::max(worst, std::abs(std::sqrt(raw[i * rows_ + k]) - linkLengths_[i]));
+    out[k] = worst;
+  }
 }
 
 std::uint64_t History::read(std::uint64_t from, std::vector<double>& out, std::uint64_t& count) const {
@@ -45,10 +68,16 @@ std::uint64_t History::read(std::uint64_t from, std::vector<double>& out, std::u
   const std::size_t first = static_cast<std::size_t>(start % static_cast<std::uint64_t>(capacity_));
   const std::size_t head = std::min<std::size_t>(count, static_cast<std::size_t>(capacity_) - first);
   for (std::size_t c = 0; c < cols; ++c) {
-    const double* column = data_.data() + c * rows_;
+    if (static_cast<int>(c) == deferred_) continue;  // finished below
+    const double* column = data_.get() + c * rows_;
     double* to = out.data() + c * count;
     std::copy(column + first, column + first + head, to);
     std::copy(column, column + (count - head), to + head);
+  }
+  if (deferred_ >= 0) {
+    double* to = out.data() + static_cast<std::size_t>(deferred_) * count;
+    finishLinkLengthError(first, head, to);
+    finishLinkLengthError(0, count - head, to + head);
   }
   return start;
 }
@@ -277,6 +306,30 @@ void checkMagnitudes(const FieldModel& m, const State& s) {
       throw InputError(InputErrorCode::Range, "p[" + std::to_string(i) + "]",
                        "the velocity must be at most 1e6 in magnitude (as initial.ut), got " + formatNumber(v));
   }
+}
+
+// Chains of up to this many bobs (the fixed-size steps) record |d_i|² in raw history
+// columns, the constraint finished on read; longer ones form it every recorded step.
+constexpr int kDeferredLinksMax = 3;
+
+// |d_i|² of bobs n of positions q into out[i · stride]: the squaredNorm() whose square
+// root is ChainModel::linkLengthError's norm(), so the same bits once finished.
+void squaredLinkLengths(const double* q, int n, double* out, std::size_t stride) {
+  for (int i = 0; i < n; ++i) out[static_cast<std::size_t>(i) * stride] = chainLink(q, i).squaredNorm();
+}
+
+// A short chain's recorded numbers that depend on the state, for N bobs fixed at compile
+// time (unrolled): J_z (ChainModel::verticalMomentum's sum, in its order) into *momentum
+// unless planar, and |d_i|² into raw[i · stride].
+template <int N>
+void shortChainSample(const double* q, const double* p, bool planar, double* momentum, double* raw,
+                      std::size_t stride) {
+  double J = 0;
+  for (int i = 0; i < N; ++i) {
+    J += q[3 * i] * p[3 * i + 1] - q[3 * i + 1] * p[3 * i];
+    raw[static_cast<std::size_t>(i) * stride] = chainLink(q, i).squaredNorm();
+  }
+  if (!planar) *momentum = J;
 }
 
 // A chain's diagnostics row (t, energy, constraint, iterations, J_z) is finite and
@@ -568,6 +621,11 @@ Simulation::Simulation(const Scenario& scenario, SimulationOptions options) : sc
     for (const char* a : axes) columns.push_back(std::string("bodyMomentum.") + a);
   if (scenario_.integrator->variableStep) columns.push_back("dt");
   history_.configure(columns, options.historyStride, options.historyCapacity);
+  // A short chain (the fixed-size steps) records |d_i|², its constraint column finished on read.
+  if (const auto* chain = std::get_if<ChainModel>(&scenario_.model); chain && chain->bobs() <= kDeferredLinksMax) {
+    history_.deferLinkLengthError(2, chain->lengths);
+    rawRow_.resize(chain->lengths.size());
+  }
   untilRecord_ = history_.stride();
   row_.resize(columns.size());
   fillRow(diagnostics(), time(), lastDt_);
@@ -578,7 +636,7 @@ Simulation::Simulation(const Scenario& scenario, SimulationOptions options) : sc
     throw InputError(InputErrorCode::Range, scenario_.system->parseParams ? "params" : "initial",
                      "the initial state's " + overflow + " is not finite or beyond ±1e300");
   checkDrawable(state_, time(), true);
-  history_.record(row_.data());
+  recordRow();
 }
 
 double Simulation::energyOf(const State& s) const {
@@ -632,7 +690,7 @@ bool Simulation::stepOnce(Refusal& refusal) {
   if (--untilRecord_ == 0) {
     untilRecord_ = history_.stride();
     if (rowFilled_)
-      history_.record(row_.data());
+      recordRow();
     else
       recordChainSample(std::get<ChainModel>(scenario_.model));
   }
@@ -641,15 +699,30 @@ bool Simulation::stepOnce(Refusal& refusal) {
 
 void Simulation::recordChainSample(const ChainModel& m) {
   // ChainModel::diagnosticsInto's numbers in writeRow's columns (a fixed step: no dt),
-  // written in place: the energy and the link lengths are the ones the step's checks computed.
+  // written in place: the energy is the one the step's checks computed; the constraint
+  // is finished on read from |d_i|² (a short chain) or formed from the link lengths the
+  // energy computed.
   double* cell = history_.cell();
   const std::size_t column = history_.columnStride();
   cell[0] = time_;
   cell[column] = energy_;
-  cell[2 * column] = m.linkLengthErrorOf(linkNorms_.data(), state_.q.data());
   cell[3 * column] = iterations_;
-  if (!m.planar) cell[4 * column] = m.verticalMomentum(state_);
+  const double* q = state_.q.data();
+  double* raw = cell + history_.columnCount() * column;
+  switch (history_.rawCount()) {
+    case 1: shortChainSample<1>(q, state_.p.data(), m.planar, cell + 4 * column, raw, column); break;
+    case 2: shortChainSample<2>(q, state_.p.data(), m.planar, cell + 4 * column, raw, column); break;
+    case 3: shortChainSample<3>(q, state_.p.data(), m.planar, cell + 4 * column, raw, column); break;
+    default:
+      cell[2 * column] = m.linkLengthErrorOf(linkNorms_.data(), q);
+      if (!m.planar) cell[4 * column] = m.verticalMomentum(state_);
+  }
   history_.commit();
+}
+
+void Simulation::recordRow() {
+  if (history_.rawCount() > 0) squaredLinkLengths(state_.q.data(), history_.rawCount(), rawRow_.data(), 1);
+  history_.record(row_.data(), rawRow_.data());
 }
 
 void Simulation::measureAdvice(Refusal& refusal) const {
@@ -713,7 +786,7 @@ bool Simulation::checkStep(const M& m, int iterations, Refusal& refusal) {
     // Recorded or not: a recorded step's row then is written in place from what this
     // step computed (recordChainSample), with the same bits as fillRow's.
     if (!variable && chainStepSurelyAccepted(m, chainBound_, state_, next_, energy_, invH_, energyScale_, energy,
-                                             recorded ? linkNorms_.data() : nullptr)) {
+                                             recorded && history_.rawCount() == 0 ? linkNorms_.data() : nullptr)) {
       energy_ = energy;
       rowFilled_ = false;
       return true;
@@ -914,7 +987,7 @@ void Simulation::setState(const State& s) {
   lastDt_ = 0;
   untilRecord_ = history_.stride();
   history_.clear();
-  history_.record(row_.data());
+  recordRow();
 }
 
 void Simulation::checkDrawable(const State& s, double t, bool initial) const {

@@ -153,6 +153,37 @@ TEST_CASE("the ring keeps the newest samples: a small capacity holds the tail of
   }
 }
 
+TEST_CASE("a short chain's constraint column, finished on read, is each state's link length error", "[history]") {
+  // Chains of 1-3 bobs store |d_i|² and take the square roots on read: the column must be
+  // ChainModel::linkLengthError of the recorded state, bit for bit, across the ring's wrap,
+  // on the fast path (midpoint) and the general one (penalty: positions off the manifold).
+  for (const char* text : {R"({"system":"double-spherical-pendulum","integrator":"midpoint"})",
+                           R"({"system":"double-spherical-pendulum","integrator":"penalty"})",
+                           R"({"system":"pendulum"})", R"({"system":"spherical-pendulum"})",
+                           R"({"system":"chain","params":{"masses":[0.1,0.1,0.1],"lengths":[0.25,0.25,0.25]},)"
+                           R"("initial":{"angles":[[0.6,0],[0.6,0],[0.6,0]],"rates":[[0,1],[0,1],[0,1]]}})"}) {
+    INFO(text);
+    Simulation sim = simulate(text, 1, 7);
+    const ChainModel& m = std::get<ChainModel>(sim.scenario().model);
+    std::vector<double> expected = {m.linkLengthError(sim.q().data())};
+    for (int k = 0; k < 25; ++k) {
+      run(sim, 1);
+      expected.push_back(m.linkLengthError(sim.q().data()));
+    }
+    std::vector<double> data;
+    std::uint64_t count = 0;
+    CHECK(sim.history().read(0, data, count) == 19);
+    REQUIRE(count == 7);
+    CHECK(data.size() == count * sim.history().columns().size());  // the raw columns are not read
+    int same = 0;
+    for (std::uint64_t k = 0; k < count; ++k) {
+      const double a = data[2 * count + k], b = expected[19 + k];
+      same += std::memcmp(&a, &b, sizeof a) == 0;
+    }
+    CHECK(same == 7);
+  }
+}
+
 TEST_CASE("setState restarts the history with the new state's row, then records as before", "[history]") {
   Simulation sim = simulate(R"({"system":"double-spherical-pendulum"})", 1, 300);
   run(sim, 500);

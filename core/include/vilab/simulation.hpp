@@ -48,15 +48,25 @@ class StepFailure : public std::runtime_error {
 // iterations, then the momentum components, then Π (rigid bodies), then the step
 // size dt (variable-step integrators). Stored by column, so that a step writes its
 // numbers in place (cell(), then commit()) and a read copies whole runs of a column.
+//
+// A column may be finished on read: a short chain's constraint column is then
+// max_i | √r_i − l_i | of raw columns r_i (the squared link lengths |d_i|², stored after
+// the named ones), ChainModel::linkLengthError's operations in its order, so the same
+// bits, with the square roots taken when the samples are read instead of every step.
 class History {
  public:
   void configure(std::vector<std::string> columns, int stride, int capacity);
-  void record(const double* row);
-  // The next sample, written in place: column c's cell is cell()[c * columnStride()];
-  // commit() then counts it.
+  // Column `column` is finished on read from lengths.size() raw columns (after configure).
+  void deferLinkLengthError(int column, std::vector<double> lengths);
+  // Raw columns stored after the named ones (each sample writes them).
+  int rawCount() const { return static_cast<int>(linkLengths_.size()); }
+  // A sample: the named columns' numbers, and the raw columns' (rawCount() of them).
+  void record(const double* row, const double* raw = nullptr);
+  // The next sample, written in place: column c's cell is cell()[c * columnStride()]
+  // (raw column r's at c = columnCount() + r); commit() then counts it.
   double* cell() {
     if (slot_ >= rows_) grow();
-    return data_.data() + slot_;
+    return data_.get() + slot_;
   }
   std::size_t columnStride() const { return rows_; }
   void commit() {
@@ -77,13 +87,19 @@ class History {
 
  private:
   // More rows (doubling, up to the capacity): storage grows on demand, so that many
-  // short-lived simulations stay small; it never grows once the ring is full.
+  // short-lived simulations stay small; it never grows once the ring is full. The new
+  // rows are not zeroed (every sample writes them before it is read).
   void grow();
+  // Column deferred_ as max_i |√r_i − l_i| over the raw columns, rows [from, from + count) into out.
+  void finishLinkLengthError(std::size_t from, std::size_t count, double* out) const;
+  std::size_t width() const { return columns_.size() + linkLengths_.size(); }
   std::vector<std::string> columns_;
   int stride_ = 1, capacity_ = 0;
-  std::vector<double> data_;  // column c's rows at [c · rows_, (c + 1) · rows_)
-  std::size_t rows_ = 0;      // rows allocated per column
-  std::size_t slot_ = 0;      // the row the next sample goes to (total_ mod capacity_)
+  int deferred_ = -1;                // the column finished on read, or −1
+  std::vector<double> linkLengths_;  // its l_i, one raw column each
+  std::unique_ptr<double[]> data_;   // column c's rows at [c · rows_, (c + 1) · rows_)
+  std::size_t rows_ = 0;             // rows allocated per column
+  std::size_t slot_ = 0;             // the row the next sample goes to (total_ mod capacity_)
   std::uint64_t total_ = 0;
 };
 
@@ -174,6 +190,8 @@ class Simulation {
   bool checkStep(const M& m, int iterations, Refusal& refusal);
   // The current state's history sample of a chain whose step left row_ unfilled.
   void recordChainSample(const ChainModel& m);
+  // The current state's history sample from row_ (and a short chain's squared link lengths).
+  void recordRow();
   // The history row of diagnostics d at time t (dt: the step that ended there).
   void fillRow(const Diagnostics& d, double t, double dt);
   // Throws an InputError when what the state draws or its natural variables would not be
@@ -188,6 +206,7 @@ class Simulation {
   double invH_ = 0;                // 1/h of a fixed step, formed once (the chains' step checks)
   double energyScale_ = 0;         // a chain's energyScale(), formed once
   std::vector<double> linkNorms_;  // a chain's link lengths as a recorded step's energy formed them
+  std::vector<double> rawRow_;     // a short chain's squared link lengths (History's raw columns)
   ChainEnergyBound chainBound_;    // a chain's, formed once (chainEnergy)
   int iterations_ = 0;
   std::uint64_t step_ = 0;
