@@ -312,10 +312,10 @@ void checkMagnitudes(const FieldModel& m, const State& s) {
 // columns, the constraint finished on read; longer ones form it every recorded step.
 constexpr int kDeferredLinksMax = 3;
 
-// |d_i|² of bobs n of positions q into out[i · stride]: the squaredNorm() whose square
-// root is ChainModel::linkLengthError's norm(), so the same bits once finished.
-void squaredLinkLengths(const double* q, int n, double* out, std::size_t stride) {
-  for (int i = 0; i < n; ++i) out[static_cast<std::size_t>(i) * stride] = chainLink(q, i).squaredNorm();
+// |d_i|² of bobs n of positions q: the squaredNorm() whose square root is
+// ChainModel::linkLengthError's norm(), so the same bits once finished.
+void squaredLinkLengths(const double* q, int n, double* out) {
+  for (int i = 0; i < n; ++i) out[i] = chainLink(q, i).squaredNorm();
 }
 
 // A short chain's recorded numbers that depend on the state, for N bobs fixed at compile
@@ -721,7 +721,7 @@ void Simulation::recordChainSample(const ChainModel& m) {
 }
 
 void Simulation::recordRow() {
-  if (history_.rawCount() > 0) squaredLinkLengths(state_.q.data(), history_.rawCount(), rawRow_.data(), 1);
+  if (history_.rawCount() > 0) squaredLinkLengths(state_.q.data(), history_.rawCount(), rawRow_.data());
   history_.record(row_.data(), rawRow_.data());
 }
 

@@ -176,14 +176,13 @@ test('MuJoCo chosen far into a run catches up between frames, shows its progress
     (far) => {
       const text = document.querySelector('#landing .banner-text')?.textContent;
       const step = window.vilabPage.simB()?.step;
-      return text && step < far ? { line: text, midway: step } : null;
+      return text && step < far ? { line: text } : null;
     },
     FAR,
     { timeout: 10000 },
   );
-  const { line, midway } = await seen.jsonValue();
+  const { line } = await seen.jsonValue(); // it waits for B short of FAR under the line: times out otherwise
   assert.match(line, /^MuJoCo catching up to step 8,?000: step [\d,]+, \d+\s?% done/, line);
-  assert.ok(midway < FAR, `B is on its way (step ${midway}) while the page answers`);
   await caughtUp(page);
   const { longestSliceMs, slices } = await hook(page, () => window.vilabPage.landing());
   console.log(

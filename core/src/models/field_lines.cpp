@@ -218,44 +218,19 @@ void MultiLines::cellHessian(int c, double dt, const double* y, double* h) const
 }
 
 void MultiLeapfrog::stepWithTangents(const MultiLines& lines, State& s, State* ds, int count, double dt) {
-  const std::size_t n = s.u.size();
-  std::vector<double> a, da;
-  for (int half = 0; half < 2; ++half) {
-    lines.acceleration(s.u, a);
-    for (int k = 0; k < count; ++k) {
-      lines.accelerationTangent(s.u, ds[k].u, da);
-      for (std::size_t i = 0; i < n; ++i) ds[k].v[i] += 0.5 * dt * da[i];
-    }
-    for (std::size_t i = 0; i < n; ++i) s.v[i] += 0.5 * dt * a[i];
-    if (half == 1) break;
-    for (std::size_t i = 0; i < n; ++i) s.u[i] += dt * s.v[i];
-    for (int k = 0; k < count; ++k)
-      for (std::size_t i = 0; i < n; ++i) ds[k].u[i] += dt * ds[k].v[i];
-  }
-  s.t += dt;
+  leapfrogWithTangents([&](const std::vector<double>& u, std::vector<double>& a) { lines.acceleration(u, a); },
+                       [&](const std::vector<double>& u, const std::vector<double>& du, std::vector<double>& da) {
+                         lines.accelerationTangent(u, du, da);
+                       },
+                       s, ds, count, dt);
 }
 
 void rungeKutta4Tangent(const MultiLines& lines, const State& start, State& ds, double dt) {
-  const std::size_t n = start.u.size();
-  std::vector<double> u = start.u, v = start.v, du = ds.u, dv = ds.v, ku[4], kv[4], dku[4], dkv[4];
-  const double c[4] = {0, 0.5, 0.5, 1};
-  for (int k = 0; k < 4; ++k) {
-    if (k > 0)
-      for (std::size_t i = 0; i < n; ++i) {
-        u[i] = start.u[i] + c[k] * dt * ku[k - 1][i];
-        v[i] = start.v[i] + c[k] * dt * kv[k - 1][i];
-        du[i] = ds.u[i] + c[k] * dt * dku[k - 1][i];
-        dv[i] = ds.v[i] + c[k] * dt * dkv[k - 1][i];
-      }
-    ku[k] = v;
-    dku[k] = dv;
-    lines.acceleration(u, kv[k]);
-    lines.accelerationTangent(u, du, dkv[k]);
-  }
-  for (std::size_t i = 0; i < n; ++i) {
-    ds.u[i] += dt / 6 * (dku[0][i] + 2 * dku[1][i] + 2 * dku[2][i] + dku[3][i]);
-    ds.v[i] += dt / 6 * (dkv[0][i] + 2 * dkv[1][i] + 2 * dkv[2][i] + dkv[3][i]);
-  }
+  rungeKutta4Tangent([&](const std::vector<double>& u, std::vector<double>& a) { lines.acceleration(u, a); },
+                     [&](const std::vector<double>& u, const std::vector<double>& du, std::vector<double>& da) {
+                       lines.accelerationTangent(u, du, da);
+                     },
+                     start, ds, dt);
 }
 
 // Each component's end nodes as they are, its inside with w_i = 1: the length (1 · Δx) = Δx

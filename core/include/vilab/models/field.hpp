@@ -246,6 +246,57 @@ class KickDriftKick {
   std::vector<double> a_;
 };
 
+// Störmer–Verlet's step of s (KickDriftKick's bits) and of `count` solutions ds[k] =
+// (δu, δu̇) of its linearization about s, for any semi-discrete system: accelerate(u, a)
+// and its derivative tangent(u, du, da).
+template <class Accelerate, class Tangent>
+void leapfrogWithTangents(const Accelerate& accelerate, const Tangent& tangent, State& s, State* ds, int count,
+                          double dt) {
+  const std::size_t n = s.u.size();
+  std::vector<double> a, da;
+  for (int half = 0; half < 2; ++half) {
+    accelerate(s.u, a);
+    for (int k = 0; k < count; ++k) {
+      tangent(s.u, ds[k].u, da);
+      for (std::size_t i = 0; i < n; ++i) ds[k].v[i] += 0.5 * dt * da[i];
+    }
+    for (std::size_t i = 0; i < n; ++i) s.v[i] += 0.5 * dt * a[i];
+    if (half == 1) break;
+    for (std::size_t i = 0; i < n; ++i) s.u[i] += dt * s.v[i];
+    for (int k = 0; k < count; ++k)
+      for (std::size_t i = 0; i < n; ++i) ds[k].u[i] += dt * ds[k].v[i];
+  }
+  s.t += dt;
+}
+
+// ds = (δu, δu̇) carried along classical RK4's stages for its step of dt from `start`
+// (RungeKutta4's stages, re-formed: the same base points), for any semi-discrete system
+// as leapfrogWithTangents.
+template <class Accelerate, class Tangent>
+void rungeKutta4Tangent(const Accelerate& accelerate, const Tangent& tangent, const State& start, State& ds,
+                        double dt) {
+  const std::size_t n = start.u.size();
+  std::vector<double> u = start.u, v = start.v, du = ds.u, dv = ds.v, ku[4], kv[4], dku[4], dkv[4];
+  const double c[4] = {0, 0.5, 0.5, 1};
+  for (int k = 0; k < 4; ++k) {
+    if (k > 0)
+      for (std::size_t i = 0; i < n; ++i) {
+        u[i] = start.u[i] + c[k] * dt * ku[k - 1][i];
+        v[i] = start.v[i] + c[k] * dt * kv[k - 1][i];
+        du[i] = ds.u[i] + c[k] * dt * dku[k - 1][i];
+        dv[i] = ds.v[i] + c[k] * dt * dkv[k - 1][i];
+      }
+    ku[k] = v;
+    dku[k] = dv;
+    accelerate(u, kv[k]);
+    tangent(u, du, dkv[k]);
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    ds.u[i] += dt / 6 * (dku[0][i] + 2 * dku[1][i] + 2 * dku[2][i] + dku[3][i]);
+    ds.v[i] += dt / 6 * (dkv[0][i] + 2 * dkv[1][i] + 2 * dkv[2][i] + dkv[3][i]);
+  }
+}
+
 // Störmer–Verlet: the variational integrator of L_h with the trapezoid discrete
 // Lagrangian (Marsden & West 2001, §2.5 and §5.2 for the spacetime form). O(N).
 class Leapfrog {
@@ -257,21 +308,11 @@ class Leapfrog {
   // The same step of s (the same bits) and of `count` solutions ds[k] = (δu, δu̇) of its
   // linearization about s: the variations the multisymplectic law is stated for.
   static void stepWithTangents(const Density& d, const Grid& g, State& s, State* ds, int count, double dt) {
-    const int n = g.points;
-    std::vector<double> a, da;
-    for (int half = 0; half < 2; ++half) {
-      acceleration(d, g, s.u, a);
-      for (int k = 0; k < count; ++k) {
-        accelerationTangent(d, g, s.u, ds[k].u, da);
-        for (int i = 0; i < n; ++i) ds[k].v[i] += 0.5 * dt * da[i];
-      }
-      for (int i = 0; i < n; ++i) s.v[i] += 0.5 * dt * a[i];
-      if (half == 1) break;
-      for (int i = 0; i < n; ++i) s.u[i] += dt * s.v[i];
-      for (int k = 0; k < count; ++k)
-        for (int i = 0; i < n; ++i) ds[k].u[i] += dt * ds[k].v[i];
-    }
-    s.t += dt;
+    leapfrogWithTangents([&](const std::vector<double>& u, std::vector<double>& a) { acceleration(d, g, u, a); },
+                         [&](const std::vector<double>& u, const std::vector<double>& du, std::vector<double>& da) {
+                           accelerationTangent(d, g, u, du, da);
+                         },
+                         s, ds, count, dt);
   }
 
  private:
@@ -310,34 +351,17 @@ class RungeKutta4 {
   // The same step of s and of `count` solutions ds[k] = (δu, δu̇) of its linearization
   // about s: the stages' derivatives along each, about the one base step.
   static void stepWithTangents(const Density& d, const Grid& g, State& s, State* ds, int count, double dt) {
-    RungeKutta4 base;
     const State start = s;
-    base.step(d, g, s, dt);
-    for (int k = 0; k < count; ++k) base.tangent(d, g, start, ds[k], dt);
+    RungeKutta4().step(d, g, s, dt);
+    for (int k = 0; k < count; ++k)
+      rungeKutta4Tangent([&](const std::vector<double>& u, std::vector<double>& a) { acceleration(d, g, u, a); },
+                         [&](const std::vector<double>& u, const std::vector<double>& du, std::vector<double>& da) {
+                           accelerationTangent(d, g, u, du, da);
+                         },
+                         start, ds[k], dt);
   }
 
  private:
-  // ds along the stages of the step this one took from `start`.
-  void tangent(const Density& d, const Grid& g, const State& start, State& ds, double dt) const {
-    const int n = g.points;
-    std::vector<double> u = start.u, du = ds.u, dv = ds.v, dku[4], dkv[4];
-    const double c[4] = {0, 0.5, 0.5, 1};
-    for (int k = 0; k < 4; ++k) {
-      if (k > 0)
-        for (int i = 0; i < n; ++i) {
-          u[i] = start.u[i] + c[k] * dt * ku_[k - 1][i];
-          du[i] = ds.u[i] + c[k] * dt * dku[k - 1][i];
-          dv[i] = ds.v[i] + c[k] * dt * dkv[k - 1][i];
-        }
-      dku[k] = dv;
-      accelerationTangent(d, g, u, du, dkv[k]);
-    }
-    for (int i = 0; i < n; ++i) {
-      ds.u[i] += dt / 6 * (dku[0][i] + 2 * dku[1][i] + 2 * dku[2][i] + dku[3][i]);
-      ds.v[i] += dt / 6 * (dkv[0][i] + 2 * dkv[1][i] + 2 * dkv[2][i] + dkv[3][i]);
-    }
-  }
-
   std::vector<std::vector<double>> ku_, kv_;
   std::vector<double> u_, v_;
 };

@@ -118,7 +118,7 @@ class MultiLeapfrog {
     method_.step([&lines](const std::vector<double>& u, std::vector<double>& a) { lines.acceleration(u, a); }, s, dt);
   }
   // The same step of s (the same bits) and of `count` solutions ds[k] = (δu, δu̇) of its
-  // linearization about s (field.hpp's Leapfrog::stepWithTangents).
+  // linearization about s (field.hpp's leapfrogWithTangents).
   static void stepWithTangents(const MultiLines& lines, State& s, State* ds, int count, double dt);
 
  private:
@@ -142,7 +142,7 @@ struct MultiOde {
 };
 
 // ds = (δu, δu̇) carried along classical RK4's stages on MultiLines' ODE (field.hpp's
-// RungeKutta4::tangent) for the step of h from `start`: the stages' base points re-formed
+// rungeKutta4Tangent) for the step of h from `start`: the stages' base points re-formed
 // in (u, u̇), the tangent linear in them.
 void rungeKutta4Tangent(const MultiLines& lines, const State& start, State& ds, double dt);
 
