@@ -13,14 +13,16 @@
 // 371.3 / 460.2), then a lesson's rotating frame with its Jacobi card, MuJoCo's catch-up in
 // slices and the embed's compare (1.4 KB of JS, less 0.6 of lean wasm: 372.4 / 461.5; the
 // frame's drawing fetched apart saved 0.2 KB raw and split three.js out of the entry chunk,
-// +6 KB).
+// +6 KB), then the history's read-time constraint column (0.5 KB Brotli of lean wasm:
+// 373.0 / 462.0, which left no room for the entry chunk's hashed chunk names, whose
+// compressed size moves by ±30 bytes from one build of the core to the next).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { promisify } from 'node:util';
 import { brotliCompress, gzip, constants } from 'node:zlib';
 import { useBrowser, BASE } from './helpers.mjs';
 
-export const BUDGET_KB = { brotli: 373, gzip: 462 };
+export const BUDGET_KB = { brotli: 374, gzip: 463 };
 const browser = useBrowser();
 const brotliAsync = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
