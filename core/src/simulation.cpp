@@ -71,8 +71,9 @@ void History::deferLinkLengthError(int column, std::vector<double> lengths) {
 }
 
 void History::reset() {
-  for (std::size_t b = 0; b < blocks_.size() && !BlockPool::gone; ++b)
-    blockPool.give(rowsOf(b) * width(), std::move(blocks_[b]));
+  if constexpr (BlockPool::kPooledDoubles > 0)
+    for (std::size_t b = 0; b < blocks_.size() && !BlockPool::gone; ++b)
+      blockPool.give(rowsOf(b) * width(), std::move(blocks_[b]));
   blocks_.clear();
   clear();
 }
@@ -83,7 +84,10 @@ void History::nextBlock() {
   blockRows_ = rowsOf(block_);
   if (block_ == blocks_.size()) {
     const std::size_t size = blockRows_ * width();
-    blocks_.push_back(BlockPool::gone ? std::unique_ptr<double[]>(new double[size]) : blockPool.take(size));
+    if (BlockPool::kPooledDoubles == 0 || BlockPool::gone)
+      blocks_.emplace_back(new double[size]);
+    else
+      blocks_.push_back(blockPool.take(size));
   }
   next_ = blocks_[block_].get();
   end_ = next_ + blockRows_;
