@@ -1,10 +1,11 @@
 // The cost of recording the history at every step, on the DSP midpoint step (the
 // `limit` section's row), measured robustly on a loaded machine: each round times,
 // interleaved, the step with a row every step and with nothing recorded, natively
-// (vilab_bench --profile, thread CPU time) and in wasm (Node, CPU time, alternating
-// order): from a fresh simulation as bench/run.mjs times it (the ring grows from 2048
-// to 32768 rows during the timed steps), and with the ring already full (40 000 steps
-// first: the page's runner after its first 33 s at 1000 steps/s). Per-round ratios.
+// (vilab_bench --profile, thread CPU time; and a fresh process per timing, which touches
+// the ring's pages first) and in wasm (Node, CPU time, alternating order): from a fresh
+// simulation as bench/run.mjs times it (the ring's storage grows to 32768 rows during the
+// timed steps), and with the ring already full (40 000 steps first: the page's runner
+// after its first 33 s at 1000 steps/s). Per-round ratios.
 // Optional trees given as arguments (each with build/native/vilab_bench, build/wasm/
 // and web/sim/) are timed in the same rounds, so a change can be compared with the
 // build before it in the same process and load.
@@ -25,6 +26,10 @@ const STEPS = 100000;
 const nativeProfile = (tree) =>
   JSON.parse(execFileSync(`${tree}build/native/vilab_bench`, ['--profile', JSON.stringify(scenario), STEPS], { encoding: 'utf8' }));
 
+// vilab_bench in a process of its own: one fresh simulation, history every `stride` steps.
+const nativeFreshNs = (tree, stride) =>
+  JSON.parse(execFileSync(`${tree}build/native/vilab_bench`, [JSON.stringify(scenario), STEPS, 1, stride], { encoding: 'utf8' })).nsPerStep;
+
 const labs = [];
 for (const tree of trees) labs.push(await (await import(pathToFileURL(`${tree}web/sim/vilab.js`))).createLab());
 
@@ -41,6 +46,7 @@ const fullRingNs = (lab, stride, warm = 40000) => {
 
 const runs = trees.map(() => ({
   native: { none: [], every: [] },
+  'native, fresh process': { none: [], every: [] },
   wasm: { none: [], every: [] },
   'wasm, ring full': { none: [], every: [] },
 }));
@@ -50,6 +56,7 @@ for (let r = 0; r < rounds; r++) {
     const profile = nativeProfile(tree);
     runs[i].native.none.push(profile.nsPerStep);
     runs[i].native.every.push(profile.nsPerStepHistoryEveryStep);
+    for (const k of order) runs[i]['native, fresh process'][k].push(nativeFreshNs(tree, k === 'every' ? 1 : 1000000));
     for (const k of order) runs[i].wasm[k].push(wasmRun(labs[i], scenario, STEPS, 1, { historyStride: k === 'every' ? 1 : 1000000 }).ns);
     for (const k of order) runs[i]['wasm, ring full'][k].push(fullRingNs(labs[i], k === 'every' ? 1 : 1000000));
   });

@@ -3,57 +3,110 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <iterator>
 #include <limits>
+#include <utility>
 
 #include "vilab/chain_linearization.hpp"
 #include "vilab/hash.hpp"
 
 namespace vilab {
 
+namespace {
+// The blocks of finished histories, by size, for the next ones on this thread: glibc gives
+// a freed run of small blocks back to the system, and a new ring would then fault in fresh
+// pages (about 1 ms for the default ring natively); a ring of one buffer kept them only by
+// raising glibc's thresholds. At most kPooledDoubles are kept: none in wasm, whose memory
+// is never given back (the freed blocks are reused as they are) and whose heap must stay
+// flat across creating and disposing simulations.
+class BlockPool {
+ public:
+#ifdef __EMSCRIPTEN__
+  static constexpr std::size_t kPooledDoubles = 0;
+#else
+  static constexpr std::size_t kPooledDoubles = std::size_t{1} << 19;  // 4 MiB
+#endif
+  ~BlockPool() { gone = true; }
+  std::unique_ptr<double[]> take(std::size_t size) {
+    for (auto it = blocks_.rbegin(); it != blocks_.rend(); ++it)
+      if (it->first == size) {
+        std::unique_ptr<double[]> block = std::move(it->second);
+        blocks_.erase(std::next(it).base());
+        held_ -= size;
+        return block;
+      }
+    return std::unique_ptr<double[]>(new double[size]);
+  }
+  void give(std::size_t size, std::unique_ptr<double[]> block) {
+    if (held_ + size > kPooledDoubles) return;
+    held_ += size;
+    blocks_.emplace_back(size, std::move(block));
+  }
+  // Set when the thread's pool is destroyed (a history destroyed later frees its blocks).
+  static thread_local bool gone;
+
+ private:
+  std::vector<std::pair<std::size_t, std::unique_ptr<double[]>>> blocks_;
+  std::size_t held_ = 0;
+};
+thread_local bool BlockPool::gone = false;
+thread_local BlockPool blockPool;
+}  // namespace
+
+History::~History() { reset(); }
+
 void History::configure(std::vector<std::string> columns, int stride, int capacity) {
+  reset();  // first: the blocks go back by their sizes
   columns_ = std::move(columns);
   stride_ = std::max(1, stride);
   capacity_ = std::max(1, capacity);
   deferred_ = -1;
   linkLengths_.clear();
-  data_.reset();
-  rows_ = 0;
-  slot_ = 0;
-  total_ = 0;
 }
 
 void History::deferLinkLengthError(int column, std::vector<double> lengths) {
+  reset();
   deferred_ = column;
   linkLengths_ = std::move(lengths);
-  data_.reset();
-  rows_ = 0;
-  slot_ = 0;
-  total_ = 0;
 }
 
-void History::grow() {
-  const std::size_t rows = std::min<std::size_t>(capacity_, std::max<std::size_t>(256, 2 * rows_));
-  std::unique_ptr<double[]> data(new double[rows * width()]);
-  // The deferred column is not copied: its cells are not written on the fast path, and never read.
-  for (std::size_t c = 0; c < width(); ++c)
-    if (static_cast<int>(c) != deferred_) std::copy_n(data_.get() + c * rows_, rows_, data.get() + c * rows);
-  data_ = std::move(data);
-  rows_ = rows;
+void History::reset() {
+  if constexpr (BlockPool::kPooledDoubles > 0)
+    for (std::size_t b = 0; b < blocks_.size() && !BlockPool::gone; ++b)
+      blockPool.give(rowsOf(b) * width(), std::move(blocks_[b]));
+  blocks_.clear();
+  clear();
+}
+
+void History::nextBlock() {
+  const std::size_t blocks = (static_cast<std::size_t>(capacity_) + kBlockRows - 1) / kBlockRows;
+  block_ = next_ == nullptr || block_ + 1 == blocks ? 0 : block_ + 1;
+  blockRows_ = rowsOf(block_);
+  if (block_ == blocks_.size()) {
+    const std::size_t size = blockRows_ * width();
+    if (BlockPool::kPooledDoubles == 0 || BlockPool::gone)
+      blocks_.emplace_back(new double[size]);
+    else
+      blocks_.push_back(blockPool.take(size));
+  }
+  next_ = blocks_[block_].get();
+  end_ = next_ + blockRows_;
 }
 
 void History::record(const double* row, const double* raw) {
   double* at = cell();
-  for (std::size_t c = 0; c < columns_.size(); ++c) at[c * rows_] = row[c];
-  for (std::size_t r = 0; r < linkLengths_.size(); ++r) at[(columns_.size() + r) * rows_] = raw[r];
+  for (std::size_t c = 0; c < columns_.size(); ++c) at[c * blockRows_] = row[c];
+  for (std::size_t r = 0; r < linkLengths_.size(); ++r) at[(columns_.size() + r) * blockRows_] = raw[r];
   commit();
 }
 
-void History::finishLinkLengthError(std::size_t from, std::size_t count, double* out) const {
-  const double* raw = data_.get() + columns_.size() * rows_ + from;
+void History::finishLinkLengthError(const double* block, std::size_t rows, std::size_t from, std::size_t count,
+                                    double* out) const {
+  const double* raw = block + columns_.size() * rows + from;
   for (std::size_t k = 0; k < count; ++k) {
     double worst = 0;
     for (std::size_t i = 0; i < linkLengths_.size(); ++i)
-      worst = std::max(worst, std::abs(std::sqrt(raw[i * rows_ + k]) - linkLengths_[i]));
+      worst = std::max(worst, std::abs(std::sqrt(raw[i * rows + k]) - linkLengths_[i]));
     out[k] = worst;
   }
 }
@@ -63,21 +116,20 @@ std::uint64_t History::read(std::uint64_t from, std::vector<double>& out, std::u
   count = total_ > start ? total_ - start : 0;
   const std::size_t cols = columns_.size();
   out.resize(count * cols);
-  if (count == 0) return start;
-  // The samples are rows [first, first + count) of each column, wrapping at the capacity.
-  const std::size_t first = static_cast<std::size_t>(start % static_cast<std::uint64_t>(capacity_));
-  const std::size_t head = std::min<std::size_t>(count, static_cast<std::size_t>(capacity_) - first);
-  for (std::size_t c = 0; c < cols; ++c) {
-    if (static_cast<int>(c) == deferred_) continue;  // finished below
-    const double* column = data_.get() + c * rows_;
-    double* to = out.data() + c * count;
-    std::copy(column + first, column + first + head, to);
-    std::copy(column, column + (count - head), to + head);
-  }
-  if (deferred_ >= 0) {
-    double* to = out.data() + static_cast<std::size_t>(deferred_) * count;
-    finishLinkLengthError(first, head, to);
-    finishLinkLengthError(0, count - head, to + head);
+  // The samples are the ring's rows from start mod capacity on, wrapping at the capacity:
+  // runs within one block at a time.
+  std::size_t row = static_cast<std::size_t>(start % static_cast<std::uint64_t>(capacity_));
+  for (std::size_t done = 0; done < count;) {
+    const std::size_t b = row / kBlockRows, at = row % kBlockRows, rows = rowsOf(b);
+    const std::size_t run = std::min<std::size_t>(rows - at, count - done);
+    const double* block = blocks_[b].get();
+    for (std::size_t c = 0; c < cols; ++c)
+      if (static_cast<int>(c) != deferred_)  // finished below
+        std::copy_n(block + c * rows + at, run, out.data() + c * count + done);
+    if (deferred_ >= 0)
+      finishLinkLengthError(block, rows, at, run, out.data() + static_cast<std::size_t>(deferred_) * count + done);
+    done += run;
+    row = row + run == static_cast<std::size_t>(capacity_) ? 0 : row + run;
   }
   return start;
 }

@@ -116,21 +116,23 @@ TEST_CASE("the ring keeps the newest samples: a small capacity holds the tail of
                            R"({"system":"rigid-body"})", R"({"system":"pendulum","integrator":"dopri5"})"}) {
     INFO(text);
     for (int stride : {1, 3}) {
-      // 257 and 1000 cross the growth steps of the ring (256 rows, then doubling).
-      Simulation big = simulate(text, stride, 4096), small = simulate(text, stride, 257),
+      // Capacities across the ring's blocks: 4096 (four whole blocks, of which 2501 or
+      // 834 samples fill three or one), 1100 (a whole block and part of one: wrapped
+      // twice at stride 1) and 1.
+      Simulation big = simulate(text, stride, 4096), small = simulate(text, stride, 1100),
                  tiny = simulate(text, stride, 1);
-      run(big, 1000);
-      run(small, 1000);
-      run(tiny, 1000);
+      run(big, 2500);
+      run(small, 2500);
+      run(tiny, 2500);
       std::vector<double> a, b, c;
       std::uint64_t na = 0, nb = 0, nc = 0;
       const std::uint64_t startA = big.history().read(0, a, na);
       const std::uint64_t startB = small.history().read(0, b, nb);
       const std::uint64_t startC = tiny.history().read(5, c, nc);
       CHECK(startA == 0);
-      CHECK(na == static_cast<std::uint64_t>(1 + 1000 / stride));
-      CHECK(nb == 257);
-      CHECK(startB == na - 257);
+      CHECK(na == static_cast<std::uint64_t>(1 + 2500 / stride));
+      CHECK(nb == std::min<std::uint64_t>(na, 1100));
+      CHECK(startB == na - nb);
       CHECK(small.history().oldest() == startB);
       CHECK(nc == 1);
       CHECK(startC == na - 1);
@@ -150,6 +152,70 @@ TEST_CASE("the ring keeps the newest samples: a small capacity holds the tail of
       CHECK(big.history().read(na + 5, mid, nm) == na + 5);
       CHECK(nm == 0);
     }
+  }
+}
+
+TEST_CASE("the ring's blocks: every read is the rows recorded, across new blocks, wrap-round and clear()",
+          "[history]") {
+  // History alone, with rows whose every number names its sample and column: capacities
+  // below one block, of exactly one, of a block and one row, and of two blocks and part
+  // of one (wrapped twice), written through record() and in place (cell(), commit()) in
+  // turn, with a deferred column finished on read; clear() midway, inside a block of a
+  // wrapped ring. After every sample, reads from the start and from the middle must
+  // return exactly the samples held, in order.
+  constexpr std::size_t B = History::kBlockRows;
+  const std::vector<double> lengths = {0.5, 0.25};
+  for (const std::size_t capacity : {std::size_t{1}, std::size_t{5}, B, B + 1, 2 * B + 300}) {
+    INFO("capacity " << capacity);
+    History h;
+    h.configure({"t", "energy", "constraint", "iterations", "momentum"}, 3, static_cast<int>(capacity));
+    h.deferLinkLengthError(2, lengths);
+    CHECK(h.stride() == 3);
+    const std::size_t samples = 3 * capacity + 2 * B + 7, clearAt = 2 * capacity + B / 2 + 3;
+    std::vector<std::vector<double>> recorded;  // since the last clear(): named columns, then raw
+    int wrong = 0;
+    for (std::size_t n = 0; n < samples; ++n) {
+      if (n == clearAt) {
+        h.clear();
+        recorded.clear();
+        wrong += h.total() != 0;
+      }
+      const double id = static_cast<double>(n);
+      // |d_1|², |d_2|² with square roots near the lengths (finished: max_i |√r_i − l_i|).
+      std::vector<double> row = {id,
+                                 id + 0.25,
+                                 0,
+                                 id + 0.5,
+                                 -id,
+                                 (0.5 + id * 1e-6) * (0.5 + id * 1e-6),
+                                 (0.25 - id * 2e-6) * (0.25 - id * 2e-6)};
+      row[2] =
+          std::max(std::max(0.0, std::abs(std::sqrt(row[5]) - lengths[0])), std::abs(std::sqrt(row[6]) - lengths[1]));
+      if (n % 2 == 0) {
+        h.record(row.data(), row.data() + 5);
+      } else {
+        double* cell = h.cell();
+        for (std::size_t c = 0; c < row.size(); ++c)
+          if (c != 2) cell[c * h.columnStride()] = row[c];  // the deferred column's cell is not written
+        h.commit();
+      }
+      recorded.push_back(row);
+      const std::uint64_t total = recorded.size(), held = std::min<std::uint64_t>(total, capacity);
+      wrong += h.total() != total || h.oldest() != total - held;
+      for (const std::uint64_t from : {std::uint64_t{0}, total - (held + 1) / 2}) {
+        std::vector<double> out;
+        std::uint64_t count = 0;
+        const std::uint64_t start = h.read(from, out, count);
+        const std::uint64_t first = std::max(from, total - held);
+        wrong += start != first || count != total - first || out.size() != 5 * count;
+        if (start != first || count != total - first || out.size() != 5 * count) continue;
+        for (std::size_t c = 0; c < 5; ++c)
+          for (std::uint64_t k = 0; k < count; ++k)
+            wrong += std::memcmp(&out[c * count + k], &recorded[first + k][c], sizeof(double)) != 0;
+      }
+    }
+    CHECK(wrong == 0);
+    CHECK(h.total() == samples - clearAt);
   }
 }
 

@@ -7,6 +7,7 @@
 // bounded call for interactive use (a frame's time budget).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -46,8 +47,13 @@ class StepFailure : public std::runtime_error {
 
 // Diagnostic time series in a ring buffer: columns t, energy, constraint,
 // iterations, then the momentum components, then Π (rigid bodies), then the step
-// size dt (variable-step integrators). Stored by column, so that a step writes its
+// size dt (variable-step integrators). Stored in blocks of kBlockRows rows (the last
+// one holds the rest of the capacity), each block by column, so that a step writes its
 // numbers in place (cell(), then commit()) and a read copies whole runs of a column.
+// A block is allocated when the ring first reaches it and kept: the storage grows on
+// demand (many short-lived simulations stay small) and nothing is ever copied. A
+// finished history's blocks serve the next ones on the same thread (a few MB at most),
+// so that a new ring writes to pages already touched.
 //
 // A column may be finished on read: a short chain's constraint column is then
 // max_i | √r_i − l_i | of raw columns r_i (the squared link lengths |d_i|², stored after
@@ -55,6 +61,12 @@ class StepFailure : public std::runtime_error {
 // bits, with the square roots taken when the samples are read instead of every step.
 class History {
  public:
+  // Rows per block (the last block of the ring may hold fewer).
+  static constexpr std::size_t kBlockRows = 1024;
+  History() = default;
+  History(History&&) = default;
+  History& operator=(History&&) = default;
+  ~History();
   void configure(std::vector<std::string> columns, int stride, int capacity);
   // Column `column` is finished on read from lengths.size() raw columns (after configure).
   void deferLinkLengthError(int column, std::vector<double> lengths);
@@ -65,13 +77,13 @@ class History {
   // The next sample, written in place: column c's cell is cell()[c * columnStride()]
   // (raw column r's at c = columnCount() + r); commit() then counts it.
   double* cell() {
-    if (slot_ >= rows_) grow();
-    return data_.get() + slot_;
+    if (next_ == end_) nextBlock();
+    return next_;
   }
-  std::size_t columnStride() const { return rows_; }
+  std::size_t columnStride() const { return blockRows_; }
   void commit() {
+    ++next_;
     ++total_;
-    if (++slot_ == static_cast<std::size_t>(capacity_)) slot_ = 0;
   }
   int stride() const { return stride_; }
   int capacity() const { return capacity_; }
@@ -83,23 +95,36 @@ class History {
   // Copies samples [from, total) (clamped to what is held) column-major into out;
   // returns the first sample index copied.
   std::uint64_t read(std::uint64_t from, std::vector<double>& out, std::uint64_t& count) const;
-  void clear() { total_ = 0, slot_ = 0; }
+  // Forgets every sample (the blocks stay allocated).
+  void clear() { total_ = 0, next_ = end_ = nullptr; }
 
  private:
-  // More rows (doubling, up to the capacity): storage grows on demand, so that many
-  // short-lived simulations stay small; it never grows once the ring is full. The new
-  // rows are not zeroed (every sample writes them before it is read).
-  void grow();
-  // Column deferred_ as max_i |√r_i − l_i| over the raw columns, rows [from, from + count) into out.
-  void finishLinkLengthError(std::size_t from, std::size_t count, double* out) const;
+  // The block after the current one (the first after clear(), and after the ring's last
+  // block), allocated when first reached. Its new rows are not zeroed (every sample
+  // writes them before it is read).
+  void nextBlock();
+  // Rows per column of block b.
+  std::size_t rowsOf(std::size_t b) const {
+    return std::min(kBlockRows, static_cast<std::size_t>(capacity_) - b * kBlockRows);
+  }
+  // Column deferred_ as max_i |√r_i − l_i| over the raw columns of a block of `rows` rows
+  // per column, its rows [from, from + count) into out.
+  void finishLinkLengthError(const double* block, std::size_t rows, std::size_t from, std::size_t count,
+                             double* out) const;
   std::size_t width() const { return columns_.size() + linkLengths_.size(); }
+  // Gives the blocks back and drops the samples (the row's width changed).
+  void reset();
   std::vector<std::string> columns_;
   int stride_ = 1, capacity_ = 0;
   int deferred_ = -1;                // the column finished on read, or −1
   std::vector<double> linkLengths_;  // its l_i, one raw column each
-  std::unique_ptr<double[]> data_;   // column c's rows at [c · rows_, (c + 1) · rows_)
-  std::size_t rows_ = 0;             // rows allocated per column
-  std::size_t slot_ = 0;             // the row the next sample goes to (total_ mod capacity_)
+  // Block b holds the ring's rows [b · kBlockRows, b · kBlockRows + rowsOf(b)); its
+  // column c at [c · rowsOf(b), (c + 1) · rowsOf(b)).
+  std::vector<std::unique_ptr<double[]>> blocks_;
+  std::size_t block_ = 0;      // the block the next sample goes to
+  std::size_t blockRows_ = 0;  // rowsOf(block_)
+  double* next_ = nullptr;     // the next sample's cell in column 0 (null after clear())
+  double* end_ = nullptr;      // the end of block_'s column 0
   std::uint64_t total_ = 0;
 };
 
