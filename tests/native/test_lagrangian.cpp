@@ -475,10 +475,12 @@ TEST_CASE("lagrangian: the model and its integrator share one evaluator — the 
   Simulation sim(parseScenario(defined(params, initial)));
   sim.advance(100);
   const double perStep = programRunsPerStep(sim, 1900);
-  // 10.1–10.4 runs per step with an evaluator each (the test above, before), 9.1 shared
-  // (counted here, natively).
+  // 10.1–10.4 runs per step with an evaluator each (the test above, before), 9.1 shared,
+  // 7.2 since the velocity cache keeps the step's start for the plausibility check
+  // (eight slots: a constrained step asks for three new velocities before it) and its
+  // gradient at (q_k, 0) is not formed again (counted here, natively).
   INFO(perStep << " program runs per step");
-  CHECK(perStep <= 9.5);
+  CHECK(perStep <= 8);
   CHECK(sim.hash() == "4e80f5e715536106");
 
   // The kept factorization of Dg M⁻¹ Dgᵀ: projecting at q_a, at q_b, then at q_a again

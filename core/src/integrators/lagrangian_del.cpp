@@ -4,6 +4,8 @@
 #include "vilab/integrators/lagrangian_del.hpp"
 
 #include <algorithm>
+#include <array>
+#include <cmath>
 #include <limits>
 #include <memory>
 #include <string>
@@ -48,7 +50,8 @@ StepOutcome LagrangianDel::step(VecX& q, VecX& p) {
     discreteForces(q, delta, fMinus_, fPlus_);
     p1_ += fMinus_ + fPlus_;
   }
-  v_ = delta / h_;  // the step's mean velocity: the recovery's starting guess
+  // v_ = δ/h, the step's mean velocity (shift's gradientsAt formed it): the recovery's
+  // starting guess.
   if (c > 0 && !eval_->projectMomentum(q1_.data(), p1_.data(), t_ + h_, &v_))
     return StepOutcome::refuse(RefusalCode::SingularMatrix,
                                "the constraints' gradients became linearly dependent at the new configuration",
@@ -135,15 +138,31 @@ StepOutcome LagrangianDel::solveReduced() {
   }
   SmallVec d1(n);
   discreteDerivative(q, SmallVec::Zero(n), d1, nullptr);
-  // Small matrices: coefficient-wise products (lazyProduct), not the blocked GEMM path.
-  delta0_ = -j11Inverse_.lazyProduct(SmallVec(Eigen::Map<const Eigen::VectorXd>(p0_->data(), n) + d1));
+  // Small matrices: each product's sums written out from their first term, in index
+  // order, as Eigen's lazyProduct forms them (the same bits, without its dynamic-size
+  // evaluators): δ0 = −J11⁻¹ (p_k + d1), B = J11⁻¹ Dg(q_k)ᵀ.
+  const SmallMat& Jinv = j11Inverse_;
+  std::array<double, kMaxSmallSize> rhs;
+  for (int k = 0; k < n; ++k) rhs[static_cast<std::size_t>(k)] = (*p0_)[k] + d1[k];
+  delta0_.resize(n);
+  for (int i = 0; i < n; ++i) {
+    double x = Jinv(i, 0) * rhs[0];
+    for (int k = 1; k < n; ++k) x += Jinv(i, k) * rhs[static_cast<std::size_t>(k)];
+    delta0_[i] = -x;
+  }
   if (c == 0) {
     x_.head(n) = delta0_;
     return delta0_.allFinite()
                ? StepOutcome{true, 1, {}}
                : StepOutcome::refuse(RefusalCode::NonFinite, "the step is not finite", Suggestion::reduceH(), 1);
   }
-  B_ = j11Inverse_.lazyProduct(G0_.transpose());
+  B_.resize(n, c);
+  for (int j = 0; j < c; ++j)
+    for (int i = 0; i < n; ++i) {
+      double x = Jinv(i, 0) * G0_(j, 0);
+      for (int k = 1; k < n; ++k) x += Jinv(i, k) * G0_(j, k);
+      B_(i, j) = x;
+    }
   lambda_ = x_.tail(c);
   Reduced reduced{*this};
   NewtonSettings settings;
@@ -154,6 +173,68 @@ StepOutcome LagrangianDel::solveReduced() {
   x_.head(n) = delta0_ - B_.lazyProduct(lambda_);
   x_.tail(c) = lambda_;
   return out;
+}
+
+// The reduced problem's products written out: each sum runs from its first term in
+// index order, as Eigen's lazyProduct forms it (the same bits), on the constraints'
+// outputs in place.
+NewtonEval LagrangianDel::Reduced::evaluate(const SmallVec& lambda, SmallVec& r, bool linearize) {
+  const int n = d.eval_->n(), c = d.eval_->c();
+  const double* q0 = d.q0_->data();
+  d.q1_.resize(n);
+  for (int i = 0; i < n; ++i) {
+    double bl = d.B_(i, 0) * lambda[0];
+    for (int k = 1; k < c; ++k) bl += d.B_(i, k) * lambda[k];
+    d.q1_[i] = q0[i] + (d.delta0_[i] - bl);
+  }
+  const double* o = d.eval_->constraintOutputs(d.q1_.data());
+  r.resize(c);
+  bool finite = true;
+  for (int i = 0; i < c; ++i) {
+    r[i] = o[i];
+    finite = finite && std::isfinite(o[i]);
+  }
+  if (!finite) return NewtonEval::NonFinite;
+  if (linearize) {
+    const double* G1 = o + c;  // Dg(q_k + δ)(i, k) = G1[i * n + k]
+    d.S_.resize(c, c);
+    for (int j = 0; j < c; ++j)
+      for (int i = 0; i < c; ++i) {
+        const double* row = G1 + i * n;
+        double x = row[0] * d.B_(0, j);
+        for (int k = 1; k < n; ++k) x += row[k] * d.B_(k, j);
+        d.S_(i, j) = -x;
+      }
+    const bool regular = d.slu_.compute(d.S_);
+    d.ratio_ = d.slu_.pivotRatio();
+    if (!regular) return NewtonEval::Singular;
+  }
+  return NewtonEval::Ok;
+}
+
+namespace {
+// max_i |x_i| as Eigen's cwiseAbs().maxCoeff() reduces it (std::max from the first).
+template <class Coefficient>
+double maxAbs(int size, Coefficient coefficient) {
+  double m = std::abs(coefficient(0));
+  for (int i = 1; i < size; ++i) m = std::max(m, std::abs(coefficient(i)));
+  return m;
+}
+}  // namespace
+
+double LagrangianDel::Reduced::size(const SmallVec& dl) const {
+  const int n = d.eval_->n(), c = d.eval_->c();
+  const double dq = maxAbs(n, [&](int i) {
+    double x = d.B_(i, 0) * dl[0];
+    for (int k = 1; k < c; ++k) x += d.B_(i, k) * dl[k];
+    return x;
+  });
+  const double dp = maxAbs(n, [&](int j) {
+    double x = d.G0_(0, j) * dl[0];
+    for (int k = 1; k < c; ++k) x += d.G0_(k, j) * dl[k];
+    return x;
+  });
+  return std::max(dq / d.qScale_, dp / d.pScale_);
 }
 
 NewtonEval LagrangianDel::evaluate(const SmallVec& x, SmallVec& r, bool linearize) {

@@ -110,6 +110,14 @@ void LagrangianEval::constraints(const double* q, SmallVec& g, SmallMat* G) {
       for (int j = 0; j < n; ++j) (*G)(i, j) = o[c + i * n + j];
 }
 
+const double* LagrangianEval::constraintOutputs(const double* q) {
+  VILAB_DATA_DEFINED_ONLY();
+  const int n = problem_->n, c = problem_->c;
+  if (c == 0) return nullptr;
+  setVariables(q, nullptr, 0);
+  return run(LagrangianWorkspace::kConstraints, problem_->constraints, static_cast<std::size_t>(c + c * n));
+}
+
 double LagrangianEval::energyTerms(const double* q, const double* v, SmallVec& Lv, SmallMat& Lvv, double t) {
   VILAB_DATA_DEFINED_ONLY();
   const int n = problem_->n;
@@ -173,14 +181,17 @@ bool LagrangianEval::velocity(const double* q, const double* p, SmallVec& v, dou
   // energy, the step check and the diagnostics of each state. The time matters only
   // when L uses it.
   if (!problem_->timeDependent) t = 0;
-  for (const CachedVelocity& c : cache_)
+  const int slots = problem_->quadratic ? kCachedVelocities : kCachedGuessedVelocities;
+  for (int k = 0; k < slots; ++k) {
+    const CachedVelocity& c = cache_[k];
     if (c.valid && c.t == t && std::equal(q, q + n, c.q.begin()) && std::equal(p, p + n, c.p.begin())) {
       v = c.v;
       return c.ok;
     }
+  }
   const bool ok = solveVelocity(q, p, t, v, guess);
   CachedVelocity& c = cache_[cacheNext_];
-  cacheNext_ = (cacheNext_ + 1) % static_cast<int>(std::size(cache_));
+  cacheNext_ = (cacheNext_ + 1) % slots;
   c.valid = true;
   c.ok = ok;
   c.t = t;
@@ -261,10 +272,21 @@ bool LagrangianEval::solveVelocity(const double* q, const double* p, double t, S
   SmallVec Lv, r;
   if (problem_->constantMass) {
     if (!prepareConstantMass(q)) return false;
-    SmallVec Lq;
-    gradient(q, v.data(), Lq, Lv, t);
-    v = constantMassInverse_.lazyProduct(SmallVec(Eigen::Map<const Eigen::VectorXd>(p, n) - Lv));
-    return v.allFinite();
+    // v = M⁻¹ (p − L_q̇(q, 0)): the gradient's outputs read in place, and M⁻¹'s rows
+    // summed in column order from the first term, as Eigen's lazyProduct sums them.
+    setVariables(q, nullptr, timeOfL(*problem_, t));
+    const double* Lv0 = run(LagrangianWorkspace::kGradient, problem_->gradient, static_cast<std::size_t>(2 * n)) + n;
+    std::array<double, lagrangian_limits::kMaxCoordinates> r;
+    for (int j = 0; j < n; ++j) r[static_cast<std::size_t>(j)] = p[j] - Lv0[j];
+    const SmallMat& Minv = constantMassInverse_;
+    bool finite = true;
+    for (int i = 0; i < n; ++i) {
+      double x = Minv(i, 0) * r[0];
+      for (int j = 1; j < n; ++j) x += Minv(i, j) * r[static_cast<std::size_t>(j)];
+      v[i] = x;
+      finite = finite && std::isfinite(x);
+    }
+    return finite;
   }
   if (problem_->quadratic) {
     energyTerms(q, v.data(), Lv, w_.mass, t);
@@ -356,6 +378,7 @@ bool LagrangianEval::projectMomentum(const double* q, double* p, double t, const
   VILAB_DATA_DEFINED_ONLY();
   const int n = problem_->n, c = problem_->c;
   if (c == 0) return true;
+  if (problem_->constantMass && problem_->quadratic) return projectTangent(q, p, t);
   SmallVec g, v, Lv, nu;
   SmallMat G, S;
   constraints(q, g, &G);
@@ -388,6 +411,56 @@ bool LagrangianEval::projectMomentum(const double* q, double* p, double t, const
     pm -= G.transpose().lazyProduct(nu);
   }
   return pm.allFinite();
+}
+
+bool LagrangianEval::projectTangent(const double* q, double* p, double t) {
+  VILAB_DATA_DEFINED_ONLY();
+  const int n = problem_->n, c = problem_->c;
+  const double* G = constraintOutputs(q) + c;  // Dg(i, j) = G[i * n + j]
+  SmallVec v;
+  if (!velocity(q, p, v, t)) return false;  // M⁻¹ (p − L_q̇(q, 0)): no guess needed
+  SmallLU& slu = projectionLu_;
+  // velocity() prepared M⁻¹; Dg M⁻¹ Dgᵀ depends on q alone: factorized once per q.
+  if (!projectionReady_ || !sameBits(q, projectionQ_.data(), static_cast<std::size_t>(n))) {
+    // S = Dg (M⁻¹ Dgᵀ), both products summed as lazyProduct sums them.
+    const SmallMat& Minv = constantMassInverse_;
+    SmallMat MinvGt(n, c), S(c, c);
+    for (int j = 0; j < c; ++j)
+      for (int i = 0; i < n; ++i) {
+        const double* row = G + j * n;  // column j of Dgᵀ
+        double x = Minv(i, 0) * row[0];
+        for (int k = 1; k < n; ++k) x += Minv(i, k) * row[k];
+        MinvGt(i, j) = x;
+      }
+    for (int j = 0; j < c; ++j)
+      for (int i = 0; i < c; ++i) {
+        const double* row = G + i * n;
+        double x = row[0] * MinvGt(0, j);
+        for (int k = 1; k < n; ++k) x += row[k] * MinvGt(k, j);
+        S(i, j) = x;
+      }
+    projectionRegular_ = slu.compute(S) && slu.regular(limits::kSingularPivotRatio);
+    std::copy(q, q + n, projectionQ_.begin());
+    projectionReady_ = true;
+  }
+  if (!projectionRegular_) return false;
+  // ν = (Dg M⁻¹ Dgᵀ)⁻¹ Dg v, p −= Dgᵀν: each sum from its first term, as lazyProduct.
+  SmallVec nu(c);
+  for (int i = 0; i < c; ++i) {
+    const double* row = G + i * n;
+    double x = row[0] * v[0];
+    for (int j = 1; j < n; ++j) x += row[j] * v[j];
+    nu[i] = x;
+  }
+  slu.solveInPlace(nu);
+  bool finite = true;
+  for (int j = 0; j < n; ++j) {
+    double x = G[j] * nu[0];
+    for (int i = 1; i < c; ++i) x += G[i * n + j] * nu[i];
+    p[j] -= x;
+    finite = finite && std::isfinite(p[j]);
+  }
+  return finite;
 }
 
 void LagrangianEval::quantities(const double* q, const double* p, double t, double* conserved, double* momenta) {

@@ -97,25 +97,11 @@ class LagrangianDel {
   struct Reduced {
     using Vector = SmallVec;
     LagrangianDel& d;
-    NewtonEval evaluate(const SmallVec& lambda, SmallVec& r, bool linearize) {
-      d.q1_ = *d.q0_ + (d.delta0_ - d.B_.lazyProduct(lambda));
-      d.eval_->constraints(d.q1_.data(), r, linearize ? &d.G1_ : nullptr);
-      if (!r.allFinite()) return NewtonEval::NonFinite;
-      if (linearize) {
-        d.S_ = -d.G1_.lazyProduct(d.B_);
-        const bool regular = d.slu_.compute(d.S_);
-        d.ratio_ = d.slu_.pivotRatio();
-        if (!regular) return NewtonEval::Singular;
-      }
-      return NewtonEval::Ok;
-    }
+    NewtonEval evaluate(const SmallVec& lambda, SmallVec& r, bool linearize);
     double conditionEstimate() const { return d.ratio_; }
     void solve(SmallVec& b) const { d.slu_.solveInPlace(b); }
     // The position change B Δλ and the momentum change Dg(q_k)ᵀΔλ, relative.
-    double size(const SmallVec& dl) const {
-      return std::max(SmallVec(d.B_.lazyProduct(dl)).cwiseAbs().maxCoeff() / d.qScale_,
-                      SmallVec(d.G0_.transpose().lazyProduct(dl)).cwiseAbs().maxCoeff() / d.pScale_);
-    }
+    double size(const SmallVec& dl) const;
   };
 
   // ---- the Newton problem (solver/newton.hpp): unknowns x = (δ, λ) ------------------

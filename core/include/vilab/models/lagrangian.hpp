@@ -146,6 +146,9 @@ class LagrangianEval {
   void hessian(const double* q, const double* v, SmallMat& Lqq, SmallMat& Lqv, SmallMat& Lvv, double t = 0);
   // g(q) and Dg(q) (c×n).
   void constraints(const double* q, SmallVec& g, SmallMat* G = nullptr);
+  // The same outputs in place, not copied: g (c), then Dg row by row (c×n); valid until
+  // the constraints are next evaluated at another q.
+  const double* constraintOutputs(const double* q);
   // L, L_q̇ and L_q̇q̇ at (q, v, t).
   double energyTerms(const double* q, const double* v, SmallVec& Lv, SmallMat& Lvv, double t = 0);
   // f = L_q − L_q̇q q̇ − L_q̇t and w_i = q̇ᵀ∇²g_i q̇ at (q, v, t): M q̈ = f + F + Dgᵀλ,
@@ -204,6 +207,8 @@ class LagrangianEval {
   };
   Memo memo_[LagrangianWorkspace::kPrograms];
   bool solveVelocity(const double* q, const double* p, double t, SmallVec& v, const SmallVec* guess);
+  // projectMomentum with a constant mass matrix (one pass), on the constraints' outputs in place.
+  bool projectTangent(const double* q, double* p, double t);
   bool globalized_ = true;
   std::string velocityFailure_;
   std::shared_ptr<const LagrangianProblem> problem_;
@@ -214,9 +219,13 @@ class LagrangianEval {
     std::array<double, lagrangian_limits::kMaxCoordinates> q{}, p{};
     SmallVec v;
   };
-  // The latest four: a step's start and end, each with its momentum as given and as
-  // projected onto the hidden constraints (two evict each other's start otherwise).
-  CachedVelocity cache_[4];
+  // The latest answers, oldest replaced first. A constrained step asks for three new
+  // ones (its end with the momentum as the step formed it, as projected, and as
+  // projected again for the energy) and then for its start's again (the plausibility
+  // check): eight slots keep the start. A recovery that depends on its starting guess (L
+  // not quadratic in q̇) keeps four, as before: there which calls hit decides the bits.
+  static constexpr int kCachedVelocities = 8, kCachedGuessedVelocities = 4;
+  CachedVelocity cache_[kCachedVelocities];
   int cacheNext_ = 0;
   bool constantMassReady_ = false, constantMassRegular_ = false;
   SmallMat constantMass_, constantMassInverse_;
