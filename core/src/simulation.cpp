@@ -463,22 +463,88 @@ double chainEnergyN(const ChainModel& m, const ChainEnergyBound& bound, const St
 }
 
 // The checks of an unrecorded chain step, for a fixed h: the energy (chainEnergy,
-// ChainModel::energy's bits), then one pass over the bobs for the surely-representable bound (which implies
-// finite) and the surely-plausible bound (surelyWithin, with 1/h and energyScale() formed
-// once per simulation). True only when each of those checks would pass; otherwise the
-// general checks decide, so a step is accepted or refused, with the same reason, exactly
-// as before. N > 0 fixes the bobs at compile time (loops unrolled); N = 0 takes them
-// from the model.
+// ChainModel::energy's bits), the surely-representable bound (which implies finite) and
+// the surely-plausible bound (surelyWithin, with 1/h and energyScale() formed once per
+// simulation). True only when each of those checks would pass; otherwise the general
+// checks decide, so a step is accepted or refused, with the same reason, exactly as before.
+//
+// A chain of N bobs fixed at compile time (1–3) takes them in one unrolled pass
+// (chainOnePassN), with the chain's constants formed once (ChainEnergyBound): the
+// energy's T and V, the bound's rates, the step's kinetic energy and the magnitudes, each
+// summed in the order of the functions it stands for (the first term of a sum taken as it
+// is: 0 + x is x for the terms here, none of which is −0), so the same bits.
+//  - |q_c| ≤ 1e100: Σ_i fl(|d_i|²) ≤ 1e190 (a sum of terms ≥ 0 rounds to no less than
+//    any of them, and NaN fails) gives |d_i| ≤ 1.0001e95 with their rounding, so
+//    |q_i| ≤ Σ_{j≤i} |d_j| < 1e100 for any N ≤ 64.
+//  - |p_c| ≤ 1e100: every term of the computed T is ≥ p_c² (1 − 4ε) / (2 m_i), so
+//    T ≤ 1e200 / (4 max m_i) gives p_c² ≤ ½ 1e200 (1 + 5ε).
+//  - The step's kinetic energy as surelyWithin forms it, with δ·(1/h) squared once per
+//    bob: ½ (1/h)² Σ m_i |δ_i|², within (3N + 8) ulp of the exact value (every term ≥ 0),
+//    which the margin of 1e-12 covers as it covers surelyWithin's own rounding.
 template <int N>
-bool chainStepSurelyAcceptedN(const ChainModel& m, const ChainEnergyBound& bound, const State& a, const State& b,
-                              double energyA, double invH, double energyScale, double& energy, double* linkNorms) {
-  constexpr double kSafe = 1e100;
-  const int n = N > 0 ? N : m.bobs();
+[[gnu::always_inline]] inline bool chainOnePassN(const ChainModel& m, const ChainEnergyBound& bound, const State& a,
+                                                 const State& b, double energyA, double invH, double energyScale,
+                                                 double& energy, double* linkNorms) {
+  static_assert(N > 0 && N <= 64, "the one pass is for chains of a size fixed at compile time");
   const double* qa = a.q.data();
   const double* qb = b.q.data();
   const double* pb = b.p.data();
   const double* masses = m.masses.data();
-  energy = chainEnergyN<N>(m, bound, b, linkNorms, nullptr);
+  double T = 0, V = 0;             // kinetic<N>, potential<N>
+  double A = 0;                    // chainRadialNegligible's
+  double previous[3] = {0, 0, 0};  // ṽ_{i−1}
+  bool radialOk = bound.usable;
+  double moved = 0, links = 0;  // Σ m_i |δ_i|², Σ |d_i|²
+  for (int i = 0; i < N; ++i) {
+    const double mass = masses[i];
+    const double* qi = qb + 3 * i;
+    const double* pi = pb + 3 * i;
+    const double kinetic = overMass(0.5 * (pi[0] * pi[0] + pi[1] * pi[1] + pi[2] * pi[2]), mass,
+                                    bound.exactInverseMass[static_cast<std::size_t>(i)]);
+    const double potential =
+        bound.weight[static_cast<std::size_t>(i)] * (qi[2] + bound.depth[static_cast<std::size_t>(i)]);
+    T = i > 0 ? T + kinetic : kinetic;
+    V = i > 0 ? V + potential : potential;
+    const Vec3 d = chainLink(qb, i);
+    double v[3], step[3];
+    for (int c = 0; c < 3; ++c) {
+      v[c] = pi[c] * bound.inverseMass[static_cast<std::size_t>(i)];
+      step[c] = qi[c] - qa[3 * i + c];
+    }
+    double rate = d[0] * (v[0] - previous[0]);  // d_i·w̃_i
+    rate += d[1] * (v[1] - previous[1]);
+    rate += d[2] * (v[2] - previous[2]);
+    for (int c = 0; c < 3; ++c) previous[c] = v[c];
+    const double squaredLength = d.squaredNorm();
+    radialOk &= squaredLength >= bound.quarterSquaredLength[static_cast<std::size_t>(i)];
+    links += squaredLength;
+    const double part = std::abs(rate) * bound.inverseLength[static_cast<std::size_t>(i)];
+    A = i > 0 ? A + part : part;
+    moved += mass * (step[0] * step[0] + step[1] * step[1] + step[2] * step[2]);
+  }
+  const bool negligible = radialOk && 4.1 * bound.totalMass * (A * A) + 0x1p-1000 <= T * 0x1p-56;
+  if (negligible) {
+    energy = T + V;
+    if (linkNorms)
+      for (int i = 0; i < N; ++i) linkNorms[i] = chainLink(qb, i).norm();
+  } else {
+    energy = m.energy(b, linkNorms);
+  }
+  const double allowed = 4.0 * energyA + 1e-9 * energyScale;
+  return links <= 1e190 && T <= bound.momentumBound && std::abs(energy) <= limits::kMaxMagnitude &&
+         moved * (0.5 * (invH * invH)) <= allowed * (1 - 1e-12);
+}
+
+// The same checks for a chain sized at run time, the bobs in a loop.
+bool chainStepSurelyAcceptedAnyN(const ChainModel& m, const ChainEnergyBound& bound, const State& a, const State& b,
+                                 double energyA, double invH, double energyScale, double& energy, double* linkNorms) {
+  constexpr double kSafe = 1e100;
+  const int n = m.bobs();
+  const double* qa = a.q.data();
+  const double* qb = b.q.data();
+  const double* pb = b.p.data();
+  const double* masses = m.masses.data();
+  energy = chainEnergyN<0>(m, bound, b, linkNorms, nullptr);
   double moved = 0;
   bool ok = true;
   for (int i = 0; i < n; ++i) {
@@ -617,6 +683,22 @@ ChainEnergyBound::ChainEnergyBound(const ChainModel& m) {
     usable &= delta <= 1e-6 && std::isfinite(inverseMass[i]) && std::isfinite(inverseLength[i]);
   }
   usable &= n <= 64 && static_cast<double>(n) * total <= 1e10 * lightest;
+  // The one pass's constants (chainOnePassN), in ChainModel::kinetic's and potential's order.
+  exactInverseMass.resize(n);
+  weight.resize(n);
+  depth.resize(n);
+  quarterSquaredLength.resize(n);
+  double heaviest = 0, below = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    exactInverseMass[i] = exactInverse(m.masses[i]);
+    weight[i] = m.masses[i] * m.g;
+    below += m.lengths[i];
+    depth[i] = below;
+    quarterSquaredLength[i] = 0.25 * (m.lengths[i] * m.lengths[i]);
+    heaviest = std::max(heaviest, m.masses[i]);
+  }
+  totalMass = total;
+  momentumBound = heaviest > 0 && std::isfinite(heaviest) ? 1e200 / (4 * heaviest) : -1;
 }
 
 double chainEnergy(const ChainModel& m, const ChainEnergyBound& bound, const State& s, double* linkNorms,
@@ -632,10 +714,10 @@ double chainEnergy(const ChainModel& m, const ChainEnergyBound& bound, const Sta
 bool chainStepSurelyAccepted(const ChainModel& m, const ChainEnergyBound& bound, const State& a, const State& b,
                              double energyA, double invH, double energyScale, double& energy, double* linkNorms) {
   switch (m.bobs()) {
-    case 1: return chainStepSurelyAcceptedN<1>(m, bound, a, b, energyA, invH, energyScale, energy, linkNorms);
-    case 2: return chainStepSurelyAcceptedN<2>(m, bound, a, b, energyA, invH, energyScale, energy, linkNorms);
-    case 3: return chainStepSurelyAcceptedN<3>(m, bound, a, b, energyA, invH, energyScale, energy, linkNorms);
-    default: return chainStepSurelyAcceptedN<0>(m, bound, a, b, energyA, invH, energyScale, energy, linkNorms);
+    case 1: return chainOnePassN<1>(m, bound, a, b, energyA, invH, energyScale, energy, linkNorms);
+    case 2: return chainOnePassN<2>(m, bound, a, b, energyA, invH, energyScale, energy, linkNorms);
+    case 3: return chainOnePassN<3>(m, bound, a, b, energyA, invH, energyScale, energy, linkNorms);
+    default: return chainStepSurelyAcceptedAnyN(m, bound, a, b, energyA, invH, energyScale, energy, linkNorms);
   }
 }
 
@@ -712,13 +794,12 @@ void Simulation::visualState(std::vector<double>& out) const {
 
 bool Simulation::stepOnce(Refusal& refusal) {
   integrator_->setTime(time_);
-  const StepOutcome o = integrator_->step();
+  const StepOutcome o = integrator_->stepAndStore(next_);  // the new state in next_
   if (!o.ok) {
     refusal = o.refusal;
     measureAdvice(refusal);
     return false;
   }
-  integrator_->store(next_);
   const bool accepted = onModel(scenario_.model, [&](const auto& m) { return checkStep(m, o.iterations, refusal); });
   if (!accepted) {
     integrator_->load(state_);  // back to the last good step

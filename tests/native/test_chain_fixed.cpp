@@ -127,6 +127,55 @@ TEST_CASE("the fused step checks give the energy's bits and accept only what the
     State huge = a;  // representable, but beyond the row's sure bound
     huge.p[3 * n - 2] = 1e101;
     CHECK_FALSE(chainStepSurelyAccepted(m, bound, a, huge, 1e300, invH, scale, energy));
+    huge.p[3 * n - 2] = 1e99;  // within it: the bound on |p| through T is not stricter than |p_c| ≤ 1e100 needs
+    CHECK(chainStepSurelyAccepted(m, bound, a, huge, 1e300, invH, scale, energy));
+    State far = a;  // a bob beyond the sure bound on |q|, and one not finite
+    far.q[3 * n - 3] = 1e101;
+    CHECK_FALSE(chainStepSurelyAccepted(m, bound, a, far, 1e300, invH, scale, energy));
+    far.q[3 * n - 3] = std::numeric_limits<double>::quiet_NaN();
+    CHECK_FALSE(chainStepSurelyAccepted(m, bound, a, far, 1e300, invH, scale, energy));
     CHECK(chainStepSurelyAccepted(m, bound, a, a, energyA, invH, scale, energy));  // positive control
   }
+}
+
+// A step that also writes its new state into the caller's copy (Integrator::stepAndStore,
+// Simulation's path) gives the bits of a step followed by store(), for the fixed-size and
+// the run-time-sized chains, and leaves the copy alone when the step is refused.
+template <int N>
+void checkStepAndStore(int bobs) {
+  const ChainModel m = test::chainModel(bobs);
+  CanonicalIntegrator<ChainMultiplierIntegratorT<N>> copying(
+      ChainMultiplierIntegratorT<N>(m, DiscreteRule::midpoint(), 0.01));
+  CanonicalIntegrator<ChainMultiplierIntegratorT<N>> storing(
+      ChainMultiplierIntegratorT<N>(m, DiscreteRule::midpoint(), 0.01));
+  const State start = test::chainState(m, 0.3);
+  copying.load(start);
+  storing.load(start);
+  State copy, stored;  // empty: the first step sizes the copy
+  for (int k = 0; k < 200; ++k) {
+    const StepOutcome a = copying.stepAndStore(copy), b = storing.step();
+    REQUIRE(a.ok);
+    REQUIRE(b.ok);
+    CHECK(a.iterations == b.iterations);
+    storing.store(stored);
+    REQUIRE(sameBits(copy.q, stored.q));
+    REQUIRE(sameBits(copy.p, stored.p));
+  }
+  State held;
+  copying.store(held);
+  CHECK(sameBits(held.q, copy.q));
+  CHECK(sameBits(held.p, copy.p));
+  State folded = start;  // every bob on the anchor: the step is refused, the copy unchanged
+  folded.q.setZero();
+  copying.load(folded);
+  const State before = copy;
+  CHECK_FALSE(copying.stepAndStore(copy).ok);
+  CHECK(sameBits(copy.q, before.q));
+  CHECK(sameBits(copy.p, before.p));
+}
+
+TEST_CASE("a chain step that writes the caller's copy gives the bits of a step and a store", "[chain]") {
+  checkStepAndStore<2>(2);
+  checkStepAndStore<3>(3);
+  checkStepAndStore<-1>(5);
 }

@@ -130,10 +130,15 @@ class History {
 
 // What chainEnergy's bound needs of a chain, formed once: 1/m_i and 1/l_i, and whether
 // its masses keep the elimination's pivots above their floors (simulation.cpp derives it).
+// Also what a fixed-size chain step's one-pass check would otherwise form every step, each
+// as ChainModel forms it (the same bits): exactInverse(m_i), m_i g, the depth Σ_{j≤i} l_j,
+// l_i²/4, Σ m_i, and the kinetic energy that bounds every |p_c| by 1e100.
 struct ChainEnergyBound {
   ChainEnergyBound() = default;
   explicit ChainEnergyBound(const ChainModel& m);
   std::vector<double> inverseMass, inverseLength;
+  std::vector<double> exactInverseMass, weight, depth, quarterSquaredLength;
+  double totalMass = 0, momentumBound = -1;
   bool usable = false;
 };
 

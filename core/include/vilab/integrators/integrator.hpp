@@ -24,6 +24,15 @@ class Integrator {
   virtual void load(const State& s) = 0;
   // One step of size h; on refusal the integrator's state is unchanged.
   virtual StepOutcome step() = 0;
+  // One step, and when it succeeds the new state stored into `out` as store() stores it.
+  // An integrator that writes `out` while it writes its own state overrides it: no copy,
+  // and no wide reloads of values it has just stored narrowly (a load spanning two stores
+  // is not forwarded from them: it waits until they retire).
+  virtual StepOutcome stepAndStore(State& out) {
+    StepOutcome o = step();
+    if (o.ok) store(out);
+    return o;
+  }
   // The current state in canonical form. `s` holds the previously stored state, so
   // that representations with a sign ambiguity (q and −q) can stay continuous.
   virtual void store(State& s) const = 0;
@@ -96,12 +105,20 @@ struct HasLinearize<Core,
     : std::true_type {};
 
 template <class Core, class = void>
+struct HasStepAndCopy : std::false_type {};
+template <class Core>
+struct HasStepAndCopy<Core, std::void_t<decltype(std::declval<Core&>().step(
+                                std::declval<VecX&>(), std::declval<VecX&>(), std::declval<State&>()))>>
+    : std::true_type {};
+
+template <class Core, class = void>
 struct HasSetTime : std::false_type {};
 template <class Core>
 struct HasSetTime<Core, std::void_t<decltype(std::declval<Core&>().setTime(0.0))>> : std::true_type {};
 
 // An integrator whose private coordinates are the canonical ones: Core provides
-// StepOutcome step(VecX& q, VecX& p) and, optionally, prepare(State&) run on load,
+// StepOutcome step(VecX& q, VecX& p) and, optionally, step(q, p, State& copy) (the same
+// step, the new state also written into copy), prepare(State&) run on load,
 // setTime(double t_k) run before every step and
 // bool linearize(const State&, Eigen::MatrixXd&, std::string& why) const (Integrator::linearize).
 template <class Core>
@@ -113,6 +130,15 @@ class CanonicalIntegrator final : public Integrator {
     if constexpr (HasPrepare<Core>::value) core_.prepare(s_);
   }
   StepOutcome step() override { return core_.step(s_.q, s_.p); }
+  StepOutcome stepAndStore(State& out) override {
+    if constexpr (HasStepAndCopy<Core>::value) {
+      return core_.step(s_.q, s_.p, out);
+    } else {
+      StepOutcome o = core_.step(s_.q, s_.p);
+      if (o.ok) out = s_;
+      return o;
+    }
+  }
   void store(State& s) const override { s = s_; }
   bool storeOverwrites() const override { return true; }
   void setTime(double t) override {
