@@ -128,7 +128,7 @@ class ChainMultiplierIntegratorT {
     setStepMasses();
   }
 
-  StepOutcome step(VecX& q, VecX& p) { return stepCopying<false>(q, p, nullptr); }
+  StepOutcome step(VecX& q, VecX& p) { return stepInto(q, p, nullptr); }
   // The same step, the new state also written into `copy` (CanonicalIntegrator::
   // stepAndStore): a fixed-size chain writes it as it writes (q, p), without a second pass;
   // a chain sized at run time copies it after the step (its loop writing four arrays
@@ -137,11 +137,11 @@ class ChainMultiplierIntegratorT {
     if (copy.q.size() != q.size()) copy.q.resize(q.size());
     if (copy.p.size() != p.size()) copy.p.resize(p.size());
     if constexpr (N < 0) {
-      StepOutcome o = stepCopying<false>(q, p, nullptr);
+      StepOutcome o = stepInto(q, p, nullptr);
       if (o.ok) copy.q = q, copy.p = p;
       return o;
     } else {
-      return stepCopying<true>(q, p, &copy);
+      return stepInto(q, p, &copy);
     }
   }
 
@@ -214,13 +214,14 @@ class ChainMultiplierIntegratorT {
     return i > 0 ? x[3 * i + c] - x[3 * i - 3 + c] : x[c];
   }
 
-  template <bool kCopy>
-  StepOutcome stepCopying(VecX& q, VecX& p, State* copy) {
+  // The step, written once (both entries above call it: an inlined copy in each would be
+  // the step's code twice in the page's first load); copy, when given, gets the new state too.
+  [[gnu::noinline]] StepOutcome stepInto(VecX& q, VecX& p, State* copy) {
     if constexpr (N < 0) {
-      return stepWith<kCopy>(work_, q, p, copy);
+      return stepWith(work_, q, p, copy);
     } else {
       StepWork work;  // a local: the compiler keeps it in registers
-      return stepWith<kCopy>(work, q, p, copy);
+      return stepWith(work, q, p, copy);
     }
   }
 
@@ -233,7 +234,6 @@ class ChainMultiplierIntegratorT {
     return o;
   }
 
-  template <bool kCopy>
   [[gnu::always_inline]] StepOutcome stepWith(StepWork& w, VecX& q, VecX& p, State* copy) {
     const int n = bobs();
     // Stage 1: the free flight and the normals at q_k.
@@ -249,16 +249,17 @@ class ChainMultiplierIntegratorT {
     momentumUpdate(w, p.data());
     if (!projectTangent(w)) return folded(iterations);
     if (!allFinite(w.q1, 3 * n) || !allFinite(w.p1, 3 * n)) return notFinite(iterations);
-    double* qCopy = kCopy ? copy->q.data() : nullptr;
-    double* pCopy = kCopy ? copy->p.data() : nullptr;
     forEachLink<N>(
         n, VILAB_LINK_BODY(i) {
 #pragma GCC unroll 3
-          for (int c = 0; c < 3; ++c) {
-            q[3 * i + c] = w.q1[3 * i + c], p[3 * i + c] = w.p1[3 * i + c];
-            if constexpr (kCopy) qCopy[3 * i + c] = w.q1[3 * i + c], pCopy[3 * i + c] = w.p1[3 * i + c];
-          }
+          for (int c = 0; c < 3; ++c) q[3 * i + c] = w.q1[3 * i + c], p[3 * i + c] = w.p1[3 * i + c];
         });
+    if (copy)
+      forEachLink<N>(
+          n, VILAB_LINK_BODY(i) {
+#pragma GCC unroll 3
+            for (int c = 0; c < 3; ++c) copy->q[3 * i + c] = w.q1[3 * i + c], copy->p[3 * i + c] = w.p1[3 * i + c];
+          });
     return accepted(iterations);
   }
 

@@ -121,24 +121,39 @@ struct HasSetTime<Core, std::void_t<decltype(std::declval<Core&>().setTime(0.0))
 // step, the new state also written into copy), prepare(State&) run on load,
 // setTime(double t_k) run before every step and
 // bool linearize(const State&, Eigen::MatrixXd&, std::string& why) const (Integrator::linearize).
+// CanonicalIntegrator's core and state. stepAndStore is overridden only where the core
+// writes the copy itself; elsewhere Integrator's (step(), then store()) serves, so that
+// no core's step is compiled twice (every copy is code in the page's first load).
+template <class Core, bool = HasStepAndCopy<Core>::value>
+class CanonicalBase : public Integrator {
+ protected:
+  explicit CanonicalBase(Core&& core) : core_(std::move(core)) {}
+  Core core_;
+  State s_;
+};
 template <class Core>
-class CanonicalIntegrator final : public Integrator {
+class CanonicalBase<Core, true> : public Integrator {
  public:
-  explicit CanonicalIntegrator(Core core) : core_(std::move(core)) {}
+  StepOutcome stepAndStore(State& out) override { return core_.step(s_.q, s_.p, out); }
+
+ protected:
+  explicit CanonicalBase(Core&& core) : core_(std::move(core)) {}
+  Core core_;
+  State s_;
+};
+
+template <class Core>
+class CanonicalIntegrator final : public CanonicalBase<Core> {
+  using CanonicalBase<Core>::core_;
+  using CanonicalBase<Core>::s_;
+
+ public:
+  explicit CanonicalIntegrator(Core core) : CanonicalBase<Core>(std::move(core)) {}
   void load(const State& s) override {
     s_ = s;
     if constexpr (HasPrepare<Core>::value) core_.prepare(s_);
   }
   StepOutcome step() override { return core_.step(s_.q, s_.p); }
-  StepOutcome stepAndStore(State& out) override {
-    if constexpr (HasStepAndCopy<Core>::value) {
-      return core_.step(s_.q, s_.p, out);
-    } else {
-      StepOutcome o = core_.step(s_.q, s_.p);
-      if (o.ok) out = s_;
-      return o;
-    }
-  }
   void store(State& s) const override { s = s_; }
   bool storeOverwrites() const override { return true; }
   void setTime(double t) override {
@@ -151,10 +166,6 @@ class CanonicalIntegrator final : public Integrator {
       return Integrator::linearize(jacobian, why);
   }
   Core& core() { return core_; }
-
- private:
-  Core core_;
-  State s_;
 };
 
 }  // namespace vilab
