@@ -200,8 +200,10 @@ test('the lean build refuses a trajectory from one call (lab.integrate) with cod
 // The first load's wasm, on the wire: gzip -9 and Brotli q11 bytes. The module was
 // 271,714 bytes gzip and 209,436 Brotli while it held the step's Jacobian and lab.integrate,
 // 229,237 and 177,151 without them; the budget keeps ~6 KB for growth, and a module that
-// takes either back fails it.
-const LEAN_WASM_BUDGET = { raw: 620_000, gzip: 235_000, brotli: 183_000 };
+// takes either back fails it. Raised from 620,000 / 235,000 / 183,000 when the history's
+// blocks and the DSP step's one-pass check and in-place copy (8 % faster natively, 5 % in
+// wasm) took the module to 621,822 / 235,876 / 183,490.
+const LEAN_WASM_BUDGET = { raw: 622_500, gzip: 236_500, brotli: 184_000 };
 
 test('the lean wasm stays within its size budget (raw, gzip -9, Brotli q11 bytes)', () => {
   const bytes = readFileSync(new URL('../../build/wasm/vilab-lean.wasm', import.meta.url));
