@@ -421,58 +421,66 @@ bool chainRowSurelyRepresentable(const State& s, double energy) {
 // (ChainEnergyBound's second condition): nothing to compute per step. The rates' part
 // adds at most 1.0023 M (2.01 A)², A = Σ_i |d_i·w̃_i| fl(1/l_i); the test takes
 // 4.1 M A² ≤ 2⁻⁵⁶ T, with 2⁻¹⁰⁰⁰ added for what underflow may lose.
-// N > 0 fixes the bobs at compile time; N = 0 takes them from the model.
-template <int N>
-bool chainRadialNegligible(const ChainModel& m, const ChainEnergyBound& bound, const double* q, const double* p,
-                           double kinetic) {
+//
+// ChainModel::energy(s, linkNorms), the same bits: T + V when the bound proves that
+// radialKinetic could not change them (with linkNorms, the link lengths as radialKinetic
+// forms them), else ChainModel::energy itself. One pass over the bobs, with the chain's
+// constants formed once (ChainEnergyBound), each sum in the order of the function it
+// stands for (kinetic<N>, potential<N>, the bound's A; the first term of a sum taken as
+// it is: 0 + x is x for the terms here, none of which is −0), so the same bits; each
+// bob's |d_i|² also goes to perBob(i, |d_i|²) (the step check's other sums, below), and
+// kinetic gets T. N > 0 fixes the bobs at compile time (unrolled); N = 0 takes them from
+// the model.
+template <int N, class PerBob>
+[[gnu::always_inline]] inline double chainEnergyN(const ChainModel& m, const ChainEnergyBound& bound, const State& s,
+                                                  double* linkNorms, bool* shortcut, double& kinetic,
+                                                  const PerBob& perBob) {
   const int n = N > 0 ? N : m.bobs();
-  const double* inverseMass = bound.inverseMass.data();
-  const double* inverseLength = bound.inverseLength.data();
-  double A = 0, M = 0;
+  const double* q = s.q.data();
+  const double* p = s.p.data();
+  double T = 0, V = 0;             // kinetic<N>, potential<N>
+  double A = 0;                    // the bound's
   double previous[3] = {0, 0, 0};  // ṽ_{i−1}
-  bool ok = bound.usable;
+  bool radialOk = bound.usable;
   for (int i = 0; i < n; ++i) {
+    const std::size_t k = static_cast<std::size_t>(i);
+    const double* qi = q + 3 * i;
+    const double* pi = p + 3 * i;
+    const double bobKinetic =
+        overMass(0.5 * (pi[0] * pi[0] + pi[1] * pi[1] + pi[2] * pi[2]), m.masses[k], bound.exactInverseMass[k]);
+    const double potential = bound.weight[k] * (qi[2] + bound.depth[k]);
+    T = i > 0 ? T + bobKinetic : bobKinetic;
+    V = i > 0 ? V + potential : potential;
     const Vec3 d = chainLink(q, i);
-    double rate = 0;  // d_i·w̃_i
-    for (int c = 0; c < 3; ++c) {
-      const double v = p[3 * i + c] * inverseMass[i];
-      rate += d[c] * (v - previous[c]);
-      previous[c] = v;
-    }
-    const double length = m.lengths[static_cast<std::size_t>(i)];
-    ok &= d.squaredNorm() >= 0.25 * (length * length);
-    A += std::abs(rate) * inverseLength[i];
-    M += m.masses[static_cast<std::size_t>(i)];
+    double v[3];
+    for (int c = 0; c < 3; ++c) v[c] = pi[c] * bound.inverseMass[k];
+    double rate = d[0] * (v[0] - previous[0]);  // d_i·w̃_i
+    rate += d[1] * (v[1] - previous[1]);
+    rate += d[2] * (v[2] - previous[2]);
+    for (int c = 0; c < 3; ++c) previous[c] = v[c];
+    const double squaredLength = d.squaredNorm();
+    radialOk &= squaredLength >= bound.quarterSquaredLength[k];
+    const double part = std::abs(rate) * bound.inverseLength[k];
+    A = i > 0 ? A + part : part;
+    perBob(i, squaredLength);
   }
-  return ok && 4.1 * M * (A * A) + 0x1p-1000 <= kinetic * 0x1p-56;
-}
-
-// ChainModel::energy(s, linkNorms), the same bits: T + V when chainRadialNegligible proves
-// that radialKinetic could not change them (with linkNorms, the link lengths as
-// radialKinetic forms them), else ChainModel::energy itself.
-template <int N>
-double chainEnergyN(const ChainModel& m, const ChainEnergyBound& bound, const State& s, double* linkNorms,
-                    bool* shortcut) {
-  const double kinetic = m.kinetic<N>(s.p.data());
-  const bool negligible = chainRadialNegligible<N>(m, bound, s.q.data(), s.p.data(), kinetic);
+  kinetic = T;
+  const bool negligible = radialOk && 4.1 * bound.totalMass * (A * A) + 0x1p-1000 <= T * 0x1p-56;
   if (shortcut) *shortcut = negligible;
   if (!negligible) return m.energy(s, linkNorms);
   if (linkNorms)
-    for (int i = 0; i < (N > 0 ? N : m.bobs()); ++i) linkNorms[i] = chainLink(s.q.data(), i).norm();
-  return kinetic + m.potential<N>(s.q.data());
+    for (int i = 0; i < n; ++i) linkNorms[i] = chainLink(q, i).norm();
+  return T + V;
 }
 
-// The checks of an unrecorded chain step, for a fixed h: the energy (chainEnergy,
+// The checks of an unrecorded chain step, for a fixed h: the energy (chainEnergyN,
 // ChainModel::energy's bits), the surely-representable bound (which implies finite) and
 // the surely-plausible bound (surelyWithin, with 1/h and energyScale() formed once per
 // simulation). True only when each of those checks would pass; otherwise the general
 // checks decide, so a step is accepted or refused, with the same reason, exactly as before.
 //
-// A chain of N bobs fixed at compile time (1–3) takes them in one unrolled pass
-// (chainOnePassN), with the chain's constants formed once (ChainEnergyBound): the
-// energy's T and V, the bound's rates, the step's kinetic energy and the magnitudes, each
-// summed in the order of the functions it stands for (the first term of a sum taken as it
-// is: 0 + x is x for the terms here, none of which is −0), so the same bits.
+// A chain of N bobs fixed at compile time (1–3) takes them in chainEnergyN's one unrolled
+// pass, which also sums the magnitudes and the step's kinetic energy:
 //  - |q_c| ≤ 1e100: Σ_i fl(|d_i|²) ≤ 1e190 (a sum of terms ≥ 0 rounds to no less than
 //    any of them, and NaN fails) gives |d_i| ≤ 1.0001e95 with their rounding, so
 //    |q_i| ≤ Σ_{j≤i} |d_j| < 1e100 for any N ≤ 64.
@@ -488,48 +496,15 @@ template <int N>
   static_assert(N > 0 && N <= 64, "the one pass is for chains of a size fixed at compile time");
   const double* qa = a.q.data();
   const double* qb = b.q.data();
-  const double* pb = b.p.data();
   const double* masses = m.masses.data();
-  double T = 0, V = 0;             // kinetic<N>, potential<N>
-  double A = 0;                    // chainRadialNegligible's
-  double previous[3] = {0, 0, 0};  // ṽ_{i−1}
-  bool radialOk = bound.usable;
+  double T = 0;
   double moved = 0, links = 0;  // Σ m_i |δ_i|², Σ |d_i|²
-  for (int i = 0; i < N; ++i) {
-    const double mass = masses[i];
-    const double* qi = qb + 3 * i;
-    const double* pi = pb + 3 * i;
-    const double kinetic = overMass(0.5 * (pi[0] * pi[0] + pi[1] * pi[1] + pi[2] * pi[2]), mass,
-                                    bound.exactInverseMass[static_cast<std::size_t>(i)]);
-    const double potential =
-        bound.weight[static_cast<std::size_t>(i)] * (qi[2] + bound.depth[static_cast<std::size_t>(i)]);
-    T = i > 0 ? T + kinetic : kinetic;
-    V = i > 0 ? V + potential : potential;
-    const Vec3 d = chainLink(qb, i);
-    double v[3], step[3];
-    for (int c = 0; c < 3; ++c) {
-      v[c] = pi[c] * bound.inverseMass[static_cast<std::size_t>(i)];
-      step[c] = qi[c] - qa[3 * i + c];
-    }
-    double rate = d[0] * (v[0] - previous[0]);  // d_i·w̃_i
-    rate += d[1] * (v[1] - previous[1]);
-    rate += d[2] * (v[2] - previous[2]);
-    for (int c = 0; c < 3; ++c) previous[c] = v[c];
-    const double squaredLength = d.squaredNorm();
-    radialOk &= squaredLength >= bound.quarterSquaredLength[static_cast<std::size_t>(i)];
+  energy = chainEnergyN<N>(m, bound, b, linkNorms, nullptr, T, [&](int i, double squaredLength) {
     links += squaredLength;
-    const double part = std::abs(rate) * bound.inverseLength[static_cast<std::size_t>(i)];
-    A = i > 0 ? A + part : part;
-    moved += mass * (step[0] * step[0] + step[1] * step[1] + step[2] * step[2]);
-  }
-  const bool negligible = radialOk && 4.1 * bound.totalMass * (A * A) + 0x1p-1000 <= T * 0x1p-56;
-  if (negligible) {
-    energy = T + V;
-    if (linkNorms)
-      for (int i = 0; i < N; ++i) linkNorms[i] = chainLink(qb, i).norm();
-  } else {
-    energy = m.energy(b, linkNorms);
-  }
+    double step[3];
+    for (int c = 0; c < 3; ++c) step[c] = qb[3 * i + c] - qa[3 * i + c];
+    moved += masses[i] * (step[0] * step[0] + step[1] * step[1] + step[2] * step[2]);
+  });
   const double allowed = 4.0 * energyA + 1e-9 * energyScale;
   return links <= 1e190 && T <= bound.momentumBound && std::abs(energy) <= limits::kMaxMagnitude &&
          moved * (0.5 * (invH * invH)) <= allowed * (1 - 1e-12);
@@ -544,7 +519,8 @@ bool chainStepSurelyAcceptedAnyN(const ChainModel& m, const ChainEnergyBound& bo
   const double* qb = b.q.data();
   const double* pb = b.p.data();
   const double* masses = m.masses.data();
-  energy = chainEnergyN<0>(m, bound, b, linkNorms, nullptr);
+  double kinetic;
+  energy = chainEnergyN<0>(m, bound, b, linkNorms, nullptr, kinetic, [](int, double) {});
   double moved = 0;
   bool ok = true;
   for (int i = 0; i < n; ++i) {
@@ -666,7 +642,7 @@ bool refuseUndrawable(const M& m, const State& next, double t, Refusal& refusal)
 // link, so the computed pivot_i ≥ (1 − δ_i)/m_i with δ_0 = 2ε, δ_i = 4ε + ρ_i (δ_{i−1} +
 // 32ε)(1 + 2δ_{i−1}), ρ_i = m_i/m_{i−1}. The bound is used when every δ_i ≤ 1e-6 (masses
 // that do not grow by large ratios down the chain; any equal masses up to 64 bobs), N ≤ 64
-// and N Σ m_i / min m_i ≤ 1e10 (chainRadialNegligible's rounding part).
+// and N Σ m_i / min m_i ≤ 1e10 (chainEnergyN's rounding part).
 ChainEnergyBound::ChainEnergyBound(const ChainModel& m) {
   constexpr double eps = std::numeric_limits<double>::epsilon();
   const std::size_t n = static_cast<std::size_t>(m.bobs());
@@ -703,11 +679,13 @@ ChainEnergyBound::ChainEnergyBound(const ChainModel& m) {
 
 double chainEnergy(const ChainModel& m, const ChainEnergyBound& bound, const State& s, double* linkNorms,
                    bool* shortcut) {
+  double kinetic;
+  const auto noSums = [](int, double) {};
   switch (m.bobs()) {
-    case 1: return chainEnergyN<1>(m, bound, s, linkNorms, shortcut);
-    case 2: return chainEnergyN<2>(m, bound, s, linkNorms, shortcut);
-    case 3: return chainEnergyN<3>(m, bound, s, linkNorms, shortcut);
-    default: return chainEnergyN<0>(m, bound, s, linkNorms, shortcut);
+    case 1: return chainEnergyN<1>(m, bound, s, linkNorms, shortcut, kinetic, noSums);
+    case 2: return chainEnergyN<2>(m, bound, s, linkNorms, shortcut, kinetic, noSums);
+    case 3: return chainEnergyN<3>(m, bound, s, linkNorms, shortcut, kinetic, noSums);
+    default: return chainEnergyN<0>(m, bound, s, linkNorms, shortcut, kinetic, noSums);
   }
 }
 
