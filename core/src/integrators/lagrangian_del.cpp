@@ -10,6 +10,8 @@
 #include <memory>
 #include <string>
 
+#include "vilab/solver/strided_dot.hpp"
+
 namespace vilab {
 
 StepOutcome LagrangianDel::step(VecX& q, VecX& p) {
@@ -138,18 +140,12 @@ StepOutcome LagrangianDel::solveReduced() {
   }
   SmallVec d1(n);
   discreteDerivative(q, SmallVec::Zero(n), d1, nullptr);
-  // Small matrices: each product's sums written out from their first term, in index
-  // order, as Eigen's lazyProduct forms them (the same bits, without its dynamic-size
-  // evaluators): δ0 = −J11⁻¹ (p_k + d1), B = J11⁻¹ Dg(q_k)ᵀ.
+  // δ0 = −J11⁻¹ (p_k + d1), B = J11⁻¹ Dg(q_k)ᵀ, summed as lazyProduct sums them.
   const SmallMat& Jinv = j11Inverse_;
   std::array<double, kMaxSmallSize> rhs;
   for (int k = 0; k < n; ++k) rhs[static_cast<std::size_t>(k)] = (*p0_)[k] + d1[k];
   delta0_.resize(n);
-  for (int i = 0; i < n; ++i) {
-    double x = Jinv(i, 0) * rhs[0];
-    for (int k = 1; k < n; ++k) x += Jinv(i, k) * rhs[static_cast<std::size_t>(k)];
-    delta0_[i] = -x;
-  }
+  for (int i = 0; i < n; ++i) delta0_[i] = -stridedDot(&Jinv(i, 0), Jinv.outerStride(), rhs.data(), 1, n);
   if (c == 0) {
     x_.head(n) = delta0_;
     return delta0_.allFinite()
@@ -158,11 +154,8 @@ StepOutcome LagrangianDel::solveReduced() {
   }
   B_.resize(n, c);
   for (int j = 0; j < c; ++j)
-    for (int i = 0; i < n; ++i) {
-      double x = Jinv(i, 0) * G0_(j, 0);
-      for (int k = 1; k < n; ++k) x += Jinv(i, k) * G0_(j, k);
-      B_(i, j) = x;
-    }
+    for (int i = 0; i < n; ++i)
+      B_(i, j) = stridedDot(&Jinv(i, 0), Jinv.outerStride(), &G0_(j, 0), G0_.outerStride(), n);
   lambda_ = x_.tail(c);
   Reduced reduced{*this};
   NewtonSettings settings;
@@ -175,18 +168,14 @@ StepOutcome LagrangianDel::solveReduced() {
   return out;
 }
 
-// The reduced problem's products written out: each sum runs from its first term in
-// index order, as Eigen's lazyProduct forms it (the same bits), on the constraints'
+// The reduced problem's products summed as lazyProduct sums them, on the constraints'
 // outputs in place.
 NewtonEval LagrangianDel::Reduced::evaluate(const SmallVec& lambda, SmallVec& r, bool linearize) {
   const int n = d.eval_->n(), c = d.eval_->c();
   const double* q0 = d.q0_->data();
   d.q1_.resize(n);
-  for (int i = 0; i < n; ++i) {
-    double bl = d.B_(i, 0) * lambda[0];
-    for (int k = 1; k < c; ++k) bl += d.B_(i, k) * lambda[k];
-    d.q1_[i] = q0[i] + (d.delta0_[i] - bl);
-  }
+  for (int i = 0; i < n; ++i)
+    d.q1_[i] = q0[i] + (d.delta0_[i] - stridedDot(&d.B_(i, 0), d.B_.outerStride(), lambda.data(), 1, c));
   const double* o = d.eval_->constraintOutputs(d.q1_.data());
   r.resize(c);
   bool finite = true;
@@ -199,12 +188,7 @@ NewtonEval LagrangianDel::Reduced::evaluate(const SmallVec& lambda, SmallVec& r,
     const double* G1 = o + c;  // Dg(q_k + δ)(i, k) = G1[i * n + k]
     d.S_.resize(c, c);
     for (int j = 0; j < c; ++j)
-      for (int i = 0; i < c; ++i) {
-        const double* row = G1 + i * n;
-        double x = row[0] * d.B_(0, j);
-        for (int k = 1; k < n; ++k) x += row[k] * d.B_(k, j);
-        d.S_(i, j) = -x;
-      }
+      for (int i = 0; i < c; ++i) d.S_(i, j) = -stridedDot(G1 + i * n, 1, &d.B_(0, j), 1, n);
     const bool regular = d.slu_.compute(d.S_);
     d.ratio_ = d.slu_.pivotRatio();
     if (!regular) return NewtonEval::Singular;
@@ -224,16 +208,8 @@ double maxAbs(int size, Coefficient coefficient) {
 
 double LagrangianDel::Reduced::size(const SmallVec& dl) const {
   const int n = d.eval_->n(), c = d.eval_->c();
-  const double dq = maxAbs(n, [&](int i) {
-    double x = d.B_(i, 0) * dl[0];
-    for (int k = 1; k < c; ++k) x += d.B_(i, k) * dl[k];
-    return x;
-  });
-  const double dp = maxAbs(n, [&](int j) {
-    double x = d.G0_(0, j) * dl[0];
-    for (int k = 1; k < c; ++k) x += d.G0_(k, j) * dl[k];
-    return x;
-  });
+  const double dq = maxAbs(n, [&](int i) { return stridedDot(&d.B_(i, 0), d.B_.outerStride(), dl.data(), 1, c); });
+  const double dp = maxAbs(n, [&](int j) { return stridedDot(&d.G0_(0, j), 1, dl.data(), 1, c); });
   return std::max(dq / d.qScale_, dp / d.pScale_);
 }
 

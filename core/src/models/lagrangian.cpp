@@ -13,6 +13,7 @@
 #include "vilab/json.hpp"
 #include "vilab/limits.hpp"
 #include "vilab/solver/newton.hpp"
+#include "vilab/solver/strided_dot.hpp"
 #include "vilab/types.hpp"
 
 namespace vilab {
@@ -272,8 +273,8 @@ bool LagrangianEval::solveVelocity(const double* q, const double* p, double t, S
   SmallVec Lv, r;
   if (problem_->constantMass) {
     if (!prepareConstantMass(q)) return false;
-    // v = M⁻¹ (p − L_q̇(q, 0)): the gradient's outputs read in place, and M⁻¹'s rows
-    // summed in column order from the first term, as Eigen's lazyProduct sums them.
+    // v = M⁻¹ (p − L_q̇(q, 0)): the gradient's outputs read in place, M⁻¹'s rows summed
+    // as lazyProduct sums them.
     setVariables(q, nullptr, timeOfL(*problem_, t));
     const double* Lv0 = run(LagrangianWorkspace::kGradient, problem_->gradient, static_cast<std::size_t>(2 * n)) + n;
     std::array<double, lagrangian_limits::kMaxCoordinates> r;
@@ -281,10 +282,8 @@ bool LagrangianEval::solveVelocity(const double* q, const double* p, double t, S
     const SmallMat& Minv = constantMassInverse_;
     bool finite = true;
     for (int i = 0; i < n; ++i) {
-      double x = Minv(i, 0) * r[0];
-      for (int j = 1; j < n; ++j) x += Minv(i, j) * r[static_cast<std::size_t>(j)];
-      v[i] = x;
-      finite = finite && std::isfinite(x);
+      v[i] = stridedDot(&Minv(i, 0), Minv.outerStride(), r.data(), 1, n);
+      finite = finite && std::isfinite(v[i]);
     }
     return finite;
   }
@@ -426,19 +425,10 @@ bool LagrangianEval::projectTangent(const double* q, double* p, double t) {
     const SmallMat& Minv = constantMassInverse_;
     SmallMat MinvGt(n, c), S(c, c);
     for (int j = 0; j < c; ++j)
-      for (int i = 0; i < n; ++i) {
-        const double* row = G + j * n;  // column j of Dgᵀ
-        double x = Minv(i, 0) * row[0];
-        for (int k = 1; k < n; ++k) x += Minv(i, k) * row[k];
-        MinvGt(i, j) = x;
-      }
+      for (int i = 0; i < n; ++i)  // G + j n: column j of Dgᵀ
+        MinvGt(i, j) = stridedDot(&Minv(i, 0), Minv.outerStride(), G + j * n, 1, n);
     for (int j = 0; j < c; ++j)
-      for (int i = 0; i < c; ++i) {
-        const double* row = G + i * n;
-        double x = row[0] * MinvGt(0, j);
-        for (int k = 1; k < n; ++k) x += row[k] * MinvGt(k, j);
-        S(i, j) = x;
-      }
+      for (int i = 0; i < c; ++i) S(i, j) = stridedDot(G + i * n, 1, &MinvGt(0, j), 1, n);
     projectionRegular_ = slu.compute(S) && slu.regular(limits::kSingularPivotRatio);
     std::copy(q, q + n, projectionQ_.begin());
     projectionReady_ = true;
@@ -446,18 +436,11 @@ bool LagrangianEval::projectTangent(const double* q, double* p, double t) {
   if (!projectionRegular_) return false;
   // ν = (Dg M⁻¹ Dgᵀ)⁻¹ Dg v, p −= Dgᵀν: each sum from its first term, as lazyProduct.
   SmallVec nu(c);
-  for (int i = 0; i < c; ++i) {
-    const double* row = G + i * n;
-    double x = row[0] * v[0];
-    for (int j = 1; j < n; ++j) x += row[j] * v[j];
-    nu[i] = x;
-  }
+  for (int i = 0; i < c; ++i) nu[i] = stridedDot(G + i * n, 1, v.data(), 1, n);
   slu.solveInPlace(nu);
   bool finite = true;
   for (int j = 0; j < n; ++j) {
-    double x = G[j] * nu[0];
-    for (int i = 1; i < c; ++i) x += G[i * n + j] * nu[i];
-    p[j] -= x;
+    p[j] -= stridedDot(G + j, n, nu.data(), 1, c);
     finite = finite && std::isfinite(p[j]);
   }
   return finite;
