@@ -41,12 +41,16 @@ using CellHessian = std::array<std::array<double, 4>, 4>;
 struct MidpointCell {
   static constexpr double dD[4] = {-0.5, -0.5, 0.5, 0.5};  // × 1/Δt
   static constexpr double dS[4] = {-0.5, 0.5, -0.5, 0.5};  // × 1/Δx
-  static void gradient(const Density& d, int cell, double dx, double dt, const Corners& y, Corners& g) {
+  // Always inlined: a caller uses two of the four entries (the Newton residual) or four of
+  // the sixteen (its tridiagonal Jacobian), and only an inlined body drops the others.
+  [[gnu::always_inline]] static void gradient(const Density& d, int cell, double dx, double dt, const Corners& y,
+                                              Corners& g) {
     const double D = (y[2] + y[3] - y[0] - y[1]) / (2 * dt), S = (y[1] + y[3] - y[0] - y[2]) / (2 * dx);
     const double slope = d.potentialSlope(0.25 * (y[0] + y[1] + y[2] + y[3])), kappa = d.kappaOf(cell);
     for (int k = 0; k < 4; ++k) g[k] = dx * dt * (d.rho * D * dD[k] / dt - kappa * S * dS[k] / dx - 0.25 * slope);
   }
-  static void hessian(const Density& d, int cell, double dx, double dt, const Corners& y, CellHessian& h) {
+  [[gnu::always_inline]] static void hessian(const Density& d, int cell, double dx, double dt, const Corners& y,
+                                             CellHessian& h) {
     const double curvature = d.potentialCurvature(0.25 * (y[0] + y[1] + y[2] + y[3])), kappa = d.kappaOf(cell);
     for (int k = 0; k < 4; ++k)
       for (int l = 0; l < 4; ++l)
@@ -59,10 +63,13 @@ inline int cellAt(double x, double dx) { return static_cast<int>(std::floor(x / 
 
 // The hooks a box scheme asks of a density: the cell's gradient and Hessian (above), and
 // the lumped Legendre transform at a node, p = w Δx ∂ℒ/∂u_t, both ways.
-inline void cellGradient(const Density& d, double dx, double dt, double x, double, const Corners& y, Corners& g) {
+// Always inlined, as MidpointCell's.
+[[gnu::always_inline]] inline void cellGradient(const Density& d, double dx, double dt, double x, double,
+                                                const Corners& y, Corners& g) {
   MidpointCell::gradient(d, cellAt(x, dx), dx, dt, y, g);
 }
-inline void cellHessian(const Density& d, double dx, double dt, double x, double, const Corners& y, CellHessian& h) {
+[[gnu::always_inline]] inline void cellHessian(const Density& d, double dx, double dt, double x, double,
+                                               const Corners& y, CellHessian& h) {
   MidpointCell::hessian(d, cellAt(x, dx), dx, dt, y, h);
 }
 inline double nodeMomentum(const Density& d, double mass, double, double v, double, double, double) {
