@@ -139,6 +139,7 @@ test('the sine-Gordon kink: the readout’s position and speed are the JS API ru
   assert.equal(await page.locator('#plot-kinks .uplot').count(), 1, 'the position plot is drawn');
   // in Spanish the cards speak Spanish, the numbers unchanged
   await page.selectOption('#language', 'es');
+  await page.waitForFunction(() => document.documentElement.lang === 'es'); // its words fetched (slow under load)
   await sleep(300);
   const es = await hook(page, () => ({
     text: document.querySelector('#field-plots').textContent,
@@ -291,6 +292,7 @@ test('the stiff string: B’s stop at its step’s digits, both methods of order
   assert.match(w.note, /a row every step \(0\.004 s\)/, w.note);
   assert.ok(!/every 1 steps/.test(w.note), w.note);
   await page.selectOption('#language', 'es');
+  await page.waitForFunction(() => document.documentElement.lang === 'es'); // its words fetched (slow under load)
   await sleep(300);
   const es = await words(page);
   assert.match(es.legend, /t = 0,0(0[4-9]|1[0-2]) s/, es.legend);
@@ -318,6 +320,7 @@ test('RK4 on a field is not said to project; on the double pendulum it is', asyn
   const label = await hook(page, () => document.querySelectorAll('#plot-spacetime .spacetime-label')[1].textContent);
   assert.equal(label, 'B · Runge–Kutta 4');
   await page.selectOption('#language', 'es');
+  await page.waitForFunction(() => document.documentElement.lang === 'es'); // its words fetched (slow under load)
   await sleep(300);
   const es = await words(page);
   assert.match(es.legend, /B · Runge–Kutta 4 \(referencia\)/, es.legend);
