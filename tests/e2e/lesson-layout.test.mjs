@@ -332,10 +332,12 @@ test('phone 844×390: Studies, Embed and Projector reachable in the side column;
     assert.equal(await b.isVisible(), true, `${id} reachable`);
   }
   await page.selectOption('#preset', 'dsp-energy');
-  await sleep(300);
-  // the preset's prediction card (the teacher layer, over the view) closed: this checks the layout
+  // the preset's prediction card (the teacher layer, over the view) closed: this checks the layout;
+  // waited for, as a slow machine shows it later than a fixed pause
   const close = page.locator('.predict-close');
+  await close.waitFor({ state: 'visible', timeout: 10000 }).catch(() => {});
   if (await close.isVisible().catch(() => false)) await close.tap();
+  await sleep(300);
   const first = await page.locator('#plots .plot-card').evaluateAll((c) => c.filter((e) => e.checkVisibility())[0]?.id);
   const order = await page.evaluate(() => getComputedStyle(document.querySelector('#plot-energy')).order);
   assert.ok(first === 'plot-energy' || order === '-1', 'the named plot leads the cards');
