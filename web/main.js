@@ -122,7 +122,7 @@ async function main() {
   link.arrive(start);
   $('#loading').remove();
   bridge.announce();
-  link.land(start.at);
+  link.landOnceOpen(start.at, window.vilabPage.ready);
   startLaunch({ launch, ownAddress, presets, run, runner, notices }); // an LMS package's preset and its report
   reducedMotion.addEventListener?.('change', (e) => {
     view.reducedMotion = e.matches;

@@ -137,12 +137,16 @@ test('landing far away: time-sliced (longest frame gap ≤ 200 ms), progress wit
   const idle = await idleGap(page);
   // a landing of about 10 s on this machine: well under the bound, long enough to cancel
   const goal = Math.max(50, Math.round(10000 / (await msPerStep(page, 5))));
+  const viewSize = () => page.evaluate(() => document.querySelector('#view canvas').getBoundingClientRect().toJSON());
+  const sizeBefore = await viewSize();
   await watchFrames(page);
   await page.evaluate((n) => {
     window.__landing = window.vilabPage.landAt(n);
   }, goal);
   await page.locator('#landing').waitFor({ timeout: 5000 });
   assert.match(await page.locator('#landing').textContent(), /step [\d,]+, \d+\s?% done, about [\d,]+ (s|min) left/);
+  // the line floats over the stage: the view keeps its size (a resize would reallocate its canvas in the landing's frames)
+  assert.deepEqual(await viewSize(), sizeBefore, 'the view keeps its size while the progress line shows');
   await sleep(1500);
   const [gap, frames, slices] = await hook(page, () => [window.__gap(), window.__frames(), window.vilabPage.landing().slices]);
   const midway = await hook(page, () => window.vilabPage.sim().step);
@@ -153,6 +157,7 @@ test('landing far away: time-sliced (longest frame gap ≤ 200 ms), progress wit
   assert.equal(result.reached, false);
   assert.ok(result.step >= midway && result.step < goal, `stopped at ${result.step}`);
   assert.equal(await page.locator('#landing').count(), 0, 'the progress line is gone');
+  assert.deepEqual(await viewSize(), sizeBefore, 'and the view kept its size');
   await sleep(200);
   assert.equal(await hook(page, () => window.vilabPage.sim().step), result.step, 'no more steps after Cancel');
   assert.equal(await hook(page, () => window.vilabPage.playing()), false);
@@ -167,10 +172,10 @@ test('a link whose landing would exceed the bound (at = 10,000,000 on the 64-lin
   // opened with the page: refused, the run opens at step 0
   const { page, errors } = await openPage(browser.context, `${CHAIN}&at=10000000`);
   await hook(page, () => window.vilabPage.pause());
+  const banner = page.locator('.banner[data-key="link"]');
+  await banner.waitFor({ timeout: 10000 }); // the start link's landing is measured once the page is open
   const idle = await idleGap(page);
   await watchFrames(page);
-  const banner = page.locator('.banner[data-key="link"]');
-  await banner.waitFor({ timeout: 10000 });
   const text = await banner.textContent();
   assert.match(text, /This link's at asks for step 10000000: .* about [\d,]+ h of computing \(the bound is 60 s\)/);
   assert.equal(await banner.locator('code').textContent(), 'at');

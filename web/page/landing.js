@@ -33,6 +33,14 @@ function nextFrame() {
   });
 }
 
+/** Resolves once the page is idle (requestIdleCallback; a timer's turn where the browser has none), or after timeoutMs. */
+export function whenIdle(timeoutMs = 1000) {
+  return new Promise((resolve) => {
+    if (window.requestIdleCallback) requestIdleCallback(() => resolve(), { timeout: timeoutMs });
+    else setTimeout(resolve, 0);
+  });
+}
+
 /**
  * The estimated ms to take `steps` steps of the scenarios (A and B together), from their
  * rates measured in scratch simulations (recording every step, as the page's runs do), each

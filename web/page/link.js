@@ -10,7 +10,7 @@ import { decodeState, encodeState, MAX_DEFINITION_BYTES } from '../state/url.js'
 import { $ } from '../ui/dom.js';
 import { durationText } from '../ui/landing.js';
 import { t, onLanguageChange } from '../i18n/index.js';
-import { LANDING_BOUND_MS, landingEstimate } from './landing.js';
+import { LANDING_BOUND_MS, landingEstimate, whenIdle } from './landing.js';
 import { apiError } from '../ui/api-error.js';
 import { externalB } from '../sim/external-b.js';
 
@@ -128,6 +128,22 @@ export class Links {
     if (at) return this.#landOn(at, estimateMs);
     this.run.setPlaying(!this.reducedMotion.matches && !this.embedKeys.paused);
     return null;
+  }
+
+  /**
+   * The page's start link: as land(at), but a landing starts once `opened` resolves (the page
+   * open: its first frame, plots and panels) and the page is idle, so that no slice shares a
+   * frame with the opening's own long tasks. Nothing lands if the reader (or a host page)
+   * moved the run meanwhile: rebuilt, stepped, playing or landing elsewhere.
+   */
+  async landOnceOpen(at, opened) {
+    if (!at) return this.land(at);
+    this.notices.status(t('main.landing', { step: at }));
+    const first = this.runner.a;
+    await opened.catch(() => {});
+    await whenIdle();
+    const untouched = this.runner.a === first && this.runner.step === 0 && !this.session.get().playing && !this.run.landing.active;
+    return untouched ? this.land(at) : null;
   }
 
   async #landOn(target, estimateMs) {

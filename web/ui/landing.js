@@ -1,6 +1,6 @@
 // The progress line of a landing (web/page/landing.js): where it is going, how far it is,
-// about how long is left at the rate measured so far, and Cancel. It sits with the
-// banners, is announced politely, and is removed when the landing ends.
+// about how long is left at the rate measured so far, and Cancel. It floats over the stage
+// (with the banners on phones), is announced politely, and is removed when the landing ends.
 import { el, $ } from './dom.js';
 import { t, language } from '../i18n/index.js';
 
@@ -21,7 +21,7 @@ export function goalText(goal) {
 }
 
 export class LandingProgress {
-  constructor(host = $('#banners')) {
+  constructor(host = $('.stage')) {
     this.host = host;
     this.node = null;
   }
