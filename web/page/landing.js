@@ -177,6 +177,8 @@ export class Landing {
     let lastShown = -Infinity;
     this.longestSliceMs = 0;
     this.slices = 0;
+    // the task that asked (an estimate, stepNow's first batch) ends and a frame comes before the first slice
+    await nextFrame();
     for (;;) {
       if (runner.a !== a) return true;
       if (signal.aborted || ((a.failure || this.remaining(goal) === 0) && runner.settled)) return false;
