@@ -205,7 +205,7 @@ test('Copy embed code writes an iframe that opens paused, bare, with the host or
   const { page, errors } = await openPage(browser.context, SCENARIO.slice(0) + '&speed=5');
   await page.click('#embed-code');
   const dialog = page.locator('#embed-dialog');
-  assert.ok(await dialog.isVisible());
+  await dialog.waitFor({ state: 'visible', timeout: 10000 }); // its code comes with the first press
   await page.check('#embed-bare');
   await page.fill('#embed-origin', 'not a url');
   assert.match(await page.locator('#embed-problem').textContent(), /origin/);

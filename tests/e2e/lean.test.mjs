@@ -79,9 +79,9 @@ test("choosing a Lobatto integrator loads the full build and applies it; the run
   assert.deepEqual(after, { build: 'full', integrator: 'lobatto' });
   assert.equal(wasm.filter((n) => !n.startsWith('vilab-lean-')).length, 1, wasm.join(', '));
   // the page's run and a fresh run of the same scenario agree bit for bit
-  const same = await page.evaluate(() => {
+  const same = await page.evaluate(async () => {
     const p = window.vilabPage;
-    p.step(50);
+    await p.step(50); // a promise when the steps go on between frames
     const sim = p.lab.simulate(p.state().scenario);
     sim.advance(50);
     const ok = sim.hash() === p.fingerprint();

@@ -138,12 +138,16 @@ export class Links {
    */
   async landOnceOpen(at, opened) {
     if (!at) return this.land(at);
+    // measured now, as the link's rule says (an external B catches up after), before the
+    // opening's background work (MuJoCo's or the full build's compiling) can skew the rate
+    const estimateMs = this.#landingEstimate({ state: this.store.get(), at });
+    if (estimateMs > LANDING_BOUND_MS) return this.land(at, { estimateMs }); // refused at once
     this.notices.status(t('main.landing', { step: at }));
     const first = this.runner.a;
     await opened.catch(() => {});
     await whenIdle();
     const untouched = this.runner.a === first && this.runner.step === 0 && !this.session.get().playing && !this.run.landing.active;
-    return untouched ? this.land(at) : null;
+    return untouched ? this.land(at, { estimateMs }) : null;
   }
 
   async #landOn(target, estimateMs) {
