@@ -1,6 +1,6 @@
 // The progress line of a landing (web/page/landing.js): where it is going, how far it is,
 // about how long is left at the rate measured so far, and Cancel. It floats over the stage
-// (with the banners on phones), is announced politely, and is removed when the landing ends.
+// (under the top bar on phones), is announced politely, and is removed when the landing ends.
 import { el, $ } from './dom.js';
 import { t, language } from '../i18n/index.js';
 
