@@ -689,14 +689,23 @@ double chainEnergy(const ChainModel& m, const ChainEnergyBound& bound, const Sta
   }
 }
 
-bool chainStepSurelyAccepted(const ChainModel& m, const ChainEnergyBound& bound, const State& a, const State& b,
-                             double energyA, double invH, double energyScale, double& energy, double* linkNorms) {
+namespace {
+// chainStepSurelyAccepted, inlined where the step loop calls it.
+[[gnu::always_inline]] inline bool surelyAccepted(const ChainModel& m, const ChainEnergyBound& bound, const State& a,
+                                                  const State& b, double energyA, double invH, double energyScale,
+                                                  double& energy, double* linkNorms) {
   switch (m.bobs()) {
     case 1: return chainOnePassN<1>(m, bound, a, b, energyA, invH, energyScale, energy, linkNorms);
     case 2: return chainOnePassN<2>(m, bound, a, b, energyA, invH, energyScale, energy, linkNorms);
     case 3: return chainOnePassN<3>(m, bound, a, b, energyA, invH, energyScale, energy, linkNorms);
     default: return chainStepSurelyAcceptedAnyN(m, bound, a, b, energyA, invH, energyScale, energy, linkNorms);
   }
+}
+}  // namespace
+
+bool chainStepSurelyAccepted(const ChainModel& m, const ChainEnergyBound& bound, const State& a, const State& b,
+                             double energyA, double invH, double energyScale, double& energy, double* linkNorms) {
+  return surelyAccepted(m, bound, a, b, energyA, invH, energyScale, energy, linkNorms);
 }
 
 Simulation::Simulation(const Scenario& scenario, SimulationOptions options) : scenario_(scenario) {
@@ -714,6 +723,7 @@ Simulation::Simulation(const Scenario& scenario, SimulationOptions options) : sc
     energyScale_ = chain->energyScale();
     chainBound_ = ChainEnergyBound(*chain);
     linkNorms_.assign(static_cast<std::size_t>(chain->bobs()), 0.0);
+    earlyChainAccept_ = !scenario_.integrator->variableStep;
   }
   std::vector<std::string> columns = {"t", "energy", "constraint", "iterations"};
   const Diagnostics d = diagnostics();
@@ -771,24 +781,56 @@ void Simulation::visualState(std::vector<double>& out) const {
 }
 
 bool Simulation::stepOnce(Refusal& refusal) {
+  // Stage 1: the integrator's step, the new state in next_.
   integrator_->setTime(time_);
-  const StepOutcome o = integrator_->stepAndStore(next_);  // the new state in next_
-  if (!o.ok) {
-    refusal = o.refusal;
-    measureAdvice(refusal);
-    return false;
+  const StepOutcome o = integrator_->stepAndStore(next_);
+  if (!o.ok) return refuseStep(o.refusal, refusal);
+  // Stage 2: the checks. A fixed-step chain's step skips the general ones when it is
+  // surely accepted and its row surely representable (chainStepSurelyAccepted): its
+  // energy is all they need. Taken here, so that the general checks stay out of line.
+  bool accepted = false;
+  if (earlyChainAccept_) {
+    const ChainModel& chain = *std::get_if<ChainModel>(&scenario_.model);
+    // The natural variables must be defined first: a penalty link collapsed onto the
+    // bob above it has no angles.
+    if (!scenario_.integrator->stateRules.positionsOnManifold &&
+        !refuseUndrawable(chain, next_, static_cast<double>(step_ + 1) * scenario_.h, refusal))
+      return rejectStep(refusal);
+    // Recorded or not: a recorded step's row then is written in place from what this
+    // step computed (recordChainSample), with the same bits as fillRow's.
+    double energy;
+    accepted = surelyAccepted(chain, chainBound_, state_, next_, energy_, invH_, energyScale_, energy,
+                              untilRecord_ == 1 && history_.rawCount() == 0 ? linkNorms_.data() : nullptr);
+    if (accepted) {
+      energy_ = energy;
+      rowFilled_ = false;
+    }
   }
-  const bool accepted = onModel(scenario_.model, [&](const auto& m) { return checkStep(m, o.iterations, refusal); });
-  if (!accepted) {
-    integrator_->load(state_);  // back to the last good step
-    measureAdvice(refusal);
-    return false;
-  }
+  if (!accepted && !onModel(scenario_.model, [&](const auto& m) { return checkStep(m, o.iterations, refusal); }))
+    return rejectStep(refusal);
+  // Stage 3: the step is committed.
+  commitStep(o.iterations);
+  return true;
+}
+
+bool Simulation::refuseStep(const Refusal& why, Refusal& refusal) const {
+  refusal = why;
+  measureAdvice(refusal);
+  return false;
+}
+
+bool Simulation::rejectStep(Refusal& refusal) {
+  integrator_->load(state_);  // back to the last good step
+  measureAdvice(refusal);
+  return false;
+}
+
+void Simulation::commitStep(int iterations) {
   std::swap(state_, next_);
   // store() may read the previous state (quaternion sign): next_ then needs it; a
   // store that overwrites whatever it is given does not.
   if (!storeOverwrites_) next_ = state_;
-  iterations_ = o.iterations;
+  iterations_ = iterations;
   ++step_;
   // A fixed step's clock is step × h (no rounding accumulates); a variable one sums.
   if (scenario_.integrator->variableStep) {
@@ -805,7 +847,6 @@ bool Simulation::stepOnce(Refusal& refusal) {
     else
       recordChainSample(std::get<ChainModel>(scenario_.model));
   }
-  return true;
 }
 
 void Simulation::recordChainSample(const ChainModel& m) {
@@ -881,27 +922,18 @@ bool Simulation::checkStep(const M& m, int iterations, Refusal& refusal) {
   const double h = variable ? integrator_->lastStep() : scenario_.h;
   const double dt = variable ? integrator_->lastStep() : lastDt_;
   const double tNext = variable ? time_ + dt : static_cast<double>(step_ + 1) * scenario_.h;
-  // A chain's step skips the general checks when it is surely accepted and its row
-  // surely representable (chainRowSurelyRepresentable): its energy is all they need.
+  // A chain's row is written in place unless it is recorded (stepOnce's early accept
+  // took the steps that are surely accepted; chainRowSurelyRepresentable below).
   constexpr bool lazyRow = std::is_same<M, ChainModel>::value;
   const bool recorded = untilRecord_ == 1;
   Diagnostics& d = stepDiagnostics_;
   double energy;
   // The natural variables must be defined too: a penalty link collapsed onto the bob
-  // above it has no angles (checked before the unrecorded chain step's early accept).
+  // above it has no angles (for a fixed step, checked already by stepOnce).
   if constexpr (std::is_same<M, ChainModel>::value) {
-    if (!scenario_.integrator->stateRules.positionsOnManifold && !refuseUndrawable(m, next_, tNext, refusal))
+    if (variable && !scenario_.integrator->stateRules.positionsOnManifold &&
+        !refuseUndrawable(m, next_, tNext, refusal))
       return false;
-  }
-  if constexpr (lazyRow) {
-    // Recorded or not: a recorded step's row then is written in place from what this
-    // step computed (recordChainSample), with the same bits as fillRow's.
-    if (!variable && chainStepSurelyAccepted(m, chainBound_, state_, next_, energy_, invH_, energyScale_, energy,
-                                             recorded && history_.rawCount() == 0 ? linkNorms_.data() : nullptr)) {
-      energy_ = energy;
-      rowFilled_ = false;
-      return true;
-    }
   }
   if constexpr (kDiagnosticsInPlace<M> && !lazyRow) {
     m.diagnosticsInto(next_, d);

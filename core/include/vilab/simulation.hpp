@@ -209,6 +209,12 @@ class Simulation {
  private:
   // One step; returns false with the refusal when it is refused (state unchanged).
   bool stepOnce(Refusal& refusal);
+  // stepOnce's ends: a step the integrator refused (its refusal, with measured advice)
+  // and a step the checks rejected (the integrator back at the last good state), both
+  // out of line; an accepted step's commit (stage 3).
+  [[gnu::noinline, gnu::cold]] bool refuseStep(const Refusal& why, Refusal& refusal) const;
+  [[gnu::noinline, gnu::cold]] bool rejectStep(Refusal& refusal);
+  [[gnu::always_inline]] inline void commitStep(int iterations);
   // A refused implicit step of a system defined by data that suggests a smaller h keeps
   // that advice only when it was measured to help: two steps of h/2 from the last good
   // state, taken by a fresh integrator and never committed. Otherwise it says that a
@@ -238,6 +244,9 @@ class Simulation {
   std::vector<double> linkNorms_;  // a chain's link lengths as a recorded step's energy formed them
   std::vector<double> rawRow_;     // a short chain's squared link lengths (History's raw columns)
   ChainEnergyBound chainBound_;    // a chain's, formed once (chainEnergy)
+  // A chain with a fixed step: stepOnce accepts its step early when
+  // chainStepSurelyAccepted; false for every other system.
+  bool earlyChainAccept_ = false;
   int iterations_ = 0;
   std::uint64_t step_ = 0;
   double time_ = 0;
