@@ -922,8 +922,9 @@ bool Simulation::checkStep(const M& m, int iterations, Refusal& refusal) {
   const double h = variable ? integrator_->lastStep() : scenario_.h;
   const double dt = variable ? integrator_->lastStep() : lastDt_;
   const double tNext = variable ? time_ + dt : static_cast<double>(step_ + 1) * scenario_.h;
-  // A chain's row is written in place unless it is recorded (stepOnce's early accept
-  // took the steps that are surely accepted; chainRowSurelyRepresentable below).
+  // A chain's row is filled only for a recorded step: an unrecorded one whose row is surely
+  // representable skips it (chainRowSurelyRepresentable below). The steps that are surely
+  // accepted never come here (stepOnce's early accept).
   constexpr bool lazyRow = std::is_same<M, ChainModel>::value;
   const bool recorded = untilRecord_ == 1;
   Diagnostics& d = stepDiagnostics_;
