@@ -8,9 +8,8 @@
 //   fuzz    a smoke of every libFuzzer target (tests/fuzz), VILAB_FUZZ_SMOKE_SECONDS each (default 15)
 // VILAB_TEST_LAYERS=native,wasm limits the layers; VILAB_SKIP_FUZZ=1 (no clang) drops asan and fuzz.
 // The browser leaves about a third of the machine idle, so the other layers run beside e2e
-// (niced, their output printed when each ends); once they have ended, a second browser takes
-// the e2e files left, two at a time; the e2e files that time frames run alone at the end.
-// VILAB_TEST_SERIAL=1 runs one layer, and one e2e file, at a time.
+// (niced, their output printed when each ends), all but the e2e files that time frames, which
+// run alone at the end; VILAB_TEST_SERIAL=1 runs one layer at a time.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { readdirSync } from 'node:fs';
@@ -24,14 +23,13 @@ const sanitized = process.env.VILAB_SKIP_FUZZ === '1' ? '' : ',asan,fuzz';
 const layers = (process.env.VILAB_TEST_LAYERS ?? `lint,native,wasm,types,e2e${sanitized}`).split(',');
 
 // A layer beside the browser's (`beside`) writes its output when it ends (TAP streams never
-// interleave) and runs at a lower priority, so the e2e tests keep their pace; `buffered`
-// output is written when the process ends, at the usual priority (e2e files run two at a time).
-function run(cmd, args, env = {}, beside = false, buffered = beside) {
+// interleave) and runs at a lower priority, so the e2e tests keep their pace.
+function run(cmd, args, env = {}, beside = false) {
   return new Promise((resolve) => {
     let output = '';
     const [file, ...rest] = beside ? ['nice', '-n', '10', cmd, ...args] : [cmd, ...args];
     const child = spawn(file, rest, { cwd: root, env: { ...process.env, ...env } });
-    const quiet = buffered;
+    const quiet = beside;
     const forward = (stream, sink) =>
       stream.on('data', (chunk) => {
         output += chunk;
@@ -54,9 +52,9 @@ function count(output, re) {
 const results = {};
 
 /** node:test on a directory or a list of files; a layer run in parts adds up its counts. */
-async function nodeTests(name, paths, env = {}, beside = false, buffered = beside) {
+async function nodeTests(name, paths, env = {}, beside = false) {
   const args = ['--test', '--test-reporter=tap', '--test-concurrency=1', ...(Array.isArray(paths) ? paths : [`${paths}/`])];
-  const { code, output } = await run(process.execPath, args, env, beside, buffered);
+  const { code, output } = await run(process.execPath, args, env, beside);
   const passed = count(output, /^# pass (\d+)/m);
   const failed = count(output, /^# fail (\d+)/m) + count(output, /^# cancelled (\d+)/m);
   const before = results[name] ?? { passed: 0, failed: 0 };
@@ -81,38 +79,20 @@ async function types(beside) {
 // the suite's own work (their busy-machine checks see an idle page, not the CPU left to it).
 const TIMED_E2E = ['landing.test.mjs', 'mujoco-compare.test.mjs'];
 
-// Resolved when the layers beside the browser's have ended: the e2e files left then run two
-// at a time (each browser alone leaves about a third of the machine idle).
-let othersEnded;
-const othersDone = new Promise((resolve) => {
-  othersEnded = resolve;
-});
-
-/**
- * The e2e layer against `vite preview`: the files in `part` ('untimed', 'timed' or 'all').
- * Untimed files are taken from one queue by one browser, and by a second once `othersDone`;
- * each file's TAP output is written when it ends. Timed files run one at a time, streamed.
- */
-async function e2e(part = 'all', pairs = false) {
+/** The e2e layer against `vite preview`: the files in `part` ('untimed', 'timed' or 'all'). */
+async function e2e(part = 'all') {
   const server = await preview({
     configFile: fileURLToPath(new URL('../web/vite.config.js', import.meta.url)),
     preview: { port: 0, host: '127.0.0.1' },
     logLevel: 'warn',
   });
-  const env = { VILAB_URL: server.resolvedUrls.local[0] };
+  const url = server.resolvedUrls.local[0];
   const files = readdirSync(join(root, 'tests/e2e'))
     .filter((f) => f.endsWith('.test.mjs'))
     .sort()
     .filter((f) => part === 'all' || TIMED_E2E.includes(f) === (part === 'timed'))
     .map((f) => `tests/e2e/${f}`);
-  if (!pairs) await nodeTests('e2e', files, env);
-  else {
-    const queue = [...files];
-    const worker = async () => {
-      while (queue.length > 0) await nodeTests('e2e', [queue.shift()], env, false, true);
-    };
-    await Promise.all([worker(), othersDone.then(worker)]);
-  }
+  await nodeTests('e2e', files, { VILAB_URL: url });
   await server.close();
 }
 
@@ -159,7 +139,7 @@ else if (process.env.VILAB_TEST_SERIAL === '1') {
   await others(false);
   await e2e();
 } else {
-  await Promise.all([e2e('untimed', true), others(true).then(othersEnded)]);
+  await Promise.all([e2e('untimed'), others(true)]);
   await e2e('timed');
 }
 

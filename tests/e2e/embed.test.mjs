@@ -115,7 +115,7 @@ test('a named host origin drives the page: pause, step, get, load; events carry 
 });
 
 test('vilab:load takes B: a registry id, a MuJoCo one on a mechanism, or null', async () => {
-  const { page, frame, errors } = await openHost('course', `embed=1&origin=${encodeURIComponent(hosts.course.origin)}`);
+  const { page, errors } = await openHost('course', `embed=1&origin=${encodeURIComponent(hosts.course.origin)}`);
   await page.evaluate(() => window.send({ type: 'vilab:pause' }, 300));
   const load = (message) => page.evaluate((m) => window.send({ type: 'vilab:load', ...m }, 400), message);
   assert.equal(await load({ scenario: { system: 'oscillator', integrator: 'midpoint', h: 0.05 }, compare: 'rk4' }), null);
