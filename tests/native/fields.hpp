@@ -12,6 +12,7 @@
 namespace vilab::testing::fields {
 
 using namespace vilab::field;
+using vilab::field::State;  // not vilab::State, which a unity batch may have declared
 
 constexpr double kPi = 3.14159265358979323846;
 

@@ -49,18 +49,13 @@ std::string chainScenario(int n, double h) {
 }
 
 using test::column;
+using test::maxAbs;
 using test::simulate;
 
 double maxRelativeDeviation(const std::vector<double>& x) {
   double m = 0;
   for (double v : x) m = std::max(m, std::abs(v - x[0]));
   return m / std::abs(x[0]);
-}
-
-double maxAbs(const std::vector<double>& x) {
-  double m = 0;
-  for (double v : x) m = std::max(m, std::abs(v));
-  return m;
 }
 
 // The step (2)–(4) of chain_energy_momentum.hpp written out densely in

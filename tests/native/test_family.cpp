@@ -10,6 +10,10 @@
 #include "vilab/exact/pendulum.hpp"
 #include "vilab/integrators/composition.hpp"
 
+// Its own namespace: in a unity batch its helpers keep their names apart from the
+// other files'.
+namespace test_family {
+
 using namespace vilab;
 using namespace vilab::test;
 
@@ -321,3 +325,5 @@ TEST_CASE("compositions keep their order with damping: composition4 on the dampe
     CHECK(std::abs(order - 4.0) <= 0.2);
   }
 }
+
+}  // namespace test_family

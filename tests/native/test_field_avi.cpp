@@ -9,7 +9,10 @@
 #include "vilab/detmath.hpp"
 #include "vilab/models/field_avi.hpp"
 
-using namespace vilab::field;
+// Its own namespace: in a unity batch its helpers keep their names apart from the
+// other files'.
+namespace vilab::field::test_field_avi {
+
 using namespace vilab::testing::fields;
 
 namespace {
@@ -337,3 +340,5 @@ TEST_CASE("field: the AVI refuses bad steps, sizes and times by field, the state
   CHECK(after.t == before.t);
   CHECK(avi.events() == events);
 }
+
+}  // namespace vilab::field::test_field_avi

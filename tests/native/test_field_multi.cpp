@@ -12,6 +12,10 @@
 #include "support.hpp"
 #include "vilab/models/field_box.hpp"
 
+// Its own namespace: in a unity batch its helpers keep their names apart from the
+// other files'.
+namespace test_field_multi {
+
 using namespace vilab;
 using namespace vilab::test;
 
@@ -576,3 +580,5 @@ TEST_CASE("field multi: the law sees the components' coupling — without its cr
     CHECK(uncoupled >= 1e-8);
   }
 }
+
+}  // namespace test_field_multi

@@ -9,6 +9,10 @@
 #include "field_scenes.hpp"
 #include "support.hpp"
 
+// Its own namespace: in a unity batch its helpers keep their names apart from the
+// other files'.
+namespace test_field_system {
+
 using namespace vilab;
 using namespace vilab::test;
 
@@ -372,3 +376,5 @@ TEST_CASE("field system: the law of a typed density equal to a built-in one is t
     }
   }
 }
+
+}  // namespace test_field_system

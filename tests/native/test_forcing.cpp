@@ -23,6 +23,10 @@
 #include "vilab/registry.hpp"
 #include "vilab/scenario.hpp"
 
+// Its own namespace: in a unity batch its helpers keep their names apart from the
+// other files'.
+namespace test_forcing {
+
 using namespace vilab;
 
 namespace {
@@ -448,3 +452,5 @@ TEST_CASE("forcing: DOPRI5 on the damped oscillator meets its tolerance", "[forc
   std::printf("[forcing] damped oscillator T = 5: dopri5 (h = 0.5, tol 1e-9) error %.2e\n", error);
   CHECK(error < 1e-7);
 }
+
+}  // namespace test_forcing

@@ -18,6 +18,10 @@
 #include "vilab/integrators/lobatto.hpp"
 #include "vilab/scenario.hpp"
 
+// Its own namespace: in a unity batch its helpers keep their names apart from the
+// other files'.
+namespace test_gauss {
+
 using namespace vilab;
 using vilab::test::simulate;
 
@@ -384,3 +388,5 @@ TEST_CASE("gauss: a step whose stages cannot be solved is refused and the state 
   CHECK(q == sim.q());
   CHECK(p == sim.p());
 }
+
+}  // namespace test_gauss

@@ -7,6 +7,10 @@
 #include "support.hpp"
 #include "vilab/integrators/generalized.hpp"
 
+// Its own namespace: in a unity batch its helpers keep their names apart from the
+// other files'.
+namespace test_generalized {
+
 using namespace vilab;
 using namespace vilab::test;
 
@@ -101,3 +105,5 @@ TEST_CASE("generalized: the chart Newton matrix is the derivative of the chart r
   INFO("J⁻¹ J_FD − I: " << defect);
   CHECK(defect <= 1e-6);
 }
+
+}  // namespace test_generalized

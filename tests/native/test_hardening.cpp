@@ -6,6 +6,10 @@
 
 #include "support.hpp"
 
+// Its own namespace: in a unity batch its helpers keep their names apart from the
+// other files'.
+namespace test_hardening {
+
 using namespace vilab;
 using namespace vilab::test;
 
@@ -194,3 +198,5 @@ TEST_CASE("an h so small that every step would be refused is refused at load —
     }
   }
 }
+
+}  // namespace test_hardening

@@ -15,6 +15,10 @@
 #include "vilab/scenario.hpp"
 #include "vilab/simulation.hpp"
 
+// Its own namespace: in a unity batch its helpers keep their names apart from the
+// other files'.
+namespace test_lagrangian {
+
 using namespace vilab;
 using vilab::test::column;
 using vilab::test::driftRatio;
@@ -500,3 +504,5 @@ TEST_CASE("lagrangian: the model and its integrator share one evaluator — the 
     for (int i = 0; i < 6; ++i) CHECK(std::memcmp(pk + i, pf + i, sizeof(double)) == 0);
   }
 }
+
+}  // namespace test_lagrangian

@@ -17,6 +17,10 @@
 #include "vilab/models/lagrangian.hpp"
 #include "vilab/scenario.hpp"
 
+// Its own namespace: in a unity batch its helpers keep their names apart from the
+// other files'.
+namespace test_lagrangian_forcing {
+
 using namespace vilab;
 using vilab::test::observedOrders;
 using vilab::test::simulate;
@@ -392,3 +396,5 @@ TEST_CASE("forcing and time: errors name the field", "[lagrangian-forcing][lagra
   CHECK(em.field == "integrator");
   CHECK(em.message.find("depends on t") != std::string::npos);
 }
+
+}  // namespace test_lagrangian_forcing

@@ -16,6 +16,10 @@
 #include "vilab/integrators/runge_kutta.hpp"
 #include "vilab/models/mechanism_dynamics.hpp"
 
+// Its own namespace: in a unity batch its helpers keep their names apart from the
+// other files'.
+namespace test_mechanism_dynamics {
+
 namespace {
 
 using namespace vilab;
@@ -379,3 +383,5 @@ TEST_CASE("mechanism baselines: a bad step or tolerance is refused by name, a ba
   CHECK(stateDistance(before, after) == 0);
   CHECK(after.t == before.t);
 }
+
+}  // namespace test_mechanism_dynamics

@@ -16,6 +16,10 @@
 #include "vilab/integrators/mechanism_baselines.hpp"
 #include "vilab/integrators/mechanism_lgvi.hpp"
 
+// Its own namespace: in a unity batch its helpers keep their names apart from the
+// other files'.
+namespace test_mechanism_lgvi {
+
 namespace {
 
 using namespace vilab;
@@ -250,3 +254,5 @@ TEST_CASE("mechanism LGVI: a free mechanism keeps its linear and angular momentu
   CHECK(dL <= 1e-12 * std::max(1.0, L0.norm()));
   CHECK(joint <= 1e-13);
 }
+
+}  // namespace test_mechanism_lgvi

@@ -24,6 +24,10 @@ std::unique_ptr<Integrator> quaternionOnMechanism(const Model&, const Options&, 
 std::unique_ptr<Integrator> rk4OnMechanism(const Model&, const Options&, double);
 }  // namespace vilab
 
+// Its own namespace: in a unity batch its helpers keep their names apart from the
+// other files'.
+namespace test_mechanism_quaternion {
+
 namespace {
 
 using namespace vilab;
@@ -76,7 +80,7 @@ TEST_CASE("mechanism quaternion midpoint: order 2, and 4 for its triple jump, ag
   std::vector<double> second, fourth;
   for (double h : hs) {
     Run run = quaternionRun(m, h);
-    Run composed(m, std::make_unique<CompositionIntegrator>(Model(m), &quaternionOnMechanism,
+    Run composed(m, std::make_unique<CompositionIntegrator>(Model(m), IntegratorFactory(&quaternionOnMechanism),
                                                             CompositionScheme::tripleJump(), h));
     for (long k = 0; k < std::lround(T / h); ++k) {
       run.step();
@@ -236,3 +240,5 @@ TEST_CASE("mechanism quaternion midpoint: the registry offers it on mechanisms, 
   Simulation unforced = simulate(Json{{"system", "rigid-body"}, {"integrator", "quaternion"}}.dump());
   run(unforced, 10);
 }
+
+}  // namespace test_mechanism_quaternion
