@@ -11,6 +11,25 @@ export const wasmCli = fileURLToPath(new URL('../../scripts/vilab-cli.mjs', impo
 
 export const lab = await createLab();
 
+/**
+ * The milliseconds of CPU that f() takes on the calling thread: Linux gives a thread's time
+ * on the CPU, in ns, as the first field of its schedstat. Not the process's CPU time, which
+ * also counts V8's tier-up compiles and collections on its own threads (a 25 ms slice once
+ * read 295 ms of process CPU in CI), nor wall time, which counts preemption on a busy machine.
+ */
+const SCHEDSTAT = '/proc/thread-self/schedstat';
+const threadClockMs = existsSync(SCHEDSTAT)
+  ? () => Number(readFileSync(SCHEDSTAT, 'utf8').split(' ')[0]) / 1e6
+  : () => {
+      const d = process.cpuUsage();
+      return (d.user + d.system) / 1000;
+    };
+export function threadCpuMs(f) {
+  const t0 = threadClockMs();
+  f();
+  return threadClockMs() - t0;
+}
+
 /** The reference scenario of the health check, and its hash after 500 steps in a fresh module. */
 export const REF = Object.freeze({ system: 'double-spherical-pendulum', integrator: 'midpoint', h: 0.01 });
 export const REF_STEPS = 500;

@@ -4,7 +4,7 @@
 // and never changes the trajectory (the same hash as an exact advance of as many steps).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { lab, registryPairs, assertHealthy, assertRefusal, pairLabel } from './helpers.mjs';
+import { lab, registryPairs, assertHealthy, assertRefusal, pairLabel, threadCpuMs } from './helpers.mjs';
 
 // Slack over the budget for a loaded test machine (the budget is checked about
 // every millisecond, or after every step when one step is slower).
@@ -51,19 +51,19 @@ test(`advanceFor({ maxSteps: 1e12, budgetMs: ${BUDGET_MS} }) returns within its 
     const label = pairLabel(scenario);
     const sim = lab.simulate(scenario);
     const t0 = performance.now();
-    const cpu0 = process.cpuUsage();
     let progress = null;
     let refusal = null;
-    try {
-      progress = sim.advanceFor({ maxSteps: 1e12, budgetMs: BUDGET_MS });
-    } catch (e) {
-      refusal = e; // a pair that breaks down within the budget (explicit Euler on the long chain)
-    }
-    // The call's own time is its CPU time: this layer runs niced beside the browser's, and
-    // a preempted call's wall time includes what the others ran (one took 276 ms of wall
-    // time in CI). A call that checked its clock too rarely would overrun in CPU time too.
-    const cpu = process.cpuUsage(cpu0);
-    const cpuMs = (cpu.user + cpu.system) / 1000;
+    // The call's own time is its thread's CPU time: this layer runs niced beside the
+    // browser's, and a preempted call's wall time includes what the others ran (one took
+    // 276 ms of wall time in CI). A call that checked its clock too rarely would overrun in
+    // CPU time too.
+    const cpuMs = threadCpuMs(() => {
+      try {
+        progress = sim.advanceFor({ maxSteps: 1e12, budgetMs: BUDGET_MS });
+      } catch (e) {
+        refusal = e; // a pair that breaks down within the budget (explicit Euler on the long chain)
+      }
+    });
     const ms = performance.now() - t0;
     assert.ok(
       cpuMs <= BUDGET_MS + SLACK_MS,
@@ -109,10 +109,11 @@ test('advanceFor in small slices adds up to an exact advance', () => {
 
 test('the smallest budget still takes a step, and returns quickly', () => {
   const sim = lab.simulate({ system: 'double-spherical-pendulum', integrator: 'penalty' });
-  const cpu0 = process.cpuUsage();
-  const { steps, done } = sim.advanceFor({ maxSteps: 1e12, budgetMs: lab.limits.budgetMs.min });
-  const cpu = process.cpuUsage(cpu0);
-  const cpuMs = (cpu.user + cpu.system) / 1000; // CPU time, as above: wall time counts preemption
+  let progress = null;
+  const cpuMs = threadCpuMs(() => {
+    progress = sim.advanceFor({ maxSteps: 1e12, budgetMs: lab.limits.budgetMs.min });
+  });
+  const { steps, done } = progress;
   assert.ok(steps >= 1 && !done);
   assert.ok(cpuMs < lab.limits.budgetMs.min + SLACK_MS, `took ${cpuMs.toFixed(0)} ms of CPU`);
   sim.dispose();
