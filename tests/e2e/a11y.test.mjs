@@ -64,7 +64,8 @@ test('keyboard only: play/pause, step, compare, integrator, h, explain drawer, s
   await page.focus('#explain-button');
   await page.keyboard.press('Enter');
   await page.locator('#explain').waitFor({ state: 'visible' });
-  await sleep(200);
+  // the title takes focus once the drawer has opened (later on a busy machine than 200 ms)
+  await page.waitForFunction(() => document.activeElement?.id === 'explain-title', null, { timeout: 5000 }).catch(() => {});
   assert.equal(await focusedId(page), 'explain-title');
   await page.locator('#explain .katex').first().waitFor({ timeout: 5000 });
   await page.keyboard.press('Escape');

@@ -260,9 +260,16 @@ test('projector 1920×1080, every preset in English and Spanish: the named plot 
           window.vilabPage.state().scenario.system === document.querySelector('#preset').selectedOptions[0]?.parentNode.dataset.system,
         id,
       );
-      await sleep(300);
-      const { featured } = await hook(page, () => window.vilabPage.lessonLayout());
-      const box = await plotBox(page, featured);
+      // the layout settles within a few frames of the switch: two frames drawn, then polled (at most 5 s)
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      let featured = null;
+      let box = null;
+      for (const t0 = Date.now(); Date.now() - t0 < 5000; await sleep(50)) {
+        ({ featured } = await hook(page, () => window.vilabPage.lessonLayout()));
+        box = await plotBox(page, featured);
+        if (box && box.width * box.height >= (1920 * 1080) / 3 && box.y >= 0 && box.y + box.height <= 1080 && box.onTop) break;
+      }
+      assert.ok(box, `${label}: the ${featured} plot is drawn`);
       const share = (box.width * box.height) / (1920 * 1080);
       assert.ok(share >= 1 / 3, `${label}: ${featured} plot ${box.width}×${box.height} = ${(share * 100).toFixed(1)} % of the screen`);
       assert.ok(box.y >= 0 && box.y + box.height <= 1080 && box.onTop, `${label}: on screen, uncovered`);
