@@ -95,12 +95,13 @@ async function e2e(part = 'all') {
   const files = readdirSync(join(root, 'tests/e2e'))
     .filter((f) => f.endsWith('.test.mjs'))
     .sort()
-    .filter((f) => part === 'all' || TIMED_E2E.includes(f) === (part === 'timed'))
-    .map((f) => `tests/e2e/${f}`);
-  const waiting = part === 'untimed' ? files.filter((f) => WAITING_E2E.some((w) => f.endsWith(`/${w}`))) : [];
-  const rest = files.filter((f) => !waiting.includes(f));
+    .filter((f) => part === 'all' || TIMED_E2E.includes(f) === (part === 'timed'));
+  const alongside = part === 'untimed' ? files.filter((f) => WAITING_E2E.includes(f)) : [];
+  const paths = (names) => names.map((f) => `tests/e2e/${f}`);
   const env = { VILAB_URL: url };
-  await Promise.all([nodeTests('e2e', rest, env), waiting.length && nodeTests('e2e', waiting, env, false, true)]);
+  const runs = [nodeTests('e2e', paths(files.filter((f) => !alongside.includes(f))), env)];
+  if (alongside.length > 0) runs.push(nodeTests('e2e', paths(alongside), env, false, true));
+  await Promise.all(runs);
   await server.close();
 }
 

@@ -16,6 +16,7 @@ export const lab = await createLab();
  * on the CPU, in ns, as the first field of its schedstat. Not the process's CPU time, which
  * also counts V8's tier-up compiles and collections on its own threads (a 25 ms slice once
  * read 295 ms of process CPU in CI), nor wall time, which counts preemption on a busy machine.
+ * Without schedstat (not Linux) it falls back to the process's CPU time.
  */
 const SCHEDSTAT = '/proc/thread-self/schedstat';
 const threadClockMs = existsSync(SCHEDSTAT)
