@@ -99,7 +99,9 @@ test('the system menu switches to the data-defined system through the full build
   await page.waitForFunction(() => window.vilabPage.state().scenario.system === 'lagrangian', null, { timeout: 60000 });
   assert.equal(await page.evaluate(() => window.vilabPage.lab.build), 'full');
   assert.equal(await page.locator('#banners [data-key="control"]').count(), 0);
-  // the data-defined run steps on the full build
+  // the data-defined run steps on the full build (paused first: a playing run can pass k0 + 20
+  // before runTo is asked, and runTo never steps back)
+  await page.evaluate(() => window.vilabPage.pause());
   const k0 = await page.evaluate(() => window.vilabPage.sim().step);
   assert.equal(await page.evaluate((k) => window.vilabPage.runTo(k), k0 + 20), k0 + 20);
   assert.deepEqual(errors, []);
