@@ -3,7 +3,9 @@
 // the registry's leapfrog and RK4 against the methods of models/field.hpp used directly,
 // the canonical state through setState, and fixed fingerprints.
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 #include "field_scenes.hpp"
@@ -267,6 +269,51 @@ TEST_CASE("field system: the density says whether V is zero, and the energy keep
   }
   CHECK_FALSE(field::Density().hasPotential());
   CHECK(field::sineGordon().hasPotential());
+}
+
+// A step's checks read a field's state once: diagnostics(s, within) gives diagnostics(s)'s
+// bits and says, as the separate pass over q and p would, whether every number of s is
+// finite and within ±1e300, wherever the bad number sits (an end, the interior; u or p).
+TEST_CASE("field system: the diagnostics pass also says whether every number of the state is within ±1e300",
+          "[field][field-system]") {
+  constexpr double kMax = limits::kMaxMagnitude, kNaN = std::numeric_limits<double>::quiet_NaN(),
+                   kInf = std::numeric_limits<double>::infinity();
+  // Each value put in one place, and whether the state is then within ±1e300.
+  const std::pair<double, bool> values[] = {
+      {kNaN, false}, {kInf, false}, {-kInf, false}, {std::nextafter(kMax, kInf), false}, {-1e301, false}, {kMax, true},
+      {-kMax, true}, {0.0, true},   {-0.0, true}};
+  for (const char* name :
+       {"plucked-string", "klein-gordon", "sine-gordon-kink", "phi4-kink", "nonlinear-string", "whirling-string"}) {
+    Simulation sim = simulate(fieldScene(name).dump());
+    const FieldModel& m = std::get<FieldModel>(sim.scenario().model);
+    INFO(name << " (" << m.family << ")");
+    run(sim, 50);
+    const State s = sim.state();
+    bool within = false;
+    const Diagnostics both = m.diagnostics(s, within);
+    const Diagnostics alone = m.diagnostics(s);
+    CHECK(within);
+    CHECK(both.energy == alone.energy);
+    CHECK(both.energy == m.energy(s));
+    REQUIRE(both.momentumSize == alone.momentumSize);
+    for (int k = 0; k < both.momentumSize; ++k) CHECK(both.momentum[k] == alone.momentum[k]);
+    if (m.grid.ends == field::Ends::Periodic && !m.multi) {
+      double total = 0;
+      for (Eigen::Index i = 0; i < s.p.size(); ++i) total += s.p[i];
+      CHECK(both.momentum[0] == total);
+    }
+    const Eigen::Index n = s.q.size();
+    for (const Eigen::Index at : {Eigen::Index{0}, Eigen::Index{1}, n / 2, n - 1})
+      for (const bool inP : {false, true}) {
+        for (const auto& [x, expected] : values) {
+          State t = s;
+          (inP ? t.p : t.q)[at] = x;
+          m.diagnostics(t, within);
+          INFO((inP ? "p[" : "q[") << at << "] = " << x);
+          CHECK(within == expected);
+        }
+      }
+  }
 }
 
 // Golden fingerprints (each scene with its own integrator, 300 steps): change them only

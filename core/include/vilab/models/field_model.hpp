@@ -6,12 +6,14 @@
 // p = 0 and keeps its u.
 #pragma once
 
+#include <cmath>
 #include <limits>
 #include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "vilab/limits.hpp"
 #include "vilab/models/field.hpp"
 #include "vilab/models/field_box.hpp"
 #include "vilab/models/field_data.hpp"
@@ -108,7 +110,7 @@ struct FieldModel {
   // sawtooth's strain is seen (a node's centred slope is blind to it). Not finite where
   // a velocity cannot be recovered.
   double energy(const State& s) const {
-    if (!isTyped()) return builtInEnergy(s);
+    if (!isTyped()) return builtInSums(s).energy;
     field::State& f = scratch_;  // kept: a step computes the energy once, without allocating
     if (!toField(s, f)) return std::numeric_limits<double>::quiet_NaN();
     if (multi) return energyMulti(f);
@@ -126,31 +128,47 @@ struct FieldModel {
     return e;
   }
 
-  // field::energy of toField's (u, u̇) from the canonical (u, p) directly, with the same
-  // arithmetic in the same order (the same bits): u̇_i = p_i/(ρ w_i Δx) as velocity()
-  // forms it, Δx once, no modulo on the cells, no branches inside (w_i = 1, every node
-  // moves), and no call of V when the density has none. Every step checks the energy.
-  double builtInEnergy(const State& s) const {
-    if (!density.hasPotential()) return builtInEnergy(s, [](double) { return 0.0; });
-    return builtInEnergy(s, [this](double u) { return density.potential(u); });
+  // One pass over the nodes of the built-in family: the energy, Σ p_i and whether every
+  // u_i and p_i is finite and within ±kMaxMagnitude (NaN fails the comparison). A step's
+  // checks need all three, and the sum's serial additions leave room for the rest.
+  struct NodeSums {
+    double energy = 0, momentum = 0;
+    bool within = true;
+  };
+  // The energy is field::energy of toField's (u, u̇) from the canonical (u, p) directly,
+  // with the same arithmetic in the same order (the same bits): u̇_i = p_i/(ρ w_i Δx) as
+  // velocity() forms it, Δx once, no modulo on the cells, no branches inside (w_i = 1,
+  // every node moves), and no call of V when the density has none. Σ p_i adds in node
+  // order from 0, as diagnostics() always has.
+  NodeSums builtInSums(const State& s) const {
+    if (!density.hasPotential()) return builtInSums(s, [](double) { return 0.0; });
+    return builtInSums(s, [this](double u) { return density.potential(u); });
   }
   template <class Potential>
-  double builtInEnergy(const State& s, const Potential& V) const {
+  NodeSums builtInSums(const State& s, const Potential& V) const {
     const int n = grid.points;
     const double dx = grid.spacing(), rho = density.rho;
     const double* u = s.q.data();
     const double* p = s.p.data();
-    double e = 0;
+    double e = 0, total = 0;
+    bool within = true;
+    const auto inRange = [](double x) { return std::abs(x) <= limits::kMaxMagnitude; };
     const auto node = [&](int i) {
       const double share = field::weight(grid, i) * dx;
       const double v = moves(i) ? p[i] / (rho * share) : 0.0;
       e += share * (0.5 * rho * v * v + V(u[i]));
+      total += p[i];
+      within &= inRange(u[i]);
+      within &= inRange(p[i]);
     };
     node(0);
     const double interior = rho * dx;  // ρ w_i Δx with w_i = 1: the same product
     for (int i = 1; i + 1 < n; ++i) {
       const double v = p[i] / interior;
       e += dx * (0.5 * rho * v * v + V(u[i]));
+      total += p[i];
+      within &= inRange(u[i]);
+      within &= inRange(p[i]);
     }
     node(n - 1);
     const auto strain = [&](int c, int next) {
@@ -159,25 +177,52 @@ struct FieldModel {
     };
     for (int c = 0; c + 1 < n; ++c) strain(c, c + 1);
     if (grid.ends == field::Ends::Periodic) strain(n - 1, 0);
-    return e;
+    NodeSums out;
+    out.energy = e;
+    out.momentum = total;
+    out.within = within;
+    return out;
   }
 
   // Energy and, with periodic ends, the momentum of the translation u ↦ u + c, Σ p_i
   // (field.hpp's momentum): the variational methods keep it to rounding when V = 0.
   Diagnostics diagnostics(const State& s) const {
+    bool within;
+    return diagnostics(s, within);
+  }
+  // The same diagnostics, and whether every number of s is finite and within
+  // ±kMaxMagnitude: for the built-in family from the same pass over the nodes.
+  Diagnostics diagnostics(const State& s, bool& within) const {
     Diagnostics d;
-    d.energy = energy(s);
     if (multi) {
+      d.energy = energy(s);
       chargesInto(s, d);
+      within = allWithin(s);
       return d;
     }
+    double p = 0;
+    if (isTyped()) {
+      d.energy = energy(s);
+      if (grid.ends == field::Ends::Periodic)
+        for (int i = 0; i < grid.points; ++i) p += s.p[i];
+      within = allWithin(s);
+    } else {
+      const NodeSums sums = builtInSums(s);
+      d.energy = sums.energy;
+      p = sums.momentum;
+      within = sums.within;
+    }
     if (grid.ends == field::Ends::Periodic) {
-      double p = 0;
-      for (int i = 0; i < grid.points; ++i) p += s.p[i];
       d.momentumSize = 1;
       d.momentum[0] = p;
     }
     return d;
+  }
+  static bool allWithin(const State& s) {
+    bool in = true;
+    for (Eigen::Index i = 0; i < s.q.size(); ++i) in &= std::abs(s.q[i]) <= limits::kMaxMagnitude;
+    for (Eigen::Index i = 0; i < s.p.size(); ++i) in &= std::abs(s.p[i]) <= limits::kMaxMagnitude;
+    return in;
   }
 
   // What the renderer draws: u at the nodes (x from the grid), each component's in turn.
