@@ -2,7 +2,16 @@
 // statistics of per-round ratios, and the one results table.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
 import { change, rowKey } from './previous.mjs';
+
+// Every wasm row measures V8's optimizing tier, which the page runs once warm. Node 20's
+// dynamic tiering can leave a run's hot functions in the baseline tier for a whole
+// section: a field run (N = 1024) stepped by one advance(3000) per round stayed at
+// 7–8 µs per step where the optimizing tier takes 5.3; Chromium stepping it as the page
+// does (many short calls) takes 5.1–5.5. Set before any module is compiled (a section's
+// lab is created after its imports), for MuJoCo's wasm as for vilab's.
+setFlagsFromString('--no-liftoff');
 
 export const root = new URL('..', import.meta.url);
 export const ROUNDS = Number(process.env.VILAB_BENCH_ROUNDS ?? 5);
