@@ -218,6 +218,8 @@ struct FieldModel {
     }
     return d;
   }
+  // Every number of s finite and within ±kMaxMagnitude (NaN fails the comparison): the
+  // typed densities' check, whose energy takes another pass.
   static bool allWithin(const State& s) {
     bool in = true;
     for (Eigen::Index i = 0; i < s.q.size(); ++i) in &= std::abs(s.q[i]) <= limits::kMaxMagnitude;
