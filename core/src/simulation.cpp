@@ -551,15 +551,19 @@ bool chainStepSurelyAcceptedAnyN(const ChainModel& m, const ChainEnergyBound& bo
   return out;
 }
 
-// Every number of s finite and within ±kMaxMagnitude (NaN fails the comparison): one pass
-// that answers both the finite and the overflow checks of a step's state. Not inlined: one
-// copy, not one in every model's checkStep (1.4 KB of the page's first-load wasm).
+}  // namespace
+
+// One pass that answers both the finite and the overflow checks of a step's state. Not
+// inlined: one copy, not one in every model's checkStep (1.4 KB of the page's first-load
+// wasm).
 [[gnu::noinline]] bool withinMagnitude(const State& s) {
   bool in = true;
   for (Eigen::Index i = 0; i < s.q.size(); ++i) in &= std::abs(s.q[i]) <= limits::kMaxMagnitude;
   for (Eigen::Index i = 0; i < s.p.size(); ++i) in &= std::abs(s.p[i]) <= limits::kMaxMagnitude;
   return in;
 }
+
+namespace {
 
 bool anyOverflow(const State& s, const std::vector<double>& row) { return !withinMagnitude(s) || anyOverflow(row); }
 

@@ -21,6 +21,10 @@ struct State {
   VecX q, p;
 };
 
+// Every number of s finite and within ±limits::kMaxMagnitude (NaN fails the comparison):
+// the check of every step's state (simulation.cpp).
+bool withinMagnitude(const State& s);
+
 // What an integrator's states look like: on the model's constraint manifold with
 // tangent momenta (the default), or not (penalty springs let positions leave the
 // manifold; energy–momentum momenta are tangent only at midpoints). setState checks

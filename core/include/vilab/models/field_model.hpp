@@ -197,7 +197,7 @@ struct FieldModel {
     if (multi) {
       d.energy = energy(s);
       chargesInto(s, d);
-      within = allWithin(s);
+      within = withinMagnitude(s);
       return d;
     }
     double p = 0;
@@ -205,7 +205,7 @@ struct FieldModel {
       d.energy = energy(s);
       if (grid.ends == field::Ends::Periodic)
         for (int i = 0; i < grid.points; ++i) p += s.p[i];
-      within = allWithin(s);
+      within = withinMagnitude(s);
     } else {
       const NodeSums sums = builtInSums(s);
       d.energy = sums.energy;
@@ -217,14 +217,6 @@ struct FieldModel {
       d.momentum[0] = p;
     }
     return d;
-  }
-  // Every number of s finite and within ±kMaxMagnitude (NaN fails the comparison): the
-  // typed densities' check, whose energy takes another pass.
-  static bool allWithin(const State& s) {
-    bool in = true;
-    for (Eigen::Index i = 0; i < s.q.size(); ++i) in &= std::abs(s.q[i]) <= limits::kMaxMagnitude;
-    for (Eigen::Index i = 0; i < s.p.size(); ++i) in &= std::abs(s.p[i]) <= limits::kMaxMagnitude;
-    return in;
   }
 
   // What the renderer draws: u at the nodes (x from the grid), each component's in turn.
