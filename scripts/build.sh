@@ -3,7 +3,8 @@
 # (build/native), the wasm module (build/wasm) and the web app (dist/).
 # VILAB_SKIP_NATIVE=1 skips the native build, VILAB_SKIP_WEB=1 both web builds,
 # VILAB_SKIP_SINGLE=1 the single-file page (dist-single/vilab.html), VILAB_SKIP_FUZZ=1 the
-# sanitized tree (build/sanitize: ASan + UBSan tests and the fuzz targets, with clang).
+# sanitized tree (build/sanitize: ASan + UBSan tests and the fuzz targets, with clang;
+# scripts/test.mjs builds it before its asan and fuzz layers when it is missing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # What the build needs (apt packages, node_modules) is installed first, in seconds

@@ -132,11 +132,22 @@ async function fuzz(beside) {
   results.fuzz = { passed: runs.filter((r) => r.ok).length, failed: runs.filter((r) => !r.ok).length };
 }
 
+// The sanitized tree (build/sanitize), brought up to date before the asan and fuzz layers:
+// seconds after scripts/build.sh, the whole build when it is missing (`npm run bench` and
+// VILAB_SKIP_FUZZ=1 builds skip it). A failed build fails both layers.
+async function sanitizedTree(beside) {
+  const { code } = await run('bash', ['scripts/build-sanitized.sh'], {}, beside);
+  if (code === 0) return true;
+  for (const name of ['asan', 'fuzz'].filter((l) => layers.includes(l))) results[name] = { passed: 0, failed: 1 };
+  return false;
+}
+
 // The layers other than the browser's, in order (one at a time, each using both cores).
 async function others(beside) {
   if (layers.includes('native')) await ctest('native', 'build/native', {}, beside);
   if (layers.includes('wasm')) await nodeTests('wasm', 'tests/wasm', {}, beside);
   if (layers.includes('types')) await types(beside);
+  if (!(layers.includes('asan') || layers.includes('fuzz')) || !(await sanitizedTree(beside))) return;
   if (layers.includes('asan')) await asan(beside);
   if (layers.includes('fuzz')) await fuzz(beside);
 }
