@@ -96,6 +96,11 @@ async function firstLoad(url) {
       timing: performance.getEntriesByType('resource').map((e) => ({ name: new URL(e.name).pathname, start: e.startTime })),
     };
   });
+  // pages of the browser's own (its WebUI) load beside the page on the same cores: the
+  // cold loads would measure them too (tests/e2e/helpers.mjs turns off the known one)
+  const cdp = await browser.context.newCDPSession(page);
+  const { targetInfos } = await cdp.send('Target.getTargets');
+  const browserPages = targetInfos.filter((t) => t.type !== 'page' && t.url.startsWith('chrome://')).map((t) => t.url);
   await browser.close();
   const files = new Map();
   for (const path of ['/index.html', ...requests]) {
@@ -128,7 +133,7 @@ async function firstLoad(url) {
     });
   }
   const lazy = readdirSync(`${dist}assets`).filter((f) => /\.(m?js|css|wasm)$/.test(f) && !files.has(f));
-  return { files: [...files.values()], renderer: info.renderer, lazy };
+  return { files: [...files.values()], renderer: info.renderer, lazy, browserPages };
 }
 
 async function coldLoads(url, n) {
@@ -195,6 +200,8 @@ export async function pageFigures() {
     console.log(`\npage figures: headless Chromium on ${server.url}, load average ${loadAverage()}`);
     const load = await firstLoad(server.url);
     console.log(`WebGL renderer: ${load.renderer}`);
+    if (load.browserPages.length)
+      console.log(`  the browser loads pages of its own beside the page, which the cold loads include: ${load.browserPages.join(', ')}`);
     const sum = (pred, key = 'gzip') => load.files.filter(pred).reduce((a, f) => a + f[key], 0);
     console.log('first-load files (Brotli q11 and gzip -9 of the built file):');
     for (const f of load.files.sort((a, b) => Number(b.beforeFirstFrame) - Number(a.beforeFirstFrame) || b.brotli - a.brotli)) {
