@@ -100,7 +100,7 @@ async function firstLoad(url) {
   // cold loads would measure them too (tests/e2e/helpers.mjs turns off the known one)
   const cdp = await browser.context.newCDPSession(page);
   const { targetInfos } = await cdp.send('Target.getTargets');
-  const browserPages = targetInfos.filter((t) => t.type !== 'page' && t.url.startsWith('chrome://')).map((t) => t.url);
+  const browserPages = targetInfos.filter((t) => t.url.startsWith('chrome://')).map((t) => t.url);
   await browser.close();
   const files = new Map();
   for (const path of ['/index.html', ...requests]) {

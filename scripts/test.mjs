@@ -147,7 +147,8 @@ async function others(beside) {
   if (layers.includes('native')) await ctest('native', 'build/native', {}, beside);
   if (layers.includes('wasm')) await nodeTests('wasm', 'tests/wasm', {}, beside);
   if (layers.includes('types')) await types(beside);
-  if (!(layers.includes('asan') || layers.includes('fuzz')) || !(await sanitizedTree(beside))) return;
+  if (!layers.includes('asan') && !layers.includes('fuzz')) return;
+  if (!(await sanitizedTree(beside))) return;
   if (layers.includes('asan')) await asan(beside);
   if (layers.includes('fuzz')) await fuzz(beside);
 }

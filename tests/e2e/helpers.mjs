@@ -19,7 +19,7 @@ export const ARGS = [
   '--disable-sync',
   '--no-first-run',
   // Chromium 156's headless mode loads its address bar's popup (a WebUI page, chrome://
-  // omnibox-popup.top-chrome/) in a renderer of its own at every launch: ≈ 3 s of CPU on
+  // omnibox-popup.top-chrome/) in a renderer of its own at every launch: ≈ 2 s more CPU on
   // the 2 cores a first load shares. bench/page.mjs's cold load to the first frame,
   // median of 9: 1449 ms with it, 878 ms without. Unknown feature names are ignored.
   '--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup',
