@@ -79,9 +79,8 @@ async function types(beside) {
 // the browser have ended, so a responsiveness measurement shares the machine with none of
 // the suite's own work (their busy-machine checks see an idle page, not the CPU left to it).
 const TIMED_E2E = ['landing.test.mjs', 'mujoco-compare.test.mjs'];
-// The e2e files that spend most of their time waiting on the browser's own timers (a service
-// worker's update() starts about a minute after it is asked: 107 s of wall time for 27 s of
-// CPU): they run at once with the other untimed files, in their own browser, unniced.
+// The e2e files that wait on the browser's own timers (a service worker's update()): they run
+// at once with the other untimed files, in their own browser, unniced.
 const WAITING_E2E = ['update.test.mjs'];
 
 /** The e2e layer against `vite preview`: the files of `part` ('untimed', 'timed' or 'all'). */

@@ -84,6 +84,9 @@ async function serve(site) {
 
 async function openTab(host, path = '', context = browser.context) {
   const page = await context.newPage();
+  // Paused (the page does not play under reduced motion, and the setting outlives reloads):
+  // the tabs mostly wait for the worker, and six playing tabs kept both cores busy.
+  await page.emulateMedia({ reducedMotion: 'reduce' });
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   page.on('response', (r) => r.status() >= 400 && errors.push(`${r.status()} ${r.url()}`));

@@ -47,7 +47,7 @@ struct MechanismMap {
 // models' 1e-3: a thin rod's axial moment (1e-3 of its others) turns a momentum step of
 // 1e-3 into a spin of ~10 rad/s, and the differences then measure the map's curvature
 // (1.8e-6 for every method), not its symplecticity.
-double fiftyStepDefect(const std::string& scenario) {
+double mechanismFiftyStepDefect(const std::string& scenario) {
   MechanismMap map(scenario, 50);
   return symplecticDefect(canonicalJacobian([&](const VecX& z) { return map(z); }, map.start.lower(map.initial), 3e-4));
 }
@@ -92,7 +92,7 @@ TEST_CASE("mechanisms: symplectic entries preserve the canonical form on every s
         WARN(name << " / " << id << ": refused (" << e.what() << ")");
         continue;
       }
-      const double defect = fiftyStepDefect(scene.dump());
+      const double defect = mechanismFiftyStepDefect(scene.dump());
       INFO(name << " / " << id << ": ‖JᵀΩJ − Ω‖ = " << defect);
       if (integrator.symplectic) {
         CHECK(defect <= 1e-9);
