@@ -31,11 +31,11 @@ using namespace vilab;
 
 namespace {
 
-const char* kDspAtStep = R"({"system":"double-spherical-pendulum","integrator":"energy-momentum","h":%g})";
+const char* kDspFormat = R"({"system":"double-spherical-pendulum","integrator":"energy-momentum","h":%g})";
 
 std::string dspScenario(double h) {
   char buf[160];
-  std::snprintf(buf, sizeof buf, kDspAtStep, h);
+  std::snprintf(buf, sizeof buf, kDspFormat, h);
   return buf;
 }
 
