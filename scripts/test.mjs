@@ -7,10 +7,11 @@
 //   asan    the native tests' sanitized subset under ASan + UBSan, through CTest (build/sanitize)
 //   fuzz    a smoke of every libFuzzer target (tests/fuzz), VILAB_FUZZ_SMOKE_SECONDS each (default 15)
 // VILAB_TEST_LAYERS=native,wasm limits the layers; VILAB_SKIP_FUZZ=1 (no clang) drops asan and fuzz.
-// The browser leaves about a third of the machine idle, so the other layers run beside e2e
+// The browser leaves about a fifth of the machine idle, so the other layers run beside e2e
 // (niced, their output printed when each ends), all but the e2e files that time frames, which
 // run alone at the end; the e2e files that mostly wait on the browser's timers run beside the
-// other e2e files. VILAB_TEST_SERIAL=1 runs one layer and one file at a time.
+// other e2e files, and once the other layers have ended their niced lane takes e2e files too.
+// VILAB_TEST_SERIAL=1 runs one layer and one file at a time.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { readdirSync } from 'node:fs';
@@ -83,25 +84,53 @@ const TIMED_E2E = ['landing.test.mjs', 'mujoco-compare.test.mjs'];
 // at once with the other untimed files, in their own browser, unniced.
 const WAITING_E2E = ['update.test.mjs'];
 
-/** The e2e layer against `vite preview`: the files of `part` ('untimed', 'timed' or 'all'). */
-async function e2e(part = 'all') {
+/** The e2e files of `part` ('untimed', 'timed' or 'all'), as paths. */
+function e2eFiles(part) {
+  return readdirSync(join(root, 'tests/e2e'))
+    .filter((f) => f.endsWith('.test.mjs'))
+    .sort()
+    .filter((f) => part === 'all' || TIMED_E2E.includes(f) === (part === 'timed'))
+    .map((f) => `tests/e2e/${f}`);
+}
+
+/** Runs `fn(env)` with `vite preview` serving dist/ (env.VILAB_URL is its address). */
+async function withPreview(fn) {
   const server = await preview({
     configFile: fileURLToPath(new URL('../web/vite.config.js', import.meta.url)),
     preview: { port: 0, host: '127.0.0.1' },
     logLevel: 'warn',
   });
-  const url = server.resolvedUrls.local[0];
-  const files = readdirSync(join(root, 'tests/e2e'))
-    .filter((f) => f.endsWith('.test.mjs'))
-    .sort()
-    .filter((f) => part === 'all' || TIMED_E2E.includes(f) === (part === 'timed'));
-  const alongside = part === 'untimed' ? files.filter((f) => WAITING_E2E.includes(f)) : [];
-  const paths = (names) => names.map((f) => `tests/e2e/${f}`);
-  const env = { VILAB_URL: url };
-  const runs = [nodeTests('e2e', paths(files.filter((f) => !alongside.includes(f))), env)];
-  if (alongside.length > 0) runs.push(nodeTests('e2e', paths(alongside), env, false, true));
-  await Promise.all(runs);
-  await server.close();
+  try {
+    await fn({ VILAB_URL: server.resolvedUrls.local[0] });
+  } finally {
+    await server.close();
+  }
+}
+
+/** The e2e files of `part`, one node:test run for them all. */
+const e2e = (part = 'all') => withPreview((env) => nodeTests('e2e', e2eFiles(part), env));
+
+/**
+ * The untimed e2e files beside the other layers. The browser's lane takes files from the
+ * front of the queue, a file at a time; the waiting files run at once, in a lane of their
+ * own; once the other layers have ended, their lane takes files from the back at the same
+ * priority, so the browser's pauses (page loads, timers) no longer leave a core idle for
+ * the rest of the layer. Each file prints its output when it ends: lanes never interleave.
+ */
+async function e2eBesideOthers() {
+  await withPreview(async (env) => {
+    const files = e2eFiles('untimed');
+    const waiting = files.filter((f) => WAITING_E2E.some((w) => f.endsWith(`/${w}`)));
+    const queue = files.filter((f) => !waiting.includes(f));
+    const lane = async (take) => {
+      for (let file = take(); file; file = take()) await nodeTests('e2e', [file], env, false, true);
+    };
+    await Promise.all([
+      lane(() => queue.shift()),
+      nodeTests('e2e', waiting, env, false, true),
+      others(true).then(() => lane(() => queue.pop())),
+    ]);
+  });
 }
 
 const asan = (beside) =>
@@ -159,7 +188,7 @@ else if (process.env.VILAB_TEST_SERIAL === '1') {
   await others(false);
   await e2e();
 } else {
-  await Promise.all([e2e('untimed'), others(true)]);
+  await e2eBesideOthers();
   await e2e('timed');
 }
 
