@@ -14,17 +14,13 @@ bash scripts/setup.sh
 export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
 jobs=$(nproc 2>/dev/null || echo 2)
 
+# The C++ trees at once, sharing one make's job slots (scripts/build.mk).
+trees=(wasm)
 if [ "${VILAB_SKIP_NATIVE:-0}" != 1 ]; then
-  [ -f build/native/CMakeCache.txt ] || cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
-  cmake --build build/native -j"$jobs"
+  trees=(native wasm)
+  [ "${VILAB_SKIP_FUZZ:-0}" = 1 ] || trees=(native sanitize wasm)
 fi
-
-if [ "${VILAB_SKIP_NATIVE:-0}" != 1 ] && [ "${VILAB_SKIP_FUZZ:-0}" != 1 ]; then
-  bash scripts/build-sanitized.sh
-fi
-
-[ -f build/wasm/CMakeCache.txt ] || emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build build/wasm -j"$jobs"
+make --no-print-directory -j"$jobs" -f scripts/build.mk "${trees[@]}"
 node scripts/gen-ids.mjs
 node scripts/gen-schema.mjs
 node scripts/gen-docs.mjs
