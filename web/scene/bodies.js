@@ -4,18 +4,8 @@
 // (cylinder) or a spring (a helix that stretches with the distance), with trails.
 // A body whose position is not finite is left where it was last drawn. Entries of another
 // kind are furniture (a hoop, a wire, a floor …: furniture.js), drawn by A's scene.
-import {
-  CatmullRomCurve3,
-  CylinderGeometry,
-  Group,
-  Mesh,
-  MeshStandardMaterial,
-  Quaternion,
-  SphereGeometry,
-  TubeGeometry,
-  Vector3,
-} from 'three';
-import { GHOST_SCALE, solidMaterial } from './common.js';
+import { CatmullRomCurve3, CylinderGeometry, Group, Mesh, Quaternion, SphereGeometry, TubeGeometry, Vector3 } from 'three';
+import { GHOST_SCALE, litMaterial, solidMaterial } from './common.js';
 import { FurniturePiece, furnitureLayout, furnitureFrame, isFurniture } from './furniture.js';
 import { Trail } from './trail.js';
 
@@ -219,9 +209,15 @@ export class BodiesScene {
   /** The furniture (drawn once, by A: it is where the run's own bodies move), in the rods' grey. */
   #buildFurniture(theme) {
     if (!this.furnitureItems.length) return [];
-    this.furnitureMaterial = new MeshStandardMaterial({ color: theme.rod, roughness: 0.55, metalness: 0.1 });
+    this.furnitureMaterial = litMaterial({ color: theme.rod, roughness: 0.55, metalness: 0.1 });
     return this.furnitureItems.map((item) => {
-      const piece = new FurniturePiece(item, { size: this.extent, theme, material: this.furnitureMaterial, visual0: this.visual0 });
+      const piece = new FurniturePiece(item, {
+        size: this.extent,
+        theme,
+        material: this.furnitureMaterial,
+        lit: litMaterial,
+        visual0: this.visual0,
+      });
       this.object.add(piece.object);
       return piece;
     });

@@ -7,6 +7,7 @@ import {
   Group,
   Mesh,
   MeshBasicMaterial,
+  MeshPhongMaterial,
   MeshStandardMaterial,
   Quaternion,
   SRGBColorSpace,
@@ -53,7 +54,7 @@ headGeometry.translate(0, -0.5, 0);
 export class Arrow {
   constructor(color, { radius = 0.02, opacity = 1, label = null, labelColor = color } = {}) {
     this.radius = radius;
-    const mat = new MeshStandardMaterial({ color, roughness: 0.5, transparent: opacity < 1, opacity, depthWrite: opacity >= 1 });
+    const mat = litMaterial({ color, roughness: 0.5, transparent: opacity < 1, opacity, depthWrite: opacity >= 1 });
     this.material = mat;
     this.shaft = new Mesh(shaftGeometry, mat);
     this.head = new Mesh(headGeometry, mat);
@@ -93,10 +94,31 @@ export class Arrow {
   }
 }
 
+// Where WebGL runs on a software rasterizer (View's probe), lit surfaces are shaded by
+// Blinn–Phong instead of three's physically based model: there every shader is compiled
+// and every pixel shaded on the CPU, and the physically based program costs several times
+// more of both. Set once by the View, before any scene is built.
+let softwareShading = false;
+
+/** Whether lit surfaces use the software rasterizer's cheaper shading (set by the View). */
+export function setSoftwareShading(on) {
+  softwareShading = on;
+}
+
+/**
+ * A lit surface's material: three's MeshStandardMaterial, or on a software rasterizer a
+ * MeshPhongMaterial with a highlight of about the same width (shininess ≈ 2/roughness⁴ − 2,
+ * the Blinn–Phong exponent matching a Beckmann lobe) and a dielectric's weak specular.
+ */
+export function litMaterial({ roughness = 1, metalness = 0, ...rest }) {
+  if (!softwareShading) return new MeshStandardMaterial({ roughness, metalness, ...rest });
+  return new MeshPhongMaterial({ ...rest, shininess: Math.max(1, 2 / roughness ** 4 - 2), specular: 0x141414 });
+}
+
 export function solidMaterial(color, role) {
-  if (role === 'A') return new MeshStandardMaterial({ color, roughness: 0.45, metalness: 0.05 });
+  if (role === 'A') return litMaterial({ color, roughness: 0.45, metalness: 0.05 });
   if (role === 'B') return ghostMaterial(color);
-  return new MeshStandardMaterial({ color, roughness: 0.6, transparent: true, opacity: 0.42, depthWrite: false });
+  return litMaterial({ color, roughness: 0.6, transparent: true, opacity: 0.42, depthWrite: false });
 }
 
 /** How much larger than A's body B's is drawn: the rim of B that shows around A where they coincide. */

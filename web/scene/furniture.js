@@ -13,7 +13,6 @@ import {
   Group,
   LineCurve3,
   Mesh,
-  MeshStandardMaterial,
   PlaneGeometry,
   Quaternion,
   TorusGeometry,
@@ -85,8 +84,10 @@ export class FurniturePiece {
    * @param item   an entry of furnitureLayout
    * @param size   the picture's extent (a floor's default half-size, the tube's thickness)
    * @param theme  the scene theme (colours)
+   * @param lit    makes a lit surface's material (common.js's litMaterial; not imported here,
+   *               so the editor, which imports isFurniture, shares no module with the page)
    */
-  constructor(item, { size, theme, material, visual0 }) {
+  constructor(item, { size, theme, material, lit, visual0 }) {
     this.item = item;
     this.entry = item.entry;
     this.axis = unit(this.entry.axis, Z);
@@ -96,6 +97,7 @@ export class FurniturePiece {
     this.tube = Math.max(0.004, size * 0.012);
     this.size = size;
     this.material = material;
+    this.lit = lit;
     this.object = new Group();
     this.mesh = null;
     this.angle = 0;
@@ -116,7 +118,7 @@ export class FurniturePiece {
     if (e.kind === 'pulley') this.#buildPulley(this.radius0);
     if (e.kind === 'floor' || e.kind === 'wall') {
       const half = Number.isFinite(e.size) ? e.size : this.size * 1.2;
-      const plane = new MeshStandardMaterial({
+      const plane = this.lit({
         color: theme.grid,
         roughness: 0.9,
         transparent: true,
@@ -134,7 +136,7 @@ export class FurniturePiece {
     this.#add(new TorusGeometry(r, this.tube * 1.6, 10, 64), this.material);
     const disc = new CylinderGeometry(r * 0.96, r * 0.96, this.tube * 1.2, 48);
     disc.rotateX(Math.PI / 2);
-    this.discMaterial = new MeshStandardMaterial({ color: this.material.color, roughness: 0.7, transparent: true, opacity: 0.35 });
+    this.discMaterial = this.lit({ color: this.material.color, roughness: 0.7, transparent: true, opacity: 0.35 });
     this.#add(disc, this.discMaterial);
     for (const a of [0, Math.PI / 2]) {
       const spoke = new BoxGeometry(2 * r, this.tube * 2.4, this.tube * 2.4);

@@ -22,7 +22,6 @@ import {
   LineSegments,
   Mesh,
   MeshBasicMaterial,
-  MeshStandardMaterial,
   PerspectiveCamera,
   Quaternion,
   Scene,
@@ -31,7 +30,7 @@ import {
   AmbientLight,
   DirectionalLight,
 } from 'three';
-import { Arrow, ghostMaterial, GHOST_SCALE, makeLabel, quantityOf } from './common.js';
+import { Arrow, ghostMaterial, GHOST_SCALE, litMaterial, makeLabel, quantityOf } from './common.js';
 import { OKABE_ITO } from './palette.js';
 import { boxSides, rigidShape } from './rigid-shape.js';
 import { Trail } from './trail.js';
@@ -148,7 +147,7 @@ export class RigidBody {
     this.axleMaterial =
       role === 'B'
         ? ghostMaterial(color)
-        : new MeshStandardMaterial({ color: role === 'A' ? theme.rod : color, transparent: role !== 'A', opacity: role === 'A' ? 1 : 0.5 });
+        : litMaterial({ color: role === 'A' ? theme.rod : color, transparent: role !== 'A', opacity: role === 'A' ? 1 : 0.5 });
     const axleMesh = new Mesh(axle, this.axleMaterial);
     axleMesh.scale.set(role === 'B' ? 1.6 : 1, role === 'B' ? 1.6 : 1, r * AXLE);
     axleMesh.lookAt(this.rho[0], this.rho[1], this.rho[2]);
@@ -156,7 +155,7 @@ export class RigidBody {
     // a knob on the axle's tip, the point whose trail shows the nutation
     const knob = new SphereGeometry(0.045, 16, 12);
     this.geometries.push(knob);
-    this.knobMaterial = role === 'A' ? new MeshStandardMaterial({ color, roughness: 0.45 }) : this.axleMaterial;
+    this.knobMaterial = role === 'A' ? litMaterial({ color, roughness: 0.45 }) : this.axleMaterial;
     const knobMesh = new Mesh(knob, this.knobMaterial);
     knobMesh.position.set(...this.rho).multiplyScalar(AXLE);
     if (role === 'B') knobMesh.scale.setScalar(GHOST_SCALE);
@@ -165,8 +164,8 @@ export class RigidBody {
 
   /** A: the shape in A's colour with its marked face, its edges, and the principal axes e1, e2, e3. */
   #buildSolid(body, pieces, color, theme) {
-    this.material = new MeshStandardMaterial({ color, roughness: 0.5, metalness: 0.05, transparent: true, opacity: 0.9 });
-    this.markMaterial = new MeshStandardMaterial({ color: MARK, roughness: 0.5, metalness: 0.05 });
+    this.material = litMaterial({ color, roughness: 0.5, metalness: 0.05, transparent: true, opacity: 0.9 });
+    this.markMaterial = litMaterial({ color: MARK, roughness: 0.5, metalness: 0.05 });
     this.edgeMaterial = new LineBasicMaterial({ color: theme.fg, transparent: true, opacity: 0.5 });
     for (const { geometry, markedGroup, marked } of pieces) {
       const mats =
@@ -295,7 +294,7 @@ export class MomentumSphere {
     this.scene.add(new Mesh(sphereG, sphereM));
     // energy ellipsoid, semi-axes sqrt(2H I_i) (normalized by |Π₀|)
     const twoH = Pi0.reduce((s, p, i) => s + (p * p) / I[i], 0);
-    const ellM = new MeshStandardMaterial({ color: colors.A, transparent: true, opacity: 0.08, depthWrite: false, roughness: 0.9 });
+    const ellM = litMaterial({ color: colors.A, transparent: true, opacity: 0.08, depthWrite: false, roughness: 0.9 });
     this.mats.push(ellM);
     const ell = new Mesh(sphereG, ellM);
     ell.scale.set(...I.map((Ii) => Math.sqrt(twoH * Ii) * this.norm));

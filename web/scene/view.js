@@ -18,7 +18,7 @@ import {
   Vector3,
   WebGLRenderer,
 } from 'three';
-import { Arrow, disposeTree, makeLabel, quantityOf } from './common.js';
+import { Arrow, disposeTree, makeLabel, quantityOf, setSoftwareShading } from './common.js';
 import { RotatingFrame } from './frame.js';
 import { MomentumSphere, principalMoments } from './rigid.js';
 import { SCENES } from './scenes.js';
@@ -89,6 +89,7 @@ export class View {
     this.reducedMotion = reducedMotion;
     const probe = probeGL();
     this.software = probe.software;
+    setSoftwareShading(this.software);
     this.renderer = new WebGLRenderer({
       antialias: !this.software,
       alpha: false,
