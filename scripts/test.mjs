@@ -10,7 +10,7 @@
 // The browser leaves about a fifth of the machine idle, so the other layers run beside e2e
 // (niced, their output printed when each ends), all but the e2e files that time frames, which
 // run alone at the end; the e2e files that mostly wait on the browser's timers run beside the
-// other e2e files, and once the other layers have ended their niced lane takes e2e files too.
+// other e2e files, and once the other layers have ended their lane takes e2e files too (unniced).
 // VILAB_TEST_SERIAL=1 runs one layer and one file at a time.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';

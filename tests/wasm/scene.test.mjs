@@ -9,12 +9,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { MeshBasicMaterial, Quaternion, Vector3 } from 'three';
+import { MeshBasicMaterial, MeshPhongMaterial, MeshStandardMaterial, Quaternion, Vector3 } from 'three';
 import { assertInputError, lab, root } from './helpers.mjs';
 import { boxMoments, isFlatAsymmetric, rigidShape, shapeMoments, tHandleMoments } from '../../web/scene/rigid-shape.js';
 import { bodyGeometry, MechanismScene } from '../../web/scene/mechanism.js';
 import { FurniturePiece, furnitureLayout } from '../../web/scene/furniture.js';
 import { RigidBody } from '../../web/scene/rigid.js';
+import { litMaterial, setSoftwareShading, solidMaterial } from '../../web/scene/common.js';
 import { sceneTheme } from '../../web/scene/palette.js';
 
 const rigidPresets = JSON.parse(readFileSync(join(root, 'scenes', 'rigid_body_presets.json'), 'utf8'));
@@ -341,5 +342,30 @@ test('mechanism hinges: each hinge of the gyroscope is drawn as a rod along its 
     scene.dispose();
   } finally {
     sim.dispose();
+  }
+});
+
+test('lit surfaces: physically based on a GPU; Blinn–Phong of the same highlight width and the same look on a software rasterizer', () => {
+  const params = { color: 0x0072b2, roughness: 0.45, metalness: 0.05, transparent: true, opacity: 0.42, depthWrite: false };
+  try {
+    setSoftwareShading(false);
+    const gpu = litMaterial(params);
+    assert.ok(gpu instanceof MeshStandardMaterial, 'a GPU keeps MeshStandardMaterial');
+    assert.equal(gpu.roughness, 0.45);
+    assert.equal(gpu.metalness, 0.05);
+    assert.ok(solidMaterial(0x0072b2, 'A') instanceof MeshStandardMaterial);
+    setSoftwareShading(true);
+    const soft = litMaterial(params);
+    assert.ok(soft instanceof MeshPhongMaterial, 'a software rasterizer gets MeshPhongMaterial');
+    assert.ok(solidMaterial(0x0072b2, 'A') instanceof MeshPhongMaterial, 'bodies follow');
+    // shininess 2/r⁴ − 2 (at least 1): 46.8 at r = 0.45, 1 at r = 1
+    assert.ok(Math.abs(soft.shininess - (2 / 0.45 ** 4 - 2)) < 1e-12, `shininess ${soft.shininess}`);
+    assert.equal(litMaterial({ color: 0 }).shininess, 1);
+    // the colour, transparency and depth writes carried over; roughness and metalness not passed to Phong
+    assert.equal(soft.color.getHex(), gpu.color.getHex());
+    assert.deepEqual([soft.transparent, soft.opacity, soft.depthWrite], [true, 0.42, false]);
+    assert.equal('roughness' in soft, false);
+  } finally {
+    setSoftwareShading(false);
   }
 });
