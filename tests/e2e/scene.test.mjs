@@ -2,7 +2,9 @@
 // compares (A's pixels with B shown ≥ 80 % of A's pixels with B hidden, at the start,
 // where A and B coincide, and 300 steps later); the rotating hoop has its hoop, which
 // turns at w t; the heavy top traces its axis tip; the free body's shape follows its
-// principal moments (a T-handle for the Dzhanibekov body).
+// principal moments (a T-handle for the Dzhanibekov body); the default page's first
+// picture compiles three shader programs, and its drawing buffer is allocated once, at
+// the size of that picture.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -174,6 +176,56 @@ test("no overlay covers the heavy top's ω and L labels (desktop, phone, landsca
       }
     }
     assert.deepEqual(errors, []);
+    await page.close();
+  }
+});
+
+test('the default page compiles three shader programs for its first picture: its solids share one, its lines one', async () => {
+  // Each program compiled for the first picture costs ≈ 60 ms of the main thread with
+  // software WebGL: the pivot, post and gravity arrow are instanced like the bobs and rods,
+  // and the floor grid's colours carry an alpha like the trails'. A non-instanced solid, or
+  // a grid of three-component colours, makes a fourth.
+  const { page, errors } = await openPage(browser.context, '?nosw=1');
+  try {
+    await page.waitForFunction(() => window.vilabPage.firstFrameAt() != null, null, { timeout: 15000 });
+    const { shaderPrograms } = await hook(page, () => window.vilabPage.sceneFacts());
+    assert.equal(shaderPrograms, 3, 'lit solids, lines, the g label');
+    assert.deepEqual(errors, []);
+  } finally {
+    await page.close();
+  }
+});
+
+test('the drawing buffer is allocated once at start-up, at the size the first picture is drawn with, and follows a resize', async () => {
+  const { page, errors } = await openPage(browser.context, '?nosw=1');
+  try {
+    await page.waitForFunction(() => window.vilabPage.frames() > 10, null, { timeout: 15000 });
+    const facts = () =>
+      hook(page, () => {
+        const canvas = document.querySelector('#view canvas');
+        return {
+          buffer: window.vilabPage.sceneFacts().drawingBuffer,
+          w: canvas.width,
+          h: canvas.height,
+          cw: canvas.clientWidth,
+          ch: canvas.clientHeight,
+        };
+      });
+    const start = await facts();
+    // the page fills its panels after the view is made: a buffer sized then and again
+    // when the resize observer reports the settled layout is drawn stretched once, and
+    // costs a second allocation right after the first frame
+    assert.equal(start.buffer.allocations, 1, `allocations at start-up: ${JSON.stringify(start)}`);
+    assert.equal(start.w, Math.round(start.cw * start.buffer.ratio));
+    assert.equal(start.h, Math.round(start.ch * start.buffer.ratio));
+    await page.setViewportSize({ width: 1100, height: 700 });
+    await page.waitForFunction(() => window.vilabPage.sceneFacts().drawingBuffer.allocations === 2, null, { timeout: 10000 });
+    const after = await facts();
+    assert.notEqual(after.cw, start.cw);
+    assert.equal(after.w, Math.round(after.cw * after.buffer.ratio));
+    assert.equal(after.h, Math.round(after.ch * after.buffer.ratio));
+    assert.deepEqual(errors, []);
+  } finally {
     await page.close();
   }
 });

@@ -81,6 +81,11 @@ export class FrameLoop {
 
   /** Draws the first picture now and runs from the next animation frame on. */
   start() {
+    // The page's panels were filled since the view was made: its size is read from the
+    // settled layout, so that the first picture is not drawn stretched and its drawing
+    // buffer not allocated again when the resize observer reports the change (40–80 ms
+    // of the main thread right after the first frame with software WebGL).
+    this.view.resize();
     this.view.render(true);
     requestAnimationFrame(this.frame);
   }

@@ -5,6 +5,7 @@ import {
   ConeGeometry,
   CylinderGeometry,
   Group,
+  InstancedMesh,
   Mesh,
   MeshBasicMaterial,
   MeshPhongMaterial,
@@ -50,14 +51,27 @@ shaftGeometry.translate(0, 0.5, 0);
 const headGeometry = new ConeGeometry(1, 1, 16);
 headGeometry.translate(0, -0.5, 0);
 
-/** A solid arrow from the origin of its group along a direction; set() is allocation-free. */
+/**
+ * A mesh, or with `instanced` an instanced mesh of one instance drawn the same: the solids
+ * around bodies that are drawn instanced (a chain's bobs and rods) are made so, so that all
+ * share one shader program (each program compiled for the first picture costs ≈ 60 ms of
+ * the main thread with software WebGL).
+ */
+export function solidPart(geometry, material, instanced = false) {
+  return instanced ? new InstancedMesh(geometry, material, 1) : new Mesh(geometry, material);
+}
+
+/**
+ * A solid arrow from the origin of its group along a direction; set() is allocation-free.
+ * `instanced`: its parts made by solidPart for a scene of instanced bodies.
+ */
 export class Arrow {
-  constructor(color, { radius = 0.02, opacity = 1, label = null, labelColor = color } = {}) {
+  constructor(color, { radius = 0.02, opacity = 1, label = null, labelColor = color, instanced = false } = {}) {
     this.radius = radius;
     const mat = litMaterial({ color, roughness: 0.5, transparent: opacity < 1, opacity, depthWrite: opacity >= 1 });
     this.material = mat;
-    this.shaft = new Mesh(shaftGeometry, mat);
-    this.head = new Mesh(headGeometry, mat);
+    this.shaft = solidPart(shaftGeometry, mat, instanced);
+    this.head = solidPart(headGeometry, mat, instanced);
     this.object = new Group();
     this.object.add(this.shaft, this.head);
     this.label = label ? makeLabel(label, labelColor, 0.16) : null;
@@ -87,6 +101,8 @@ export class Arrow {
 
   dispose() {
     this.material.dispose();
+    this.shaft.dispose?.(); // an instanced part's instance buffer
+    this.head.dispose?.();
     if (this.label) {
       this.label.material.map.dispose();
       this.label.material.dispose();
@@ -140,6 +156,7 @@ export function basicMaterial(color, opacity = 1) {
 /** Disposes geometries/materials/textures under an object (shared geometries excepted). */
 export function disposeTree(root, keep = new Set([shaftGeometry, headGeometry])) {
   root.traverse((o) => {
+    if (o.isInstancedMesh) o.dispose(); // its instance buffer
     if (o.geometry && !keep.has(o.geometry)) o.geometry.dispose();
     const mats = Array.isArray(o.material) ? o.material : o.material ? [o.material] : [];
     for (const m of mats) {

@@ -31,6 +31,7 @@ export class LinkageBody {
     rodGeometry.translate(0, 0.5, 0);
     this.rods = new InstancedMesh(rodGeometry, this.rodMaterial, this.n);
     this.bobs.frustumCulled = this.rods.frustumCulled = false;
+    this.instanced = true; // the scene's other solids are drawn instanced too (one shader program)
     this.object.add(this.rods, this.bobs);
     // trails: every bob for ≤ 2 bobs, the last one for chains
     this.trails = [];

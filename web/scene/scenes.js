@@ -15,7 +15,7 @@
 //                and the kink tracker (plots/field-plots.js)
 //   drag         its bobs can be dragged (paused) to set the start (page/drag.js)
 import { BoxGeometry, CylinderGeometry, Mesh, SphereGeometry, Vector3 } from 'three';
-import { solidMaterial } from './common.js';
+import { solidMaterial, solidPart } from './common.js';
 import { LinkageBody } from './linkage.js';
 import { OscillatorBody } from './oscillator.js';
 import { RigidBody } from './rigid.js';
@@ -47,8 +47,9 @@ const fullBuildBody = (kind) => {
 function hangingFromPivot({ env, body, theme }) {
   const extent = body.extent;
   const r = Math.max(0.015, extent * 0.022);
-  const pivot = new Mesh(new SphereGeometry(r, 16, 12), solidMaterial(theme.pivot, 'A'));
-  const post = new Mesh(new CylinderGeometry(r * 0.35, r * 0.35, extent * 0.12, 10), solidMaterial(theme.pivot, 'A'));
+  const instanced = body.instanced === true;
+  const pivot = solidPart(new SphereGeometry(r, 16, 12), solidMaterial(theme.pivot, 'A'), instanced);
+  const post = solidPart(new CylinderGeometry(r * 0.35, r * 0.35, extent * 0.12, 10), solidMaterial(theme.pivot, 'A'), instanced);
   post.rotation.x = Math.PI / 2;
   post.position.z = extent * 0.06;
   env.add(pivot, post);

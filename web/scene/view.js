@@ -7,6 +7,7 @@
 // It renders only when something changed (a new state, camera motion, resize).
 import {
   AmbientLight,
+  BufferAttribute,
   Color,
   DirectionalLight,
   GridHelper,
@@ -101,6 +102,9 @@ export class View {
     this.canvas = this.renderer.domElement;
     this.canvas.setAttribute('role', 'img');
     this.canvas.setAttribute('tabindex', '0');
+    // the canvas fills the container whatever its drawing buffer's size (#fitBuffer)
+    this.canvas.style.width = '100%';
+    this.canvas.style.height = '100%';
     container.prepend(this.canvas);
     this.scene = new Scene();
     this.camera = new PerspectiveCamera(38, 1, 0.01, 500);
@@ -162,22 +166,30 @@ export class View {
   }
 
   resize() {
-    // the size is cached here (resize observer), so the frame loop never reads layout
+    // the size is cached here (resize observer), so the frame loop never reads layout;
+    // the drawing buffer follows at the next render (#fitBuffer)
     this.width = this.container.clientWidth;
     this.height = this.container.clientHeight;
     const w = Math.max(1, this.width);
     const h = Math.max(1, this.height);
-    // setting a canvas's size reallocates its drawing buffer even when unchanged (and the
-    // page's start-up reports the same size several times)
-    if (w !== this.bufferSize?.w || h !== this.bufferSize?.h || this.renderer.getPixelRatio() !== this.bufferSize?.ratio) {
-      this.renderer.setSize(w, h, false);
-      this.bufferSize = { w, h, ratio: this.renderer.getPixelRatio() };
-      this.canvas.style.width = '100%';
-      this.canvas.style.height = '100%';
-    }
     this.camera.aspect = w / h;
     this.camera.updateProjectionMatrix();
     this.dirty = true;
+  }
+
+  /**
+   * Gives the drawing buffer the view's size before a render. Setting a canvas's size
+   * reallocates its buffer even when unchanged, and the page's start-up reports several
+   * sizes before its first picture: only the one drawn with is allocated.
+   */
+  #fitBuffer() {
+    const w = Math.max(1, this.width);
+    const h = Math.max(1, this.height);
+    const ratio = this.renderer.getPixelRatio();
+    if (w === this.bufferSize?.w && h === this.bufferSize?.h && ratio === this.bufferSize?.ratio) return;
+    this.renderer.setSize(w, h, false);
+    this.bufferSize = { w, h, ratio };
+    this.bufferAllocations = (this.bufferAllocations ?? 0) + 1;
   }
 
   /**
@@ -278,11 +290,22 @@ export class View {
     grid.position.z = floorZ;
     grid.material.transparent = true;
     grid.material.opacity = 0.7;
+    // its colours with an alpha of 1, as the trails' (red, green, blue, alpha): both lines
+    // then share one shader program (each costs ≈ 60 ms at the first picture with software WebGL)
+    const rgb = grid.geometry.getAttribute('color');
+    const rgba = new Float32Array(rgb.count * 4).fill(1);
+    for (let i = 0; i < rgb.count; i++) rgba.set([rgb.getX(i), rgb.getY(i), rgb.getZ(i)], 4 * i);
+    grid.geometry.setAttribute('color', new BufferAttribute(rgba, 4));
     this.env.add(grid);
     // gravity arrow (not for the free body or the spring)
     const g = quantityOf(system, scenario.params, 'gravity');
     if (scene.gravityArrow && g !== 0) {
-      const arrow = new Arrow(theme.muted, { radius: extent * 0.012, label: 'g', labelColor: theme.fg });
+      const arrow = new Arrow(theme.muted, {
+        radius: extent * 0.012,
+        label: 'g',
+        labelColor: theme.fg,
+        instanced: this.A?.instanced === true,
+      });
       arrow.label.scale.multiplyScalar(Math.max(1, extent * 0.9));
       arrow.set(0, 0, -extent * 0.35);
       arrow.object.position.set(extent * 0.95, extent * 0.95, scene.gravityArrow(extent));
@@ -445,7 +468,16 @@ export class View {
     const shape = this.A?.shape ? { kind: this.A.shape.kind, sides: this.A.sides, reach: this.A.reach } : null;
     const stiff = this.A?.stiffFacts?.() ?? null; // a field's stiff stretches (web/scene/field.js)
     const string = this.A?.stringFacts?.() ?? null; // a field's drawn string
-    return { furniture, trails: { A: trailPoints(this.A), B: trailPoints(this.B) }, shape, labels: this.#labelPoints(), stiff, string };
+    return {
+      furniture,
+      trails: { A: trailPoints(this.A), B: trailPoints(this.B) },
+      shape,
+      labels: this.#labelPoints(),
+      stiff,
+      string,
+      drawingBuffer: { ...this.bufferSize, allocations: this.bufferAllocations },
+      shaderPrograms: this.renderer.info.programs?.length ?? 0, // compiled so far
+    };
   }
 
   /** Where A's vector labels (ω, L) are on the page, in client pixels: [{ text, x, y }] of the visible ones. */
@@ -487,6 +519,7 @@ export class View {
     const moved = this.controls.update();
     if (!force && !this.dirty && !moved) return false;
     this.dirty = false;
+    this.#fitBuffer();
     const r = this.renderer;
     const w = this.width;
     const h = this.height;
