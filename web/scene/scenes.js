@@ -1,7 +1,9 @@
 // The scenes, one row per view id (viewOf in view.js says which one a system gets):
 //
 //   Body         the class drawn for A, B and the exact ghost:
-//                new Body({ system, scenario, role, color, theme, heavy, visual0, samples })
+//                new Body({ system, scenario, role, color, theme, heavy, visual0, samples });
+//                body.instanced: its solids are instanced meshes, and the environment's
+//                are made so too (common.js solidPart: one shader program for all)
 //   environment  ({ env, body, theme, exactOffset }) → { target, floorZ, extent }: adds what
 //                stands around the body (pivot, wall) to env and says where the home camera
 //                looks, the floor's height and the extent to frame
