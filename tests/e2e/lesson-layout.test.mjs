@@ -73,12 +73,18 @@ test('every preset at 1366×768: its named plot large and above the fold within 
     const want = expected(preset.lesson);
     const t0 = Date.now();
     await page.selectOption('#preset', id);
-    // a preset that asks its prediction first waits at t = 0: played from its card, it jumps and plays
-    const play = page.locator('.predict-play');
-    if (await play.isVisible().catch(() => false)) await play.click();
+    // a preset that asks its prediction first waits at t = 0: played from its own card (it
+    // comes 0.3–1 s after the choice; the card still showing may be the last preset's), it
+    // jumps and plays
+    const play = page.locator(`#predict[data-activity="preset:${id}"] .predict-play`);
+    let played = false;
     let seen = null;
     let box = null;
     while (Date.now() - t0 < 20000) {
+      if (!played && (await play.isVisible().catch(() => false))) {
+        await play.click();
+        played = true;
+      }
       seen = await hook(page, () => window.vilabPage.lessonLayout());
       box = seen.featured ? await plotBox(page, seen.featured) : null;
       const st = await hook(page, () => window.vilabPage.state());
