@@ -40,6 +40,55 @@ test('a budgeted slice of 25 ms takes at most 100 ms of main-thread CPU: 10^6 st
   }
 });
 
+/** Holds the thread for ms of wall-clock time (the CPU a slower step would take). */
+function spin(ms) {
+  const end = performance.now() + ms;
+  while (performance.now() < end);
+}
+
+/**
+ * B as an outside source (the runner's sourceOf shape): vilab's RK4 on the DSP, each step
+ * then holding the thread for `cost.msPerStep` more. A browser's B changes its rate several-fold
+ * between chunks (its hot code compiled while it runs, the GPU process on the other core).
+ */
+function slowingB(scenario, cost) {
+  return {
+    scenario,
+    integrator: lab.integrator(scenario.integrator),
+    simulate: (historyCapacity) => {
+      const sim = lab.simulate(scenario, { historyStride: 1, historyCapacity });
+      return new Proxy(sim, {
+        get(target, key) {
+          if (key === 'advance')
+            return (n) => {
+              target.advance(n);
+              spin(n * cost.msPerStep);
+            };
+          const value = Reflect.get(target, key, target);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+    },
+  };
+}
+
+test('a B that turns 10× slower between two chunks overruns a 25 ms slice by one short chunk: at most 100 ms of main-thread CPU (its whole planned share at the old rate: 125 ms)', () => {
+  const dsp = lab.normalize({ system: 'double-spherical-pendulum' });
+  const cost = { msPerStep: 0.02 };
+  const runner = new Runner(lab, { onSamples: () => {} });
+  runner.configure(dsp, slowingB(lab.normalize({ ...dsp, integrator: 'rk4' }), cost));
+  try {
+    for (let k = 0; k < 3; k++) runner.advance(1e6, { budgeted: true, budgetMs: 25 }); // B's rate measured
+    cost.msPerStep = 0.2;
+    const ms = cpuMs(() => runner.advance(1e6, { budgeted: true, budgetMs: 25 }));
+    console.log(`the slice in which B became 10× slower: ${ms.toFixed(1)} ms of CPU, ${runner.step} steps`);
+    assert.ok(ms <= 100, `${ms.toFixed(0)} ms`);
+    assert.equal(runner.b.sim.step, runner.step, 'B took A’s steps');
+  } finally {
+    runner.disposeTracks();
+  }
+});
+
 test('negative control: the same steps asked without a budget hold the thread far longer', () => {
   const runner = new Runner(lab, { onSamples: () => {} });
   runner.configure(lab.normalize(CHAIN));

@@ -5,11 +5,11 @@
 // measured rate exceeds the bound (LANDING_BOUND_MS of CPU) is refused before it starts.
 // The steps are the runner's (web/sim/runner.js): the same bits as stepping live.
 import { LandingProgress } from '../ui/landing.js';
+import { landingEstimate } from '../sim/landing-estimate.js';
 
 export const LANDING_BOUND_MS = 60_000; // CPU a landing may take at the measured rate
 const SLICE_MS = 25; // stepping per slice; a frame comes between slices
 const SHOW_AFTER_MS = 300; // shorter landings show no progress line
-const PROBE_MS = 30; // the rate measured before a landing (A and B together)
 
 /**
  * Resolves just after the browser's next frame, so a frame comes between two slices however
@@ -39,39 +39,6 @@ export function whenIdle(timeoutMs = 1000) {
     if (window.requestIdleCallback) requestIdleCallback(() => resolve(), { timeout: timeoutMs });
     else setTimeout(resolve, 0);
   });
-}
-
-/**
- * The estimated ms to take `steps` steps of the scenarios (A and B together), from their
- * rates measured in scratch simulations (recording every step, as the page's runs do), each
- * stepped for its share of PROBE_MS. A run refused within its measurement stops there: it
- * costs what it took.
- */
-export function landingEstimate(lab, scenarios, steps) {
-  let ms = 0;
-  const budgetMs = PROBE_MS / Math.max(1, scenarios.length);
-  for (const scenario of scenarios) {
-    let sim;
-    try {
-      sim = lab.simulate(scenario, { historyStride: 1, historyCapacity: 1024 });
-    } catch {
-      continue; // nothing to measure: the run's own build reports the error
-    }
-    const t0 = performance.now();
-    let taken = 0;
-    let refused = false;
-    try {
-      taken = sim.advanceFor({ maxSteps: Math.max(1, Math.min(steps, 1e6)), budgetMs }).steps;
-    } catch (e) {
-      taken = e.stepsTaken ?? 0;
-      refused = true;
-    } finally {
-      sim.dispose();
-    }
-    const elapsed = performance.now() - t0;
-    ms += refused ? elapsed : (steps * elapsed) / Math.max(1, taken);
-  }
-  return ms;
 }
 
 /**

@@ -10,7 +10,8 @@ import { decodeState, encodeState, MAX_DEFINITION_BYTES } from '../state/url.js'
 import { $ } from '../ui/dom.js';
 import { durationText } from '../ui/landing.js';
 import { t, onLanguageChange } from '../i18n/index.js';
-import { LANDING_BOUND_MS, landingEstimate, whenIdle } from './landing.js';
+import { LANDING_BOUND_MS, whenIdle } from './landing.js';
+import { landingEstimate } from '../sim/landing-estimate.js';
 import { apiError } from '../ui/api-error.js';
 import { externalB } from '../sim/external-b.js';
 

@@ -21,6 +21,11 @@ const FRAME_BUDGET_MS = 2.5; // simulation time budget per frame
 const REPLAY_NOW_MS = 20; // a replay to the last good step done at once when it fits this
 const CHUNK_MAX = 1024; // steps between two scans: the time budget is checked between chunks
 const PROBE_STEPS = 16; // a bounded chunk while B's cost per step is not yet measured
+// B's share of a bounded chunk, planned at its last measured rate: B runs unbounded
+// (it must take A's steps), and its rate can change several-fold between chunks (the
+// browser compiling the module's hot code while it runs), so chunks stay short and the
+// clock is read between them.
+const B_CHUNK_MS = 6;
 
 /** A refused step (a VilabError with .step, .code, .action, .reason, .suggestion) as the page reports it. */
 export function failureOf(error) {
@@ -281,15 +286,18 @@ export class Runner {
 
   /**
    * One chunk of A's steps (budgetMs: bounded, else all n), B as many, then the per-step scan.
-   * Bounded, a B slower than A (MuJoCo: its step and vilab's measure of it) caps the chunk at
-   * what B takes in the budget at its measured ms per step (unmeasured: PROBE_STEPS), so B's
-   * share never overruns it; the steps are the same, only their batching changes.
+   * Bounded, B caps the chunk at what it takes in the budget, and in B_CHUNK_MS at most, at
+   * its ms per step measured on the last chunk (unmeasured: PROBE_STEPS), so a change of
+   * B's rate overruns the budget by one short chunk at most; the steps are the same, only
+   * their batching changes.
    */
   #chunk(n, budgetMs) {
     const a = this.a;
     const b = this.b && !this.b.failure ? this.b : null;
-    if (budgetMs != null && b)
-      n = b.msPerStep > 0 ? Math.max(1, Math.min(n, Math.floor(budgetMs / b.msPerStep))) : Math.min(n, PROBE_STEPS);
+    if (budgetMs != null && b) {
+      const planMs = Math.min(budgetMs, B_CHUNK_MS);
+      n = b.msPerStep > 0 ? Math.max(1, Math.min(n, Math.floor(planMs / b.msPerStep))) : Math.min(n, PROBE_STEPS);
+    }
     let steps = 0;
     let done = true;
     let refusedA = null;
