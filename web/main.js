@@ -108,7 +108,7 @@ async function main() {
   createActivities({ lab, store, run, embedKeys, siteURL: SITE_URL }); // a prediction before a preset or lesson plays
   const legend = createLegend({ lab, store, runner, view, controls });
   const link = new Links({ lab, store, runner, view, plots, notices, run, embedKeys, siteURL: SITE_URL, reducedMotion });
-  run.land = (step) => link.land(step); // a lesson's jumpTo lands as a link's at= does
+  run.land = (step, options) => link.land(step, options); // a lesson's jumpTo lands as a link's at= does
   lessonLayout = createLessonLayout({ store, plots, layout, notices });
   const downloads = createDownloads({ lab, store, runner, view, plots, notices });
   const bridge = createEmbed({ lab, store, runner, run, link, notices, embedKeys });

@@ -163,6 +163,22 @@ test("a lesson block's plot, cards, camera and jumpTo: landed by stepping, on th
     [fixture.scenario, landed.step],
   );
   assert.equal(landed.hash, direct, 'jumpTo lands on the bits of a run stepped there');
+
+  // a jump beyond the landing bound is refused in the lesson's words (not a link's), the run kept paused where it was
+  const refused = await hook(
+    page,
+    async (p) => {
+      await window.vilabPage.applyPreset(p);
+      return { step: window.vilabPage.sim().step, playing: window.vilabPage.playing() };
+    },
+    { ...fixture, id: 'fixture-far', lesson: { ...fixture.lesson, jumpTo: 1e9 } },
+  );
+  assert.deepEqual(refused, { step: 0, playing: false });
+  const far = await page.locator('.banner[data-key="link"]').textContent();
+  assert.match(far, /This lesson’s jump to t = 1000000000 s asks for step 100000000000: .* The run stays where it is, paused\./);
+  assert.doesNotMatch(far, /link/);
+  await page.locator('.banner[data-key="link"] button').click();
+
   const layout = await hook(page, () => window.vilabPage.lessonLayout());
   assert.equal(layout.featured, 'phase', 'the named plot is the large one');
   assert.equal(await page.locator('#pane-plot #plot-phase').count(), 1, 'beside the view');

@@ -124,9 +124,10 @@ export class Links {
    * A link with `at` opens paused on that step (landing time-sliced, with Cancel; refused
    * beyond the bound, the run then staying at step 0); any other plays unless motion is
    * reduced or it says paused. Returns the landing's promise (web/page/landing.js), or null.
+   * lessonTime: the step is a lesson's jumpTo (s), which a refusal then names.
    */
-  land(at, { estimateMs } = {}) {
-    if (at) return this.#landOn(at, estimateMs);
+  land(at, { estimateMs, lessonTime } = {}) {
+    if (at) return this.#landOn(at, estimateMs, lessonTime);
     this.run.setPlaying(!this.reducedMotion.matches && !this.embedKeys.paused);
     return null;
   }
@@ -151,23 +152,34 @@ export class Links {
     return untouched ? this.land(at, { estimateMs }) : null;
   }
 
-  async #landOn(target, estimateMs) {
+  async #landOn(target, estimateMs, lessonTime) {
     const { runner, run, notices } = this;
-    notices.status(t('main.landing', { step: target }));
-    const result = await run.landAt(target, { estimateMs, label: { key: 'landing.link', params: { step: target } } });
+    const lesson = lessonTime != null;
+    if (!lesson) notices.status(t('main.landing', { step: target })); // a lesson says so itself (layout.jumping)
+    const label = lesson
+      ? { key: 'landing.lesson', params: { t: lessonTime, step: target } }
+      : { key: 'landing.link', params: { step: target } };
+    const result = await run.landAt(target, { estimateMs, label });
     if (result.refused) {
-      this.#refuseAt(target, result.estimateMs, { kept: false });
+      this.#refuseAt(target, result.estimateMs, { kept: false, lessonTime });
       runner.target = null;
       this.session.set({ linkCheck: null });
       this.address.write(); // the address no longer asks for the step
     } else if (result.cancelled) notices.status(t('landing.cancelled', { step: result.step, goal: target }));
-    else if (!result.failure) notices.status(t('main.landed', { step: runner.step }));
+    else if (!result.failure && !lesson) notices.status(t('main.landed', { step: runner.step }));
     return result;
   }
 
-  /** A link's `at` refused for the time its landing would take (kept: the run shown stays; else it opens at step 0). */
-  #refuseAt(step, estimateMs, { kept }) {
+  /**
+   * A link's `at` refused for the time its landing would take (kept: the run shown stays;
+   * else it opens at step 0), or a lesson's jumpTo (lessonTime, s: the run stays paused).
+   */
+  #refuseAt(step, estimateMs, { kept, lessonTime = null }) {
     const words = { step, estimate: durationText(estimateMs), bound: durationText(LANDING_BOUND_MS) };
+    if (lessonTime != null) {
+      this.notices.banner('link', [t('landing.tooLong.lesson', { ...words, t: lessonTime })], { data: { field: 'lesson.jumpTo' } });
+      return;
+    }
     this.notices.banner(
       'link',
       [t('landing.tooLong.before'), { code: 'at' }, t(kept ? 'landing.tooLong.kept' : 'landing.tooLong.start', words)],

@@ -106,7 +106,7 @@ function startable(lab, scenario) {
 export class Run {
   constructor({ lab, store, runner, view, plots, fieldPlots = null, readout, notices, presets = [] }) {
     Object.assign(this, { lab, store, runner, view, plots, fieldPlots, readout, notices, presets });
-    this.land = null; // (step) => promise: the landing of a link's at= (page/link.js), set once links exist
+    this.land = null; // (step, { lessonTime }) => promise: the landing of a link's at= (page/link.js), set once links exist
     this.session = store.session;
     this.landing = new Landing({ lab, runner, show: () => this.#show({ jump: true, plots: true }) });
     this.external = null; // B from outside the registry (MuJoCo): web/page/external-compare.js, on demand
@@ -390,7 +390,8 @@ export class Run {
     }
     this.notices.status(t('layout.jumping', { t: lv.jumpTo }));
     // a landing cancelled or refused stays where it stopped (paused); else the lesson plays from there
-    return Promise.resolve(this.land(jumpStep(lv.jumpTo, h))).then((r) => !r?.cancelled && !r?.refused && this.setPlaying(true));
+    const landing = this.land(jumpStep(lv.jumpTo, h), { lessonTime: lv.jumpTo });
+    return Promise.resolve(landing).then((r) => !r?.cancelled && !r?.refused && this.setPlaying(true));
   }
 
   /** A lesson block's wrong fields, each named (the rest of the lesson applies). */

@@ -12,6 +12,7 @@ export default {
   'landing.duration.h': '{n} h',
   'landing.duration.unknown': 'an unknown time',
   'landing.link': "Going to the link's step {step}",
+  'landing.lesson': 'Going to the lesson’s t = {t} s (step {step})',
   'landing.compare': 'Bringing the comparison to step {step}',
   'landing.external': '{engine} catching up to step {step}',
   'landing.steps': 'Taking {n} steps',
@@ -22,6 +23,8 @@ export default {
     ' asks for step {step}: at this computer’s measured speed that would take about {estimate} of computing (the bound is {bound}). The link was not opened; the run shown is kept.',
   'landing.tooLong.start':
     ' asks for step {step}: at this computer’s measured speed that would take about {estimate} of computing (the bound is {bound}). The run opens at step 0 instead.',
+  'landing.tooLong.lesson':
+    'This lesson’s jump to t = {t} s asks for step {step}: at this computer’s measured speed that would take about {estimate} of computing (the bound is {bound}). The run stays where it is, paused.',
   'landing.tooLongSteps':
     'Taking {n} steps would take about {estimate} at this computer’s measured speed (the bound is {bound}); not started.',
 };

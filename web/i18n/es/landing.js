@@ -12,6 +12,7 @@ export default {
   'landing.duration.h': '{n} h',
   'landing.duration.unknown': 'un tiempo desconocido',
   'landing.link': 'Yendo al paso {step} del enlace',
+  'landing.lesson': 'Yendo a t = {t} s de la lección (paso {step})',
   'landing.compare': 'Llevando la comparación al paso {step}',
   'landing.external': '{engine} alcanzando el paso {step}',
   'landing.steps': 'Dando {n} pasos',
@@ -22,6 +23,8 @@ export default {
     ' de este enlace pide el paso {step}: a la velocidad medida en este ordenador tardaría unos {estimate} de cálculo (el límite es {bound}). No se abrió el enlace; se conserva la simulación que se ve.',
   'landing.tooLong.start':
     ' de este enlace pide el paso {step}: a la velocidad medida en este ordenador tardaría unos {estimate} de cálculo (el límite es {bound}). La simulación se abre en el paso 0.',
+  'landing.tooLong.lesson':
+    'El salto de esta lección a t = {t} s pide el paso {step}: a la velocidad medida en este ordenador tardaría unos {estimate} de cálculo (el límite es {bound}). La simulación se queda donde está, en pausa.',
   'landing.tooLongSteps':
     'Dar {n} pasos tardaría unos {estimate} a la velocidad medida en este ordenador (el límite es {bound}); no se empezó.',
 };
