@@ -23,6 +23,10 @@ const v1 = join(work, 'v1');
 const v2 = join(work, 'v2');
 const servers = [];
 const SUB = '/courses/physics-101/vilab/';
+// headless Chromium starts an update about a minute after it is asked (above)
+const UPDATE_WAIT_MS = 150000;
+// a test that hangs anyway fails in minutes, not at the CI's limit (the three take 40–70 s)
+const TEST_TIMEOUT_MS = 420000;
 const TYPES = {
   '.html': 'text/html',
   '.js': 'text/javascript',
@@ -97,7 +101,7 @@ async function openTab(host, path = '', context = browser.context) {
 }
 
 describe('redeploys', { concurrency: true }, () => {
-  test('after a redeploy, open tabs keep their version until the reader reloads', async () => {
+  test('after a redeploy, open tabs keep their version until the reader reloads', { timeout: TEST_TIMEOUT_MS }, async () => {
     const host = await serve(v1);
     const tab1 = await openTab(host, '');
     // the first visit installs the worker, which takes the page
@@ -164,19 +168,41 @@ describe('redeploys', { concurrency: true }, () => {
 
   const cacheNames = (page) => page.evaluate(() => caches.keys().then((keys) => keys.filter((k) => k.startsWith('vilab-')).sort()));
 
-  /** Asks the server for a new worker; resolves to its final state ('installed' or 'redundant'). */
+  /**
+   * Asks the server for a new worker; resolves to its final state ('installed' or
+   * 'redundant'). The new worker is watched from its updatefound and from update()'s own
+   * resolution, whichever comes, and update() is asked again every 10 s until one exists: a
+   * CI run once waited 50 min here on an updatefound that never came. After UPDATE_WAIT_MS
+   * it resolves to what the registration holds, which the assertion then names.
+   */
   const updateTo = (page) =>
     page.evaluate(
-      () =>
+      (waitMs) =>
         new Promise((resolve) => {
           navigator.serviceWorker.getRegistration().then((r) => {
-            r.addEventListener('updatefound', () => {
-              const worker = r.installing;
-              worker.addEventListener('statechange', () => ['installed', 'redundant'].includes(worker.state) && resolve(worker.state));
-            });
-            r.update().catch((e) => resolve(String(e)));
+            const watched = new Set();
+            const watch = (worker) => {
+              if (!worker || watched.has(worker)) return;
+              watched.add(worker);
+              const settled = () => ['installed', 'redundant'].includes(worker.state) && resolve(worker.state);
+              worker.addEventListener('statechange', settled);
+              settled();
+            };
+            const ask = () =>
+              r.update().then(
+                () => watch(r.installing),
+                (e) => resolve(String(e)),
+              );
+            r.addEventListener('updatefound', () => watch(r.installing));
+            ask();
+            const again = setInterval(() => watched.size === 0 && ask(), 10000);
+            setTimeout(() => {
+              clearInterval(again);
+              resolve(`no new worker after ${waitMs} ms (installing ${r.installing?.state}, waiting ${r.waiting?.state})`);
+            }, waitMs);
           });
         }),
+      UPDATE_WAIT_MS,
     );
 
   /**
@@ -236,7 +262,9 @@ describe('redeploys', { concurrency: true }, () => {
   // With a worker that keeps the failed install's empty cache and rotates by count, the
   // second good deploy deletes the first one's cache and the old tab's Explain never loads
   // (checked by serving this build with such a sw.js through VILAB_DIST).
-  test('good deploy, failed deploy, good deploy with an old tab open: its lazy chunks still load, the failed cache is gone', async () => {
+  test('good deploy, failed deploy, good deploy with an old tab open: its lazy chunks still load, the failed cache is gone', {
+    timeout: TEST_TIMEOUT_MS,
+  }, async () => {
     const failed = deploy('failed', { missing: /^katex.*\.js$/i });
     const good = deploy('good');
     const own = await launch(); // a fresh profile: no worker or cache from the test above
@@ -252,7 +280,7 @@ describe('redeploys', { concurrency: true }, () => {
     }
   });
 
-  test('two good deploys under an old tab: its cache is kept while it is open, then let go', async () => {
+  test('two good deploys under an old tab: its cache is kept while it is open, then let go', { timeout: TEST_TIMEOUT_MS }, async () => {
     const second = deploy('second');
     const third = deploy('third');
     const own = await launch();
