@@ -181,25 +181,32 @@ describe('redeploys', { concurrency: true }, () => {
         new Promise((resolve) => {
           navigator.serviceWorker.getRegistration().then((r) => {
             const watched = new Set();
+            let again = null;
+            let giveUp = null;
+            const finish = (result) => {
+              clearInterval(again);
+              clearTimeout(giveUp);
+              resolve(result);
+            };
             const watch = (worker) => {
               if (!worker || watched.has(worker)) return;
               watched.add(worker);
-              const settled = () => ['installed', 'redundant'].includes(worker.state) && resolve(worker.state);
+              const settled = () => ['installed', 'redundant'].includes(worker.state) && finish(worker.state);
               worker.addEventListener('statechange', settled);
               settled();
             };
             const ask = () =>
               r.update().then(
                 () => watch(r.installing),
-                (e) => resolve(String(e)),
+                (e) => finish(String(e)),
               );
             r.addEventListener('updatefound', () => watch(r.installing));
             ask();
-            const again = setInterval(() => watched.size === 0 && ask(), 10000);
-            setTimeout(() => {
-              clearInterval(again);
-              resolve(`no new worker after ${waitMs} ms (installing ${r.installing?.state}, waiting ${r.waiting?.state})`);
-            }, waitMs);
+            again = setInterval(() => watched.size === 0 && ask(), 10000);
+            giveUp = setTimeout(
+              () => finish(`no new worker after ${waitMs} ms (installing ${r.installing?.state}, waiting ${r.waiting?.state})`),
+              waitMs,
+            );
           });
         }),
       UPDATE_WAIT_MS,
