@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -261,4 +262,55 @@ TEST_CASE("sem: Kepler's shipped scene is refused at load at step 44", "[sem]") 
   CHECK_THROWS_WITH(simulate(j.dump()),
                     Catch::StartsWith("integrator: sem cannot hold this motion's energy level: at "
                                       "step 44 (t = 0.785966 s) no step size conserves the energy"));
+}
+
+namespace {
+// SEM's trial steps as they were first written: a new LagrangianDel per trial h (the
+// reference for the restarted stepper's bits).
+struct NewStepperPerTrial : LagrangianMidpointStep {
+  using LagrangianMidpointStep::LagrangianMidpointStep;
+  std::shared_ptr<const LagrangianProblem> problem;
+  StepOutcome solve(const VecX& q, const VecX& p, double h, VecX& q1, VecX& p1) {
+    LagrangianDel fresh(problem, DiscreteRule::midpoint(), h);
+    q1 = q;
+    p1 = p;
+    return fresh.step(q1, p1);
+  }
+};
+}  // namespace
+
+TEST_CASE("sem: one stepper restarted per trial h gives the bits of a new stepper per trial", "[sem]") {
+  // Quadratic L (shared evaluator answers), constant mass with constraints (the reduced
+  // Newton and its J11 of each h), and L not quadratic in q̇ (evaluator renewed).
+  for (const char* scene : {"elastic-pendulum", "fput", "cart-pendulum", "henon-heiles", "relativistic-particle",
+                            "quartic-kinetic", "rotating-hoop"}) {
+    INFO(scene);
+    const Scenario sc = parseScenario(test::lagrangianScene(scene));
+    const auto& problem = std::get<LagrangianModel>(sc.model).problem;
+    SymplecticEnergyMomentum<LagrangianMidpointStep> restarted(LagrangianMidpointStep(problem), sc.h);
+    NewStepperPerTrial reference(problem);
+    reference.problem = problem;
+    SymplecticEnergyMomentum<NewStepperPerTrial> fresh(reference, sc.h);
+    restarted.load(sc.initial);
+    fresh.load(sc.initial);
+    CHECK(restarted.energyLevel() == fresh.energyLevel());
+    int steps = 0, trials = 0;
+    for (; steps < 300; ++steps) {
+      const StepOutcome a = restarted.step(), b = fresh.step();
+      REQUIRE(a.ok == b.ok);
+      if (!a.ok) break;
+      REQUIRE(a.iterations == b.iterations);
+      REQUIRE(restarted.lastTrials() == fresh.lastTrials());
+      REQUIRE(restarted.lastStep() == fresh.lastStep());
+      trials += restarted.lastTrials();
+    }
+    State x, y;
+    restarted.store(x);
+    fresh.store(y);
+    CHECK(x.q == y.q);
+    CHECK(x.p == y.p);
+    // Each step tried more than one h: the stepper was restarted at several.
+    CHECK(trials > steps);
+    CHECK(steps >= 100);
+  }
 }

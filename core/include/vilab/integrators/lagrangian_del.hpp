@@ -81,6 +81,16 @@ class LagrangianDel {
   // A new state (load, setState): no previous step to predict from.
   void prepare(State&) { previous_.resize(0); }
 
+  // From here on the step of a new stepper of step h on the same problem, with its bits:
+  // no previous step, no J11 of another h, the evaluator renewed where its answers
+  // depend on who asked first. SEM's trial steps, each at its own h, build none per trial.
+  void restart(double h) {
+    h_ = h;
+    previous_.resize(0);
+    reducedReady_ = false;
+    eval_.renew();
+  }
+
   // The Newton policy (solver/newton.hpp): globalized (the default) or the plain
   // iteration alone, here and in the velocity recoveries (tests' negative control).
   void setGlobalized(bool on);

@@ -125,11 +125,14 @@ struct ChainMidpointStep {
 // A system defined by data: the DEL with multipliers on the compiled derivatives
 // (LagrangianDel) at each trial h; E_d = v̄·L_q̇ − L at (q̄, v̄).
 struct LagrangianMidpointStep {
-  explicit LagrangianMidpointStep(std::shared_ptr<const LagrangianProblem> p) : problem(p), eval(std::move(p)) {}
-  std::shared_ptr<const LagrangianProblem> problem;
+  explicit LagrangianMidpointStep(std::shared_ptr<const LagrangianProblem> p)
+      : eval(p), stepper(std::move(p), DiscreteRule::midpoint(), 0) {}
   LagrangianEval eval;
+  // One stepper restarted at each trial's h: the bits of a new one, without building an
+  // evaluator (several KB of workspace) per trial.
+  LagrangianDel stepper;
   StepOutcome solve(const VecX& q, const VecX& p, double h, VecX& q1, VecX& p1) {
-    LagrangianDel stepper(problem, DiscreteRule::midpoint(), h);
+    stepper.restart(h);
     q1 = q;
     p1 = p;
     return stepper.step(q1, p1);

@@ -137,6 +137,7 @@ class LagrangianEval {
  public:
   explicit LagrangianEval(std::shared_ptr<const LagrangianProblem> problem) : problem_(std::move(problem)) {}
   const LagrangianProblem& problem() const { return *problem_; }
+  const std::shared_ptr<const LagrangianProblem>& problemHandle() const { return problem_; }
   int n() const { return problem_->n; }
   int c() const { return problem_->c; }
 
@@ -274,6 +275,11 @@ class SharedEval {
   }
   LagrangianEval* operator->() const { return eval_.get(); }
   LagrangianEval& operator*() const { return *eval_; }
+  // As a new evaluator would answer: kept where every answer is a function of its
+  // arguments alone, replaced by a new one where an answer depends on who asked first.
+  void renew() {
+    if (!shared()) eval_ = std::make_shared<LagrangianEval>(eval_->problemHandle());
+  }
 
  private:
   bool shared() const { return eval_->problem().quadratic; }
