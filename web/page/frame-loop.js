@@ -134,7 +134,9 @@ export class FrameLoop {
       this.notices.banner('plots', [t('main.plotsFailed', { message: e?.message ?? String(e) })], { kind: 'warn' });
     });
     const controls = this.view.startControls().catch((e) => console.error(e)); // the view stays still without them
-    const words = loadLaterWords().catch((e) => console.error(e)); // fetched again by the card that needs them
+    // A failed fetch is not the page's error: loadLaterWords forgets it, and the card that
+    // needs the words fetches them again.
+    const words = loadLaterWords().catch((e) => console.warn(`vilab: the later words are fetched again when needed (${e?.message ?? e})`));
     const rest = this.later.map((start) => start().catch((e) => console.error(e)));
     Promise.all([plots, controls, words, ...rest]).then(this.ready.resolve);
   }
