@@ -77,10 +77,15 @@ export function cpuMs(fn) {
   return (c.user + c.system) / 1000;
 }
 
-/** JSON printed by a native benchmark program, or null when it fails (refused, unknown, absent). */
-export function native(bin, args, timeout = 600000) {
+/**
+ * JSON printed by a native benchmark program, or null when it fails (refused, unknown, absent);
+ * run on one core (taskset -c) when `core` is given.
+ */
+export function native(bin, args, timeout = 600000, core = null) {
+  const command =
+    core == null ? [nativeBin(bin), args.map(String)] : ['taskset', ['-c', String(core), nativeBin(bin), ...args.map(String)]];
   try {
-    return JSON.parse(execFileSync(nativeBin(bin), args.map(String), { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout }));
+    return JSON.parse(execFileSync(...command, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout }));
   } catch {
     return null;
   }

@@ -134,11 +134,12 @@ std::uint64_t History::read(std::uint64_t from, std::vector<double>& out, std::u
   return start;
 }
 
-// Whether this build runs mechanisms and fields (defined in table.cpp: false in the lean
-// module, whose parser refuses them). Under whole-program optimization the constants
-// leave those models' code out of the lean module.
+// Whether this build runs mechanisms, fields and systems defined by data (defined in
+// table.cpp: false in the lean module, whose parser refuses them). Under whole-program
+// optimization the constants leave those models' code out of the lean module.
 extern const bool kMechanismsInThisBuild;
 extern const bool kFieldsInThisBuild;
+extern const bool kDataDefinedInThisBuild;
 
 namespace {
 // f(the model), one case per kind of the Model variant (model.hpp checks the order).
@@ -148,7 +149,10 @@ decltype(auto) onModel(const Model& m, F&& f) {
     case ModelKind::Oscillator: return f(*std::get_if<OscillatorModel>(&m));
     case ModelKind::Chain: return f(*std::get_if<ChainModel>(&m));
     case ModelKind::RigidBody: return f(*std::get_if<RigidBodyModel>(&m));
-    case ModelKind::Lagrangian: return f(*std::get_if<LagrangianModel>(&m));
+    case ModelKind::Lagrangian:
+      // The lean module's parser refuses these systems, and its evaluator throws this.
+      if (!kDataDefinedInThisBuild) throw NotInLeanBuild("system", "a system defined by data");
+      return f(*std::get_if<LagrangianModel>(&m));
     case ModelKind::Mechanism:
       // In the lean module the constant is false: what follows is left out.
       if (!kMechanismsInThisBuild) throw NotInLeanBuild("system", "a mechanism");
@@ -725,6 +729,7 @@ Simulation::Simulation(const Scenario& scenario, SimulationOptions options) : sc
     throw InputError(InputErrorCode::Range, "historyCapacity", "must be an integer in [1, 1048576]");
   integrator_ = makeIntegrator(scenario_);
   storeOverwrites_ = integrator_->storeOverwrites();
+  readsTime_ = integrator_->readsTime();
   state_ = scenario_.initial;
   next_ = state_;
   energy_ = energyOf(state_);
@@ -792,7 +797,7 @@ void Simulation::visualState(std::vector<double>& out) const {
 
 bool Simulation::stepOnce(Refusal& refusal) {
   // Stage 1: the integrator's step, the new state in next_.
-  integrator_->setTime(time_);
+  if (readsTime_) integrator_->setTime(time_);
   const StepOutcome o = integrator_->stepAndStore(next_);
   if (!o.ok) return refuseStep(o.refusal, refusal);
   // Stage 2: the checks. A fixed-step chain's step skips the general ones when it is
@@ -816,11 +821,14 @@ bool Simulation::stepOnce(Refusal& refusal) {
       rowFilled_ = false;
     }
   }
-  if (!accepted && !onModel(scenario_.model, [&](const auto& m) { return checkStep(m, o.iterations, refusal); }))
-    return rejectStep(refusal);
+  if (!accepted && !checkModelStep(o.iterations, refusal)) return rejectStep(refusal);
   // Stage 3: the step is committed.
   commitStep(o.iterations);
   return true;
+}
+
+bool Simulation::checkModelStep(int iterations, Refusal& refusal) {
+  return onModel(scenario_.model, [&](const auto& m) { return checkStep(m, iterations, refusal); });
 }
 
 bool Simulation::refuseStep(const Refusal& why, Refusal& refusal) const {
@@ -891,7 +899,7 @@ void Simulation::measureAdvice(Refusal& refusal) const {
   // Measured on systems defined by data with an implicit integrator: there the equations
   // may have no root for any h (the motion leaves L's domain). The built-in systems keep
   // "reduce h" (their largest h is measured per pair), and so do the explicit baselines.
-  if (refusal.action != SuggestionAction::ReduceH || scenario_.integrator->variableStep ||
+  if (!kDataDefinedInThisBuild || refusal.action != SuggestionAction::ReduceH || scenario_.integrator->variableStep ||
       scenario_.integrator->family == IntegratorFamily::Baseline ||
       !std::holds_alternative<LagrangianModel>(scenario_.model))
     return;

@@ -116,12 +116,14 @@ VILAB_PAIRS(VILAB_DECLARE)
 bool inThisBuild(const Pairing& pairing) { return pairing.lean; }
 extern const bool kMechanismsInThisBuild = false;  // read by simulation.cpp
 extern const bool kFieldsInThisBuild = false;
+extern const bool kDataDefinedInThisBuild = false;
 #else
 #define VILAB_FACTORY_Lean(factory) &factory
 #define VILAB_FACTORY_Full(factory) &factory
 bool inThisBuild(const Pairing&) { return true; }
 extern const bool kMechanismsInThisBuild = true;
 extern const bool kFieldsInThisBuild = true;
+extern const bool kDataDefinedInThisBuild = true;
 #endif
 
 // X(integrator, model): pairs whose step has no load terms though the entry models forcing

@@ -505,4 +505,60 @@ TEST_CASE("lagrangian: the model and its integrator share one evaluator — the 
   }
 }
 
+TEST_CASE("lagrangian: ∂L/∂q̇ at rest is formed once when it reads neither q nor t", "[lagrangian][speed]") {
+  const auto compiled = [](const std::string& params) {
+    Json normalized;
+    return compileLagrangian(Json::parse(params), normalized);
+  };
+  // Constant: the DSP as data (b = 0), and a constant linear term b = 3.
+  CHECK(compiled(kDspAsData)->constantRestMomentum);
+  const auto shifted = compiled(R"({"coordinates":["x"],"lagrangian":"x'^2/2 + 3*x' - x^2/2"})");
+  CHECK(shifted->constantRestMomentum);
+  // Not constant: a magnetic term reads q, a time-dependent one t, a mass matrix q.
+  CHECK_FALSE(
+      compiled(R"({"coordinates":["x","y"],"lagrangian":"(x'^2+y'^2)/2 + (x*y' - y*x')/2"})")->constantRestMomentum);
+  CHECK_FALSE(compiled(R"({"coordinates":["x"],"lagrangian":"x'^2/2 + t*x' - x^2/2"})")->constantRestMomentum);
+  CHECK_FALSE(compiled(R"({"coordinates":["x"],"lagrangian":"(2 + x^2)*x'^2/2"})")->constantRestMomentum);
+
+  // v = M⁻¹ (p − b) with b kept from the first answer: a fresh evaluator's bits at every q
+  // (the magnetic term, formed at each q, for contrast).
+  for (const auto& params :
+       {std::string(R"({"coordinates":["x"],"lagrangian":"x'^2/2 + 3*x' - x^2/2"})"),
+        std::string(R"({"coordinates":["x","y"],"lagrangian":"(x'^2+y'^2)/2 + (x*y' - y*x')/2"})")}) {
+    const auto problem = compiled(params);
+    LagrangianEval kept(problem);
+    const int n = problem->n;
+    for (const double x : {0.0, 0.7, -2.5}) {
+      const double q[2] = {x, 1.0 - x}, p[2] = {0.3, -0.1};
+      SmallVec vk, vf;
+      LagrangianEval fresh(problem);
+      REQUIRE(kept.velocity(q, p, vk));
+      REQUIRE(fresh.velocity(q, p, vf));
+      for (int i = 0; i < n; ++i) CHECK(std::memcmp(&vk[i], &vf[i], sizeof(double)) == 0);
+    }
+  }
+}
+
+TEST_CASE("lagrangian: the velocity cache answers for arguments that compare equal, −0 as +0", "[lagrangian]") {
+  // The cache compares (q, p, t) with ==, so a −0 finds the answer kept for +0: its key
+  // (which passes over the other slots) must be equal too. Were it not, the second answer
+  // would be formed again from −0, and its zero components would change sign.
+  Json normalized;
+  const auto problem = compileLagrangian(Json::parse(kDspAsData), normalized);
+  LagrangianEval eval(problem);
+  const double q[6] = {0.6, 0, -0.8, 0.6, 0.6, -1.6};
+  // Every other component negative: M⁻¹'s zeros times them are −0, so a sum of −0 stays −0.
+  const double plus[6] = {0.0, -0.8, 0.0, -0.5, 0.0, -0.3}, minus[6] = {-0.0, -0.8, -0.0, -0.5, -0.0, -0.3};
+  SmallVec a, b, fromMinus;
+  REQUIRE(eval.velocity(q, plus, a));
+  REQUIRE(eval.velocity(q, minus, b));
+  LagrangianEval fresh(problem);
+  REQUIRE(fresh.velocity(q, minus, fromMinus));
+  for (int i = 0; i < 6; ++i) CHECK(std::memcmp(&a[i], &b[i], sizeof(double)) == 0);
+  // The test can tell: formed from −0 the answer differs in the sign of a zero.
+  bool signDiffers = false;
+  for (int i = 0; i < 6; ++i) signDiffers = signDiffers || std::signbit(a[i]) != std::signbit(fromMinus[i]);
+  CHECK(signDiffers);
+}
+
 }  // namespace test_lagrangian

@@ -224,6 +224,10 @@ class Simulation {
   // fills the history row and sets energy_ when it is accepted.
   template <class M>
   bool checkStep(const M& m, int iterations, Refusal& refusal);
+  // checkStep on the scenario's model, out of line: stepOnce stays small (every model's
+  // checks inlined there made it 27 K lines of V8's x64 listing, and the chain's early accept
+  // paid for that function's frame and spills in wasm).
+  [[gnu::noinline]] bool checkModelStep(int iterations, Refusal& refusal);
   // The current state's history sample of a chain whose step left row_ unfilled.
   void recordChainSample(const ChainModel& m);
   // The current state's history sample from row_ (and a short chain's squared link lengths).
@@ -252,6 +256,7 @@ class Simulation {
   double time_ = 0;
   double lastDt_ = 0;             // the last step's size (variable-step integrators)
   bool storeOverwrites_ = false;  // the integrator's store() ignores the state it is given
+  bool readsTime_ = true;         // the integrator's setTime does something (Integrator::readsTime)
   int untilRecord_ = 1;           // steps until the next history record
   History history_;
   std::vector<double> row_;

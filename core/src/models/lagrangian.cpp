@@ -43,6 +43,18 @@ bool sameBits(const double* a, const double* b, std::size_t count) {
 // memoized whatever clock its callers pass (a step samples L at t_k + h/2, the model's
 // velocity recovery at 0: both the same bits when L does not use t).
 double timeOfL(const LagrangianProblem& P, double t) { return P.timeDependent ? t : 0.0; }
+// A key of (q, p, t) equal for arguments that compare equal (== : −0 as +0), so that a
+// slot whose key differs is not the answer; one whose key is equal is compared in full.
+std::uint64_t velocityKey(const double* q, const double* p, int n, double t) {
+  const auto bits = [](double x) {
+    std::uint64_t b = 0;
+    if (x != 0) std::memcpy(&b, &x, sizeof b);
+    return b;
+  };
+  std::uint64_t key = bits(t);
+  for (int i = 0; i < n; ++i) key = ((key << 7) | (key >> 57)) ^ bits(q[i]) ^ (bits(p[i]) << 1);
+  return key;
+}
 // The same for the forces' programs.
 double timeOfForces(const LagrangianProblem& P, double t) { return P.forcesUseTime ? t : 0.0; }
 }  // namespace
@@ -183,9 +195,10 @@ bool LagrangianEval::velocity(const double* q, const double* p, SmallVec& v, dou
   // when L uses it.
   if (!problem_->timeDependent) t = 0;
   const int slots = problem_->quadratic ? kCachedVelocities : kCachedGuessedVelocities;
+  const std::uint64_t key = velocityKey(q, p, n, t);
   for (int k = 0; k < slots; ++k) {
     const CachedVelocity& c = cache_[k];
-    if (c.valid && c.t == t && std::equal(q, q + n, c.q.begin()) && std::equal(p, p + n, c.p.begin())) {
+    if (c.valid && c.key == key && c.t == t && std::equal(q, q + n, c.q.begin()) && std::equal(p, p + n, c.p.begin())) {
       v = c.v;
       return c.ok;
     }
@@ -195,6 +208,7 @@ bool LagrangianEval::velocity(const double* q, const double* p, SmallVec& v, dou
   cacheNext_ = (cacheNext_ + 1) % slots;
   c.valid = true;
   c.ok = ok;
+  c.key = key;
   c.t = t;
   for (int i = 0; i < n; ++i) {
     c.q[static_cast<std::size_t>(i)] = q[i];
@@ -275,8 +289,17 @@ bool LagrangianEval::solveVelocity(const double* q, const double* p, double t, S
     if (!prepareConstantMass(q)) return false;
     // v = M⁻¹ (p − L_q̇(q, 0)): the gradient's outputs read in place, M⁻¹'s rows summed
     // as lazyProduct sums them.
-    setVariables(q, nullptr, timeOfL(*problem_, t));
-    const double* Lv0 = run(LagrangianWorkspace::kGradient, problem_->gradient, static_cast<std::size_t>(2 * n)) + n;
+    // ∂L/∂q̇(q, 0, t) read in place; formed once when it reads neither q nor t (the same
+    // program on the same constants: the same bits every time).
+    const double* Lv0 = restMomentum_.data();
+    if (!restMomentumReady_) {
+      setVariables(q, nullptr, timeOfL(*problem_, t));
+      Lv0 = run(LagrangianWorkspace::kGradient, problem_->gradient, static_cast<std::size_t>(2 * n)) + n;
+      if (problem_->constantRestMomentum) {
+        std::copy(Lv0, Lv0 + n, restMomentum_.begin());
+        restMomentumReady_ = true;
+      }
+    }
     std::array<double, lagrangian_limits::kMaxCoordinates> r;
     for (int j = 0; j < n; ++j) r[static_cast<std::size_t>(j)] = p[j] - Lv0[j];
     const SmallMat& Minv = constantMassInverse_;

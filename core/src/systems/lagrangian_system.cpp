@@ -429,6 +429,11 @@ std::shared_ptr<LagrangianProblem> compile(const Json& params, Json& normalized,
   }
   P.quadratic = quadratic;
   P.constantMass = constantMass;
+  P.constantRestMomentum = constantMass;
+  for (int k : Lv) {
+    for (int i = 0; i < n; ++i) P.constantRestMomentum = P.constantRestMomentum && !cc.graph.dependsOn(k, i);
+    P.constantRestMomentum = P.constantRestMomentum && !cc.graph.dependsOn(k, cc.t());
+  }
   if (full) {
     std::vector<int> out = Lq;
     out.insert(out.end(), Lv.begin(), Lv.end());

@@ -42,6 +42,9 @@ class Integrator {
   // The time t_k of the state the next step starts from (the Simulation's clock, set
   // before every step): integrators of time-dependent or forced systems read it.
   virtual void setTime(double) {}
+  // Whether setTime does anything: the Simulation skips the call (an indirect one, every
+  // step) where it does not. Overrides of setTime keep the default.
+  virtual bool readsTime() const { return true; }
   // The time the last step advanced: variable-step integrators override it.
   virtual double lastStep() const { return 0; }
   // The Jacobian ∂(q_{k+1}, p_{k+1})/∂(q_k, p_k) of the next step from the loaded state,
@@ -159,6 +162,7 @@ class CanonicalIntegrator final : public CanonicalBase<Core> {
   void setTime(double t) override {
     if constexpr (HasSetTime<Core>::value) core_.setTime(t);
   }
+  bool readsTime() const override { return HasSetTime<Core>::value; }
   bool linearize(Eigen::MatrixXd& jacobian, std::string& why) override {
     if constexpr (HasLinearize<Core>::value)
       return core_.linearize(s_, jacobian, why);

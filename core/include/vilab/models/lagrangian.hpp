@@ -19,6 +19,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -71,8 +72,11 @@ class LagrangianProblem {
   // Each entry of the visual state: its field (bodies[b].position[k], bodies[b].angle, …)
   // and its expression as written, for messages.
   std::vector<std::string> visualFields, visualTexts;
-  bool quadratic = false;        // ∂²L/∂q̇² does not depend on q̇ (so H is a quadratic form in p)
-  bool constantMass = false;     // ∂²L/∂q̇² is constant
+  bool quadratic = false;     // ∂²L/∂q̇² does not depend on q̇ (so H is a quadratic form in p)
+  bool constantMass = false;  // ∂²L/∂q̇² is constant
+  // ∂L/∂q̇ reads neither q nor t (L = ½ q̇ᵀMq̇ + b·q̇ − V(q) with M and b constant): with a
+  // constant mass matrix v = M⁻¹ (p − b), b formed once.
+  bool constantRestMomentum = false;
   bool constantHessian = false;  // every second derivative is constant: D1 L_d is affine in q_{k+1}
   bool timeDependent = false;    // L uses t (M–W Part 4): the integrators sample it at their quadrature times
   // L_qq̇ is not identically zero: velocity-linear (gyroscopic) terms, which a method for
@@ -216,6 +220,7 @@ class LagrangianEval {
   LagrangianWorkspace w_;
   struct CachedVelocity {
     bool valid = false, ok = false;
+    std::uint64_t key = 0;  // velocityKey of (q, p, t): most slots are passed over on it alone
     double t = 0;
     std::array<double, lagrangian_limits::kMaxCoordinates> q{}, p{};
     SmallVec v;
@@ -230,6 +235,9 @@ class LagrangianEval {
   int cacheNext_ = 0;
   bool constantMassReady_ = false, constantMassRegular_ = false;
   SmallMat constantMass_, constantMassInverse_;
+  // ∂L/∂q̇(q, 0, t) when it is constant (constantRestMomentum), from its first evaluation.
+  bool restMomentumReady_ = false;
+  std::array<double, lagrangian_limits::kMaxCoordinates> restMomentum_{};
   SmallLU constantMassLu_;
   SmallLU projectionLu_;  // projectMomentum's Dg M⁻¹ Dgᵀ (a member: no 8 KB object built per call)
   // With a constant mass matrix the factorization of Dg M⁻¹ Dgᵀ is a function of q alone:
