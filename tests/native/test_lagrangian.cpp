@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <string>
+#include <utility>
 
 #include "support.hpp"
 #include "vilab/expr/graph.hpp"
@@ -520,22 +521,32 @@ TEST_CASE("lagrangian: ∂L/∂q̇ at rest is formed once when it reads neither 
   CHECK_FALSE(compiled(R"({"coordinates":["x"],"lagrangian":"x'^2/2 + t*x' - x^2/2"})")->constantRestMomentum);
   CHECK_FALSE(compiled(R"({"coordinates":["x"],"lagrangian":"(2 + x^2)*x'^2/2"})")->constantRestMomentum);
 
-  // v = M⁻¹ (p − b) with b kept from the first answer: a fresh evaluator's bits at every q
-  // (the magnetic term, formed at each q, for contrast).
-  for (const auto& params :
-       {std::string(R"({"coordinates":["x"],"lagrangian":"x'^2/2 + 3*x' - x^2/2"})"),
-        std::string(R"({"coordinates":["x","y"],"lagrangian":"(x'^2+y'^2)/2 + (x*y' - y*x')/2"})")}) {
+  // v = M⁻¹ (p − b) with b kept from the first answer: a fresh evaluator's bits at every q,
+  // and no program run by the kept evaluator at three new q (the magnetic term, formed at
+  // each q, for contrast: three runs).
+  for (const auto& [params, expectedRuns] :
+       {std::pair<std::string, long>{R"({"coordinates":["x"],"lagrangian":"x'^2/2 + 3*x' - x^2/2"})", 0},
+        std::pair<std::string, long>{R"({"coordinates":["x","y"],"lagrangian":"(x'^2+y'^2)/2 + (x*y' - y*x')/2"})",
+                                     3}}) {
     const auto problem = compiled(params);
     LagrangianEval kept(problem);
     const int n = problem->n;
+    SmallVec warm;
+    const double q0[2] = {9.0, 9.0}, p0[2] = {0, 0};
+    REQUIRE(kept.velocity(q0, p0, warm));  // M⁻¹ (and b) formed here, outside the count
+    long keptRuns = 0;
     for (const double x : {0.0, 0.7, -2.5}) {
       const double q[2] = {x, 1.0 - x}, p[2] = {0.3, -0.1};
       SmallVec vk, vf;
       LagrangianEval fresh(problem);
+      const auto before = expr::programCounts().interpretedRuns;
       REQUIRE(kept.velocity(q, p, vk));
+      keptRuns += static_cast<long>(expr::programCounts().interpretedRuns - before);
       REQUIRE(fresh.velocity(q, p, vf));
       for (int i = 0; i < n; ++i) CHECK(std::memcmp(&vk[i], &vf[i], sizeof(double)) == 0);
     }
+    INFO(params);
+    CHECK(keptRuns == expectedRuns);
   }
 }
 
