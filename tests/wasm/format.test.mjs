@@ -83,3 +83,63 @@ test('a stop’s time has the digits of its step: 0.004 s at h = 0.004 s, never 
   setNumberLocale('es');
   assert.equal(stepTime(0.004, 0.004), '0,004');
 });
+
+test('English is written without Intl, with the strings Intl writes', () => {
+  // Every function, over numbers of every size, signs, −0 and ties of each kind ('en-US'
+  // takes Intl's path: the same data as 'en'). Intl rounds the shortest decimal of x,
+  // half away from zero: 1.005 → 1.01, where toFixed, on x's binary value, gives 1.00.
+  const cases = [
+    (x) => num(x, 4),
+    (x) => num(x, 2),
+    (x) => sci(x, 3),
+    (x) => signedSci(x, 2),
+    (x) => percent(x),
+    (x) => percent(x, 3),
+    (x) => seconds(x),
+    (x) => fixed(x, 0),
+    (x) => fixed(x, 2),
+    (x) => fixed(x, 5),
+    (x) => stepTime(x, 0.004),
+    (x) => stepTime(x, 1 / 3),
+  ];
+  const xs = [0, -0, 1.005, -1.005, 2.675, 0.125, -0.125, 0.5, 2.5, 9.995, 99.995, 999999.5, 0.00049999, -0.001];
+  xs.push(1e-9, -5e-324, 1 / 3, 0.045, 14.734, 1880.4, 0.1 + 0.2, 123456789, 9.999999e20, 1e21, 3e22);
+  let seed = 12345;
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  for (let i = 0; i < 20000; i++) {
+    const x = (random() - 0.5) * 10 ** (Math.floor(random() * 30) - 15);
+    // every third a tie at some decimal place
+    xs.push(i % 3 ? x : Math.round(x * 10 ** (i % 7)) / 10 ** (i % 7) + 0.5 * 10 ** -(i % 6));
+  }
+  for (const [k, f] of cases.entries())
+    for (const x of xs) {
+      setNumberLocale('en-US');
+      const intl = f(x);
+      setNumberLocale('en');
+      assert.equal(f(x), intl, `case ${k} at ${x}`);
+    }
+  assert.equal(fixed(1.005, 2), '1.01');
+  // negative control: rounding x's binary value (toFixed) is not Intl's rounding
+  assert.notEqual((1.005).toFixed(2), fixed(1.005, 2));
+  assert.equal(fixed(-0, 2), '−0.00', 'Intl keeps the sign of −0');
+});
+
+test('English makes no Intl.NumberFormat (the first sets ICU up: ~20 ms of the first frame)', async () => {
+  // a fresh instance of the module: no formatter cached by the tests above
+  const fresh = await import(new URL('../../web/sim/format.js?no-intl', import.meta.url));
+  const NumberFormat = Intl.NumberFormat;
+  Intl.NumberFormat = function () {
+    throw new Error('an Intl.NumberFormat was made');
+  };
+  try {
+    fresh.setNumberLocale('en');
+    for (const x of [-12.345678, 0, -0, 1.005, 3.2e-7, 1e20])
+      for (const f of [fresh.num, fresh.sci, fresh.signedSci, fresh.percent, fresh.seconds, fresh.fixed, fresh.stepTime]) f(x, 3);
+    assert.equal(fresh.listSeparator(), ', ');
+    // the control: another language does make one
+    fresh.setNumberLocale('es');
+    assert.throws(() => fresh.num(1.5), /Intl.NumberFormat was made/);
+  } finally {
+    Intl.NumberFormat = NumberFormat;
+  }
+});
