@@ -27,7 +27,7 @@ function formatter(options) {
 
 /**
  * x as Intl.NumberFormat(locale, { useGrouping: false, ...options }) writes it. English is
- * written here without Intl: a page's first NumberFormat sets ICU up, ~20–27 ms of the
+ * written here without Intl: a page's first NumberFormat sets ICU up, 18–27 ms of the
  * default page's first frame in Chromium. The same strings (tests/wasm/format.test.mjs
  * compares them with Intl's): Intl rounds the shortest decimal that reads back as x (what
  * toExponential() writes; 1.005 → 1.01), half away from zero, and keeps the sign of −0.
