@@ -1,10 +1,13 @@
 // The `limit` section's wasm half: the library's DSP midpoint step in the wasm build
 // against the same fixed-size kernel (bench/dsp_kernel.hpp) compiled to wasm by the same
 // em++ with the library's floating-point flags (bench/wasm/dsp_kernel.cpp, built here on
-// demand into build/bench/), in the same Node process, in CPU time over interleaved rounds.
+// demand into build/bench/), in CPU time over interleaved rounds. Each round is a Node
+// process of its own, pinned to each core in turn as the native rounds are (a round in the
+// bench's own process once read 189 ns against 129–133 alone, with the same build).
 // Also checks that both give the same bits after the timed steps.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { cpuMs, dsp, fmt, root, ROUNDS, stats } from './common.mjs';
 
 const STEPS = 100000;
@@ -50,21 +53,46 @@ function round(lab, kernel, q0, p0) {
   }
 }
 
-/** Rows of the `limit` section: library ÷ kernel in wasm, both ns, and the bits check. */
-export function wasmKernelRows(lab, table) {
-  let kernel;
+/** One round in a process of its own (on `core` when given): { lib, ker, same }, or null when it fails. */
+function roundInProcess(core) {
+  const script = fileURLToPath(import.meta.url);
+  const command =
+    core == null ? [process.execPath, [script, '--round']] : ['taskset', ['-c', String(core), process.execPath, script, '--round']];
   try {
-    kernel = kernelModule();
+    return JSON.parse(execFileSync(...command, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: 300000 }));
+  } catch {
+    return null;
+  }
+}
+
+/** Rows of the `limit` section: library ÷ kernel in wasm, over every core's rounds and per core, both ns, and the bits check. */
+export function wasmKernelRows(table, cores = [null]) {
+  try {
+    kernelModule(); // built here once, before the rounds
   } catch {
     console.log('  em++ is not available: the wasm kernel rows are skipped');
     return;
   }
-  const start = lab.simulate({ ...dsp, integrator: 'midpoint' });
-  const q0 = Array.from(start.q),
-    p0 = Array.from(start.p);
-  start.dispose();
   const rounds = [];
-  for (let r = 0; r < ROUNDS; r++) rounds.push(round(lab, kernel, q0, p0));
+  for (let r = 0; r < ROUNDS; r++)
+    for (const core of cores) {
+      const x = roundInProcess(core);
+      if (x) rounds.push({ ...x, core });
+    }
+  if (!rounds.length) return;
+  if (cores.length > 1)
+    for (const core of cores) {
+      const own = rounds.filter((x) => x.core === core);
+      if (own.length)
+        table.add(
+          'limit',
+          `DSP midpoint step, library ÷ fixed-size kernel (wasm), CPU ${core} alone`,
+          stats(own.map((x) => x.lib / x.ker)),
+          {
+            unit: '×',
+          },
+        );
+    }
   const ratio = stats(rounds.map((x) => x.lib / x.ker));
   table.add('limit', 'DSP midpoint step, library ÷ fixed-size kernel (wasm)', ratio, {
     goal: '≤ 1.25',
@@ -76,4 +104,15 @@ export function wasmKernelRows(lab, table) {
   const same = rounds.every((x) => x.same);
   console.log(`  wasm library and kernel after ${fmt(STEPS)} steps: ${same ? 'the same bits' : 'DIFFERENT bits'}`);
   if (!same) throw new Error('bench: the wasm library step and the kernel disagree');
+}
+
+// A round's process: the lab, the kernel, one round, its figures as JSON on stdout.
+if (process.argv[2] === '--round') {
+  const { createLab } = await import('../web/sim/vilab.js');
+  const lab = await createLab();
+  const start = lab.simulate({ ...dsp, integrator: 'midpoint' });
+  const q0 = Array.from(start.q),
+    p0 = Array.from(start.p);
+  start.dispose();
+  process.stdout.write(JSON.stringify(round(lab, kernelModule(), q0, p0)));
 }

@@ -278,7 +278,7 @@ async function limitSection() {
   });
   table.add('limit', 'flops per cycle, kernel', single(k.flops / (ker.median * ghz)));
   const { wasmKernelRows } = await import('./kernel_wasm.mjs');
-  wasmKernelRows(lab, table);
+  wasmKernelRows(table, cores);
   const profiles = [];
   for (let r = 0; r < ROUNDS; r++) {
     const prof = native('vilab_bench', ['--profile', JSON.stringify({ ...dsp, integrator: 'midpoint' }), 100000]);
