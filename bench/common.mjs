@@ -140,6 +140,15 @@ export function stats(values) {
   return { median: median(s), min: Math.min(...s), max: Math.max(...s), n: s.length };
 }
 
+/** A row per core (label + `, CPU c alone`) of ratio(run) over the rounds run on that core; none when one core ran them all. */
+export function perCoreRows(table, section, label, runs, cores, ratio) {
+  if (cores.length < 2) return;
+  for (const core of cores) {
+    const own = runs.filter((x) => x.core === core);
+    if (own.length) table.add(section, `${label}, CPU ${core} alone`, stats(own.map(ratio)), { unit: '×' });
+  }
+}
+
 export const fmt = (x, digits = 3) => {
   if (x == null || !Number.isFinite(x)) return '–';
   const a = Math.abs(x);

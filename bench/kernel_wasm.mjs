@@ -8,7 +8,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { cpuMs, dsp, fmt, root, ROUNDS, stats } from './common.mjs';
+import { cpuMs, dsp, fmt, perCoreRows, root, ROUNDS, stats } from './common.mjs';
 
 const STEPS = 100000;
 
@@ -80,19 +80,7 @@ export function wasmKernelRows(table, cores = [null]) {
       if (x) rounds.push({ ...x, core });
     }
   if (!rounds.length) return;
-  if (cores.length > 1)
-    for (const core of cores) {
-      const own = rounds.filter((x) => x.core === core);
-      if (own.length)
-        table.add(
-          'limit',
-          `DSP midpoint step, library ÷ fixed-size kernel (wasm), CPU ${core} alone`,
-          stats(own.map((x) => x.lib / x.ker)),
-          {
-            unit: '×',
-          },
-        );
-    }
+  perCoreRows(table, 'limit', 'DSP midpoint step, library ÷ fixed-size kernel (wasm)', rounds, cores, (x) => x.lib / x.ker);
   const ratio = stats(rounds.map((x) => x.lib / x.ker));
   table.add('limit', 'DSP midpoint step, library ÷ fixed-size kernel (wasm)', ratio, {
     goal: '≤ 1.25',

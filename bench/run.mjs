@@ -36,6 +36,7 @@ import {
   median,
   native,
   nativeBin,
+  perCoreRows,
   nativeNs,
   root,
   ROUNDS,
@@ -249,19 +250,7 @@ async function limitSection() {
   if (!runs.length) return;
   const k = runs[0];
   const ratio = stats(runs.map((x) => x.libraryNs / x.kernelNs));
-  if (cores.length > 1)
-    for (const core of cores) {
-      const own = runs.filter((x) => x.core === core);
-      if (own.length)
-        table.add(
-          'limit',
-          `DSP midpoint step, library ÷ fixed-size kernel (native), CPU ${core} alone`,
-          stats(own.map((x) => x.libraryNs / x.kernelNs)),
-          {
-            unit: '×',
-          },
-        );
-    }
+  perCoreRows(table, 'limit', 'DSP midpoint step, library ÷ fixed-size kernel (native)', runs, cores, (x) => x.libraryNs / x.kernelNs);
   const lib = stats(runs.map((x) => x.libraryNs));
   const ker = stats(runs.map((x) => x.kernelNs));
   const ghz = clockGHz();
