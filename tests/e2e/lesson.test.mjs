@@ -199,7 +199,13 @@ test("changing B keeps A's run; B is brought to A's step; one pacing control", a
   const { page, errors } = await openPage(browser.context, '', { reducedMotion: 'reduce' });
   await hook(page, () => window.vilabPage.runTo(600));
   const fpA = await hook(page, () => window.vilabPage.fingerprint());
+  // B is brought to A's step at once when the estimate says that is quick (STEP_NOW_MS); on a
+  // busy machine the estimate can say otherwise, and both land on A's step between frames
+  // (the same bits): either way the run ends on step 600 with A's fingerprint
+  const landed = () =>
+    page.waitForFunction(() => !window.vilabPage.landing().active && window.vilabPage.landing().settled, null, { timeout: 20000 });
   await page.selectOption('#integrator-b', 'rk4');
+  await landed();
   await sleep(150);
   assert.equal(await hook(page, () => window.vilabPage.sim().step), 600, "A's run goes on from where it was");
   assert.equal(await hook(page, () => window.vilabPage.fingerprint()), fpA);
@@ -214,6 +220,7 @@ test("changing B keeps A's run; B is brought to A's step; one pacing control", a
   });
   assert.equal(await hook(page, () => window.vilabPage.simB().hash()), fresh);
   await page.selectOption('#integrator-b', 'alpha');
+  await landed();
   await sleep(150);
   assert.equal(await hook(page, () => window.vilabPage.sim().step), 600);
   await hook(page, () => window.vilabPage.drawPlots());
