@@ -28,8 +28,18 @@ struct DspKernelT {
   double h, g;
   double m[2] = {1, 1}, l[2] = {1, 1};
 
-  DspKernelT(const double* q0, const double* p0, double h_, double g_) : h(h_), g(g_) {
+  // The timed kernel is given h, g, the masses and the lengths as values read at run time
+  // (the scenario's), as the library has them: given as literals, the compiler folds them
+  // (× 1/l and × 1/m with l = m = 1 vanish from every Newton iteration), and the floor
+  // would be a cheaper computation than the library's.
+  DspKernelT(const double* q0, const double* p0, double h_, double g_, const double* masses = nullptr,
+             const double* lengths = nullptr)
+      : h(h_), g(g_) {
     for (int i = 0; i < 6; ++i) q[i] = T(q0[i]), p[i] = T(p0[i]);
+    for (int i = 0; i < 2; ++i) {
+      if (masses) m[i] = masses[i];
+      if (lengths) l[i] = lengths[i];
+    }
   }
 
   // One step; returns the Newton iterations.

@@ -261,6 +261,12 @@ async function limitSection() {
   });
   table.add('limit', 'DSP midpoint step, library (native, ns)', lib, { goal: '≤ 150', met: lib.median <= 150 });
   table.add('limit', 'DSP midpoint step, fixed-size kernel (native, ns)', ker);
+  if (runs.every((x) => x.kernelLiteralsNs != null))
+    table.add(
+      'limit',
+      'DSP midpoint step, the kernel with h, g, masses and lengths as literals (native, ns)',
+      stats(runs.map((x) => x.kernelLiteralsNs)),
+    );
   table.add('limit', `flops per step (kernel, counted; ${k.flopsPerIteration} per Newton iteration)`, single(k.flops));
   table.add('limit', `flops per cycle at ${fmt(ghz)} GHz: library / kernel`, single(k.flops / (lib.median * ghz)), {
     key: 'limit: flops per cycle: library / kernel',
