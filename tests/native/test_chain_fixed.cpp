@@ -85,6 +85,59 @@ TEST_CASE("the fixed-size chain path refuses where the dynamic one does, with th
   CHECK(refused);
 }
 
+// The Newton loop's refusals, each with its reason, on both paths. The loop forms an
+// iteration whole and tests once; a failing test then names the first failing check in
+// the order residual, pivots, pivot ratio, update, so a state failing several at once is
+// refused as testing each in turn would refuse it.
+TEST_CASE("the chain step's Newton refusals name the first failing check", "[chain]") {
+  ChainModel m;
+  m.masses = {1, 1};
+  m.lengths = {1, 1};
+  m.g = 0;
+  const double h = 0.01;
+  const auto refusalOf = [&](State s) {
+    ChainMultiplierIntegratorT<2> fixed(m, DiscreteRule::midpoint(), h);
+    ChainMultiplierIntegrator dynamic(m, DiscreteRule::midpoint(), h);
+    State a = s, b = s;
+    const StepOutcome oa = fixed.step(a.q, a.p), ob = dynamic.step(b.q, b.p);
+    CHECK(!oa.ok);
+    CHECK(oa.refusal.reason == ob.refusal.reason);
+    CHECK(oa.iterations == 1);
+    CHECK(ob.iterations == 1);
+    return oa.refusal;
+  };
+  State s;
+  s.q.resize(6);
+  s.p.resize(6);
+  {
+    INFO("the residual overflows (and with it the pivots): the residual is named");
+    s.q << 1e200, 0, 0, 2e200, 0, 0;
+    s.p.setZero();
+    const Refusal r = refusalOf(s);
+    CHECK(r.code == RefusalCode::NonFinite);
+    CHECK(r.reason == "the link constraints of the step are not finite at the current iterate");
+  }
+  {
+    // Free flight carries bob 1 from (1, 0, 0) to (0, 1, 0) exactly: its link's end normal
+    // is orthogonal to its start normal, the first pivot is 0 and the update not finite.
+    INFO("a zero pivot and an update that is not finite: the pivot is named");
+    s.q << 1, 0, 0, 2, 0, 0;
+    s.p << -100, 100, 0, -100, 100, 0;
+    const Refusal r = refusalOf(s);
+    CHECK(r.code == RefusalCode::SingularMatrix);
+    CHECK(r.reason == "the Newton matrix of the link constraints of the step is singular (pivot ratio inf)");
+  }
+  {
+    INFO("pivots 1e15 apart: the pivot ratio is named");
+    s.q << 1, 0, 0, 2, 0, 0;
+    s.p << -100 + 1e-12, 100, 0, -100, 100, 0;
+    const Refusal r = refusalOf(s);
+    CHECK(r.code == RefusalCode::SingularMatrix);
+    CHECK(r.reason.rfind("the Newton matrix of the link constraints of the step is singular (pivot ratio ", 0) == 0);
+    CHECK(r.reason.find("inf") == std::string::npos);
+  }
+}
+
 TEST_CASE("the fixed-size chain path refuses a model of another size", "[chain]") {
   CHECK_THROWS(ChainMultiplierIntegratorT<2>(test::chainModel(3), DiscreteRule::midpoint(), 0.01));
 }

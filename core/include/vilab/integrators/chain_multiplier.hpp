@@ -296,17 +296,26 @@ class ChainMultiplierIntegratorT {
     int growing = 0;
     for (int k = 1; k <= limits::kMaxNewtonIterations; ++k) {
       positionsFromMultipliers(w, q);
-      if (!residualAndMatrix(w)) return newton_detail::residualNotFinite(what, k);
-      if (!factorize(w)) return newton_detail::singular(what, std::numeric_limits<double>::infinity(), k);
-      if (!pivotsWithinRatio(w)) return newton_detail::singular(what, w.largestPivot / w.smallestPivot, k);
-      // Δλ = −J⁻¹ r.
+      const bool finite = residualAndMatrix(w);
+      const bool regular = factorize(w);
+      // Δλ = −J⁻¹ r (formed whatever the checks say: IEEE arithmetic has no traps, and
+      // nothing of it is kept until they pass).
       forEachLink<N>(
           n, VILAB_LINK_BODY(i) { w.update[i] = w.residual[i]; });
       solveFactorized(w, w.update);
       forEachLink<N>(
           n, VILAB_LINK_BODY(i) { w.update[i] = -w.update[i]; });
       size = updateSize(w);
-      if (!std::isfinite(size)) return newton_detail::updateNotFinite(k);
+      // One test on a regular iteration's way (in wasm each test is a compare and a branch
+      // the engine does not schedule away); a failing one says which, in the order they
+      // were always made, so the refusals are those of testing each before going on.
+      if (!(static_cast<int>(finite) & static_cast<int>(regular) & static_cast<int>(pivotsWithinRatio(w)) &
+            static_cast<int>(std::isfinite(size)))) {
+        if (!finite) return newton_detail::residualNotFinite(what, k);
+        if (!regular) return newton_detail::singular(what, std::numeric_limits<double>::infinity(), k);
+        if (!pivotsWithinRatio(w)) return newton_detail::singular(what, w.largestPivot / w.smallestPivot, k);
+        return newton_detail::updateNotFinite(k);
+      }
       forEachLink<N>(
           n, VILAB_LINK_BODY(i) { w.lambda[i] += w.update[i]; });
       if (k > 1) theta = size / previous;
