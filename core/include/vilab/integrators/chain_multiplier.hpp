@@ -158,13 +158,16 @@ class ChainMultiplierIntegratorT {
     const int n = bobs();
     for (int i = 0; i < n; ++i) work_.lambda[i] = lambda[i];
     positionsFromMultipliers(work_, start_->data());
-    const bool finite = residualAndMatrix(work_);
+    residualAndMatrix(work_);
     for (int i = 0; i < n; ++i) r[i] = work_.residual[i];
-    if (!finite) return NewtonEval::NonFinite;
-    if (linearize && !factorize(work_)) return NewtonEval::Singular;
+    if (!residualsFinite(work_)) return NewtonEval::NonFinite;
+    if (linearize) {
+      factorize(work_);
+      if (!pivotsRegular(work_)) return NewtonEval::Singular;
+    }
     return NewtonEval::Ok;
   }
-  double conditionEstimate() const { return work_.largestPivot / work_.smallestPivot; }
+  double conditionEstimate() const { return pivotRatio(work_); }
   void solve(Vector& b) {
     for (int i = 0; i < bobs(); ++i) work_.update[i] = b[i];
     solveFactorized(work_, work_.update);
@@ -184,10 +187,8 @@ class ChainMultiplierIntegratorT {
   struct StepWork {
     PerLink<double> lambda{}, residual{}, update{};
     PerCoord freeFlight{}, normalStart{}, delta{}, q1{}, p1{}, normalEnd{};  // δ = q_{k+1} − q_k before rounding
-    // The tridiagonal matrix (lower[0], upper[n−1] unused), its pivots and elimination
-    // ratios, and the extreme pivots' sizes (the pivot ratio, formed when needed).
+    // The tridiagonal matrix (lower[0], upper[n−1] unused), its pivots and elimination ratios.
     PerLink<double> lower{}, diag{}, upper{}, pivot{}, ratio{};
-    double largestPivot = 0, smallestPivot = 1;
 
     void resize(int n) {
       if constexpr (N < 0) {
@@ -242,13 +243,14 @@ class ChainMultiplierIntegratorT {
     // Stage 2: Newton on λ for g(q_{k+1}(λ)) = 0 (W–M 4.5), from λ = 0.
     forEachLink<N>(
         n, VILAB_LINK_BODY(i) { w.lambda[i] = 0; });
-    int iterations = 0;
-    if (StepOutcome refused = solveMultipliers(w, q.data(), iterations); !refused.ok) return refused;
+    const NewtonStop stop = solveMultipliers(w, q.data());
+    if (stop.why != NewtonStop::Converged) return refusal(stop);
+    const int iterations = stop.iterations;
     positionsFromMultipliers(w, q.data());
     // Stage 3: the discrete Legendre transform p_{k+1} = M v̄ − c2 ∇V, then the tangent projection.
     momentumUpdate(w, p.data());
     if (!projectTangent(w)) return folded(iterations);
-    if (!allFinite(w.q1, 3 * n) || !allFinite(w.p1, 3 * n)) return notFinite(iterations);
+    if (!surelyFinite(w, n) && !(allFinite(w.q1, 3 * n) && allFinite(w.p1, 3 * n))) return notFinite(iterations);
     forEachLink<N>(
         n, VILAB_LINK_BODY(i) {
 #pragma GCC unroll 3
@@ -283,21 +285,41 @@ class ChainMultiplierIntegratorT {
         });
   }
 
+  // How stage 2 ended: converged, or refused and why (the refusal is written out of line
+  // by refusal(), so that the step's way holds no strings to construct and destroy).
+  struct NewtonStop {
+    enum Why { Converged, ResidualNotFinite, ZeroPivot, PivotRatio, UpdateNotFinite, Diverged, NoConvergence };
+    Why why;
+    int iterations;
+    double value;  // the pivot ratio, the diverging update's size or the last update's size
+  };
+  [[gnu::noinline, gnu::cold]] static StepOutcome refusal(const NewtonStop& stop) {
+    constexpr const char* what = "the link constraints of the step";
+    const int k = stop.iterations;
+    switch (stop.why) {
+      case NewtonStop::ResidualNotFinite: return newton_detail::residualNotFinite(what, k);
+      case NewtonStop::ZeroPivot: return newton_detail::singular(what, std::numeric_limits<double>::infinity(), k);
+      case NewtonStop::PivotRatio: return newton_detail::singular(what, stop.value, k);
+      case NewtonStop::UpdateNotFinite: return newton_detail::updateNotFinite(k);
+      case NewtonStop::Diverged: return newton_detail::diverged(what, stop.value, k);
+      default: return newton_detail::noConvergence(what, limits::kMaxNewtonIterations, stop.value);
+    }
+  }
+
   // Stage 2: full Newton on λ with solver/newton.hpp's policy (its head gives the
   // reasons): converged at an update of 4 ε, or at a predicted remaining error θ²e of
   // ε/8, or inside the rounding floor 64 ε κ once the updates stop shrinking; refused
   // when an update grows twice in a row, when a pivot vanishes or the pivots span more
   // than kSingularPivotRatio, on non-finite values, or after kMaxNewtonIterations.
-  [[gnu::always_inline]] StepOutcome solveMultipliers(StepWork& w, const double* q, int& iterations) const {
+  [[gnu::always_inline]] NewtonStop solveMultipliers(StepWork& w, const double* q) const {
     constexpr double eps = std::numeric_limits<double>::epsilon();
-    constexpr const char* what = "the link constraints of the step";
     const int n = bobs();
     double previous = std::numeric_limits<double>::infinity(), theta = 1, size = 0;
     int growing = 0;
     for (int k = 1; k <= limits::kMaxNewtonIterations; ++k) {
       positionsFromMultipliers(w, q);
-      const bool finite = residualAndMatrix(w);
-      const bool regular = factorize(w);
+      const double residualSum = residualAndMatrix(w);
+      factorize(w);
       // Δλ = −J⁻¹ r (formed whatever the checks say: IEEE arithmetic has no traps, and
       // nothing of it is kept until they pass).
       forEachLink<N>(
@@ -306,31 +328,30 @@ class ChainMultiplierIntegratorT {
       forEachLink<N>(
           n, VILAB_LINK_BODY(i) { w.update[i] = -w.update[i]; });
       size = updateSize(w);
-      // One test on a regular iteration's way (in wasm each test is a compare and a branch
-      // the engine does not schedule away); a failing one says which, in the order they
-      // were always made, so the refusals are those of testing each before going on.
-      if (!(static_cast<int>(finite) & static_cast<int>(regular) & static_cast<int>(pivotsWithinRatio(w)) &
+      // One cheap test on a regular iteration's way, which implies each of the checks
+      // (surelyRegular); only when it fails are they made one by one, in the order they
+      // were always made, so that a refusal says which failed first.
+      if (!(static_cast<int>(residualSum <= std::numeric_limits<double>::max()) & static_cast<int>(surelyRegular(w)) &
             static_cast<int>(std::isfinite(size)))) {
-        if (!finite) return newton_detail::residualNotFinite(what, k);
-        if (!regular) return newton_detail::singular(what, std::numeric_limits<double>::infinity(), k);
-        if (!pivotsWithinRatio(w)) return newton_detail::singular(what, w.largestPivot / w.smallestPivot, k);
-        return newton_detail::updateNotFinite(k);
+        if (!residualsFinite(w)) return {NewtonStop::ResidualNotFinite, k, 0};
+        if (!pivotsRegular(w)) return {NewtonStop::ZeroPivot, k, 0};
+        if (!pivotsWithinRatio(w)) return {NewtonStop::PivotRatio, k, pivotRatio(w)};
+        if (!std::isfinite(size)) return {NewtonStop::UpdateNotFinite, k, 0};
       }
       forEachLink<N>(
           n, VILAB_LINK_BODY(i) { w.lambda[i] += w.update[i]; });
       if (k > 1) theta = size / previous;
-      iterations = k;
-      if (size <= 4 * eps) return accepted(k);
-      if (k > 1 && theta < 1 && theta * theta * size <= 0.125 * eps) return accepted(k);
-      if (k > 1 && theta >= 0.5 && size <= roundingFloor(w)) return accepted(k);
+      if (size <= 4 * eps) return {NewtonStop::Converged, k, 0};
+      if (k > 1 && theta < 1 && theta * theta * size <= 0.125 * eps) return {NewtonStop::Converged, k, 0};
+      if (k > 1 && theta >= 0.5 && size <= roundingFloor(w)) return {NewtonStop::Converged, k, 0};
       if (k > 1 && theta >= 1) {
-        if (++growing >= 2) return newton_detail::diverged(what, size, k);
+        if (++growing >= 2) return {NewtonStop::Diverged, k, size};
       } else {
         growing = 0;
       }
       previous = size;
     }
-    return newton_detail::noConvergence(what, limits::kMaxNewtonIterations, size);
+    return {NewtonStop::NoConvergence, limits::kMaxNewtonIterations, size};
   }
 
   // q_{k+1}(λ) = q* + h M⁻¹ Dg(q_k)ᵀ λ: link i pushes bob i along a_i and bob i−1 back.
@@ -351,10 +372,11 @@ class ChainMultiplierIntegratorT {
 
   // The residual g_i(q_{k+1}) = (|d_i|² − l_i²) / (2 l_i) and the tridiagonal Jacobian
   // Dg(q_{k+1}) h M⁻¹ Dg(q_k)ᵀ: row i couples link i to its neighbours through the bobs
-  // they share (linkCouplingMatrix). False when a residual is not finite.
-  [[gnu::always_inline]] bool residualAndMatrix(StepWork& w) const {
+  // they share (linkCouplingMatrix). Returns Σ |g_i|: at most the largest double only
+  // when every residual is finite (NaN and ∞ are not).
+  [[gnu::always_inline]] double residualAndMatrix(StepWork& w) const {
     const int n = bobs();
-    int finite = 1;
+    double sum = 0;
     forEachLink<N>(
         n, VILAB_LINK_BODY(i) {
           double d[3];
@@ -363,7 +385,7 @@ class ChainMultiplierIntegratorT {
 #pragma GCC unroll 3
           for (int c = 0; c < 3; ++c) w.normalEnd[3 * i + c] = d[c] * invLength_[i];  // ∇_d g_i at q_{k+1}
           w.residual[i] = (dot3(d, 0, d, 0) - squaredLength_[i]) * halfInvLength_[i];
-          finite &= static_cast<int>(std::isfinite(w.residual[i]));
+          sum += std::abs(w.residual[i]);
         });
     forEachLink<N>(
         n, VILAB_LINK_BODY(i) {
@@ -372,15 +394,18 @@ class ChainMultiplierIntegratorT {
           if (i > 0) w.lower[i] = -hOverMass_[i - 1] * dot3(w.normalEnd, 3 * i, w.normalStart, 3 * i - 3);
           if (i + 1 < n) w.upper[i] = -hOverMass_[i] * dot3(w.normalEnd, 3 * i, w.normalStart, 3 * i + 3);
         });
+    return sum;
+  }
+  [[gnu::always_inline]] bool residualsFinite(const StepWork& w) const {
+    int finite = 1;
+    forEachLink<N>(
+        bobs(), VILAB_LINK_BODY(i) { finite &= static_cast<int>(std::isfinite(w.residual[i])); });
     return finite != 0;
   }
 
-  // Thomas elimination without pivoting (solver/tridiagonal.hpp's order): the pivots,
-  // the ratios upper/pivot, and the largest and smallest |pivot|. False on a zero or
-  // non-finite pivot.
-  [[gnu::always_inline]] static bool factorize(StepWork& w, int n) {
-    double largest = 0, smallest = std::numeric_limits<double>::infinity();
-    int regular = 1;
+  // Thomas elimination without pivoting (solver/tridiagonal.hpp's order): the pivots and
+  // the ratios upper/pivot (pivotsRegular says whether they can be used).
+  [[gnu::always_inline]] static void factorize(StepWork& w, int n) {
     double previous = 1;  // the last pivot, carried in a register (no store and reload on the recurrence)
     forEachLink<N>(
         n, VILAB_LINK_BODY(i) {
@@ -390,17 +415,20 @@ class ChainMultiplierIntegratorT {
             w.ratio[i] = ratio;
             pivot -= w.lower[i] * ratio;
           }
-          regular &= static_cast<int>(std::abs(pivot) > 0) & static_cast<int>(std::isfinite(pivot));  // no branch
           w.pivot[i] = pivot;
           previous = pivot;
-          largest = std::max(largest, std::abs(pivot));
-          smallest = std::min(smallest, std::abs(pivot));
         });
-    w.largestPivot = largest;
-    w.smallestPivot = smallest;
+  }
+  [[gnu::always_inline]] void factorize(StepWork& w) const { factorize(w, bobs()); }
+  // False on a zero or non-finite pivot.
+  [[gnu::always_inline]] bool pivotsRegular(const StepWork& w) const {
+    int regular = 1;
+    forEachLink<N>(
+        bobs(), VILAB_LINK_BODY(i) {
+          regular &= static_cast<int>(std::abs(w.pivot[i]) > 0) & static_cast<int>(std::isfinite(w.pivot[i]));
+        });
     return regular != 0;
   }
-  [[gnu::always_inline]] bool factorize(StepWork& w) const { return factorize(w, bobs()); }
   [[gnu::always_inline]] static void solveFactorized(const StepWork& w, PerLink<double>& x, int n) {
     double previous = 0;  // x[i − 1] (then x[i + 1]), carried in a register
     forEachLink<N>(
@@ -419,16 +447,53 @@ class ChainMultiplierIntegratorT {
     solveFactorized(w, x, bobs());
   }
 
+  // The largest and smallest |pivot| (NaN pivots skipped, as std::max and min skip them).
+  struct PivotExtremes {
+    double largest, smallest;
+  };
+  PivotExtremes pivotExtremes(const StepWork& w) const {
+    PivotExtremes e{0, std::numeric_limits<double>::infinity()};
+    for (int i = 0; i < bobs(); ++i) {
+      e.largest = std::max(e.largest, std::abs(w.pivot[i]));
+      e.smallest = std::min(e.smallest, std::abs(w.pivot[i]));
+    }
+    return e;
+  }
+  double pivotRatio(const StepWork& w) const {
+    const PivotExtremes e = pivotExtremes(w);
+    return e.largest / e.smallest;
+  }
   // Whether the pivot ratio largest/smallest is within kSingularPivotRatio, without its
   // division where the answer is certain: largest ≤ smallest · K/2 (rounded) implies
   // largest/smallest < K, rounded or not.
-  [[gnu::always_inline]] static bool pivotsWithinRatio(const StepWork& w) {
+  bool pivotsWithinRatio(const StepWork& w) const {
     constexpr double K = limits::kSingularPivotRatio;
-    return w.largestPivot <= w.smallestPivot * (0.5 * K) || w.largestPivot / w.smallestPivot <= K;
+    const PivotExtremes e = pivotExtremes(w);
+    return e.largest <= e.smallest * (0.5 * K) || e.largest / e.smallest <= K;
+  }
+  // A test, without the extremes' compares and branches, that implies pivotsRegular and
+  // pivotsWithinRatio: a = |pivot_0| in [1e-280, 1e280] and c a ≥ |pivot_i|, c |pivot_i| ≥ a
+  // (rounded) for every other pivot, c = 2e6, give every pivot in [a/(c(1+ε)), c a (1+ε)]:
+  // finite, nonzero, and largest ≤ c² (1+ε)² smallest, below K/2 · (1−ε) smallest. A NaN
+  // or ∞ pivot fails a compare. When it is false the checks are made one by one.
+  [[gnu::always_inline]] bool surelyRegular(const StepWork& w) const {
+    constexpr double c = 2e6;
+    static_assert(c * c * 1.000001 < 0.5 * limits::kSingularPivotRatio, "c² must stay below K/2");
+    const double a = std::abs(w.pivot[0]);
+    int ok = static_cast<int>(a >= 1e-280) & static_cast<int>(a <= 1e280);
+    const double ca = c * a;
+    forEachLink<N>(
+        bobs(), VILAB_LINK_BODY(i) {
+          if (i > 0) {
+            const double b = std::abs(w.pivot[i]);
+            ok &= static_cast<int>(b <= ca) & static_cast<int>(a <= c * b);
+          }
+        });
+    return ok != 0;
   }
   // The rounding floor 64 ε max(1, κ) of the converged multipliers, κ the pivot ratio.
-  static double roundingFloor(const StepWork& w) {
-    const double condition = w.largestPivot / w.smallestPivot;
+  double roundingFloor(const StepWork& w) const {
+    const double condition = pivotRatio(w);
     return 64 * std::numeric_limits<double>::epsilon() * (condition > 1 ? condition : 1.0);
   }
 
@@ -499,7 +564,8 @@ class ChainMultiplierIntegratorT {
           if (i + 1 < n) w.upper[i] = -invM * dot3(a, 3 * i, a, 3 * i + 3);
           mu[i] = dot3(a, 3 * i, v, 0);
         });
-    if (!factorize(w)) return false;
+    factorize(w);
+    if (!pivotsRegular(w)) return false;
     solveFactorized(w, mu);
     forEachLink<N>(
         n, VILAB_LINK_BODY(i) {
@@ -512,6 +578,19 @@ class ChainMultiplierIntegratorT {
     return true;
   }
 
+  // A test that implies allFinite of the new positions and momenta: their sum is finite
+  // only when each is (∞ stays ∞ or becomes NaN with −∞, and NaN stays NaN); a finite sum
+  // that overflows fails it, and allFinite then decides. One compare, not one a number.
+  [[gnu::always_inline]] static bool surelyFinite(const StepWork& w, int n) {
+    double sum = 0;
+    forEachLink<N>(
+        n, VILAB_LINK_BODY(i) {
+          const double* x = &w.q1[3 * i];
+          const double* y = &w.p1[3 * i];
+          sum += ((x[0] + x[1]) + (x[2] + y[0])) + (y[1] + y[2]);
+        });
+    return std::isfinite(sum);
+  }
   [[gnu::always_inline]] static bool allFinite(const PerCoord& x, int size) {
     int finite = 1;
     forEachLink<N>(
