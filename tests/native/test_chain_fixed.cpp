@@ -54,6 +54,15 @@ void checkChain() {
   }
 }
 
+// Two bobs of unit mass on unit links, no gravity: the Newton refusals' chain.
+ChainModel unitPairWithoutGravity() {
+  ChainModel m;
+  m.masses = {1, 1};
+  m.lengths = {1, 1};
+  m.g = 0;
+  return m;
+}
+
 }  // namespace
 
 TEST_CASE("the fixed-size chain path gives the bits of the dynamic one (N = 1, 2, 3, 8)", "[chain][determinism]") {
@@ -92,10 +101,7 @@ TEST_CASE("the fixed-size chain path refuses where the dynamic one does, with th
 // the order residual, pivots, pivot ratio, update, so a state failing several at once is
 // refused as testing each in turn would refuse it.
 TEST_CASE("the chain step's Newton refusals name the first failing check", "[chain]") {
-  ChainModel m;
-  m.masses = {1, 1};
-  m.lengths = {1, 1};
-  m.g = 0;
+  const ChainModel m = unitPairWithoutGravity();
   const double h = 0.01;
   const auto refusalOf = [&](State s) {
     ChainMultiplierIntegratorT<2> fixed(m, DiscreteRule::midpoint(), h);
@@ -150,10 +156,7 @@ TEST_CASE("the chain step's Newton refusals name the first failing check", "[cha
 // 4e12 and kSingularPivotRatio apart among them. Such an iteration must go on, as the
 // checks one by one would let it, not be refused.
 TEST_CASE("a chain Newton iteration the one test misses is decided by the checks one by one", "[chain]") {
-  ChainModel m;
-  m.masses = {1, 1};
-  m.lengths = {1, 1};
-  m.g = 0;
+  const ChainModel m = unitPairWithoutGravity();
   const double h = 0.01;
   State s;
   s.q.resize(6);
