@@ -189,6 +189,9 @@ void LagrangianEval::forceJacobian(const double* q, const double* v, double t, S
 
 bool LagrangianEval::velocity(const double* q, const double* p, SmallVec& v, double t, const SmallVec* guess) {
   VILAB_DATA_DEFINED_ONLY();
+  // With a constant mass matrix and a constant ∂L/∂q̇(q, 0), v = M⁻¹ (p − L_q̇(0)) is one
+  // product of q and p's bits alone, cheaper than a look-up in the cache.
+  if (restMomentumReady_) return solveVelocity(q, p, t, v, guess);
   const int n = problem_->n;
   // A recent answer, when asked again for the same (q, p, t): the simulation asks for the
   // energy, the step check and the diagnostics of each state. The time matters only
@@ -282,11 +285,13 @@ bool LagrangianEval::solveVelocity(const double* q, const double* p, double t, S
   // (with a constant mass matrix its factorization is kept). Otherwise the one Newton,
   // globalized, from the caller's guess (a velocity of the same motion) or from v = 0.
   const int n = problem_->n;
-  v = SmallVec::Zero(n);
   velocityFailure_.clear();
-  SmallVec Lv, r;
   if (problem_->constantMass) {
-    if (!prepareConstantMass(q)) return false;
+    if (!prepareConstantMass(q)) {
+      v = SmallVec::Zero(n);
+      return false;
+    }
+    v.resize(n);
     // v = M⁻¹ (p − L_q̇(q, 0)): the gradient's outputs read in place, M⁻¹'s rows summed
     // as lazyProduct sums them.
     // ∂L/∂q̇(q, 0, t) read in place; formed once when it reads neither q nor t (the same
@@ -310,6 +315,8 @@ bool LagrangianEval::solveVelocity(const double* q, const double* p, double t, S
     }
     return finite;
   }
+  v = SmallVec::Zero(n);
+  SmallVec Lv, r;
   if (problem_->quadratic) {
     energyTerms(q, v.data(), Lv, w_.mass, t);
     r = Lv - Eigen::Map<const Eigen::VectorXd>(p, n);
@@ -475,8 +482,10 @@ void LagrangianEval::quantities(const double* q, const double* p, double t, doub
   const int n = P.n;
   const int m = static_cast<int>(P.conservedNames.size()), s = static_cast<int>(P.symmetryNames.size());
   if (m + s == 0) return;
+  // Only the conserved quantities read q̇ (a symmetry's generator is ξ(q)): without them,
+  // no velocity is recovered (the program's outputs do not depend on it).
   SmallVec v;
-  const bool haveVelocity = velocity(q, p, v, t);
+  const bool haveVelocity = m > 0 && velocity(q, p, v, t);
   setVariables(q, haveVelocity ? v.data() : nullptr, t);
   const double* o = run(LagrangianWorkspace::kQuantities, P.quantities, static_cast<std::size_t>(m + s * n));
   for (int i = 0; i < m; ++i) conserved[i] = haveVelocity ? o[i] : std::numeric_limits<double>::quiet_NaN();

@@ -230,6 +230,8 @@ class LagrangianEval {
   // projected again for the energy) and then for its start's again (the plausibility
   // check): eight slots keep the start. A recovery that depends on its starting guess (L
   // not quadratic in q̇) keeps four, as before: there which calls hit decides the bits.
+  // With M and ∂L/∂q̇(q, 0) constant (restMomentumReady_) none: v = M⁻¹ (p − b) costs
+  // less than a look-up.
   static constexpr int kCachedVelocities = 8, kCachedGuessedVelocities = 4;
   CachedVelocity cache_[kCachedVelocities];
   int cacheNext_ = 0;
