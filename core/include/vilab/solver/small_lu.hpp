@@ -35,28 +35,17 @@ class PivotedLU {
     if constexpr (kMaxRows == Eigen::Dynamic) perm_.resize(n_);
     ratio_ = std::numeric_limits<double>::infinity();
     if (!lu_.allFinite()) return false;
-    const int n = size();
-    double largest = 0, smallest = std::numeric_limits<double>::infinity();
-    for (int k = 0; k < n; ++k) {
-      int p = k;
-      for (int i = k + 1; i < n; ++i)
-        if (std::abs(lu_(i, k)) > std::abs(lu_(p, k))) p = i;
-      perm_[k] = p;
-      if (p != k)
-        for (int j = 0; j < n; ++j) std::swap(lu_(k, j), lu_(p, j));
-      const double pivot = lu_(k, k);
-      largest = std::max(largest, std::abs(pivot));
-      smallest = std::min(smallest, std::abs(pivot));
-      if (pivot == 0) return false;
-      for (int i = k + 1; i < n; ++i) {
-        const double f = lu_(i, k) / pivot;
-        lu_(i, k) = f;
-        for (int j = k + 1; j < n; ++j) lu_(i, j) -= f * lu_(k, j);
+    // A small matrix of a size known only at run time (the constraints' 1×1…3×3 of a
+    // system defined by data) takes the same loops with a constant bound.
+    if constexpr (kRows == Eigen::Dynamic) {
+      switch (n_) {
+        case 1: return factorize<1>();
+        case 2: return factorize<2>();
+        case 3: return factorize<3>();
+        default: break;
       }
     }
-    ratio_ = n == 0 ? 1.0 : largest / smallest;
-    smallest_ = smallest;
-    return true;
+    return factorize < kRows == Eigen::Dynamic ? 0 : kRows > ();
   }
   double pivotRatio() const { return ratio_; }
   // The smallest |pivot| of the last factorization (∞ for an empty matrix).
@@ -96,9 +85,51 @@ class PivotedLU {
   }
 
  private:
+  // The factorization of lu_ (N > 0: N rows, else size()), the same operations in the
+  // same order whatever N.
+  template <int N>
+  bool factorize() {
+    const int n = N > 0 ? N : size();
+    double largest = 0, smallest = std::numeric_limits<double>::infinity();
+    for (int k = 0; k < n; ++k) {
+      int p = k;
+      for (int i = k + 1; i < n; ++i)
+        if (std::abs(lu_(i, k)) > std::abs(lu_(p, k))) p = i;
+      perm_[k] = p;
+      if (p != k)
+        for (int j = 0; j < n; ++j) std::swap(lu_(k, j), lu_(p, j));
+      const double pivot = lu_(k, k);
+      largest = std::max(largest, std::abs(pivot));
+      smallest = std::min(smallest, std::abs(pivot));
+      if (pivot == 0) return false;
+      for (int i = k + 1; i < n; ++i) {
+        const double f = lu_(i, k) / pivot;
+        lu_(i, k) = f;
+        for (int j = k + 1; j < n; ++j) lu_(i, j) -= f * lu_(k, j);
+      }
+    }
+    ratio_ = n == 0 ? 1.0 : largest / smallest;
+    smallest_ = smallest;
+    return true;
+  }
+
   template <class Rhs>
   void substitute(Rhs& b) const {
-    const int n = size();
+    if constexpr (kRows == Eigen::Dynamic) {
+      switch (n_) {
+        case 1: return substituteN<1>(b);
+        case 2: return substituteN<2>(b);
+        case 3: return substituteN<3>(b);
+        default: break;
+      }
+    }
+    substituteN<kRows == Eigen::Dynamic ? 0 : kRows>(b);
+  }
+  // b ← A⁻¹ b (N > 0: N rows, else size()), the same operations in the same order
+  // whatever N.
+  template <int N, class Rhs>
+  void substituteN(Rhs& b) const {
+    const int n = N > 0 ? N : size();
     const int m = static_cast<int>(b.cols());
     for (int k = 0; k < n; ++k)
       if (perm_[k] != k)
