@@ -419,7 +419,7 @@ bool LagrangianEval::projectMomentum(const double* q, double* p, double t, const
     // Each pass starts from the velocity before it (the first from the caller's guess).
     const SmallVec start = k == 0 && guess ? *guess : v;
     if (!velocity(q, p, v, t, k == 0 && !guess ? nullptr : &start)) return false;
-    SmallLU& slu = projectionLu_;
+    ConstraintLU& slu = projectionLu_;
     if (problem_->constantMass) {
       // velocity() prepared M⁻¹; Dg M⁻¹ Dgᵀ depends on q alone: factorized once per q.
       if (!projectionReady_ || !sameBits(q, projectionQ_.data(), static_cast<std::size_t>(n))) {
@@ -448,7 +448,7 @@ bool LagrangianEval::projectTangent(const double* q, double* p, double t) {
   const double* G = constraintOutputs(q) + c;  // Dg(i, j) = G[i * n + j]
   SmallVec v;
   if (!velocity(q, p, v, t)) return false;  // M⁻¹ (p − L_q̇(q, 0)): no guess needed
-  SmallLU& slu = projectionLu_;
+  ConstraintLU& slu = projectionLu_;
   // velocity() prepared M⁻¹; Dg M⁻¹ Dgᵀ depends on q alone: factorized once per q.
   if (!projectionReady_ || !sameBits(q, projectionQ_.data(), static_cast<std::size_t>(n))) {
     // S = Dg (M⁻¹ Dgᵀ), both products summed as lazyProduct sums them.

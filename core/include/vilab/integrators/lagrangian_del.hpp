@@ -162,7 +162,8 @@ class LagrangianDel {
   SmallLU lu_;
   // The reduced Newton of solveReduced.
   bool reducedReady_ = false;
-  SmallLU j11Lu_, slu_;
+  SmallLU j11Lu_;
+  ConstraintLU slu_;
   SmallVec delta0_, lambda_;
   SmallMat j11Inverse_, B_, S_;
   NewtonWorkspace<SmallVec> reducedWorkspace_;

@@ -241,7 +241,7 @@ class LagrangianEval {
   bool restMomentumReady_ = false;
   std::array<double, lagrangian_limits::kMaxCoordinates> restMomentum_{};
   SmallLU constantMassLu_;
-  SmallLU projectionLu_;  // projectMomentum's Dg M⁻¹ Dgᵀ (a member: no 8 KB object built per call)
+  ConstraintLU projectionLu_;  // projectMomentum's Dg M⁻¹ Dgᵀ (a member: no 8 KB object built per call)
   // With a constant mass matrix the factorization of Dg M⁻¹ Dgᵀ is a function of q alone:
   // kept for the latest q (a step projects at q_{k+1}, then the model's energy there).
   bool projectionReady_ = false, projectionRegular_ = false;

@@ -20,7 +20,10 @@
 
 namespace vilab {
 
-template <class Matrix>
+// kSmallAtRunTime: a matrix sized at run time that is usually 1×1 to 3×3 (the
+// constraints' blocks of systems defined by data) runs the same loops with a constant
+// bound for those sizes (opt-in: each size is another copy of the code).
+template <class Matrix, bool kSmallAtRunTime = false>
 class PivotedLU {
   static constexpr int kRows = Matrix::RowsAtCompileTime;
   static constexpr int kMaxRows = Matrix::MaxRowsAtCompileTime;
@@ -35,9 +38,7 @@ class PivotedLU {
     if constexpr (kMaxRows == Eigen::Dynamic) perm_.resize(n_);
     ratio_ = std::numeric_limits<double>::infinity();
     if (!lu_.allFinite()) return false;
-    // A small matrix of a size known only at run time (the constraints' 1×1…3×3 of a
-    // system defined by data) takes the same loops with a constant bound.
-    if constexpr (kRows == Eigen::Dynamic) {
+    if constexpr (kSmallAtRunTime && kRows == Eigen::Dynamic) {
       switch (n_) {
         case 1: return factorize<1>();
         case 2: return factorize<2>();
@@ -115,7 +116,7 @@ class PivotedLU {
 
   template <class Rhs>
   void substitute(Rhs& b) const {
-    if constexpr (kRows == Eigen::Dynamic) {
+    if constexpr (kSmallAtRunTime && kRows == Eigen::Dynamic) {
       switch (n_) {
         case 1: return substituteN<1>(b);
         case 2: return substituteN<2>(b);
@@ -165,5 +166,7 @@ class PivotedLU {
 
 // The small dynamic matrices of systems defined by data.
 using SmallLU = PivotedLU<SmallMat>;
+// Their constraints' c×c blocks (Dg M⁻¹ Dgᵀ, the reduced Newton's matrix).
+using ConstraintLU = PivotedLU<SmallMat, true>;
 
 }  // namespace vilab
