@@ -603,4 +603,23 @@ TEST_CASE("lagrangian: with M and ∂L/∂q̇ at rest constant, a velocity is fo
   CHECK(signDiffers);  // the −0 answer is not the +0 one
 }
 
+TEST_CASE(
+    "lagrangian: the plausibility check passes a jump within a quarter of |E| without T, and lets |E| + T decide "
+    "beyond",
+    "[lagrangian]") {
+  // A free particle, L = x'²/2: at (q, p) = (0, 1), E = T = 0.5 and the size |E| + T = 1.
+  Json normalized;
+  const LagrangianModel model(
+      compileLagrangian(Json::parse(R"({"coordinates": ["x"], "lagrangian": "x'^2/2"})"), normalized));
+  State a, b;
+  a.q = VecX::Zero(1);
+  a.p = VecX::Constant(1, 1.0);
+  b = a;
+  CHECK(model.implausibleStep(a, b, 0.5, 0.5 + 0.1, 0.01).empty());  // within |E|/4: no T needed
+  CHECK(model.implausibleStep(a, b, 0.5, 0.5 + 0.2, 0.01).empty());  // beyond |E|/4, within (|E| + T)/4
+  const std::string why = model.implausibleStep(a, b, 0.5, 0.5 + 0.3, 0.01);
+  CHECK(why.find("more than a quarter of its size (1") != std::string::npos);
+  CHECK_FALSE(model.implausibleStep(a, b, 0.0, 0.2, 0.01).empty());  // E = 0: the size is T = 0.5
+}
+
 }  // namespace test_lagrangian
