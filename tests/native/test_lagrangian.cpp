@@ -607,16 +607,21 @@ TEST_CASE(
     "lagrangian: the plausibility check passes a jump within a quarter of |E| without T, and lets |E| + T decide "
     "beyond",
     "[lagrangian]") {
-  // A free particle, L = x'²/2: at (q, p) = (0, 1), E = T = 0.5 and the size |E| + T = 1.
+  // L = (1 + x²) x'²/2 at (q, p) = (0, 1): E = T = 0.5, the size |E| + T = 1. Its mass
+  // matrix is not constant, so T needs a velocity recovery, which runs L's programs.
   Json normalized;
   const LagrangianModel model(
-      compileLagrangian(Json::parse(R"({"coordinates": ["x"], "lagrangian": "x'^2/2"})"), normalized));
+      compileLagrangian(Json::parse(R"({"coordinates": ["x"], "lagrangian": "(1 + x^2)*x'^2/2"})"), normalized));
   State a, b;
   a.q = VecX::Zero(1);
   a.p = VecX::Constant(1, 1.0);
   b = a;
+  const auto runs = [] { return expr::programCounts().interpretedRuns + expr::programCounts().compiledRuns; };
+  const auto before = runs();
   CHECK(model.implausibleStep(a, b, 0.5, 0.5 + 0.1, 0.01).empty());  // within |E|/4: no T needed
+  CHECK(runs() == before);                                           // so no velocity recovered
   CHECK(model.implausibleStep(a, b, 0.5, 0.5 + 0.2, 0.01).empty());  // beyond |E|/4, within (|E| + T)/4
+  CHECK(runs() > before);
   const std::string why = model.implausibleStep(a, b, 0.5, 0.5 + 0.3, 0.01);
   CHECK(why.find("more than a quarter of its size (1") != std::string::npos);
   CHECK_FALSE(model.implausibleStep(a, b, 0.0, 0.2, 0.01).empty());  // E = 0: the size is T = 0.5

@@ -562,9 +562,10 @@ std::string LagrangianModel::implausibleStep(const State& a, const State& b, dou
                                              double) const {
   VILAB_DATA_DEFINED_ONLY();
   const bool conservative = !problem->usesTime() && !problem->forced();
+  const double energyJump = std::abs(energyB - energyA);
   // The size |E_a| + T_a is at least |E_a| (T_a = |…| ≥ 0, and rounding is monotone): a
   // jump within a quarter of |E_a| passes without T_a, so without a velocity recovery.
-  if (conservative && std::abs(energyB - energyA) <= 0.25 * std::abs(energyA) + 1e-9 * scale) return "";
+  if (conservative && energyJump <= 0.25 * std::abs(energyA) + 1e-9 * scale) return "";
   SmallVec v;
   double kinetic = 0;
   const bool haveVelocity = eval->velocity(a.q.data(), a.p.data(), v);
@@ -572,9 +573,8 @@ std::string LagrangianModel::implausibleStep(const State& a, const State& b, dou
   const double size = std::abs(energyA) + kinetic;
   if (conservative) {
     const double allowed = 0.25 * size + 1e-9 * scale;
-    const double jump = std::abs(energyB - energyA);
-    if (jump <= allowed) return "";
-    return "the step changed the energy by " + scientific(jump) + " J, more than a quarter of its size (" +
+    if (energyJump <= allowed) return "";
+    return "the step changed the energy by " + scientific(energyJump) + " J, more than a quarter of its size (" +
            scientific(size) +
            " J): the implicit equations converged to a spurious solution, or h is too large to resolve the motion";
   }
