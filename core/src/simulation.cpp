@@ -173,6 +173,16 @@ Diagnostics diagnosticsOf(const M& m, const State& s, double t) {
     return m.diagnostics(s);
 }
 
+// diagnosticsOf(m, s, t) into d: in place for the models whose diagnosticsInto(s, t, d)
+// writes only their fields (systems defined by data, mechanisms), anew for the others.
+template <class M>
+void diagnosticsInto(const M& m, const State& s, double t, Diagnostics& d) {
+  if constexpr (std::is_same<M, LagrangianModel>::value || std::is_same<M, MechanismModel>::value)
+    m.diagnosticsInto(s, t, d);
+  else
+    d = diagnosticsOf(m, s, t);
+}
+
 // Models whose diagnosticsInto() fills a reused Diagnostics and carries their energy()
 // bit for bit (the same function on the same state): a step then computes the energy
 // once, inside the diagnostics.
@@ -962,7 +972,7 @@ bool Simulation::checkStep(const M& m, int iterations, Refusal& refusal) {
     d = m.diagnostics(next_, bounded);
     energy = d.energy;
   } else if (diagnosticsCarryEnergy(m)) {
-    d = diagnosticsOf(m, next_, tNext);
+    diagnosticsInto(m, next_, tNext, d);
     energy = d.energy;
   } else {
     energy = m.energy(next_);  // the function diagnostics() uses: the same bits
@@ -999,7 +1009,7 @@ bool Simulation::checkStep(const M& m, int iterations, Refusal& refusal) {
     }
     m.diagnosticsInto(next_, d);
   } else if constexpr (!kDiagnosticsInPlace<M>) {
-    if (!diagnosticsCarryEnergy(m)) d = diagnosticsOf(m, next_, tNext);
+    if (!diagnosticsCarryEnergy(m)) diagnosticsInto(m, next_, tNext, d);
   }
   d.iterations = iterations;
   fillRow(d, tNext, dt);

@@ -627,4 +627,45 @@ TEST_CASE(
   CHECK_FALSE(model.implausibleStep(a, b, 0.0, 0.2, 0.01).empty());  // E = 0: the size is T = 0.5
 }
 
+TEST_CASE(
+    "lagrangian: diagnostics written in place are diagnostics()'s numbers, and the fields a system defined by "
+    "data does not set keep what they held",
+    "[lagrangian]") {
+  // The DSP as data with a conserved quantity (a momentum and a conserved column, two
+  // constraints), and an unconstrained oscillator (its constraint column must read 0 even
+  // in a Diagnostics that held another number).
+  Json params = Json::parse(kDspAsData);
+  params["conserved"] = Json::parse(R"({"z2dot":"z2'"})");
+  Simulation dsp = simulate(defined(params.dump(), kDspAsDataInitial));
+  Simulation free =
+      simulate(defined(R"({"coordinates":["x"],"lagrangian":"x'^2/2 - x^2/2"})", R"({"q":[0.3],"qdot":[1]})"));
+  for (Simulation* sim : {&dsp, &free}) {
+    sim->advance(7);
+    const auto& model = std::get<LagrangianModel>(sim->scenario().model);
+    const double t = sim->time();
+    const Diagnostics fresh = model.diagnostics(sim->state(), t);
+    Diagnostics reused;
+    reused.energy = reused.constraint = 5;
+    reused.bodyMomentum = {7, 8, 9};
+    reused.hasBodyMomentum = true;
+    reused.momentum.fill(3);
+    reused.conserved.fill(4);
+    model.diagnosticsInto(sim->state(), t, reused);
+    const auto same = [](double a, double b) { return std::memcmp(&a, &b, sizeof(double)) == 0; };
+    CHECK(same(reused.energy, fresh.energy));
+    CHECK(same(reused.constraint, fresh.constraint));
+    REQUIRE(reused.momentumSize == fresh.momentumSize);
+    REQUIRE(reused.conservedSize == fresh.conservedSize);
+    for (int i = 0; i < fresh.momentumSize; ++i) CHECK(same(reused.momentum[i], fresh.momentum[i]));
+    for (int i = 0; i < fresh.conservedSize; ++i) CHECK(same(reused.conserved[i], fresh.conserved[i]));
+    // What a system defined by data does not set is left as it was.
+    CHECK(reused.bodyMomentum == std::array<double, 3>{7, 8, 9});
+    CHECK(reused.hasBodyMomentum);
+    for (std::size_t i = static_cast<std::size_t>(fresh.momentumSize); i < reused.momentum.size(); ++i)
+      CHECK(reused.momentum[i] == 3);
+  }
+  CHECK(std::get<LagrangianModel>(dsp.scenario().model).diagnostics(dsp.state(), dsp.time()).conservedSize == 1);
+  CHECK(std::get<LagrangianModel>(free.scenario().model).diagnostics(free.state(), free.time()).constraint == 0);
+}
+
 }  // namespace test_lagrangian

@@ -4,6 +4,8 @@
 // every digit, and singular or non-finite input.
 #include <Eigen/Dense>
 #include <catch2/catch.hpp>
+#include <cstring>
+#include <limits>
 #include <random>
 
 #include "vilab/solver/small_lu.hpp"
@@ -131,4 +133,41 @@ TEST_CASE("pivoted LU: the pivot ratio, zero pivots and non-finite input", "[sol
   CHECK_FALSE(small.compute(SmallMat(singular)));
   CHECK(small.compute(SmallMat(0, 0)));
   CHECK(small.pivotRatio() == 1);
+}
+
+TEST_CASE(
+    "pivoted LU: the constraints' blocks (1×1 to 3×3 copied with constant bounds) give SmallLU's bits, and "
+    "refuse a non-finite entry wherever it is",
+    "[solver]") {
+  std::mt19937 rng(29);
+  ConstraintLU blocks;  // one object through every size, as a Newton iteration reuses it
+  SmallLU generic;
+  for (int round = 0; round < 20; ++round)
+    for (int n : {3, 1, 2, 4}) {
+      INFO("n = " << n << ", round " << round);
+      const SmallMat A = SmallMat(offDiagonal(n, rng));
+      REQUIRE(blocks.compute(A));
+      REQUIRE(generic.compute(A));
+      CHECK(blocks.pivotRatio() == generic.pivotRatio());
+      CHECK(blocks.smallestPivot() == generic.smallestPivot());
+      SmallVec x = SmallVec(Eigen::VectorXd::Random(n)), y = x;
+      blocks.solveInPlace(x);
+      generic.solveInPlace(y);
+      CHECK(std::memcmp(x.data(), y.data(), sizeof(double) * static_cast<std::size_t>(n)) == 0);
+      const SmallMat inverse = blocks.inverse(), reference = generic.inverse();
+      CHECK(std::memcmp(inverse.data(), reference.data(), sizeof(double) * static_cast<std::size_t>(n * n)) == 0);
+    }
+  for (int n = 1; n <= 3; ++n)
+    for (int k = 0; k < n * n; ++k)
+      for (const double bad : {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity(),
+                               -std::numeric_limits<double>::infinity()}) {
+        INFO("n = " << n << ", entry " << k << ", " << bad);
+        SmallMat A = SmallMat::Identity(n, n);
+        A(k % n, k / n) = bad;
+        CHECK_FALSE(blocks.compute(A));
+        CHECK(blocks.pivotRatio() == std::numeric_limits<double>::infinity());
+      }
+  // A zero pivot is refused, as SmallLU refuses it.
+  CHECK_FALSE(blocks.compute(SmallMat::Zero(2, 2)));
+  CHECK_FALSE(generic.compute(SmallMat::Zero(2, 2)));
 }

@@ -543,19 +543,24 @@ double LagrangianModel::physicalEnergy(const State& s, double t) const {
 }
 
 Diagnostics LagrangianModel::diagnostics(const State& s, double t) const {
-  VILAB_DATA_DEFINED_ONLY();
   Diagnostics d;
+  diagnosticsInto(s, t, d);
+  return d;
+}
+
+void LagrangianModel::diagnosticsInto(const State& s, double t, Diagnostics& d) const {
+  VILAB_DATA_DEFINED_ONLY();
   const LagrangianProblem& P = *problem;
   d.energy = physicalEnergy(s, P.timeDependent ? t : 0.0);
   d.momentumSize = static_cast<int>(P.symmetryNames.size());
   d.conservedSize = static_cast<int>(P.conservedNames.size());
   eval->quantities(s.q.data(), s.p.data(), t, d.conserved.data(), d.momentum.data());
+  d.constraint = 0;
   if (P.c > 0) {
     SmallVec g;
     eval->constraints(s.q.data(), g);
     d.constraint = g.cwiseAbs().maxCoeff();
   }
-  return d;
 }
 
 std::string LagrangianModel::implausibleStep(const State& a, const State& b, double energyA, double energyB,

@@ -260,9 +260,14 @@ double MechanismModel::energy(const State& s, double t) const {
 }
 
 Diagnostics MechanismModel::diagnostics(const State& s, double t) const {
+  Diagnostics d;
+  diagnosticsInto(s, t, d);
+  return d;
+}
+
+void MechanismModel::diagnosticsInto(const State& s, double t, Diagnostics& d) const {
   MechanismState m = toMechanism(s);
   m.t = t;
-  Diagnostics d;
   d.energy = energy(m);
   const Vec3 L = angularMomentum(m);
   d.momentumSize = 3;
@@ -270,7 +275,6 @@ Diagnostics MechanismModel::diagnostics(const State& s, double t) const {
   double unit = 0;
   for (int i = 0; i < bodyCount(); ++i) unit = std::max(unit, quaternionNormError(Vec4(s.q.segment<4>(7 * i + 3))));
   d.constraint = std::max(constraintError(m), unit);
-  return d;
 }
 
 double MechanismModel::meanKineticEnergy(const State& a, const State& b, double h) const {

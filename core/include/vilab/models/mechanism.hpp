@@ -172,6 +172,8 @@ struct MechanismModel {
   // origin), and the constraint: the largest joint gap or | |q| − 1 |.
   Diagnostics diagnostics(const State& s) const { return diagnostics(s, 0); }
   Diagnostics diagnostics(const State& s, double t) const;
+  // The same into d, writing only the fields a mechanism sets (the step checks reuse one).
+  void diagnosticsInto(const State& s, double t, Diagnostics& d) const;
 
   // What the renderer draws: per body x and the orientation quaternion.
   void visual(const State& s, std::vector<double>& out) const { out.assign(s.q.data(), s.q.data() + s.q.size()); }

@@ -34,18 +34,18 @@ class PivotedLU {
   // Factorizes A; false when A is not finite or has a zero pivot.
   bool compute(const Matrix& A) {
     n_ = static_cast<int>(A.rows());
-    lu_ = A;
     if constexpr (kMaxRows == Eigen::Dynamic) perm_.resize(n_);
     ratio_ = std::numeric_limits<double>::infinity();
-    if (!lu_.allFinite()) return false;
     if constexpr (kSmallAtRunTime && kRows == Eigen::Dynamic) {
       switch (n_) {
-        case 1: return factorize<1>();
-        case 2: return factorize<2>();
-        case 3: return factorize<3>();
+        case 1: return copyAndFactorize<1>(A);
+        case 2: return copyAndFactorize<2>(A);
+        case 3: return copyAndFactorize<3>(A);
         default: break;
       }
     }
+    lu_ = A;
+    if (!lu_.allFinite()) return false;
     return factorize < kRows == Eigen::Dynamic ? 0 : kRows > ();
   }
   double pivotRatio() const { return ratio_; }
@@ -86,6 +86,22 @@ class PivotedLU {
   }
 
  private:
+  // lu_ = A and its finiteness in one pass of constant bounds (Eigen's assignment and
+  // allFinite() of a run-time size were most of a 1×1 factorization's time), then its
+  // factorization.
+  template <int N>
+  bool copyAndFactorize(const Matrix& A) {
+    lu_.resize(N, N);
+    bool finite = true;
+    for (int j = 0; j < N; ++j)
+      for (int i = 0; i < N; ++i) {
+        const double x = A(i, j);
+        lu_(i, j) = x;
+        finite = finite && std::isfinite(x);
+      }
+    return finite && factorize<N>();
+  }
+
   // The factorization of lu_ (N > 0: N rows, else size()), the same operations in the
   // same order whatever N.
   template <int N>
