@@ -135,6 +135,11 @@ TEST_CASE("globalized Newton: plain Newton's bits where it converges, damped whe
     CHECK(xa[0] == xb[0]);  // the same bits
     CHECK(oa.iterations == ob.iterations);
     CHECK(rb.dampedIterations == 0);
+    // An accepted outcome (StepOutcome::accepted) carries no refusal.
+    CHECK(oa.refusal.code == RefusalCode::None);
+    CHECK(oa.refusal.reason.empty());
+    CHECK(oa.refusal.suggestion.empty());
+    CHECK(oa.refusal.action == SuggestionAction::ReduceH);
   }
   for (double x0 : {1.5, 3.0, 20.0}) {
     auto a = scalar(f, df), b = scalar(f, df);

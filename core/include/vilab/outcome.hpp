@@ -39,6 +39,15 @@ struct StepOutcome {
   int iterations = 0;  // Newton iterations (or substeps for adaptive methods); 0 for explicit ones
   Refusal refusal;
 
+  // An accepted step's outcome, its members initialized one by one: StepOutcome{true, k, {}}
+  // value-initializes, zeroing all of its bytes first (a `rep stos` natively, a memset
+  // call in wasm) on every step.
+  [[gnu::always_inline]] static StepOutcome accepted(int iterations) {
+    StepOutcome o;
+    o.iterations = iterations;
+    return o;
+  }
+
   static StepOutcome refuse(RefusalCode code, std::string reason, Suggestion suggestion, int iterations = 0) {
     StepOutcome o;
     o.ok = false;

@@ -9,6 +9,7 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <type_traits>
 
 #include "vilab/solver/strided_dot.hpp"
 
@@ -149,7 +150,7 @@ StepOutcome LagrangianDel::solveReduced() {
   if (c == 0) {
     x_.head(n) = delta0_;
     return delta0_.allFinite()
-               ? StepOutcome{true, 1, {}}
+               ? StepOutcome::accepted(1)
                : StepOutcome::refuse(RefusalCode::NonFinite, "the step is not finite", Suggestion::reduceH(), 1);
   }
   B_.resize(n, c);
@@ -168,14 +169,31 @@ StepOutcome LagrangianDel::solveReduced() {
   return out;
 }
 
+namespace {
+// f(C) with C the constraints' count c as a constant when it is 1 to 3 (the sums over the
+// multipliers unroll; the same operations in the same order), else C = 0 (c at run time).
+template <class F>
+decltype(auto) withConstraintCount(int c, F&& f) {
+  switch (c) {
+    case 1: return f(std::integral_constant<int, 1>{});
+    case 2: return f(std::integral_constant<int, 2>{});
+    case 3: return f(std::integral_constant<int, 3>{});
+    default: return f(std::integral_constant<int, 0>{});
+  }
+}
+}  // namespace
+
 // The reduced problem's products summed as lazyProduct sums them, on the constraints'
 // outputs in place.
 NewtonEval LagrangianDel::Reduced::evaluate(const SmallVec& lambda, SmallVec& r, bool linearize) {
   const int n = d.eval_->n(), c = d.eval_->c();
   const double* q0 = d.q0_->data();
   d.q1_.resize(n);
-  for (int i = 0; i < n; ++i)
-    d.q1_[i] = q0[i] + (d.delta0_[i] - stridedDot(&d.B_(i, 0), d.B_.outerStride(), lambda.data(), 1, c));
+  withConstraintCount(c, [&](auto C) {
+    const int count = C() > 0 ? C() : c;
+    for (int i = 0; i < n; ++i)
+      d.q1_[i] = q0[i] + (d.delta0_[i] - stridedDot(&d.B_(i, 0), d.B_.outerStride(), lambda.data(), 1, count));
+  });
   const double* o = d.eval_->constraintOutputs(d.q1_.data());
   r.resize(c);
   bool finite = true;
@@ -208,9 +226,13 @@ double maxAbs(int size, Coefficient coefficient) {
 
 double LagrangianDel::Reduced::size(const SmallVec& dl) const {
   const int n = d.eval_->n(), c = d.eval_->c();
-  const double dq = maxAbs(n, [&](int i) { return stridedDot(&d.B_(i, 0), d.B_.outerStride(), dl.data(), 1, c); });
-  const double dp = maxAbs(n, [&](int j) { return stridedDot(&d.G0_(0, j), 1, dl.data(), 1, c); });
-  return std::max(dq / d.qScale_, dp / d.pScale_);
+  return withConstraintCount(c, [&](auto C) {
+    const int count = C() > 0 ? C() : c;
+    const double dq =
+        maxAbs(n, [&](int i) { return stridedDot(&d.B_(i, 0), d.B_.outerStride(), dl.data(), 1, count); });
+    const double dp = maxAbs(n, [&](int j) { return stridedDot(&d.G0_(0, j), 1, dl.data(), 1, count); });
+    return std::max(dq / d.qScale_, dp / d.pScale_);
+  });
 }
 
 NewtonEval LagrangianDel::evaluate(const SmallVec& x, SmallVec& r, bool linearize) {

@@ -226,15 +226,6 @@ class ChainMultiplierIntegratorT {
     }
   }
 
-  // An accepted step's outcome, its members initialized one by one (StepOutcome{…, {}}
-  // value-initializes: it zeroes all of its bytes first, a `rep stos` natively, a memset
-  // in wasm, on every step).
-  [[gnu::always_inline]] static StepOutcome accepted(int iterations) {
-    StepOutcome o;
-    o.iterations = iterations;
-    return o;
-  }
-
   [[gnu::always_inline]] StepOutcome stepWith(StepWork& w, VecX& q, VecX& p, State* copy) {
     const int n = bobs();
     // Stage 1: the free flight and the normals at q_k.
@@ -262,7 +253,7 @@ class ChainMultiplierIntegratorT {
 #pragma GCC unroll 3
             for (int c = 0; c < 3; ++c) copy->q[3 * i + c] = w.q1[3 * i + c], copy->p[3 * i + c] = w.p1[3 * i + c];
           });
-    return accepted(iterations);
+    return StepOutcome::accepted(iterations);
   }
 
   // Stage 1: free flight q* − q_k = h M⁻¹ (p_k − c1 ∇V), ∇V = (0, 0, m_i g) per bob.

@@ -112,7 +112,7 @@ class LagrangianOde {
     if (!y.allFinite())
       return StepOutcome::refuse(RefusalCode::SingularMatrix, "the projection of the velocities is singular",
                                  Suggestion::reduceH(), iterations);
-    return StepOutcome{true, iterations, {}};
+    return StepOutcome::accepted(iterations);
   }
 
  private:

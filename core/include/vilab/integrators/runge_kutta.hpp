@@ -279,7 +279,7 @@ class DormandPrince final : public Integrator {
     firstStageValid_ = firstStage;
     proposal_ = proposal;
     rejected_ += rejected;
-    return StepOutcome{true, accepted, {}};
+    return StepOutcome::accepted(accepted);
   }
 
  private:

@@ -189,15 +189,15 @@ StepOutcome newtonIterate(Problem& problem, typename Problem::Vector& x, typenam
     const double floor = settings.floorUlps * eps * (condition > 1 ? condition : 1.0);
     if (k > 1) theta = size / previous;
     if (report) report->contraction = theta;
-    if (size <= tol) return StepOutcome{true, k, {}};
+    if (size <= tol) return StepOutcome::accepted(k);
     // What the contraction predicts for the rest: θ²·e for Newton's quadratic
     // convergence (e_{k+1} ≈ e_k³/e_{k−1}²), θ/(1 − θ)·e for a simplified Newton's
     // linear one. Accepted only when far below rounding: a stopping error near
     // rounding keeps one sign from step to step, and conserved quantities would drift.
     const double predicted = settings.fullNewton ? theta * theta * size : theta / (1 - theta) * size;
-    if (k > 1 && theta < 1 && predicted <= settings.predictedUlps * eps) return StepOutcome{true, k, {}};
+    if (k > 1 && theta < 1 && predicted <= settings.predictedUlps * eps) return StepOutcome::accepted(k);
     const bool fresh = settings.fullNewton || linearize;
-    if (k > 1 && fresh && theta >= 0.5 && size <= floor) return StepOutcome{true, k, {}};
+    if (k > 1 && fresh && theta >= 0.5 && size <= floor) return StepOutcome::accepted(k);
     if (k > 1 && theta >= 1) {
       growing = fresh ? growing + 1 : 0;
       if (growing >= 2) return newton_detail::diverged(settings.what, size, k);
@@ -246,7 +246,7 @@ StepOutcome newtonDamped(Problem& problem, typename Problem::Vector& x, const Ne
     if (size <= tol || size <= floor) {
       x += w.dx;
       if (report) report->smallestDamping = smallest;
-      return StepOutcome{true, total, {}};
+      return StepOutcome::accepted(total);
     }
     // The damping predictor: μ = ‖Δx_{k−1}‖‖Δx̄_k‖ / (‖Δx̄_k − Δx_k‖‖Δx_k‖) · λ_{k−1}.
     if (k > 1) {
@@ -288,7 +288,7 @@ StepOutcome newtonDamped(Problem& problem, typename Problem::Vector& x, const Ne
     if (lambda == 1 && barSize <= tol) {
       x += w.bar;
       if (report) report->smallestDamping = smallest;
-      return StepOutcome{true, total, {}};
+      return StepOutcome::accepted(total);
     }
   }
   return newton_detail::noConvergence(settings.what, spent + settings.maxIterations, 0);
