@@ -15,6 +15,20 @@
 
 namespace vilab {
 
+namespace {
+// f(C) with C the constraints' count c as a constant when it is 1 to 3, else C = 0.
+template <class F>
+decltype(auto) withConstraintCount(int c, F&& f) {
+  return withSmallCount<3>(c, f);
+}
+// f(N) with N the coordinates' count n as a constant when it is 1 to 6 (every shipped
+// system defined by data but the FPUT chain), else N = 0.
+template <class F>
+decltype(auto) withCoordinateCount(int n, F&& f) {
+  return withSmallCount<6>(n, f);
+}
+}  // namespace
+
 StepOutcome LagrangianDel::step(VecX& q, VecX& p) {
   const int n = eval_->n(), c = eval_->c();
   q0_ = &q;
@@ -46,9 +60,20 @@ StepOutcome LagrangianDel::step(VecX& q, VecX& p) {
   // built-in chains store it.
   const SmallVec delta = x_.head(n);
   shift(q, delta, shift_);
-  q1_ = q + delta;
-  p1_ = p + shift_;
-  if (c > 0) p1_.noalias() += G0_.transpose().lazyProduct(x_.tail(c));
+  q1_.resize(n);
+  p1_.resize(n);
+  withCoordinateCount(n, [&](auto N) {
+    for (int i = 0; i < countOf(N, n); ++i) {
+      q1_[i] = q[i] + delta[i];
+      p1_[i] = p[i] + shift_[i];
+    }
+  });
+  // p1 += Dg(q_k)ᵀλ, each sum as lazyProduct sums it.
+  withConstraintCount(c, [&](auto C) {
+    const int count = countOf(C, c);
+    if (count > 0)
+      for (int i = 0; i < n; ++i) p1_[i] += stridedDot(&G0_(0, i), 1, &x_[n], 1, count);
+  });
   if (forced_) {
     discreteForces(q, delta, fMinus_, fPlus_);
     p1_ += fMinus_ + fPlus_;
@@ -143,10 +168,13 @@ StepOutcome LagrangianDel::solveReduced() {
   discreteDerivative(q, SmallVec::Zero(n), d1, nullptr);
   // δ0 = −J11⁻¹ (p_k + d1), B = J11⁻¹ Dg(q_k)ᵀ, summed as lazyProduct sums them.
   const SmallMat& Jinv = j11Inverse_;
-  std::array<double, kMaxSmallSize> rhs;
-  for (int k = 0; k < n; ++k) rhs[static_cast<std::size_t>(k)] = (*p0_)[k] + d1[k];
   delta0_.resize(n);
-  for (int i = 0; i < n; ++i) delta0_[i] = -stridedDot(&Jinv(i, 0), Jinv.outerStride(), rhs.data(), 1, n);
+  withCoordinateCount(n, [&](auto N) {
+    const int size = countOf(N, n);
+    std::array<double, kMaxSmallSize> rhs;
+    for (int k = 0; k < size; ++k) rhs[static_cast<std::size_t>(k)] = (*p0_)[k] + d1[k];
+    for (int i = 0; i < size; ++i) delta0_[i] = -stridedDot(&Jinv(i, 0), Jinv.outerStride(), rhs.data(), 1, size);
+  });
   if (c == 0) {
     x_.head(n) = delta0_;
     return delta0_.allFinite()
@@ -154,9 +182,12 @@ StepOutcome LagrangianDel::solveReduced() {
                : StepOutcome::refuse(RefusalCode::NonFinite, "the step is not finite", Suggestion::reduceH(), 1);
   }
   B_.resize(n, c);
-  for (int j = 0; j < c; ++j)
-    for (int i = 0; i < n; ++i)
-      B_(i, j) = stridedDot(&Jinv(i, 0), Jinv.outerStride(), &G0_(j, 0), G0_.outerStride(), n);
+  withCoordinateCount(n, [&](auto N) {
+    const int size = countOf(N, n);
+    for (int j = 0; j < c; ++j)
+      for (int i = 0; i < size; ++i)
+        B_(i, j) = stridedDot(&Jinv(i, 0), Jinv.outerStride(), &G0_(j, 0), G0_.outerStride(), size);
+  });
   lambda_ = x_.tail(c);
   Reduced reduced{*this};
   NewtonSettings settings;
@@ -164,24 +195,13 @@ StepOutcome LagrangianDel::solveReduced() {
   settings.what = "the constraints of the discrete Euler–Lagrange equations";
   const StepOutcome out = solveNewton(reduced, lambda_, settings, reducedWorkspace_);
   if (!out.ok) return out;
-  x_.head(n) = delta0_ - B_.lazyProduct(lambda_);
+  withConstraintCount(c, [&](auto C) {
+    for (int i = 0; i < n; ++i)
+      x_[i] = delta0_[i] - stridedDot(&B_(i, 0), B_.outerStride(), lambda_.data(), 1, countOf(C, c));
+  });
   x_.tail(c) = lambda_;
   return out;
 }
-
-namespace {
-// f(C) with C the constraints' count c as a constant when it is 1 to 3 (the sums over the
-// multipliers unroll; the same operations in the same order), else C = 0 (c at run time).
-template <class F>
-decltype(auto) withConstraintCount(int c, F&& f) {
-  switch (c) {
-    case 1: return f(std::integral_constant<int, 1>{});
-    case 2: return f(std::integral_constant<int, 2>{});
-    case 3: return f(std::integral_constant<int, 3>{});
-    default: return f(std::integral_constant<int, 0>{});
-  }
-}
-}  // namespace
 
 // The reduced problem's products summed as lazyProduct sums them, on the constraints'
 // outputs in place.
@@ -190,7 +210,7 @@ NewtonEval LagrangianDel::Reduced::evaluate(const SmallVec& lambda, SmallVec& r,
   const double* q0 = d.q0_->data();
   d.q1_.resize(n);
   withConstraintCount(c, [&](auto C) {
-    const int count = C() > 0 ? C() : c;
+    const int count = countOf(C, c);
     for (int i = 0; i < n; ++i)
       d.q1_[i] = q0[i] + (d.delta0_[i] - stridedDot(&d.B_(i, 0), d.B_.outerStride(), lambda.data(), 1, count));
   });
@@ -205,8 +225,10 @@ NewtonEval LagrangianDel::Reduced::evaluate(const SmallVec& lambda, SmallVec& r,
   if (linearize) {
     const double* G1 = o + c;  // Dg(q_k + δ)(i, k) = G1[i * n + k]
     d.S_.resize(c, c);
-    for (int j = 0; j < c; ++j)
-      for (int i = 0; i < c; ++i) d.S_(i, j) = -stridedDot(G1 + i * n, 1, &d.B_(0, j), 1, n);
+    withCoordinateCount(n, [&](auto N) {
+      for (int j = 0; j < c; ++j)
+        for (int i = 0; i < c; ++i) d.S_(i, j) = -stridedDot(G1 + i * n, 1, &d.B_(0, j), 1, countOf(N, n));
+    });
     const bool regular = d.slu_.compute(d.S_);
     d.ratio_ = d.slu_.pivotRatio();
     if (!regular) return NewtonEval::Singular;
@@ -227,7 +249,7 @@ double maxAbs(int size, Coefficient coefficient) {
 double LagrangianDel::Reduced::size(const SmallVec& dl) const {
   const int n = d.eval_->n(), c = d.eval_->c();
   return withConstraintCount(c, [&](auto C) {
-    const int count = C() > 0 ? C() : c;
+    const int count = countOf(C, c);
     const double dq =
         maxAbs(n, [&](int i) { return stridedDot(&d.B_(i, 0), d.B_.outerStride(), dl.data(), 1, count); });
     const double dp = maxAbs(n, [&](int j) { return stridedDot(&d.G0_(0, j), 1, dl.data(), 1, count); });
@@ -284,7 +306,11 @@ void LagrangianDel::discreteDerivative(const VecX& q, const SmallVec& delta, Sma
     }
   } else {
     const double a = weight();
-    d1 = (h * (1 - a)) * Lq_ - Lv_;
+    const double w = h * (1 - a);
+    d1.resize(Lq_.size());
+    withCoordinateCount(static_cast<int>(d1.size()), [&](auto N) {
+      for (int i = 0; i < countOf(N, static_cast<int>(d1.size())); ++i) d1[i] = w * Lq_[i] - Lv_[i];
+    });
     if (jac) {
       eval_->hessian(xa_.data(), v_.data(), Lqq_, Lqv_, Lvv_, sampleTime());
       *jac = (h * a * (1 - a)) * Lqq_ + (1 - a) * Lqv_ - a * Lqv_.transpose() - Lvv_ / h;
@@ -295,7 +321,15 @@ void LagrangianDel::discreteDerivative(const VecX& q, const SmallVec& delta, Sma
 
 void LagrangianDel::shift(const VecX& q, const SmallVec& delta, SmallVec& out) {
   gradientsAt(q, delta);
-  out = rule_.kind == Quadrature::Trapezoid ? SmallVec((0.5 * h_) * (Lq_ + Lq1_)) : SmallVec(h_ * Lq_);
+  if (rule_.kind == Quadrature::Trapezoid) {
+    out = (0.5 * h_) * (Lq_ + Lq1_);
+    return;
+  }
+  const int n = static_cast<int>(Lq_.size());
+  out.resize(n);
+  withCoordinateCount(n, [&](auto N) {
+    for (int i = 0; i < countOf(N, n); ++i) out[i] = h_ * Lq_[i];
+  });
 }
 
 void LagrangianDel::discreteForces(const VecX& q, const SmallVec& delta, SmallVec& fMinus, SmallVec& fPlus) {
@@ -325,15 +359,25 @@ void LagrangianDel::discreteForces(const VecX& q, const SmallVec& delta, SmallVe
 }
 
 void LagrangianDel::gradientsAt(const VecX& q, const SmallVec& delta) {
-  v_ = delta / h_;
   double t = sampleTime();
   if (rule_.kind == Quadrature::Trapezoid) {
+    v_ = delta / h_;
     xa_ = q;
     xb_ = q + delta;
     eval_->gradient(xb_.data(), v_.data(), Lq1_, Lv1_, t_ + h_);
     t = t_;
   } else {
-    xa_ = q + weight() * delta;
+    // v = δ/h and the sample point q + a δ, in one pass.
+    const int n = static_cast<int>(delta.size());
+    const double a = weight();
+    v_.resize(n);
+    xa_.resize(n);
+    withCoordinateCount(n, [&](auto N) {
+      for (int i = 0; i < countOf(N, n); ++i) {
+        v_[i] = delta[i] / h_;
+        xa_[i] = q[i] + a * delta[i];
+      }
+    });
   }
   eval_->gradient(xa_.data(), v_.data(), Lq_, Lv_, t);
 }

@@ -28,6 +28,12 @@ namespace vilab {
 #endif
 
 namespace {
+// f(N) with N the coordinates' count as a constant when it is 1 to 6 (every shipped system
+// defined by data but the FPUT chain), else N = 0: the small products' loops unroll.
+template <class F>
+decltype(auto) withCoordinateCount(int n, F&& f) {
+  return withSmallCount<6>(n, f);
+}
 // Whether two arrays of doubles hold the same bits (−0 ≠ +0, a NaN equals itself), a
 // word at a time: wasm's memcmp compares byte by byte.
 bool sameBits(const double* a, const double* b, std::size_t count) {
@@ -62,22 +68,29 @@ double timeOfForces(const LagrangianProblem& P, double t) { return P.forcesUseTi
 void LagrangianEval::setVariables(const double* q, const double* v, double t) {
   VILAB_DATA_DEFINED_ONLY();
   const int n = problem_->n;
-  for (int i = 0; i < n; ++i) {
-    w_.vars[static_cast<std::size_t>(i)] = q[i];
-    w_.vars[static_cast<std::size_t>(n + i)] = v ? v[i] : 0.0;
-  }
-  w_.vars[static_cast<std::size_t>(2 * n)] = t;
+  double* vars = w_.vars.data();
+  withCoordinateCount(n, [&](auto N) {
+    const int size = countOf(N, n);
+    for (int i = 0; i < size; ++i) {
+      vars[i] = q[i];
+      vars[size + i] = v ? v[i] : 0.0;
+    }
+    vars[2 * size] = t;
+  });
 }
 
 const double* LagrangianEval::run(int which, const expr::Program& program, std::size_t outputs) {
-  const std::size_t width = static_cast<std::size_t>(2 * problem_->n + 1);
+  const int n = problem_->n;
   Memo& m = memo_[which];
-  if (m.valid && sameBits(w_.vars.data(), m.vars.data(), width)) return m.out.data();
-  m.out.resize(outputs);
-  program.run(w_.vars.data(), m.out.data(), w_.registers[which]);
-  for (std::size_t i = 0; i < width; ++i) m.vars[i] = w_.vars[i];
-  m.valid = true;
-  return m.out.data();
+  return withCoordinateCount(n, [&](auto N) {
+    const std::size_t width = static_cast<std::size_t>(2 * countOf(N, n) + 1);
+    if (m.valid && sameBits(w_.vars.data(), m.vars.data(), width)) return static_cast<const double*>(m.out.data());
+    if (m.out.size() != outputs) m.out.resize(outputs);
+    program.run(w_.vars.data(), m.out.data(), w_.registers[which]);
+    for (std::size_t i = 0; i < width; ++i) m.vars[i] = w_.vars[i];
+    m.valid = true;
+    return static_cast<const double*>(m.out.data());
+  });
 }
 
 void LagrangianEval::gradient(const double* q, const double* v, SmallVec& Lq, SmallVec& Lv, double t) {
@@ -87,10 +100,13 @@ void LagrangianEval::gradient(const double* q, const double* v, SmallVec& Lq, Sm
   const double* o = run(LagrangianWorkspace::kGradient, problem_->gradient, static_cast<std::size_t>(2 * n));
   Lq.resize(n);
   Lv.resize(n);
-  for (int i = 0; i < n; ++i) {
-    Lq[i] = o[i];
-    Lv[i] = o[n + i];
-  }
+  withCoordinateCount(n, [&](auto N) {
+    const int size = countOf(N, n);
+    for (int i = 0; i < size; ++i) {
+      Lq[i] = o[i];
+      Lv[i] = o[size + i];
+    }
+  });
 }
 
 void LagrangianEval::hessian(const double* q, const double* v, SmallMat& Lqq, SmallMat& Lqv, SmallMat& Lvv, double t) {
@@ -119,8 +135,11 @@ void LagrangianEval::constraints(const double* q, SmallVec& g, SmallMat* G) {
   const double* o = run(LagrangianWorkspace::kConstraints, problem_->constraints, static_cast<std::size_t>(c + c * n));
   for (int i = 0; i < c; ++i) g[i] = o[i];
   if (G)
-    for (int i = 0; i < c; ++i)
-      for (int j = 0; j < n; ++j) (*G)(i, j) = o[c + i * n + j];
+    withCoordinateCount(n, [&](auto N) {
+      const int size = countOf(N, n);
+      for (int i = 0; i < c; ++i)
+        for (int j = 0; j < size; ++j) (*G)(i, j) = o[c + i * size + j];
+    });
 }
 
 const double* LagrangianEval::constraintOutputs(const double* q) {
@@ -305,15 +324,18 @@ bool LagrangianEval::solveVelocity(const double* q, const double* p, double t, S
         restMomentumReady_ = true;
       }
     }
-    std::array<double, lagrangian_limits::kMaxCoordinates> r;
-    for (int j = 0; j < n; ++j) r[static_cast<std::size_t>(j)] = p[j] - Lv0[j];
     const SmallMat& Minv = constantMassInverse_;
-    bool finite = true;
-    for (int i = 0; i < n; ++i) {
-      v[i] = stridedDot(&Minv(i, 0), Minv.outerStride(), r.data(), 1, n);
-      finite = finite && std::isfinite(v[i]);
-    }
-    return finite;
+    return withCoordinateCount(n, [&](auto N) {
+      const int size = countOf(N, n);
+      std::array<double, lagrangian_limits::kMaxCoordinates> r;
+      for (int j = 0; j < size; ++j) r[static_cast<std::size_t>(j)] = p[j] - Lv0[j];
+      bool finite = true;
+      for (int i = 0; i < size; ++i) {
+        v[i] = stridedDot(&Minv(i, 0), Minv.outerStride(), r.data(), 1, size);
+        finite = finite && std::isfinite(v[i]);
+      }
+      return finite;
+    });
   }
   v = SmallVec::Zero(n);
   SmallVec Lv, r;
@@ -454,11 +476,14 @@ bool LagrangianEval::projectTangent(const double* q, double* p, double t) {
     // S = Dg (M⁻¹ Dgᵀ), both products summed as lazyProduct sums them.
     const SmallMat& Minv = constantMassInverse_;
     SmallMat MinvGt(n, c), S(c, c);
-    for (int j = 0; j < c; ++j)
-      for (int i = 0; i < n; ++i)  // G + j n: column j of Dgᵀ
-        MinvGt(i, j) = stridedDot(&Minv(i, 0), Minv.outerStride(), G + j * n, 1, n);
-    for (int j = 0; j < c; ++j)
-      for (int i = 0; i < c; ++i) S(i, j) = stridedDot(G + i * n, 1, &MinvGt(0, j), 1, n);
+    withCoordinateCount(n, [&](auto N) {
+      const int size = countOf(N, n);
+      for (int j = 0; j < c; ++j)
+        for (int i = 0; i < size; ++i)  // G + j n: column j of Dgᵀ
+          MinvGt(i, j) = stridedDot(&Minv(i, 0), Minv.outerStride(), G + j * n, 1, size);
+      for (int j = 0; j < c; ++j)
+        for (int i = 0; i < c; ++i) S(i, j) = stridedDot(G + i * n, 1, &MinvGt(0, j), 1, size);
+    });
     projectionRegular_ = slu.compute(S) && slu.regular(limits::kSingularPivotRatio);
     std::copy(q, q + n, projectionQ_.begin());
     projectionReady_ = true;
@@ -466,14 +491,18 @@ bool LagrangianEval::projectTangent(const double* q, double* p, double t) {
   if (!projectionRegular_) return false;
   // ν = (Dg M⁻¹ Dgᵀ)⁻¹ Dg v, p −= Dgᵀν: each sum from its first term, as lazyProduct.
   SmallVec nu(c);
-  for (int i = 0; i < c; ++i) nu[i] = stridedDot(G + i * n, 1, v.data(), 1, n);
+  withCoordinateCount(n, [&](auto N) {
+    for (int i = 0; i < c; ++i) nu[i] = stridedDot(G + i * n, 1, v.data(), 1, countOf(N, n));
+  });
   slu.solveInPlace(nu);
-  bool finite = true;
-  for (int j = 0; j < n; ++j) {
-    p[j] -= stridedDot(G + j, n, nu.data(), 1, c);
-    finite = finite && std::isfinite(p[j]);
-  }
-  return finite;
+  return withSmallCount<3>(c, [&](auto C) {
+    bool finite = true;
+    for (int j = 0; j < n; ++j) {
+      p[j] -= stridedDot(G + j, n, nu.data(), 1, countOf(C, c));
+      finite = finite && std::isfinite(p[j]);
+    }
+    return finite;
+  });
 }
 
 void LagrangianEval::quantities(const double* q, const double* p, double t, double* conserved, double* momenta) {

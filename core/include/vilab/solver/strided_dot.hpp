@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <type_traits>
 
 namespace vilab {
 
@@ -13,6 +14,25 @@ inline double stridedDot(const double* a, std::ptrdiff_t aStride, const double* 
   double sum = a[0] * b[0];
   for (int k = 1; k < size; ++k) sum += a[k * aStride] * b[k * bStride];
   return sum;
+}
+
+// f(K) with K the count as a constant when it is 1 to Max (loops over it unroll: the same
+// operations in the same order, so the same bits), else K = 0 (the count at run time).
+// Each constant is another copy of f's code: for the typed step's small loops only.
+template <int Max, class F>
+decltype(auto) withSmallCount(int count, F&& f) {
+  if constexpr (Max == 0) {
+    return f(std::integral_constant<int, 0>{});
+  } else {
+    if (count == Max) return f(std::integral_constant<int, Max>{});
+    return withSmallCount<Max - 1>(count, f);
+  }
+}
+
+// The count that loops run to: K when it is a constant, else the run-time count.
+template <class K>
+constexpr int countOf(K, int count) {
+  return K::value > 0 ? K::value : count;
 }
 
 }  // namespace vilab
