@@ -9,25 +9,10 @@
 #include <limits>
 #include <memory>
 #include <string>
-#include <type_traits>
 
 #include "vilab/solver/strided_dot.hpp"
 
 namespace vilab {
-
-namespace {
-// f(C) with C the constraints' count c as a constant when it is 1 to 3, else C = 0.
-template <class F>
-decltype(auto) withConstraintCount(int c, F&& f) {
-  return withSmallCount<3>(c, f);
-}
-// f(N) with N the coordinates' count n as a constant when it is 1 to 6 (every shipped
-// system defined by data but the FPUT chain), else N = 0.
-template <class F>
-decltype(auto) withCoordinateCount(int n, F&& f) {
-  return withSmallCount<6>(n, f);
-}
-}  // namespace
 
 StepOutcome LagrangianDel::step(VecX& q, VecX& p) {
   const int n = eval_->n(), c = eval_->c();
@@ -307,9 +292,10 @@ void LagrangianDel::discreteDerivative(const VecX& q, const SmallVec& delta, Sma
   } else {
     const double a = weight();
     const double w = h * (1 - a);
-    d1.resize(Lq_.size());
-    withCoordinateCount(static_cast<int>(d1.size()), [&](auto N) {
-      for (int i = 0; i < countOf(N, static_cast<int>(d1.size())); ++i) d1[i] = w * Lq_[i] - Lv_[i];
+    const int n = static_cast<int>(Lq_.size());
+    d1.resize(n);
+    withCoordinateCount(n, [&](auto N) {
+      for (int i = 0; i < countOf(N, n); ++i) d1[i] = w * Lq_[i] - Lv_[i];
     });
     if (jac) {
       eval_->hessian(xa_.data(), v_.data(), Lqq_, Lqv_, Lvv_, sampleTime());

@@ -28,12 +28,6 @@ namespace vilab {
 #endif
 
 namespace {
-// f(N) with N the coordinates' count as a constant when it is 1 to 6 (every shipped system
-// defined by data but the FPUT chain), else N = 0: the small products' loops unroll.
-template <class F>
-decltype(auto) withCoordinateCount(int n, F&& f) {
-  return withSmallCount<6>(n, f);
-}
 // Whether two arrays of doubles hold the same bits (−0 ≠ +0, a NaN equals itself), a
 // word at a time: wasm's memcmp compares byte by byte.
 bool sameBits(const double* a, const double* b, std::size_t count) {
@@ -495,7 +489,7 @@ bool LagrangianEval::projectTangent(const double* q, double* p, double t) {
     for (int i = 0; i < c; ++i) nu[i] = stridedDot(G + i * n, 1, v.data(), 1, countOf(N, n));
   });
   slu.solveInPlace(nu);
-  return withSmallCount<3>(c, [&](auto C) {
+  return withConstraintCount(c, [&](auto C) {
     bool finite = true;
     for (int j = 0; j < n; ++j) {
       p[j] -= stridedDot(G + j, n, nu.data(), 1, countOf(C, c));

@@ -35,4 +35,15 @@ constexpr int countOf(K, int count) {
   return K::value > 0 ? K::value : count;
 }
 
+// The typed step's counts (systems defined by data): the coordinates' n as a constant for
+// 1 to 6 (every shipped system but the FPUT chain), the constraints' c for 1 to 3.
+template <class F>
+decltype(auto) withCoordinateCount(int n, F&& f) {
+  return withSmallCount<6>(n, f);
+}
+template <class F>
+decltype(auto) withConstraintCount(int c, F&& f) {
+  return withSmallCount<3>(c, f);
+}
+
 }  // namespace vilab
