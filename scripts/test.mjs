@@ -28,6 +28,7 @@ const layers = (process.env.VILAB_TEST_LAYERS ?? `lint,native,wasm,types,e2e${sa
 // interleave) and runs at a lower priority, so the e2e tests keep their pace; a `quiet` run
 // only writes its output when it ends.
 function run(cmd, args, env = {}, beside = false, quiet = beside) {
+  const start = Date.now();
   return new Promise((resolve) => {
     let output = '';
     const [file, ...rest] = beside ? ['nice', '-n', '10', cmd, ...args] : [cmd, ...args];
@@ -41,6 +42,7 @@ function run(cmd, args, env = {}, beside = false, quiet = beside) {
     forward(child.stderr, process.stderr);
     child.on('close', (code) => {
       if (quiet) process.stdout.write(output);
+      timeline.push({ start, end: Date.now(), what: args.filter((a) => a.includes('/')).join(' ') });
       resolve({ code, output });
     });
   });
@@ -52,6 +54,9 @@ function count(output, re) {
 }
 
 const results = {};
+// When each job ran (from the suite's start), printed at the end: what the CI minutes went to.
+const timeline = [];
+const started = Date.now();
 
 /** node:test on a directory or a list of files; a layer run in parts adds up its counts. */
 async function nodeTests(name, paths, env = {}, beside = false, quiet = beside) {
@@ -149,12 +154,12 @@ async function fuzz(beside) {
   const seconds = Number(process.env.VILAB_FUZZ_SMOKE_SECONDS ?? 15);
   const runs = [];
   const targets = Object.keys(TARGETS);
-  for (let k = 0; k < targets.length; k += 2)
-    runs.push(
-      ...(await Promise.all(
-        targets.slice(k, k + 2).map((t) => fuzzTarget(t, seconds, { quiet: true, smoke: true, nice: beside ? 10 : 0 })),
-      )),
-    );
+  for (let k = 0; k < targets.length; k += 2) {
+    const start = Date.now();
+    const pair = targets.slice(k, k + 2);
+    runs.push(...(await Promise.all(pair.map((t) => fuzzTarget(t, seconds, { quiet: true, smoke: true, nice: beside ? 10 : 0 })))));
+    timeline.push({ start, end: Date.now(), what: `fuzz ${pair.join(' ')}` });
+  }
   for (const r of runs) {
     console.log(`fuzz smoke: ${describeRun(r)}`);
     if (!r.ok) process.stderr.write(r.log.split('\n').slice(-60).join('\n'));
@@ -183,7 +188,6 @@ async function others(beside) {
   if (layers.includes('fuzz')) await fuzz(beside);
 }
 
-const started = Date.now();
 if (layers.includes('lint')) await nodeTests('lint', 'tests/lint');
 if (!layers.includes('e2e')) await others(false);
 else if (process.env.VILAB_TEST_SERIAL === '1') {
@@ -198,6 +202,10 @@ const order = ['lint', 'native', 'wasm', 'types', 'e2e', 'asan', 'fuzz'].filter(
 const passed = order.reduce((a, name) => a + results[name].passed, 0);
 const failed = order.reduce((a, name) => a + results[name].failed, 0);
 const detail = order.map((name) => `${name} ${results[name].passed}/${results[name].passed + results[name].failed}`).join(', ');
+const seconds = (t) => ((t - started) / 1000).toFixed(0).padStart(5);
+console.log('\nvilab tests: timeline (s from the start, seconds taken, job)');
+for (const j of timeline.sort((a, b) => a.start - b.start))
+  console.log(`${seconds(j.start)} ${seconds(j.end)} ${((j.end - j.start) / 1000).toFixed(0).padStart(4)}  ${j.what}`);
 const minutes = ((Date.now() - started) / 60000).toFixed(1);
 console.log(`\nvilab tests: ${passed} passed, ${failed} failed (${detail}) in ${minutes} min`);
 process.exit(failed === 0 && order.length > 0 ? 0 : 1);
