@@ -377,9 +377,11 @@ class ChainEnergyMomentumIntegrator {
   bool eliminate() {
     const int n = model_.bobs();
     double largest = 0, largestInverse = 0;
-    Square S;
     pivotRatio_ = std::numeric_limits<double>::infinity();
     for (int i = 0; i < n; ++i) {
+      // S_i is formed where its inverse goes and inverted there: no 512-byte copy (in wasm
+      // a copy that large leaves the module: emscripten's memcpy hands it to JS).
+      Square& S = inverse_[i];
       const Blocks::Block& D = blocks_.diag(i);
       for (int r = 0; r < kBlock; ++r)
         for (int c = 0; c < kBlock; ++c) S[r][c] = D(r, c);
@@ -396,8 +398,8 @@ class ChainEnergyMomentumIntegrator {
       double norm = 0;
       for (int r = 0; r < kBlock; ++r)
         for (int c = 0; c < kBlock; ++c) norm = std::max(norm, std::abs(S[r][c]));
-      Square& inverse = inverse_[i];
-      if (!invert(S, inverse)) return false;
+      if (!invert(S)) return false;
+      const Square& inverse = S;
       double normInverse = 0;
       for (int r = 0; r < kBlock; ++r)
         for (int c = 0; c < kBlock; ++c) normInverse = std::max(normInverse, std::abs(inverse[r][c]));
@@ -431,8 +433,7 @@ class ChainEnergyMomentumIntegrator {
   // In-place Gauss–Jordan with partial pivoting (each eliminated column becomes the
   // inverse's, the row exchanges undone on the columns at the end): half the work of
   // reducing [S | I]. False on a zero pivot.
-  static bool invert(const Square& S, Square& A) {
-    A = S;
+  static bool invert(Square& A) {
     int exchange[kBlock];
     for (int k = 0; k < kBlock; ++k) {
       int p = k;
