@@ -207,7 +207,10 @@ test('the lean build refuses a trajectory from one call (lab.integrate) with cod
 // 1.3 KB of room each. Raw lowered from 606,000 when the embedded files' JSON was read
 // through parseJsonText's instantiation of nlohmann's reader instead of a second one:
 // 595,537 / 226,021 / 175,305 (the copy cost 9 KB raw, 0.6 KB gzip, 0.2 KB Brotli).
-const LEAN_WASM_BUDGET = { raw: 597_000, gzip: 228_000, brotli: 177_000 };
+// Lowered from 597,000 / 228,000 / 177,000 when the link left out the virtual functions no
+// call reaches (the integrators' `linearize` overrides above all): 596,786 / 226,284 /
+// 175,651 before, 583,095 / 220,810 / 171,061 after.
+const LEAN_WASM_BUDGET = { raw: 584_500, gzip: 222_000, brotli: 172_500 };
 
 test('the lean wasm stays within its size budget (raw, gzip -9, Brotli q11 bytes)', () => {
   const bytes = readFileSync(new URL('../../build/wasm/vilab-lean.wasm', import.meta.url));
