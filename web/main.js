@@ -8,7 +8,7 @@ import { Runner } from './sim/runner.js';
 import { createStore } from './state/store.js';
 import { View } from './scene/view.js';
 import { isDark } from './scene/palette.js';
-import { Plots } from './plots/plots.js';
+import { PlotsSlot } from './plots/plots-slot.js';
 import { fullBuildParts } from './page/full-build.js';
 import { Notices } from './ui/banner.js';
 import { $ } from './ui/dom.js';
@@ -78,7 +78,7 @@ async function main() {
   const store = createStore(start.state);
 
   let lessonLayout = null;
-  const plots = new Plots($('#plots'), {
+  const plots = new PlotsSlot($('#plots'), {
     onPhaseChange: () => plots.drawAll(runner.time),
     onPin: (id) => lessonLayout?.pin(id),
     onArrange: (info) => lessonLayout?.arranged(info),

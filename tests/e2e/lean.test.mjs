@@ -121,7 +121,7 @@ test('a link that needs the full build opens at once, without a banner', async (
   await page.close();
 });
 
-test("the first frame waits for neither uPlot nor the drawers: the plots follow it, a drawer's code comes when it opens", async () => {
+test("the first frame waits for neither the plots, uPlot nor the drawers: the plots follow it, a drawer's code comes when it opens", async () => {
   const page = await browser.context.newPage();
   const scripts = [];
   page.on('request', (r) => {
@@ -132,14 +132,18 @@ test("the first frame waits for neither uPlot nor the drawers: the plots follow 
   await page.evaluate(() => window.vilabPage.ready);
   const timing = await page.evaluate(() => ({
     firstFrame: window.vilabPage.firstFrameAt(),
-    uplot: performance
+    // the plots' code, words and CSS, and the library (uPlot.esm-…)
+    later: performance
       .getEntriesByType('resource')
-      .filter((e) => /uplot/i.test(e.name))
-      .map((e) => e.startTime),
+      .filter((e) => /\/(plots-|words-en-plots-|uplot)/i.test(e.name))
+      .map((e) => ({ name: e.name.split('/').pop(), start: e.startTime })),
     charts: document.querySelectorAll('#plots .uplot').length,
   }));
-  assert.equal(timing.uplot.length, 1, scripts.join(', '));
-  assert.ok(timing.uplot[0] >= timing.firstFrame, `uPlot requested at ${timing.uplot[0]} ms, first frame at ${timing.firstFrame} ms`);
+  const names = timing.later.map((e) => e.name);
+  assert.equal(names.filter((n) => n.startsWith('uPlot.esm-')).length, 1, scripts.join(', '));
+  assert.equal(names.filter((n) => n.startsWith('plots-')).length, 1, scripts.join(', '));
+  for (const { name, start } of timing.later)
+    assert.ok(start >= timing.firstFrame, `${name} requested at ${start} ms, first frame at ${timing.firstFrame} ms`);
   assert.ok(timing.charts >= 3, `${timing.charts} plots once ready`);
   const drawerCode = (list) => list.filter((n) => /^(studies|explain|lessons)-/.test(n));
   assert.deepEqual(drawerCode(scripts), []);

@@ -9,7 +9,8 @@
 //   ready                                     resolves once the page's first language is in
 //
 // English is part of the page (but for the words of the teacher layer's card, the
-// Definition panel and the Studies drawer, fetched after the first frame or with their code: loadLaterWords); every other language is a chunk of its own, fetched when it is first
+// Definition panel, the Studies drawer and the plots, fetched after the first frame or with
+// their code: loadLaterWords); every other language is a chunk of its own, fetched when it is first
 // chosen (or is the reader's language at load), so a first visit carries one catalogue,
 // not all of them.
 //   translateDom(root)                        fills [data-i18n] (text), [data-i18n-label]
@@ -28,7 +29,7 @@ import { setNumberLocale } from '../sim/format.js';
 
 // English is in the page, but for the areas its first frame never shows (the teacher
 // layer's card, the Definition panel and its Mechanics, the Open model dialog, the Studies
-// drawer with its lessons and dispersion): those arrive right after the first frame or with
+// drawer with its lessons and dispersion, the plots): those arrive right after the first frame or with
 // the code that shows them, whichever comes first (loadLaterWords). import.meta.glob takes
 // literal lists only, so the two lists below name the same files.
 const english = import.meta.glob(
@@ -43,6 +44,7 @@ const english = import.meta.glob(
     '!./en/linearize.js',
     '!./en/mechanics.js',
     '!./en/model.js',
+    '!./en/plots.js',
     '!./en/studies.js',
   ],
   {
@@ -61,6 +63,7 @@ const laterEnglish = import.meta.glob(
     './en/linearize.js',
     './en/mechanics.js',
     './en/model.js',
+    './en/plots.js',
     './en/studies.js',
   ],
   { import: 'default' },

@@ -28,8 +28,8 @@ import { EnvelopeTable, PointRing } from './series.js';
 import { el, setChildren } from '../ui/dom.js';
 import { num, sci, signedSci, stepTime } from '../sim/format.js';
 import { COLOR_A, COLOR_B } from '../scene/palette.js';
-import { t, onLanguageChange } from '../i18n/index.js';
-import { PLOT_CARDS } from '../sim/lesson-view.js';
+import { t } from '../i18n/index.js';
+import { PLOT_CARDS } from './cards.js';
 
 const LOG_FLOOR = 1e-17;
 const TINY = { energy: 1e-12, momentum: 1e-9, other: 1e-12 };
@@ -127,11 +127,15 @@ export class Plots {
       if (e.key === 'Escape' && this.large) this.enlarge(null);
     };
     document.addEventListener('keydown', this.onKey);
-    // a new language re-words every card (the data stay)
-    this.offLanguage = onLanguageChange(() => {
-      if (this.run) this.#rebuild();
-      this.barEls = null;
-    });
+  }
+
+  /**
+   * A new language re-words every card (the data stay). Called by the slot (plots-slot.js),
+   * whose listener comes before the frame loop's, which reads the cards' titles.
+   */
+  reword() {
+    if (this.run) this.#rebuild();
+    this.barEls = null;
   }
 
   /** Fetches uPlot and builds the plots of the run set up so far. */
@@ -1055,6 +1059,5 @@ export class Plots {
   destroy() {
     this.destroyPlots();
     document.removeEventListener('keydown', this.onKey);
-    this.offLanguage?.();
   }
 }

@@ -13,9 +13,9 @@
 // A field that is wrong is left out (its default applies) and named in `problems`
 // ({ field, code, args }), so one typo never loses the rest of the lesson.
 import { SPEEDS, WINDOWS, UI_DEFAULTS } from '../state/store.js';
+import { PLOT_CARDS } from '../plots/cards.js';
 
-/** The plot cards of web/plots/plots.js, in the order they are built. */
-export const PLOT_CARDS = Object.freeze(['energy', 'momentum', 'conserved', 'unconserved', 'constraint', 'iterations', 'dt', 'phase']);
+export { PLOT_CARDS };
 export const ENERGY_VIEWS = Object.freeze(['signed', 'envelope']);
 
 const finiteVector = (v) => Array.isArray(v) && v.length === 3 && v.every((x) => typeof x === 'number' && Number.isFinite(x));
