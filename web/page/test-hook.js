@@ -49,6 +49,8 @@ export function fillTestHook({ lab, store, runner, view, plots, fieldPlots, pres
     loadFull: () => lab.loadFull().then(() => lab.build),
     drawPlots: () => plots.drawAll(runner.time),
     plotSeries: () => plots.latestValues(),
+    /** the times the plots' whole-run table spans: { first, last }, or null before any sample */
+    plotSpan: () => plots.span(),
     frames: () => session().frames.count,
     failure: () => ({ A: runner.a?.failure ?? null, B: runner.b?.failure ?? null }),
     presets: () => presets.map((p) => p.id),

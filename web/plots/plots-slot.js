@@ -106,6 +106,9 @@ export class PlotsSlot {
   latestValues() {
     return this.plots?.latestValues() ?? {};
   }
+  span() {
+    return this.plots?.span() ?? null;
+  }
   textSize(id) {
     return this.plots?.textSize(id) ?? null;
   }

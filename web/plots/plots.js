@@ -986,6 +986,12 @@ export class Plots {
     return out;
   }
 
+  /** The whole-run table's span: { first, last } times of the samples it holds, null before any. */
+  span() {
+    const tb = this.all;
+    return tb?.n ? { first: tb.t0[0], last: tb.t1[tb.n - 1] } : null;
+  }
+
   /** A short text of the current diagnostics (the live summary for screen readers). */
   summary() {
     if (!this.run) return '';
