@@ -27,15 +27,19 @@ export class PlotsSlot {
     this.offLanguage = onLanguageChange(() => this.plots?.reword());
   }
 
-  /** Fetches the plots' code and words once, replays what they missed, then starts them (uPlot). */
+  /**
+   * Fetches the plots' code and words once, replays what they missed, then starts them
+   * (uPlot). Words that fail to come do not keep the plots out: a card then shows its key.
+   */
   start() {
-    this.loading ??= Promise.all([import('./plots.js'), loadLaterWords()]).then(
+    this.loading ??= Promise.all([import('./plots.js'), loadLaterWords().catch(() => {})]).then(
       ([{ Plots }]) => {
-        const plots = new Plots(this.host, this.opts);
-        for (const [method, args] of this.calls) plots[method](...args);
+        const calls = this.calls;
         this.calls = null;
-        this.plots = plots;
-        return plots.start();
+        // in place before the replay: what a replayed call sets off reaches the plots themselves
+        this.plots = new Plots(this.host, this.opts);
+        for (const [method, args] of calls) this.plots[method](...args);
+        return this.plots.start();
       },
       (e) => {
         this.calls = null; // nothing keeps growing for plots that will not come
