@@ -68,12 +68,15 @@ after(() => {
 
 /** A static host of `site` (a deploy's directory, changed by setting host.site) under SUB. */
 async function serve(site) {
-  const host = { site, origin: '' };
+  // notFound: what it answered 404 to, with the deploy it served then (an install that
+  // fails names them)
+  const host = { site, origin: '', notFound: [] };
   const server = createServer((req, res) => {
     const full = decodeURIComponent(new URL(req.url, 'http://x').pathname);
     const path = full.startsWith(SUB) ? full.slice(SUB.length - 1) : null;
     const file = path && join(host.site, path.endsWith('/') ? path + 'index.html' : path);
     if (!file || !file.startsWith(host.site) || !existsSync(file)) {
+      host.notFound.push(`${full} (${host.site.split(/[\\/]/).pop()})`);
       res.writeHead(404).end('not found');
       return;
     }
@@ -233,7 +236,8 @@ describe('redeploys', { concurrency: true }, () => {
     const afterMiddle = await cacheNames(tab.page);
 
     host.site = last;
-    assert.equal(await updateTo(tab.page), 'installed');
+    host.notFound.length = 0;
+    assert.equal(await updateTo(tab.page), 'installed', `the last deploy; the server's 404s: ${host.notFound.join(', ') || 'none'}`);
     await tab.page.waitForSelector('.banner[data-key="update"]', { timeout: 20000 });
     await Promise.all([
       tab.page.waitForEvent('load', { timeout: 20000 }),
