@@ -60,68 +60,24 @@ export class PlotsSlot {
     return undefined;
   }
 
-  configure(...args) {
-    return this.#keep('configure', args);
-  }
-  ingest(...args) {
-    return this.#keep('ingest', args);
-  }
-  samplePhase(...args) {
-    return this.#keep('samplePhase', args);
-  }
-  clearData(...args) {
-    return this.#keep('clearData', args);
-  }
-  setWindow(...args) {
-    return this.#keep('setWindow', args);
-  }
-  setView(...args) {
-    return this.#keep('setView', args);
-  }
-  setLesson(...args) {
-    return this.#keep('setLesson', args);
-  }
-  setProjector(...args) {
-    return this.#keep('setProjector', args);
-  }
-  enlarge(...args) {
-    return this.#keep('enlarge', args);
+  // The plots' methods, by what the slot does with a call before they are in: kept and
+  // replayed, dropped (drawing), or answered as by plots without data.
+  static {
+    for (const method of ['configure', ...FEEDS, 'setWindow', 'setView', 'setLesson', 'setProjector', 'enlarge'])
+      PlotsSlot.prototype[method] = function (...args) {
+        return this.#keep(method, args);
+      };
+    for (const method of ['tick', 'drawAll', 'retheme', 'resize', 'energyBars'])
+      PlotsSlot.prototype[method] = function (...args) {
+        this.plots?.[method](...args);
+      };
+    const empty = { summary: () => '', latestValues: () => ({}), span: () => null, textSize: () => null, yRange: () => null };
+    for (const [method, none] of Object.entries(empty))
+      PlotsSlot.prototype[method] = function (...args) {
+        return this.plots ? this.plots[method](...args) : none();
+      };
   }
 
-  tick(now, time) {
-    this.plots?.tick(now, time);
-  }
-  drawAll(time) {
-    this.plots?.drawAll(time);
-  }
-  retheme(time) {
-    this.plots?.retheme(time);
-  }
-  resize() {
-    this.plots?.resize();
-  }
-  energyBars(host, dA, dB) {
-    this.plots?.energyBars(host, dA, dB);
-  }
-
-  summary() {
-    return this.plots?.summary() ?? '';
-  }
-  latestValues() {
-    return this.plots?.latestValues() ?? {};
-  }
-  span() {
-    return this.plots?.span() ?? null;
-  }
-  textSize(id) {
-    return this.plots?.textSize(id) ?? null;
-  }
-  yRange(id) {
-    return this.plots?.yRange(id) ?? null;
-  }
-  featuredId(ids) {
-    return this.plots?.featuredId(ids) ?? null;
-  }
   /** The run set up last (its labels are re-worded in place on a language change). */
   get run() {
     return this.plots ? this.plots.run : this.pendingRun;
