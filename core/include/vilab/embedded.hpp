@@ -14,11 +14,9 @@ extern const std::size_t proseEnglishSize;
 extern const char stepLimits[];  // core/data/step_limits.json (core/src/step_limits.cpp)
 extern const std::size_t stepLimitsSize;
 
-// An embedded file's JSON document. Read from a std::string, as parseJsonText reads input:
-// one instantiation of nlohmann's parser and lexer serves both (9 KB less wasm, raw).
+// An embedded file's JSON document, read as input is read (parseJsonText).
 inline Json document(const char* bytes, std::size_t size) {
-  const std::string text(bytes, size);
-  return Json::parse(text);
+  return parseJsonText(std::string(bytes, size), "embedded file", 64);
 }
 
 }  // namespace vilab::embedded

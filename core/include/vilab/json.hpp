@@ -19,6 +19,11 @@ using Json = nlohmann::json;
 // names the field that holds it ("h: must be a finite number, got 1e999 …").
 Json parseJsonText(const std::string& text, const std::string& field, int maxDepth);
 
+// Where the first JSON value of `text` ends, by its brackets and strings (for a text whose
+// first value is well formed): the offset just past it, or npos. Text after it is reported
+// as text after the document rather than as a syntax error.
+std::size_t endOfFirstJsonValue(const std::string& text);
+
 // User text quoted in a message, cut to `max` bytes at a UTF-8 character boundary.
 std::string cutForMessage(const std::string& s, std::size_t max = 32);
 // Short description of a JSON value for messages; long strings are cut.
