@@ -266,7 +266,7 @@ class JsonReader {
                              : c >= 'a' && c <= 'f' ? c - 'a' + 10
                              : c >= 'A' && c <= 'F' ? c - 'A' + 10
                                                     : 16u;
-      if (digit == 16 || at_ >= text_.size()) fail("expected four hexadecimal digits after \\u");
+      if (digit == 16) fail("expected four hexadecimal digits after \\u");  // byte() is 0 past the end
       code = code * 16 + digit;
     }
     return code;
