@@ -8,7 +8,7 @@
 //   1. first-load transfer: every file the page fetches from navigation to its first
 //      simulated frame (index.html, JS, CSS, the lean wasm), Brotli q11 and gzip -9 of
 //      the built file as a host with the precompressed copies sends them (goal ≤ 300 KB
-//      Brotli, ≤ 380 KB gzip; tests/e2e/first-load.test.mjs holds a looser budget, 349.5 and 433); what is
+//      Brotli, ≤ 380 KB gzip; tests/e2e/first-load.test.mjs holds a tighter budget, 280 and 340.5); what is
 //      fetched without interaction right after the first frame (uPlot, OrbitControls, …)
 //      is listed apart; KaTeX and the drawers load only when opened.
 //   2. load → first simulated frame: window.vilabPage.firstFrameAt() (ms from

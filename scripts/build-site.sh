@@ -7,7 +7,7 @@
 #   VILAB_SITE_OUT=dir               where to write the site (default dist)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-for f in vilab.mjs vilab.wasm vilab-lean.mjs vilab-lean.wasm; do
+for f in vilab.mjs vilab.wasm vilab-lean.mjs vilab-lean.wasm vilab-lean.deferred.wasm; do
   if [ ! -f "build/wasm/$f" ]; then
     echo "build:site: build/wasm/$f is missing; build the wasm first: VILAB_SKIP_NATIVE=1 VILAB_SKIP_WEB=1 bash scripts/build.sh" >&2
     exit 1

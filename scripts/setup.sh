@@ -8,7 +8,8 @@ cd "$(dirname "$0")/.."
 # symbolizer build the sanitized tree (scripts/build-sanitized.sh); Boost (odeint) is for
 # the benchmark against it only. clang-format-14 checks the C++ style (the lint layer of npm test).
 # xmllint (libxml2-utils) and unzip check the SCORM package (tests/e2e/scorm.test.mjs).
-apt_packages=(emscripten libeigen3-dev catch2 nlohmann-json3-dev tao-pegtl-dev chromium cmake g++ make
+# binaryen's wasm-split cuts the lean module in two (scripts/split-lean.mjs).
+apt_packages=(emscripten binaryen libeigen3-dev catch2 nlohmann-json3-dev tao-pegtl-dev chromium cmake g++ make
   clang-14 libclang-rt-14-dev llvm-14 libboost-dev clang-format-14 libxml2-utils unzip)
 missing=()
 for pkg in "${apt_packages[@]}"; do

@@ -51,12 +51,15 @@ const reducedMotion = matchMedia('(prefers-reduced-motion: reduce)');
 const ready = openTestHook();
 if (embedKeys.embed) document.documentElement.classList.add('embed');
 if (!embedKeys.chrome) document.documentElement.classList.add('bare');
+// a link, a preset or an embed may start other than the default document: the presets come before the first run,
+// and the lean module's second part (what the default document's first frame does not run) with its first part
+const notDefault = startNeedsPresets(launch, embedKeys);
 
 async function main() {
   // the lean build first, the full one when a scenario needs it (web/sim/page-lab.js), with the field plots and scenes
   // that run there only; the single-file build carries the full wasm in the page (web/pwa/inline-wasm-plugin.js)
   const { fieldPlots, withFullBuild } = fullBuildParts();
-  const labLoaded = createPageLab({ ...(inlinedWasm && { wasmBinary: inlinedWasm }), withFullBuild });
+  const labLoaded = createPageLab({ ...(inlinedWasm && { wasmBinary: inlinedWasm }), withFullBuild, loadDeferred: notDefault });
   labLoaded.catch(() => {}); // reported below
   await languageReady; // the reader's language, fetched alongside the engine
   const notices = new Notices($('#banners'), $('#status'));
@@ -71,10 +74,10 @@ async function main() {
     $('#loading').textContent = t('main.engineFailed');
     throw e;
   });
-  const presetList = createPresets(lab); // their chunk: before the first run only when it may be a preset
-  const { list: presets } = presetList;
+  const catalog = createPresets(lab); // the presets: their chunk before the first run only when it may be a preset
+  const { list: presets } = catalog;
   const start = await readStartLink(lab, notices);
-  if (startNeedsPresets(launch, embedKeys)) await presetList.load();
+  if (notDefault) await Promise.all([catalog.load(), lab.loadDeferred()]);
   const store = createStore(start.state);
 
   let lessonLayout = null;
@@ -101,8 +104,8 @@ async function main() {
   const run = new Run({ lab, store, runner, view, plots, fieldPlots, readout, notices, presets });
   const drag = createBobDrag({ store, runner, view, run, notices });
   new Toolbar({ lab, store, view, run, notices, presets });
-  const controls = createPanel({ lab, store, run, notices, presets, onPresets: presetList.onLoad });
-  createDrawers({ lab, store, runner, presets, loadPresets: presetList.load, run });
+  const controls = createPanel({ lab, store, run, notices, presets, onPresets: catalog.onLoad });
+  createDrawers({ lab, store, runner, presets, loadPresets: catalog.load, run });
   createModelOpening({ lab, run, notices }); // Open model: a MuJoCo model (MJCF) pasted, chosen or dropped
   setupOfflineCopy({ single: SINGLE_FILE }); // Help: the offline copy and the licences
   createActivities({ lab, store, run, embedKeys, siteURL: SITE_URL }); // a prediction before a preset or lesson plays
@@ -115,7 +118,7 @@ async function main() {
   const reportFailure = createFailureReport({ lab, plots, notices, run, legend, bridge });
   layout.usePlots(plots); // projector mode reaches the plots (the phone sheet is wired in setupLayout)
   fieldPlots.useProjector(layout.projector);
-  const loop = new FrameLoop({ store, runner, view, plots, fieldPlots, readout, notices, ready, later: [presetList.load] });
+  const loop = new FrameLoop({ store, runner, view, plots, fieldPlots, readout, notices, ready, later: [catalog.load, lab.loadDeferred] });
 
   // the first run: built, its link's camera and fingerprint check, then landing or playing
   run.build(store.get());

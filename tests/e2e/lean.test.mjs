@@ -21,15 +21,23 @@ const wasmRequests = (page) => {
   return list;
 };
 
-test('a first visit fetches the lean wasm only, and runs the default scenario on it', async () => {
+test('a first visit fetches the lean wasm only, and runs the default scenario on it: its first part before the first frame, the deferred one after', async () => {
   const page = await browser.context.newPage();
   const wasm = wasmRequests(page);
   await page.goto(PAGE);
   await page.waitForFunction(() => window.vilabPage?.firstFrameAt?.() != null, null, { timeout: 30000 });
   await sleep(1500);
   assert.equal(await page.evaluate(() => window.vilabPage.lab.build), 'lean');
-  assert.equal(wasm.length, 1, wasm.join(', '));
+  assert.equal(wasm.length, 2, wasm.join(', '));
   assert.match(wasm[0], /^vilab-lean-.*\.wasm$/);
+  assert.match(wasm[1], /^vilab-lean\.deferred-.*\.wasm$/);
+  // when each started, against the first frame (ms from navigation)
+  const { firstFrame, started } = await page.evaluate(() => ({
+    firstFrame: window.vilabPage.firstFrameAt(),
+    started: Object.fromEntries(performance.getEntriesByType('resource').map((e) => [e.name.split('/').pop(), e.startTime])),
+  }));
+  assert.ok(started[wasm[0]] <= firstFrame, `the first part before the first frame: ${JSON.stringify(started)}, ${firstFrame}`);
+  assert.ok(started[wasm[1]] > firstFrame, `the second part after it: ${JSON.stringify(started)}, ${firstFrame}`);
   await page.close();
 });
 
@@ -77,7 +85,7 @@ test("choosing a Lobatto integrator loads the full build and applies it; the run
     integrator: window.vilabPage.state().scenario.integrator,
   }));
   assert.deepEqual(after, { build: 'full', integrator: 'lobatto' });
-  assert.equal(wasm.filter((n) => !n.startsWith('vilab-lean-')).length, 1, wasm.join(', '));
+  assert.equal(wasm.filter((n) => !n.startsWith('vilab-lean')).length, 1, wasm.join(', '));
   // the page's run and a fresh run of the same scenario agree bit for bit
   const same = await page.evaluate(async () => {
     const p = window.vilabPage;

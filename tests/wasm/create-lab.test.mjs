@@ -56,9 +56,14 @@ test('options that conflict with the loaded module reject, and the lab goes on',
 });
 
 test('unknown options and options of the wrong type reject with the field', async () => {
-  await assertRejects({ timeBudgetMs: 50 }, 'options.timeBudgetMs', /unknown option \(known: build, wasmBinary, locateFile\)/);
+  await assertRejects(
+    { timeBudgetMs: 50 },
+    'options.timeBudgetMs',
+    /unknown option \(known: build, wasmBinary, locateFile, loadDeferred\)/,
+  );
   await assertRejects({ wasmBinary: 'vilab.wasm' }, 'options.wasmBinary', /must be an ArrayBuffer or a typed array, got string/);
   await assertRejects({ locateFile: 'vilab.wasm' }, 'options.locateFile', /must be a function/);
+  await assertRejects({ loadDeferred: 'yes' }, 'options.loadDeferred', /must be true or false, got string/);
   await assertRejects(null, 'options', /must be an object, got null/);
   await assertRejects([], 'options', /must be an object, got an array/);
   // a bad argument rejects the promise; createLab itself never throws synchronously

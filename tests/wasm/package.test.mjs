@@ -43,6 +43,8 @@ test('the tarball holds the API, its types, the built wasm, the CLI, LICENSE and
     'web/sim/ids.d.ts',
     'build/wasm/vilab.mjs',
     'build/wasm/vilab.wasm',
+    'build/wasm/vilab-lean.wasm',
+    'build/wasm/vilab-lean.deferred.wasm',
     'scripts/vilab-cli.mjs',
     'web/sim/embed-client.js',
     'web/sim/embed-client.d.ts',
@@ -55,8 +57,8 @@ test('the tarball holds the API, its types, the built wasm, the CLI, LICENSE and
   const stray = files.filter((f) => /^(tests|bench|core|bindings|scenes|web\/(ui|plots|scene|state|i18n))\//.test(f) || f.endsWith('.cpp'));
   assert.deepEqual(stray, [], 'no tests, sources or page code');
   // the API, its types, the embed client and the schema (4 files each with their types), the expression
-  // programs' compiler, the wasm, the CLI, docs/
-  assert.ok(files.length <= 30, `${files.length} files`);
+  // programs' compiler, the wasm (the lean build in two parts), the CLI, docs/
+  assert.ok(files.length <= 31, `${files.length} files`);
   assert.equal(pkg.private, undefined, 'publishable');
   assert.ok(pkg.scripts.prepack, 'prepack builds the wasm');
 });

@@ -42,6 +42,8 @@ export async function readStartLink(lab, notices) {
   const start = { state: defaultState(lab), camera: null, fingerprint: null, at: null };
   if (location.hash.length <= 1) return start;
   try {
+    // a link's run is not the default one the first part of the lean module holds
+    await lab.loadDeferred().catch(() => {}); // else fetched when first needed
     const { state, camera, fingerprint, at } = await lab.withFull(() => decodeRunnable(lab, location.hash));
     return { state, camera, fingerprint, at };
   } catch (e) {

@@ -18,7 +18,7 @@ export function inlineWasm({ wasmFile }) {
       if (!wasmFile || !/(vilab\.mjs|sim[\\/]vilab\.js)$/.test(id)) return null;
       // The single file carries the full build only: the lean one is neither inlined nor reachable.
       const out = code
-        .replace(/new URL\((['"])[^'"]*vilab(-lean)?\.wasm\1,\s*import\.meta\.url\)/g, "new URL('data:,')")
+        .replace(/new URL\((['"])[^'"]*vilab(-lean)?(\.deferred)?\.wasm\1,\s*import\.meta\.url\)/g, "new URL('data:,')")
         .replace(
           /import\((['"])[^'"]*vilab-lean\.mjs\1\)/g,
           "Promise.reject(new Error('the single-file page carries the full build only'))",

@@ -10,6 +10,8 @@
 //   const lab = await createPageLab();          // or createPageLab({ wasmBinary }): full at once
 //   createPageLab({ withFullBuild })            // withFullBuild() → Promise: what the full build's
 //                                               // runs need besides it, awaited with it (field plots)
+//   createPageLab({ loadDeferred: true })       // the lean build's second part fetched with its first
+//                                               // (a page that opens on a link or a preset)
 //   lab.simulate(…), lab.normalize(…), …        // whichever build is current
 //   lab.build                                   // 'lean' | 'full'
 //   lab.loadFull() → Promise                    // resolves once the full build is current
@@ -18,11 +20,11 @@ import { createLab } from './vilab.js';
 
 export const needsFull = (e) => e?.code === 'full-module';
 
-export async function createPageLab({ wasmBinary, withFullBuild = async () => {} } = {}) {
+export async function createPageLab({ wasmBinary, withFullBuild = async () => {}, loadDeferred = false } = {}) {
   // The single-file page carries one module, the full one, in its HTML.
   let current = await (wasmBinary
     ? Promise.all([createLab({ wasmBinary }), withFullBuild()]).then(([full]) => full)
-    : createLab({ build: 'lean' }));
+    : createLab({ build: 'lean', loadDeferred }));
   let loading = null;
 
   const loadFull = () =>

@@ -739,6 +739,12 @@ export interface Lab {
   simulate(scenario: Scenario | string, options?: SimulateOptions): Simulation;
   /** The registry exactly as the native `vilab registry` prints it. */
   registryText(): string;
+  /**
+   * The lean build's deferred part (what the page's first frame does not run), compiled off
+   * the main thread; a call that needs it before then fetches it synchronously. Resolves at
+   * once for the full build.
+   */
+  loadDeferred(): Promise<void>;
   /** Bytes of wasm linear memory (grows, never shrinks). */
   heapBytes(): number;
   /** Bytes currently allocated by malloc in the module. */
@@ -774,6 +780,8 @@ export interface CreateLabOptions {
   wasmBinary?: ArrayBuffer | Uint8Array;
   /** As for any emscripten module: where to find vilab.wasm. */
   locateFile?: (path: string, prefix: string) => string;
+  /** The lean build's second part fetched and compiled beside its first (see Lab.loadDeferred); default false. */
+  loadDeferred?: boolean;
 }
 
 /** Loads the WebAssembly core once; later calls return the same lab (conflicting options reject). */

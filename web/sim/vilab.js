@@ -18,7 +18,12 @@
 // A scenario both builds run gives the same bits in each.
 const BUILDS = {
   full: { load: () => import('../../build/wasm/vilab.mjs'), wasm: () => new URL('../../build/wasm/vilab.wasm', import.meta.url) },
-  lean: { load: () => import('../../build/wasm/vilab-lean.mjs'), wasm: () => new URL('../../build/wasm/vilab-lean.wasm', import.meta.url) },
+  lean: {
+    load: () => import('../../build/wasm/vilab-lean.mjs'),
+    wasm: () => new URL('../../build/wasm/vilab-lean.wasm', import.meta.url),
+    // what the page's first frame does not run (scripts/split-lean.mjs): see deferredPart
+    deferred: () => new URL('../../build/wasm/vilab-lean.deferred.wasm', import.meta.url),
+  },
 };
 import { describeRun } from './describe.js';
 
@@ -170,6 +175,94 @@ async function loadWasmBinaryInNode(build) {
   const fsModule = 'node:fs/promises';
   const { readFile } = await import(/* @vite-ignore */ fsModule);
   return readFile(BUILDS[build].wasm());
+}
+
+/** () → the file's bytes, read synchronously when first asked for (Node). */
+async function nodeFileReader(url) {
+  const fsModule = 'node:fs';
+  const { readFileSync } = await import(/* @vite-ignore */ fsModule);
+  return () => readFileSync(url);
+}
+
+/** A URL's bytes, synchronously (a synchronous request cannot ask for an ArrayBuffer: the text as bytes). */
+function fetchBytesSync(url) {
+  const request = new XMLHttpRequest();
+  request.open('GET', url, false);
+  request.overrideMimeType('text/plain; charset=x-user-defined');
+  request.send(null);
+  if (request.status !== 200) throw new Error(`${url} answered ${request.status}`);
+  const text = request.responseText;
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i) & 0xff;
+  return bytes;
+}
+
+/**
+ * The lean module in two parts (wasm-split, scripts/split-lean.mjs): the first holds what
+ * the page's first frame runs, the deferred one the rest of the same code. Each function
+ * of the deferred part has a placeholder in the first part's table, imported from here;
+ * instantiating the deferred part writes its functions over them. load() brings it in
+ * off the main thread (the page calls it after its first frame); a placeholder called
+ * before that fetches it synchronously. Either way the same code runs: the same bits.
+ * Adds the placeholders to `imports`; start(instance) once the first part is instantiated.
+ */
+function deferredPart({ url, read, now }, imports) {
+  let primary = null;
+  let loaded = null; // the deferred part's instance
+  let loading = null;
+  let compiling = null; // the deferred part compiled (a promise), once asked for
+  const compile = () =>
+    (compiling ??= (
+      read
+        ? Promise.resolve(read())
+        : fetch(url(), { credentials: 'same-origin' }).then((r) => {
+            if (!r.ok) throw new Error(`${url()} answered ${r.status}`);
+            return r.arrayBuffer();
+          })
+    )
+      .then((bytes) => WebAssembly.compile(bytes))
+      .catch((e) => {
+        compiling = null; // a later request tries again
+        throw e;
+      }));
+  const load = () => {
+    if (loaded) return Promise.resolve();
+    loading ??= compile()
+      .then((module) => {
+        instantiate(module);
+      })
+      .finally(() => {
+        loading = null;
+      });
+    return loading;
+  };
+  if (now) compile().catch(() => {}); // from here on, beside the first part; reported by load()
+  const direct = [];
+  const instantiate = (module) => {
+    loaded ??= new WebAssembly.Instance(module, { primary: primary.exports });
+    return loaded;
+  };
+  const table = () => Object.values(primary.exports).find((v) => v instanceof WebAssembly.Table);
+  imports.placeholder = new Proxy(
+    {},
+    {
+      get: (_, name) => {
+        const index = Number(name);
+        return (...args) => {
+          if (!loaded) instantiate(new WebAssembly.Module(read ? read() : fetchBytesSync(url())));
+          direct[index] ??= table().get(index);
+          return direct[index](...args);
+        };
+      },
+    },
+  );
+  return {
+    start(instance) {
+      primary = instance;
+      if (now) load().catch(() => {}); // a failure is reported by the next load() or placeholder
+    },
+    load,
+  };
 }
 
 function utf8Length(text) {
@@ -854,19 +947,37 @@ function compileInBackground(url) {
   return compiled;
 }
 
-/** The emscripten factory on an already compiling module (its instantiateWasm hook); rejects if compiling or instantiating fails. */
-function instantiateCompiled(factory, args, compiled) {
+/**
+ * The emscripten factory on a module compiling (a promise of a WebAssembly.Module) or on
+ * its bytes, through its instantiateWasm hook, with the deferred part's placeholders where
+ * the build has one; rejects if compiling or instantiating fails. Resolves to the module,
+ * with loadDeferred() where there is a deferred part.
+ */
+function instantiateCompiled(factory, args, compiled, parts) {
   let fail;
   const failed = new Promise((_, reject) => (fail = reject));
+  let deferred = null;
   const instantiateWasm = (imports, receive) => {
-    compiled.then((wasm) => WebAssembly.instantiate(wasm, imports).then((instance) => receive(instance, wasm))).catch(fail);
+    if (parts) deferred = deferredPart(parts, imports);
+    Promise.resolve(compiled)
+      .then((wasm) => WebAssembly.instantiate(wasm, imports))
+      .then((result) => {
+        const instance = result.instance ?? result;
+        deferred?.start(instance);
+        receive(instance, result.module);
+      })
+      .catch(fail);
     return {}; // asynchronous: the exports arrive through receive
   };
-  return Promise.race([factory({ ...args, instantiateWasm }), failed]);
+  return Promise.race([factory({ ...args, instantiateWasm }), failed]).then((module) => {
+    module.loadDeferred = deferred ? () => deferred.load() : () => Promise.resolve();
+    return module;
+  });
 }
 
 /** The emscripten module of options.build, instantiated (Node reads its bytes from disk). */
 async function loadModule(options) {
+  const build = BUILDS[options.build];
   const args = {};
   if (options.wasmBinary) args.wasmBinary = options.wasmBinary;
   else if (isNode()) {
@@ -876,17 +987,31 @@ async function loadModule(options) {
     options.wasmBinary = args.wasmBinary;
   }
   if (options.locateFile) args.locateFile = options.locateFile;
+  // The deferred part's bytes: from disk in Node, else from its URL (or locateFile's).
+  const deferred = build.deferred && {
+    url: () => (options.locateFile ? options.locateFile('vilab-lean.deferred.wasm', '') : build.deferred()),
+    read: isNode() ? await nodeFileReader(build.deferred()) : null,
+    now: options.loadDeferred, // fetched beside the first part
+  };
   // The full module compiles each expression program to WebAssembly with it
   // (program-compiler.js, fetched beside the full module: the lean one has no programs).
   const compiler = options.build === 'lean' ? null : import('./program-compiler.js');
   // In a browser the wasm compiles off the main thread from here on, while the loader
   // is fetched and evaluated and the page builds its view; the loader then only
-  // instantiates it.
-  const compiled = args.wasmBinary || args.locateFile ? null : compileInBackground(BUILDS[options.build].wasm());
+  // instantiates it. A build in parts is always instantiated here, with its placeholders.
+  const compiled = args.wasmBinary
+    ? null
+    : args.locateFile
+      ? deferred && compileInBackground(args.locateFile('vilab-lean.wasm', ''))
+      : compileInBackground(build.wasm());
   try {
     if (compiler) args.compileProgram = (await compiler).compileProgram;
-    const { default: createVilabModule } = await BUILDS[options.build].load();
-    return await (compiled ? instantiateCompiled(createVilabModule, args, compiled) : createVilabModule(args));
+    const { default: createVilabModule } = await build.load();
+    if (compiled || (deferred && args.wasmBinary)) {
+      const { wasmBinary, ...rest } = args;
+      return await instantiateCompiled(createVilabModule, rest, compiled ?? wasmBinary, deferred);
+    }
+    return await createVilabModule(args);
   } catch (e) {
     throw new VilabError(`module: the WebAssembly core could not be loaded (${e?.message ?? e})`, { field: 'module', code: 'module-load' });
   }
@@ -1137,6 +1262,12 @@ function makeLab(module) {
     },
     /** The registry exactly as the native `vilab registry` prints it (2-space JSON). */
     registryText: () => guard('registryText', () => module.registryText()),
+    /**
+     * The lean build's deferred part (what the page's first frame does not run), compiled off
+     * the main thread; a call that needs it before then fetches it synchronously. The page
+     * calls it after its first frame. Resolves at once for the full build.
+     */
+    loadDeferred: () => (module.loadDeferred ? module.loadDeferred() : Promise.resolve()),
     /** Bytes of wasm linear memory (grows, never shrinks). */
     heapBytes: () => module.HEAPU8.length,
     /** Bytes currently allocated by malloc inside the module (for leak checks). */
@@ -1184,7 +1315,7 @@ function readLabOptions(options) {
   if (options === null || typeof options !== 'object' || readForeign('options', () => Array.isArray(options))) {
     throw inputError('type', 'options', `must be an object, got ${describe(options)}`);
   }
-  const known = ['build', 'wasmBinary', 'locateFile'];
+  const known = ['build', 'wasmBinary', 'locateFile', 'loadDeferred'];
   const entries = ownOptions('options', options);
   for (const key of entries.keys()) {
     if (!known.includes(key)) throw unknownKey('options', key, known);
@@ -1200,7 +1331,11 @@ function readLabOptions(options) {
   if (locateFile !== undefined && typeof locateFile !== 'function') {
     throw inputError('type', 'options.locateFile', `must be a function, got ${describe(locateFile)}`);
   }
-  return { build, wasmBinary, locateFile };
+  const loadDeferred = entries.get('loadDeferred') ?? false;
+  if (typeof loadDeferred !== 'boolean') {
+    throw inputError('type', 'options.loadDeferred', `must be true or false, got ${describe(loadDeferred)}`);
+  }
+  return { build, wasmBinary, locateFile, loadDeferred };
 }
 
 /**
@@ -1218,6 +1353,7 @@ export function createLab(options = {}) {
     return Promise.reject(e);
   }
   const loaded = labs.get(opts.build);
+  if (loaded && opts.loadDeferred) loaded.promise.then((lab) => lab.loadDeferred()).catch(() => {});
   if (loaded) {
     const conflict =
       (opts.wasmBinary !== undefined &&
