@@ -41,6 +41,36 @@ test('a first visit fetches the lean wasm only, and runs the default scenario on
   await page.close();
 });
 
+test("a second part that failed to load after the first frame comes synchronously when a run needs it, with a fresh run's bits", async () => {
+  const page = await browser.context.newPage();
+  let asked = 0;
+  await page.route(/vilab-lean\.deferred-[^/]*\.wasm$/, (route) =>
+    ++asked === 1 ? route.fulfill({ status: 503, body: 'busy' }) : route.continue(),
+  );
+  await page.goto(PAGE);
+  await page.waitForFunction(() => window.vilabPage?.firstFrameAt?.() != null, null, { timeout: 30000 });
+  await page.evaluate(() => window.vilabPage.ready);
+  for (let waited = 0; asked < 1 && waited < 10000; waited += 50) await sleep(50);
+  assert.equal(asked, 1, 'the fetch after the first frame, refused');
+  // the rigid body's step is in the second part: its placeholder fetches it, synchronously
+  await page.evaluate(() => window.vilabPage.pause());
+  const err = await page.evaluate(() => window.vilabPage.setState({ scenario: { system: 'rigid-body' } }));
+  assert.equal(err, null);
+  assert.equal(asked, 2, 'fetched again when needed');
+  const same = await page.evaluate(async () => {
+    const p = window.vilabPage;
+    await p.step(50);
+    const sim = p.lab.simulate(p.state().scenario);
+    sim.advance(50);
+    const ok = sim.hash() === p.fingerprint();
+    sim.dispose();
+    return ok;
+  });
+  assert.ok(same, "the page's run and a fresh one agree bit for bit");
+  await page.unroute(/vilab-lean\.deferred-[^/]*\.wasm$/);
+  await page.close();
+});
+
 test('a wasm that cannot be fetched is reported on the page, not waited for', async () => {
   // the wasm compiles from its own fetch while the loader loads (web/sim/vilab.js): a
   // failure there must reach the page as the engine's failure
