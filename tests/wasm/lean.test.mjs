@@ -249,7 +249,8 @@ const [how, scenarios] = [process.argv[1], JSON.parse(process.argv[2])];
 const lab = await createLab(how === 'whole'
   ? { build: 'lean', wasmBinary: readFileSync(new URL(${JSON.stringify(new URL('../../build/wasm/vilab-lean-whole.wasm', import.meta.url).href)})) }
   : { build: 'lean', loadDeferred: how === 'now' });
-if (how === 'loadDeferred') await lab.loadDeferred();
+// the whole module has no second part to load: loadDeferred() resolves and changes nothing
+if (how === 'loadDeferred' || how === 'whole') await lab.loadDeferred();
 const out = scenarios.map((scenario) => {
   const sim = lab.simulate(scenario);
   sim.advance(200);

@@ -204,7 +204,8 @@ function fetchBytesSync(url) {
  * instantiating the deferred part writes its functions over them. load() brings it in
  * off the main thread (the page calls it after its first frame); a placeholder called
  * before that fetches it synchronously. Either way the same code runs: the same bits.
- * Adds the placeholders to `imports`; start(instance) once the first part is instantiated.
+ * Adds the placeholders to `imports`; start(instance, module) once the first part is
+ * instantiated (a module without placeholders is the whole module: load() has nothing to do).
  */
 function deferredPart({ url, read, now }, imports) {
   let primary = null;
@@ -225,8 +226,9 @@ function deferredPart({ url, read, now }, imports) {
         compiling = null; // a later request tries again
         throw e;
       }));
+  let whole = false; // bytes of the module as linked (no placeholders): nothing to load
   const load = () => {
-    if (loaded) return Promise.resolve();
+    if (loaded || whole) return Promise.resolve();
     loading ??= compile()
       .then((module) => {
         instantiate(module);
@@ -257,8 +259,9 @@ function deferredPart({ url, read, now }, imports) {
     },
   );
   return {
-    start(instance) {
+    start(instance, module) {
       primary = instance;
+      whole = !WebAssembly.Module.imports(module).some((i) => i.module === 'placeholder');
       if (now) load().catch(() => {}); // a failure is reported by the next load() or placeholder
     },
     load,
@@ -960,11 +963,12 @@ function instantiateCompiled(factory, args, compiled, parts) {
   const instantiateWasm = (imports, receive) => {
     if (parts) deferred = deferredPart(parts, imports);
     Promise.resolve(compiled)
-      .then((wasm) => WebAssembly.instantiate(wasm, imports))
-      .then((result) => {
-        const instance = result.instance ?? result;
-        deferred?.start(instance);
-        receive(instance, result.module);
+      .then(async (wasm) => {
+        const result = await WebAssembly.instantiate(wasm, imports);
+        // from bytes: { module, instance }; from a compiled module: the instance
+        const [instance, module] = result instanceof WebAssembly.Instance ? [result, wasm] : [result.instance, result.module];
+        deferred?.start(instance, module);
+        receive(instance, module);
       })
       .catch(fail);
     return {}; // asynchronous: the exports arrive through receive
