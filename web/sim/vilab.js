@@ -171,14 +171,12 @@ function isNode() {
 }
 
 async function loadWasmBinaryInNode(build) {
-  // A variable specifier keeps bundlers from trying to resolve node:fs for browsers.
-  const fsModule = 'node:fs/promises';
-  const { readFile } = await import(/* @vite-ignore */ fsModule);
-  return readFile(BUILDS[build].wasm());
+  return (await nodeFileReader(BUILDS[build].wasm()))();
 }
 
-/** () → the file's bytes, read synchronously when first asked for (Node). */
+/** () → the file's bytes, read synchronously when asked for (Node). */
 async function nodeFileReader(url) {
+  // A variable specifier keeps bundlers from trying to resolve node:fs for browsers.
   const fsModule = 'node:fs';
   const { readFileSync } = await import(/* @vite-ignore */ fsModule);
   return () => readFileSync(url);
@@ -215,17 +213,12 @@ function deferredPart({ url, read, now }, imports) {
   const compile = () =>
     (compiling ??= (
       read
-        ? Promise.resolve(read())
-        : fetch(url(), { credentials: 'same-origin' }).then((r) => {
-            if (!r.ok) throw new Error(`${url()} answered ${r.status}`);
-            return r.arrayBuffer();
-          })
-    )
-      .then((bytes) => WebAssembly.compile(bytes))
-      .catch((e) => {
-        compiling = null; // a later request tries again
-        throw e;
-      }));
+        ? WebAssembly.compile(read())
+        : (compileInBackground(url()) ?? Promise.reject(new Error('no fetch here: fetched when first needed')))
+    ).catch((e) => {
+      compiling = null; // a later request tries again
+      throw e;
+    }));
   let whole = false; // bytes of the module as linked (no placeholders): nothing to load
   const load = () => {
     if (loaded || whole) return Promise.resolve();
@@ -946,7 +939,7 @@ function compileInBackground(url) {
     if (!r.ok) throw new Error(`${url} answered ${r.status}`);
     return WebAssembly.compileStreaming(r.clone()).catch(() => r.arrayBuffer().then((bytes) => WebAssembly.compile(bytes)));
   });
-  compiled.catch(() => {}); // reported by instantiateCompiled
+  compiled.catch(() => {}); // reported by the caller (instantiateCompiled, deferredPart)
   return compiled;
 }
 
@@ -954,7 +947,7 @@ function compileInBackground(url) {
  * The emscripten factory on a module compiling (a promise of a WebAssembly.Module) or on
  * its bytes, through its instantiateWasm hook, with the deferred part's placeholders where
  * the build has one; rejects if compiling or instantiating fails. Resolves to the module,
- * with loadDeferred() where there is a deferred part.
+ * with loadDeferred() (which has nothing to do where there is no deferred part).
  */
 function instantiateCompiled(factory, args, compiled, parts) {
   let fail;
