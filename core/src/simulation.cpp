@@ -955,6 +955,11 @@ bool Simulation::checkStep(const M& m, int iterations, Refusal& refusal) {
   // accepted never come here (stepOnce's early accept).
   constexpr bool lazyRow = std::is_same<M, ChainModel>::value;
   const bool recorded = untilRecord_ == 1;
+  // A system defined by data whose row has bounds (LagrangianModel::rowSurelyRepresentable)
+  // forms the energy alone for an unrecorded fixed step: the rest of its row and its
+  // drawing only when the bounds cannot vouch for them.
+  bool lazyData = false;
+  if constexpr (std::is_same<M, LagrangianModel>::value) lazyData = !recorded && !variable && m.problem->rowBounded;
   Diagnostics& d = stepDiagnostics_;
   double energy;
   bool bounded = false;
@@ -972,8 +977,17 @@ bool Simulation::checkStep(const M& m, int iterations, Refusal& refusal) {
     d = m.diagnostics(next_, bounded);
     energy = d.energy;
   } else if (diagnosticsCarryEnergy(m)) {
-    diagnosticsInto(m, next_, tNext, d);
-    energy = d.energy;
+    if constexpr (std::is_same<M, LagrangianModel>::value) {
+      if (lazyData) {
+        energy = m.diagnosticsEnergy(next_, tNext);
+      } else {
+        diagnosticsInto(m, next_, tNext, d);
+        energy = d.energy;
+      }
+    } else {
+      diagnosticsInto(m, next_, tNext, d);
+      energy = d.energy;
+    }
   } else {
     energy = m.energy(next_);  // the function diagnostics() uses: the same bits
   }
@@ -1008,6 +1022,12 @@ bool Simulation::checkStep(const M& m, int iterations, Refusal& refusal) {
       return true;
     }
     m.diagnosticsInto(next_, d);
+  } else if constexpr (std::is_same<M, LagrangianModel>::value) {
+    if (lazyData && bounded && m.rowSurelyRepresentable(next_, tNext, energy)) {
+      energy_ = energy;
+      return true;
+    }
+    if (lazyData || !diagnosticsCarryEnergy(m)) diagnosticsInto(m, next_, tNext, d);
   } else if constexpr (!kDiagnosticsInPlace<M>) {
     if (!diagnosticsCarryEnergy(m)) diagnosticsInto(m, next_, tNext, d);
   }

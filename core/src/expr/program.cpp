@@ -310,4 +310,78 @@ void Program::run(const double* variables, double* out, std::vector<double>& r) 
   for (std::size_t k = 0; k < outputs_.size(); ++k) out[k] = x[outputs_[k]];
 }
 
+MagnitudeBound magnitudeBound(const Program& p, int first, int count, int variables, int time) {
+  // Per register: whether bounded, and the largest scale and degree over the values it
+  // depends on (itself included), so that every intermediate value stays below the bound.
+  constexpr int kMaxDegree = 64;
+  const std::vector<Program::Instruction>& code = p.code();
+  std::vector<MagnitudeBound> reg(code.size());
+  for (std::size_t i = 0; i < code.size(); ++i) {
+    const Program::Instruction& c = code[i];
+    MagnitudeBound& r = reg[i];
+    const auto join = [&](double scale, int degree, std::initializer_list<int> operands) {
+      r.bounded = true;
+      r.scale = scale;
+      r.degree = degree;
+      for (const int o : operands) {
+        const MagnitudeBound& a = reg[static_cast<std::size_t>(o)];
+        if (!a.bounded) {
+          r.bounded = false;
+          return;
+        }
+        r.scale = std::max(r.scale, a.scale);
+        r.degree = std::max(r.degree, a.degree);
+      }
+      r.bounded = r.degree <= kMaxDegree && std::isfinite(r.scale);
+    };
+    const auto of = [&](int o) { return reg[static_cast<std::size_t>(o)]; };
+    switch (c.op) {
+      case Op::Const: join(std::abs(c.value), 0, {}); break;
+      case Op::Var:
+        if ((c.n >= 0 && c.n < variables) || c.n == time) join(1, 1, {});
+        break;
+      case Op::Add:
+      case Op::Sub: join(of(c.a).scale + of(c.b).scale, std::max(of(c.a).degree, of(c.b).degree), {c.a, c.b}); break;
+      case Op::Mul: join(of(c.a).scale * of(c.b).scale, of(c.a).degree + of(c.b).degree, {c.a, c.b}); break;
+      case Op::Neg:
+      case Op::Abs: join(of(c.a).scale, of(c.a).degree, {c.a}); break;
+      case Op::PowInt:
+        if (c.n >= 0) join(std::pow(std::max(of(c.a).scale, 1.0), c.n), of(c.a).degree * c.n, {c.a});
+        break;
+      // Of a finite argument: |sin|, |cos| ≤ 1 and |atan2| ≤ π (2 and 4 leave room for the
+      // last bits of any implementation).
+      case Op::Sin:
+      case Op::Cos: join(2, 0, {c.a}); break;
+      case Op::Sign: join(1, 0, {c.a}); break;
+      case Op::Atan2: join(4, 0, {c.a, c.b}); break;
+      case Op::Div:
+      case Op::Pow:
+      case Op::Sqrt:
+      case Op::Tan:
+      case Op::Exp:
+      case Op::Log: break;
+    }
+  }
+  MagnitudeBound out;
+  out.bounded = true;
+  const std::vector<int>& outputs = p.outputRegisters();
+  for (int k = first; k < first + count; ++k) {
+    const MagnitudeBound& r = reg[static_cast<std::size_t>(outputs[static_cast<std::size_t>(k)])];
+    if (!r.bounded) return MagnitudeBound{};
+    out.scale = std::max(out.scale, r.scale);
+    out.degree = std::max(out.degree, r.degree);
+  }
+  return out;
+}
+
+bool MagnitudeBound::surelyWithin(double m, double limit) const {
+  // Every value is at most scale · m^degree · (1 + ε)^k after k roundings on its path, a
+  // factor below 1 + 1e-10 for any program a system can define: a limit 1e10 below
+  // ±1e300 covers it, and the products here round by less.
+  if (!bounded || !(m >= 1 && m <= std::numeric_limits<double>::max())) return false;
+  double b = scale;
+  for (int k = 0; k < degree; ++k) b *= m;
+  return b <= limit;
+}
+
 }  // namespace vilab::expr

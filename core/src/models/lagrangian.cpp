@@ -574,7 +574,7 @@ Diagnostics LagrangianModel::diagnostics(const State& s, double t) const {
 void LagrangianModel::diagnosticsInto(const State& s, double t, Diagnostics& d) const {
   VILAB_DATA_DEFINED_ONLY();
   const LagrangianProblem& P = *problem;
-  d.energy = physicalEnergy(s, P.timeDependent ? t : 0.0);
+  d.energy = diagnosticsEnergy(s, t);
   d.momentumSize = static_cast<int>(P.symmetryNames.size());
   d.conservedSize = static_cast<int>(P.conservedNames.size());
   eval->quantities(s.q.data(), s.p.data(), t, d.conserved.data(), d.momentum.data());
@@ -584,6 +584,23 @@ void LagrangianModel::diagnosticsInto(const State& s, double t, Diagnostics& d) 
     eval->constraints(s.q.data(), g);
     d.constraint = g.cwiseAbs().maxCoeff();
   }
+}
+
+bool LagrangianModel::rowSurelyRepresentable(const State& s, double t, double energy) const {
+  VILAB_DATA_DEFINED_ONLY();
+  const LagrangianProblem& P = *problem;
+  if (!P.rowBounded || !(std::abs(energy) <= limits::kMaxMagnitude) || !(std::abs(t) <= limits::kMaxMagnitude))
+    return false;
+  // The programs' variables: q and t (q̇ is read by none of them).
+  double m = std::max(1.0, std::abs(t)), pMax = 1;
+  for (Eigen::Index i = 0; i < s.q.size(); ++i) m = std::max(m, std::abs(s.q[i]));
+  for (Eigen::Index i = 0; i < s.p.size(); ++i) pMax = std::max(pMax, std::abs(s.p[i]));
+  // The row's constraint column is max_i |g_i|, its momentum columns Σ_i p_i ξ_i (each at
+  // most n max|p_i| max|ξ_i|, times 1 + nε); the drawing is the positions' outputs.
+  constexpr double kLimit = 1e290;
+  return P.constraintBound.surelyWithin(m, kLimit) &&
+         P.generatorBound.surelyWithin(m, kLimit / (static_cast<double>(P.n) * pMax)) &&
+         P.positionBound.surelyWithin(m, kLimit);
 }
 
 std::string LagrangianModel::implausibleStep(const State& a, const State& b, double energyA, double energyB,

@@ -622,6 +622,12 @@ std::shared_ptr<LagrangianProblem> compile(const Json& params, Json& normalized,
     }
   }
   problem->symmetryCheck = expr::Program(cc.graph, checks);
+  // The bounds of an unrecorded step's row (variables: q, then q̇, then t at 2n).
+  P.constraintBound = expr::magnitudeBound(P.constraints, 0, c, n, 2 * n);
+  P.generatorBound = expr::magnitudeBound(P.quantities, 0, P.quantities.outputs(), n, 2 * n);
+  P.positionBound = expr::magnitudeBound(P.positions, 0, P.positions.outputs(), n, 2 * n);
+  P.rowBounded = P.conservedNames.empty() && P.quadratic && P.constraintBound.bounded && P.generatorBound.bounded &&
+                 P.positionBound.bounded;
   return problem;
 }
 

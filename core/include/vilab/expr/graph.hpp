@@ -186,4 +186,23 @@ class Program {
   void schedule();
 };
 
+// A bound on some outputs of a program that holds wherever the variables it may read are
+// finite: with m = max(1, |x_i|) over those variables, every value those outputs depend
+// on, and so each output, is at most scale · m^degree in magnitude (rounding included, for
+// scale · m^degree ≤ 1e290: see surelyWithin). Found from the program's operations, each
+// bounded by its operands' bounds (|a ± b| ≤ |a| + |b|, |ab| = |a||b|, a^k for k ≥ 0,
+// |sin|, |cos| ≤ 1, |atan2| ≤ π, sign, abs); an output that depends on an operation whose
+// value its operands do not bound (a division, sqrt, log, exp, tan, a real or negative
+// power), or on a variable outside [0, variables) other than `time`, has none.
+struct MagnitudeBound {
+  bool bounded = false;
+  double scale = 0;
+  int degree = 0;
+  // scale · m^degree ≤ limit, for m ≥ 1 (false when the bound is not, or m is not finite).
+  bool surelyWithin(double m, double limit) const;
+};
+// Outputs [first, first + count) of p; variables [0, variables) and `time` (−1: none) may
+// be read.
+MagnitudeBound magnitudeBound(const Program& p, int first, int count, int variables, int time);
+
 }  // namespace vilab::expr

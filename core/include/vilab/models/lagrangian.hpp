@@ -108,6 +108,14 @@ class LagrangianProblem {
   expr::Program forces;         // F (n), damping included
   expr::Program forceJacobian;  // F (n), F_q (n×n: (i, j) = ∂F_i/∂q_j), F_q̇ (n×n), row-major
 
+  // What an unrecorded step's checks may take from bounds instead of evaluating
+  // (expr::magnitudeBound over q and t): the constraints g, the symmetry generators ξ and
+  // the positions drawn. Set only when all three have one, no conserved quantity is
+  // given (those read q̇) and L is quadratic in q̇ (so that no velocity recovery depends
+  // on what was asked before): LagrangianModel::rowSurelyRepresentable.
+  bool rowBounded = false;
+  expr::MagnitudeBound constraintBound, generatorBound, positionBound;
+
   // Forces outside L: damping or a given Q (even Q ≡ 0).
   bool forced() const { return damping != 0 || hasForces; }
   // Anything depends on t: the integrators need the clock.
@@ -326,6 +334,17 @@ struct LagrangianModel {
   // what d holds): the per-step checks reuse one Diagnostics instead of zeroing a new one
   // and copying it (29 numbers: a memset and a memcpy, 4 % of the pendulum as data).
   void diagnosticsInto(const State& s, double t, Diagnostics& d) const;
+  // The energy diagnosticsInto(s, t, d) gives (the same bits): at t when L uses it, else
+  // at 0.
+  double diagnosticsEnergy(const State& s, double t) const {
+    return physicalEnergy(s, problem->timeDependent ? t : 0.0);
+  }
+  // True only when every number of the diagnostics row of (s, t) with this energy and
+  // every position drawn are surely finite and within ±kMaxMagnitude, from the problem's
+  // bounds (rowBounded) and max |q_i|, |t| and max |p_i|, for a state within
+  // ±kMaxMagnitude: a fixed step that is not recorded then forms none of them (the
+  // accepted states, the refusals and their reasons are the same either way).
+  bool rowSurelyRepresentable(const State& s, double t, double energy) const;
   void visual(const State& s, double t, std::vector<double>& out) const { eval->positions(s.q.data(), t, out); }
   // The first body position at (s, t) that is not finite or beyond ±kMaxMagnitude, as
   // "bodies[i].position[k] = <expression> is <value>", or "" (out: a scratch buffer).
