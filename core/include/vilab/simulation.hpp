@@ -251,6 +251,9 @@ class Simulation {
   // A chain with a fixed step: stepOnce accepts its step early when
   // chainStepSurelyAccepted; false for every other system.
   bool earlyChainAccept_ = false;
+  // A conservative system defined by data with bounded rows and a fixed step: stepOnce
+  // accepts an unrecorded step early when LagrangianModel::stepSurelyAccepted.
+  bool earlyDataAccept_ = false;
   int iterations_ = 0;
   std::uint64_t step_ = 0;
   double time_ = 0;

@@ -586,20 +586,35 @@ void LagrangianModel::diagnosticsInto(const State& s, double t, Diagnostics& d) 
   }
 }
 
+bool LagrangianModel::stepSurelyAccepted(const State& b, double energyA, double t, double& energy) const {
+  VILAB_DATA_DEFINED_ONLY();
+  energy = diagnosticsEnergy(b, t);
+  return std::isfinite(energy) && jumpWithinQuarter(energyA, energy) && rowSurelyRepresentable(b, t, energy);
+}
+
 bool LagrangianModel::rowSurelyRepresentable(const State& s, double t, double energy) const {
   VILAB_DATA_DEFINED_ONLY();
   const LagrangianProblem& P = *problem;
   if (!P.rowBounded || !(std::abs(energy) <= limits::kMaxMagnitude) || !(std::abs(t) <= limits::kMaxMagnitude))
     return false;
-  // The programs' variables: q and t (q̇ is read by none of them).
-  double m = std::max(1.0, std::abs(t)), pMax = 1;
-  for (Eigen::Index i = 0; i < s.q.size(); ++i) m = std::max(m, std::abs(s.q[i]));
-  for (Eigen::Index i = 0; i < s.p.size(); ++i) pMax = std::max(pMax, std::abs(s.p[i]));
+  // The programs' variables: q and t (q̇ is read by none of them). Sums of |q_i| and
+  // |p_i| stand for their maxima (a sum of terms ≥ 0 rounds to no less than any of them):
+  // no branch on the data, which V8 compiles std::max to.
+  // The sums within ±kMaxMagnitude also put every |q_i| and |p_i| there (NaN fails).
+  double m = 1 + std::abs(t), pMax = 1;
+  const double* q = s.q.data();
+  const double* p = s.p.data();
+  withCoordinateCount(P.n, [&](auto N) {
+    for (int i = 0; i < countOf(N, P.n); ++i) {
+      m += std::abs(q[i]);
+      pMax += std::abs(p[i]);
+    }
+  });
+  if (!(m <= limits::kMaxMagnitude && pMax <= limits::kMaxMagnitude)) return false;
   // The row's constraint column is max_i |g_i|, its momentum columns Σ_i p_i ξ_i (each at
-  // most n max|p_i| max|ξ_i|, times 1 + nε); the drawing is the positions' outputs.
+  // most Σ_i |p_i| max|ξ_i|, times 1 + nε); the drawing is the positions' outputs.
   constexpr double kLimit = 1e290;
-  return P.constraintBound.surelyWithin(m, kLimit) &&
-         P.generatorBound.surelyWithin(m, kLimit / (static_cast<double>(P.n) * pMax)) &&
+  return P.constraintBound.surelyWithin(m, kLimit) && P.generatorBound.surelyWithin(m, kLimit / pMax) &&
          P.positionBound.surelyWithin(m, kLimit);
 }
 
@@ -608,9 +623,7 @@ std::string LagrangianModel::implausibleStep(const State& a, const State& b, dou
   VILAB_DATA_DEFINED_ONLY();
   const bool conservative = !problem->usesTime() && !problem->forced();
   const double energyJump = std::abs(energyB - energyA);
-  // The size |E_a| + T_a is at least |E_a| (T_a = |…| ≥ 0, and rounding is monotone): a
-  // jump within a quarter of |E_a| passes without T_a, so without a velocity recovery.
-  if (conservative && energyJump <= 0.25 * std::abs(energyA) + 1e-9 * scale) return "";
+  if (conservative && jumpWithinQuarter(energyA, energyB)) return "";
   SmallVec v;
   double kinetic = 0;
   const bool haveVelocity = eval->velocity(a.q.data(), a.p.data(), v);

@@ -187,7 +187,7 @@ class Program {
 };
 
 // A bound on some outputs of a program that holds wherever the variables it may read are
-// finite: with m = max(1, |x_i|) over those variables, every value those outputs depend
+// finite: for any m ≥ max(1, |x_i|) over those variables, every value those outputs depend
 // on, and so each output, is at most scale · m^degree in magnitude (rounding included, for
 // scale · m^degree ≤ 1e290: see surelyWithin). Found from the program's operations, each
 // bounded by its operands' bounds (|a ± b| ≤ |a| + |b|, |ab| = |a||b|, a^k for k ≥ 0,

@@ -19,6 +19,7 @@
 #pragma once
 
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -341,10 +342,22 @@ struct LagrangianModel {
   }
   // True only when every number of the diagnostics row of (s, t) with this energy and
   // every position drawn are surely finite and within ±kMaxMagnitude, from the problem's
-  // bounds (rowBounded) and max |q_i|, |t| and max |p_i|, for a state within
-  // ±kMaxMagnitude: a fixed step that is not recorded then forms none of them (the
-  // accepted states, the refusals and their reasons are the same either way).
+  // bounds (rowBounded), 1 + |t| + Σ|q_i| and Σ|p_i|, which must be within
+  // ±kMaxMagnitude too (so is then every number of s): a fixed step that is not recorded
+  // then forms none of them (the accepted states, the refusals and their reasons are the
+  // same either way).
   bool rowSurelyRepresentable(const State& s, double t, double energy) const;
+  // Whether a conservative system's energy jumped by at most a quarter of |E_a| (and
+  // 1e-9 of the scale): implausibleStep's first test, which passes the step.
+  bool jumpWithinQuarter(double energyA, double energyB) const {
+    return std::abs(energyB - energyA) <= 0.25 * std::abs(energyA) + 1e-9 * scale;
+  }
+  // The checks of an unrecorded fixed step of a conservative system with bounded rows
+  // (rowBounded), from a step whose state had energy energyA to b at t, in one pass: true
+  // only when each would pass (a state and energy within ±kMaxMagnitude, the energy jump
+  // within a quarter, the row and drawing surely representable); `energy` is then b's,
+  // the checks' bits. Otherwise the general checks decide, with the same outcome as ever.
+  bool stepSurelyAccepted(const State& b, double energyA, double t, double& energy) const;
   void visual(const State& s, double t, std::vector<double>& out) const { eval->positions(s.q.data(), t, out); }
   // The first body position at (s, t) that is not finite or beyond ±kMaxMagnitude, as
   // "bodies[i].position[k] = <expression> is <value>", or "" (out: a scratch buffer).
