@@ -163,6 +163,18 @@ TEST_CASE(
   CHECK_FALSE(model.rowSurelyRepresentable(s, 1.0, INFINITY));
   s.p[2] = 1e290;  // Σ p_i ξ_i may then pass 1e300
   CHECK_FALSE(model.rowSurelyRepresentable(s, 1.0, 3.0));
+  // The early acceptance of an unrecorded step: only when the energy jump is within a
+  // quarter of |E_a| (implausibleStep's first test) and the row is vouched for.
+  double energy = 0;
+  s.p = VecX::Constant(6, 0.5);
+  s.p.head(3) = VecX::Zero(3);
+  REQUIRE(model.stepSurelyAccepted(s, model.energy(s), 1.0, energy));
+  CHECK(energy == model.energy(s));
+  CHECK(model.stepSurelyAccepted(s, 0.9 * energy, 1.0, energy));
+  CHECK_FALSE(model.stepSurelyAccepted(s, 0.5 * energy, 1.0, energy));  // the general checks decide
+  CHECK(model.implausibleStep(s, s, 0.9 * energy, energy, 0.01).empty());
+  s.q[0] = std::nan("");
+  CHECK_FALSE(model.stepSurelyAccepted(s, 1.0, 1.0, energy));
   // Every step recorded (each row formed) and none: the same bits.
   Simulation every = simulate(dsp.dump(), 1), none = simulate(dsp.dump(), 1000000);
   every.advance(3000);
