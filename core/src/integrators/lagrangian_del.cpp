@@ -204,42 +204,44 @@ NewtonEval LagrangianDel::Reduced::evaluate(const SmallVec& lambda, SmallVec& r,
   const int n = d.eval_->n(), c = d.eval_->c();
   const double* q0 = d.q0_->data();
   d.q1_.resize(n);
-  r.resize(c);
-  return withCoordinateAndConstraintCounts(n, c, [&](auto N, auto C) {
-    const int rows = countOf(N, n), count = countOf(C, c);
-    const double* B = d.B_.data();  // n × c, by column: B(i, j) = B[i + j n]
-    for (int i = 0; i < rows; ++i) d.q1_[i] = q0[i] + (d.delta0_[i] - stridedDot(B + i, rows, lambda.data(), 1, count));
-    const double* o = d.eval_->constraintOutputs(d.q1_.data());
-    bool finite = true;
-    for (int i = 0; i < count; ++i) {
-      r[i] = o[i];
-      finite = finite && std::isfinite(o[i]);
-    }
-    if (!finite) return NewtonEval::NonFinite;
-    if (linearize) {
-      const double* G1 = o + count;  // Dg(q_k + δ)(i, k) = G1[i * n + k]
-      d.S_.resize(c, c);
-      for (int j = 0; j < count; ++j)
-        for (int i = 0; i < count; ++i) d.S_(i, j) = -stridedDot(G1 + i * rows, 1, B + j * rows, 1, rows);
-      const bool regular = d.slu_.compute(d.S_);
-      d.ratio_ = d.slu_.pivotRatio();
-      if (!regular) return NewtonEval::Singular;
-    }
-    return NewtonEval::Ok;
+  withConstraintCount(c, [&](auto C) {
+    const int count = countOf(C, c);
+    for (int i = 0; i < n; ++i)
+      d.q1_[i] = q0[i] + (d.delta0_[i] - stridedDot(&d.B_(i, 0), d.B_.outerStride(), lambda.data(), 1, count));
   });
+  const double* o = d.eval_->constraintOutputs(d.q1_.data());
+  r.resize(c);
+  bool finite = true;
+  for (int i = 0; i < c; ++i) {
+    r[i] = o[i];
+    finite = finite && std::isfinite(o[i]);
+  }
+  if (!finite) return NewtonEval::NonFinite;
+  if (linearize) {
+    const double* G1 = o + c;  // Dg(q_k + δ)(i, k) = G1[i * n + k]
+    d.S_.resize(c, c);
+    withCoordinateCount(n, [&](auto N) {
+      for (int j = 0; j < c; ++j)
+        for (int i = 0; i < c; ++i) d.S_(i, j) = -stridedDot(G1 + i * n, 1, &d.B_(0, j), 1, countOf(N, n));
+    });
+    const bool regular = d.slu_.compute(d.S_);
+    d.ratio_ = d.slu_.pivotRatio();
+    if (!regular) return NewtonEval::Singular;
+  }
+  return NewtonEval::Ok;
 }
 
 double LagrangianDel::Reduced::size(const SmallVec& dl) const {
   const int n = d.eval_->n(), c = d.eval_->c();
   // max_i |(B Δλ)_i| and max_i |(Dg(q_k)ᵀ Δλ)_i| in one pass, each as maxAbs reduces it.
-  return withCoordinateAndConstraintCounts(n, c, [&](auto N, auto C) {
-    const int rows = countOf(N, n), count = countOf(C, c);
-    const double* B = d.B_.data();
+  return withConstraintCount(c, [&](auto C) {
+    const int count = countOf(C, c);
+    const double* B = d.B_.data();    // n × c, by column: B(i, j) = B[i + j n]
     const double* G0 = d.G0_.data();  // c × n, by column: Dg(q_k)(j, i) = G0[j + i c]
-    double dq = std::abs(stridedDot(B, rows, dl.data(), 1, count));
+    double dq = std::abs(stridedDot(B, n, dl.data(), 1, count));
     double dp = std::abs(stridedDot(G0, 1, dl.data(), 1, count));
-    for (int i = 1; i < rows; ++i) {
-      dq = std::max(dq, std::abs(stridedDot(B + i, rows, dl.data(), 1, count)));
+    for (int i = 1; i < n; ++i) {
+      dq = std::max(dq, std::abs(stridedDot(B + i, n, dl.data(), 1, count)));
       dp = std::max(dp, std::abs(stridedDot(G0 + i * count, 1, dl.data(), 1, count)));
     }
     return std::max(dq / d.qScale_, dp / d.pScale_);

@@ -45,12 +45,5 @@ template <class F>
 decltype(auto) withConstraintCount(int c, F&& f) {
   return withSmallCount<3>(c, f);
 }
-// Both: f(N, C).
-template <class F>
-decltype(auto) withCoordinateAndConstraintCounts(int n, int c, F&& f) {
-  return withCoordinateCount(n, [&](auto N) -> decltype(auto) {
-    return withConstraintCount(c, [&](auto C) -> decltype(auto) { return f(N, C); });
-  });
-}
 
 }  // namespace vilab
