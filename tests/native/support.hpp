@@ -57,6 +57,21 @@ inline Json lagrangianScene(const std::string& name) {
   return j;
 }
 
+// The default DSP typed as data (Cartesian, two constraints, unit masses, J_z as a
+// symmetry), midpoint, from a state on its constraints.
+inline Json dspAsData() {
+  return Json{{"system", "lagrangian"},
+              {"integrator", "midpoint"},
+              {"h", 0.01},
+              {"params",
+               {{"coordinates", {"x1", "y1", "z1", "x2", "y2", "z2"}},
+                {"constants", {{"g", 9.81}}},
+                {"lagrangian", "(x1'^2+y1'^2+z1'^2)/2 + (x2'^2+y2'^2+z2'^2)/2 - g*z1 - g*z2"},
+                {"constraints", {"x1^2+y1^2+z1^2-1", "(x2-x1)^2+(y2-y1)^2+(z2-z1)^2-1"}},
+                {"symmetries", {{"Jz", {"-y1", "x1", "0", "-y2", "x2", "0"}}}}}},
+              {"initial", {{"q", {0.6, 0, -0.8, 1.4, 0, -1.4}}, {"qdot", {0, 1.1, 0, 0.3, 0.9, 0.4}}}}};
+}
+
 // A recorded diagnostic column (all samples held).
 inline std::vector<double> column(const Simulation& sim, const std::string& name) {
   const auto& cols = sim.history().columns();

@@ -12,6 +12,7 @@
 #include "vilab/models/lagrangian.hpp"
 
 using namespace vilab;
+using vilab::test::dspAsData;
 using vilab::test::simulate;
 
 namespace magnitude_bound_test {
@@ -68,19 +69,6 @@ std::string freeBody(const std::string& position, double x, double xdot) {
                {{"coordinates", {"x"}}, {"lagrangian", "x'^2/2"}, {"bodies", {{{"position", {position, "0", "0"}}}}}}},
               {"initial", {{"q", {x}}, {"qdot", {xdot}}}}}
       .dump();
-}
-
-Json dspAsDataScene() {
-  return Json{{"system", "lagrangian"},
-              {"integrator", "midpoint"},
-              {"h", 0.01},
-              {"params",
-               {{"coordinates", {"x1", "y1", "z1", "x2", "y2", "z2"}},
-                {"constants", {{"g", 9.81}}},
-                {"lagrangian", "(x1'^2+y1'^2+z1'^2)/2 + (x2'^2+y2'^2+z2'^2)/2 - g*z1 - g*z2"},
-                {"constraints", {"x1^2+y1^2+z1^2-1", "(x2-x1)^2+(y2-y1)^2+(z2-z1)^2-1"}},
-                {"symmetries", {{"Jz", {"-y1", "x1", "0", "-y2", "x2", "0"}}}}}},
-              {"initial", {{"q", {0.6, 0, -0.8, 1.4, 0, -1.4}}, {"qdot", {0, 1.1, 0, 0.3, 0.9, 0.4}}}}};
 }
 
 }  // namespace magnitude_bound_test
@@ -150,7 +138,7 @@ TEST_CASE(
     "[lagrangian][bound]") {
   // The DSP as data: every program of its row is a polynomial.
   Json normalized;
-  const Json dsp = dspAsDataScene();
+  const Json dsp = dspAsData();
   const auto problem = compileLagrangian(dsp.at("params"), normalized);
   REQUIRE(problem->rowBounded);
   CHECK(problem->constraintBound.degree == 2);

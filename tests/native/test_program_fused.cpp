@@ -16,6 +16,7 @@
 #include "vilab/models/lagrangian.hpp"
 
 using namespace vilab;
+using vilab::test::dspAsData;
 using vilab::test::lagrangianScene;
 
 namespace {
@@ -96,17 +97,6 @@ expr::Scope fuzzScope(int n) {
 // The expression, its gradient and its Hessian in (q, q', t): the fuzzer's program.
 expr::Program lagrangianProgram(expr::Graph& graph, int node, int variables) {
   return expr::Program(graph, graph.valueGradientHessian(node, variables));
-}
-
-Json dspAsData() {
-  return Json{{"system", "lagrangian"},
-              {"h", 0.01},
-              {"params",
-               {{"coordinates", {"x1", "y1", "z1", "x2", "y2", "z2"}},
-                {"constants", {{"g", 9.81}}},
-                {"lagrangian", "(x1'^2+y1'^2+z1'^2)/2 + (x2'^2+y2'^2+z2'^2)/2 - g*z1 - g*z2"},
-                {"constraints", {"x1^2+y1^2+z1^2-1", "(x2-x1)^2+(y2-y1)^2+(z2-z1)^2-1"}},
-                {"symmetries", {{"Jz", {"-y1", "x1", "0", "-y2", "x2", "0"}}}}}}};
 }
 
 }  // namespace
