@@ -9,6 +9,7 @@
 
 #include "vilab/chain_linearization.hpp"
 #include "vilab/hash.hpp"
+#include "vilab/integrators/chain_multiplier.hpp"
 
 namespace vilab {
 
@@ -392,14 +393,15 @@ void squaredLinkLengths(const double* q, int n, double* out) {
 
 // A short chain's recorded numbers that depend on the state, for N bobs fixed at compile
 // time (unrolled): J_z (ChainModel::verticalMomentum's sum, in its order) into *momentum
-// unless planar, and |d_i|² into raw[i · stride].
+// unless planar, and |d_i|² into raw[i · stride]: those given in squared (the step's check
+// formed them, with the same operations), else formed here.
 template <int N>
-void shortChainSample(const double* q, const double* p, bool planar, double* momentum, double* raw,
-                      std::size_t stride) {
+void shortChainSample(const double* q, const double* p, bool planar, double* momentum, double* raw, std::size_t stride,
+                      const double* squared = nullptr) {
   double J = 0;
   for (int i = 0; i < N; ++i) {
     J += q[3 * i] * p[3 * i + 1] - q[3 * i + 1] * p[3 * i];
-    raw[static_cast<std::size_t>(i) * stride] = chainLink(q, i).squaredNorm();
+    raw[static_cast<std::size_t>(i) * stride] = squared ? squared[i] : chainLink(q, i).squaredNorm();
   }
   if (!planar) *momentum = J;
 }
@@ -512,7 +514,7 @@ template <int N, class PerBob>
 template <int N>
 [[gnu::always_inline]] inline bool chainOnePassN(const ChainModel& m, const ChainEnergyBound& bound, const State& a,
                                                  const State& b, double energyA, double invH, double energyScale,
-                                                 double& energy, double* linkNorms) {
+                                                 double& energy, double* linkNorms, double* squaredLinks = nullptr) {
   static_assert(N > 0 && N <= 64, "the one pass is for chains of a size fixed at compile time");
   const double* qa = a.q.data();
   const double* qb = b.q.data();
@@ -521,6 +523,7 @@ template <int N>
   double moved = 0, links = 0;  // Σ m_i |δ_i|², Σ |d_i|²
   energy = chainEnergyN<N>(m, bound, b, linkNorms, nullptr, T, [&](int i, double squaredLength) {
     links += squaredLength;
+    if (squaredLinks) squaredLinks[i] = squaredLength;
     double step[3];
     for (int c = 0; c < 3; ++c) step[c] = qb[3 * i + c] - qa[3 * i + c];
     moved += masses[i] * (step[0] * step[0] + step[1] * step[1] + step[2] * step[2]);
@@ -714,10 +717,14 @@ double chainEnergy(const ChainModel& m, const ChainEnergyBound& bound, const Sta
 }
 
 namespace {
-// chainStepSurelyAccepted, inlined where the step loop calls it.
+// chainStepSurelyAccepted, inlined where the step loops call it: for Bobs > 0 bobs fixed at
+// compile time (the chain's own loop, Simulation::chainSteps), else the model's.
+template <int Bobs>
 [[gnu::always_inline]] inline bool surelyAccepted(const ChainModel& m, const ChainEnergyBound& bound, const State& a,
                                                   const State& b, double energyA, double invH, double energyScale,
-                                                  double& energy, double* linkNorms) {
+                                                  double& energy, double* linkNorms, double* squaredLinks = nullptr) {
+  if constexpr (Bobs > 0)
+    return chainOnePassN<Bobs>(m, bound, a, b, energyA, invH, energyScale, energy, linkNorms, squaredLinks);
   switch (m.bobs()) {
     case 1: return chainOnePassN<1>(m, bound, a, b, energyA, invH, energyScale, energy, linkNorms);
     case 2: return chainOnePassN<2>(m, bound, a, b, energyA, invH, energyScale, energy, linkNorms);
@@ -729,7 +736,7 @@ namespace {
 
 bool chainStepSurelyAccepted(const ChainModel& m, const ChainEnergyBound& bound, const State& a, const State& b,
                              double energyA, double invH, double energyScale, double& energy, double* linkNorms) {
-  return surelyAccepted(m, bound, a, b, energyA, invH, energyScale, energy, linkNorms);
+  return surelyAccepted<0>(m, bound, a, b, energyA, invH, energyScale, energy, linkNorms);
 }
 
 Simulation::Simulation(const Scenario& scenario, SimulationOptions options) : scenario_(scenario) {
@@ -809,33 +816,32 @@ void Simulation::visualState(std::vector<double>& out) const {
   });
 }
 
-bool Simulation::stepOnce(Refusal& refusal) {
-  // Stage 1: the integrator's step, the new state in next_.
-  if (readsTime_) integrator_->setTime(time_);
-  const StepOutcome o = integrator_->stepAndStore(next_);
-  if (!o.ok) return refuseStep(o.refusal, refusal);
+template <int Bobs>
+[[gnu::always_inline]] inline bool Simulation::checkAndCommit(int iterations, Refusal& refusal) {
   // Stage 2: the checks. A fixed-step chain's step skips the general ones when it is
   // surely accepted and its row surely representable (chainStepSurelyAccepted): its
   // energy is all they need. Taken here, so that the general checks stay out of line.
   bool accepted = false;
-  if (earlyChainAccept_) {
+  if (Bobs > 0 || earlyChainAccept_) {
     const ChainModel& chain = *std::get_if<ChainModel>(&scenario_.model);
     // The natural variables must be defined first: a penalty link collapsed onto the
-    // bob above it has no angles.
-    if (!scenario_.integrator->stateRules.positionsOnManifold &&
+    // bob above it has no angles (a chain's own loop keeps its positions on the manifold).
+    if (Bobs == 0 && !scenario_.integrator->stateRules.positionsOnManifold &&
         !refuseUndrawable(chain, next_, static_cast<double>(step_ + 1) * scenario_.h, refusal))
       return rejectStep(refusal);
     // Recorded or not: a recorded step's row then is written in place from what this
     // step computed (recordChainSample), with the same bits as fillRow's.
     double energy;
-    accepted = surelyAccepted(chain, chainBound_, state_, next_, energy_, invH_, energyScale_, energy,
-                              untilRecord_ == 1 && history_.rawCount() == 0 ? linkNorms_.data() : nullptr);
+    accepted =
+        surelyAccepted<Bobs>(chain, chainBound_, state_, next_, energy_, invH_, energyScale_, energy,
+                             Bobs == 0 && untilRecord_ == 1 && history_.rawCount() == 0 ? linkNorms_.data() : nullptr,
+                             Bobs > 0 ? squaredLinks_.data() : nullptr);
     if (accepted) {
       energy_ = energy;
       rowFilled_ = false;
     }
   }
-  if (earlyDataAccept_ && untilRecord_ != 1) {
+  if (Bobs == 0 && earlyDataAccept_ && untilRecord_ != 1) {
     // The same for a system defined by data: its energy is all an unrecorded step's
     // checks need when its row's bounds vouch for the rest (checkStep's lazy row).
     double energy;
@@ -843,9 +849,68 @@ bool Simulation::stepOnce(Refusal& refusal) {
                    ->stepSurelyAccepted(next_, energy_, static_cast<double>(step_ + 1) * scenario_.h, energy);
     if (accepted) energy_ = energy;
   }
-  if (!accepted && !checkModelStep(o.iterations, refusal)) return rejectStep(refusal);
-  // Stage 3: the step is committed.
-  commitStep(o.iterations);
+  if (!accepted && !checkModelStep(iterations, refusal)) return rejectStep(refusal);
+  // Stage 3: the step is committed (a chain's own loop steps by a fixed h).
+  commitStep<Bobs>(iterations);
+  return true;
+}
+
+bool Simulation::stepOnce(Refusal& refusal) {
+  // Stage 1: the integrator's step, the new state in next_; then its checks and commit.
+  if (readsTime_) integrator_->setTime(time_);
+  const StepOutcome o = integrator_->stepAndStore(next_);
+  if (!o.ok) return refuseStep(o.refusal, refusal);
+  return checkAndCommit<0>(o.iterations, refusal);
+}
+
+template <int N>
+bool Simulation::chainSteps(ChainMultiplierIntegratorT<N>& core, State& own, std::uint64_t n, std::uint64_t& taken,
+                            Refusal& refusal) {
+  // At most kChainBatch steps a call: V8 replaces a wasm function's baseline code with its
+  // optimized code only at its next call (it has no on-stack replacement for wasm), so one
+  // call of a million steps would run them all on the baseline tier.
+  constexpr std::uint64_t kChainBatch = 256;
+  while (taken < n)
+    if (!chainBatch(core, own, std::min(n - taken, kChainBatch), taken, refusal)) return false;
+  return true;
+}
+
+template <int N>
+bool Simulation::chainBatch(ChainMultiplierIntegratorT<N>& core, State& own, std::uint64_t n, std::uint64_t& taken,
+                            Refusal& refusal) {
+  // stepOnce's stages, each step's in the chain's loop: the step writes the new state into
+  // the integrator's own and into next_ as stepAndStore does, then checkAndCommit as there.
+  bool rejected = false;
+  std::uint64_t accepted = 0;
+  const StepOutcome o = core.steps(
+      own.q, own.p, next_, n, [&](int iterations) __attribute__((always_inline)) {
+        if (!checkAndCommit<N>(iterations, refusal)) {
+          rejected = true;
+          return false;
+        }
+        ++accepted;
+        return true;
+      });
+  taken += accepted;
+  if (!o.ok) return refuseStep(o.refusal, refusal);
+  return !rejected;
+}
+
+bool Simulation::takeSteps(std::uint64_t n, std::uint64_t& taken, Refusal& refusal) {
+  taken = 0;
+  // A fixed-step chain of 1–3 bobs whose step reads no clock and keeps its positions on
+  // the manifold: its steps in its own loop.
+  if (earlyChainAccept_ && !readsTime_ && scenario_.integrator->stateRules.positionsOnManifold) {
+    FixedChainSteps chain = integrator_->fixedChainSteps();
+    if (auto* core = std::get_if<ChainMultiplierIntegratorT<1>*>(&chain.core))
+      return chainSteps(**core, *chain.state, n, taken, refusal);
+    if (auto* core = std::get_if<ChainMultiplierIntegratorT<2>*>(&chain.core))
+      return chainSteps(**core, *chain.state, n, taken, refusal);
+    if (auto* core = std::get_if<ChainMultiplierIntegratorT<3>*>(&chain.core))
+      return chainSteps(**core, *chain.state, n, taken, refusal);
+  }
+  for (; taken < n; ++taken)
+    if (!stepOnce(refusal)) return false;
   return true;
 }
 
@@ -865,6 +930,7 @@ bool Simulation::rejectStep(Refusal& refusal) {
   return false;
 }
 
+template <int Bobs>
 void Simulation::commitStep(int iterations) {
   std::swap(state_, next_);
   // store() may read the previous state (quaternion sign): next_ then needs it; a
@@ -873,7 +939,7 @@ void Simulation::commitStep(int iterations) {
   iterations_ = iterations;
   ++step_;
   // A fixed step's clock is step × h (no rounding accumulates); a variable one sums.
-  if (scenario_.integrator->variableStep) {
+  if (Bobs == 0 && scenario_.integrator->variableStep) {
     lastDt_ = integrator_->lastStep();
     time_ += lastDt_;
   } else {
@@ -885,10 +951,11 @@ void Simulation::commitStep(int iterations) {
     if (rowFilled_)
       recordRow();
     else
-      recordChainSample(std::get<ChainModel>(scenario_.model));
+      recordChainSample<Bobs>(std::get<ChainModel>(scenario_.model));
   }
 }
 
+template <int Bobs>
 void Simulation::recordChainSample(const ChainModel& m) {
   // ChainModel::diagnosticsInto's numbers in writeRow's columns (a fixed step: no dt),
   // written in place: the energy is the one the step's checks computed; the constraint
@@ -901,6 +968,11 @@ void Simulation::recordChainSample(const ChainModel& m) {
   cell[3 * column] = iterations_;
   const double* q = state_.q.data();
   double* raw = cell + history_.columnCount() * column;
+  if constexpr (Bobs > 0) {
+    shortChainSample<Bobs>(q, state_.p.data(), m.planar, cell + 4 * column, raw, column, squaredLinks_.data());
+    history_.commit();
+    return;
+  }
   switch (history_.rawCount()) {
     case 1: shortChainSample<1>(q, state_.p.data(), m.planar, cell + 4 * column, raw, column); break;
     case 2: shortChainSample<2>(q, state_.p.data(), m.planar, cell + 4 * column, raw, column); break;
@@ -1063,8 +1135,8 @@ bool Simulation::checkStep(const M& m, int iterations, Refusal& refusal) {
 
 void Simulation::advance(std::uint64_t n) {
   Refusal refusal;
-  for (std::uint64_t k = 0; k < n; ++k)
-    if (!stepOnce(refusal)) throw StepFailure(step_ + 1, refusal, k);
+  std::uint64_t taken;
+  if (!takeSteps(n, taken, refusal)) throw StepFailure(step_ + 1, refusal, taken);
 }
 
 AdvanceProgress Simulation::advanceFor(std::uint64_t maxSteps, double budgetMs) {
@@ -1078,10 +1150,10 @@ AdvanceProgress Simulation::advanceFor(std::uint64_t maxSteps, double budgetMs) 
   Refusal refusal;
   while (progress.steps < maxSteps) {
     const std::uint64_t todo = std::min(chunk, maxSteps - progress.steps);
-    for (std::uint64_t k = 0; k < todo; ++k) {
-      if (!stepOnce(refusal)) throw StepFailure(step_ + 1, refusal, progress.steps);
-      ++progress.steps;
-    }
+    std::uint64_t taken;
+    const bool ok = takeSteps(todo, taken, refusal);
+    progress.steps += taken;
+    if (!ok) throw StepFailure(step_ + 1, refusal, progress.steps);
     const double elapsed = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
     if (elapsed >= budgetMs) break;
     // Next chunk: about 1 ms of steps at the measured rate (at least 1, at most 1e6).

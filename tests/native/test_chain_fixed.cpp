@@ -291,3 +291,96 @@ TEST_CASE("a chain step that writes the caller's copy gives the bits of a step a
   checkStepAndStore<3>(3);
   checkStepAndStore<-1>(5);
 }
+
+// The chain's own loop of steps (ChainMultiplierIntegratorT::steps, Simulation's batch):
+// each step's bits and iterations are those of one stepAndStore at a time, accept() sees
+// every new state in the caller's copy, the loop stops where accept() says, and a refused
+// step is neither written nor handed to accept().
+template <int N>
+void checkStepsLoop() {
+  const ChainModel m = test::chainModel(N);
+  CanonicalIntegrator<ChainMultiplierIntegratorT<N>> one(
+      ChainMultiplierIntegratorT<N>(m, DiscreteRule::midpoint(), 0.01));
+  ChainMultiplierIntegratorT<N> looping(m, DiscreteRule::midpoint(), 0.01);
+  const State start = test::chainState(m, 0.3);
+  one.load(start);
+  State own = start, copy, stored;
+  int steps = 0;
+  bool same = true;
+  const StepOutcome o = looping.steps(own.q, own.p, copy, 200, [&](int iterations) {
+    const StepOutcome b = one.stepAndStore(stored);
+    same = same && b.ok && b.iterations == iterations && sameBits(copy.q, stored.q) && sameBits(copy.p, stored.p) &&
+           sameBits(own.q, stored.q) && sameBits(own.p, stored.p);
+    return ++steps < 150;
+  });
+  CHECK(o.ok);
+  CHECK(steps == 150);  // accept() said stop at the 150th
+  CHECK(same);
+  State folded = start;  // every bob on the anchor: the first step is refused
+  folded.q.setZero();
+  const State before = copy;
+  int called = 0;
+  const StepOutcome refused = looping.steps(folded.q, folded.p, copy, 10, [&](int) { return ++called > 0; });
+  CHECK_FALSE(refused.ok);
+  CHECK(refused.refusal.code != RefusalCode::None);
+  CHECK(called == 0);
+  CHECK(folded.q.isZero());
+  CHECK(sameBits(folded.p, start.p));
+  CHECK(sameBits(copy.q, before.q));
+  CHECK(sameBits(copy.p, before.p));
+}
+
+TEST_CASE("a chain's own loop of steps gives the bits of one step at a time and stops where told", "[chain]") {
+  checkStepsLoop<1>();
+  checkStepsLoop<2>();
+  checkStepsLoop<3>();
+}
+
+// Simulation takes a fixed-size chain's steps in the chain's own loop: n steps in one call
+// and one step a call give the same bits, history and refusal, recorded every step or not.
+TEST_CASE("a chain's steps in one call or one a call give the same run and the same refusal",
+          "[chain][simulation][determinism]") {
+  const std::pair<const char*, bool> scenarios[] = {
+      // the scenario, and whether it is refused within 500 steps
+      {R"({"system":"pendulum","integrator":"midpoint"})", false},
+      {R"({"system":"spherical-pendulum","integrator":"trapezoid"})", false},
+      {R"({"system":"double-spherical-pendulum","integrator":"midpoint","params":{"damping":0.3}})", false},
+      {R"({"system":"chain","integrator":"midpoint","params":{"masses":[0.1,0.2,0.1],"lengths":[0.25,0.3,0.25]}})",
+       false},
+      {R"({"system":"double-spherical-pendulum","integrator":"midpoint","h":0.1})", true}};  // near step 24
+  for (const auto& [text, refused] : scenarios) {
+    for (int stride : {1, 7}) {
+      INFO(text << ", history every " << stride);
+      Simulation batch = test::simulate(text, stride), single = test::simulate(text, stride);
+      std::string batchWhy, singleWhy;
+      std::uint64_t batchTaken = 0;
+      try {
+        batch.advance(500);
+        batchTaken = 500;
+      } catch (const StepFailure& e) {
+        batchWhy = e.refusal().reason;
+        batchTaken = e.stepsTaken();
+        CHECK(e.step() == batch.step() + 1);
+      }
+      for (int k = 0; k < 500 && singleWhy.empty(); ++k) {
+        try {
+          single.advance(1);
+        } catch (const StepFailure& e) {
+          singleWhy = e.refusal().reason;
+        }
+      }
+      CHECK(batchWhy.empty() != refused);
+      CHECK(batchWhy == singleWhy);
+      CHECK(batch.step() == batchTaken);
+      CHECK(batch.step() == single.step());
+      CHECK(batch.hash() == single.hash());
+      std::vector<double> a, b;
+      std::uint64_t na = 0, nb = 0;
+      batch.history().read(0, a, na);
+      single.history().read(0, b, nb);
+      CHECK(na == nb);
+      CHECK(a == b);
+      CHECK(batch.diagnostics().energy == single.diagnostics().energy);
+    }
+  }
+}

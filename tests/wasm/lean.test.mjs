@@ -215,9 +215,13 @@ test('the lean build refuses a trajectory from one call (lab.integrate) with cod
 // documents: tests/native/test_json.cpp): 556,306 / 212,804 / 165,260.
 // Since the module is cut in two (scripts/split-lean.mjs), the budget holds its first part,
 // the first load's; the whole module as linked (both parts' code) keeps the budget above.
-// The first part was 305,845 / 116,974 / 93,216 bytes when the cut came in.
-const LEAN_WASM_BUDGET = { raw: 558_000, gzip: 214_000, brotli: 166_500 };
-const FIRST_PART_BUDGET = { raw: 307_500, gzip: 118_000, brotli: 94_500 };
+// The first part was 305,845 / 116,974 / 93,216 bytes when the cut came in. Both raised
+// (from 558,000 / 214,000 / 166,500 and 307,500 / 118,000 / 94,500) when a chain of 1–3
+// bobs took its steps in its own loop, the step and its checks inlined there (Simulation::
+// chainSteps; the DSP step 8 % faster in wasm): the step's code is in the module twice,
+// 573,313 / 219,681 / 169,578 whole, the first part 307,167 / 119,127 / 94,420.
+const LEAN_WASM_BUDGET = { raw: 574_500, gzip: 221_000, brotli: 171_000 };
+const FIRST_PART_BUDGET = { raw: 308_500, gzip: 120_000, brotli: 95_500 };
 
 function sizes(bytes) {
   return {

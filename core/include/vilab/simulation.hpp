@@ -8,6 +8,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -207,13 +208,31 @@ class Simulation {
   std::vector<double> multisymplecticResiduals(std::string& law);
 
  private:
+  // Up to n steps: false, with the refusal, when one is refused (the state that of the
+  // `taken` steps before it).
+  bool takeSteps(std::uint64_t n, std::uint64_t& taken, Refusal& refusal);
   // One step; returns false with the refusal when it is refused (state unchanged).
   bool stepOnce(Refusal& refusal);
+  // stepOnce's stages 2 and 3 for the step stored in next_ (its checks, then its commit);
+  // Bobs > 0: a chain of that many bobs, fixed at compile time.
+  template <int Bobs>
+  bool checkAndCommit(int iterations, Refusal& refusal);
+  // Up to n steps of a fixed-size chain in its own loop (FixedChainSteps), each checked
+  // and committed as stepOnce does; takeSteps's result.
+  template <int N>
+  bool chainSteps(ChainMultiplierIntegratorT<N>& core, State& own, std::uint64_t n, std::uint64_t& taken,
+                  Refusal& refusal);
+  // chainSteps's batches: up to n steps in one loop, `taken` counting the accepted ones.
+  template <int N>
+  [[gnu::noinline]] bool chainBatch(ChainMultiplierIntegratorT<N>& core, State& own, std::uint64_t n,
+                                    std::uint64_t& taken, Refusal& refusal);
   // stepOnce's ends: a step the integrator refused (its refusal, with measured advice)
   // and a step the checks rejected (the integrator back at the last good state), both
   // out of line; an accepted step's commit (stage 3).
   [[gnu::noinline, gnu::cold]] bool refuseStep(const Refusal& why, Refusal& refusal) const;
   [[gnu::noinline, gnu::cold]] bool rejectStep(Refusal& refusal);
+  // Bobs > 0: a chain's own loop (a fixed h, and that many bobs fixed at compile time).
+  template <int Bobs>
   [[gnu::always_inline]] inline void commitStep(int iterations);
   // A refused implicit step of a system defined by data that suggests a smaller h keeps
   // that advice only when it was measured to help: two steps of h/2 from the last good
@@ -228,7 +247,9 @@ class Simulation {
   // checks inlined there made it 27 K lines of V8's x64 listing, and the chain's early accept
   // paid for that function's frame and spills in wasm).
   [[gnu::noinline]] bool checkModelStep(int iterations, Refusal& refusal);
-  // The current state's history sample of a chain whose step left row_ unfilled.
+  // The current state's history sample of a chain whose step left row_ unfilled (Bobs > 0:
+  // that many bobs, fixed at compile time).
+  template <int Bobs>
   void recordChainSample(const ChainModel& m);
   // The current state's history sample from row_ (and a short chain's squared link lengths).
   void recordRow();
@@ -247,7 +268,10 @@ class Simulation {
   double energyScale_ = 0;         // a chain's energyScale(), formed once
   std::vector<double> linkNorms_;  // a chain's link lengths as a recorded step's energy formed them
   std::vector<double> rawRow_;     // a short chain's squared link lengths (History's raw columns)
-  ChainEnergyBound chainBound_;    // a chain's, formed once (chainEnergy)
+  // |d_i|² of the last step a chain's own loop accepted early, as its check formed them
+  // (the recorded sample's raw columns).
+  std::array<double, 3> squaredLinks_{};
+  ChainEnergyBound chainBound_;  // a chain's, formed once (chainEnergy)
   // A chain with a fixed step: stepOnce accepts its step early when
   // chainStepSurelyAccepted; false for every other system.
   bool earlyChainAccept_ = false;

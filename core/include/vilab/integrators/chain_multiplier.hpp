@@ -37,6 +37,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <stdexcept>
 #include <utility>
@@ -128,6 +129,9 @@ class ChainMultiplierIntegratorT {
     setStepMasses();
   }
 
+  // The bobs fixed at compile time (−1: sized at run time).
+  static constexpr int kFixedBobs = N;
+
   StepOutcome step(VecX& q, VecX& p) { return stepInto(q, p, nullptr); }
   // The same step, the new state also written into `copy` (CanonicalIntegrator::
   // stepAndStore): a fixed-size chain writes it as it writes (q, p), without a second pass;
@@ -143,6 +147,25 @@ class ChainMultiplierIntegratorT {
     } else {
       return stepInto(q, p, &copy);
     }
+  }
+
+  // Up to n steps from (q, p) in one loop, each step inlined in it (Simulation's batch of
+  // steps, FixedChainSteps): each new state is written into q, p and copy, then handed to
+  // accept(iterations), which takes it (true) or stops the loop (false: it has refused it
+  // and set q, p back). Returns a refused step's outcome (q, p and copy as they were
+  // before it), else an accepted one.
+  template <class Accept>
+  [[gnu::always_inline]] StepOutcome steps(VecX& q, VecX& p, State& copy, std::uint64_t n, const Accept& accept) {
+    static_assert(N > 0, "the loop is for chains of a size fixed at compile time");
+    if (copy.q.size() != q.size()) copy.q.resize(q.size());
+    if (copy.p.size() != p.size()) copy.p.resize(p.size());
+    for (std::uint64_t k = 0; k < n; ++k) {
+      StepWork work;  // a local: the compiler keeps it in registers
+      const StepEnd end = stepWith(work, q, p, &copy);
+      if (end.why != StepEnd::Accepted) return refusedOutcome(end);
+      if (!accept(end.iterations)) break;
+    }
+    return StepOutcome::accepted(0);
   }
 
   // Stage 1 of a step from (q_k, p_k): the free flight and the normals at q_k (public,
@@ -215,18 +238,45 @@ class ChainMultiplierIntegratorT {
     return i > 0 ? x[3 * i + c] - x[3 * i - 3 + c] : x[c];
   }
 
+  // How stage 2 ended: converged, or refused and why (the refusal is written out of line
+  // by refusal(), so that the step's way holds no strings to construct and destroy).
+  struct NewtonStop {
+    enum Why { Converged, ResidualNotFinite, ZeroPivot, PivotRatio, UpdateNotFinite, Diverged, NoConvergence };
+    Why why;
+    int iterations;
+    double value;  // the pivot ratio, the diverging update's size or the last update's size
+  };
+  // How a step ended: accepted after its Newton iterations, or refused at a stage (its
+  // StepOutcome formed out of line by outcomeOf, with the strings a refusal carries).
+  struct StepEnd {
+    enum Why { Accepted, NewtonRefused, Folded, NotFinite };
+    Why why;
+    int iterations;
+    NewtonStop stop;  // NewtonRefused: why Newton stopped
+  };
+  [[gnu::noinline, gnu::cold]] static StepOutcome refusedOutcome(const StepEnd& end) {
+    switch (end.why) {
+      case StepEnd::NewtonRefused: return refusal(end.stop);
+      case StepEnd::Folded: return folded(end.iterations);
+      default: return notFinite(end.iterations);
+    }
+  }
+  [[gnu::always_inline]] static StepOutcome outcomeOf(const StepEnd& end) {
+    return end.why == StepEnd::Accepted ? StepOutcome::accepted(end.iterations) : refusedOutcome(end);
+  }
+
   // The step, written once (both entries above call it: an inlined copy in each would be
   // the step's code twice in the page's first load); copy, when given, gets the new state too.
   [[gnu::noinline]] StepOutcome stepInto(VecX& q, VecX& p, State* copy) {
     if constexpr (N < 0) {
-      return stepWith(work_, q, p, copy);
+      return outcomeOf(stepWith(work_, q, p, copy));
     } else {
       StepWork work;  // a local: the compiler keeps it in registers
-      return stepWith(work, q, p, copy);
+      return outcomeOf(stepWith(work, q, p, copy));
     }
   }
 
-  [[gnu::always_inline]] StepOutcome stepWith(StepWork& w, VecX& q, VecX& p, State* copy) {
+  [[gnu::always_inline]] StepEnd stepWith(StepWork& w, VecX& q, VecX& p, State* copy) {
     const int n = bobs();
     // Stage 1: the free flight and the normals at q_k.
     freeFlight(w, p.data());
@@ -235,13 +285,14 @@ class ChainMultiplierIntegratorT {
     forEachLink<N>(
         n, VILAB_LINK_BODY(i) { w.lambda[i] = 0; });
     const NewtonStop stop = solveMultipliers(w, q.data());
-    if (stop.why != NewtonStop::Converged) return refusal(stop);
+    if (stop.why != NewtonStop::Converged) return {StepEnd::NewtonRefused, stop.iterations, stop};
     const int iterations = stop.iterations;
     positionsFromMultipliers(w, q.data());
     // Stage 3: the discrete Legendre transform p_{k+1} = M v̄ − c2 ∇V, then the tangent projection.
     momentumUpdate(w, p.data());
-    if (!projectTangent(w)) return folded(iterations);
-    if (!surelyFinite(w, n) && !(allFinite(w.q1, 3 * n) && allFinite(w.p1, 3 * n))) return notFinite(iterations);
+    if (!projectTangent(w)) return {StepEnd::Folded, iterations, stop};
+    if (!surelyFinite(w, n) && !(allFinite(w.q1, 3 * n) && allFinite(w.p1, 3 * n)))
+      return {StepEnd::NotFinite, iterations, stop};
     forEachLink<N>(
         n, VILAB_LINK_BODY(i) {
 #pragma GCC unroll 3
@@ -253,7 +304,7 @@ class ChainMultiplierIntegratorT {
 #pragma GCC unroll 3
             for (int c = 0; c < 3; ++c) copy->q[3 * i + c] = w.q1[3 * i + c], copy->p[3 * i + c] = w.p1[3 * i + c];
           });
-    return StepOutcome::accepted(iterations);
+    return {StepEnd::Accepted, iterations, stop};
   }
 
   // Stage 1: free flight q* − q_k = h M⁻¹ (p_k − c1 ∇V), ∇V = (0, 0, m_i g) per bob.
@@ -276,14 +327,6 @@ class ChainMultiplierIntegratorT {
         });
   }
 
-  // How stage 2 ended: converged, or refused and why (the refusal is written out of line
-  // by refusal(), so that the step's way holds no strings to construct and destroy).
-  struct NewtonStop {
-    enum Why { Converged, ResidualNotFinite, ZeroPivot, PivotRatio, UpdateNotFinite, Diverged, NoConvergence };
-    Why why;
-    int iterations;
-    double value;  // the pivot ratio, the diverging update's size or the last update's size
-  };
   [[gnu::noinline, gnu::cold]] static StepOutcome refusal(const NewtonStop& stop) {
     constexpr const char* what = "the link constraints of the step";
     const int k = stop.iterations;
