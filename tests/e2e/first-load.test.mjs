@@ -26,14 +26,16 @@
 // the core read JSON with its own reader instead of nlohmann's parser (5.7 KB Brotli of lean
 // wasm): 348.6 / 432.0, the budget 349.5 / 433. Lowered when the lean module was cut in two at
 // the first frame (scripts/split-lean.mjs; its second part is fetched after it): 278.7 / 339.1,
-// the budget 280 / 340.5, under the goal.
+// the budget 280 / 340.5, under the goal. Raised when a chain of 1–3 bobs took its steps in
+// its own loop, the step and its checks inlined there (0.6 KB raw of lean wasm's first part):
+// 280.0 / 341.3, the budget 281.5 / 342.5.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { promisify } from 'node:util';
 import { brotliCompress, gzip, constants } from 'node:zlib';
 import { useBrowser, BASE } from './helpers.mjs';
 
-export const BUDGET_KB = { brotli: 280, gzip: 340.5 };
+export const BUDGET_KB = { brotli: 281.5, gzip: 342.5 };
 const browser = useBrowser();
 const brotliAsync = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);

@@ -213,6 +213,26 @@ TEST_CASE("setState checks the canonical state and names the field", "[simulatio
   CHECK(maxDifference(em.p(), n.p) == 0);
 }
 
+TEST_CASE("a refusal's message stays within its bound, the reason cut and the step numbers kept",
+          "[simulation][failure][input]") {
+  // A reason of 400 bytes with multi-byte characters (as the velocity-jump refusal's Δq' and ½):
+  // the message, with the longest call name before it, fits kMaxMessageBytes.
+  std::string reason;
+  while (reason.size() < 400) reason += "Δq' ½ jump ";
+  const Refusal refusal = Refusal::of(RefusalCode::NonFinite, reason, Suggestion::reduceH());
+  const StepFailure e(123456789, refusal, 3);
+  CHECK(e.message().size() + StepFailure::kCallRoom <= limits::kMaxMessageBytes);
+  CHECK(std::string(e.what()) == e.message());
+  CHECK(e.message().rfind("step 123456789 refused: Δq' ½ jump", 0) == 0);
+  CHECK_THAT(e.message(), Catch::EndsWith("…; reduce h (the state stays at step 123456788)"));
+  CHECK(invalidUtf8Offset(e.message()) == std::string::npos);
+  CHECK(e.refusal().reason == reason);  // the refusal itself keeps its words
+  // A short reason is not cut.
+  const StepFailure brief(2, Refusal::of(RefusalCode::NonFinite, "the new state is not finite", Suggestion::reduceH()),
+                          1);
+  CHECK(brief.message() == "step 2 refused: the new state is not finite; reduce h (the state stays at step 1)");
+}
+
 namespace {
 
 // Steps until the first refusal (at most n); returns it, or nullopt when all ran.

@@ -24,16 +24,27 @@ namespace vilab {
 class StepFailure : public std::runtime_error {
  public:
   StepFailure(std::uint64_t step, Refusal refusal, std::uint64_t stepsTaken)
-      : StepFailure(step, refusal, stepsTaken,
-                    "step " + std::to_string(step) + " refused: " + refusal.reason + "; " + refusal.suggestion +
-                        " (the state stays at step " + std::to_string(step - 1) + ")") {}
+      : StepFailure(step, refusal, stepsTaken, messageOf(step, refusal)) {}
   const std::string& message() const { return message_; }
   std::uint64_t step() const { return step_; }
   const Refusal& refusal() const { return refusal_; }
+  // The longest call name a binding puts before the message ("advanceFor: "): with it, the
+  // message stays within limits::kMaxMessageBytes.
+  static constexpr std::size_t kCallRoom = 12;
   // Steps the failing call took before the refused one.
   std::uint64_t stepsTaken() const { return stepsTaken_; }
 
  private:
+  // "step k refused: <reason>; <suggestion> (the state stays at step k − 1)", the reason cut
+  // (with an ellipsis) where the whole would pass its bound, so that the step numbers stay.
+  static std::string messageOf(std::uint64_t step, const Refusal& refusal) {
+    constexpr std::size_t room = limits::kMaxMessageBytes - kCallRoom;
+    const std::string head = "step " + std::to_string(step) + " refused: ";
+    const std::string tail = "; " + refusal.suggestion + " (the state stays at step " + std::to_string(step - 1) + ")";
+    const std::size_t left = head.size() + tail.size() < room ? room - (head.size() + tail.size()) : 0;
+    return boundedMessage(
+        head + (refusal.reason.size() > left ? boundedMessage(refusal.reason, left) : refusal.reason) + tail, room);
+  }
   StepFailure(std::uint64_t step, const Refusal& refusal, std::uint64_t stepsTaken, std::string message)
       : std::runtime_error(message),
         message_(std::move(message)),
