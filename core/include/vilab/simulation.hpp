@@ -42,8 +42,7 @@ class StepFailure : public std::runtime_error {
     const std::string head = "step " + std::to_string(step) + " refused: ";
     const std::string tail = "; " + refusal.suggestion + " (the state stays at step " + std::to_string(step - 1) + ")";
     const std::size_t left = head.size() + tail.size() < room ? room - (head.size() + tail.size()) : 0;
-    return boundedMessage(
-        head + (refusal.reason.size() > left ? boundedMessage(refusal.reason, left) : refusal.reason) + tail, room);
+    return boundedMessage(head + boundedMessage(refusal.reason, left) + tail, room);
   }
   StepFailure(std::uint64_t step, const Refusal& refusal, std::uint64_t stepsTaken, std::string message)
       : std::runtime_error(message),

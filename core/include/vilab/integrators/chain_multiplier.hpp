@@ -163,7 +163,7 @@ class ChainMultiplierIntegratorT {
       StepWork work;  // a local: the compiler keeps it in registers
       const StepEnd end = stepWith(work, q, p, &copy);
       if (end.why != StepEnd::Accepted) return refusedOutcome(end);
-      if (!accept(end.iterations)) break;
+      if (!accept(end.stop.iterations)) break;
     }
     return StepOutcome::accepted(0);
   }
@@ -246,23 +246,22 @@ class ChainMultiplierIntegratorT {
     int iterations;
     double value;  // the pivot ratio, the diverging update's size or the last update's size
   };
-  // How a step ended: accepted after its Newton iterations, or refused at a stage (its
-  // StepOutcome formed out of line by outcomeOf, with the strings a refusal carries).
+  // How a step ended: accepted, or refused at a stage (its StepOutcome formed out of line
+  // by refusedOutcome, with the strings a refusal carries), after stop.iterations.
   struct StepEnd {
     enum Why { Accepted, NewtonRefused, Folded, NotFinite };
     Why why;
-    int iterations;
-    NewtonStop stop;  // NewtonRefused: why Newton stopped
+    NewtonStop stop;  // how Newton ended (NewtonRefused: why)
   };
   [[gnu::noinline, gnu::cold]] static StepOutcome refusedOutcome(const StepEnd& end) {
     switch (end.why) {
       case StepEnd::NewtonRefused: return refusal(end.stop);
-      case StepEnd::Folded: return folded(end.iterations);
-      default: return notFinite(end.iterations);
+      case StepEnd::Folded: return folded(end.stop.iterations);
+      default: return notFinite(end.stop.iterations);
     }
   }
   [[gnu::always_inline]] static StepOutcome outcomeOf(const StepEnd& end) {
-    return end.why == StepEnd::Accepted ? StepOutcome::accepted(end.iterations) : refusedOutcome(end);
+    return end.why == StepEnd::Accepted ? StepOutcome::accepted(end.stop.iterations) : refusedOutcome(end);
   }
 
   // The step, written once (both entries above call it: an inlined copy in each would be
@@ -285,14 +284,12 @@ class ChainMultiplierIntegratorT {
     forEachLink<N>(
         n, VILAB_LINK_BODY(i) { w.lambda[i] = 0; });
     const NewtonStop stop = solveMultipliers(w, q.data());
-    if (stop.why != NewtonStop::Converged) return {StepEnd::NewtonRefused, stop.iterations, stop};
-    const int iterations = stop.iterations;
+    if (stop.why != NewtonStop::Converged) return {StepEnd::NewtonRefused, stop};
     positionsFromMultipliers(w, q.data());
     // Stage 3: the discrete Legendre transform p_{k+1} = M v̄ − c2 ∇V, then the tangent projection.
     momentumUpdate(w, p.data());
-    if (!projectTangent(w)) return {StepEnd::Folded, iterations, stop};
-    if (!surelyFinite(w, n) && !(allFinite(w.q1, 3 * n) && allFinite(w.p1, 3 * n)))
-      return {StepEnd::NotFinite, iterations, stop};
+    if (!projectTangent(w)) return {StepEnd::Folded, stop};
+    if (!surelyFinite(w, n) && !(allFinite(w.q1, 3 * n) && allFinite(w.p1, 3 * n))) return {StepEnd::NotFinite, stop};
     forEachLink<N>(
         n, VILAB_LINK_BODY(i) {
 #pragma GCC unroll 3
@@ -304,7 +301,7 @@ class ChainMultiplierIntegratorT {
 #pragma GCC unroll 3
             for (int c = 0; c < 3; ++c) copy->q[3 * i + c] = w.q1[3 * i + c], copy->p[3 * i + c] = w.p1[3 * i + c];
           });
-    return {StepEnd::Accepted, iterations, stop};
+    return {StepEnd::Accepted, stop};
   }
 
   // Stage 1: free flight q* − q_k = h M⁻¹ (p_k − c1 ∇V), ∇V = (0, 0, m_i g) per bob.
