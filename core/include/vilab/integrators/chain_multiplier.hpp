@@ -349,13 +349,16 @@ class ChainMultiplierIntegratorT {
     int growing = 0;
     for (int k = 1; k <= limits::kMaxNewtonIterations; ++k) {
       positionsFromMultipliers(w, q);
-      const double residualSum = residualAndMatrix(w);
-      factorize(w);
+      const double residualSum = residualsAndNormals(w);
       // Δλ = −J⁻¹ r (formed whatever the checks say: IEEE arithmetic has no traps, and
-      // nothing of it is kept until they pass).
-      forEachLink<N>(
-          n, VILAB_LINK_BODY(i) { w.update[i] = w.residual[i]; });
-      solveFactorized(w, w.update);
+      // nothing of it is kept until they pass): the Jacobian's rows, their elimination
+      // and the forward sweep in one pass, then the back substitution.
+      eliminateForward(
+          w, w.update, n, [&](int i) __attribute__((always_inline)) {
+            matrixRow(w, i);
+            w.update[i] = w.residual[i];
+          });
+      backSubstitute(w, w.update, n);
       forEachLink<N>(
           n, VILAB_LINK_BODY(i) { w.update[i] = -w.update[i]; });
       size = updateSize(w);
@@ -406,10 +409,16 @@ class ChainMultiplierIntegratorT {
   // they share (linkCouplingMatrix). Returns Σ |g_i|: at most the largest double only
   // when every residual is finite (NaN and ∞ are not).
   [[gnu::always_inline]] double residualAndMatrix(StepWork& w) const {
-    const int n = bobs();
+    const double sum = residualsAndNormals(w);
+    forEachLink<N>(
+        bobs(), VILAB_LINK_BODY(i) { matrixRow(w, i); });
+    return sum;
+  }
+  // The residuals and the normals ∇_d g_i at q_{k+1}; returns Σ |g_i| as above.
+  [[gnu::always_inline]] double residualsAndNormals(StepWork& w) const {
     double sum = 0;
     forEachLink<N>(
-        n, VILAB_LINK_BODY(i) {
+        bobs(), VILAB_LINK_BODY(i) {
           double d[3];
 #pragma GCC unroll 3
           for (int c = 0; c < 3; ++c) d[c] = linkComponent(w.q1, i, c);
@@ -418,14 +427,14 @@ class ChainMultiplierIntegratorT {
           w.residual[i] = (dot3(d, 0, d, 0) - squaredLength_[i]) * halfInvLength_[i];
           sum += std::abs(w.residual[i]);
         });
-    forEachLink<N>(
-        n, VILAB_LINK_BODY(i) {
-          const double ba = dot3(w.normalEnd, 3 * i, w.normalStart, 3 * i);
-          w.diag[i] = i > 0 ? hOverMass_[i] * ba + hOverMass_[i - 1] * ba : hOverMass_[i] * ba;
-          if (i > 0) w.lower[i] = -hOverMass_[i - 1] * dot3(w.normalEnd, 3 * i, w.normalStart, 3 * i - 3);
-          if (i + 1 < n) w.upper[i] = -hOverMass_[i] * dot3(w.normalEnd, 3 * i, w.normalStart, 3 * i + 3);
-        });
     return sum;
+  }
+  // Row i of the Jacobian (after residualsAndNormals).
+  [[gnu::always_inline]] void matrixRow(StepWork& w, int i) const {
+    const double ba = dot3(w.normalEnd, 3 * i, w.normalStart, 3 * i);
+    w.diag[i] = i > 0 ? hOverMass_[i] * ba + hOverMass_[i - 1] * ba : hOverMass_[i] * ba;
+    if (i > 0) w.lower[i] = -hOverMass_[i - 1] * dot3(w.normalEnd, 3 * i, w.normalStart, 3 * i - 3);
+    if (i + 1 < bobs()) w.upper[i] = -hOverMass_[i] * dot3(w.normalEnd, 3 * i, w.normalStart, 3 * i + 3);
   }
   [[gnu::always_inline]] bool residualsFinite(const StepWork& w) const {
     int finite = 1;
@@ -439,18 +448,27 @@ class ChainMultiplierIntegratorT {
   [[gnu::always_inline]] static void factorize(StepWork& w, int n) {
     double previous = 1;  // the last pivot, carried in a register (no store and reload on the recurrence)
     forEachLink<N>(
-        n, VILAB_LINK_BODY(i) {
-          double pivot = w.diag[i];
-          if (i > 0) {
-            const double ratio = w.upper[i - 1] / previous;
-            w.ratio[i] = ratio;
-            pivot -= w.lower[i] * ratio;
-          }
-          w.pivot[i] = pivot;
-          previous = pivot;
-        });
+        n, VILAB_LINK_BODY(i) { previous = eliminationStep(w, i, previous); });
   }
   [[gnu::always_inline]] void factorize(StepWork& w) const { factorize(w, bobs()); }
+  // Step i of the elimination, pivot_i = diag_i − lower_i · upper_{i−1} / pivot_{i−1}
+  // (the ratio kept for the back substitution); returns pivot_i.
+  [[gnu::always_inline]] static double eliminationStep(StepWork& w, int i, double previousPivot) {
+    double pivot = w.diag[i];
+    if (i > 0) {
+      const double ratio = w.upper[i - 1] / previousPivot;
+      w.ratio[i] = ratio;
+      pivot -= w.lower[i] * ratio;
+    }
+    w.pivot[i] = pivot;
+    return pivot;
+  }
+  // Step i of the forward sweep, x_i ← (x_i − lower_i x_{i−1}) / pivot_i; returns x_i.
+  [[gnu::always_inline]] static double forwardStep(const StepWork& w, PerLink<double>& x, int i, double previous,
+                                                   double pivot) {
+    x[i] = i > 0 ? (x[i] - w.lower[i] * previous) / pivot : x[i] / pivot;
+    return x[i];
+  }
   // False on a zero or non-finite pivot.
   [[gnu::always_inline]] bool pivotsRegular(const StepWork& w) const {
     int regular = 1;
@@ -461,14 +479,30 @@ class ChainMultiplierIntegratorT {
     return regular != 0;
   }
   [[gnu::always_inline]] static void solveFactorized(const StepWork& w, PerLink<double>& x, int n) {
-    double previous = 0;  // x[i − 1] (then x[i + 1]), carried in a register
+    double previous = 0;  // x[i − 1], carried in a register
+    forEachLink<N>(
+        n, VILAB_LINK_BODY(i) { previous = forwardStep(w, x, i, previous, w.pivot[i]); });
+    backSubstitute(w, x, n);
+  }
+  // Each row formed by row(i), then at once factorize's step i and the forward sweep's on
+  // x: the same operations in the same order as the rows, factorize and solveFactorized's
+  // forward sweep one after another, but in one loop, so that a long chain's two
+  // recurrences (each waits on a division a link) overlap instead of following each other.
+  template <class Row>
+  [[gnu::always_inline]] static void eliminateForward(StepWork& w, PerLink<double>& x, int n, const Row& row) {
+    double previousPivot = 1, previous = 0;  // carried in registers
     forEachLink<N>(
         n, VILAB_LINK_BODY(i) {
-          previous = i > 0 ? (x[i] - w.lower[i] * previous) / w.pivot[i] : x[i] / w.pivot[i];
-          x[i] = previous;
+          row(i);
+          previousPivot = eliminationStep(w, i, previousPivot);
+          previous = forwardStep(w, x, i, previous, previousPivot);
         });
+  }
+  // The back substitution after the forward sweep, i = n − 1 … 0.
+  [[gnu::always_inline]] static void backSubstitute(const StepWork& w, PerLink<double>& x, int n) {
+    double previous = x[n - 1];  // x[i + 1], carried in a register
     forEachLink<N>(
-        n, VILAB_LINK_BODY(j) {  // back substitution, i = n − 1 … 0
+        n, VILAB_LINK_BODY(j) {
           const int i = n - 1 - j;
           if (i + 1 < n) x[i] -= w.ratio[i + 1] * previous;
           previous = x[i];
@@ -578,8 +612,9 @@ class ChainMultiplierIntegratorT {
           for (int c = 0; c < 3; ++c) a[3 * i + c] = linkComponent(w.q1, i, c) * invLength_[i];
         });
     auto& mu = w.update;
-    forEachLink<N>(
-        n, VILAB_LINK_BODY(i) {
+    // The rows, their elimination and the forward sweep in one pass (eliminateForward).
+    eliminateForward(
+        w, mu, n, [&](int i) __attribute__((always_inline)) {
           const double invM = invMass_[i], aa = dot3(a, 3 * i, a, 3 * i);
           double v[3];  // M⁻¹ p across link i
 #pragma GCC unroll 3
@@ -595,9 +630,8 @@ class ChainMultiplierIntegratorT {
           if (i + 1 < n) w.upper[i] = -invM * dot3(a, 3 * i, a, 3 * i + 3);
           mu[i] = dot3(a, 3 * i, v, 0);
         });
-    factorize(w);
     if (!pivotsRegular(w)) return false;
-    solveFactorized(w, mu);
+    backSubstitute(w, mu, n);
     forEachLink<N>(
         n, VILAB_LINK_BODY(i) {
 #pragma GCC unroll 3

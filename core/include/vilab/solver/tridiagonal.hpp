@@ -52,6 +52,33 @@ struct TridiagonalT {
   // Factorizes (keeps the pivots) and records the pivot ratio; false on a zero or
   // non-finite pivot.
   bool factorize() {
+    return eliminate([](int, double) {});
+  }
+
+  // Solves with the last factorization, in place (rhs becomes the solution).
+  void solveFactorized(double* rhs) const {
+    const int n = size();
+    rhs[0] /= pivots_[0];
+    for (int i = 1; i < n; ++i) rhs[i] = (rhs[i] - lower[i] * rhs[i - 1]) / pivots_[i];
+    for (int i = n - 2; i >= 0; --i) rhs[i] -= scratch[i + 1] * rhs[i + 1];
+  }
+
+  // Factorizes and solves in place; false on a vanishing pivot (rhs then holds no answer).
+  // factorize() and solveFactorized()'s forward sweep in one loop, the same operations in
+  // the same order: a long chain's two recurrences (each waits on a division a link)
+  // overlap instead of following each other.
+  bool solve(double* rhs) {
+    if (!eliminate(
+            [&](int i, double pivot) { rhs[i] = i > 0 ? (rhs[i] - lower[i] * rhs[i - 1]) / pivot : rhs[i] / pivot; }))
+      return false;
+    for (int i = size() - 2; i >= 0; --i) rhs[i] -= scratch[i + 1] * rhs[i + 1];
+    return true;
+  }
+
+ private:
+  // The elimination, forward(i, pivot_i) called after each pivot is accepted.
+  template <class Forward>
+  bool eliminate(const Forward& forward) {
     const int n = size();
     double largest = 0, smallest = std::numeric_limits<double>::infinity();
     for (int i = 0; i < n; ++i) {
@@ -67,27 +94,12 @@ struct TridiagonalT {
       pivots_[i] = pivot;
       largest = std::max(largest, std::abs(pivot));
       smallest = std::min(smallest, std::abs(pivot));
+      forward(i, pivot);
     }
     pivotRatio = largest / smallest;
     return true;
   }
 
-  // Solves with the last factorization, in place (rhs becomes the solution).
-  void solveFactorized(double* rhs) const {
-    const int n = size();
-    rhs[0] /= pivots_[0];
-    for (int i = 1; i < n; ++i) rhs[i] = (rhs[i] - lower[i] * rhs[i - 1]) / pivots_[i];
-    for (int i = n - 2; i >= 0; --i) rhs[i] -= scratch[i + 1] * rhs[i + 1];
-  }
-
-  // Factorizes and solves in place; false on a vanishing pivot.
-  bool solve(double* rhs) {
-    if (!factorize()) return false;
-    solveFactorized(rhs);
-    return true;
-  }
-
- private:
   LinkArray<double, N> pivots_{};
 };
 
