@@ -5,12 +5,15 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "support.hpp"
 #include "vilab/expr/graph.hpp"
 #include "vilab/expr/parse.hpp"
+#include "vilab/integrators/lagrangian_del.hpp"
 #include "vilab/json.hpp"
 #include "vilab/models/lagrangian.hpp"
 #include "vilab/scenario.hpp"
@@ -666,6 +669,99 @@ TEST_CASE(
   }
   CHECK(std::get<LagrangianModel>(dsp.scenario().model).diagnostics(dsp.state(), dsp.time()).conservedSize == 1);
   CHECK(std::get<LagrangianModel>(free.scenario().model).diagnostics(free.state(), free.time()).constraint == 0);
+}
+
+TEST_CASE("lagrangian: the reduced step written out in place gives the general path's bits, and its refusals",
+          "[lagrangian][determinism]") {
+  // Constant mass, constraints, no forces: after its first step LagrangianDel takes
+  // stepReducedInPlace. Against the same integrator with it off, step by step: the
+  // coordinates' and constraints' counts as constants (n ≤ 6, c ≤ 3) and at run time
+  // (n = 8, c = 4), the midpoint rule and an α member, L depending on t.
+  struct Case {
+    const char* params;
+    std::vector<double> q, p;
+    DiscreteRule rule;
+  };
+  const std::string planar = R"j("lagrangian":"(x1'^2+z1'^2)/2 + (x2'^2+z2'^2)/2 + (x3'^2+z3'^2)/2 - g*(z1+z2+z3)")j";
+  const std::string links3 = R"j("x1^2+z1^2-1","(x2-x1)^2+(z2-z1)^2-1","(x3-x2)^2+(z3-z2)^2-1")j";
+  const std::string triple = R"j({"coordinates":["x1","z1","x2","z2","x3","z3"],"constants":{"g":9.81},)j" + planar +
+                             R"j(,"constraints":[)j" + links3 + "]}";
+  const std::string quadruple =
+      R"j({"coordinates":["x1","z1","x2","z2","x3","z3","x4","z4"],"constants":{"g":9.81},)j"
+      R"j("lagrangian":"(x1'^2+z1'^2+x2'^2+z2'^2+x3'^2+z3'^2+x4'^2+z4'^2)/2 - g*(z1+z2+z3+z4)","constraints":[)j" +
+      links3 + R"j(,"(x4-x3)^2+(z4-z3)^2-1"]})j";
+  const Case cases[] = {
+      {kDspAsData.c_str(), {0.6, 0, -0.8, 0.6, 0.6, -1.6}, {0, 0.8, 0, 0.5, 0.8, 0}, DiscreteRule::midpoint()},
+      {R"j({"coordinates":["x","z"],"constants":{"g":9.81},"lagrangian":"(x'^2+z'^2)/2 - g*z*(1 + sin(3*t)/5)",)j"
+       R"j("constraints":["x^2+z^2-1"]})j",
+       {0.6, -0.8},
+       {0.8, 0.6},
+       DiscreteRule::alphaFamily(0.3)},
+      {triple.c_str(), {0.6, -0.8, 1.2, -1.6, 1.8, -2.4}, {0.8, 0.6, 0.4, 0.3, 0, 0}, DiscreteRule::midpoint()},
+      {quadruple.c_str(),
+       {0.6, -0.8, 1.2, -1.6, 1.8, -2.4, 2.4, -3.2},
+       {0.8, 0.6, 0.4, 0.3, 0, 0, -0.4, -0.3},
+       DiscreteRule::alphaFamily(0.7)},
+  };
+  const auto same = [](const VecX& a, const VecX& b) {
+    return a.size() == b.size() && std::memcmp(a.data(), b.data(), sizeof(double) * a.size()) == 0;
+  };
+  for (const Case& k : cases) {
+    INFO(k.params);
+    Json normalized;
+    const auto problem = compileLagrangian(Json::parse(k.params), normalized);
+    const double h = 0.01;
+    LagrangianDel inPlace(problem, k.rule, h), general(problem, k.rule, h);
+    general.setStepInPlace(false);
+    VecX qa = Eigen::Map<const VecX>(k.q.data(), k.q.size()), pa = Eigen::Map<const VecX>(k.p.data(), k.p.size());
+    VecX qb = qa, pb = pa;
+    constexpr int kSteps = 1500;
+    bool identical = true;
+    for (int step = 0; step < kSteps && identical; ++step) {
+      inPlace.setTime(step * h);
+      general.setTime(step * h);
+      const StepOutcome a = inPlace.step(qa, pa), b = general.step(qb, pb);
+      identical = a.ok && b.ok && a.iterations == b.iterations && same(qa, qb) && same(pa, pb);
+    }
+    CHECK(identical);
+    CHECK(inPlace.stepsInPlace() == kSteps - 1);  // all but the first (no previous step)
+    CHECK(general.stepsInPlace() == 0);
+
+    // A momentum that is not finite: both refuse, for the same reason, keeping the state.
+    VecX q0 = qa, p0 = pa;
+    pa[0] = pb[0] = std::numeric_limits<double>::quiet_NaN();
+    p0 = pa;
+    const StepOutcome a = inPlace.step(qa, pa), b = general.step(qb, pb);
+    CHECK_FALSE(a.ok);
+    CHECK(a.refusal.reason == b.refusal.reason);
+    CHECK(a.iterations == b.iterations);
+    CHECK(same(qa, q0));
+    CHECK(std::memcmp(pa.data(), p0.data(), sizeof(double) * p0.size()) == 0);
+    CHECK(inPlace.stepsInPlace() == kSteps - 1);
+  }
+
+  // The energy the step formed beside its projection and kept is the one a fresh
+  // evaluator forms (the DSP as data, state by state, recorded or not).
+  for (const int stride : {1, 1000000}) {
+    SimulationOptions options;
+    options.historyStride = stride;
+    Simulation sim(parseScenario(defined(kDspAsData, kDspAsDataInitial)), options);
+    const auto& model = std::get<LagrangianModel>(sim.scenario().model);
+    Json normalized;
+    const LagrangianModel fresh(compileLagrangian(Json::parse(kDspAsData), normalized));
+    int kept = 0;
+    bool identical = true;
+    for (int step = 0; step < 300; ++step) {
+      sim.advance(1);
+      const State& s = sim.state();
+      double energy = 0;
+      kept += model.eval->keptEnergy(s.q.data(), s.p.data(), energy) ? 1 : 0;
+      const double a = model.physicalEnergy(s, sim.time()), b = fresh.physicalEnergy(s, sim.time());
+      identical = identical && std::memcmp(&a, &b, sizeof(double)) == 0;
+    }
+    CHECK(identical);
+    CHECK(kept == 299);  // every step but the first, which takes the general path
+  }
 }
 
 }  // namespace test_lagrangian

@@ -47,6 +47,24 @@ StepOutcome LagrangianDel::step(VecX& q, VecX& p) {
   }
   const LagrangianProblem& P = eval_->problem();
   const bool affine = P.constantHessian && (!forced_ || P.constantForceJacobian);
+  if (inPlace_ && affine && c > 0 && !forced_ && rule_.kind != Quadrature::Trapezoid && reducedReady_ &&
+      P.constantMass && P.quadratic && previous_.size() == n + c) {
+    int iterations = 0;
+    // Its counts as constants where c < n ≤ 6 and c ≤ 3 (every shipped system but the
+    // FPUT chain, which has no constraints): each pair is another copy of the step.
+    const bool done = withCoordinateCount(n, [&](auto N) {
+      return withConstraintCount(c, [&](auto C) {
+        using NK = decltype(N);
+        using CK = decltype(C);
+        using RunTime = std::integral_constant<int, 0>;
+        if constexpr (NK::value > 0 && CK::value > 0 && CK::value < NK::value)
+          return stepReducedInPlace<NK, CK>(q, p, iterations);
+        else
+          return stepReducedInPlace<RunTime, RunTime>(q, p, iterations);
+      });
+    });
+    if (done) return StepOutcome::accepted(iterations);
+  }
   const StepOutcome out = affine ? solveReduced() : solveFull();
   if (!out.ok) return out;
 
@@ -196,6 +214,124 @@ StepOutcome LagrangianDel::solveReduced() {
   });
   x_.tail(c) = lambda_;
   return out;
+}
+
+template <class NK, class CK>
+bool LagrangianDel::stepReducedInPlace(VecX& q, VecX& p, int& iterations) {
+  constexpr int kMaxN = lagrangian_limits::kMaxCoordinates, kMaxC = lagrangian_limits::kMaxConstraints;
+  constexpr double eps = std::numeric_limits<double>::epsilon();
+  const int n = countOf(NK{}, eval_->n()), c = countOf(CK{}, eval_->c());
+  const LagrangianProblem& P = eval_->problem();
+  LagrangianEval& eval = *eval_;
+  const double h = h_, a = weight(), w = h * (1 - a), zero = 0.0;
+  const double tL = P.timeDependent ? sampleTime() : 0.0;  // the time L's programs see
+  std::array<double, 2 * kMaxN + 1> vars;                  // (q, q̇, t) as LagrangianEval lays them out
+  std::array<double, 2 * kMaxN> gradient;                  // L_q, L_q̇
+  std::array<double, kMaxC + kMaxC * kMaxN> constraint;    // g, then Dg row by row
+  std::array<double, kMaxC * kMaxN> G0, B;                 // Dg(q_k) by rows; B = J11⁻¹ Dg(q_k)ᵀ by columns
+  std::array<double, kMaxN> delta0, rhs;
+  std::array<double, kMaxC> lambda, dl;
+  const auto setVariables = [&](const double* x, const double* v, double t) {
+    for (int i = 0; i < n; ++i) {
+      vars[i] = x[i];
+      vars[n + i] = v ? v[i] : 0.0;
+    }
+    vars[2 * n] = t;
+  };
+
+  // Dg(q_k) (the last step's projection evaluated it: memoized), the sizes, λ's start.
+  const double* o = eval.constraintOutputs(q.data());
+  for (int k = 0; k < c * n; ++k) G0[k] = o[c + k];
+  const double qScale = 1.0 + maxAbs(n, [&](int i) { return q[i]; });
+  const double pScale = 1.0 + maxAbs(n, [&](int i) { return p[i]; });
+  for (int j = 0; j < c; ++j) lambda[j] = previous_[n + j];
+
+  // δ0 = −J11⁻¹ (p_k + D1 L_d(q_k, q_k)), B = J11⁻¹ Dg(q_k)ᵀ (solveReduced).
+  for (int i = 0; i < n; ++i) {
+    vars[i] = q[i] + a * zero;
+    vars[n + i] = zero / h;
+  }
+  vars[2 * n] = tL;
+  eval.runAt(LagrangianWorkspace::kGradient, P.gradient, vars.data(), gradient.data());
+  for (int k = 0; k < n; ++k) rhs[k] = p[k] + (w * gradient[k] - gradient[n + k]);
+  const SmallMat& Jinv = j11Inverse_;
+  for (int i = 0; i < n; ++i) delta0[i] = -stridedDot(&Jinv(i, 0), Jinv.outerStride(), rhs.data(), 1, n);
+  for (int j = 0; j < c; ++j)
+    for (int i = 0; i < n; ++i) B[j * n + i] = stridedDot(&Jinv(i, 0), Jinv.outerStride(), &G0[j * n], 1, n);
+
+  // Newton on g(q_k + δ0 − Bλ) = 0 with the matrix −Dg(q_k + δ) B, as newtonIterate
+  // runs it for solveReduced (full Newton, its stopping rule); anything else: false.
+  const NewtonSettings settings;
+  const double tol = settings.toleranceUlps * eps;
+  double previous = std::numeric_limits<double>::infinity(), theta = 1;
+  int growing = 0, k = 1;
+  for (;; ++k) {
+    if (k > settings.maxIterations) return false;
+    std::array<double, kMaxN> x;
+    for (int i = 0; i < n; ++i) x[i] = q[i] + (delta0[i] - stridedDot(&B[i], n, lambda.data(), 1, c));
+    setVariables(x.data(), nullptr, 0.0);
+    eval.runAt(LagrangianWorkspace::kConstraints, P.constraints, vars.data(), constraint.data());
+    bool finite = true;
+    for (int i = 0; i < c; ++i) {
+      dl[i] = constraint[i];
+      finite = finite && std::isfinite(constraint[i]);
+    }
+    if (!finite) return false;
+    S_.resize(c, c);
+    for (int j = 0; j < c; ++j)
+      for (int i = 0; i < c; ++i) S_(i, j) = -stridedDot(&constraint[c + i * n], 1, &B[j * n], 1, n);
+    if (!slu_.compute(S_)) return false;
+    const double condition = slu_.pivotRatio();
+    if (!(condition <= limits::kSingularPivotRatio)) return false;
+    slu_.solveInPlace(Eigen::Map<Eigen::VectorXd>(dl.data(), c));
+    for (int i = 0; i < c; ++i) dl[i] = -dl[i];
+    // Reduced::size: max_i |(B Δλ)_i| / qScale and max_i |(Dg(q_k)ᵀ Δλ)_i| / pScale.
+    double dq = std::abs(stridedDot(&B[0], n, dl.data(), 1, c));
+    double dp = std::abs(stridedDot(&G0[0], n, dl.data(), 1, c));
+    for (int i = 1; i < n; ++i) {
+      dq = std::max(dq, std::abs(stridedDot(&B[i], n, dl.data(), 1, c)));
+      dp = std::max(dp, std::abs(stridedDot(&G0[i], n, dl.data(), 1, c)));
+    }
+    const double size = std::max(dq / qScale, dp / pScale);
+    if (!std::isfinite(size)) return false;
+    for (int i = 0; i < c; ++i) lambda[i] += dl[i];
+    const double floor = settings.floorUlps * eps * (condition > 1 ? condition : 1.0);
+    if (k > 1) theta = size / previous;
+    if (size <= tol) break;
+    if (k > 1 && theta < 1 && theta * theta * size <= settings.predictedUlps * eps) break;
+    if (k > 1 && theta >= 0.5 && size <= floor) break;
+    if (k > 1 && theta >= 1) {
+      if (++growing >= 2) return false;
+    } else {
+      growing = 0;
+    }
+    previous = size;
+  }
+
+  // Stage 2 (step): δ, then p_{k+1} = p_k + h L_q(q_k + αδ, δ/h) + Dg(q_k)ᵀλ, projected.
+  x_.resize(n + c);
+  for (int i = 0; i < n; ++i) x_[i] = delta0[i] - stridedDot(&B[i], n, lambda.data(), 1, c);
+  for (int j = 0; j < c; ++j) x_[n + j] = lambda[j];
+  for (int i = 0; i < n; ++i) {
+    vars[n + i] = x_[i] / h;
+    vars[i] = q[i] + a * x_[i];
+  }
+  vars[2 * n] = tL;
+  eval.runAt(LagrangianWorkspace::kGradient, P.gradient, vars.data(), gradient.data());
+  q1_.resize(n);
+  p1_.resize(n);
+  for (int i = 0; i < n; ++i) {
+    q1_[i] = q[i] + x_[i];
+    p1_[i] = p[i] + h * gradient[i];
+    p1_[i] += stridedDot(&G0[i], n, lambda.data(), 1, c);
+  }
+  if (!eval.projectMomentumKeepingEnergy(q1_.data(), p1_.data(), t_ + h_) || !q1_.allFinite() || !p1_.allFinite()) return false;
+  q.swap(q1_);
+  p.swap(p1_);
+  previous_ = x_;
+  iterations = k;
+  ++stepsInPlace_;
+  return true;
 }
 
 // The reduced problem's products summed as lazyProduct sums them, on the constraints'

@@ -464,7 +464,25 @@ bool LagrangianEval::projectTangent(const double* q, double* p, double t) {
   const double* G = constraintOutputs(q) + c;  // Dg(i, j) = G[i * n + j]
   SmallVec v;
   if (!velocity(q, p, v, t)) return false;  // M⁻¹ (p − L_q̇(q, 0)): no guess needed
-  ConstraintLU& slu = projectionLu_;
+  if (!factorizeProjection(q, G)) return false;
+  // ν = (Dg M⁻¹ Dgᵀ)⁻¹ Dg v, p −= Dgᵀν: each sum from its first term, as lazyProduct.
+  SmallVec nu(c);
+  withCoordinateCount(n, [&](auto N) {
+    for (int i = 0; i < c; ++i) nu[i] = stridedDot(G + i * n, 1, v.data(), 1, countOf(N, n));
+  });
+  projectionLu_.solveInPlace(nu);
+  return withConstraintCount(c, [&](auto C) {
+    bool finite = true;
+    for (int j = 0; j < n; ++j) {
+      p[j] -= stridedDot(G + j, n, nu.data(), 1, countOf(C, c));
+      finite = finite && std::isfinite(p[j]);
+    }
+    return finite;
+  });
+}
+
+bool LagrangianEval::factorizeProjection(const double* q, const double* G) {
+  const int n = problem_->n, c = problem_->c;
   // velocity() prepared M⁻¹; Dg M⁻¹ Dgᵀ depends on q alone: factorized once per q.
   if (!projectionReady_ || !sameBits(q, projectionQ_.data(), static_cast<std::size_t>(n))) {
     // S = Dg (M⁻¹ Dgᵀ), both products summed as lazyProduct sums them.
@@ -478,25 +496,99 @@ bool LagrangianEval::projectTangent(const double* q, double* p, double t) {
       for (int j = 0; j < c; ++j)
         for (int i = 0; i < c; ++i) S(i, j) = stridedDot(G + i * n, 1, &MinvGt(0, j), 1, size);
     });
-    projectionRegular_ = slu.compute(S) && slu.regular(limits::kSingularPivotRatio);
+    projectionRegular_ = projectionLu_.compute(S) && projectionLu_.regular(limits::kSingularPivotRatio);
     std::copy(q, q + n, projectionQ_.begin());
     projectionReady_ = true;
   }
-  if (!projectionRegular_) return false;
-  // ν = (Dg M⁻¹ Dgᵀ)⁻¹ Dg v, p −= Dgᵀν: each sum from its first term, as lazyProduct.
-  SmallVec nu(c);
-  withCoordinateCount(n, [&](auto N) {
-    for (int i = 0; i < c; ++i) nu[i] = stridedDot(G + i * n, 1, v.data(), 1, countOf(N, n));
+  return projectionRegular_;
+}
+
+bool LagrangianEval::projectMomentumKeepingEnergy(const double* q, double* p, double t) {
+  VILAB_DATA_DEFINED_ONLY();
+  const int n = problem_->n, c = problem_->c;
+  keptEnergy_.valid = false;
+  if (c == 0 || !restMomentumReady_ || !problem_->constantMass || !problem_->quadratic)
+    return projectMomentum(q, p, t);
+  // The counts as constants where c < n ≤ 6 and c ≤ 3, as the step in place has them.
+  return withCoordinateCount(n, [&](auto N) {
+    return withConstraintCount(c, [&](auto C) {
+      using NK = decltype(N);
+      using CK = decltype(C);
+      using RunTime = std::integral_constant<int, 0>;
+      if constexpr (NK::value > 0 && CK::value > 0 && CK::value < NK::value)
+        return projectKeepingEnergy<NK, CK>(q, p);
+      else
+        return projectKeepingEnergy<RunTime, RunTime>(q, p);
+    });
   });
-  slu.solveInPlace(nu);
-  return withConstraintCount(c, [&](auto C) {
+}
+
+// projectTangent, then physicalEnergy's projection and energy, with v = M⁻¹ (p − b) as
+// solveVelocity forms it (b = ∂L/∂q̇ at rest): the same operations in the same order.
+template <class NK, class CK>
+bool LagrangianEval::projectKeepingEnergy(const double* q, double* p) {
+  constexpr int kMaxN = lagrangian_limits::kMaxCoordinates;
+  const int n = countOf(NK{}, problem_->n), c = countOf(CK{}, problem_->c);
+  const double* G = constraintOutputs(q) + c;  // Dg(i, j) = G[i * n + j]
+  const SmallMat& Minv = constantMassInverse_;
+  std::array<double, kMaxN> v, r;
+  const auto velocityOf = [&](const double* momentum) {
+    for (int j = 0; j < n; ++j) r[j] = momentum[j] - restMomentum_[j];
     bool finite = true;
-    for (int j = 0; j < n; ++j) {
-      p[j] -= stridedDot(G + j, n, nu.data(), 1, countOf(C, c));
-      finite = finite && std::isfinite(p[j]);
+    for (int i = 0; i < n; ++i) {
+      v[i] = stridedDot(&Minv(i, 0), Minv.outerStride(), r.data(), 1, n);
+      finite = finite && std::isfinite(v[i]);
     }
     return finite;
-  });
+  };
+  const auto project = [&](double* momentum) {
+    if (!velocityOf(momentum) || !factorizeProjection(q, G)) return false;
+    std::array<double, lagrangian_limits::kMaxConstraints> nu;
+    for (int i = 0; i < c; ++i) nu[i] = stridedDot(G + i * n, 1, v.data(), 1, n);
+    projectionLu_.solveInPlace(Eigen::Map<Eigen::VectorXd>(nu.data(), c));
+    bool finite = true;
+    for (int j = 0; j < n; ++j) {
+      momentum[j] -= stridedDot(G + j, n, nu.data(), 1, c);
+      finite = finite && std::isfinite(momentum[j]);
+    }
+    return finite;
+  };
+  if (!project(p)) return false;
+  if (problem_->timeDependent) return true;
+  // physicalEnergy(q, p): p projected again (the factorization kept), then H = v·p − L.
+  std::array<double, kMaxN> tangent;
+  for (int i = 0; i < n; ++i) tangent[i] = p[i];
+  if (!project(tangent.data()))
+    for (int i = 0; i < n; ++i) tangent[i] = p[i];
+  double energy = std::numeric_limits<double>::quiet_NaN();
+  if (velocityOf(tangent.data())) {
+    std::array<double, 2 * kMaxN + 1> vars;
+    for (int i = 0; i < n; ++i) {
+      vars[i] = q[i];
+      vars[n + i] = v[i];
+    }
+    vars[2 * n] = 0.0;
+    std::array<double, 1 + kMaxN + kMaxN * kMaxN> terms;  // L, L_q̇, L_q̇q̇
+    runAt(LagrangianWorkspace::kEnergyTerms, problem_->energyTerms, vars.data(), terms.data());
+    double vp = 0;
+    for (int i = 0; i < n; ++i) vp += v[i] * tangent[i];
+    energy = vp - terms[0];
+  }
+  keptEnergy_.valid = true;
+  for (int i = 0; i < n; ++i) {
+    keptEnergy_.q[i] = q[i];
+    keptEnergy_.p[i] = p[i];
+  }
+  keptEnergy_.energy = energy;
+  return true;
+}
+
+bool LagrangianEval::keptEnergy(const double* q, const double* p, double& energy) const {
+  const std::size_t n = static_cast<std::size_t>(problem_->n);
+  if (!keptEnergy_.valid || !sameBits(q, keptEnergy_.q.data(), n) || !sameBits(p, keptEnergy_.p.data(), n))
+    return false;
+  energy = keptEnergy_.energy;
+  return true;
 }
 
 void LagrangianEval::quantities(const double* q, const double* p, double t, double* conserved, double* momenta) {
@@ -559,6 +651,8 @@ std::string LagrangianModel::badPosition(const State& s, double t, std::vector<d
 double LagrangianModel::physicalEnergy(const State& s, double t) const {
   VILAB_DATA_DEFINED_ONLY();
   if (problem->c == 0) return eval->energy(s.q.data(), s.p.data(), t);
+  double kept;
+  if (eval->keptEnergy(s.q.data(), s.p.data(), kept)) return kept;  // the step formed it
   // A momentum that cannot be projected (dependent constraints) leaves H(q, p).
   SmallVec tangent = s.p;  // no heap: this runs at every step
   if (!eval->projectMomentum(s.q.data(), tangent.data(), t)) tangent = s.p;

@@ -38,6 +38,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdint>
 #include <limits>
 #include <memory>
 #include <string>
@@ -104,6 +105,20 @@ class LagrangianDel {
   // (as the built-in chains do for uniform gravity).
   StepOutcome solveReduced();
 
+  // The step of solveReduced and stage 2 for a conservative α-family step with
+  // constraints, warm-started, written out in one function on locals with the counts as
+  // constants (NK, CK: withCoordinateCount, withConstraintCount): the same operations in
+  // the same order as the general path, so the same bits, without its vectors,
+  // memoized evaluations and calls. False, with q, p and the integrator untouched, where
+  // the general path would do anything but plain Newton's accepted step (its damped
+  // iteration, a refusal): the caller then takes the general path from the start.
+  template <class NK, class CK>
+  bool stepReducedInPlace(VecX& q, VecX& p, int& iterations);
+  // Off: every step takes the general path (tests compare the two paths' bits).
+  void setStepInPlace(bool on) { inPlace_ = on; }
+  // The steps stepReducedInPlace took.
+  std::uint64_t stepsInPlace() const { return stepsInPlace_; }
+
   struct Reduced {
     using Vector = SmallVec;
     LagrangianDel& d;
@@ -151,6 +166,8 @@ class LagrangianDel {
   ForceSplit split_;
   bool forced_;
   bool globalized_ = true;
+  bool inPlace_ = true;
+  std::uint64_t stepsInPlace_ = 0;
   double t_ = 0;  // t_k
   SmallVec F_, F1_, fMinus_, fPlus_;
   SmallMat Fq_, Fv_, Fq1_, Fv1_;

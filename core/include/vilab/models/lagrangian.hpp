@@ -199,6 +199,14 @@ class LagrangianEval {
   // the constraints (M-orthogonal projection). False when Dg M⁻¹ Dgᵀ is singular. `guess`:
   // a velocity near v(q, p, t), for the recovery of a non-quadratic L.
   bool projectMomentum(const double* q, double* p, double t = 0, const SmallVec* guess = nullptr);
+  // projectMomentum at the end of a step of a system with M and ∂L/∂q̇ at rest constant
+  // (LagrangianDel's step in place): the same bits, with the counts as constants for
+  // the small systems; when L does not read t, the energy physicalEnergy gives at the
+  // projected (q, p) is formed beside it, from the same factorization, and kept for it
+  // (keptEnergy). Elsewhere projectMomentum itself.
+  bool projectMomentumKeepingEnergy(const double* q, double* p, double t);
+  // The energy kept for exactly these bits of (q, p), if any (L does not read t).
+  bool keptEnergy(const double* q, const double* p, double& energy) const;
   // Conserved quantities (m) and Noether momenta p·ξ(q) (s) at (q, p, t).
   void quantities(const double* q, const double* p, double t, double* conserved, double* momenta);
   // Per declared symmetry a, row a of xi is ξ_a(q) = ∂J_a/∂p and row a of dJdq is
@@ -206,6 +214,13 @@ class LagrangianEval {
   void momentumMaps(const double* q, const double* p, SmallMat& xi, SmallMat& dJdq);
   // Body positions, 3 per body.
   void positions(const double* q, double t, std::vector<double>& out);
+  // Program `which` at variables the caller laid out as setVariables does (q, q̇, t),
+  // into `out`, not memoized: for a step that keeps its own variables in locals
+  // (LagrangianDel's reduced step). The memos stay valid: a program is a function of its
+  // variables.
+  void runAt(int which, const expr::Program& program, const double* vars, double* out) {
+    program.run(vars, out, w_.registers[which]);
+  }
 
  private:
   void setVariables(const double* q, const double* v, double t);
@@ -223,6 +238,17 @@ class LagrangianEval {
   bool solveVelocity(const double* q, const double* p, double t, SmallVec& v, const SmallVec* guess);
   // projectMomentum with a constant mass matrix (one pass), on the constraints' outputs in place.
   bool projectTangent(const double* q, double* p, double t);
+  // Dg M⁻¹ Dgᵀ at q factorized (G: Dg(q) row by row), unless it already is for q's bits;
+  // false when it is singular.
+  bool factorizeProjection(const double* q, const double* G);
+  template <class NK, class CK>
+  bool projectKeepingEnergy(const double* q, double* p);
+  struct KeptEnergy {
+    bool valid = false;
+    std::array<double, lagrangian_limits::kMaxCoordinates> q{}, p{};
+    double energy = 0;
+  };
+  KeptEnergy keptEnergy_;
   bool globalized_ = true;
   std::string velocityFailure_;
   std::shared_ptr<const LagrangianProblem> problem_;
