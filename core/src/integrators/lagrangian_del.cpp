@@ -325,7 +325,8 @@ bool LagrangianDel::stepReducedInPlace(VecX& q, VecX& p, int& iterations) {
     p1_[i] = p[i] + h * gradient[i];
     p1_[i] += stridedDot(&G0[i], n, lambda.data(), 1, c);
   }
-  if (!eval.projectMomentumKeepingEnergy(q1_.data(), p1_.data(), t_ + h_) || !q1_.allFinite() || !p1_.allFinite()) return false;
+  if (!eval.projectMomentumKeepingEnergy(q1_.data(), p1_.data(), t_ + h_) || !q1_.allFinite() || !p1_.allFinite())
+    return false;
   q.swap(q1_);
   p.swap(p1_);
   previous_ = x_;

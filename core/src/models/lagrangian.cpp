@@ -507,8 +507,7 @@ bool LagrangianEval::projectMomentumKeepingEnergy(const double* q, double* p, do
   VILAB_DATA_DEFINED_ONLY();
   const int n = problem_->n, c = problem_->c;
   keptEnergy_.valid = false;
-  if (c == 0 || !restMomentumReady_ || !problem_->constantMass || !problem_->quadratic)
-    return projectMomentum(q, p, t);
+  if (c == 0 || !restMomentumReady_ || !problem_->constantMass || !problem_->quadratic) return projectMomentum(q, p, t);
   // The counts as constants where c < n ≤ 6 and c ≤ 3, as the step in place has them.
   return withCoordinateCount(n, [&](auto N) {
     return withConstraintCount(c, [&](auto C) {
