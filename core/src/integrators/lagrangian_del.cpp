@@ -50,19 +50,8 @@ StepOutcome LagrangianDel::step(VecX& q, VecX& p) {
   if (inPlace_ && affine && c > 0 && !forced_ && rule_.kind != Quadrature::Trapezoid && reducedReady_ &&
       P.constantMass && P.quadratic && previous_.size() == n + c) {
     int iterations = 0;
-    // Its counts as constants where c < n ≤ 6 and c ≤ 3 (every shipped system but the
-    // FPUT chain, which has no constraints): each pair is another copy of the step.
-    const bool done = withCoordinateCount(n, [&](auto N) {
-      return withConstraintCount(c, [&](auto C) {
-        using NK = decltype(N);
-        using CK = decltype(C);
-        using RunTime = std::integral_constant<int, 0>;
-        if constexpr (NK::value > 0 && CK::value > 0 && CK::value < NK::value)
-          return stepReducedInPlace<NK, CK>(q, p, iterations);
-        else
-          return stepReducedInPlace<RunTime, RunTime>(q, p, iterations);
-      });
-    });
+    const bool done = withCoordinateAndConstraintCounts(
+        n, c, [&](auto N, auto C) { return stepReducedInPlace<decltype(N), decltype(C)>(q, p, iterations); });
     if (done) return StepOutcome::accepted(iterations);
   }
   const StepOutcome out = affine ? solveReduced() : solveFull();
@@ -231,13 +220,6 @@ bool LagrangianDel::stepReducedInPlace(VecX& q, VecX& p, int& iterations) {
   std::array<double, kMaxC * kMaxN> G0, B;                 // Dg(q_k) by rows; B = J11⁻¹ Dg(q_k)ᵀ by columns
   std::array<double, kMaxN> delta0, rhs;
   std::array<double, kMaxC> lambda, dl;
-  const auto setVariables = [&](const double* x, const double* v, double t) {
-    for (int i = 0; i < n; ++i) {
-      vars[i] = x[i];
-      vars[n + i] = v ? v[i] : 0.0;
-    }
-    vars[2 * n] = t;
-  };
 
   // Dg(q_k) (the last step's projection evaluated it: memoized), the sizes, λ's start.
   const double* o = eval.constraintOutputs(q.data());
@@ -267,9 +249,12 @@ bool LagrangianDel::stepReducedInPlace(VecX& q, VecX& p, int& iterations) {
   int growing = 0, k = 1;
   for (;; ++k) {
     if (k > settings.maxIterations) return false;
-    std::array<double, kMaxN> x;
-    for (int i = 0; i < n; ++i) x[i] = q[i] + (delta0[i] - stridedDot(&B[i], n, lambda.data(), 1, c));
-    setVariables(x.data(), nullptr, 0.0);
+    // The constraints' variables: x = q_k + δ(λ), q̇ = 0, t = 0.
+    for (int i = 0; i < n; ++i) {
+      vars[i] = q[i] + (delta0[i] - stridedDot(&B[i], n, lambda.data(), 1, c));
+      vars[n + i] = 0.0;
+    }
+    vars[2 * n] = 0.0;
     eval.runAt(LagrangianWorkspace::kConstraints, P.constraints, vars.data(), constraint.data());
     bool finite = true;
     for (int i = 0; i < c; ++i) {

@@ -465,20 +465,23 @@ bool LagrangianEval::projectTangent(const double* q, double* p, double t) {
   SmallVec v;
   if (!velocity(q, p, v, t)) return false;  // M⁻¹ (p − L_q̇(q, 0)): no guess needed
   if (!factorizeProjection(q, G)) return false;
+  return withCoordinateAndConstraintCounts(
+      n, c, [&](auto N, auto C) { return removeNormalMomentum<decltype(N), decltype(C)>(G, v.data(), p); });
+}
+
+template <class NK, class CK>
+bool LagrangianEval::removeNormalMomentum(const double* G, const double* v, double* p) {
+  const int n = countOf(NK{}, problem_->n), c = countOf(CK{}, problem_->c);
   // ν = (Dg M⁻¹ Dgᵀ)⁻¹ Dg v, p −= Dgᵀν: each sum from its first term, as lazyProduct.
-  SmallVec nu(c);
-  withCoordinateCount(n, [&](auto N) {
-    for (int i = 0; i < c; ++i) nu[i] = stridedDot(G + i * n, 1, v.data(), 1, countOf(N, n));
-  });
-  projectionLu_.solveInPlace(nu);
-  return withConstraintCount(c, [&](auto C) {
-    bool finite = true;
-    for (int j = 0; j < n; ++j) {
-      p[j] -= stridedDot(G + j, n, nu.data(), 1, countOf(C, c));
-      finite = finite && std::isfinite(p[j]);
-    }
-    return finite;
-  });
+  std::array<double, lagrangian_limits::kMaxConstraints> nu;
+  for (int i = 0; i < c; ++i) nu[i] = stridedDot(G + i * n, 1, v, 1, n);
+  projectionLu_.solveInPlace(Eigen::Map<Eigen::VectorXd>(nu.data(), c));
+  bool finite = true;
+  for (int j = 0; j < n; ++j) {
+    p[j] -= stridedDot(G + j, n, nu.data(), 1, c);
+    finite = finite && std::isfinite(p[j]);
+  }
+  return finite;
 }
 
 bool LagrangianEval::factorizeProjection(const double* q, const double* G) {
@@ -508,18 +511,8 @@ bool LagrangianEval::projectMomentumKeepingEnergy(const double* q, double* p, do
   const int n = problem_->n, c = problem_->c;
   keptEnergy_.valid = false;
   if (c == 0 || !restMomentumReady_ || !problem_->constantMass || !problem_->quadratic) return projectMomentum(q, p, t);
-  // The counts as constants where c < n ≤ 6 and c ≤ 3, as the step in place has them.
-  return withCoordinateCount(n, [&](auto N) {
-    return withConstraintCount(c, [&](auto C) {
-      using NK = decltype(N);
-      using CK = decltype(C);
-      using RunTime = std::integral_constant<int, 0>;
-      if constexpr (NK::value > 0 && CK::value > 0 && CK::value < NK::value)
-        return projectKeepingEnergy<NK, CK>(q, p);
-      else
-        return projectKeepingEnergy<RunTime, RunTime>(q, p);
-    });
-  });
+  return withCoordinateAndConstraintCounts(
+      n, c, [&](auto N, auto C) { return projectKeepingEnergy<decltype(N), decltype(C)>(q, p); });
 }
 
 // projectTangent, then physicalEnergy's projection and energy, with v = M⁻¹ (p − b) as
@@ -541,16 +534,7 @@ bool LagrangianEval::projectKeepingEnergy(const double* q, double* p) {
     return finite;
   };
   const auto project = [&](double* momentum) {
-    if (!velocityOf(momentum) || !factorizeProjection(q, G)) return false;
-    std::array<double, lagrangian_limits::kMaxConstraints> nu;
-    for (int i = 0; i < c; ++i) nu[i] = stridedDot(G + i * n, 1, v.data(), 1, n);
-    projectionLu_.solveInPlace(Eigen::Map<Eigen::VectorXd>(nu.data(), c));
-    bool finite = true;
-    for (int j = 0; j < n; ++j) {
-      momentum[j] -= stridedDot(G + j, n, nu.data(), 1, c);
-      finite = finite && std::isfinite(momentum[j]);
-    }
-    return finite;
+    return velocityOf(momentum) && factorizeProjection(q, G) && removeNormalMomentum<NK, CK>(G, v.data(), momentum);
   };
   if (!project(p)) return false;
   if (problem_->timeDependent) return true;

@@ -105,15 +105,6 @@ class LagrangianDel {
   // (as the built-in chains do for uniform gravity).
   StepOutcome solveReduced();
 
-  // The step of solveReduced and stage 2 for a conservative α-family step with
-  // constraints, warm-started, written out in one function on locals with the counts as
-  // constants (NK, CK: withCoordinateCount, withConstraintCount): the same operations in
-  // the same order as the general path, so the same bits, without its vectors,
-  // memoized evaluations and calls. False, with q, p and the integrator untouched, where
-  // the general path would do anything but plain Newton's accepted step (its damped
-  // iteration, a refusal): the caller then takes the general path from the start.
-  template <class NK, class CK>
-  bool stepReducedInPlace(VecX& q, VecX& p, int& iterations);
   // Off: every step takes the general path (tests compare the two paths' bits).
   void setStepInPlace(bool on) { inPlace_ = on; }
   // The steps stepReducedInPlace took.
@@ -156,6 +147,17 @@ class LagrangianDel {
   // t_k + αh) (Lq_, Lv_), or for the trapezoid at (q, t_k) (Lq_, Lv_) and (q + δ,
   // t_{k+1}) (Lq1_, Lv1_).
   void gradientsAt(const VecX& q, const SmallVec& delta);
+
+  // The step of solveReduced and stage 2 for a conservative α-family step with
+  // constraints, warm-started, written out in one function on locals with the counts as
+  // constants (NK, CK: withCoordinateAndConstraintCounts): the same operations in the
+  // same order as the general path, so the same bits, without its vectors, memoized
+  // evaluations and calls. False, with q, p and the previous step untouched (scratch
+  // members may change), where the general path would do anything but plain Newton's
+  // accepted step (its damped iteration, a refusal): the caller then takes the general
+  // path from the start.
+  template <class NK, class CK>
+  bool stepReducedInPlace(VecX& q, VecX& p, int& iterations);
 
   // d1 += f_d^−; jac += ∂f_d^−/∂q_{k+1} (after gradientsAt: xa_, xb_, v_ are set).
   void addForcing(const VecX& q, const SmallVec& delta, SmallVec& d1, SmallMat* jac);

@@ -45,5 +45,21 @@ template <class F>
 decltype(auto) withConstraintCount(int c, F&& f) {
   return withSmallCount<3>(c, f);
 }
+// f(N, C) with both counts as constants where c < n ≤ 6 and c ≤ 3 (a system with
+// constraints that can move has c < n), else both at run time (0): 13 copies of f's
+// code, not the 28 of every pair.
+template <class F>
+decltype(auto) withCoordinateAndConstraintCounts(int n, int c, F&& f) {
+  return withCoordinateCount(n, [&](auto N) {
+    return withConstraintCount(c, [&](auto C) {
+      using NK = decltype(N);
+      using CK = decltype(C);
+      if constexpr (NK::value > 0 && CK::value > 0 && CK::value < NK::value)
+        return f(N, C);
+      else
+        return f(std::integral_constant<int, 0>{}, std::integral_constant<int, 0>{});
+    });
+  });
+}
 
 }  // namespace vilab
