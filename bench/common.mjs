@@ -117,6 +117,30 @@ export function wasmRun(lab, scenario, steps, repeats = 1, options = { historySt
   return { ns: best, hash };
 }
 
+/**
+ * ns per step of two scenarios in wasm, each run kept alive and timed in interleaved
+ * chunks (the order alternating), so that a burst of load on the machine falls on both:
+ * { a, b } medians over the chunks and their ratio a ÷ b. Each run is first warmed up
+ * over several calls (V8 swaps a wasm function's optimized code in at its next call, and
+ * tiers up in the background), the typed systems' generated program modules included.
+ */
+export function wasmPairNs(lab, scenarioA, scenarioB, steps, chunks = 12) {
+  const sims = [scenarioA, scenarioB].map((s) => lab.simulate(s, { historyStride: 1000000 }));
+  const times = [[], []];
+  try {
+    for (const sim of sims) for (let i = 0; i < 12; i++) sim.advance(Math.min(steps, 2000));
+    for (let c = 0; c < chunks; c++)
+      for (const k of c % 2 ? [1, 0] : [0, 1]) times[k].push((cpuMs(() => sims[k].advance(steps)) * 1e6) / steps);
+  } catch {
+    return { a: NaN, b: NaN, ratio: NaN };
+  } finally {
+    for (const sim of sims) sim.dispose();
+  }
+  const a = median(times[0]),
+    b = median(times[1]);
+  return { a, b, ratio: a / b };
+}
+
 /** The least-squares slope of log y in log x. */
 export function logSlope(xs, ys) {
   const lx = xs.map(Math.log),

@@ -3,6 +3,7 @@
 // and for many right-hand sides as for one, pivoting where the diagonal alone would lose
 // every digit, and singular or non-finite input.
 #include <Eigen/Dense>
+#include <array>
 #include <catch2/catch.hpp>
 #include <cstring>
 #include <limits>
@@ -170,4 +171,51 @@ TEST_CASE(
   // A zero pivot is refused, as SmallLU refuses it.
   CHECK_FALSE(blocks.compute(SmallMat::Zero(2, 2)));
   CHECK_FALSE(generic.compute(SmallMat::Zero(2, 2)));
+}
+
+namespace {
+// A fixed-size block that divides by its pivots (kDivide) against the same block sized at
+// run time: the same pivots, ratio and bits, solved as a vector or a map.
+template <int N>
+void checkDividingBlock(std::mt19937& rng) {
+  using Matrix = Eigen::Matrix<double, N, N>;
+  using Vector = Eigen::Matrix<double, N, 1>;
+  PivotedLU<Matrix, true, true> fixed;
+  ConstraintLU runTime;
+  for (int round = 0; round < 20; ++round) {
+    INFO("N = " << N << ", round " << round);
+    const Eigen::MatrixXd dense = offDiagonal(N, rng);
+    REQUIRE(fixed.compute(Matrix(dense)));
+    REQUIRE(runTime.compute(SmallMat(dense)));
+    CHECK(fixed.pivotRatio() == runTime.pivotRatio());
+    CHECK(fixed.smallestPivot() == runTime.smallestPivot());
+    Vector x = Vector::Random();
+    SmallVec y = SmallVec(x);
+    std::array<double, N> z;
+    for (int i = 0; i < N; ++i) z[static_cast<std::size_t>(i)] = x[i];
+    fixed.solveInPlace(x);
+    runTime.solveInPlace(y);
+    fixed.solveInPlace(Eigen::Map<Vector>(z.data()));
+    CHECK(std::memcmp(x.data(), y.data(), sizeof(double) * N) == 0);
+    CHECK(std::memcmp(z.data(), y.data(), sizeof(double) * N) == 0);
+  }
+  // The multiplying default differs from the dividing one in the last bits somewhere.
+  PivotedLU<Matrix> multiplying;
+  bool differs = false;
+  for (int round = 0; round < 200 && !differs; ++round) {
+    const Matrix A = Matrix(offDiagonal(N, rng));
+    REQUIRE(fixed.compute(A));
+    REQUIRE(multiplying.compute(A));
+    const Vector b = Vector::Random();
+    differs = fixed.solve(b) != multiplying.solve(b);
+  }
+  CHECK(differs);
+}
+}  // namespace
+
+TEST_CASE("pivoted LU: fixed-size blocks that divide by their pivots give the run-time size's bits", "[solver]") {
+  std::mt19937 rng(31);
+  checkDividingBlock<1>(rng);
+  checkDividingBlock<2>(rng);
+  checkDividingBlock<3>(rng);
 }

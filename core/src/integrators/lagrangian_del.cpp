@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 
+#include "vilab/solver/small_lu.hpp"
 #include "vilab/solver/strided_dot.hpp"
 
 namespace vilab {
@@ -26,6 +27,17 @@ double maxAbs(int size, Coefficient coefficient) {
 
 StepOutcome LagrangianDel::step(VecX& q, VecX& p) {
   const int n = eval_->n(), c = eval_->c();
+  const LagrangianProblem& P = eval_->problem();
+  const bool affine = P.constantHessian && (!forced_ || P.constantForceJacobian);
+  // The step in place first: it reads Dg(q_k) and the sizes itself, so a step it takes
+  // needs none of the general path's set-up below.
+  if (inPlace_ && affine && c > 0 && !forced_ && rule_.kind != Quadrature::Trapezoid && reducedReady_ &&
+      P.constantMass && P.quadratic && previous_.size() == n + c) {
+    int iterations = 0;
+    const bool done = withCoordinateAndConstraintCounts(
+        n, c, [&](auto N, auto C) { return stepReducedInPlace<decltype(N), decltype(C)>(q, p, iterations); });
+    if (done) return StepOutcome::accepted(iterations);
+  }
   q0_ = &q;
   p0_ = &p;
   eval_->constraints(q.data(), g_, &G0_);
@@ -44,15 +56,6 @@ StepOutcome LagrangianDel::step(VecX& q, VecX& p) {
   } else {
     x_ = SmallVec::Zero(n + c);
     if (explicitPredictor(*eval_, q, p, t_, v_)) x_.head(n) = h_ * v_;
-  }
-  const LagrangianProblem& P = eval_->problem();
-  const bool affine = P.constantHessian && (!forced_ || P.constantForceJacobian);
-  if (inPlace_ && affine && c > 0 && !forced_ && rule_.kind != Quadrature::Trapezoid && reducedReady_ &&
-      P.constantMass && P.quadratic && previous_.size() == n + c) {
-    int iterations = 0;
-    const bool done = withCoordinateAndConstraintCounts(
-        n, c, [&](auto N, auto C) { return stepReducedInPlace<decltype(N), decltype(C)>(q, p, iterations); });
-    if (done) return StepOutcome::accepted(iterations);
   }
   const StepOutcome out = affine ? solveReduced() : solveFull();
   if (!out.ok) return out;
@@ -220,6 +223,13 @@ bool LagrangianDel::stepReducedInPlace(VecX& q, VecX& p, int& iterations) {
   std::array<double, kMaxC * kMaxN> G0, B;                 // Dg(q_k) by rows; B = J11⁻¹ Dg(q_k)ᵀ by columns
   std::array<double, kMaxN> delta0, rhs;
   std::array<double, kMaxC> lambda, dl;
+  // The reduced Newton matrix −Dg B and its LU: c × c on the stack when c is a constant,
+  // dividing by the pivots as the run-time size does (the same bits).
+  constexpr int kReducedRows = CK::value > 0 ? CK::value : Eigen::Dynamic;
+  constexpr int kMaxReduced = CK::value > 0 ? CK::value : kMaxC;
+  using ReducedMatrix = Eigen::Matrix<double, kReducedRows, kReducedRows, 0, kMaxReduced, kMaxReduced>;
+  ReducedMatrix S;
+  PivotedLU<ReducedMatrix, true, true> slu;
 
   // Dg(q_k) (the last step's projection evaluated it: memoized), the sizes, λ's start.
   const double* o = eval.constraintOutputs(q.data());
@@ -262,13 +272,13 @@ bool LagrangianDel::stepReducedInPlace(VecX& q, VecX& p, int& iterations) {
       finite = finite && std::isfinite(constraint[i]);
     }
     if (!finite) return false;
-    S_.resize(c, c);
+    S.resize(c, c);
     for (int j = 0; j < c; ++j)
-      for (int i = 0; i < c; ++i) S_(i, j) = -stridedDot(&constraint[c + i * n], 1, &B[j * n], 1, n);
-    if (!slu_.compute(S_)) return false;
-    const double condition = slu_.pivotRatio();
+      for (int i = 0; i < c; ++i) S(i, j) = -stridedDot(&constraint[c + i * n], 1, &B[j * n], 1, n);
+    if (!slu.compute(S)) return false;
+    const double condition = slu.pivotRatio();
     if (!(condition <= limits::kSingularPivotRatio)) return false;
-    slu_.solveInPlace(Eigen::Map<Eigen::VectorXd>(dl.data(), c));
+    slu.solveInPlace(Eigen::Map<Eigen::Matrix<double, kReducedRows, 1>>(dl.data(), c));
     for (int i = 0; i < c; ++i) dl[i] = -dl[i];
     // Reduced::size: max_i |(B Δλ)_i| / qScale and max_i |(Dg(q_k)ᵀ Δλ)_i| / pScale.
     double dq = std::abs(stridedDot(&B[0], n, dl.data(), 1, c));
@@ -305,13 +315,15 @@ bool LagrangianDel::stepReducedInPlace(VecX& q, VecX& p, int& iterations) {
   eval.runAt(LagrangianWorkspace::kGradient, P.gradient, vars.data(), gradient.data());
   q1_.resize(n);
   p1_.resize(n);
+  bool finite = true;
   for (int i = 0; i < n; ++i) {
     q1_[i] = q[i] + x_[i];
+    finite = finite && std::isfinite(q1_[i]);
     p1_[i] = p[i] + h * gradient[i];
     p1_[i] += stridedDot(&G0[i], n, lambda.data(), 1, c);
   }
-  if (!eval.projectMomentumKeepingEnergy(q1_.data(), p1_.data(), t_ + h_) || !q1_.allFinite() || !p1_.allFinite())
-    return false;
+  // The projection fails on a momentum that is not finite.
+  if (!finite || !eval.projectMomentumKeepingEnergy(q1_.data(), p1_.data(), t_ + h_)) return false;
   q.swap(q1_);
   p.swap(p1_);
   previous_ = x_;

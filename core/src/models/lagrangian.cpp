@@ -465,17 +465,19 @@ bool LagrangianEval::projectTangent(const double* q, double* p, double t) {
   SmallVec v;
   if (!velocity(q, p, v, t)) return false;  // M⁻¹ (p − L_q̇(q, 0)): no guess needed
   if (!factorizeProjection(q, G)) return false;
-  return withCoordinateAndConstraintCounts(
-      n, c, [&](auto N, auto C) { return removeNormalMomentum<decltype(N), decltype(C)>(G, v.data(), p); });
+  return withCoordinateAndConstraintCounts(n, c, [&](auto N, auto C) {
+    return removeNormalMomentum<decltype(N), decltype(C)>(projectionLu_, G, v.data(), p);
+  });
 }
 
-template <class NK, class CK>
-bool LagrangianEval::removeNormalMomentum(const double* G, const double* v, double* p) {
+template <class NK, class CK, class LU>
+bool LagrangianEval::removeNormalMomentum(const LU& lu, const double* G, const double* v, double* p) {
   const int n = countOf(NK{}, problem_->n), c = countOf(CK{}, problem_->c);
   // ν = (Dg M⁻¹ Dgᵀ)⁻¹ Dg v, p −= Dgᵀν: each sum from its first term, as lazyProduct.
   std::array<double, lagrangian_limits::kMaxConstraints> nu;
   for (int i = 0; i < c; ++i) nu[i] = stridedDot(G + i * n, 1, v, 1, n);
-  projectionLu_.solveInPlace(Eigen::Map<Eigen::VectorXd>(nu.data(), c));
+  constexpr int kRows = CK::value > 0 ? CK::value : Eigen::Dynamic;
+  lu.solveInPlace(Eigen::Map<Eigen::Matrix<double, kRows, 1>>(nu.data(), c));
   bool finite = true;
   for (int j = 0; j < n; ++j) {
     p[j] -= stridedDot(G + j, n, nu.data(), 1, c);
@@ -488,22 +490,26 @@ bool LagrangianEval::factorizeProjection(const double* q, const double* G) {
   const int n = problem_->n, c = problem_->c;
   // velocity() prepared M⁻¹; Dg M⁻¹ Dgᵀ depends on q alone: factorized once per q.
   if (!projectionReady_ || !sameBits(q, projectionQ_.data(), static_cast<std::size_t>(n))) {
-    // S = Dg (M⁻¹ Dgᵀ), both products summed as lazyProduct sums them.
-    const SmallMat& Minv = constantMassInverse_;
-    SmallMat MinvGt(n, c), S(c, c);
-    withCoordinateCount(n, [&](auto N) {
-      const int size = countOf(N, n);
-      for (int j = 0; j < c; ++j)
-        for (int i = 0; i < size; ++i)  // G + j n: column j of Dgᵀ
-          MinvGt(i, j) = stridedDot(&Minv(i, 0), Minv.outerStride(), G + j * n, 1, size);
-      for (int j = 0; j < c; ++j)
-        for (int i = 0; i < c; ++i) S(i, j) = stridedDot(G + i * n, 1, &MinvGt(0, j), 1, size);
-    });
+    SmallMat S(c, c);
+    withCoordinateCount(n, [&](auto N) { projectionMatrix<decltype(N)>(G, S); });
     projectionRegular_ = projectionLu_.compute(S) && projectionLu_.regular(limits::kSingularPivotRatio);
     std::copy(q, q + n, projectionQ_.begin());
     projectionReady_ = true;
   }
   return projectionRegular_;
+}
+
+template <class NK, class Matrix>
+void LagrangianEval::projectionMatrix(const double* G, Matrix& S) const {
+  const int n = countOf(NK{}, problem_->n), c = problem_->c;
+  // S = Dg (M⁻¹ Dgᵀ), both products summed as lazyProduct sums them.
+  const SmallMat& Minv = constantMassInverse_;
+  std::array<double, lagrangian_limits::kMaxCoordinates * lagrangian_limits::kMaxConstraints> MinvGt;  // by columns
+  for (int j = 0; j < c; ++j)
+    for (int i = 0; i < n; ++i)  // G + j n: column j of Dgᵀ
+      MinvGt[j * n + i] = stridedDot(&Minv(i, 0), Minv.outerStride(), G + j * n, 1, n);
+  for (int j = 0; j < c; ++j)
+    for (int i = 0; i < c; ++i) S(i, j) = stridedDot(G + i * n, 1, &MinvGt[j * n], 1, n);
 }
 
 bool LagrangianEval::projectMomentumKeepingEnergy(const double* q, double* p, double t) {
@@ -533,15 +539,22 @@ bool LagrangianEval::projectKeepingEnergy(const double* q, double* p) {
     }
     return finite;
   };
-  const auto project = [&](double* momentum) {
-    return velocityOf(momentum) && factorizeProjection(q, G) && removeNormalMomentum<NK, CK>(G, v.data(), momentum);
-  };
-  if (!project(p)) return false;
+  // Dg M⁻¹ Dgᵀ at q_{k+1}, new at every step: factorized on the stack (c × c when c is a
+  // constant) as factorizeProjection does, its memo left for the other callers.
+  constexpr int kRows = CK::value > 0 ? CK::value : Eigen::Dynamic;
+  constexpr int kMaxRows = CK::value > 0 ? CK::value : lagrangian_limits::kMaxConstraints;
+  using Matrix = Eigen::Matrix<double, kRows, kRows, 0, kMaxRows, kMaxRows>;
+  Matrix S(c, c);
+  PivotedLU<Matrix, true, true> lu;
+  if (!velocityOf(p)) return false;
+  projectionMatrix<NK>(G, S);
+  if (!lu.compute(S) || !lu.regular(limits::kSingularPivotRatio) || !removeNormalMomentum<NK, CK>(lu, G, v.data(), p))
+    return false;
   if (problem_->timeDependent) return true;
   // physicalEnergy(q, p): p projected again (the factorization kept), then H = v·p − L.
   std::array<double, kMaxN> tangent;
   for (int i = 0; i < n; ++i) tangent[i] = p[i];
-  if (!project(tangent.data()))
+  if (!velocityOf(tangent.data()) || !removeNormalMomentum<NK, CK>(lu, G, v.data(), tangent.data()))
     for (int i = 0; i < n; ++i) tangent[i] = p[i];
   double energy = std::numeric_limits<double>::quiet_NaN();
   if (velocityOf(tangent.data())) {

@@ -241,10 +241,13 @@ class LagrangianEval {
   // Dg M⁻¹ Dgᵀ at q factorized (G: Dg(q) row by row), unless it already is for q's bits;
   // false when it is singular.
   bool factorizeProjection(const double* q, const double* G);
-  // p ← p − Dgᵀν with ν = (Dg M⁻¹ Dgᵀ)⁻¹ Dg v (factorizeProjection made it); false when
-  // p is not finite. NK, CK: the counts as constants (withCoordinateAndConstraintCounts).
-  template <class NK, class CK>
-  bool removeNormalMomentum(const double* G, const double* v, double* p);
+  // S = Dg M⁻¹ Dgᵀ (G: Dg row by row). NK: n as a constant (withCoordinateCount).
+  template <class NK, class Matrix>
+  void projectionMatrix(const double* G, Matrix& S) const;
+  // p ← p − Dgᵀν with ν = (Dg M⁻¹ Dgᵀ)⁻¹ Dg v (lu: its factorization); false when p is
+  // not finite. NK, CK: the counts as constants (withCoordinateAndConstraintCounts).
+  template <class NK, class CK, class LU>
+  bool removeNormalMomentum(const LU& lu, const double* G, const double* v, double* p);
   template <class NK, class CK>
   bool projectKeepingEnergy(const double* q, double* p);
   struct KeptEnergy {

@@ -23,7 +23,10 @@ namespace vilab {
 // kSmallAtRunTime: a matrix sized at run time that is usually 1×1 to 3×3 (the
 // constraints' blocks of systems defined by data) runs the same loops with a constant
 // bound for those sizes (opt-in: each size is another copy of the code).
-template <class Matrix, bool kSmallAtRunTime = false>
+// kDivide: the back substitution divides by each pivot (the default of run-time sizes)
+// rather than multiplying by its reciprocal, so that a fixed-size block gives the bits
+// of the same block sized at run time.
+template <class Matrix, bool kSmallAtRunTime = false, bool kDivide = Matrix::RowsAtCompileTime == Eigen::Dynamic>
 class PivotedLU {
   static constexpr int kRows = Matrix::RowsAtCompileTime;
   static constexpr int kMaxRows = Matrix::MaxRowsAtCompileTime;
@@ -149,7 +152,7 @@ class PivotedLU {
     const int n = N > 0 ? N : size();
     const int m = static_cast<int>(b.cols());
     for (int k = 0; k < n; ++k)
-      if (perm_[k] != k)
+      if (N != 1 && perm_[k] != k)  // a 1×1 block has no row exchange
         for (int c = 0; c < m; ++c) std::swap(b(k, c), b(perm_[k], c));
     for (int i = 1; i < n; ++i)
       for (int j = 0; j < i; ++j) {
@@ -161,7 +164,7 @@ class PivotedLU {
         const double u = lu_(i, j);
         for (int c = 0; c < m; ++c) b(i, c) -= u * b(j, c);
       }
-      if constexpr (kRows == Eigen::Dynamic) {
+      if constexpr (kDivide) {
         const double pivot = lu_(i, i);
         for (int c = 0; c < m; ++c) b(i, c) /= pivot;
       } else {
