@@ -33,10 +33,9 @@ StepOutcome LagrangianDel::step(VecX& q, VecX& p) {
   // needs none of the general path's set-up below.
   if (inPlace_ && affine && c > 0 && !forced_ && rule_.kind != Quadrature::Trapezoid && reducedReady_ &&
       P.constantMass && P.quadratic && previous_.size() == n + c) {
+    if (!stepInPlace_) stepInPlace_ = stepInPlaceFor(n, c);
     int iterations = 0;
-    const bool done = withCoordinateAndConstraintCounts(
-        n, c, [&](auto N, auto C) { return stepReducedInPlace<decltype(N), decltype(C)>(q, p, iterations); });
-    if (done) return StepOutcome::accepted(iterations);
+    if ((this->*stepInPlace_)(q, p, iterations)) return StepOutcome::accepted(iterations);
   }
   q0_ = &q;
   p0_ = &p;
@@ -330,6 +329,11 @@ bool LagrangianDel::stepReducedInPlace(VecX& q, VecX& p, int& iterations) {
   iterations = k;
   ++stepsInPlace_;
   return true;
+}
+
+LagrangianDel::StepInPlace LagrangianDel::stepInPlaceFor(int n, int c) {
+  return withCoordinateAndConstraintCounts(
+      n, c, [](auto N, auto C) -> StepInPlace { return &LagrangianDel::stepReducedInPlace<decltype(N), decltype(C)>; });
 }
 
 // The reduced problem's products summed as lazyProduct sums them, on the constraints'

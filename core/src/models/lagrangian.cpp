@@ -517,8 +517,8 @@ bool LagrangianEval::projectMomentumKeepingEnergy(const double* q, double* p, do
   const int n = problem_->n, c = problem_->c;
   keptEnergy_.valid = false;
   if (c == 0 || !restMomentumReady_ || !problem_->constantMass || !problem_->quadratic) return projectMomentum(q, p, t);
-  return withCoordinateAndConstraintCounts(
-      n, c, [&](auto N, auto C) { return projectKeepingEnergy<decltype(N), decltype(C)>(q, p); });
+  if (!projectKeepingEnergy_) projectKeepingEnergy_ = projectKeepingEnergyFor(n, c);
+  return (this->*projectKeepingEnergy_)(q, p);
 }
 
 // projectTangent, then physicalEnergy's projection and energy, with v = M⁻¹ (p − b) as
@@ -577,6 +577,12 @@ bool LagrangianEval::projectKeepingEnergy(const double* q, double* p) {
   }
   keptEnergy_.energy = energy;
   return true;
+}
+
+LagrangianEval::ProjectKeepingEnergy LagrangianEval::projectKeepingEnergyFor(int n, int c) {
+  return withCoordinateAndConstraintCounts(n, c, [](auto N, auto C) -> ProjectKeepingEnergy {
+    return &LagrangianEval::projectKeepingEnergy<decltype(N), decltype(C)>;
+  });
 }
 
 bool LagrangianEval::keptEnergy(const double* q, const double* p, double& energy) const {

@@ -169,6 +169,13 @@ class LagrangianDel {
   bool forced_;
   bool globalized_ = true;
   bool inPlace_ = true;
+  // stepReducedInPlace for this system's counts, chosen at its first use: called through
+  // the pointer, each copy stays a function of its own (called from one place, the wasm
+  // optimizer would inline all 13 into step(), one function too large for V8 to keep
+  // its values in registers).
+  using StepInPlace = bool (LagrangianDel::*)(VecX&, VecX&, int&);
+  static StepInPlace stepInPlaceFor(int n, int c);
+  StepInPlace stepInPlace_ = nullptr;
   std::uint64_t stepsInPlace_ = 0;
   double t_ = 0;  // t_k
   SmallVec F_, F1_, fMinus_, fPlus_;

@@ -250,6 +250,12 @@ class LagrangianEval {
   bool removeNormalMomentum(const LU& lu, const double* G, const double* v, double* p);
   template <class NK, class CK>
   bool projectKeepingEnergy(const double* q, double* p);
+  // projectKeepingEnergy for this system's counts, chosen at its first use and called
+  // through the pointer, so that each copy stays a function of its own (as
+  // LagrangianDel's step in place).
+  using ProjectKeepingEnergy = bool (LagrangianEval::*)(const double*, double*);
+  static ProjectKeepingEnergy projectKeepingEnergyFor(int n, int c);
+  ProjectKeepingEnergy projectKeepingEnergy_ = nullptr;
   struct KeptEnergy {
     bool valid = false;
     std::array<double, lagrangian_limits::kMaxCoordinates> q{}, p{};
