@@ -124,10 +124,6 @@ export function wasmRun(lab, scenario, steps, repeats = 1, options = { historySt
  * over several calls (V8 swaps a wasm function's optimized code in at its next call, and
  * tiers up in the background), the typed systems' generated program modules included.
  */
-const cpuSince = (start) => {
-  const t = process.cpuUsage(start);
-  return (t.user + t.system) / 1000;
-};
 export function wasmPairNs(lab, scenarioA, scenarioB, steps, chunks = 12) {
   const sims = [scenarioA, scenarioB].map((s) => lab.simulate(s, { historyStride: 1000000 }));
   const times = [[], []];
@@ -135,8 +131,8 @@ export function wasmPairNs(lab, scenarioA, scenarioB, steps, chunks = 12) {
     // At least 12 calls and 150 ms of CPU each: a typed run's generated program modules
     // are new code, which V8 first runs unoptimized.
     for (const sim of sims) {
-      const start = process.cpuUsage();
-      for (let i = 0; i < 12 || cpuSince(start) < 150; i++) sim.advance(steps);
+      let spent = 0;
+      for (let i = 0; i < 12 || spent < 150; i++) spent += cpuMs(() => sim.advance(steps));
     }
     for (let c = 0; c < chunks; c++)
       for (const k of c % 2 ? [1, 0] : [0, 1]) times[k].push((cpuMs(() => sims[k].advance(steps)) * 1e6) / steps);

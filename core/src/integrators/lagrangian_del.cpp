@@ -10,7 +10,6 @@
 #include <memory>
 #include <string>
 
-#include "vilab/solver/small_lu.hpp"
 #include "vilab/solver/strided_dot.hpp"
 
 namespace vilab {
@@ -31,7 +30,7 @@ StepOutcome LagrangianDel::step(VecX& q, VecX& p) {
   const bool affine = P.constantHessian && (!forced_ || P.constantForceJacobian);
   // The step in place first: it reads Dg(q_k) and the sizes itself, so a step it takes
   // needs none of the general path's set-up below.
-  if (inPlace_ && affine && c > 0 && !forced_ && rule_.kind != Quadrature::Trapezoid && reducedReady_ &&
+  if (inPlace_ && P.constantHessian && c > 0 && !forced_ && rule_.kind != Quadrature::Trapezoid && reducedReady_ &&
       P.constantMass && P.quadratic && previous_.size() == n + c) {
     if (!stepInPlace_) stepInPlace_ = stepInPlaceFor(n, c);
     int iterations = 0;
@@ -222,13 +221,8 @@ bool LagrangianDel::stepReducedInPlace(VecX& q, VecX& p, int& iterations) {
   std::array<double, kMaxC * kMaxN> G0, B;                 // Dg(q_k) by rows; B = J11⁻¹ Dg(q_k)ᵀ by columns
   std::array<double, kMaxN> delta0, rhs;
   std::array<double, kMaxC> lambda, dl;
-  // The reduced Newton matrix −Dg B and its LU: c × c on the stack when c is a constant,
-  // dividing by the pivots as the run-time size does (the same bits).
-  constexpr int kReducedRows = CK::value > 0 ? CK::value : Eigen::Dynamic;
-  constexpr int kMaxReduced = CK::value > 0 ? CK::value : kMaxC;
-  using ReducedMatrix = Eigen::Matrix<double, kReducedRows, kReducedRows, 0, kMaxReduced, kMaxReduced>;
-  ReducedMatrix S;
-  PivotedLU<ReducedMatrix, true, true> slu;
+  ConstraintBlock<CK> S;  // the reduced Newton matrix −Dg B
+  ConstraintBlockLU<CK> slu;
 
   // Dg(q_k) (the last step's projection evaluated it: memoized), the sizes, λ's start.
   const double* o = eval.constraintOutputs(q.data());
@@ -277,7 +271,7 @@ bool LagrangianDel::stepReducedInPlace(VecX& q, VecX& p, int& iterations) {
     if (!slu.compute(S)) return false;
     const double condition = slu.pivotRatio();
     if (!(condition <= limits::kSingularPivotRatio)) return false;
-    slu.solveInPlace(Eigen::Map<Eigen::Matrix<double, kReducedRows, 1>>(dl.data(), c));
+    slu.solveInPlace(Eigen::Map<ConstraintVector<CK>>(dl.data(), c));
     for (int i = 0; i < c; ++i) dl[i] = -dl[i];
     // Reduced::size: max_i |(B Δλ)_i| / qScale and max_i |(Dg(q_k)ᵀ Δλ)_i| / pScale.
     double dq = std::abs(stridedDot(&B[0], n, dl.data(), 1, c));

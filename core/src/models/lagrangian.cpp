@@ -476,8 +476,7 @@ bool LagrangianEval::removeNormalMomentum(const LU& lu, const double* G, const d
   // ν = (Dg M⁻¹ Dgᵀ)⁻¹ Dg v, p −= Dgᵀν: each sum from its first term, as lazyProduct.
   std::array<double, lagrangian_limits::kMaxConstraints> nu;
   for (int i = 0; i < c; ++i) nu[i] = stridedDot(G + i * n, 1, v, 1, n);
-  constexpr int kRows = CK::value > 0 ? CK::value : Eigen::Dynamic;
-  lu.solveInPlace(Eigen::Map<Eigen::Matrix<double, kRows, 1>>(nu.data(), c));
+  lu.solveInPlace(Eigen::Map<ConstraintVector<CK>>(nu.data(), c));
   bool finite = true;
   for (int j = 0; j < n; ++j) {
     p[j] -= stridedDot(G + j, n, nu.data(), 1, c);
@@ -539,13 +538,10 @@ bool LagrangianEval::projectKeepingEnergy(const double* q, double* p) {
     }
     return finite;
   };
-  // Dg M⁻¹ Dgᵀ at q_{k+1}, new at every step: factorized on the stack (c × c when c is a
-  // constant) as factorizeProjection does, its memo left for the other callers.
-  constexpr int kRows = CK::value > 0 ? CK::value : Eigen::Dynamic;
-  constexpr int kMaxRows = CK::value > 0 ? CK::value : lagrangian_limits::kMaxConstraints;
-  using Matrix = Eigen::Matrix<double, kRows, kRows, 0, kMaxRows, kMaxRows>;
-  Matrix S(c, c);
-  PivotedLU<Matrix, true, true> lu;
+  // Dg M⁻¹ Dgᵀ at q_{k+1}, new at every step: factorized on the stack as
+  // factorizeProjection does, its memo left for the other callers.
+  ConstraintBlock<CK> S(c, c);
+  ConstraintBlockLU<CK> lu;
   if (!velocityOf(p)) return false;
   projectionMatrix<NK>(G, S);
   if (!lu.compute(S) || !lu.regular(limits::kSingularPivotRatio) || !removeNormalMomentum<NK, CK>(lu, G, v.data(), p))

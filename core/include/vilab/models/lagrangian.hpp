@@ -46,6 +46,22 @@ constexpr int kMaxFurniturePoints = 128;  // a wire's points or a curve's sample
 static_assert(lagrangian_limits::kMaxCoordinates + lagrangian_limits::kMaxConstraints <= kMaxSmallSize,
               "the Newton unknowns (δ, λ) must fit the small matrices");
 
+// A c×c block of the constraints (the reduced Newton matrix, Dg M⁻¹ Dgᵀ) on the stack,
+// CK: c as a constant, or 0 for c at run time (withCoordinateAndConstraintCounts); its
+// LU divides by the pivots as ConstraintLU does, so it gives ConstraintLU's bits.
+template <class CK>
+constexpr int kConstraintRows = CK::value > 0 ? CK::value : Eigen::Dynamic;
+template <class CK>
+constexpr int kMaxConstraintRows = CK::value > 0 ? CK::value : lagrangian_limits::kMaxConstraints;
+template <class CK>
+using ConstraintBlock =
+    Eigen::Matrix<double, kConstraintRows<CK>, kConstraintRows<CK>, 0, kMaxConstraintRows<CK>, kMaxConstraintRows<CK>>;
+template <class CK>
+using ConstraintBlockLU = PivotedLU<ConstraintBlock<CK>, true, true>;
+// A vector of c entries, for maps of the blocks' right-hand sides.
+template <class CK>
+using ConstraintVector = Eigen::Matrix<double, kConstraintRows<CK>, 1>;
+
 // An entry of `bodies`: a body (a sphere on its link) or furniture (kind hoop, pulley,
 // wire, curve, floor, wall: drawn only, never part of the dynamics).
 struct LagrangianBody {
