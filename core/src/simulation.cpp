@@ -10,6 +10,7 @@
 #include "vilab/chain_linearization.hpp"
 #include "vilab/hash.hpp"
 #include "vilab/integrators/chain_multiplier.hpp"
+#include "vilab/integrators/lagrangian_del.hpp"
 
 namespace vilab {
 
@@ -896,8 +897,35 @@ bool Simulation::chainBatch(ChainMultiplierIntegratorT<N>& core, State& own, std
   return !rejected;
 }
 
+bool Simulation::lagrangianSteps(LagrangianDel& core, State& own, std::uint64_t n, std::uint64_t& taken,
+                                 Refusal& refusal) {
+  constexpr std::uint64_t kBatch = 256;  // as chainSteps: V8 swaps optimized code in at a call
+  while (taken < n)
+    if (!lagrangianBatch(core, own, std::min(n - taken, kBatch), taken, refusal)) return false;
+  return true;
+}
+
+bool Simulation::lagrangianBatch(LagrangianDel& core, State& own, std::uint64_t n, std::uint64_t& taken,
+                                 Refusal& refusal) {
+  // stepOnce with CanonicalIntegrator's setTime, step and store written out.
+  for (std::uint64_t i = 0; i < n; ++i) {
+    core.setTime(time_);
+    const StepOutcome o = core.step(own.q, own.p);
+    if (!o.ok) return refuseStep(o.refusal, refusal);
+    next_.q = own.q;
+    next_.p = own.p;
+    if (!checkAndCommit<0>(o.iterations, refusal)) return false;
+    ++taken;
+  }
+  return true;
+}
+
 bool Simulation::takeSteps(std::uint64_t n, std::uint64_t& taken, Refusal& refusal) {
   taken = 0;
+  if (kDataDefinedInThisBuild) {  // the lean module leaves the DEL's loop out
+    const LagrangianSteps data = integrator_->lagrangianSteps();
+    if (data.core) return lagrangianSteps(*data.core, *data.state, n, taken, refusal);
+  }
   // A fixed-step chain of 1–3 bobs whose step reads no clock and keeps its positions on
   // the manifold: its steps in its own loop.
   if (earlyChainAccept_ && !readsTime_ && scenario_.integrator->stateRules.positionsOnManifold) {
@@ -932,7 +960,7 @@ bool Simulation::rejectStep(Refusal& refusal) {
 
 template <int Bobs>
 void Simulation::commitStep(int iterations) {
-  std::swap(state_, next_);
+  swap(state_, next_);
   // store() may read the previous state (quaternion sign): next_ then needs it; a
   // store that overwrites whatever it is given does not.
   if (!storeOverwrites_) next_ = state_;

@@ -21,6 +21,42 @@ inline Simulation simulate(const std::string& json, int stride = 1, int capacity
   return Simulation(parseScenario(json), o);
 }
 
+// A run of `steps` steps in one call against `steps` calls of one step: "" when both give
+// the same state, history, energy and refusal, and a refusal exactly when `refused`;
+// else the first difference.
+inline std::string batchedDiffersFromSingle(const std::string& json, int stride, bool refused,
+                                            std::uint64_t steps = 500) {
+  Simulation batch = simulate(json, stride), single = simulate(json, stride);
+  std::string batchWhy, singleWhy;
+  std::uint64_t batchTaken = steps;
+  try {
+    batch.advance(steps);
+  } catch (const StepFailure& e) {
+    batchWhy = e.refusal().reason;
+    batchTaken = e.stepsTaken();
+    if (e.step() != batch.step() + 1) return "the refused step is not the one after the state";
+  }
+  for (std::uint64_t k = 0; k < steps && singleWhy.empty(); ++k) {
+    try {
+      single.advance(1);
+    } catch (const StepFailure& e) {
+      singleWhy = e.refusal().reason;
+    }
+  }
+  if (batchWhy.empty() == refused) return refused ? "not refused" : "refused: " + batchWhy;
+  if (batchWhy != singleWhy) return "refusals differ: '" + batchWhy + "' and '" + singleWhy + "'";
+  if (batch.step() != batchTaken) return "steps taken and the state's step differ";
+  if (batch.step() != single.step()) return "steps differ";
+  if (batch.hash() != single.hash()) return "states differ";
+  std::vector<double> a, b;
+  std::uint64_t na = 0, nb = 0;
+  batch.history().read(0, a, na);
+  single.history().read(0, b, nb);
+  if (na != nb || a != b) return "histories differ";
+  if (batch.diagnostics().energy != single.diagnostics().energy) return "energies differ";
+  return "";
+}
+
 // The field a scenario is refused at, or "" when it is accepted.
 inline std::string refusedAt(const Json& scenario) {
   try {

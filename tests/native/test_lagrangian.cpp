@@ -764,4 +764,49 @@ TEST_CASE("lagrangian: the reduced step written out in place gives the general p
   }
 }
 
+// Simulation takes a system's DEL steps in its own loop (LagrangianSteps): n steps in one
+// call and one step a call give the same bits, history and refusal, recorded every step
+// or not, on the step in place and on the general path, with L reading t or not.
+TEST_CASE("lagrangian: steps in one call or one a call give the same run and the same refusal",
+          "[lagrangian][simulation][determinism]") {
+  const std::string pendulum = R"j({"coordinates":["x","z"],"constants":{"g":9.81},)j"
+                               R"j("lagrangian":"(x'^2+z'^2)/2 - g*z","constraints":["x^2+z^2-1"]})j";
+  const std::string pendulumInitial = R"({"q":[0.6,-0.8],"qdot":[0.8,0.6]})";
+  const std::pair<std::string, bool> scenarios[] = {
+      // the scenario, and whether it is refused within 500 steps
+      {defined(pendulum, pendulumInitial), false},               // the step in place
+      {defined(pendulum, pendulumInitial, "trapezoid"), false},  // the general path
+      {defined(kDspAsData, kDspAsDataInitial), false},           // in place, c = 2
+      {defined(polarWith("m/2*(r'^2 + r^2*th'^2) - k/2*(r - l0)^2*(1 + sin(t)/4) + m*g*r*cos(th)"), kPolarInitial),
+       false},                                                                         // L reads t
+      {defined(kKepler, R"({"q":[0.05,0],"qdot":[0,6.3]})", "midpoint", 0.5), true}};  // refused at step 1
+  for (const auto& [text, refused] : scenarios)
+    for (int stride : {1, 7}) {
+      INFO(text << ", history every " << stride);
+      CHECK(test::batchedDiffersFromSingle(text, stride, refused) == "");
+    }
+}
+
+// The energy's program is L alone: energyTerms' first output, the same bits, at any point.
+TEST_CASE("lagrangian: the energy's program gives energyTerms' L bit for bit", "[lagrangian][determinism]") {
+  for (const std::string& params : {kDspAsData, std::string(kPolar), std::string(kKepler)}) {
+    INFO(params);
+    Json normalized;
+    const auto problem = compileLagrangian(Json::parse(params), normalized);
+    const int n = problem->n;
+    std::vector<double> vars(static_cast<std::size_t>(2 * n + 1)), terms(static_cast<std::size_t>(1 + n + n * n));
+    std::vector<double> registers, registers2;
+    double L = 0;
+    int differ = 0;
+    for (int k = 0; k < 200; ++k) {
+      for (std::size_t i = 0; i < vars.size(); ++i) vars[i] = std::sin(1.7 * k + 0.37 * i) * (1 + k % 5);
+      problem->energyTerms.run(vars.data(), terms.data(), registers);
+      problem->lagrangian.run(vars.data(), &L, registers2);
+      differ += std::memcmp(&L, &terms[0], sizeof L) != 0 ? 1 : 0;
+    }
+    CHECK(differ == 0);
+    CHECK(problem->lagrangian.outputs() == 1);
+  }
+}
+
 }  // namespace test_lagrangian

@@ -48,8 +48,8 @@ std::string compare(const expr::Program& program, int variables, std::mt19937_64
 }
 
 std::vector<const expr::Program*> programsOf(const LagrangianProblem& P) {
-  return {&P.gradient,     &P.hessian,   &P.energyTerms,   &P.constraints, &P.dynamics,     &P.quantities,
-          &P.momentumMaps, &P.positions, &P.symmetryCheck, &P.forces,      &P.forceJacobian};
+  return {&P.gradient,   &P.hessian,      &P.energyTerms, &P.lagrangian,    &P.constraints, &P.dynamics,
+          &P.quantities, &P.momentumMaps, &P.positions,   &P.symmetryCheck, &P.forces,      &P.forceJacobian};
 }
 
 // A random expression over the fuzzer's scope: sums and products of powers, quotients and
@@ -123,7 +123,7 @@ TEST_CASE("the fused interpreter gives the reference's bits on every shipped sce
       dispatched += program->fusedInstructions();
     }
   }
-  CHECK(programs == static_cast<int>(scenes.size()) * 11);
+  CHECK(programs == static_cast<int>(scenes.size()) * 12);
   CHECK(compared > 20000);
   // Variable loads, constants and folded products are not dispatched.
   CHECK(dispatched < instructions);

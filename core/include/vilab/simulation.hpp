@@ -236,6 +236,11 @@ class Simulation {
   template <int N>
   [[gnu::noinline]] bool chainBatch(ChainMultiplierIntegratorT<N>& core, State& own, std::uint64_t n,
                                     std::uint64_t& taken, Refusal& refusal);
+  // Up to n steps of a system defined by data on its DEL (LagrangianSteps), each as
+  // stepOnce takes, checks and commits it, in batches as chainSteps.
+  bool lagrangianSteps(LagrangianDel& core, State& own, std::uint64_t n, std::uint64_t& taken, Refusal& refusal);
+  [[gnu::noinline]] bool lagrangianBatch(LagrangianDel& core, State& own, std::uint64_t n, std::uint64_t& taken,
+                                         Refusal& refusal);
   // stepOnce's ends: a step the integrator refused (its refusal, with measured advice)
   // and a step the checks rejected (the integrator back at the last good state), both
   // out of line; an accepted step's commit (stage 3).

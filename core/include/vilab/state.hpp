@@ -20,6 +20,11 @@ namespace vilab {
 struct State {
   VecX q, p;
 };
+// The vectors' buffers exchanged (std::swap's moves would free a temporary's empty ones).
+inline void swap(State& a, State& b) noexcept {
+  a.q.swap(b.q);
+  a.p.swap(b.p);
+}
 
 // Every number of s finite and within ±limits::kMaxMagnitude (NaN fails the comparison):
 // the check of every step's state (simulation.cpp).

@@ -50,13 +50,15 @@ double apply(Op op, double a, double b, int n) {
   return std::numeric_limits<double>::quiet_NaN();
 }
 
-namespace {
-
-// The host's compiler and the counts (a WebAssembly instance runs one thread).
-ProgramCompiler hostCompiler;
+namespace detail {
 bool compiledEnabled = true;
-ProgramCounts counts;
+ProgramCounts counts;  // a WebAssembly instance runs one thread
+}  // namespace detail
+using detail::compiledEnabled;
+using detail::counts;
 
+namespace {
+ProgramCompiler hostCompiler;  // the host's
 }  // namespace
 
 void setProgramCompiler(const ProgramCompiler& compiler) { hostCompiler = compiler; }
@@ -243,7 +245,7 @@ void Program::schedule() {
   if (!fused_.empty()) runs_.push_back(static_cast<std::uint32_t>(fused_.size()));
 }
 
-void Program::run(const double* variables, double* out, std::vector<double>& r) const {
+void Program::runUncompiled(const double* variables, double* out, std::vector<double>& r) const {
   if (compiledEnabled && hostCompiler.compile) {
     if (!compileTried_) compile();
     if (compiled_) {
@@ -372,16 +374,6 @@ MagnitudeBound magnitudeBound(const Program& p, int first, int count, int variab
     out.degree = std::max(out.degree, r.degree);
   }
   return out;
-}
-
-bool MagnitudeBound::surelyWithin(double m, double limit) const {
-  // Every value is at most scale · m^degree · (1 + ε)^k after k roundings on its path, a
-  // factor below 1 + 1e-10 for any program a system can define: a limit 1e10 below
-  // ±1e300 covers it, and the products here round by less.
-  if (!bounded || !(m >= 1 && m <= std::numeric_limits<double>::max())) return false;
-  double b = scale;
-  for (int k = 0; k < degree; ++k) b *= m;
-  return b <= limit;
 }
 
 }  // namespace vilab::expr

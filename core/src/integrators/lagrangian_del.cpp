@@ -24,18 +24,10 @@ double maxAbs(int size, Coefficient coefficient) {
 }
 }  // namespace
 
-StepOutcome LagrangianDel::step(VecX& q, VecX& p) {
+StepOutcome LagrangianDel::stepGeneral(VecX& q, VecX& p) {
   const int n = eval_->n(), c = eval_->c();
   const LagrangianProblem& P = eval_->problem();
   const bool affine = P.constantHessian && (!forced_ || P.constantForceJacobian);
-  // The step in place first: it reads Dg(q_k) and the sizes itself, so a step it takes
-  // needs none of the general path's set-up below.
-  if (inPlace_ && P.constantHessian && c > 0 && !forced_ && rule_.kind != Quadrature::Trapezoid && reducedReady_ &&
-      P.constantMass && P.quadratic && previous_.size() == n + c) {
-    if (!stepInPlace_) stepInPlace_ = stepInPlaceFor(n, c);
-    int iterations = 0;
-    if ((this->*stepInPlace_)(q, p, iterations)) return StepOutcome::accepted(iterations);
-  }
   q0_ = &q;
   p0_ = &p;
   eval_->constraints(q.data(), g_, &G0_);

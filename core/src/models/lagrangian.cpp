@@ -28,17 +28,6 @@ namespace vilab {
 #endif
 
 namespace {
-// Whether two arrays of doubles hold the same bits (−0 ≠ +0, a NaN equals itself), a
-// word at a time: wasm's memcmp compares byte by byte.
-bool sameBits(const double* a, const double* b, std::size_t count) {
-  for (std::size_t i = 0; i < count; ++i) {
-    std::uint64_t x, y;
-    std::memcpy(&x, a + i, sizeof x);
-    std::memcpy(&y, b + i, sizeof y);
-    if (x != y) return false;
-  }
-  return true;
-}
 // The time L's programs see: t when L uses it, else 0, so that a point's outputs are
 // memoized whatever clock its callers pass (a step samples L at t_k + h/2, the model's
 // velocity recovery at 0: both the same bits when L does not use t).
@@ -140,6 +129,10 @@ const double* LagrangianEval::constraintOutputs(const double* q) {
   VILAB_DATA_DEFINED_ONLY();
   const int n = problem_->n, c = problem_->c;
   if (c == 0) return nullptr;
+  // The constraints' memo is only ever filled at (q, 0, 0): q's bits decide (a step asks
+  // for Dg(q_k) where its projection left it).
+  const Memo& m = memo_[LagrangianWorkspace::kConstraints];
+  if (m.valid && sameBits(q, m.vars.data(), static_cast<std::size_t>(n))) return m.out.data();
   setVariables(q, nullptr, 0);
   return run(LagrangianWorkspace::kConstraints, problem_->constraints, static_cast<std::size_t>(c + c * n));
 }
@@ -358,10 +351,9 @@ double LagrangianEval::energy(const double* q, const double* p, double t) {
   const int n = problem_->n;
   SmallVec v;
   if (!velocity(q, p, v, t)) return std::numeric_limits<double>::quiet_NaN();
-  // L alone, the first output of energyTerms (its ∂L/∂q̇ and mass matrix are not needed here).
+  // L alone (energyTerms' first output: its ∂L/∂q̇ and mass matrix are not needed here).
   setVariables(q, v.data(), timeOfL(*problem_, t));
-  const double L =
-      run(LagrangianWorkspace::kEnergyTerms, problem_->energyTerms, static_cast<std::size_t>(1 + n + n * n))[0];
+  const double L = run(LagrangianWorkspace::kLagrangian, problem_->lagrangian, 1)[0];
   double vp = 0;
   for (int i = 0; i < n; ++i) vp += v[i] * p[i];
   return vp - L;
@@ -511,15 +503,6 @@ void LagrangianEval::projectionMatrix(const double* G, Matrix& S) const {
     for (int i = 0; i < c; ++i) S(i, j) = stridedDot(G + i * n, 1, &MinvGt[j * n], 1, n);
 }
 
-bool LagrangianEval::projectMomentumKeepingEnergy(const double* q, double* p, double t) {
-  VILAB_DATA_DEFINED_ONLY();
-  const int n = problem_->n, c = problem_->c;
-  keptEnergy_.valid = false;
-  if (c == 0 || !restMomentumReady_ || !problem_->constantMass || !problem_->quadratic) return projectMomentum(q, p, t);
-  if (!projectKeepingEnergy_) projectKeepingEnergy_ = projectKeepingEnergyFor(n, c);
-  return (this->*projectKeepingEnergy_)(q, p);
-}
-
 // projectTangent, then physicalEnergy's projection and energy, with v = M⁻¹ (p − b) as
 // solveVelocity forms it (b = ∂L/∂q̇ at rest): the same operations in the same order.
 template <class NK, class CK>
@@ -560,11 +543,11 @@ bool LagrangianEval::projectKeepingEnergy(const double* q, double* p) {
       vars[n + i] = v[i];
     }
     vars[2 * n] = 0.0;
-    std::array<double, 1 + kMaxN + kMaxN * kMaxN> terms;  // L, L_q̇, L_q̇q̇
-    runAt(LagrangianWorkspace::kEnergyTerms, problem_->energyTerms, vars.data(), terms.data());
+    double L;
+    runAt(LagrangianWorkspace::kLagrangian, problem_->lagrangian, vars.data(), &L);
     double vp = 0;
     for (int i = 0; i < n; ++i) vp += v[i] * tangent[i];
-    energy = vp - terms[0];
+    energy = vp - L;
   }
   keptEnergy_.valid = true;
   for (int i = 0; i < n; ++i) {
@@ -579,14 +562,6 @@ LagrangianEval::ProjectKeepingEnergy LagrangianEval::projectKeepingEnergyFor(int
   return withCoordinateAndConstraintCounts(n, c, [](auto N, auto C) -> ProjectKeepingEnergy {
     return &LagrangianEval::projectKeepingEnergy<decltype(N), decltype(C)>;
   });
-}
-
-bool LagrangianEval::keptEnergy(const double* q, const double* p, double& energy) const {
-  const std::size_t n = static_cast<std::size_t>(problem_->n);
-  if (!keptEnergy_.valid || !sameBits(q, keptEnergy_.q.data(), n) || !sameBits(p, keptEnergy_.p.data(), n))
-    return false;
-  energy = keptEnergy_.energy;
-  return true;
 }
 
 void LagrangianEval::quantities(const double* q, const double* p, double t, double* conserved, double* momenta) {

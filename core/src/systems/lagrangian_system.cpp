@@ -447,6 +447,7 @@ std::shared_ptr<LagrangianProblem> compile(const Json& params, Json& normalized,
     out.insert(out.end(), Lv.begin(), Lv.end());
     out.insert(out.end(), Lvv.begin(), Lvv.end());
     P.energyTerms = expr::Program(cc.graph, out);
+    P.lagrangian = expr::Program(cc.graph, {Lnode});
   }
   // Constraints and their Jacobian; the dynamics of the baselines:
   //   f_i = ∂L/∂q_i − Σ_j ∂²L/∂q̇_i∂q_j q̇_j − ∂²L/∂q̇_i∂t,   w_i = Σ_jk ∂²g_i/∂q_j∂q_k q̇_j q̇_k.

@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -128,6 +129,11 @@ struct ProgramCounts {
   std::uint64_t interpretedRuns = 0;  // runs of the interpreter
 };
 ProgramCounts programCounts();
+namespace detail {
+// setCompiledPrograms' switch and the counts, read by Program::run's inline fast path.
+extern bool compiledEnabled;
+extern ProgramCounts counts;
+}  // namespace detail
 
 // A straight-line program computing chosen nodes of a graph from the variables:
 // the nodes they need, in topological order, constants folded into the code.
@@ -144,7 +150,14 @@ class Program {
   int instructions() const { return static_cast<int>(code_.size()); }
   // out[k] = value of output k at the variables. `registers` belongs to this program:
   // its constants are written on the first run only. Runs the fused form (below).
-  void run(const double* variables, double* out, std::vector<double>& registers) const;
+  void run(const double* variables, double* out, std::vector<double>& registers) const {
+    if (compiled_ && detail::compiledEnabled) {  // inline: a step runs several small programs
+      ++detail::counts.compiledRuns;
+      (*compiled_)(variables, out);
+      return;
+    }
+    runUncompiled(variables, out, registers);
+  }
   // The same values by interpreting code_ one instruction at a time: the reference the
   // fused form is tested against (same bits).
   void runReference(const double* variables, double* out, std::vector<double>& registers) const;
@@ -160,6 +173,8 @@ class Program {
 
  private:
   void compile() const;
+  // run() before the first compilation, or when compiled programs are off or failed.
+  void runUncompiled(const double* variables, double* out, std::vector<double>& registers) const;
   mutable std::shared_ptr<const CompiledProgram> compiled_;  // shared by copies; released with the last
   mutable bool compileTried_ = false;
   std::vector<Instruction> code_;  // constants first
@@ -199,7 +214,16 @@ struct MagnitudeBound {
   double scale = 0;
   int degree = 0;
   // scale · m^degree ≤ limit, for m ≥ 1 (false when the bound is not, or m is not finite).
-  bool surelyWithin(double m, double limit) const;
+  // Every value is at most scale · m^degree · (1 + ε)^k after k roundings on its path, a
+  // factor below 1 + 1e-10 for any program a system can define: a limit 1e10 below
+  // ±1e300 covers it, and the products here round by less. Inline: every unrecorded step
+  // of a system defined by data asks it (LagrangianModel::rowSurelyRepresentable).
+  bool surelyWithin(double m, double limit) const {
+    if (!bounded || !(m >= 1 && m <= std::numeric_limits<double>::max())) return false;
+    double b = scale;
+    for (int k = 0; k < degree; ++k) b *= m;
+    return b <= limit;
+  }
 };
 // Outputs [first, first + count) of p; variables [0, variables) and `time` (−1: none) may
 // be read.

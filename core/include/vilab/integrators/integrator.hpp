@@ -32,6 +32,16 @@ struct FixedChainSteps {
   State* state = nullptr;
 };
 
+class LagrangianDel;
+
+// A system defined by data stepped by its DEL (LagrangianDel) and the state it steps in
+// place: Simulation takes its steps in one loop that calls the step directly, without
+// the virtual step, store and setTime of each. Null for every other integrator.
+struct LagrangianSteps {
+  LagrangianDel* core = nullptr;
+  State* state = nullptr;
+};
+
 class Integrator {
  public:
   virtual ~Integrator() = default;
@@ -56,6 +66,8 @@ class Integrator {
   virtual bool storeOverwrites() const { return false; }
   // The fixed-size chain core and state Simulation may step in one loop (FixedChainSteps).
   virtual FixedChainSteps fixedChainSteps() { return {}; }
+  // The DEL of a system defined by data and the state it steps (LagrangianSteps).
+  virtual LagrangianSteps lagrangianSteps() { return {}; }
   // The time t_k of the state the next step starts from (the Simulation's clock, set
   // before every step): integrators of time-dependent or forced systems read it.
   virtual void setTime(double) {}
@@ -186,6 +198,12 @@ class CanonicalIntegrator final : public CanonicalBase<Core> {
     if constexpr (HasSetTime<Core>::value) core_.setTime(t);
   }
   bool readsTime() const override { return HasSetTime<Core>::value; }
+  LagrangianSteps lagrangianSteps() override {
+    if constexpr (std::is_same<Core, LagrangianDel>::value)
+      return {&core_, &s_};
+    else
+      return {};
+  }
   bool linearize(Eigen::MatrixXd& jacobian, std::string& why) override {
     if constexpr (HasLinearize<Core>::value)
       return core_.linearize(s_, jacobian, why);

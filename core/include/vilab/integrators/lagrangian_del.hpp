@@ -67,7 +67,20 @@ class LagrangianDel {
   // t_k, the time of the state the next step starts from.
   void setTime(double t) { t_ = t; }
 
-  StepOutcome step(VecX& q, VecX& p);
+  // The step in place first where it applies (stepReducedInPlace: it reads Dg(q_k) and
+  // the sizes itself, so a step it takes needs none of stepGeneral's set-up), inline:
+  // Simulation's loop calls it at every step.
+  [[gnu::always_inline]] StepOutcome step(VecX& q, VecX& p) {
+    const int n = eval_->n(), c = eval_->c();
+    const LagrangianProblem& P = eval_->problem();
+    if (inPlace_ && P.constantHessian && c > 0 && !forced_ && rule_.kind != Quadrature::Trapezoid && reducedReady_ &&
+        P.constantMass && P.quadratic && previous_.size() == n + c) {
+      if (!stepInPlace_) stepInPlace_ = stepInPlaceFor(n, c);
+      int iterations = 0;
+      if ((this->*stepInPlace_)(q, p, iterations)) return StepOutcome::accepted(iterations);
+    }
+    return stepGeneral(q, p);
+  }
 
   // The Jacobian ∂(q_{k+1}, p_{k+1})/∂(q_k, p_k) of the step from s (Integrator::linearize),
   // by the implicit function theorem on R(q_k, p_k, δ) = p_k + D1 L_d(q_k, q_k + δ) + f_d^− = 0
@@ -158,6 +171,8 @@ class LagrangianDel {
   // path from the start.
   template <class NK, class CK>
   bool stepReducedInPlace(VecX& q, VecX& p, int& iterations);
+  // Every other step: the Newton of solveReduced or solveFull, then the momentum.
+  StepOutcome stepGeneral(VecX& q, VecX& p);
 
   // d1 += f_d^−; jac += ∂f_d^−/∂q_{k+1} (after gradientsAt: xa_, xb_, v_ are set).
   void addForcing(const VecX& q, const SmallVec& delta, SmallVec& d1, SmallMat* jac);

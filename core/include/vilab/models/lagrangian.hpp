@@ -21,6 +21,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
@@ -115,6 +116,7 @@ class LagrangianProblem {
   expr::Program gradient;     // L_q (n), L_q̇ (n)
   expr::Program hessian;      // L_qq (n×n), L_qq̇ (n×n: (i, j) = ∂²L/∂q_i∂q̇_j), L_q̇q̇ (n×n), row-major
   expr::Program energyTerms;  // L, L_q̇ (n), L_q̇q̇ (n×n)
+  expr::Program lagrangian;   // L alone (the energy v·p − L): energyTerms' first output, the same bits
   expr::Program constraints;  // g (c), Dg (c×n)
   expr::Program dynamics;     // f = L_q − L_q̇q q̇ (n), q̇ᵀ∇²g_i q̇ (c)
   expr::Program quantities;   // conserved (m), then ξ (s×n)
@@ -146,6 +148,7 @@ struct LagrangianWorkspace {
     kGradient,
     kHessian,
     kEnergyTerms,
+    kLagrangian,
     kConstraints,
     kDynamics,
     kQuantities,
@@ -160,6 +163,18 @@ struct LagrangianWorkspace {
   SmallMat mass;
   SmallLU lu;
 };
+
+// Whether two arrays of doubles hold the same bits (−0 ≠ +0, a NaN equals itself), a
+// word at a time: wasm's memcmp compares byte by byte.
+inline bool sameBits(const double* a, const double* b, std::size_t count) {
+  for (std::size_t i = 0; i < count; ++i) {
+    std::uint64_t x, y;
+    std::memcpy(&x, a + i, sizeof x);
+    std::memcpy(&y, b + i, sizeof y);
+    if (x != y) return false;
+  }
+  return true;
+}
 
 // Evaluation of a compiled problem: the pieces every integrator and the model need.
 class LagrangianEval {
@@ -219,10 +234,24 @@ class LagrangianEval {
   // (LagrangianDel's step in place): the same bits, with the counts as constants for
   // the small systems; when L does not read t, the energy physicalEnergy gives at the
   // projected (q, p) is formed beside it, from the same factorization, and kept for it
-  // (keptEnergy). Elsewhere projectMomentum itself.
-  bool projectMomentumKeepingEnergy(const double* q, double* p, double t);
+  // (keptEnergy). Elsewhere projectMomentum itself. Inline, as keptEnergy: a small
+  // system's step costs little more than its calls.
+  [[gnu::always_inline]] bool projectMomentumKeepingEnergy(const double* q, double* p, double t) {
+    const int n = problem_->n, c = problem_->c;
+    keptEnergy_.valid = false;
+    if (c == 0 || !restMomentumReady_ || !problem_->constantMass || !problem_->quadratic)
+      return projectMomentum(q, p, t);
+    if (!projectKeepingEnergy_) projectKeepingEnergy_ = projectKeepingEnergyFor(n, c);
+    return (this->*projectKeepingEnergy_)(q, p);
+  }
   // The energy kept for exactly these bits of (q, p), if any (L does not read t).
-  bool keptEnergy(const double* q, const double* p, double& energy) const;
+  bool keptEnergy(const double* q, const double* p, double& energy) const {
+    const std::size_t n = static_cast<std::size_t>(problem_->n);
+    if (!keptEnergy_.valid || !sameBits(q, keptEnergy_.q.data(), n) || !sameBits(p, keptEnergy_.p.data(), n))
+      return false;
+    energy = keptEnergy_.energy;
+    return true;
+  }
   // Conserved quantities (m) and Noether momenta p·ξ(q) (s) at (q, p, t).
   void quantities(const double* q, const double* p, double t, double* conserved, double* momenta);
   // Per declared symmetry a, row a of xi is ξ_a(q) = ∂J_a/∂p and row a of dJdq is
@@ -234,7 +263,7 @@ class LagrangianEval {
   // into `out`, not memoized: for a step that keeps its own variables in locals
   // (LagrangianDel's reduced step). The memos stay valid: a program is a function of its
   // variables.
-  void runAt(int which, const expr::Program& program, const double* vars, double* out) {
+  [[gnu::always_inline]] void runAt(int which, const expr::Program& program, const double* vars, double* out) {
     program.run(vars, out, w_.registers[which]);
   }
 
