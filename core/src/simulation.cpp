@@ -864,16 +864,24 @@ bool Simulation::stepOnce(Refusal& refusal) {
   return checkAndCommit<0>(o.iterations, refusal);
 }
 
+namespace {
+// Up to n steps in calls of `batch` (its argument: how many, at most 256), `taken`
+// counting the accepted ones. V8 replaces a wasm function's baseline code with its
+// optimized code only at its next call (it has no on-stack replacement for wasm), so one
+// call of a million steps would run them all on the baseline tier.
+template <class Batch>
+bool inBatches(std::uint64_t n, const std::uint64_t& taken, Batch batch) {
+  constexpr std::uint64_t kBatch = 256;
+  while (taken < n)
+    if (!batch(std::min(n - taken, kBatch))) return false;
+  return true;
+}
+}  // namespace
+
 template <int N>
 bool Simulation::chainSteps(ChainMultiplierIntegratorT<N>& core, State& own, std::uint64_t n, std::uint64_t& taken,
                             Refusal& refusal) {
-  // At most kChainBatch steps a call: V8 replaces a wasm function's baseline code with its
-  // optimized code only at its next call (it has no on-stack replacement for wasm), so one
-  // call of a million steps would run them all on the baseline tier.
-  constexpr std::uint64_t kChainBatch = 256;
-  while (taken < n)
-    if (!chainBatch(core, own, std::min(n - taken, kChainBatch), taken, refusal)) return false;
-  return true;
+  return inBatches(n, taken, [&](std::uint64_t k) { return chainBatch(core, own, k, taken, refusal); });
 }
 
 template <int N>
@@ -897,14 +905,6 @@ bool Simulation::chainBatch(ChainMultiplierIntegratorT<N>& core, State& own, std
   return !rejected;
 }
 
-bool Simulation::lagrangianSteps(LagrangianDel& core, State& own, std::uint64_t n, std::uint64_t& taken,
-                                 Refusal& refusal) {
-  constexpr std::uint64_t kBatch = 256;  // as chainSteps: V8 swaps optimized code in at a call
-  while (taken < n)
-    if (!lagrangianBatch(core, own, std::min(n - taken, kBatch), taken, refusal)) return false;
-  return true;
-}
-
 bool Simulation::lagrangianBatch(LagrangianDel& core, State& own, std::uint64_t n, std::uint64_t& taken,
                                  Refusal& refusal) {
   // stepOnce with CanonicalIntegrator's setTime, step and store written out.
@@ -924,7 +924,9 @@ bool Simulation::takeSteps(std::uint64_t n, std::uint64_t& taken, Refusal& refus
   taken = 0;
   if (kDataDefinedInThisBuild) {  // the lean module leaves the DEL's loop out
     const LagrangianSteps data = integrator_->lagrangianSteps();
-    if (data.core) return lagrangianSteps(*data.core, *data.state, n, taken, refusal);
+    if (data.core)
+      return inBatches(n, taken,
+                       [&](std::uint64_t k) { return lagrangianBatch(*data.core, *data.state, k, taken, refusal); });
   }
   // A fixed-step chain of 1–3 bobs whose step reads no clock and keeps its positions on
   // the manifold: its steps in its own loop.

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -766,7 +767,9 @@ TEST_CASE("lagrangian: the reduced step written out in place gives the general p
 
 // Simulation takes a system's DEL steps in its own loop (LagrangianSteps): n steps in one
 // call and one step a call give the same bits, history and refusal, recorded every step
-// or not, on the step in place and on the general path, with L reading t or not.
+// or not, on the step in place and on the general path, with L reading t or not, and a
+// refusal at the first step or within a batch (by the step, or by the checks); and the
+// loop's states are those of the integrator stepped through its virtual calls.
 TEST_CASE("lagrangian: steps in one call or one a call give the same run and the same refusal",
           "[lagrangian][simulation][determinism]") {
   const std::string pendulum = R"j({"coordinates":["x","z"],"constants":{"g":9.81},)j"
@@ -778,13 +781,32 @@ TEST_CASE("lagrangian: steps in one call or one a call give the same run and the
       {defined(pendulum, pendulumInitial, "trapezoid"), false},  // the general path
       {defined(kDspAsData, kDspAsDataInitial), false},           // in place, c = 2
       {defined(polarWith("m/2*(r'^2 + r^2*th'^2) - k/2*(r - l0)^2*(1 + sin(t)/4) + m*g*r*cos(th)"), kPolarInitial),
-       false},                                                                         // L reads t
-      {defined(kKepler, R"({"q":[0.05,0],"qdot":[0,6.3]})", "midpoint", 0.5), true}};  // refused at step 1
+       false},                                                                        // L reads t
+      {defined(kKepler, R"({"q":[0.05,0],"qdot":[0,6.3]})", "midpoint", 0.5), true},  // refused at step 1
+      {defined(kKepler, R"({"q":[1,0],"qdot":[0,0.3]})", "midpoint", 0.1), true},     // by the step, at step 12
+      {defined(kKepler, R"({"q":[1,0],"qdot":[0,0.1]})", "midpoint", 0.1), true}};    // by the checks, at step 11
   for (const auto& [text, refused] : scenarios)
     for (int stride : {1, 7}) {
       INFO(text << ", history every " << stride);
       CHECK(test::batchedDiffersFromSingle(text, stride, refused) == "");
     }
+  for (const auto& [text, refused] : scenarios) {
+    if (refused) continue;
+    INFO(text);
+    Simulation sim = simulate(text);
+    const std::unique_ptr<Integrator> integrator = makeIntegrator(sim.scenario());
+    State s = sim.state();
+    integrator->load(s);
+    bool stepped = true;
+    for (int k = 0; k < 500 && stepped; ++k) {
+      integrator->setTime(k * sim.scenario().h);
+      stepped = integrator->stepAndStore(s).ok;
+    }
+    sim.advance(500);
+    CHECK(stepped);
+    CHECK(std::memcmp(s.q.data(), sim.state().q.data(), sizeof(double) * s.q.size()) == 0);
+    CHECK(std::memcmp(s.p.data(), sim.state().p.data(), sizeof(double) * s.p.size()) == 0);
+  }
 }
 
 // The energy's program is L alone: energyTerms' first output, the same bits, at any point.

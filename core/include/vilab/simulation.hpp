@@ -237,8 +237,7 @@ class Simulation {
   [[gnu::noinline]] bool chainBatch(ChainMultiplierIntegratorT<N>& core, State& own, std::uint64_t n,
                                     std::uint64_t& taken, Refusal& refusal);
   // Up to n steps of a system defined by data on its DEL (LagrangianSteps), each as
-  // stepOnce takes, checks and commits it, in batches as chainSteps.
-  bool lagrangianSteps(LagrangianDel& core, State& own, std::uint64_t n, std::uint64_t& taken, Refusal& refusal);
+  // stepOnce takes, checks and commits it; takeSteps calls it in batches as chainSteps.
   [[gnu::noinline]] bool lagrangianBatch(LagrangianDel& core, State& own, std::uint64_t n, std::uint64_t& taken,
                                          Refusal& refusal);
   // stepOnce's ends: a step the integrator refused (its refusal, with measured advice)
