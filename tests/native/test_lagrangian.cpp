@@ -677,11 +677,14 @@ TEST_CASE("lagrangian: the reduced step written out in place gives the general p
   // Constant mass, constraints, no forces: after its first step LagrangianDel takes
   // stepReducedInPlace. Against the same integrator with it off, step by step: the
   // coordinates' and constraints' counts as constants (n ≤ 6, c ≤ 3) and at run time
-  // (n = 8, c = 4), the midpoint rule and an α member, L depending on t.
+  // (n = 8, c = 4), the midpoint rule and an α member, L depending on t. Where L_q is
+  // constant (gravity in Cartesian coordinates) the step in place knows L's gradient
+  // without running its program; elsewhere it runs it.
   struct Case {
     const char* params;
     std::vector<double> q, p;
     DiscreteRule rule;
+    bool knownGradient = true;  // L_q constant
   };
   const std::string planar = R"j("lagrangian":"(x1'^2+z1'^2)/2 + (x2'^2+z2'^2)/2 + (x3'^2+z3'^2)/2 - g*(z1+z2+z3)")j";
   const std::string links3 = R"j("x1^2+z1^2-1","(x2-x1)^2+(z2-z1)^2-1","(x3-x2)^2+(z3-z2)^2-1")j";
@@ -694,6 +697,13 @@ TEST_CASE("lagrangian: the reduced step written out in place gives the general p
   const Case cases[] = {
       {kDspAsData.c_str(), {0.6, 0, -0.8, 0.6, 0.6, -1.6}, {0, 0.8, 0, 0.5, 0.8, 0}, DiscreteRule::midpoint()},
       {R"j({"coordinates":["x","z"],"constants":{"g":9.81},"lagrangian":"(x'^2+z'^2)/2 - g*z*(1 + sin(3*t)/5)",)j"
+       R"j("constraints":["x^2+z^2-1"]})j",
+       {0.6, -0.8},
+       {0.8, 0.6},
+       DiscreteRule::alphaFamily(0.3),
+       false},
+      // L reads t, L_q does not.
+      {R"j({"coordinates":["x","z"],"constants":{"g":9.81},"lagrangian":"(x'^2+z'^2)/2 - g*z + sin(3*t)/5",)j"
        R"j("constraints":["x^2+z^2-1"]})j",
        {0.6, -0.8},
        {0.8, 0.6},
@@ -718,13 +728,26 @@ TEST_CASE("lagrangian: the reduced step written out in place gives the general p
     VecX qb = qa, pb = pa;
     constexpr int kSteps = 1500;
     bool identical = true;
+    std::uint64_t gradientRuns = 0;  // the step in place's runs of L's gradient program
     for (int step = 0; step < kSteps && identical; ++step) {
       inPlace.setTime(step * h);
       general.setTime(step * h);
-      const StepOutcome a = inPlace.step(qa, pa), b = general.step(qb, pb);
+      const expr::ProgramCounts before = expr::programCounts();
+      const StepOutcome a = inPlace.step(qa, pa);
+      const expr::ProgramCounts after = expr::programCounts();
+      const StepOutcome b = general.step(qb, pb);
       identical = a.ok && b.ok && a.iterations == b.iterations && same(qa, qb) && same(pa, pb);
+      // Each in-place step runs the constraints once a Newton iteration and once at
+      // q_{k+1}, L once for the energy it keeps (L not reading t), and L's gradient twice
+      // unless it is known.
+      const std::uint64_t runs =
+          after.compiledRuns + after.interpretedRuns - before.compiledRuns - before.interpretedRuns;
+      const std::uint64_t others = static_cast<std::uint64_t>(a.iterations) + (problem->timeDependent ? 1 : 2);
+      if (step > 0) gradientRuns += runs - others;
     }
     CHECK(identical);
+    CHECK(problem->constantLq == k.knownGradient);
+    CHECK(gradientRuns == (k.knownGradient ? 0 : 2 * (kSteps - 1)));
     CHECK(inPlace.stepsInPlace() == kSteps - 1);  // all but the first (no previous step)
     CHECK(general.stepsInPlace() == 0);
 

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <string>
@@ -21,6 +23,21 @@ double maxAbs(int size, Coefficient coefficient) {
   double m = std::abs(coefficient(0));
   for (int i = 1; i < size; ++i) m = std::max(m, std::abs(coefficient(i)));
   return m;
+}
+
+// max(a, b) of two magnitudes (each ≥ +0, or NaN) as their bits order them: no branch
+// on the data, which V8 compiles a double's comparison to (an integer select is a
+// conditional move). std::max's value where both are numbers; a NaN wins wherever it
+// is, where std::max keeps or drops it by its place: the step in place, its one user,
+// refuses a step with a NaN either way.
+inline double maxMagnitude(double a, double b) {
+  std::uint64_t x, y;
+  std::memcpy(&x, &a, sizeof x);
+  std::memcpy(&y, &b, sizeof y);
+  const std::uint64_t m = x < y ? y : x;
+  double r;
+  std::memcpy(&r, &m, sizeof r);
+  return r;
 }
 }  // namespace
 
@@ -219,18 +236,30 @@ bool LagrangianDel::stepReducedInPlace(VecX& q, VecX& p, int& iterations) {
   // Dg(q_k) (the last step's projection evaluated it: memoized), the sizes, λ's start.
   const double* o = eval.constraintOutputs(q.data());
   for (int k = 0; k < c * n; ++k) G0[k] = o[c + k];
-  const double qScale = 1.0 + maxAbs(n, [&](int i) { return q[i]; });
-  const double pScale = 1.0 + maxAbs(n, [&](int i) { return p[i]; });
+  double qMax = std::abs(q[0]), pMax = std::abs(p[0]);
+  for (int i = 1; i < n; ++i) {
+    qMax = maxMagnitude(qMax, std::abs(q[i]));
+    pMax = maxMagnitude(pMax, std::abs(p[i]));
+  }
+  const double qScale = 1.0 + qMax, pScale = 1.0 + pMax;
   for (int j = 0; j < c; ++j) lambda[j] = previous_[n + j];
 
-  // δ0 = −J11⁻¹ (p_k + D1 L_d(q_k, q_k)), B = J11⁻¹ Dg(q_k)ᵀ (solveReduced).
-  for (int i = 0; i < n; ++i) {
-    vars[i] = q[i] + a * zero;
-    vars[n + i] = zero / h;
+  // δ0 = −J11⁻¹ (p_k + D1 L_d(q_k, q_k)), B = J11⁻¹ Dg(q_k)ᵀ (solveReduced). With L_q
+  // constant and ∂L/∂q̇ at rest formed once, L's gradient is known without running its
+  // program, here and in stage 2: the same values (a program is a function of its
+  // variables, and these outputs read none that change).
+  const double* restMomentum = P.constantLq ? eval.restMomentum() : nullptr;
+  if (restMomentum) {
+    for (int k = 0; k < n; ++k) rhs[k] = p[k] + (w * P.Lq[k] - restMomentum[k]);
+  } else {
+    for (int i = 0; i < n; ++i) {
+      vars[i] = q[i] + a * zero;
+      vars[n + i] = zero / h;
+    }
+    vars[2 * n] = tL;
+    eval.runAt(LagrangianWorkspace::kGradient, P.gradient, vars.data(), gradient.data());
+    for (int k = 0; k < n; ++k) rhs[k] = p[k] + (w * gradient[k] - gradient[n + k]);
   }
-  vars[2 * n] = tL;
-  eval.runAt(LagrangianWorkspace::kGradient, P.gradient, vars.data(), gradient.data());
-  for (int k = 0; k < n; ++k) rhs[k] = p[k] + (w * gradient[k] - gradient[n + k]);
   const SmallMat& Jinv = j11Inverse_;
   for (int i = 0; i < n; ++i) delta0[i] = -stridedDot(&Jinv(i, 0), Jinv.outerStride(), rhs.data(), 1, n);
   for (int j = 0; j < c; ++j)
@@ -269,8 +298,8 @@ bool LagrangianDel::stepReducedInPlace(VecX& q, VecX& p, int& iterations) {
     double dq = std::abs(stridedDot(&B[0], n, dl.data(), 1, c));
     double dp = std::abs(stridedDot(&G0[0], n, dl.data(), 1, c));
     for (int i = 1; i < n; ++i) {
-      dq = std::max(dq, std::abs(stridedDot(&B[i], n, dl.data(), 1, c)));
-      dp = std::max(dp, std::abs(stridedDot(&G0[i], n, dl.data(), 1, c)));
+      dq = maxMagnitude(dq, std::abs(stridedDot(&B[i], n, dl.data(), 1, c)));
+      dp = maxMagnitude(dp, std::abs(stridedDot(&G0[i], n, dl.data(), 1, c)));
     }
     const double size = std::max(dq / qScale, dp / pScale);
     if (!std::isfinite(size)) return false;
@@ -292,12 +321,16 @@ bool LagrangianDel::stepReducedInPlace(VecX& q, VecX& p, int& iterations) {
   x_.resize(n + c);
   for (int i = 0; i < n; ++i) x_[i] = delta0[i] - stridedDot(&B[i], n, lambda.data(), 1, c);
   for (int j = 0; j < c; ++j) x_[n + j] = lambda[j];
-  for (int i = 0; i < n; ++i) {
-    vars[n + i] = x_[i] / h;
-    vars[i] = q[i] + a * x_[i];
+  if (restMomentum) {
+    for (int i = 0; i < n; ++i) gradient[i] = P.Lq[i];
+  } else {
+    for (int i = 0; i < n; ++i) {
+      vars[n + i] = x_[i] / h;
+      vars[i] = q[i] + a * x_[i];
+    }
+    vars[2 * n] = tL;
+    eval.runAt(LagrangianWorkspace::kGradient, P.gradient, vars.data(), gradient.data());
   }
-  vars[2 * n] = tL;
-  eval.runAt(LagrangianWorkspace::kGradient, P.gradient, vars.data(), gradient.data());
   q1_.resize(n);
   p1_.resize(n);
   bool finite = true;

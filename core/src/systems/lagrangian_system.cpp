@@ -435,6 +435,11 @@ std::shared_ptr<LagrangianProblem> compile(const Json& params, Json& normalized,
     P.constantRestMomentum = P.constantRestMomentum && !cc.graph.dependsOn(k, cc.t());
   }
   if (full) {
+    P.constantLq = true;
+    for (int k : Lq) {
+      P.constantLq = P.constantLq && cc.graph.isConstant(k);
+      P.Lq.push_back(cc.graph[k].value);
+    }
     std::vector<int> out = Lq;
     out.insert(out.end(), Lv.begin(), Lv.end());
     P.gradient = expr::Program(cc.graph, out);

@@ -96,7 +96,11 @@ class LagrangianProblem {
   // constant mass matrix v = M⁻¹ (p − b), b formed once.
   bool constantRestMomentum = false;
   bool constantHessian = false;  // every second derivative is constant: D1 L_d is affine in q_{k+1}
-  bool timeDependent = false;    // L uses t (M–W Part 4): the integrators sample it at their quadrature times
+  // L_q is constant (V linear in q, as gravity in Cartesian coordinates, and nothing else
+  // reads q): its values, the gradient program's first n outputs wherever it runs.
+  bool constantLq = false;
+  std::vector<double> Lq;
+  bool timeDependent = false;  // L uses t (M–W Part 4): the integrators sample it at their quadrature times
   // L_qq̇ is not identically zero: velocity-linear (gyroscopic) terms, which a method for
   // M q̈ = f(q) such as Newmark does not integrate symplectically.
   bool gyroscopic = false;
@@ -244,6 +248,9 @@ class LagrangianEval {
     if (!projectKeepingEnergy_) projectKeepingEnergy_ = projectKeepingEnergyFor(n, c);
     return (this->*projectKeepingEnergy_)(q, p);
   }
+  // ∂L/∂q̇(q, 0, t) once formed when it reads neither q nor t (constantRestMomentum), else
+  // null: the gradient program's last n outputs at q̇ = 0, the same bits wherever it runs.
+  const double* restMomentum() const { return restMomentumReady_ ? restMomentum_.data() : nullptr; }
   // The energy kept for exactly these bits of (q, p), if any (L does not read t).
   bool keptEnergy(const double* q, const double* p, double& energy) const {
     const std::size_t n = static_cast<std::size_t>(problem_->n);
