@@ -17,14 +17,6 @@
 namespace vilab {
 
 namespace {
-// max_i |x_i| as Eigen's cwiseAbs().maxCoeff() reduces it (std::max from the first).
-template <class Coefficient>
-double maxAbs(int size, Coefficient coefficient) {
-  double m = std::abs(coefficient(0));
-  for (int i = 1; i < size; ++i) m = std::max(m, std::abs(coefficient(i)));
-  return m;
-}
-
 // max(a, b) of two magnitudes (each ≥ +0, or NaN) as their bits order them: no branch
 // on the data, which V8 compiles a double's comparison to (an integer select is a
 // conditional move). std::max's value where both are numbers; a NaN wins wherever it
@@ -38,6 +30,18 @@ inline double maxMagnitude(double a, double b) {
   double r;
   std::memcpy(&r, &m, sizeof r);
   return r;
+}
+
+// max_i |x_i| as Eigen's cwiseAbs().maxCoeff() reduces it (std::max from the first), or
+// on the magnitudes' bits (kOnBits: maxMagnitude).
+template <bool kOnBits = false, class Coefficient>
+double maxAbs(int size, Coefficient coefficient) {
+  double m = std::abs(coefficient(0));
+  for (int i = 1; i < size; ++i) {
+    const double x = std::abs(coefficient(i));
+    m = kOnBits ? maxMagnitude(m, x) : std::max(m, x);
+  }
+  return m;
 }
 }  // namespace
 
@@ -236,12 +240,8 @@ bool LagrangianDel::stepReducedInPlace(VecX& q, VecX& p, int& iterations) {
   // Dg(q_k) (the last step's projection evaluated it: memoized), the sizes, λ's start.
   const double* o = eval.constraintOutputs(q.data());
   for (int k = 0; k < c * n; ++k) G0[k] = o[c + k];
-  double qMax = std::abs(q[0]), pMax = std::abs(p[0]);
-  for (int i = 1; i < n; ++i) {
-    qMax = maxMagnitude(qMax, std::abs(q[i]));
-    pMax = maxMagnitude(pMax, std::abs(p[i]));
-  }
-  const double qScale = 1.0 + qMax, pScale = 1.0 + pMax;
+  const double qScale = 1.0 + maxAbs<true>(n, [&](int i) { return q[i]; });
+  const double pScale = 1.0 + maxAbs<true>(n, [&](int i) { return p[i]; });
   for (int j = 0; j < c; ++j) lambda[j] = previous_[n + j];
 
   // δ0 = −J11⁻¹ (p_k + D1 L_d(q_k, q_k)), B = J11⁻¹ Dg(q_k)ᵀ (solveReduced). With L_q

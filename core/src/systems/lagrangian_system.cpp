@@ -1,6 +1,7 @@
 // The system "lagrangian": a Lagrangian, constraints, forcing, conserved quantities,
 // symmetries and bodies given as data (models/lagrangian.hpp), validated and compiled
 // here once per scenario. Every expression goes through the one parser (expr/parse.hpp).
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -435,11 +436,9 @@ std::shared_ptr<LagrangianProblem> compile(const Json& params, Json& normalized,
     P.constantRestMomentum = P.constantRestMomentum && !cc.graph.dependsOn(k, cc.t());
   }
   if (full) {
-    P.constantLq = true;
-    for (int k : Lq) {
-      P.constantLq = P.constantLq && cc.graph.isConstant(k);
-      P.Lq.push_back(cc.graph[k].value);
-    }
+    P.constantLq = std::all_of(Lq.begin(), Lq.end(), [&](int k) { return cc.graph.isConstant(k); });
+    if (P.constantLq)
+      for (int k : Lq) P.Lq.push_back(cc.graph[k].value);
     std::vector<int> out = Lq;
     out.insert(out.end(), Lv.begin(), Lv.end());
     P.gradient = expr::Program(cc.graph, out);

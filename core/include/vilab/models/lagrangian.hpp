@@ -97,7 +97,8 @@ class LagrangianProblem {
   bool constantRestMomentum = false;
   bool constantHessian = false;  // every second derivative is constant: D1 L_d is affine in q_{k+1}
   // L_q is constant (V linear in q, as gravity in Cartesian coordinates, and nothing else
-  // reads q): its values, the gradient program's first n outputs wherever it runs.
+  // reads q): then Lq holds its values, the gradient program's first n outputs wherever
+  // it runs (else it is empty).
   bool constantLq = false;
   std::vector<double> Lq;
   bool timeDependent = false;  // L uses t (M–W Part 4): the integrators sample it at their quadrature times
