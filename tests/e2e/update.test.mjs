@@ -13,7 +13,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, wri
 import { tmpdir } from 'node:os';
 import { join, extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { useBrowser, launch } from './helpers.mjs';
+import { useBrowser, launch, sleep } from './helpers.mjs';
 
 const browser = useBrowser();
 // the site as built (scripts/test.mjs serves the same dist/ to the other tests)
@@ -98,7 +98,7 @@ async function serve(site) {
  */
 async function quiet(host, ms = 3000, limit = 30000) {
   const start = Date.now();
-  while (Date.now() - host.lastRequest < ms && Date.now() - start < limit) await new Promise((r) => setTimeout(r, 250));
+  while (Date.now() - host.lastRequest < ms && Date.now() - start < limit) await sleep(250);
 }
 
 async function openTab(host, path = '', context = browser.context) {
@@ -230,9 +230,9 @@ describe('redeploys', { concurrency: true }, () => {
   /**
    * Three deploys under an old tab: the first (both tabs open on it), `middle` (its state
    * after the install: 'redundant' when it fails, 'installed' when it waits unaccepted) and
-   * `last`, accepted in one tab. The old tab then opens what it had not loaded yet, Explain
-   * (KaTeX) and the editor of a system defined by data (its preview, the full engine), whose
-   * files the server no longer has. Returns the cache names after `middle`, after `last`
+   * `last` (published once the server is quiet), accepted in one tab. The old tab then
+   * opens what it had not loaded yet, Explain (KaTeX) and the editor of a system defined by
+   * data (its preview, the full engine), whose files the server no longer has. Returns the cache names after `middle`, after `last`
    * with the old tab open, and the first deploy's.
    */
   async function threeDeploys(own, middle, state, last) {
