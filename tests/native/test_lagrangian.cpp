@@ -677,7 +677,9 @@ TEST_CASE("lagrangian: the reduced step written out in place gives the general p
   // Constant mass, constraints, no forces: after its first step LagrangianDel takes
   // stepReducedInPlace. Against the same integrator with it off, step by step: the
   // coordinates' and constraints' counts as constants (n ≤ 6, c ≤ 3) and at run time
-  // (n = 8, c = 4), the midpoint rule and an α member, L depending on t. Where L_q is
+  // (n = 8, c = 4), the midpoint rule and an α member, L depending on t; M⁻¹ and J11⁻¹
+  // diagonal (point masses in Cartesian coordinates: for n > 2 their products skip the
+  // zero terms). Where L_q is
   // constant (gravity in Cartesian coordinates) the step in place knows L's gradient
   // without running its program; elsewhere it runs it.
   struct Case {
@@ -696,6 +698,9 @@ TEST_CASE("lagrangian: the reduced step written out in place gives the general p
       links3 + R"j(,"(x4-x3)^2+(z4-z3)^2-1"]})j";
   const Case cases[] = {
       {kDspAsData.c_str(), {0.6, 0, -0.8, 0.6, 0.6, -1.6}, {0, 0.8, 0, 0.5, 0.8, 0}, DiscreteRule::midpoint()},
+      // In the plane y = 0: the y rows of M⁻¹ (p − b), δ0 and B are zeros, whose signs the
+      // diagonal matrices' products (diagonalTimes) give as the sums in full do.
+      {kDspAsData.c_str(), {0.6, 0, -0.8, 1.2, 0, -1.6}, {0.8, 0, 0.6, 1.2, 0, 0.9}, DiscreteRule::midpoint()},
       {R"j({"coordinates":["x","z"],"constants":{"g":9.81},"lagrangian":"(x'^2+z'^2)/2 - g*z*(1 + sin(3*t)/5)",)j"
        R"j("constraints":["x^2+z^2-1"]})j",
        {0.6, -0.8},
@@ -749,6 +754,7 @@ TEST_CASE("lagrangian: the reduced step written out in place gives the general p
     CHECK(problem->constantLq == k.knownGradient);
     CHECK(gradientRuns == (k.knownGradient ? 0 : 2 * (kSteps - 1)));
     CHECK(inPlace.stepsInPlace() == kSteps - 1);  // all but the first (no previous step)
+    CHECK(inPlace.diagonalNewtonMatrix());        // point masses in Cartesian coordinates
     CHECK(general.stepsInPlace() == 0);
 
     // A momentum that is not finite: both refuse, for the same reason, keeping the state.

@@ -178,6 +178,8 @@ StepOutcome LagrangianDel::solveReduced() {
                                  "the Newton matrix of the discrete Euler–Lagrange equations is singular",
                                  Suggestion::reduceH(), 1);
     j11Inverse_ = j11Lu_.inverse();
+    j11ZerosSign_ = diagonalZerosSign(j11Inverse_);
+    stepInPlace_ = nullptr;
     reducedReady_ = true;
   }
   SmallVec d1(n);
@@ -219,7 +221,7 @@ StepOutcome LagrangianDel::solveReduced() {
   return out;
 }
 
-template <class NK, class CK>
+template <class NK, class CK, bool kDiagonal>
 bool LagrangianDel::stepReducedInPlace(VecX& q, VecX& p, int& iterations) {
   constexpr int kMaxN = lagrangian_limits::kMaxCoordinates, kMaxC = lagrangian_limits::kMaxConstraints;
   constexpr double eps = std::numeric_limits<double>::epsilon();
@@ -261,9 +263,18 @@ bool LagrangianDel::stepReducedInPlace(VecX& q, VecX& p, int& iterations) {
     for (int k = 0; k < n; ++k) rhs[k] = p[k] + (w * gradient[k] - gradient[n + k]);
   }
   const SmallMat& Jinv = j11Inverse_;
-  for (int i = 0; i < n; ++i) delta0[i] = -stridedDot(&Jinv(i, 0), Jinv.outerStride(), rhs.data(), 1, n);
-  for (int j = 0; j < c; ++j)
-    for (int i = 0; i < n; ++i) B[j * n + i] = stridedDot(&Jinv(i, 0), Jinv.outerStride(), &G0[j * n], 1, n);
+  if constexpr (kDiagonal) {
+    // The sums' bits (diagonalTimes). An rhs or a Dg(q_k) not finite gives a δ0 or a B
+    // not finite either, which this step refuses as it refuses the sums' (in its
+    // iteration, or at a q_{k+1} not finite).
+    diagonalTimes(Jinv.data(), Jinv.outerStride(), j11ZerosSign_, rhs.data(), delta0.data(), n);
+    for (int i = 0; i < n; ++i) delta0[i] = -delta0[i];
+    for (int j = 0; j < c; ++j) diagonalTimes(Jinv.data(), Jinv.outerStride(), j11ZerosSign_, &G0[j * n], &B[j * n], n);
+  } else {
+    for (int i = 0; i < n; ++i) delta0[i] = -stridedDot(&Jinv(i, 0), Jinv.outerStride(), rhs.data(), 1, n);
+    for (int j = 0; j < c; ++j)
+      for (int i = 0; i < n; ++i) B[j * n + i] = stridedDot(&Jinv(i, 0), Jinv.outerStride(), &G0[j * n], 1, n);
+  }
 
   // Newton on g(q_k + δ0 − Bλ) = 0 with the matrix −Dg(q_k + δ) B, as newtonIterate
   // runs it for solveReduced (full Newton, its stopping rule); anything else: false.
@@ -350,9 +361,13 @@ bool LagrangianDel::stepReducedInPlace(VecX& q, VecX& p, int& iterations) {
   return true;
 }
 
-LagrangianDel::StepInPlace LagrangianDel::stepInPlaceFor(int n, int c) {
-  return withCoordinateAndConstraintCounts(
-      n, c, [](auto N, auto C) -> StepInPlace { return &LagrangianDel::stepReducedInPlace<decltype(N), decltype(C)>; });
+LagrangianDel::StepInPlace LagrangianDel::stepInPlaceFor(int n, int c, bool diagonal) {
+  return withCoordinateAndConstraintCounts(n, c, [&](auto N, auto C) -> StepInPlace {
+    // A diagonal J11⁻¹'s products by diagonalTimes; 2 × 2 and smaller gain nothing.
+    if (diagonal && decltype(N)::value != 1 && decltype(N)::value != 2)
+      return &LagrangianDel::stepReducedInPlace<decltype(N), decltype(C), true>;
+    return &LagrangianDel::stepReducedInPlace<decltype(N), decltype(C), false>;
+  });
 }
 
 // The reduced problem's products summed as lazyProduct sums them, on the constraints'

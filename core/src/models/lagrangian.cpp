@@ -236,6 +236,7 @@ bool LagrangianEval::prepareConstantMass(const double* q) {
     constantMassRegular_ =
         constantMassLu_.compute(constantMass_) && constantMassLu_.regular(limits::kSingularPivotRatio);
     if (constantMassRegular_) constantMassInverse_ = constantMassLu_.inverse();
+    massInverseZerosSign_ = constantMassRegular_ ? diagonalZerosSign(constantMassInverse_) : 0;
     constantMassReady_ = true;
   }
   return constantMassRegular_;
@@ -482,7 +483,7 @@ bool LagrangianEval::factorizeProjection(const double* q, const double* G) {
   // velocity() prepared M⁻¹; Dg M⁻¹ Dgᵀ depends on q alone: factorized once per q.
   if (!projectionReady_ || !sameBits(q, projectionQ_.data(), static_cast<std::size_t>(n))) {
     SmallMat S(c, c);
-    withCoordinateCount(n, [&](auto N) { projectionMatrix<decltype(N)>(G, S); });
+    withCoordinateCount(n, [&](auto N) { projectionMatrix<decltype(N), false>(G, S); });
     projectionRegular_ = projectionLu_.compute(S) && projectionLu_.regular(limits::kSingularPivotRatio);
     std::copy(q, q + n, projectionQ_.begin());
     projectionReady_ = true;
@@ -490,31 +491,41 @@ bool LagrangianEval::factorizeProjection(const double* q, const double* G) {
   return projectionRegular_;
 }
 
-template <class NK, class Matrix>
+template <class NK, bool kDiagonal, class Matrix>
 void LagrangianEval::projectionMatrix(const double* G, Matrix& S) const {
   const int n = countOf(NK{}, problem_->n), c = problem_->c;
-  // S = Dg (M⁻¹ Dgᵀ), both products summed as lazyProduct sums them.
+  // S = Dg (M⁻¹ Dgᵀ), both products summed as lazyProduct sums them (kDiagonal: a
+  // diagonal M⁻¹'s by diagonalTimes; a G not finite then makes S not finite as well).
   const SmallMat& Minv = constantMassInverse_;
   std::array<double, lagrangian_limits::kMaxCoordinates * lagrangian_limits::kMaxConstraints> MinvGt;  // by columns
-  for (int j = 0; j < c; ++j)
-    for (int i = 0; i < n; ++i)  // G + j n: column j of Dgᵀ
-      MinvGt[j * n + i] = stridedDot(&Minv(i, 0), Minv.outerStride(), G + j * n, 1, n);
+  for (int j = 0; j < c; ++j) {  // G + j n: column j of Dgᵀ
+    if constexpr (kDiagonal) {
+      diagonalTimes(Minv.data(), Minv.outerStride(), massInverseZerosSign_, G + j * n, &MinvGt[j * n], n);
+    } else {
+      for (int i = 0; i < n; ++i) MinvGt[j * n + i] = stridedDot(&Minv(i, 0), Minv.outerStride(), G + j * n, 1, n);
+    }
+  }
   for (int j = 0; j < c; ++j)
     for (int i = 0; i < c; ++i) S(i, j) = stridedDot(G + i * n, 1, &MinvGt[j * n], 1, n);
 }
 
 // projectTangent, then physicalEnergy's projection and energy, with v = M⁻¹ (p − b) as
 // solveVelocity forms it (b = ∂L/∂q̇ at rest): the same operations in the same order.
-template <class NK, class CK>
+template <class NK, class CK, bool kDiagonal>
 bool LagrangianEval::projectKeepingEnergy(const double* q, double* p) {
   constexpr int kMaxN = lagrangian_limits::kMaxCoordinates;
   const int n = countOf(NK{}, problem_->n), c = countOf(CK{}, problem_->c);
   const double* G = constraintOutputs(q) + c;  // Dg(i, j) = G[i * n + j]
   const SmallMat& Minv = constantMassInverse_;
   std::array<double, kMaxN> v, r;
-  const auto velocityOf = [&](const double* momentum) {
+  const auto velocityOf = [&](const double* momentum) __attribute__((always_inline)) {
     for (int j = 0; j < n; ++j) r[j] = momentum[j] - restMomentum_[j];
     bool finite = true;
+    if constexpr (kDiagonal) {  // r not finite: v is not either, as the sums' would be
+      diagonalTimes(Minv.data(), Minv.outerStride(), massInverseZerosSign_, r.data(), v.data(), n);
+      for (int i = 0; i < n; ++i) finite = finite & std::isfinite(v[i]);
+      return finite;
+    }
     for (int i = 0; i < n; ++i) {
       v[i] = stridedDot(&Minv(i, 0), Minv.outerStride(), r.data(), 1, n);
       finite = finite && std::isfinite(v[i]);
@@ -526,7 +537,7 @@ bool LagrangianEval::projectKeepingEnergy(const double* q, double* p) {
   ConstraintBlock<CK> S(c, c);
   ConstraintBlockLU<CK> lu;
   if (!velocityOf(p)) return false;
-  projectionMatrix<NK>(G, S);
+  projectionMatrix<NK, kDiagonal>(G, S);
   if (!lu.compute(S) || !lu.regular(limits::kSingularPivotRatio) || !removeNormalMomentum<NK, CK>(lu, G, v.data(), p))
     return false;
   if (problem_->timeDependent) return true;
@@ -558,9 +569,12 @@ bool LagrangianEval::projectKeepingEnergy(const double* q, double* p) {
   return true;
 }
 
-LagrangianEval::ProjectKeepingEnergy LagrangianEval::projectKeepingEnergyFor(int n, int c) {
-  return withCoordinateAndConstraintCounts(n, c, [](auto N, auto C) -> ProjectKeepingEnergy {
-    return &LagrangianEval::projectKeepingEnergy<decltype(N), decltype(C)>;
+LagrangianEval::ProjectKeepingEnergy LagrangianEval::projectKeepingEnergyFor(int n, int c, bool diagonal) {
+  return withCoordinateAndConstraintCounts(n, c, [&](auto N, auto C) -> ProjectKeepingEnergy {
+    // A diagonal M⁻¹'s products by diagonalTimes; 2 × 2 and smaller gain nothing.
+    if (diagonal && decltype(N)::value != 1 && decltype(N)::value != 2)
+      return &LagrangianEval::projectKeepingEnergy<decltype(N), decltype(C), true>;
+    return &LagrangianEval::projectKeepingEnergy<decltype(N), decltype(C), false>;
   });
 }
 

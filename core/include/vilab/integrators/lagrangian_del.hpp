@@ -75,7 +75,7 @@ class LagrangianDel {
     const LagrangianProblem& P = eval_->problem();
     if (inPlace_ && P.constantHessian && c > 0 && !forced_ && rule_.kind != Quadrature::Trapezoid && reducedReady_ &&
         P.constantMass && P.quadratic && previous_.size() == n + c) {
-      if (!stepInPlace_) stepInPlace_ = stepInPlaceFor(n, c);
+      if (!stepInPlace_) stepInPlace_ = stepInPlaceFor(n, c, j11ZerosSign_ != 0);
       int iterations = 0;
       if ((this->*stepInPlace_)(q, p, iterations)) return StepOutcome::accepted(iterations);
     }
@@ -122,6 +122,9 @@ class LagrangianDel {
   void setStepInPlace(bool on) { inPlace_ = on; }
   // The steps stepReducedInPlace took.
   std::uint64_t stepsInPlace() const { return stepsInPlace_; }
+  // Whether J11⁻¹ is diagonal, so that the step in place takes its products without
+  // their zero terms (diagonalTimes).
+  bool diagonalNewtonMatrix() const { return j11ZerosSign_ != 0; }
 
   struct Reduced {
     using Vector = SmallVec;
@@ -169,7 +172,7 @@ class LagrangianDel {
   // members may change), where the general path would do anything but plain Newton's
   // accepted step (its damped iteration, a refusal): the caller then takes the general
   // path from the start.
-  template <class NK, class CK>
+  template <class NK, class CK, bool kDiagonal>
   bool stepReducedInPlace(VecX& q, VecX& p, int& iterations);
   // Every other step: the Newton of solveReduced or solveFull, then the momentum.
   StepOutcome stepGeneral(VecX& q, VecX& p);
@@ -189,7 +192,7 @@ class LagrangianDel {
   // optimizer would inline all 13 into step(), one function too large for V8 to keep
   // its values in registers).
   using StepInPlace = bool (LagrangianDel::*)(VecX&, VecX&, int&);
-  static StepInPlace stepInPlaceFor(int n, int c);
+  static StepInPlace stepInPlaceFor(int n, int c, bool diagonal);
   StepInPlace stepInPlace_ = nullptr;
   std::uint64_t stepsInPlace_ = 0;
   double t_ = 0;  // t_k
@@ -207,6 +210,9 @@ class LagrangianDel {
   ConstraintLU slu_;
   SmallVec delta0_, lambda_;
   SmallMat j11Inverse_, B_, S_;
+  // J11⁻¹ diagonal: the sign of its zeros, else 0 (diagonalZerosSign). The step in place
+  // then takes δ0 and B by diagonalTimes (its kDiagonal copy, chosen again when J11 is).
+  int j11ZerosSign_ = 0;
   NewtonWorkspace<SmallVec> reducedWorkspace_;
   SmallVec xa_, xb_;
   VecX q1_, p1_;

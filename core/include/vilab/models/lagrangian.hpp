@@ -246,7 +246,7 @@ class LagrangianEval {
     keptEnergy_.valid = false;
     if (c == 0 || !restMomentumReady_ || !problem_->constantMass || !problem_->quadratic)
       return projectMomentum(q, p, t);
-    if (!projectKeepingEnergy_) projectKeepingEnergy_ = projectKeepingEnergyFor(n, c);
+    if (!projectKeepingEnergy_) projectKeepingEnergy_ = projectKeepingEnergyFor(n, c, massInverseZerosSign_ != 0);
     return (this->*projectKeepingEnergy_)(q, p);
   }
   // ∂L/∂q̇(q, 0, t) once formed when it reads neither q nor t (constantRestMomentum), else
@@ -295,19 +295,20 @@ class LagrangianEval {
   // false when it is singular.
   bool factorizeProjection(const double* q, const double* G);
   // S = Dg M⁻¹ Dgᵀ (G: Dg row by row). NK: n as a constant (withCoordinateCount).
-  template <class NK, class Matrix>
+  // kDiagonal: M⁻¹ diagonal (massInverseZerosSign_), its products by diagonalTimes.
+  template <class NK, bool kDiagonal, class Matrix>
   void projectionMatrix(const double* G, Matrix& S) const;
   // p ← p − Dgᵀν with ν = (Dg M⁻¹ Dgᵀ)⁻¹ Dg v (lu: its factorization); false when p is
   // not finite. NK, CK: the counts as constants (withCoordinateAndConstraintCounts).
   template <class NK, class CK, class LU>
   bool removeNormalMomentum(const LU& lu, const double* G, const double* v, double* p);
-  template <class NK, class CK>
+  template <class NK, class CK, bool kDiagonal>
   bool projectKeepingEnergy(const double* q, double* p);
   // projectKeepingEnergy for this system's counts, chosen at its first use and called
   // through the pointer, so that each copy stays a function of its own (as
   // LagrangianDel's step in place).
   using ProjectKeepingEnergy = bool (LagrangianEval::*)(const double*, double*);
-  static ProjectKeepingEnergy projectKeepingEnergyFor(int n, int c);
+  static ProjectKeepingEnergy projectKeepingEnergyFor(int n, int c, bool diagonal);
   ProjectKeepingEnergy projectKeepingEnergy_ = nullptr;
   struct KeptEnergy {
     bool valid = false;
@@ -338,6 +339,9 @@ class LagrangianEval {
   int cacheNext_ = 0;
   bool constantMassReady_ = false, constantMassRegular_ = false;
   SmallMat constantMass_, constantMassInverse_;
+  // M⁻¹ diagonal (point masses in Cartesian coordinates): the sign of its zeros, else 0
+  // (diagonalZerosSign). The step's projection then takes its products by diagonalTimes.
+  int massInverseZerosSign_ = 0;
   // ∂L/∂q̇(q, 0, t) when it is constant (constantRestMomentum), from its first evaluation.
   bool restMomentumReady_ = false;
   std::array<double, lagrangian_limits::kMaxCoordinates> restMomentum_{};
